@@ -1,0 +1,186 @@
+//! The ECO opening list (lichess-org/chess-openings), embedded in the binary.
+//!
+//! Parsing works on `&str`, so the same code reads the embedded files and any
+//! TSV a caller provides.
+
+use shakmaty::san::SanPlus;
+
+use super::error::EcoError;
+use super::line::{LineSource, OpeningLine};
+
+/// The five embedded volumes as (file name, contents), in file order.
+pub const EMBEDDED: [(&str, &str); 5] = [
+    ("a.tsv", include_str!("../../data/eco/a.tsv")),
+    ("b.tsv", include_str!("../../data/eco/b.tsv")),
+    ("c.tsv", include_str!("../../data/eco/c.tsv")),
+    ("d.tsv", include_str!("../../data/eco/d.tsv")),
+    ("e.tsv", include_str!("../../data/eco/e.tsv")),
+];
+
+/// The lines read from ECO files, and the rows that could not be read.
+#[derive(Debug, Default, Clone)]
+pub struct EcoLines {
+    /// Lines in file order, then row order.
+    pub lines: Vec<OpeningLine>,
+    /// Rows that were skipped, with the reason.
+    pub issues: Vec<EcoError>,
+}
+
+/// Reads the embedded ECO list (3,807 lines).
+pub fn embedded() -> EcoLines {
+    let mut out = EcoLines::default();
+    for (file, text) in EMBEDDED {
+        parse_tsv_into(file, text, &mut out);
+    }
+    out
+}
+
+/// Reads one ECO file (`eco<TAB>name<TAB>pgn` with a header line).
+///
+/// Bad rows are reported with the file, line number and token and skipped; the rest
+/// of the file still loads. Legality is checked later, when the lines are inserted
+/// into a graph.
+///
+/// ```
+/// let text = "eco\tname\tpgn\nC60\tRuy Lopez\t1. e4 e5 2. Nf3 Nc6 3. Bb5\n";
+/// let eco = hastings::book::eco::parse_tsv("c.tsv", text);
+/// assert!(eco.issues.is_empty());
+/// assert_eq!(eco.lines[0].moves.len(), 5);
+/// ```
+pub fn parse_tsv(file: &str, text: &str) -> EcoLines {
+    let mut out = EcoLines::default();
+    parse_tsv_into(file, text, &mut out);
+    out
+}
+
+fn parse_tsv_into(file: &str, text: &str, out: &mut EcoLines) {
+    let mut rows = text.lines();
+    match rows.next() {
+        Some(h) if h.trim_end() == "eco\tname\tpgn" => {}
+        other => {
+            out.issues.push(EcoError::BadHeader {
+                file: file.to_owned(),
+                found: other.unwrap_or_default().to_owned(),
+            });
+            return;
+        }
+    }
+    for (i, row_text) in rows.enumerate() {
+        let row = u32::try_from(i + 2).unwrap_or(u32::MAX);
+        if row_text.trim().is_empty() {
+            continue;
+        }
+        match parse_row(file, row, row_text) {
+            Ok(line) => out.lines.push(line),
+            Err(e) => out.issues.push(e),
+        }
+    }
+}
+
+fn parse_row(file: &str, row: u32, text: &str) -> Result<OpeningLine, EcoError> {
+    let cols: Vec<&str> = text.trim_end_matches('\r').split('\t').collect();
+    let [code, name, pgn] = cols[..] else {
+        return Err(EcoError::ColumnCount {
+            file: file.to_owned(),
+            row,
+            found: cols.len(),
+        });
+    };
+    let bytes = code.as_bytes();
+    let volume = match bytes {
+        [v @ b'A'..=b'E', d1, d2] if d1.is_ascii_digit() && d2.is_ascii_digit() => char::from(*v),
+        _ => {
+            return Err(EcoError::BadCode {
+                file: file.to_owned(),
+                row,
+                code: code.to_owned(),
+            });
+        }
+    };
+    let mut moves = Vec::new();
+    for token in pgn.split_ascii_whitespace() {
+        let san_text = strip_move_number(token);
+        if san_text.is_empty() {
+            continue;
+        }
+        match SanPlus::from_ascii(san_text.as_bytes()) {
+            Ok(san) => moves.push(san.san),
+            Err(_) => {
+                return Err(EcoError::BadSan {
+                    file: file.to_owned(),
+                    row,
+                    ply: moves.len() + 1,
+                    san: san_text.to_owned(),
+                });
+            }
+        }
+    }
+    Ok(OpeningLine {
+        source: LineSource::Eco { volume, row },
+        eco: Some(code.to_owned()),
+        name: name.to_owned(),
+        start: None,
+        moves,
+        weight: 1.0,
+        annotations: Vec::new(),
+    })
+}
+
+/// `"12."` → `""`, `"12...e5"` → `"e5"`, `"e4"` → `"e4"`.
+fn strip_move_number(token: &str) -> &str {
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return token;
+    }
+    let rest = &token[digits..];
+    let stripped = rest.trim_start_matches('.');
+    if stripped.len() == rest.len() {
+        token
+    } else {
+        stripped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_rows_are_reported_with_file_and_line_and_the_rest_loads() {
+        let text = "eco\tname\tpgn\n\
+                    A00\tGood\t1. e4\n\
+                    A00\tMissing column\n\
+                    A00\tBad san\t1. e4 Zz9\n\
+                    X99\tBad code\t1. d4\n\
+                    A01\tAlso good\t1. b3 e5\n";
+        let eco = parse_tsv("a.tsv", text);
+        assert_eq!(eco.lines.len(), 2);
+        assert_eq!(
+            eco.issues,
+            vec![
+                EcoError::ColumnCount { file: "a.tsv".into(), row: 3, found: 2 },
+                EcoError::BadSan { file: "a.tsv".into(), row: 4, ply: 2, san: "Zz9".into() },
+                EcoError::BadCode { file: "a.tsv".into(), row: 5, code: "X99".into() },
+            ]
+        );
+        assert_eq!(
+            eco.issues[1].to_string(),
+            "a.tsv: line 4: move 2 `Zz9` is not SAN"
+        );
+    }
+
+    #[test]
+    fn move_numbers_are_stripped() {
+        assert_eq!(strip_move_number("1."), "");
+        assert_eq!(strip_move_number("12...e5"), "e5");
+        assert_eq!(strip_move_number("O-O"), "O-O");
+        assert_eq!(strip_move_number("e4"), "e4");
+    }
+
+    #[test]
+    fn a_missing_header_is_an_issue() {
+        let eco = parse_tsv("b.tsv", "B00\tx\t1. e4\n");
+        assert!(matches!(eco.issues[..], [EcoError::BadHeader { .. }]));
+        assert!(eco.lines.is_empty());
+    }
+}

@@ -1,0 +1,99 @@
+//! Errors of the book: syntax errors in the ECO files, and lines that do not replay.
+
+use thiserror::Error;
+
+use super::line::LineSource;
+
+/// A row of an ECO file that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EcoError {
+    /// The header line is not `eco	name	pgn`.
+    #[error("{file}: line 1: expected the header `eco<TAB>name<TAB>pgn`, found {found:?}")]
+    BadHeader {
+        /// The file name, e.g. `a.tsv`.
+        file: String,
+        /// What the first line holds.
+        found: String,
+    },
+    /// A row does not have exactly three tab-separated columns.
+    #[error("{file}: line {row}: expected 3 tab-separated columns, found {found}")]
+    ColumnCount {
+        /// The file name.
+        file: String,
+        /// The 1-based line number.
+        row: u32,
+        /// How many columns the row has.
+        found: usize,
+    },
+    /// A move token is not standard algebraic notation.
+    #[error("{file}: line {row}: move {ply} `{san}` is not SAN")]
+    BadSan {
+        /// The file name.
+        file: String,
+        /// The 1-based line number.
+        row: u32,
+        /// The 1-based ply of the token.
+        ply: usize,
+        /// The token.
+        san: String,
+    },
+    /// The ECO code is not a letter A–E and two digits.
+    #[error("{file}: line {row}: `{code}` is not an ECO code")]
+    BadCode {
+        /// The file name.
+        file: String,
+        /// The 1-based line number.
+        row: u32,
+        /// The text of the first column.
+        code: String,
+    },
+}
+
+/// Why a move of a line could not be played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum MoveErrorKind {
+    /// No legal move matches the SAN.
+    #[error("illegal move")]
+    Illegal,
+    /// Several legal moves match the SAN.
+    #[error("ambiguous move")]
+    Ambiguous,
+}
+
+/// A line that could not be inserted into the graph.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LineError {
+    /// A move is illegal or ambiguous in the position it is played from.
+    #[error("{line}: ply {ply} `{san}`: {kind}")]
+    Move {
+        /// Where the line comes from.
+        line: LineSource,
+        /// The 1-based ply of the move.
+        ply: usize,
+        /// The move as written.
+        san: String,
+        /// What is wrong with it.
+        kind: MoveErrorKind,
+    },
+    /// The line's start FEN is not a legal standard-chess position.
+    #[error("{line}: bad start position `{fen}`: {reason}")]
+    BadStart {
+        /// Where the line comes from.
+        line: LineSource,
+        /// The FEN as given.
+        fen: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// The embedded book could not be built (a bug in the shipped data).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BookError {
+    /// ECO rows that could not be read.
+    #[error("the embedded ECO data has {} bad rows; first: {}", .0.len(), .0.first().map(ToString::to_string).unwrap_or_default())]
+    Eco(Vec<EcoError>),
+    /// ECO lines that do not replay.
+    #[error("the embedded ECO data has {} lines that do not replay; first: {}", .0.len(), .0.first().map(ToString::to_string).unwrap_or_default())]
+    Lines(Vec<LineError>),
+}

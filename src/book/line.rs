@@ -1,0 +1,207 @@
+//! Opening lines: the unchecked input of the position graph, and their style flags.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Move, Role, Square, san::San};
+
+/// Where a line comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LineSource {
+    /// A row of the embedded ECO list.
+    Eco {
+        /// The volume, `'A'` to `'E'` (the file `a.tsv` … `e.tsv`).
+        volume: char,
+        /// The 1-based line number of the row in its file (the header is line 1).
+        row: u32,
+    },
+    /// A game of a PGN file (one line per root-to-leaf path of the game).
+    Pgn {
+        /// Which loaded file; the caller keeps the list of files.
+        source: SourceId,
+        /// The 1-based game number in the file.
+        game: u32,
+    },
+}
+
+impl LineSource {
+    /// The source kind, for filtering.
+    pub const fn source_id(&self) -> SourceId {
+        match self {
+            LineSource::Eco { .. } => SourceId::ECO,
+            LineSource::Pgn { source, .. } => *source,
+        }
+    }
+}
+
+impl fmt::Display for LineSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineSource::Eco { volume, row } => {
+                write!(f, "{}.tsv row {row}", volume.to_ascii_lowercase())
+            }
+            LineSource::Pgn { source, game } => write!(f, "source {} game {game}", source.0),
+        }
+    }
+}
+
+/// A book source: 0 is the embedded ECO list, 1… are loaded PGN files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SourceId(pub u16);
+
+impl SourceId {
+    /// The embedded ECO list.
+    pub const ECO: SourceId = SourceId(0);
+}
+
+/// One of the five style parameters, in the thesis's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Flag {
+    /// The line's name contains "gambit".
+    Gambit,
+    /// White's first move is not 1.c4, 1.d4 or 1.e4.
+    Uncommon,
+    /// White's first move is 1.c4.
+    C4,
+    /// White's first move is 1.d4.
+    D4,
+    /// White's first move is 1.e4.
+    E4,
+}
+
+impl Flag {
+    /// All five, in the thesis's order (the order of its parameter vectors).
+    pub const ALL: [Flag; 5] = [Flag::Gambit, Flag::Uncommon, Flag::C4, Flag::D4, Flag::E4];
+
+    /// The position of the flag in the thesis's parameter vectors.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// A short label for the user interface.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Flag::Gambit => "Gambits",
+            Flag::Uncommon => "Uncommon openings",
+            Flag::C4 => "1.c4 lines",
+            Flag::D4 => "1.d4 lines",
+            Flag::E4 => "1.e4 lines",
+        }
+    }
+}
+
+/// A set of style flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FlagSet(u8);
+
+impl FlagSet {
+    /// The empty set.
+    pub const EMPTY: FlagSet = FlagSet(0);
+
+    /// Whether the set has `flag`.
+    pub const fn contains(self, flag: Flag) -> bool {
+        self.0 & (1 << flag as u8) != 0
+    }
+
+    /// The set with `flag` added.
+    #[must_use]
+    pub const fn with(self, flag: Flag) -> FlagSet {
+        FlagSet(self.0 | (1 << flag as u8))
+    }
+
+    /// The flags of a line (SAMPLER.md §1): gambit by name, and the first-move class
+    /// by White's first move when the line starts from the standard position.
+    ///
+    /// ```
+    /// use hastings::book::{Flag, FlagSet};
+    /// use shakmaty::{Chess, san::San};
+    ///
+    /// let e4 = San::from_ascii(b"e4").unwrap().to_move(&Chess::default()).unwrap();
+    /// let flags = FlagSet::classify("King's Gambit Accepted", Some(e4));
+    /// assert!(flags.contains(Flag::Gambit) && flags.contains(Flag::E4));
+    /// ```
+    pub fn classify(name: &str, first_move_from_start: Option<Move>) -> FlagSet {
+        let mut flags = FlagSet::EMPTY;
+        if name.to_lowercase().contains("gambit") {
+            flags = flags.with(Flag::Gambit);
+        }
+        if let Some(mv) = first_move_from_start {
+            let class = match (mv.role(), mv.to()) {
+                (Role::Pawn, Square::C4) => Flag::C4,
+                (Role::Pawn, Square::D4) => Flag::D4,
+                (Role::Pawn, Square::E4) => Flag::E4,
+                _ => Flag::Uncommon,
+            };
+            flags = flags.with(class);
+        }
+        flags
+    }
+
+    /// Iterates over the flags in the set.
+    pub fn iter(self) -> impl Iterator<Item = Flag> {
+        Flag::ALL.into_iter().filter(move |f| self.contains(*f))
+    }
+}
+
+/// Per-flag amounts (weights, shares), indexed by [`Flag::index`].
+pub type FlagWeights = [f64; 5];
+
+/// One opening line as read from a file, not yet checked against the rules.
+///
+/// It becomes part of a [`PositionGraph`](super::PositionGraph) only through
+/// [`PositionGraph::build`](super::PositionGraph::build), which replays it and reports
+/// an illegal or ambiguous move instead of inserting it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningLine {
+    /// Where the line comes from.
+    pub source: LineSource,
+    /// The ECO code, e.g. `"C60"`, when known.
+    pub eco: Option<String>,
+    /// The line's name, e.g. `"Ruy Lopez"`; may be empty.
+    pub name: String,
+    /// The start position as FEN, `None` for the standard position.
+    pub start: Option<String>,
+    /// The moves, in standard algebraic notation.
+    pub moves: Vec<San>,
+    /// The line's weight: 1 for an ECO row, 1 per game for a games database.
+    pub weight: f64,
+    /// Comments, NAGs and arrows per move, where the source had them.
+    pub annotations: Vec<MoveAnnotation>,
+}
+
+impl OpeningLine {
+    /// Moves per side: (White's, Black's), counted from the start position's side to move.
+    pub fn moves_per_side(&self, white_starts: bool) -> (usize, usize) {
+        let n = self.moves.len();
+        let first = n.div_ceil(2);
+        let second = n / 2;
+        if white_starts {
+            (first, second)
+        } else {
+            (second, first)
+        }
+    }
+
+    /// The line's label for lists: `"C60 Ruy Lopez"`, or the name alone.
+    pub fn title(&self) -> String {
+        match &self.eco {
+            Some(eco) if !eco.is_empty() => format!("{eco} {}", self.name),
+            _ => self.name.clone(),
+        }
+    }
+}
+
+/// What a source says about one move of a line: comments, NAGs, arrows and circles.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveAnnotation {
+    /// The 0-based ply of the move in the line.
+    pub ply: u32,
+    /// The comment text after the move, without `[%…]` commands.
+    pub comment: Option<String>,
+    /// Numeric annotation glyphs (`$1` = `!`, `$2` = `?`, …).
+    pub nags: Vec<u8>,
+    /// Arrows `[%cal Gc1f4]`: colour letter, from, to.
+    pub arrows: Vec<(char, Square, Square)>,
+    /// Circles `[%csl Re4]`: colour letter, square.
+    pub circles: Vec<(char, Square)>,
+}

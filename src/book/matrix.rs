@@ -1,0 +1,154 @@
+//! The thesis's board encoding: an 8×8 matrix of piece codes, and the node key.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+use shakmaty::{Board, Color, Position, Role};
+
+/// The piece code of a white piece in the thesis's encoding (black adds 10).
+///
+/// Pawn 1, rook 2, knight 3, bishop 4, queen 5, king 6.
+pub const fn role_code(role: Role) -> u8 {
+    match role {
+        Role::Pawn => 1,
+        Role::Rook => 2,
+        Role::Knight => 3,
+        Role::Bishop => 4,
+        Role::Queen => 5,
+        Role::King => 6,
+    }
+}
+
+/// A board as the thesis stores it: 8 rows of 8 piece codes.
+///
+/// Row 0 is rank 8 and column 0 is file a, so the matrix reads like a diagram
+/// from White's side. Empty squares are 0, white pieces 1–6 (pawn, rook, knight,
+/// bishop, queen, king) and black pieces 11–16.
+///
+/// ```
+/// use hastings::book::BoardMatrix;
+/// use shakmaty::Chess;
+///
+/// let m = BoardMatrix::from_position(&Chess::default());
+/// assert_eq!(m.rows()[0], [12, 13, 14, 15, 16, 14, 13, 12]);
+/// assert_eq!(m.rows()[7], [2, 3, 4, 5, 6, 4, 3, 2]);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub struct BoardMatrix([[u8; 8]; 8]);
+
+impl BoardMatrix {
+    /// The matrix of a board.
+    pub fn from_board(board: &Board) -> BoardMatrix {
+        let mut rows = [[0u8; 8]; 8];
+        for (sq, piece) in board {
+            let code = role_code(piece.role) + if piece.color.is_black() { 10 } else { 0 };
+            rows[7 - usize::from(sq.rank())][usize::from(sq.file())] = code;
+        }
+        BoardMatrix(rows)
+    }
+
+    /// The matrix of a position's board.
+    pub fn from_position(pos: &impl Position) -> BoardMatrix {
+        BoardMatrix::from_board(pos.board())
+    }
+
+    /// The rows, rank 8 first.
+    pub const fn rows(&self) -> &[[u8; 8]; 8] {
+        &self.0
+    }
+
+    /// How many squares differ between two matrices (the thesis's "2–4 squares").
+    pub fn squares_changed(&self, other: &BoardMatrix) -> usize {
+        self.0
+            .iter()
+            .flatten()
+            .zip(other.0.iter().flatten())
+            .filter(|(a, b)| a != b)
+            .count()
+    }
+
+    fn words(&self) -> [u64; 8] {
+        self.0.map(u64::from_le_bytes)
+    }
+}
+
+impl Hash for BoardMatrix {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for w in self.words() {
+            state.write_u64(w);
+        }
+    }
+}
+
+impl fmt::Display for BoardMatrix {
+    /// Eight lines of eight right-aligned codes, rank 8 first, as in the thesis's figures.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, row) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            for (j, code) in row.iter().enumerate() {
+                if j > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{code:2}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for BoardMatrix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "BoardMatrix(\n{self}\n)")
+    }
+}
+
+/// The identity of a node in the position graph: the piece matrix and the side to move.
+///
+/// Castling and en-passant rights are deliberately not part of the key, so that
+/// lines which reach the same placement of pieces by different move orders meet.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct NodeKey {
+    /// The pieces.
+    pub matrix: BoardMatrix,
+    /// The side to move.
+    pub turn: Color,
+}
+
+impl NodeKey {
+    /// The key of a position.
+    pub fn from_position(pos: &impl Position) -> NodeKey {
+        NodeKey {
+            matrix: BoardMatrix::from_position(pos),
+            turn: pos.turn(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Chess;
+
+    #[test]
+    fn start_matrix_prints_like_the_thesis() {
+        let m = BoardMatrix::from_position(&Chess::default());
+        let text = m.to_string();
+        let first = text.lines().next().unwrap();
+        assert_eq!(first, "12 13 14 15 16 14 13 12");
+        assert_eq!(text.lines().count(), 8);
+        assert_eq!(text.lines().nth(3).unwrap(), " 0  0  0  0  0  0  0  0");
+    }
+
+    #[test]
+    fn side_to_move_separates_keys() {
+        let pos = Chess::default();
+        let a = NodeKey::from_position(&pos);
+        let b = NodeKey {
+            turn: Color::Black,
+            ..a
+        };
+        assert_ne!(a, b);
+    }
+}

@@ -1,0 +1,52 @@
+//! The opening book: lines replayed into a graph of positions.
+//!
+//! - [`matrix`]: the thesis's 8×8 board encoding and the node key.
+//! - [`line`]: opening lines (unchecked input) and their style flags.
+//! - [`eco`]: the embedded ECO list.
+//! - [`graph`]: the position graph with book continuations and implied transpositions.
+//! - [`filter`]: subsamples of the lines.
+//!
+//! The book never opens files and never draws random numbers: callers pass text in,
+//! and the sampler does the sampling.
+
+pub mod eco;
+pub mod error;
+pub mod filter;
+pub mod graph;
+pub mod line;
+pub mod matrix;
+
+pub use error::{BookError, EcoError, LineError, MoveErrorKind};
+pub use filter::LineFilter;
+pub use graph::{Continuation, GraphBuild, GraphStats, LineId, NodeId, PositionGraph, Transposition};
+pub use line::{Flag, FlagSet, FlagWeights, LineSource, MoveAnnotation, OpeningLine, SourceId};
+pub use matrix::{BoardMatrix, NodeKey};
+
+impl PositionGraph {
+    /// The graph of the embedded ECO list, all 3,807 lines.
+    ///
+    /// # Errors
+    ///
+    /// [`BookError`] if any row of the embedded data fails to parse or replay: that is a
+    /// bug in the shipped data, which a test rules out.
+    pub fn eco() -> Result<PositionGraph, BookError> {
+        PositionGraph::eco_filtered(&LineFilter::default())
+    }
+
+    /// The graph of the embedded ECO lines that pass `filter`.
+    ///
+    /// # Errors
+    ///
+    /// As [`PositionGraph::eco`].
+    pub fn eco_filtered(filter: &LineFilter) -> Result<PositionGraph, BookError> {
+        let eco = eco::embedded();
+        if !eco.issues.is_empty() {
+            return Err(BookError::Eco(eco.issues));
+        }
+        let build = PositionGraph::build(eco.lines.into_iter().filter(|l| filter.matches(l)));
+        if !build.issues.is_empty() {
+            return Err(BookError::Lines(build.issues));
+        }
+        Ok(build.graph)
+    }
+}

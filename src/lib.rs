@@ -10,4 +10,5 @@
 
 pub mod book;
 pub mod cli;
+pub mod sampler;
 pub mod ui;

@@ -18,7 +18,9 @@ pub mod matrix;
 
 pub use error::{BookError, EcoError, LineError, MoveErrorKind};
 pub use filter::LineFilter;
-pub use graph::{Continuation, GraphBuild, GraphStats, LineId, NodeId, PositionGraph, Transposition};
+pub use graph::{
+    Continuation, GraphBuild, GraphStats, LineId, NodeId, PositionGraph, Transposition,
+};
 pub use line::{Flag, FlagSet, FlagWeights, LineSource, MoveAnnotation, OpeningLine, SourceId};
 pub use matrix::{BoardMatrix, NodeKey};
 

@@ -183,8 +183,7 @@ impl Style {
             .iter()
             .zip(flag_shares)
             .filter(|(p, _)| p.enabled)
-            .map(|(p, f)| p.weight * f)
-            .sum()
+            .fold(0.0, |acc, (p, f)| acc + p.weight * f)
     }
 
     /// The named presets: neutral, and the thesis's experiments (§5.1–§5.3).

@@ -11,3 +11,4 @@
 pub mod book;
 pub mod cli;
 pub mod sampler;
+pub mod trainer;

@@ -233,7 +233,7 @@ pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> 
         match candidates.as_slice() {
             [] => state.selected = own(to).then_some(to),
             [only] => {
-                played = Some((*only).clone());
+                played = Some(**only);
                 state.selected = None;
             }
             _ => state.promotion = Some((from, to)),
@@ -249,7 +249,7 @@ pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> 
                 played = legal
                     .iter()
                     .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == Some(role))
-                    .cloned();
+                    .copied();
                 state = BoardState::default();
             }
         }

@@ -262,8 +262,13 @@ impl TrainerApp {
             return;
         }
         let now = ctx.input(|i| i.time);
-        let delay = f64::from(self.settings.reply_delay_ms) / 1000.0;
-        let due = *self.reply_due.get_or_insert(now + delay);
+        let Some(due) = self.reply_due else {
+            // The learner's move is drawn at least once before the reply, even with no delay.
+            let delay = f64::from(self.settings.reply_delay_ms) / 1000.0;
+            self.reply_due = Some(now + delay);
+            ctx.request_repaint_after(Duration::from_secs_f64(delay));
+            return;
+        };
         if now + 1e-9 >= due {
             self.reply_due = None;
             if let Some(reply) = self.session.reply() {

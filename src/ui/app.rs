@@ -565,11 +565,13 @@ impl TrainerApp {
     // ----- drawing -----
 
     fn draw(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        // Panel sizes follow the window, so that 800×600 and full screen both leave the
+        // board the most room.
+        let window = ui.available_size();
         egui::Panel::top("hastings_top").show(ui, |ui| self.top_bar_ui(ui, commands));
         egui::Panel::left("hastings_style")
-            .resizable(true)
-            .default_size(250.0)
-            .size_range(200.0..=400.0)
+            .resizable(false)
+            .exact_size((window.x * 0.2).clamp(180.0, 300.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     let seed = Some(self.session.seed());
@@ -577,15 +579,12 @@ impl TrainerApp {
                 });
             });
         egui::Panel::right("hastings_drill")
-            .resizable(true)
-            .default_size(280.0)
-            .size_range(220.0..=480.0)
+            .resizable(false)
+            .exact_size((window.x * 0.22).clamp(190.0, 360.0))
             .show(ui, |ui| self.drill_panel_ui(ui, commands));
-        let chart_height = (ui.available_height() * 0.3).clamp(150.0, 260.0);
         egui::Panel::bottom("hastings_chart")
-            .resizable(true)
-            .default_size(chart_height)
-            .size_range(120.0..=400.0)
+            .resizable(false)
+            .exact_size((window.y * 0.3).clamp(140.0, 320.0))
             .show(ui, |ui| self.chart_panel_ui(ui, commands));
         egui::CentralPanel::default().show(ui, |ui| self.board_panel_ui(ui, commands));
     }
@@ -856,19 +855,8 @@ impl TrainerApp {
             _ => "White",
         };
         ui.horizontal(|ui| {
-            ui.label(RichText::new(format!("Next move for {side}: exact P")).strong());
-            ui.label(
-                RichText::new("and sampled frequency").color(Color32::from_rgb(0xe0, 0x8a, 0x2c)),
-            );
-            ui.separator();
+            ui.label(RichText::new(format!("Next move for {side}")).strong());
             Action::Explore.button_ui(ui, !self.is_exploring(), commands);
-            let label = ui.label("lines");
-            ui.add(
-                egui::DragValue::new(&mut self.settings.iterations)
-                    .range(1..=100_000)
-                    .speed(10),
-            )
-            .labelled_by(label.id);
             if let Some(job) = &self.explore_job {
                 ui.add(
                     egui::ProgressBar::new(job.done as f32 / job.total.max(1) as f32)

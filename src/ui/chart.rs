@@ -3,7 +3,7 @@
 
 use eframe::egui;
 use egui::{Color32, RichText, Ui, WidgetInfo};
-use egui_plot::{AxisHints, Bar, BarChart, GridMark, Legend, Plot};
+use egui_plot::{AxisHints, Bar, BarChart, GridMark, Legend, Plot, uniform_grid_spacer};
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::book::{NodeId, PositionGraph};
@@ -122,22 +122,37 @@ const EXACT: Color32 = Color32::from_rgb(0x3f, 0x7f, 0xbf);
 /// Sampled-frequency bars.
 const SAMPLED: Color32 = Color32::from_rgb(0xe0, 0x8a, 0x2c);
 
-/// Draws the chart and the table of reached lines into the available space.
+/// Draws the chart and the table of reached lines into the available space (the table
+/// beside the chart when there is room, else behind a "Lines reached" button).
 pub fn chart_ui(ui: &mut Ui, data: &ChartData) {
-    let table_width = (ui.available_width() * 0.38).clamp(180.0, 360.0);
-    let height = ui.available_height().max(80.0);
+    let wide = ui.available_width() >= 600.0;
+    let table_width = if wide {
+        (ui.available_width() * 0.38).clamp(200.0, 360.0)
+    } else {
+        0.0
+    };
+    let button = !wide && !data.reached.is_empty();
+    let height = (ui.available_height() - if button { 26.0 } else { 0.0 }).max(80.0);
     ui.horizontal_top(|ui| {
         let plot_width = (ui.available_width() - table_width - 16.0).max(120.0);
         let column = egui::Layout::top_down(egui::Align::Min);
         ui.allocate_ui_with_layout(egui::vec2(plot_width, height), column, |ui| {
             plot_ui(ui, data, plot_width, height);
         });
-        ui.separator();
-        ui.allocate_ui_with_layout(egui::vec2(table_width, height), column, |ui| {
-            ui.set_max_width(table_width);
+        if wide {
+            ui.separator();
+            ui.allocate_ui_with_layout(egui::vec2(table_width, height), column, |ui| {
+                ui.set_max_width(table_width);
+                reached_ui(ui, data);
+            });
+        }
+    });
+    if button {
+        ui.menu_button("Lines reached", |ui| {
+            ui.set_max_width(360.0);
             reached_ui(ui, data);
         });
-    });
+    }
 }
 
 /// The most bars that fit `width` with readable SAN labels under them.
@@ -249,6 +264,7 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
                     labels.get(i as usize).cloned().unwrap_or_default()
                 }),
         ])
+        .y_grid_spacer(uniform_grid_spacer(|_| [0.05, 0.1, 0.2]))
         .custom_y_axes(vec![
             AxisHints::new_y()
                 .label_spacing(14.0..=20.0)

@@ -25,9 +25,10 @@ pub fn style_panel_ui(
     let mut style = settings.style.clone();
     let mut changed = false;
 
-    egui::ComboBox::from_label("Preset")
+    let label = ui.label("Preset");
+    egui::ComboBox::from_id_salt("style_preset")
         .selected_text(preset_name(&style))
-        .width(ui.available_width() - 60.0)
+        .width(ui.available_width() - 8.0)
         .show_ui(ui, |ui| {
             for preset in Style::presets() {
                 let selected = preset.style == style;
@@ -36,58 +37,54 @@ pub fn style_panel_ui(
                     changed = true;
                 }
             }
-        });
+        })
+        .response
+        .labelled_by(label.id);
     ui.add_space(4.0);
 
-    egui::Grid::new("style_params")
-        .num_columns(2)
-        .spacing([8.0, 6.0])
-        .show(ui, |ui| {
-            for flag in Flag::ALL {
-                let param = style.param(flag);
-                let mut enabled = param.enabled;
-                if ui
-                    .checkbox(&mut enabled, flag.label())
-                    .on_hover_text(format!(
-                        "Prefer {}; the weight is added to the acceptance of a move in \
-                         proportion to the share of its lines that are {}",
-                        flag.label().to_lowercase(),
-                        flag.label().to_lowercase()
-                    ))
-                    .changed()
-                {
-                    style.set_enabled(flag, enabled);
-                    changed = true;
-                }
-                let mut weight = param.weight;
-                let name = format!("{} weight", flag.label());
-                let r = ui.add_enabled(
-                    enabled,
-                    egui::Slider::new(&mut weight, 0.0..=1.0)
-                        .step_by(0.05)
-                        .fixed_decimals(2),
-                );
-                r.widget_info(|| slider_info(&name, weight, enabled));
-                if r.changed() && style.set_weight(flag, weight).is_ok() {
-                    changed = true;
-                }
-                ui.end_row();
-            }
-            ui.label("Transpositions τ").on_hover_text(
-                "How much weight moves that transpose into another book line get (0: none)",
-            );
-            let mut tau = style.tau();
-            let r = ui.add(
-                egui::Slider::new(&mut tau, 0.0..=1.0)
-                    .step_by(0.05)
-                    .fixed_decimals(2),
-            );
-            r.widget_info(|| slider_info("Transpositions τ", tau, true));
-            if r.changed() && style.set_tau(tau).is_ok() {
-                changed = true;
-            }
-            ui.end_row();
-        });
+    // Each parameter: its checkbox, then its weight slider across the panel.
+    ui.spacing_mut().slider_width = (ui.available_width() - 70.0).max(60.0);
+    for flag in Flag::ALL {
+        let param = style.param(flag);
+        let mut enabled = param.enabled;
+        let what = flag.label().to_lowercase();
+        if ui
+            .checkbox(&mut enabled, flag.label())
+            .on_hover_text(format!(
+                "Prefer {what}: the weight is added to the acceptance of a move in proportion \
+                 to the share of its lines that are {what}"
+            ))
+            .changed()
+        {
+            style.set_enabled(flag, enabled);
+            changed = true;
+        }
+        let mut weight = param.weight;
+        let name = format!("{} weight", flag.label());
+        let r = ui.add_enabled(
+            enabled,
+            egui::Slider::new(&mut weight, 0.0..=1.0)
+                .step_by(0.05)
+                .fixed_decimals(2),
+        );
+        r.widget_info(|| slider_info(&name, weight, enabled));
+        if r.changed() && style.set_weight(flag, weight).is_ok() {
+            changed = true;
+        }
+    }
+    ui.add_space(4.0);
+    ui.label("Transpositions τ")
+        .on_hover_text("How much weight moves get that transpose into another book line (0: none)");
+    let mut tau = style.tau();
+    let r = ui.add(
+        egui::Slider::new(&mut tau, 0.0..=1.0)
+            .step_by(0.05)
+            .fixed_decimals(2),
+    );
+    r.widget_info(|| slider_info("Transpositions τ", tau, true));
+    if r.changed() && style.set_tau(tau).is_ok() {
+        changed = true;
+    }
     if changed {
         commands.push(Command::SetStyle(style));
     }

@@ -315,3 +315,27 @@ fn pressing_f_flips_the_board_and_ctrl_z_takes_back() {
     assert!(harness.state().session().moves().is_empty());
     harness.get_by_label("d2 white pawn");
 }
+
+#[test]
+fn an_earlier_position_is_read_only_until_continue_from_here() {
+    let mut harness = app_harness(Side::White);
+    harness.run();
+    drag(&mut harness, Square::E2, Square::E4);
+    assert_eq!(harness.state().session().moves().len(), 2);
+
+    harness.get_by_label("Start").click();
+    harness.run();
+    harness.get_by_label("Viewing the position after 0 plies (read-only)");
+    harness.get_by_label("e2 white pawn");
+    drag(&mut harness, Square::D2, Square::D4);
+    assert_eq!(harness.state().session().moves().len(), 2, "read-only");
+    harness.get_by_label("d2 white pawn");
+
+    harness.get_by_label("Continue from here").click();
+    harness.run();
+    assert!(harness.state().session().moves().is_empty());
+    assert_eq!(*harness.state().session().phase(), Phase::LearnerToMove);
+    drag(&mut harness, Square::D2, Square::D4);
+    assert_eq!(harness.state().session().moves().len(), 2);
+    harness.get_by_label("d4 white pawn");
+}

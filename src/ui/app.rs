@@ -321,6 +321,7 @@ impl TrainerApp {
         let viewing = self.session.viewing().is_some();
         match action {
             Action::NewLine | Action::Flip | Action::Explore => true,
+            Action::NewLineFromHere => !matches!(phase, Phase::OutOfBook { .. }),
             Action::NextLine => matches!(phase, Phase::EndOfLine { .. }),
             Action::TryAgain => matches!(phase, Phase::OutOfBook { .. }),
             Action::ShowMe => {
@@ -382,6 +383,11 @@ impl TrainerApp {
             Action::NewLine | Action::NextLine => {
                 self.new_seed();
                 self.session.new_line();
+                self.last_reply = None;
+            }
+            Action::NewLineFromHere => {
+                self.new_seed();
+                self.session.new_line_from_here();
                 self.last_reply = None;
             }
             Action::TryAgain => self.session.try_again(),
@@ -709,8 +715,9 @@ impl TrainerApp {
                 ))
                 .strong(),
             );
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 Action::ContinueFromHere.button_ui(ui, true, commands);
+                Action::NewLineFromHere.button_ui(ui, true, commands);
                 if ui
                     .button("Back to the game")
                     .on_hover_text("Show the current position again")

@@ -16,6 +16,8 @@ use crate::sampler::Style;
 pub enum Action {
     /// Restart the drill from the start position.
     NewLine,
+    /// Restart the drill from the position shown, keeping the moves up to it.
+    NewLineFromHere,
     /// After the end of a line: start the next one.
     NextLine,
     /// Take the wrong move back and let the learner try again.
@@ -35,8 +37,9 @@ pub enum Action {
 }
 
 impl Action {
-    /// Every action.
-    pub const ALL: [Action; 9] = [
+    /// Every action (`NewLineFromHere` before `NewLine`: Shift+N is matched first).
+    pub const ALL: [Action; 10] = [
+        Action::NewLineFromHere,
         Action::NewLine,
         Action::NextLine,
         Action::TryAgain,
@@ -52,6 +55,7 @@ impl Action {
     pub const fn text(self) -> &'static str {
         match self {
             Action::NewLine => "New line",
+            Action::NewLineFromHere => "New line from here",
             Action::NextLine => "Next line",
             Action::TryAgain => "Try again",
             Action::ShowMe => "Show me",
@@ -67,6 +71,9 @@ impl Action {
     pub const fn tooltip(self) -> &'static str {
         match self {
             Action::NewLine => "Start a new drill from the starting position",
+            Action::NewLineFromHere => {
+                "Start a new drill from the position shown; its moves are kept as given"
+            }
             Action::NextLine => "Start the next drill",
             Action::TryAgain => "Take the move back and try another",
             Action::ShowMe => "Play the most popular book move for you",
@@ -86,6 +93,7 @@ impl Action {
         const NONE: Modifiers = Modifiers::NONE;
         match self {
             Action::NewLine => &const { [KeyboardShortcut::new(NONE, Key::N)] },
+            Action::NewLineFromHere => &const { [KeyboardShortcut::new(Modifiers::SHIFT, Key::N)] },
             Action::NextLine => &const { [KeyboardShortcut::new(NONE, Key::Enter)] },
             Action::TryAgain => &const { [KeyboardShortcut::new(NONE, Key::R)] },
             Action::ShowMe => &const { [KeyboardShortcut::new(NONE, Key::S)] },
@@ -133,14 +141,20 @@ impl Action {
     /// The actions whose shortcut was pressed this frame (consumed from the input).
     ///
     /// Shortcuts without a modifier are skipped while a text field has the keyboard, so
-    /// typing a seed does not flip the board.
+    /// typing a seed does not flip the board, and arrow keys are left to a focused
+    /// widget (a slider).
     pub fn consume_shortcuts(ctx: &egui::Context) -> Vec<Action> {
         let typing = ctx.egui_wants_keyboard_input();
+        let focused = ctx.memory(|m| m.focused().is_some());
         let mut pressed = Vec::new();
         ctx.input_mut(|input| {
             for action in Action::ALL {
                 for shortcut in action.shortcuts() {
-                    if typing && shortcut.modifiers.is_none() {
+                    let arrow = matches!(
+                        shortcut.logical_key,
+                        Key::ArrowLeft | Key::ArrowRight | Key::ArrowUp | Key::ArrowDown
+                    );
+                    if shortcut.modifiers.is_none() && (typing || (arrow && focused)) {
                         continue;
                     }
                     if input.consume_shortcut(shortcut) {

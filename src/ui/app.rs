@@ -250,7 +250,7 @@ impl TrainerApp {
         }
         self.update_title(ui.ctx());
         if let Some(t) = &mut self.timings {
-            t.frame();
+            t.frame(ui.ctx());
         }
     }
 
@@ -320,7 +320,7 @@ impl TrainerApp {
         let phase = self.session.phase();
         let viewing = self.session.viewing().is_some();
         match action {
-            Action::NewLine | Action::Flip | Action::Explore => true,
+            Action::NewLine | Action::Flip | Action::Explore | Action::Quit => true,
             Action::NewLineFromHere => !matches!(phase, Phase::OutOfBook { .. }),
             Action::NextLine => matches!(phase, Phase::EndOfLine { .. }),
             Action::TryAgain => matches!(phase, Phase::OutOfBook { .. }),
@@ -415,6 +415,7 @@ impl TrainerApp {
                 self.last_reply = None;
             }
             Action::Explore => self.start_explore(ctx),
+            Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
     }
 
@@ -1055,50 +1056,57 @@ fn write_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(), Str
 /// `HASTINGS_TIMINGS=1`: time to the first frame and frame statistics, on stderr.
 struct Timings {
     started: Instant,
-    first_frame: Option<Duration>,
-    last_frame: Option<Instant>,
     frames: u32,
-    /// eframe's CPU time of each frame (without waiting for the buffer swap).
-    cpu: Vec<f32>,
-    /// Wall time between frame starts that follow each other closely (< 100 ms).
-    intervals: Vec<f32>,
+    last_frame: Option<(Instant, bool)>,
+    /// eframe's CPU time of frames drawn while dragging (without the buffer swap).
+    drag_cpu: Vec<f32>,
+    /// Wall time from one frame to the next while dragging (everything, swap included).
+    drag_intervals: Vec<f32>,
 }
 
 impl Timings {
     fn new(started: Instant) -> Timings {
         Timings {
             started,
-            first_frame: None,
-            last_frame: None,
             frames: 0,
-            cpu: Vec::new(),
-            intervals: Vec::new(),
+            last_frame: None,
+            drag_cpu: Vec::new(),
+            drag_intervals: Vec::new(),
         }
     }
 
-    fn frame(&mut self) {
+    /// At the end of each frame's ui.
+    fn frame(&mut self, ctx: &egui::Context) {
         let now = Instant::now();
+        let dragging = ctx.input(|i| i.pointer.is_decidedly_dragging());
         self.frames += 1;
-        if self.first_frame.is_none() {
-            let t = self.started.elapsed();
-            self.first_frame = Some(t);
+        if self.frames == 1 {
+            let started = self.started;
             eprintln!(
-                "hastings timings: first frame drawn {:.1} ms after start",
-                t.as_secs_f64() * 1e3
+                "hastings timings: first frame built {:.1} ms after start",
+                started.elapsed().as_secs_f64() * 1e3
             );
+            // Read the first frame back: the callback runs once it has been painted.
+            ctx.request_screenshot(move |_| {
+                eprintln!(
+                    "hastings timings: first frame painted {:.1} ms after start",
+                    started.elapsed().as_secs_f64() * 1e3
+                );
+            });
         }
-        if let Some(last) = self.last_frame {
-            let dt = now - last;
-            if dt < Duration::from_millis(100) {
-                self.intervals.push(dt.as_secs_f32() * 1e3);
-            }
+        if let Some((last, last_dragging)) = self.last_frame
+            && dragging
+            && last_dragging
+        {
+            self.drag_intervals.push((now - last).as_secs_f32() * 1e3);
         }
-        self.last_frame = Some(now);
+        self.last_frame = Some((now, dragging));
     }
 
+    /// At the start of each frame: eframe's CPU time of the previous frame.
     fn cpu_usage(&mut self, seconds: Option<f32>) {
-        if let Some(s) = seconds {
-            self.cpu.push(s * 1e3);
+        if let (Some(s), Some((_, true))) = (seconds, self.last_frame) {
+            self.drag_cpu.push(s * 1e3);
         }
     }
 
@@ -1109,17 +1117,23 @@ impl Timings {
             let at = |q: f64| {
                 v.get(((v.len() as f64 - 1.0) * q).round() as usize)
                     .copied()
+                    .unwrap_or(f32::NAN)
             };
-            (v.len(), at(0.5), at(0.95))
+            format!(
+                "n={} median={:.2} ms p95={:.2} ms",
+                v.len(),
+                at(0.5),
+                at(0.95)
+            )
         };
-        let (n, med, p95) = stats(&self.cpu);
+        eprintln!("hastings timings: {} frames in all", self.frames);
         eprintln!(
-            "hastings timings: {} frames; frame CPU (eframe, no swap) n={n} median={med:?} ms p95={p95:?} ms",
-            self.frames
+            "hastings timings: while dragging, frame-to-frame {}",
+            stats(&self.drag_intervals)
         );
-        let (n, med, p95) = stats(&self.intervals);
         eprintln!(
-            "hastings timings: frame-to-frame interval (<100 ms) n={n} median={med:?} ms p95={p95:?} ms"
+            "hastings timings: while dragging, frame CPU without swap {}",
+            stats(&self.drag_cpu)
         );
     }
 }

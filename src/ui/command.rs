@@ -34,11 +34,13 @@ pub enum Action {
     ContinueFromHere,
     /// Sample lines from the shown position on a background thread.
     Explore,
+    /// Close the window.
+    Quit,
 }
 
 impl Action {
     /// Every action (`NewLineFromHere` before `NewLine`: Shift+N is matched first).
-    pub const ALL: [Action; 10] = [
+    pub const ALL: [Action; 11] = [
         Action::NewLineFromHere,
         Action::NewLine,
         Action::NextLine,
@@ -49,6 +51,7 @@ impl Action {
         Action::Flip,
         Action::ContinueFromHere,
         Action::Explore,
+        Action::Quit,
     ];
 
     /// The button text.
@@ -64,6 +67,7 @@ impl Action {
             Action::Flip => "Flip board",
             Action::ContinueFromHere => "Continue from here",
             Action::Explore => "Explore",
+            Action::Quit => "Quit",
         }
     }
 
@@ -85,6 +89,7 @@ impl Action {
                 "Sample lines from this position in the background and show how often each \
                  move was chosen"
             }
+            Action::Quit => "Close the window (the settings are saved)",
         }
     }
 
@@ -109,6 +114,7 @@ impl Action {
             Action::Flip => &const { [KeyboardShortcut::new(NONE, Key::F)] },
             Action::ContinueFromHere => &const { [KeyboardShortcut::new(NONE, Key::C)] },
             Action::Explore => &const { [KeyboardShortcut::new(NONE, Key::E)] },
+            Action::Quit => &const { [KeyboardShortcut::new(Modifiers::COMMAND, Key::Q)] },
         }
     }
 

@@ -84,11 +84,12 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
     let (width, height) = options.size.unwrap_or((1280, 800));
     let screenshot = match &options.screenshot {
         Some(path) => {
-            let moves = parse_moves(options.moves.as_deref().unwrap_or(""))?;
+            let moves = parse_moves(&graph, options.moves.as_deref().unwrap_or(""))?;
             Some((path.clone(), moves))
         }
         None => None,
     };
+    let screenshot_path = options.screenshot.clone();
     let outcome: Arc<std::sync::Mutex<Option<Result<(), UiError>>>> = Arc::default();
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
@@ -96,7 +97,7 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
             .with_title("Hastings")
             .with_app_id("hastings")
             .with_inner_size([width as f32, height as f32])
-            .with_min_inner_size([800.0, 600.0]),
+            .with_min_inner_size([(width as f32).min(800.0), (height as f32).min(600.0)]),
         persist_window: screenshot.is_none(),
         ..Default::default()
     };
@@ -129,14 +130,22 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
         }),
     )
     .map_err(|e| UiError::Window(e.to_string()))?;
-    let Ok(mut slot) = outcome.lock() else {
-        return Ok(());
-    };
-    slot.take().unwrap_or(Ok(()))
+    let result = outcome
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    match (result, screenshot_path) {
+        (Some(result), _) => result,
+        (None, None) => Ok(()),
+        (None, Some(path)) => Err(UiError::Screenshot {
+            path,
+            reason: "the window closed before the screenshot was taken".to_owned(),
+        }),
+    }
 }
 
-/// Parses `--moves` (SAN from the start position).
-fn parse_moves(moves: &str) -> Result<Vec<Move>, UiError> {
+/// Parses `--moves` (SAN from the start position); every position must be in the book.
+fn parse_moves(graph: &PositionGraph, moves: &str) -> Result<Vec<Move>, UiError> {
     let mut pos = Chess::default();
     let mut out = Vec::new();
     for (i, token) in moves.split_whitespace().enumerate() {
@@ -149,6 +158,9 @@ fn parse_moves(moves: &str) -> Result<Vec<Move>, UiError> {
             shakmaty::san::SanPlus::from_ascii(token.as_bytes()).map_err(|e| bad(e.to_string()))?;
         let mv = san.san.to_move(&pos).map_err(|e| bad(e.to_string()))?;
         pos.play_unchecked(mv);
+        if graph.lookup(&pos).is_none() {
+            return Err(bad("the position it reaches is not in the book".to_owned()));
+        }
         out.push(mv);
     }
     Ok(out)

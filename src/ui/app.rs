@@ -542,7 +542,7 @@ impl TrainerApp {
     }
 
     /// Sets up the drill to show `moves` (for the screenshot): the learner plays the
-    /// side to move after them, so no reply is pending.
+    /// side to move after them, so no reply is pending; seed 1, book arrows on.
     fn show_moves(&mut self, moves: &[Move]) {
         let mut pos = Chess::default();
         for &mv in moves {
@@ -552,6 +552,7 @@ impl TrainerApp {
         self.settings.learner = Side::from(learner);
         self.settings.seed = "1".to_owned();
         self.settings.reply_delay_ms = 0;
+        self.settings.show_arrows = true;
         self.orientation = Orientation::from_color(learner);
         match Session::from_moves(
             Arc::clone(&self.graph),
@@ -662,21 +663,10 @@ impl TrainerApp {
     }
 
     fn board_arrows(&mut self) -> Vec<Arrow> {
-        let book = Color32::from_rgba_unmultiplied(21, 120, 27, 170);
-        let mut arrows = Vec::new();
         if let Phase::OutOfBook { book_moves, .. } = self.session.phase() {
-            let top = book_moves
-                .iter()
-                .map(|b| b.share)
-                .fold(0.0, f64::max)
-                .max(1e-9);
-            arrows.extend(
-                book_moves
-                    .iter()
-                    .filter_map(|b| Arrow::of_move(&b.mv, (b.share / top) as f32, book)),
-            );
-            return arrows;
+            return weighted_arrows(book_moves.iter().map(|b| (b.mv, b.share)));
         }
+        let mut arrows = Vec::new();
         if let Some(hint) = self.session.hint()
             && let Some(to) = hint.to
         {
@@ -689,11 +679,7 @@ impl TrainerApp {
         }
         if self.settings.show_arrows {
             let rows: Vec<(Move, f64)> = self.chart().rows.iter().map(|r| (r.mv, r.p)).collect();
-            let top = rows.iter().map(|r| r.1).fold(0.0, f64::max).max(1e-9);
-            arrows.extend(
-                rows.iter()
-                    .filter_map(|(mv, p)| Arrow::of_move(mv, (p / top) as f32, book)),
-            );
+            arrows.extend(weighted_arrows(rows.into_iter()));
         }
         arrows
     }
@@ -926,6 +912,24 @@ impl eframe::App for TrainerApp {
             t.report();
         }
     }
+}
+
+/// Green arrows for weighted moves: thickness and opacity by weight relative to the
+/// heaviest; the eight heaviest with at least 5 % of its weight.
+fn weighted_arrows(moves: impl Iterator<Item = (Move, f64)>) -> Vec<Arrow> {
+    let mut moves: Vec<(Move, f64)> = moves.collect();
+    moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let top = moves.first().map_or(1.0, |m| m.1).max(1e-12);
+    moves
+        .iter()
+        .map(|(mv, w)| (mv, (w / top) as f32))
+        .filter(|(_, rel)| *rel >= 0.05)
+        .take(8)
+        .filter_map(|(mv, rel)| {
+            let alpha = (90.0 + 110.0 * rel) as u8;
+            Arrow::of_move(mv, rel, Color32::from_rgba_unmultiplied(21, 120, 27, alpha))
+        })
+        .collect()
 }
 
 /// What the cached chart was computed for.

@@ -49,4 +49,5 @@ xvfb-run -a -s "-screen 0 1280x800x24" sh -c '
     wait $pid
 ' 2>&1
 cat "$log"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 rm -rf "$log" "$data"

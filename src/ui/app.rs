@@ -1153,3 +1153,59 @@ impl Timings {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exploring_in_chunks_counts_the_same_as_one_run() {
+        let graph = PositionGraph::eco().unwrap();
+        let pos = Chess::default();
+        let start = graph.lookup(&pos).unwrap();
+        let style = Style::neutral();
+        let limits = |iterations| ExploreLimits {
+            iterations,
+            ply_limit: 12,
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let whole = explore(&graph, start, &pos, &style, 1.0, limits(300), &mut rng);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut merged = Exploration::default();
+        for n in [100, 120, 80] {
+            let part = explore(&graph, start, &pos, &style, 1.0, limits(n), &mut rng);
+            merge_exploration(&mut merged, part);
+        }
+        assert_eq!(merged.iterations, 300);
+        assert_eq!(merged.first_steps, whole.first_steps);
+        assert_eq!(merged.visits, whole.visits);
+        assert_eq!(merged.transitions, whole.transitions);
+        assert_eq!(merged.endings, whole.endings);
+        assert_eq!(
+            (merged.proposals, merged.steps),
+            (whole.proposals, whole.steps)
+        );
+    }
+
+    #[test]
+    fn book_arrows_keep_the_eight_likeliest_and_scale_by_the_top_one() {
+        let pos = Chess::default();
+        let moves: Vec<(Move, f64)> = pos
+            .legal_moves()
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| (m, if i == 3 { 0.5 } else { 0.03 + 0.001 * i as f64 }))
+            .collect();
+        let arrows = weighted_arrows(moves.iter().copied());
+        assert_eq!(arrows.len(), 8);
+        assert_eq!(arrows[0].weight, 1.0);
+        assert_eq!(Some(arrows[0].from), moves[3].0.from());
+        assert!(arrows[1..].iter().all(|a| a.weight < 0.11));
+        let rare = [(moves[0].0, 1.0), (moves[1].0, 0.01)];
+        assert_eq!(
+            weighted_arrows(rare.into_iter()).len(),
+            1,
+            "under 5 % of the top"
+        );
+    }
+}

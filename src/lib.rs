@@ -11,4 +11,5 @@
 pub mod book;
 pub mod cli;
 pub mod sampler;
+pub mod store;
 pub mod trainer;

@@ -202,3 +202,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn lines_after_a_bad_line_and_a_new_start_replay_from_their_own_start() {
+    let text = "eco\tname\tpgn\n\
+                C20\tA\t1. e4 e5 2. Nf3\n\
+                C20\tBad\t1. e4 e5 2. Ke3\n\
+                C20\tC\t1. e4 e5 2. Nc3\n\
+                C20\tD\t1. e4 e5 2. Nc3 Nf6\n";
+    let mut lines = eco::parse_tsv("c.tsv", text).lines;
+    // A line from another start position between lines that share their first moves.
+    let mut fen_line = lines[0].clone();
+    fen_line.start = Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into());
+    fen_line.moves = vec![San::from_ascii(b"e4").unwrap()];
+    lines.insert(3, fen_line);
+    let build = PositionGraph::build(lines);
+    assert_eq!(build.issues.len(), 1);
+    let g = build.graph;
+    assert_eq!(g.stats().lines, 4);
+    assert_eq!(g.roots().len(), 2, "the FEN line has its own root");
+    for moves in ["e4 e5 Nf3", "e4 e5 Nc3", "e4 e5 Nc3 Nf6"] {
+        let node = g.lookup(&play(moves)).unwrap();
+        assert!(g.name(node).is_some(), "{moves}");
+    }
+    let after_e5 = g.lookup(&play("e4 e5")).unwrap();
+    assert_eq!(g.weight(after_e5), 3.0);
+    assert_eq!(g.continuations(after_e5).len(), 2);
+}

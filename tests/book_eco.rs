@@ -7,36 +7,13 @@ use std::sync::LazyLock;
 
 use hastings::book::{BoardMatrix, Flag, LineFilter, NodeId, OpeningLine, PositionGraph, eco};
 use proptest::prelude::*;
-use shakmaty::{Chess, Position, san::San};
+
+mod common;
+use common::{history, position_after as play};
+use shakmaty::{Position, san::San};
 
 static ECO: LazyLock<PositionGraph> =
     LazyLock::new(|| PositionGraph::eco().expect("the embedded ECO data builds"));
-
-fn play(moves: &str) -> Chess {
-    let mut pos = Chess::default();
-    for san in moves.split_whitespace() {
-        let mv = San::from_ascii(san.as_bytes())
-            .unwrap()
-            .to_move(&pos)
-            .unwrap();
-        pos.play_unchecked(mv);
-    }
-    pos
-}
-
-fn history(graph: &PositionGraph, moves: &str) -> Vec<NodeId> {
-    let mut pos = Chess::default();
-    let mut out = vec![graph.lookup(&pos).unwrap()];
-    for san in moves.split_whitespace() {
-        let mv = San::from_ascii(san.as_bytes())
-            .unwrap()
-            .to_move(&pos)
-            .unwrap();
-        pos.play_unchecked(mv);
-        out.push(graph.lookup(&pos).unwrap());
-    }
-    out
-}
 
 #[test]
 fn embedded_eco_data_loads_with_zero_issues() {

@@ -9,6 +9,9 @@ use hastings::sampler::{CandidateKind, Style};
 use hastings::trainer::{MoveOutcome, Phase, Session};
 use shakmaty::{Chess, Color, Move, Position, san::San};
 
+mod common;
+use common::san_moves as moves;
+
 static ECO: LazyLock<Arc<PositionGraph>> =
     LazyLock::new(|| Arc::new(PositionGraph::eco().unwrap()));
 
@@ -17,17 +20,6 @@ fn mv(pos: &Chess, san: &str) -> Move {
         .unwrap()
         .to_move(pos)
         .unwrap()
-}
-
-fn moves(sans: &str) -> Vec<Move> {
-    let mut pos = Chess::default();
-    sans.split_whitespace()
-        .map(|s| {
-            let m = mv(&pos, s);
-            pos.play_unchecked(m);
-            m
-        })
-        .collect()
 }
 
 fn play(s: &mut Session, san: &str) -> MoveOutcome {

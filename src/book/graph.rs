@@ -369,6 +369,12 @@ impl PositionGraph {
         out
     }
 
+    /// Whether `pos` (a position of `node`) has the castling and en-passant rights of
+    /// the node's representative, so the precomputed transpositions apply to it.
+    pub fn is_representative(&self, node: NodeId, pos: &Chess) -> bool {
+        same_rights(&self.nodes[node.index()].position, pos)
+    }
+
     /// Counts for the `stats` command.
     pub fn stats(&self) -> GraphStats {
         GraphStats {

@@ -15,6 +15,9 @@ use shakmaty::{Chess, Position, san::San};
 
 const ITERATIONS: [u32; 3] = [100, 1_000, 10_000];
 
+/// One style's exact distribution and its sampled next-move frequencies per iteration count.
+type Column = (Distribution, Vec<Vec<(NodeId, f64)>>);
+
 struct Experiment {
     title: &'static str,
     min_moves: u32,
@@ -96,11 +99,11 @@ fn table(graph: &PositionGraph, moves: &str, styles: &[(&str, Style)]) {
     let label = if moves.is_empty() {
         "the start".to_owned()
     } else {
-        format!("1.{}", moves.replacen(' ', " ", 1))
+        format!("1.{moves}")
     };
     println!("From {label}:\n");
     // Per style: exact P per move, and sampled frequencies per iteration count.
-    let mut columns: Vec<(Distribution, Vec<Vec<(NodeId, f64)>>)> = Vec::new();
+    let mut columns: Vec<Column> = Vec::new();
     for (_, style) in styles {
         let s_prev = before
             .as_ref()

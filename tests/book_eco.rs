@@ -7,36 +7,13 @@ use std::sync::LazyLock;
 
 use hastings::book::{BoardMatrix, Flag, LineFilter, NodeId, OpeningLine, PositionGraph, eco};
 use proptest::prelude::*;
-use shakmaty::{Chess, Position, san::San};
+
+mod common;
+use common::{history, position_after as play};
+use shakmaty::{Position, san::San};
 
 static ECO: LazyLock<PositionGraph> =
     LazyLock::new(|| PositionGraph::eco().expect("the embedded ECO data builds"));
-
-fn play(moves: &str) -> Chess {
-    let mut pos = Chess::default();
-    for san in moves.split_whitespace() {
-        let mv = San::from_ascii(san.as_bytes())
-            .unwrap()
-            .to_move(&pos)
-            .unwrap();
-        pos.play_unchecked(mv);
-    }
-    pos
-}
-
-fn history(graph: &PositionGraph, moves: &str) -> Vec<NodeId> {
-    let mut pos = Chess::default();
-    let mut out = vec![graph.lookup(&pos).unwrap()];
-    for san in moves.split_whitespace() {
-        let mv = San::from_ascii(san.as_bytes())
-            .unwrap()
-            .to_move(&pos)
-            .unwrap();
-        pos.play_unchecked(mv);
-        out.push(graph.lookup(&pos).unwrap());
-    }
-    out
-}
 
 #[test]
 fn embedded_eco_data_loads_with_zero_issues() {
@@ -201,4 +178,31 @@ proptest! {
             prop_assert!(ECO.continuations(node).iter().all(|c| c.to != t.to));
         }
     }
+}
+
+#[test]
+fn lines_after_a_bad_line_and_a_new_start_replay_from_their_own_start() {
+    let text = "eco\tname\tpgn\n\
+                C20\tA\t1. e4 e5 2. Nf3\n\
+                C20\tBad\t1. e4 e5 2. Ke3\n\
+                C20\tC\t1. e4 e5 2. Nc3\n\
+                C20\tD\t1. e4 e5 2. Nc3 Nf6\n";
+    let mut lines = eco::parse_tsv("c.tsv", text).lines;
+    // A line from another start position between lines that share their first moves.
+    let mut fen_line = lines[0].clone();
+    fen_line.start = Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into());
+    fen_line.moves = vec![San::from_ascii(b"e4").unwrap()];
+    lines.insert(3, fen_line);
+    let build = PositionGraph::build(lines);
+    assert_eq!(build.issues.len(), 1);
+    let g = build.graph;
+    assert_eq!(g.stats().lines, 4);
+    assert_eq!(g.roots().len(), 2, "the FEN line has its own root");
+    for moves in ["e4 e5 Nf3", "e4 e5 Nc3", "e4 e5 Nc3 Nf6"] {
+        let node = g.lookup(&play(moves)).unwrap();
+        assert!(g.name(node).is_some(), "{moves}");
+    }
+    let after_e5 = g.lookup(&play("e4 e5")).unwrap();
+    assert_eq!(g.weight(after_e5), 3.0);
+    assert_eq!(g.continuations(after_e5).len(), 2);
 }

@@ -12,23 +12,14 @@ const LIMITS: ExploreLimits = ExploreLimits {
     ply_limit: 40,
 };
 use proptest::prelude::*;
+
+mod common;
+use common::position_after as play;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position, san::San};
 
 static ECO: LazyLock<PositionGraph> = LazyLock::new(|| PositionGraph::eco().unwrap());
-
-fn play(moves: &str) -> Chess {
-    let mut pos = Chess::default();
-    for san in moves.split_whitespace() {
-        let mv = San::from_ascii(san.as_bytes())
-            .unwrap()
-            .to_move(&pos)
-            .unwrap();
-        pos.play_unchecked(mv);
-    }
-    pos
-}
 
 /// `s_prev` after `moves`: the share of the last move where it was played.
 fn game_s_prev(moves: &str, style: &Style) -> f64 {

@@ -9,6 +9,9 @@ use hastings::sampler::{CandidateKind, Style};
 use hastings::trainer::{MoveOutcome, Phase, Session};
 use shakmaty::{Chess, Color, Move, Position, san::San};
 
+mod common;
+use common::san_moves as moves;
+
 static ECO: LazyLock<Arc<PositionGraph>> =
     LazyLock::new(|| Arc::new(PositionGraph::eco().unwrap()));
 
@@ -17,17 +20,6 @@ fn mv(pos: &Chess, san: &str) -> Move {
         .unwrap()
         .to_move(pos)
         .unwrap()
-}
-
-fn moves(sans: &str) -> Vec<Move> {
-    let mut pos = Chess::default();
-    sans.split_whitespace()
-        .map(|s| {
-            let m = mv(&pos, s);
-            pos.play_unchecked(m);
-            m
-        })
-        .collect()
 }
 
 fn play(s: &mut Session, san: &str) -> MoveOutcome {
@@ -307,4 +299,38 @@ fn changing_the_style_changes_the_next_reply_distribution() {
     };
     s.set_style(Style::from_vectors([0, 0, 1, 0, 0], [0.4; 5], 0.0).unwrap());
     assert!(c4(&s.distribution()) > 5.0 * c4(&neutral));
+}
+
+#[test]
+fn a_repertoire_drill_explains_theory_moves_and_where_the_repertoire_ends() {
+    // A tiny repertoire: the Ruy Lopez main move order only.
+    let text = "eco\tname\tpgn\nC60\tMy Ruy\t1. e4 e5 2. Nf3 Nc6 3. Bb5\n";
+    let repertoire =
+        Arc::new(PositionGraph::build(hastings::book::eco::parse_tsv("c.tsv", text).lines).graph);
+    let mut s = Session::new(repertoire, Color::White, Style::neutral(), 1);
+    s.set_theory(Some(ECO.clone()));
+    // 1.d4 is theory but not in the repertoire: a mistake, explained.
+    assert_eq!(play(&mut s, "d4"), MoveOutcome::OutOfBook);
+    assert_eq!(
+        s.theory_note().as_deref(),
+        Some("d4 is theory, but your repertoire plays e4")
+    );
+    s.try_again();
+    play(&mut s, "e4");
+    for _ in 0..10 {
+        let r = s.reply().unwrap();
+        assert_eq!(r.san, "e5", "the computer never leaves the repertoire");
+        s.take_back();
+        play(&mut s, "e4");
+    }
+    s.reply();
+    play(&mut s, "Nf3");
+    s.reply();
+    play(&mut s, "Bb5");
+    assert!(matches!(s.phase(), Phase::EndOfLine { .. }));
+    let note = s.theory_note().unwrap();
+    assert!(
+        note.starts_with("Your repertoire ends here; theory continues with a6"),
+        "{note}"
+    );
 }

@@ -2,7 +2,7 @@
 
 use rand::{Rng, RngExt};
 use rustc_hash::FxHashMap;
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use super::style::Style;
 use crate::book::{FlagWeights, LineId, NodeId, PositionGraph};
@@ -369,7 +369,7 @@ pub fn explore(
             let fresh;
             let table = if ply == 0 {
                 &first
-            } else if same_rights(graph.position(node), &game) {
+            } else if graph.is_representative(node, &game) {
                 tables
                     .entry(node)
                     .or_insert_with(|| Table::new(graph, node, graph.position(node), style))
@@ -399,9 +399,4 @@ pub fn explore(
         *ex.endings.entry(ending).or_default() += 1;
     }
     ex
-}
-
-fn same_rights(a: &Chess, b: &Chess) -> bool {
-    a.castles().castling_rights() == b.castles().castling_rights()
-        && a.ep_square(EnPassantMode::Legal) == b.ep_square(EnPassantMode::Legal)
 }

@@ -150,6 +150,8 @@ pub struct Session {
     last_announcement: Option<String>,
     /// Moves given at the start of the line (a chosen position), which take-back keeps.
     fixed: usize,
+    /// The wider book (ECO) that explains moves when the drill's book is a repertoire.
+    theory: Option<Arc<PositionGraph>>,
 }
 
 impl Session {
@@ -173,6 +175,7 @@ impl Session {
             viewing: None,
             last_announcement: None,
             fixed: 0,
+            theory: None,
         };
         s.restart(Chess::default());
         s
@@ -377,6 +380,56 @@ impl Session {
             )
         {
             self.settle();
+        }
+    }
+
+    /// Sets the wider book that explains moves when the drill's book is a repertoire
+    /// (see [`Session::theory_note`]); `None` when the drill's book is the whole theory.
+    pub fn set_theory(&mut self, theory: Option<Arc<PositionGraph>>) {
+        self.theory = theory;
+    }
+
+    /// When the drill's book is a repertoire and a theory book is set: what theory says.
+    ///
+    /// - After an out-of-book move that theory knows: `"Nf3 is theory, but your
+    ///   repertoire plays d4"`.
+    /// - At the end of the line when theory goes on: `"Your repertoire ends here; theory
+    ///   continues with e5, c5"`.
+    pub fn theory_note(&self) -> Option<String> {
+        let theory = self.theory.as_deref()?;
+        match &self.phase {
+            Phase::OutOfBook {
+                attempted,
+                san,
+                book_moves,
+            } => {
+                let mut next = self.position().clone();
+                next.play_unchecked(*attempted);
+                theory.lookup(&next)?;
+                let plays: Vec<&str> = book_moves.iter().map(|b| b.san.as_str()).collect();
+                Some(format!(
+                    "{san} is theory, but your repertoire plays {}",
+                    plays.join(", ")
+                ))
+            }
+            Phase::EndOfLine { .. } => {
+                let node = theory.lookup(self.position())?;
+                let d = Distribution::at(theory, node, self.position(), &self.style, 1.0);
+                let mut c = d.candidates;
+                c.sort_by(|a, b| b.share.total_cmp(&a.share));
+                let sans: Vec<String> = c
+                    .iter()
+                    .take(5)
+                    .map(|c| theory.san(node, c.mv).to_string())
+                    .collect();
+                (!sans.is_empty()).then(|| {
+                    format!(
+                        "Your repertoire ends here; theory continues with {}",
+                        sans.join(", ")
+                    )
+                })
+            }
+            _ => None,
         }
     }
 

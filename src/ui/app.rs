@@ -283,11 +283,9 @@ impl TrainerApp {
         };
         if now + 1e-9 >= due {
             self.reply_due = None;
+            // A transposition is announced under the opening name (Session::announcement).
             if let Some(reply) = self.session.reply() {
-                self.message = reply
-                    .transposed_to
-                    .as_ref()
-                    .map(|t| format!("Transposed to {t}"));
+                self.message = None;
                 self.last_reply = Some(reply);
             }
             ctx.request_repaint();
@@ -360,10 +358,6 @@ impl TrainerApp {
             Command::Play(mv) => {
                 self.last_reply = None;
                 self.message = match self.session.play(mv) {
-                    MoveOutcome::Accepted {
-                        transposed_to: Some(t),
-                        ..
-                    } => Some(format!("Transposed to {t}")),
                     MoveOutcome::Accepted { .. } | MoveOutcome::OutOfBook => None,
                     MoveOutcome::Rejected => Some("That move cannot be played now.".to_owned()),
                 };
@@ -405,11 +399,8 @@ impl TrainerApp {
             Action::TryAgain => self.session.try_again(),
             Action::ShowMe => {
                 self.last_reply = None;
-                if let Some(MoveOutcome::Accepted { san, transposed_to }) = self.session.show_me() {
-                    self.message = Some(match transposed_to {
-                        Some(t) => format!("The book plays {san}. Transposed to {t}"),
-                        None => format!("The book plays {san}."),
-                    });
+                if let Some(MoveOutcome::Accepted { san, .. }) = self.session.show_me() {
+                    self.message = Some(format!("The book plays {san}."));
                 }
             }
             Action::Hint => {

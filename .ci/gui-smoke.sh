@@ -2,7 +2,7 @@
 # CI check of the trainer window: it must open under Xvfb with Mesa's software OpenGL
 # (llvmpipe, no GPU), draw, and write a non-blank screenshot that shows the board.
 #
-#   sh docs/ci-gui.sh            # uses $CARGO_TARGET_DIR (default: target), debug build
+#   sh .ci/gui-smoke.sh            # uses $CARGO_TARGET_DIR (default: target), debug build
 #
 # Fails when the window cannot start, the PNG is missing, has the wrong size, is one
 # colour, or does not show the board's light squares (#f0d9b5).

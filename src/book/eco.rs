@@ -159,9 +159,22 @@ mod tests {
         assert_eq!(
             eco.issues,
             vec![
-                EcoError::ColumnCount { file: "a.tsv".into(), row: 3, found: 2 },
-                EcoError::BadSan { file: "a.tsv".into(), row: 4, ply: 2, san: "Zz9".into() },
-                EcoError::BadCode { file: "a.tsv".into(), row: 5, code: "X99".into() },
+                EcoError::ColumnCount {
+                    file: "a.tsv".into(),
+                    row: 3,
+                    found: 2
+                },
+                EcoError::BadSan {
+                    file: "a.tsv".into(),
+                    row: 4,
+                    ply: 2,
+                    san: "Zz9".into()
+                },
+                EcoError::BadCode {
+                    file: "a.tsv".into(),
+                    row: 5,
+                    code: "X99".into()
+                },
             ]
         );
         assert_eq!(

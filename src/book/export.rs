@@ -168,7 +168,11 @@ impl<'a> Group<'a> {
         if common == moves.len() || common == self.last.len() {
             return false;
         }
-        let branch = if common == 0 { 0 } else { self.last[common - 1] };
+        let branch = if common == 0 {
+            0
+        } else {
+            self.last[common - 1]
+        };
         !self.nodes[branch]
             .children
             .iter()
@@ -258,7 +262,10 @@ impl<'a> Group<'a> {
             /// Write what follows the node: its first child, the others as variations.
             Continue(usize),
             /// Open a variation with this node's move.
-            Open { node: usize, parent: usize },
+            Open {
+                node: usize,
+                parent: usize,
+            },
             Close,
         }
         let mut tasks = vec![Task::Continue(0)];
@@ -337,7 +344,11 @@ fn comment_text(note: &MoveAnnotation) -> String {
         }
     }
     if !note.circles.is_empty() {
-        let list: Vec<String> = note.circles.iter().map(|(c, sq)| format!("{c}{sq}")).collect();
+        let list: Vec<String> = note
+            .circles
+            .iter()
+            .map(|(c, sq)| format!("{c}{sq}"))
+            .collect();
         parts.push(format!("[%csl {}]", list.join(",")));
     }
     if !note.arrows.is_empty() {
@@ -376,7 +387,7 @@ impl Movetext {
     fn token(&mut self, token: String) {
         let width = token.chars().count();
         let attach = self.text.ends_with('(') || token == ")";
-        if self.column > 0 && self.column + 1 + width > 79 {
+        if self.column > 0 && !attach && self.column + 1 + width > 79 {
             self.text.push('\n');
             self.column = 0;
         } else if self.column > 0 && !attach {

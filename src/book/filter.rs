@@ -84,38 +84,63 @@ mod tests {
     use crate::book::eco;
 
     fn count(filter: &LineFilter) -> usize {
-        eco::embedded().lines.iter().filter(|l| filter.matches(l)).count()
+        eco::embedded()
+            .lines
+            .iter()
+            .filter(|l| filter.matches(l))
+            .count()
     }
 
     #[test]
     fn volumes_and_ranges_select_eco_codes() {
-        let b = LineFilter { volumes: vec!['B'], ..Default::default() };
+        let b = LineFilter {
+            volumes: vec!['B'],
+            ..Default::default()
+        };
         assert_eq!(count(&b), 769);
         let ruy = LineFilter {
             eco_range: Some(("C60".into(), "C99".into())),
             ..Default::default()
         };
         let n = count(&ruy);
-        assert!(eco::embedded()
-            .lines
-            .iter()
-            .filter(|l| ruy.matches(l))
-            .all(|l| l.name.starts_with("Ruy Lopez")), "C60–C99 is the Ruy Lopez");
+        assert!(
+            eco::embedded()
+                .lines
+                .iter()
+                .filter(|l| ruy.matches(l))
+                .all(|l| l.name.starts_with("Ruy Lopez")),
+            "C60–C99 is the Ruy Lopez"
+        );
         assert!(n > 100);
     }
 
     #[test]
     fn name_filter_ignores_case() {
-        let f = LineFilter { name_contains: Some("sicilian".into()), ..Default::default() };
-        assert!(eco::embedded().lines.iter().filter(|l| f.matches(l)).all(|l| l.name.contains("Sicilian")));
+        let f = LineFilter {
+            name_contains: Some("sicilian".into()),
+            ..Default::default()
+        };
+        assert!(
+            eco::embedded()
+                .lines
+                .iter()
+                .filter(|l| f.matches(l))
+                .all(|l| l.name.contains("Sicilian"))
+        );
         assert!(count(&f) > 100);
     }
 
     #[test]
     fn sources_select_eco_or_files() {
-        let pgn_only = LineFilter { sources: Some(vec![SourceId(1)]), ..Default::default() };
+        let pgn_only = LineFilter {
+            sources: Some(vec![SourceId(1)]),
+            ..Default::default()
+        };
         assert_eq!(count(&pgn_only), 0);
-        let eco_only = LineFilter { sources: Some(vec![SourceId::ECO]), ..Default::default() };
+        let eco_only = LineFilter {
+            sources: Some(vec![SourceId::ECO]),
+            ..Default::default()
+        };
         assert_eq!(count(&eco_only), 3807);
     }
 }

@@ -24,7 +24,9 @@ pub mod sources;
 
 pub use error::{BookError, EcoError, LineError, MoveErrorKind};
 pub use filter::LineFilter;
-pub use graph::{Continuation, GraphBuild, GraphStats, LineId, NodeId, PositionGraph, Transposition};
+pub use graph::{
+    Continuation, GraphBuild, GraphStats, LineId, NodeId, PositionGraph, Transposition,
+};
 pub use line::{Flag, FlagSet, FlagWeights, LineSource, MoveAnnotation, OpeningLine, SourceId};
 pub use matrix::{BoardMatrix, NodeKey};
 pub use pgn::{ImportError, ImportIssue, ImportMode, ImportOptions, ImportReport, PgnImport};

@@ -161,9 +161,9 @@ pub enum IssueReason {
     /// A `[FEN]` whose castling rights only make sense in Chess960.
     #[error("Chess960 castling rights in the FEN `{0}`; Chess960 is not supported; game skipped")]
     Chess960(String),
-    /// Neither a tag nor a move: not a game.
-    #[error("no moves")]
-    NoMoves,
+    /// Text between games with neither a tag nor a move (junk).
+    #[error("neither tags nor moves: not a game")]
+    NotAGame,
 }
 
 /// A problem with one game of a PGN file. The game's lines before the problem are kept.
@@ -238,7 +238,8 @@ fn first_issue(issues: &[ImportIssue]) -> String {
 /// What an import read.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ImportReport {
-    /// Games read: stretches of the file with at least one tag or one move.
+    /// Games read: stretches of the file with a tag, or whose movetext starts with a
+    /// move (junk between games is not counted, but reported).
     pub games: usize,
     /// Games that gave at least one line.
     pub imported: usize,
@@ -315,7 +316,13 @@ pub fn read_pgn(
             recorder.unknown_token(bytes, complete)
         };
         let game = std::mem::take(&mut recorder.game);
-        if recorder.mode.is_none() && game.has_moves() {
+        // Auto-detection waits for a real game: moves before any junk.
+        let real = unknown.as_ref().is_none_or(|u| {
+            game.events[..u.event.min(game.events.len())]
+                .iter()
+                .any(|e| matches!(e, Event::San(_)))
+        });
+        if recorder.mode.is_none() && game.has_moves() && real {
             let mode = decide_mode(&game);
             recorder.mode = Some(mode);
             importer.out.report.mode = mode;
@@ -429,11 +436,16 @@ impl Capture {
 
     /// The kept bytes of `[start, end)`, and whether they are all of it.
     fn slice(&self, start: u64, end: u64) -> (&[u8], bool) {
-        let from = self.index(start).unwrap_or(self.buf.len()).min(self.buf.len());
+        let from = self
+            .index(start)
+            .unwrap_or(self.buf.len())
+            .min(self.buf.len());
         match (self.gap, self.index(end)) {
             (None, Some(to)) => (&self.buf[from..to.clamp(from, self.buf.len())], true),
             (Some((gap_from, _)), _) => {
-                let to = self.index(gap_from.saturating_sub(1)).map_or(from, |i| i + 1);
+                let to = self
+                    .index(gap_from.saturating_sub(1))
+                    .map_or(from, |i| i + 1);
                 (&self.buf[from..to.clamp(from, self.buf.len())], false)
             }
             (None, None) => (&self.buf[from..], false),
@@ -533,7 +545,10 @@ type Start = Result<Option<(Chess, String)>, IssueReason>;
 fn game_start(tags: &Tags) -> Start {
     if let Some(variant) = &tags.variant {
         let v = variant.trim().to_ascii_lowercase();
-        if !matches!(v.as_str(), "" | "standard" | "chess" | "normal" | "from position") {
+        if !matches!(
+            v.as_str(),
+            "" | "standard" | "chess" | "normal" | "from position"
+        ) {
             return Err(IssueReason::Variant(variant.trim().to_owned()));
         }
     }
@@ -629,7 +644,9 @@ impl Recorder {
             return parse_comment(last);
         }
         let room = MAX_COMMENT_BYTES.saturating_sub(self.game.partial.len());
-        self.game.partial.extend_from_slice(&last[..last.len().min(room)]);
+        self.game
+            .partial
+            .extend_from_slice(&last[..last.len().min(room)]);
         let note = parse_comment(&self.game.partial);
         self.game.partial.clear();
         note
@@ -647,6 +664,10 @@ impl Visitor for Recorder {
     }
 
     fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        // Junk that happens to look like `[… "…"]` is not a tag.
+        if name.is_empty() || !name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_') {
+            return ControlFlow::Continue(());
+        }
         let t = &mut self.game.tags;
         t.count += 1;
         let slot = match name {
@@ -695,7 +716,9 @@ impl Visitor for Recorder {
     fn partial_comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
         let room = MAX_COMMENT_BYTES.saturating_sub(self.game.partial.len());
         let bytes = comment.as_bytes();
-        self.game.partial.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.game
+            .partial
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
         ControlFlow::Continue(())
     }
 
@@ -753,7 +776,9 @@ fn parse_comment(bytes: &[u8]) -> Option<Box<MoveAnnotation>> {
         let args = parts.next().unwrap_or_default();
         match name {
             "cal" => note.arrows.extend(args.split(',').filter_map(parse_arrow)),
-            "csl" => note.circles.extend(args.split(',').filter_map(parse_circle)),
+            "csl" => note
+                .circles
+                .extend(args.split(',').filter_map(parse_circle)),
             _ => {}
         }
         rest = after;
@@ -1089,18 +1114,19 @@ impl Importer<'_> {
             san,
             reason,
         };
-        if tags.count > 0 || game.has_moves() {
-            self.out.report.games += 1;
-        }
         let start = match &game.start {
             Some(Ok(start)) => start.clone(),
             Some(Err(reason)) => {
+                self.out.report.games += 1;
                 let reason = reason.clone();
                 self.issue(issue(0, String::new(), reason));
                 return;
             }
             // The reader failed inside the tags.
             None => {
+                if tags.count > 0 {
+                    self.out.report.games += 1;
+                }
                 let reason = parse_error.unwrap_or(IssueReason::UnterminatedTag);
                 self.issue(issue(0, String::new(), reason));
                 return;
@@ -1141,9 +1167,25 @@ impl Importer<'_> {
             None
         };
         let truncated = problem.is_some();
+        // A game has tags, or starts with moves (junk starts with an unknown token).
+        let move_problem = problem.as_ref().is_some_and(|p| {
+            matches!(
+                p.reason,
+                IssueReason::IllegalMove | IssueReason::AmbiguousMove | IssueReason::NullMove
+            )
+        });
+        if tags.count > 0 || tree.nodes.len() > 1 || move_problem {
+            self.out.report.games += 1;
+        }
         if tree.nodes.len() == 1 {
-            let problem = problem.unwrap_or_else(|| issue(0, String::new(), IssueReason::NoMoves));
-            self.issue(problem);
+            // A game without moves (a forfeit) has nothing to import; junk is reported.
+            match problem {
+                Some(problem) => self.issue(problem),
+                None if tags.count == 0 => {
+                    self.issue(issue(0, String::new(), IssueReason::NotAGame));
+                }
+                None => {}
+            }
             return;
         }
         if let Some(problem) = problem {
@@ -1206,9 +1248,11 @@ impl Importer<'_> {
                 (None, Some(line)) => line.name.clone(),
                 (None, None) => String::new(),
             };
-            let eco = eco_tag
-                .clone()
-                .or_else(|| eco_line.filter(|_| tag_name.is_none()).and_then(|l| l.eco.clone()));
+            let eco = eco_tag.clone().or_else(|| {
+                eco_line
+                    .filter(|_| tag_name.is_none())
+                    .and_then(|l| l.eco.clone())
+            });
             self.out.lines.push(OpeningLine {
                 source: LineSource::Pgn {
                     source: self.source,
@@ -1302,7 +1346,11 @@ mod tests {
     }
 
     fn sans(line: &OpeningLine) -> String {
-        line.moves.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+        line.moves
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     #[test]
@@ -1344,7 +1392,10 @@ mod tests {
         let out = import("{Intro} 1. e4 ( {Or} 1. d4 ) *", ImportMode::Repertoire);
         let d4 = &out.lines[1];
         assert_eq!(d4.annotations[0].comment.as_deref(), Some("Or"));
-        assert_eq!(out.lines[0].annotations[0].comment.as_deref(), Some("Intro"));
+        assert_eq!(
+            out.lines[0].annotations[0].comment.as_deref(),
+            Some("Intro")
+        );
     }
 
     #[test]
@@ -1367,14 +1418,20 @@ mod tests {
 
     #[test]
     fn long_algebraic_is_an_unknown_token() {
-        let out = import("[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. g1-f3 Nc6 *", ImportMode::Games);
+        let out = import(
+            "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. g1-f3 Nc6 *",
+            ImportMode::Games,
+        );
         assert_eq!(out.lines.len(), 1);
         assert_eq!(sans(&out.lines[0]), "e4 e5");
         assert!(out.lines[0].truncated);
         let issue = &out.report.issues[0];
         assert_eq!((issue.ply, issue.san.as_str()), (3, "g1-f3"));
         assert_eq!(issue.reason, IssueReason::UnknownToken);
-        assert_eq!(issue.to_string(), "game 1 (byte 0, A – B): ply 3 `g1-f3`: unknown token");
+        assert_eq!(
+            issue.to_string(),
+            "game 1 (byte 0, A – B): ply 3 `g1-f3`: unknown token"
+        );
     }
 
     #[test]

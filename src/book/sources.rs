@@ -91,7 +91,11 @@ impl BookSources {
         reader: impl Read,
         options: &ImportOptions,
     ) -> Result<&Source, ImportError> {
-        let id = SourceId(self.next.checked_add(1).ok_or(ImportError::TooManySources)?);
+        let id = SourceId(
+            self.next
+                .checked_add(1)
+                .ok_or(ImportError::TooManySources)?,
+        );
         if self.names.is_none() {
             self.names = PositionGraph::eco().ok();
         }

@@ -484,7 +484,19 @@ fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
 pub(super) fn is_token_end(byte: u8) -> bool {
     matches!(
         byte,
-        b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*'
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'!'
+            | b'?'
+            | b'$'
+            | b';'
+            | b'.'
+            | b'*'
     )
 }
 

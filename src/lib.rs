@@ -10,3 +10,6 @@
 
 pub mod book;
 pub mod cli;
+pub mod sampler;
+pub mod store;
+pub mod trainer;

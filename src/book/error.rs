@@ -7,7 +7,7 @@ use super::line::LineSource;
 /// A row of an ECO file that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EcoError {
-    /// The header line is not `eco	name	pgn`.
+    /// The header line is not `eco<TAB>name<TAB>pgn`.
     #[error("{file}: line 1: expected the header `eco<TAB>name<TAB>pgn`, found {found:?}")]
     BadHeader {
         /// The file name, e.g. `a.tsv`.

@@ -181,33 +181,59 @@ impl PositionGraph {
         let mut moves: Vec<Move> = Vec::new();
         let mut path: Vec<NodeId> = Vec::new();
 
+        // The previous line's replay: a line sharing its first moves reuses those
+        // positions (ECO rows and repertoire paths come in prefix order).
+        let mut prev: Option<(Option<String>, Vec<San>)> = None;
+
         for line in lines {
             // Replay first, so that a bad line leaves no trace in the graph.
-            positions.clear();
-            moves.clear();
+            let shared = match &prev {
+                Some((start, sans)) if *start == line.start => sans
+                    .iter()
+                    .zip(&line.moves)
+                    .take_while(|(a, b)| a == b)
+                    .count(),
+                _ => {
+                    positions.clear();
+                    path.clear();
+                    match start_position(&line) {
+                        Ok(pos) => positions.push(pos),
+                        Err(e) => {
+                            prev = None;
+                            issues.push(e);
+                            continue;
+                        }
+                    }
+                    0
+                }
+            };
+            positions.truncate(shared + 1);
+            moves.truncate(shared);
+            path.truncate(shared + 1);
             let replay = (|| {
-                let mut pos = start_position(&line)?;
-                positions.push(pos.clone());
-                for (i, san) in line.moves.iter().enumerate() {
+                for (i, san) in line.moves.iter().enumerate().skip(shared) {
+                    let mut pos = positions[i].clone();
                     let mv = san_to_move(&pos, *san, i + 1, &line)?;
                     pos.play_unchecked(mv);
                     moves.push(mv);
-                    positions.push(pos.clone());
+                    positions.push(pos);
                 }
                 Ok::<(), LineError>(())
             })();
             if let Err(e) = replay {
+                prev = None;
                 issues.push(e);
                 continue;
             }
+            prev = Some((line.start.clone(), line.moves.clone()));
 
             let id = LineId(u32::try_from(g.lines.len()).unwrap_or(u32::MAX));
             let standard = line.start.is_none();
             let flags = FlagSet::classify(&line.name, moves.first().copied().filter(|_| standard));
             let flag_w = flag_amounts(flags, line.weight);
 
-            path.clear();
-            for pos in positions.drain(..) {
+            // Nodes of the shared prefix are known; intern the rest.
+            for pos in &positions[path.len()..] {
                 let node = g.intern(pos, &mut edges);
                 path.push(node);
             }
@@ -265,12 +291,12 @@ impl PositionGraph {
         GraphBuild { graph: g, issues }
     }
 
-    fn intern(&mut self, pos: Chess, edges: &mut Vec<Vec<BuildEdge>>) -> NodeId {
-        let key = NodeKey::from_position(&pos);
+    fn intern(&mut self, pos: &Chess, edges: &mut Vec<Vec<BuildEdge>>) -> NodeId {
+        let key = NodeKey::from_position(pos);
         let next = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
         *self.index.entry(key).or_insert_with(|| {
             self.nodes.push(Node {
-                position: pos,
+                position: pos.clone(),
                 weight: 0.0,
                 flag_weights: [0.0; 5],
                 name: None,
@@ -319,10 +345,9 @@ impl PositionGraph {
     /// node of the graph no continuation of `node` leads to.
     fn scan_transpositions(&self, node: NodeId, pos: &Chess, out: &mut Vec<Transposition>) {
         let book = self.continuations(node);
+        let key = NodeKey::from_position(pos);
         for mv in pos.legal_moves() {
-            let mut next = pos.clone();
-            next.play_unchecked(mv);
-            if let Some(&to) = self.index.get(&NodeKey::from_position(&next))
+            if let Some(&to) = self.index.get(&key.after_move(mv))
                 && !book.iter().any(|c| c.to == to)
             {
                 out.push(Transposition { to, mv });
@@ -342,6 +367,12 @@ impl PositionGraph {
         let mut out = Vec::new();
         self.scan_transpositions(node, pos, &mut out);
         out
+    }
+
+    /// Whether `pos` (a position of `node`) has the castling and en-passant rights of
+    /// the node's representative, so the precomputed transpositions apply to it.
+    pub fn is_representative(&self, node: NodeId, pos: &Chess) -> bool {
+        same_rights(&self.nodes[node.index()].position, pos)
     }
 
     /// Counts for the `stats` command.

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use shakmaty::{Board, Color, Position, Role};
+use shakmaty::{Board, Color, Move, Position, Role, Square};
 
 /// The piece code of a white piece in the thesis's encoding (black adds 10).
 ///
@@ -67,6 +67,51 @@ impl BoardMatrix {
             .count()
     }
 
+    fn set(&mut self, sq: Square, code: u8) {
+        self.0[7 - usize::from(sq.rank())][usize::from(sq.file())] = code;
+    }
+
+    fn at(&self, sq: Square) -> u8 {
+        self.0[7 - usize::from(sq.rank())][usize::from(sq.file())]
+    }
+
+    /// The matrix after `mv` by `color`, without replaying a position.
+    ///
+    /// `mv` must be a move of a position with this matrix (a legal move or a pseudo-legal
+    /// one); the result is the matrix of the position after it.
+    #[must_use]
+    pub fn after_move(&self, mv: Move, color: Color) -> BoardMatrix {
+        let base = if color.is_black() { 10 } else { 0 };
+        let mut m = *self;
+        match mv {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            } => {
+                m.set(from, 0);
+                m.set(to, base + role_code(promotion.unwrap_or(role)));
+            }
+            Move::EnPassant { from, to } => {
+                m.set(from, 0);
+                m.set(Square::from_coords(to.file(), from.rank()), 0);
+                m.set(to, base + role_code(Role::Pawn));
+            }
+            Move::Castle { king, rook } => {
+                let side = shakmaty::CastlingSide::from_king_side(king < rook);
+                let (k, r) = (m.at(king), m.at(rook));
+                m.set(king, 0);
+                m.set(rook, 0);
+                m.set(side.king_to(color), k);
+                m.set(side.rook_to(color), r);
+            }
+            Move::Put { role, to } => m.set(to, base + role_code(role)),
+        }
+        m
+    }
+
     fn words(&self) -> [u64; 8] {
         self.0.map(u64::from_le_bytes)
     }
@@ -126,10 +171,49 @@ impl NodeKey {
     }
 }
 
+impl NodeKey {
+    /// The key after `mv`, computed on the matrix alone.
+    #[must_use]
+    pub fn after_move(&self, mv: Move) -> NodeKey {
+        NodeKey {
+            matrix: self.matrix.after_move(mv, self.turn),
+            turn: !self.turn,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use shakmaty::Chess;
+
+    #[test]
+    fn matrix_updates_agree_with_replayed_positions() {
+        use shakmaty::CastlingMode;
+        use shakmaty::fen::Fen;
+        // Castling both ways, en passant, promotion with capture, and plain moves.
+        for fen in [
+            "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R b KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r1bqkbnr/pPpppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w KQkq - 0 1",
+        ] {
+            let pos: Chess = Fen::from_ascii(fen.as_bytes())
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let key = NodeKey::from_position(&pos);
+            for mv in pos.legal_moves() {
+                let mut next = pos.clone();
+                next.play_unchecked(mv);
+                assert_eq!(
+                    key.after_move(mv),
+                    NodeKey::from_position(&next),
+                    "{fen} {mv:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn start_matrix_prints_like_the_thesis() {

@@ -1,7 +1,7 @@
 //! The opening book: lines replayed into a graph of positions.
 //!
 //! - [`matrix`]: the thesis's 8×8 board encoding and the node key.
-//! - [`line`]: opening lines (unchecked input) and their style flags.
+//! - [`line`](mod@line): opening lines (unchecked input) and their style flags.
 //! - [`eco`]: the embedded ECO list.
 //! - [`graph`]: the position graph with book continuations and implied transpositions.
 //! - [`filter`]: subsamples of the lines.

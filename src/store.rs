@@ -1,0 +1,154 @@
+//! User data on disk: atomic writes, and corrupt files kept aside.
+//!
+//! A file is written to a temporary file beside it, synced, and renamed over the old
+//! one, so a crash leaves either the old or the new file, never half of one. A file that
+//! fails to parse is renamed to `NAME.corrupt-<unix time>` and reported, so the next save
+//! cannot overwrite what the user may want to recover.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use thiserror::Error;
+
+use crate::trainer::progress::Progress;
+
+/// A failure to read or write user data.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The file system refused.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// The temporary file an atomic write of `path` uses.
+pub fn temp_path(path: &Path) -> PathBuf {
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+/// First half of [`write_atomic`]: writes and syncs the temporary file.
+///
+/// # Errors
+///
+/// [`StoreError::Io`] when the directory or file cannot be written.
+pub fn write_temp(path: &Path, contents: &[u8]) -> Result<PathBuf, StoreError> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(io_err(dir))?;
+    }
+    let tmp = temp_path(path);
+    let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
+    f.write_all(contents).map_err(io_err(&tmp))?;
+    f.sync_all().map_err(io_err(&tmp))?;
+    Ok(tmp)
+}
+
+/// Writes `contents` to `path` atomically (temporary file + rename).
+///
+/// # Errors
+///
+/// [`StoreError::Io`] when writing or renaming fails; the old file is then intact.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
+    let tmp = write_temp(path, contents)?;
+    fs::rename(&tmp, path).map_err(io_err(path))
+}
+
+/// What loading user data found.
+#[derive(Debug)]
+pub struct Loaded<T> {
+    /// The data: what the file held, or the default when it was missing or corrupt.
+    pub value: T,
+    /// A warning for the user: where a corrupt file was moved, or why it could not be read.
+    pub warning: Option<String>,
+}
+
+/// Loads `path` with `parse`. A missing file gives the default; a file that fails to
+/// parse is renamed to `NAME.corrupt-<unix time>` and gives the default with a warning.
+pub fn load_or_set_aside<T: Default, E: std::fmt::Display>(
+    path: &Path,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> Loaded<T> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Loaded {
+                value: T::default(),
+                warning: None,
+            };
+        }
+        Err(e) => {
+            return Loaded {
+                value: T::default(),
+                warning: Some(format!("cannot read {}: {e}", path.display())),
+            };
+        }
+    };
+    let parsed = match std::str::from_utf8(&bytes) {
+        Ok(text) => parse(text).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    match parsed {
+        Ok(value) => Loaded {
+            value,
+            warning: None,
+        },
+        Err(reason) => {
+            let secs = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            let mut name = path
+                .file_name()
+                .map(|n| n.to_os_string())
+                .unwrap_or_default();
+            name.push(format!(".corrupt-{secs}"));
+            let aside = path.with_file_name(name);
+            let warning = match fs::rename(path, &aside) {
+                Ok(()) => format!(
+                    "{} could not be read ({reason}); it was kept as {} and a fresh one started",
+                    path.display(),
+                    aside.display()
+                ),
+                Err(e) => format!(
+                    "{} could not be read ({reason}) nor moved aside ({e})",
+                    path.display()
+                ),
+            };
+            Loaded {
+                value: T::default(),
+                warning: Some(warning),
+            }
+        }
+    }
+}
+
+/// Loads progress from `path` (see [`load_or_set_aside`]).
+pub fn load_progress(path: &Path) -> Loaded<Progress> {
+    load_or_set_aside(path, Progress::from_ron)
+}
+
+/// Saves progress to `path` atomically.
+///
+/// # Errors
+///
+/// As [`write_atomic`].
+pub fn save_progress(path: &Path, progress: &Progress) -> Result<(), StoreError> {
+    write_atomic(path, progress.to_ron().as_bytes())
+}

@@ -1,0 +1,178 @@
+//! What the learner has drilled: attempts and mistakes per position, completions per line.
+//!
+//! Positions are keyed by EPD strings (FEN without the move counters) and lines by
+//! title, never by a library's hash, so saved progress survives upgrades. This module
+//! only turns progress into text and back; [`crate::store`] writes it to disk.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::fen::Epd;
+use shakmaty::{Chess, EnPassantMode};
+use thiserror::Error;
+
+/// The learner's record at one position (where it was the learner's turn).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PositionRecord {
+    /// How often the learner moved here (each try counts).
+    pub attempts: u32,
+    /// How many of those tries left the book.
+    pub mistakes: u32,
+}
+
+/// Everything the learner has drilled.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Progress {
+    /// The format version, for later migrations.
+    pub version: u32,
+    /// Per position (EPD), the learner's attempts and mistakes.
+    pub positions: BTreeMap<String, PositionRecord>,
+    /// Per line title (`"C60 Ruy Lopez"`), how often it was played to its end.
+    pub lines_completed: BTreeMap<String, u32>,
+}
+
+/// Progress text that could not be read.
+#[derive(Debug, Error)]
+#[error("progress data is not valid: {0}")]
+pub struct ProgressError(#[from] ron::error::SpannedError);
+
+/// Summary numbers for the progress panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ProgressSummary {
+    /// Distinct lines played to their end.
+    pub lines_drilled: usize,
+    /// Lines played to their end, counting repeats.
+    pub completions: u32,
+    /// All attempts.
+    pub attempts: u32,
+    /// All mistakes.
+    pub mistakes: u32,
+}
+
+impl ProgressSummary {
+    /// Mistakes per attempt, 0 when there were none.
+    pub fn mistake_rate(&self) -> f64 {
+        if self.attempts == 0 {
+            0.0
+        } else {
+            f64::from(self.mistakes) / f64::from(self.attempts)
+        }
+    }
+}
+
+/// The key of a position: its EPD.
+pub fn position_key(pos: &Chess) -> String {
+    Epd::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+impl Progress {
+    /// The current format version.
+    pub const VERSION: u32 = 1;
+
+    /// Empty progress.
+    pub fn new() -> Progress {
+        Progress {
+            version: Progress::VERSION,
+            ..Progress::default()
+        }
+    }
+
+    /// Records a learner's try at `pos`: a book move, or a mistake.
+    pub fn record_attempt(&mut self, pos: &Chess, mistake: bool) {
+        let r = self.positions.entry(position_key(pos)).or_default();
+        r.attempts += 1;
+        if mistake {
+            r.mistakes += 1;
+        }
+    }
+
+    /// Records that a line was played to its end.
+    pub fn record_completion(&mut self, title: &str) {
+        *self.lines_completed.entry(title.to_owned()).or_default() += 1;
+    }
+
+    /// The record of one position.
+    pub fn position(&self, pos: &Chess) -> PositionRecord {
+        self.positions
+            .get(&position_key(pos))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Totals for the progress panel.
+    pub fn summary(&self) -> ProgressSummary {
+        ProgressSummary {
+            lines_drilled: self.lines_completed.len(),
+            completions: self.lines_completed.values().sum(),
+            attempts: self.positions.values().map(|r| r.attempts).sum(),
+            mistakes: self.positions.values().map(|r| r.mistakes).sum(),
+        }
+    }
+
+    /// The positions most often missed: (EPD, record), most mistakes first.
+    pub fn most_missed(&self, n: usize) -> Vec<(&str, PositionRecord)> {
+        let mut v: Vec<(&str, PositionRecord)> = self
+            .positions
+            .iter()
+            .filter(|(_, r)| r.mistakes > 0)
+            .map(|(k, r)| (k.as_str(), *r))
+            .collect();
+        v.sort_by(|a, b| b.1.mistakes.cmp(&a.1.mistakes).then(a.0.cmp(b.0)));
+        v.truncate(n);
+        v
+    }
+
+    /// The progress as RON text.
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()).unwrap_or_default()
+    }
+
+    /// Reads progress from RON text.
+    ///
+    /// # Errors
+    ///
+    /// [`ProgressError`] when the text is not valid progress data.
+    pub fn from_ron(text: &str) -> Result<Progress, ProgressError> {
+        Ok(ron::from_str(text)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Position, san::San};
+
+    #[test]
+    fn progress_round_trips_through_text() {
+        let mut p = Progress::new();
+        let mut pos = Chess::default();
+        p.record_attempt(&pos, false);
+        pos.play_unchecked(San::from_ascii(b"e4").unwrap().to_move(&pos).unwrap());
+        p.record_attempt(&pos, true);
+        p.record_attempt(&pos, false);
+        p.record_completion("C60 Ruy Lopez");
+        let back = Progress::from_ron(&p.to_ron()).unwrap();
+        assert_eq!(back, p);
+        assert_eq!(
+            back.position(&pos),
+            PositionRecord {
+                attempts: 2,
+                mistakes: 1
+            }
+        );
+        let s = back.summary();
+        assert_eq!((s.lines_drilled, s.attempts, s.mistakes), (1, 3, 1));
+        assert!((s.mistake_rate() - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(
+            back.most_missed(5)[0].0,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"
+        );
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_empty_progress() {
+        assert!(Progress::from_ron("(positions: {\"x\": (attempts: -1)})").is_err());
+        assert!(Progress::from_ron("\u{0}\u{1}binary").is_err());
+    }
+}

@@ -1,0 +1,740 @@
+//! One drill as a state machine.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position, Square};
+
+use crate::book::{LineId, NodeId, OpeningLine, PositionGraph};
+use crate::sampler::{Candidate, CandidateKind, Distribution, Style, move_share};
+
+/// How long the computer waits before it replies, by default (the UI applies it).
+pub const DEFAULT_REPLY_DELAY: Duration = Duration::from_millis(300);
+
+/// A move of the drill's game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedMove {
+    /// The move.
+    pub mv: Move,
+    /// The move in SAN, with `+`/`#`.
+    pub san: String,
+    /// Whether the learner played it (else the computer did).
+    pub by_learner: bool,
+    /// The node it led to.
+    pub node: NodeId,
+    /// Book continuation or implied transposition.
+    pub kind: CandidateKind,
+}
+
+/// A book move the learner could have played, shown after a mistake.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BookMove {
+    /// The move.
+    pub mv: Move,
+    /// The move in SAN.
+    pub san: String,
+    /// Its popularity share.
+    pub share: f64,
+    /// Book continuation or implied transposition.
+    pub kind: CandidateKind,
+    /// The title (`"C60 Ruy Lopez"`) of the line it leads into, if named.
+    pub leads_to: Option<String>,
+}
+
+/// Where the drill stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Phase {
+    /// The learner is to move.
+    LearnerToMove,
+    /// The computer is to move; call [`Session::reply`] (after the reply delay).
+    ComputerToMove,
+    /// The learner played a move outside the book. It is shown but not kept.
+    OutOfBook {
+        /// The move played.
+        attempted: Move,
+        /// It in SAN.
+        san: String,
+        /// What the book plays here, most popular first.
+        book_moves: Vec<BookMove>,
+    },
+    /// No book move continues from here.
+    EndOfLine {
+        /// `"C60 Ruy Lopez"`, or `None` if no position of the line is named.
+        title: Option<String>,
+        /// Moves played in the line.
+        plies: usize,
+        /// Mistakes made in the line.
+        mistakes: u32,
+    },
+}
+
+/// What happened when the learner played a move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MoveOutcome {
+    /// The move is in the book and was kept.
+    Accepted {
+        /// It in SAN.
+        san: String,
+        /// `Some(title)` when the move switched to another named line by transposition.
+        transposed_to: Option<String>,
+    },
+    /// The move is not in the book: see [`Phase::OutOfBook`].
+    OutOfBook,
+    /// The move is illegal here, or it is not the learner's turn; nothing changed.
+    Rejected,
+}
+
+/// The computer's reply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// The move in SAN.
+    pub san: String,
+    /// The candidate chosen, with its share, bonus, acceptance and exact probability.
+    pub candidate: Candidate,
+    /// How many proposals the Metropolis–Hastings step made.
+    pub proposals: u32,
+    /// `Some(title)` when the reply switched to another named line by transposition.
+    pub transposed_to: Option<String>,
+}
+
+/// A hint for the learner: first the piece, then the whole move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The square of the piece to move.
+    pub from: Square,
+    /// The target square, from the second press on.
+    pub to: Option<Square>,
+}
+
+/// One drill: the learner plays one colour, the computer answers from the book with
+/// weighted Metropolis–Hastings steps (SAMPLER.md §3).
+///
+/// ```
+/// use std::sync::Arc;
+/// use hastings::book::PositionGraph;
+/// use hastings::sampler::Style;
+/// use hastings::trainer::{MoveOutcome, Phase, Session};
+/// use shakmaty::{Color, Move, Role, Square};
+///
+/// let graph = Arc::new(PositionGraph::eco().unwrap());
+/// let mut s = Session::new(graph, Color::White, Style::neutral(), 7);
+/// let e4 = Move::Normal { role: Role::Pawn, from: Square::E2, capture: None, to: Square::E4, promotion: None };
+/// assert!(matches!(s.play(e4), MoveOutcome::Accepted { .. }));
+/// assert_eq!(s.phase(), &Phase::ComputerToMove);
+/// let reply = s.reply().unwrap();
+/// assert_eq!(s.moves().len(), 2);
+/// assert!(reply.candidate.p > 0.0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Session {
+    graph: Arc<PositionGraph>,
+    style: Style,
+    learner: Color,
+    seed: u64,
+    rng: ChaCha8Rng,
+    start: Chess,
+    /// `positions[i]` is the position before `moves[i]`; one longer than `moves`.
+    positions: Vec<Chess>,
+    /// `nodes[i]` is the node of `positions[i]` (the start may be outside the book).
+    nodes: Vec<Option<NodeId>>,
+    moves: Vec<PlayedMove>,
+    phase: Phase,
+    mistakes_in_line: u32,
+    mistakes_total: u32,
+    lines_completed: u32,
+    hint: Option<Hint>,
+    viewing: Option<usize>,
+    last_announcement: Option<String>,
+    /// Moves given at the start of the line (a chosen position), which take-back keeps.
+    fixed: usize,
+    /// The wider book (ECO) that explains moves when the drill's book is a repertoire.
+    theory: Option<Arc<PositionGraph>>,
+}
+
+impl Session {
+    /// A new drill from the standard start position, the RNG seeded with `seed`.
+    pub fn new(graph: Arc<PositionGraph>, learner: Color, style: Style, seed: u64) -> Session {
+        let mut s = Session {
+            graph,
+            style,
+            learner,
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            start: Chess::default(),
+            positions: Vec::new(),
+            nodes: Vec::new(),
+            moves: Vec::new(),
+            phase: Phase::LearnerToMove,
+            mistakes_in_line: 0,
+            mistakes_total: 0,
+            lines_completed: 0,
+            hint: None,
+            viewing: None,
+            last_announcement: None,
+            fixed: 0,
+            theory: None,
+        };
+        s.restart(Chess::default());
+        s
+    }
+
+    /// A drill that starts after `moves` (played from the standard position). The
+    /// moves count as given: take-back does not undo them, but they name the opening.
+    ///
+    /// # Errors
+    ///
+    /// The index of the first move that is illegal or leaves the book; the session is
+    /// then not created.
+    pub fn from_moves(
+        graph: Arc<PositionGraph>,
+        learner: Color,
+        style: Style,
+        seed: u64,
+        moves: &[Move],
+    ) -> Result<Session, usize> {
+        let mut s = Session::new(graph, learner, style, seed);
+        s.start_after(moves)?;
+        Ok(s)
+    }
+
+    /// Restarts the drill after `moves` from the standard position (see
+    /// [`Session::from_moves`]).
+    ///
+    /// # Errors
+    ///
+    /// The index of the first move that is illegal or leaves the book; the drill is
+    /// then restarted from the standard position.
+    pub fn start_after(&mut self, moves: &[Move]) -> Result<(), usize> {
+        self.restart(Chess::default());
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut next = self.position().clone();
+            if !next.is_legal(mv) {
+                self.restart(Chess::default());
+                return Err(i);
+            }
+            next.play_unchecked(mv);
+            if self.graph.lookup(&next).is_none() {
+                self.restart(Chess::default());
+                return Err(i);
+            }
+            self.push(mv, false);
+        }
+        self.fixed = moves.len();
+        self.mistakes_in_line = 0;
+        self.last_announcement = None;
+        Ok(())
+    }
+
+    // ----- reading -----
+
+    /// The book.
+    pub fn graph(&self) -> &PositionGraph {
+        &self.graph
+    }
+
+    /// The learner's colour.
+    pub fn learner(&self) -> Color {
+        self.learner
+    }
+
+    /// The style the computer replies with.
+    pub fn style(&self) -> &Style {
+        &self.style
+    }
+
+    /// The seed the RNG was last seeded with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The phase of the drill.
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    /// The moves kept so far.
+    pub fn moves(&self) -> &[PlayedMove] {
+        &self.moves
+    }
+
+    /// The current position of the game (without an out-of-book attempt).
+    pub fn position(&self) -> &Chess {
+        self.positions.last().unwrap_or(&self.start)
+    }
+
+    /// The position to draw: an earlier one while viewing, the position after an
+    /// out-of-book attempt while it is shown, else the current one.
+    pub fn display_position(&self) -> Chess {
+        if let Some(ply) = self.viewing {
+            return self.positions[ply].clone();
+        }
+        let mut pos = self.position().clone();
+        if let Phase::OutOfBook { attempted, .. } = &self.phase {
+            pos.play_unchecked(*attempted);
+        }
+        pos
+    }
+
+    /// The last move on the displayed board, for highlighting.
+    pub fn display_last_move(&self) -> Option<Move> {
+        if let Some(ply) = self.viewing {
+            return ply.checked_sub(1).map(|i| self.moves[i].mv);
+        }
+        if let Phase::OutOfBook { attempted, .. } = &self.phase {
+            return Some(*attempted);
+        }
+        self.moves.last().map(|m| m.mv)
+    }
+
+    /// The ply being viewed read-only, if the learner is looking at an earlier position.
+    pub fn viewing(&self) -> Option<usize> {
+        self.viewing
+    }
+
+    /// The node of the current position.
+    pub fn node(&self) -> Option<NodeId> {
+        self.nodes.last().copied().flatten()
+    }
+
+    /// The line naming the current position (the deepest named node of the game).
+    pub fn opening(&self) -> Option<&OpeningLine> {
+        self.naming_line(self.nodes.len())
+            .map(|(l, _)| self.graph.line(l))
+    }
+
+    /// The opening's title, `"C60 Ruy Lopez"`.
+    pub fn opening_title(&self) -> Option<String> {
+        self.opening().map(OpeningLine::title)
+    }
+
+    /// The last "Transposed to …" announcement of the current position, if any.
+    pub fn announcement(&self) -> Option<&str> {
+        self.last_announcement.as_deref()
+    }
+
+    /// `s_prev` at the current position: the share the last move had, under the current style.
+    pub fn s_prev(&self) -> f64 {
+        let n = self.moves.len();
+        if n == 0 {
+            return 1.0;
+        }
+        move_share(
+            &self.graph,
+            &self.positions[n - 1],
+            self.moves[n - 1].mv,
+            &self.style,
+        )
+    }
+
+    /// The reply distribution for the side to move at the current position.
+    pub fn distribution(&self) -> Distribution {
+        match self.node() {
+            Some(node) => Distribution::at(
+                &self.graph,
+                node,
+                self.position(),
+                &self.style,
+                self.s_prev(),
+            ),
+            None => Distribution::default(),
+        }
+    }
+
+    /// Mistakes in this line.
+    pub fn mistakes_in_line(&self) -> u32 {
+        self.mistakes_in_line
+    }
+
+    /// Mistakes since the session started.
+    pub fn mistakes_total(&self) -> u32 {
+        self.mistakes_total
+    }
+
+    /// Lines played to their end since the session started.
+    pub fn lines_completed(&self) -> u32 {
+        self.lines_completed
+    }
+
+    /// The current hint, if one was asked for.
+    pub fn hint(&self) -> Option<Hint> {
+        self.hint
+    }
+
+    /// Whether the computer is to reply.
+    pub fn reply_pending(&self) -> bool {
+        self.phase == Phase::ComputerToMove
+    }
+
+    // ----- settings -----
+
+    /// Changes the style; it applies to the next reply.
+    pub fn set_style(&mut self, style: Style) {
+        self.style = style;
+        if self.viewing.is_none()
+            && matches!(
+                self.phase,
+                Phase::LearnerToMove | Phase::ComputerToMove | Phase::EndOfLine { .. }
+            )
+        {
+            self.settle();
+        }
+    }
+
+    /// Sets the wider book that explains moves when the drill's book is a repertoire
+    /// (see [`Session::theory_note`]); `None` when the drill's book is the whole theory.
+    pub fn set_theory(&mut self, theory: Option<Arc<PositionGraph>>) {
+        self.theory = theory;
+    }
+
+    /// When the drill's book is a repertoire and a theory book is set: what theory says.
+    ///
+    /// - After an out-of-book move that theory knows: `"Nf3 is theory, but your
+    ///   repertoire plays d4"`.
+    /// - At the end of the line when theory goes on: `"Your repertoire ends here; theory
+    ///   continues with e5, c5"`.
+    pub fn theory_note(&self) -> Option<String> {
+        let theory = self.theory.as_deref()?;
+        match &self.phase {
+            Phase::OutOfBook {
+                attempted,
+                san,
+                book_moves,
+            } => {
+                let mut next = self.position().clone();
+                next.play_unchecked(*attempted);
+                theory.lookup(&next)?;
+                let plays: Vec<&str> = book_moves.iter().map(|b| b.san.as_str()).collect();
+                Some(format!(
+                    "{san} is theory, but your repertoire plays {}",
+                    plays.join(", ")
+                ))
+            }
+            Phase::EndOfLine { .. } => {
+                let node = theory.lookup(self.position())?;
+                let d = Distribution::at(theory, node, self.position(), &self.style, 1.0);
+                let mut c = d.candidates;
+                c.sort_by(|a, b| b.share.total_cmp(&a.share));
+                let sans: Vec<String> = c
+                    .iter()
+                    .take(5)
+                    .map(|c| theory.san(node, c.mv).to_string())
+                    .collect();
+                (!sans.is_empty()).then(|| {
+                    format!(
+                        "Your repertoire ends here; theory continues with {}",
+                        sans.join(", ")
+                    )
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Reseeds the RNG.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
+    /// Changes the learner's colour and starts a new line from the start.
+    pub fn set_learner(&mut self, learner: Color) {
+        self.learner = learner;
+        self.new_line();
+    }
+
+    /// Replaces the book (keeping colour, style and RNG) and starts a new line.
+    pub fn set_graph(&mut self, graph: Arc<PositionGraph>) {
+        self.graph = graph;
+        self.new_line();
+    }
+
+    // ----- actions -----
+
+    /// Starts a new line from the standard position.
+    pub fn new_line(&mut self) {
+        self.restart(Chess::default());
+    }
+
+    /// Starts a new line from the position shown (an earlier one while viewing): the
+    /// moves up to it are kept as given.
+    pub fn new_line_from_here(&mut self) {
+        let ply = self.viewing.unwrap_or(self.moves.len());
+        self.truncate(ply);
+        self.fixed = ply;
+        self.mistakes_in_line = 0;
+        self.settle();
+    }
+
+    fn restart(&mut self, start: Chess) {
+        self.fixed = 0;
+        self.start = start.clone();
+        self.nodes = vec![self.graph.lookup(&start)];
+        self.positions = vec![start];
+        self.moves.clear();
+        self.mistakes_in_line = 0;
+        self.hint = None;
+        self.viewing = None;
+        self.last_announcement = None;
+        self.settle();
+    }
+
+    /// Sets the phase from the position: whose turn, or the end of the line.
+    fn settle(&mut self) {
+        let d = self.distribution();
+        self.phase = if d.is_empty() {
+            Phase::EndOfLine {
+                title: self.opening_title(),
+                plies: self.moves.len(),
+                mistakes: self.mistakes_in_line,
+            }
+        } else if self.position().turn() == self.learner {
+            Phase::LearnerToMove
+        } else {
+            Phase::ComputerToMove
+        };
+    }
+
+    /// The learner plays `mv`.
+    ///
+    /// A move into a position of the book (a book continuation or an implied
+    /// transposition) is kept. Another legal move is shown but not kept: the phase
+    /// becomes [`Phase::OutOfBook`] and a mistake is counted.
+    pub fn play(&mut self, mv: Move) -> MoveOutcome {
+        if self.phase != Phase::LearnerToMove
+            || self.viewing.is_some()
+            || !self.position().is_legal(mv)
+        {
+            return MoveOutcome::Rejected;
+        }
+        let mut next = self.position().clone();
+        next.play_unchecked(mv);
+        if self.graph.lookup(&next).is_none() {
+            let san = SanPlus::from_move(self.position().clone(), mv).to_string();
+            self.mistakes_in_line += 1;
+            self.mistakes_total += 1;
+            self.hint = None;
+            self.phase = Phase::OutOfBook {
+                attempted: mv,
+                san,
+                book_moves: self.book_moves(),
+            };
+            return MoveOutcome::OutOfBook;
+        }
+        let (san, transposed_to) = self.push(mv, true);
+        MoveOutcome::Accepted { san, transposed_to }
+    }
+
+    /// The book moves at the current position for the side to move, most popular first.
+    pub fn book_moves(&self) -> Vec<BookMove> {
+        let Some(node) = self.node() else {
+            return Vec::new();
+        };
+        let d = self.distribution();
+        let mut out: Vec<BookMove> = d
+            .candidates
+            .iter()
+            .map(|c| {
+                let mut path: Vec<NodeId> = self.nodes.iter().flatten().copied().collect();
+                path.push(c.to);
+                BookMove {
+                    mv: c.mv,
+                    san: self.graph.san(node, c.mv).to_string(),
+                    share: c.share,
+                    kind: c.kind,
+                    leads_to: self.graph.name_at(&path).map(OpeningLine::title),
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| b.share.total_cmp(&a.share));
+        out
+    }
+
+    /// The computer replies with one Metropolis–Hastings step. `None` unless it is the
+    /// computer's turn.
+    pub fn reply(&mut self) -> Option<Reply> {
+        if self.phase != Phase::ComputerToMove || self.viewing.is_some() {
+            return None;
+        }
+        let d = self.distribution();
+        let step = d.step(&mut self.rng)?;
+        let candidate = d.candidates[step.index].clone();
+        let (san, transposed_to) = self.push(candidate.mv, false);
+        Some(Reply {
+            san,
+            candidate,
+            proposals: step.proposals,
+            transposed_to,
+        })
+    }
+
+    /// Keeps a move (known to reach the book) and settles the phase.
+    fn push(&mut self, mv: Move, by_learner: bool) -> (String, Option<String>) {
+        let before = self.position().clone();
+        let from = self.node();
+        let old_name = self.naming_line(self.nodes.len());
+        let san = SanPlus::from_move(before.clone(), mv).to_string();
+        let mut next = before;
+        next.play_unchecked(mv);
+        let Some(node) = self.graph.lookup(&next) else {
+            // Callers only pass moves into the book; nothing to keep otherwise.
+            return (san, None);
+        };
+        let kind = match from {
+            Some(f) if self.graph.continuations(f).iter().any(|c| c.to == node) => {
+                CandidateKind::Book
+            }
+            _ => CandidateKind::Transposition,
+        };
+        self.positions.push(next);
+        self.nodes.push(Some(node));
+        self.moves.push(PlayedMove {
+            mv,
+            san: san.clone(),
+            by_learner,
+            node,
+            kind,
+        });
+        self.hint = None;
+        let new_name = self.naming_line(self.nodes.len());
+        self.last_announcement = self.transposition(old_name, new_name);
+        let was_end = matches!(self.phase, Phase::EndOfLine { .. });
+        self.settle();
+        if !was_end && matches!(self.phase, Phase::EndOfLine { .. }) {
+            self.lines_completed += 1;
+        }
+        (san, self.last_announcement.clone())
+    }
+
+    /// The line naming the position after `len` nodes of the game, and the index of
+    /// the node it ends at.
+    fn naming_line(&self, len: usize) -> Option<(LineId, usize)> {
+        self.nodes[..len]
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, n)| n.and_then(|n| self.graph.name(n)).map(|l| (l, i)))
+    }
+
+    /// Whether the game reached the named node at `end` by the naming line's own move order.
+    fn follows(&self, line: LineId, end: usize) -> bool {
+        (0..end).all(|i| {
+            let (Some(from), Some(to)) = (self.nodes[i], self.nodes[i + 1]) else {
+                return false;
+            };
+            self.graph
+                .continuations(from)
+                .iter()
+                .find(|c| c.to == to)
+                .is_some_and(|c| {
+                    self.graph
+                        .continuation_lines(c)
+                        .binary_search(&line)
+                        .is_ok()
+                })
+        })
+    }
+
+    /// "Transposed to …": the name changed to a line whose own move order the game did
+    /// not follow, coming from a line it did follow or from another opening family.
+    fn transposition(
+        &self,
+        old: Option<(LineId, usize)>,
+        new: Option<(LineId, usize)>,
+    ) -> Option<String> {
+        let (new_line, new_end) = new?;
+        if old.map(|(l, _)| l) == Some(new_line) || self.follows(new_line, new_end) {
+            return None;
+        }
+        let family = |l: LineId| {
+            let name = &self.graph.line(l).name;
+            name.split(':').next().unwrap_or(name).to_owned()
+        };
+        let switch = match old {
+            None => true,
+            Some((old_line, old_end)) => {
+                self.follows(old_line, old_end) || family(old_line) != family(new_line)
+            }
+        };
+        switch.then(|| self.graph.line(new_line).title())
+    }
+
+    /// Takes back the out-of-book attempt.
+    pub fn try_again(&mut self) {
+        if matches!(self.phase, Phase::OutOfBook { .. }) {
+            self.phase = Phase::LearnerToMove;
+        }
+    }
+
+    /// Plays the most popular book move for the learner (after a mistake, or instead of
+    /// moving). Returns what happened, or `None` if there is no book move.
+    pub fn show_me(&mut self) -> Option<MoveOutcome> {
+        self.try_again();
+        if self.phase != Phase::LearnerToMove || self.viewing.is_some() {
+            return None;
+        }
+        let best = self.distribution().most_popular()?.mv;
+        Some(self.play(best))
+    }
+
+    /// A hint: the first call shows the piece of the most popular book move, the second
+    /// the whole move.
+    pub fn ask_hint(&mut self) -> Option<Hint> {
+        if self.phase != Phase::LearnerToMove || self.viewing.is_some() {
+            return None;
+        }
+        let best = self.distribution().most_popular()?.mv;
+        let from = best.from()?;
+        self.hint = Some(match self.hint {
+            Some(h) if h.from == from => Hint {
+                from,
+                to: Some(best.to()),
+            },
+            _ => Hint { from, to: None },
+        });
+        self.hint
+    }
+
+    /// Takes back the learner's last move and the computer's reply to it.
+    /// Returns whether anything was taken back.
+    pub fn take_back(&mut self) -> bool {
+        if matches!(self.phase, Phase::OutOfBook { .. }) {
+            self.try_again();
+            return true;
+        }
+        let Some(last_learner) = self.moves.iter().rposition(|m| m.by_learner) else {
+            return false;
+        };
+        if last_learner < self.fixed {
+            return false;
+        }
+        self.truncate(last_learner);
+        true
+    }
+
+    fn truncate(&mut self, plies: usize) {
+        self.moves.truncate(plies);
+        self.positions.truncate(plies + 1);
+        self.nodes.truncate(plies + 1);
+        self.viewing = None;
+        self.hint = None;
+        self.last_announcement = None;
+        self.settle();
+    }
+
+    /// Shows the position after `ply` moves read-only (`ply == moves().len()` returns to
+    /// the game).
+    pub fn view(&mut self, ply: usize) {
+        self.viewing = (ply < self.moves.len()).then_some(ply);
+    }
+
+    /// Continues the drill from the position being viewed, dropping the later moves.
+    pub fn continue_from_here(&mut self) {
+        if let Some(ply) = self.viewing {
+            self.truncate(ply);
+            self.fixed = self.fixed.min(ply);
+        }
+    }
+}

@@ -306,12 +306,13 @@ impl<'a> Group<'a> {
             return;
         };
         let number = pos.fullmoves();
-        match pos.turn() {
-            Color::White => m.token(format!("{number}.")),
-            Color::Black if m.force_number => m.token(format!("{number}...")),
-            Color::Black => {}
-        }
-        m.token(SanPlus::from_move(pos.clone(), mv).to_string());
+        let san = SanPlus::from_move(pos.clone(), mv);
+        // A move number stays on the line of its move.
+        m.token(match pos.turn() {
+            Color::White => format!("{number}. {san}"),
+            Color::Black if m.force_number => format!("{number}... {san}"),
+            Color::Black => san.to_string(),
+        });
         m.force_number = false;
         if let Some(note) = &self.nodes[node].note {
             for nag in &note.nags {

@@ -849,6 +849,18 @@ struct Stop {
     reason: IssueReason,
 }
 
+/// How playing a game's events ended.
+struct Played {
+    /// The illegal move that stopped it, if one did.
+    stop: Option<Stop>,
+    /// Lines (mainline and variations) still open at the end.
+    open: usize,
+    /// Whether a result (`*`, `1-0`, …) was read.
+    outcome: bool,
+    /// The ply reached in the innermost open line.
+    depth: u32,
+}
+
 struct Tree {
     nodes: Vec<TreeNode>,
     limit: u32,
@@ -912,9 +924,8 @@ impl Tree {
         }
     }
 
-    /// Plays the recorded events. Returns where it stopped early, if it did, and
-    /// whether the game ended inside a variation and whether a result was seen.
-    fn play(&mut self, events: &[Event]) -> (Option<Stop>, usize, bool) {
+    /// Plays the recorded events into the tree.
+    fn play(&mut self, events: &[Event]) -> Played {
         let mut frames = vec![Frame {
             node: 0,
             depth: 0,
@@ -957,7 +968,12 @@ impl Tree {
                                 san: san.to_string(),
                                 reason,
                             };
-                            return (Some(stop), frames.len(), outcome);
+                            return Played {
+                                stop: Some(stop),
+                                open: frames.len(),
+                                outcome,
+                                depth: ply - 1,
+                            };
                         }
                     };
                     let pending = frame.pending.take();
@@ -1013,7 +1029,12 @@ impl Tree {
                 Event::Outcome => outcome = true,
             }
         }
-        (None, frames.len(), outcome)
+        Played {
+            stop: None,
+            open: frames.len(),
+            outcome,
+            depth: frames.last().map_or(0, |f| f.depth),
+        }
     }
 
     /// A comment or NAG goes to the frame's last move, or waits for its first one.
@@ -1139,13 +1160,11 @@ impl Importer<'_> {
         let games_mode = mode == ImportMode::Games;
         let mut tree = Tree::new(start_pos, self.options.limit(mode), games_mode);
         let cut = unknown.as_ref().map_or(game.events.len(), |u| u.event);
-        let (stop, open_frames, outcome) = tree.play(&game.events[..cut]);
-        let reached_limit = game.stopped;
-        let problem = if let Some(stop) = stop {
+        let played = tree.play(&game.events[..cut]);
+        let (outcome, ply) = (played.outcome, played.depth + 1);
+        let problem = if let Some(stop) = played.stop {
             Some(issue(stop.ply, stop.san, stop.reason))
         } else if let Some(u) = unknown {
-            // The ply the token would have: replay up to it to learn the depth.
-            let ply = depth_at(&tree, &game.events[..cut]) + 1;
             let reason = if u.last && !outcome && parse_error.is_none() {
                 IssueReason::Truncated
             } else {
@@ -1153,15 +1172,13 @@ impl Importer<'_> {
             };
             Some(issue(ply, u.token, reason))
         } else if let Some(reason) = parse_error {
-            let ply = depth_at(&tree, &game.events) + 1;
             Some(issue(ply, String::new(), reason))
-        } else if reached_limit || tree.nodes.len() == 1 {
+        } else if game.stopped || tree.nodes.len() == 1 {
+            // Stopped at the ply limit: the rest of the game is not needed.
             None
-        } else if open_frames > 1 && !games_mode {
-            let ply = depth_at(&tree, &game.events) + 1;
+        } else if played.open > 1 && !games_mode {
             Some(issue(ply, String::new(), IssueReason::UnclosedVariation))
         } else if !outcome {
-            let ply = depth_at(&tree, &game.events) + 1;
             Some(issue(ply, String::new(), IssueReason::Truncated))
         } else {
             None
@@ -1278,46 +1295,6 @@ impl Importer<'_> {
     }
 }
 
-/// The ply reached after `events` (the depth of the innermost open line).
-fn depth_at(tree: &Tree, events: &[Event]) -> u32 {
-    let mut depths = vec![0u32];
-    let mut fresh = vec![true];
-    let mut skipping = 0usize;
-    for e in events {
-        if skipping > 0 {
-            match e {
-                Event::Begin => skipping += 1,
-                Event::End => skipping -= 1,
-                _ => {}
-            }
-            continue;
-        }
-        match e {
-            Event::San(_) => {
-                if let (Some(d), Some(f)) = (depths.last_mut(), fresh.last_mut()) {
-                    *d += 1;
-                    *f = false;
-                }
-            }
-            Event::Begin if tree.games_mode => skipping = 1,
-            Event::Begin => {
-                let (d, f) = (
-                    depths.last().copied().unwrap_or(0),
-                    fresh.last().copied().unwrap_or(true),
-                );
-                depths.push(if f { d } else { d.saturating_sub(1) });
-                fresh.push(true);
-            }
-            Event::End if depths.len() > 1 => {
-                depths.pop();
-                fresh.pop();
-            }
-            _ => {}
-        }
-    }
-    depths.last().copied().unwrap_or(0)
-}
-
 /// For each tree node, the ECO line that names it: the deepest named position on the
 /// way from the root.
 fn eco_names(tree: &Tree, names: &PositionGraph) -> Vec<Option<LineId>> {
@@ -1432,6 +1409,82 @@ mod tests {
             issue.to_string(),
             "game 1 (byte 0, A – B): ply 3 `g1-f3`: unknown token"
         );
+    }
+
+    fn issues(out: &PgnImport) -> Vec<(u32, u32, String, IssueReason)> {
+        out.report
+            .issues
+            .iter()
+            .map(|i| (i.game, i.ply, i.san.clone(), i.reason.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn an_unclosed_variation_is_reported_and_its_lines_kept() {
+        let out = import("1. e4 e5 (1... c5 2. Nf3", ImportMode::Repertoire);
+        let expected = (1, 4, String::new(), IssueReason::UnclosedVariation);
+        assert_eq!(issues(&out), [expected]);
+        let lines: Vec<String> = out.lines.iter().map(sans).collect();
+        assert_eq!(lines, ["e4 e5", "e4 c5 Nf3"]);
+        assert!(out.lines.iter().all(|l| l.truncated));
+    }
+
+    #[test]
+    fn a_missing_result_marks_the_game_truncated() {
+        let out = import("1. e4 e5\n", ImportMode::Games);
+        assert_eq!(
+            issues(&out),
+            [(1, 3, String::new(), IssueReason::Truncated)]
+        );
+        assert_eq!(sans(&out.lines[0]), "e4 e5");
+    }
+
+    #[test]
+    fn an_unterminated_comment_keeps_the_moves_before_it() {
+        let text = "1. e4 e5 { oops 2. Nf3 *\n\n[Event \"next\"]\n\n1. d4 *\n";
+        let out = import(text, ImportMode::Games);
+        let expected = (1, 3, String::new(), IssueReason::UnterminatedComment);
+        assert_eq!(issues(&out), [expected]);
+        assert_eq!(out.lines.len(), 1);
+        assert_eq!(sans(&out.lines[0]), "e4 e5");
+        assert!(out.lines[0].truncated);
+    }
+
+    #[test]
+    fn null_and_ambiguous_moves_are_reported() {
+        let out = import(
+            "1. e4 -- *\n\n1. d4 d5 2. Nf3 Nf6 3. Nd2 *\n",
+            ImportMode::Games,
+        );
+        assert_eq!(
+            issues(&out),
+            [
+                (1, 2, "--".to_owned(), IssueReason::NullMove),
+                (2, 5, "Nd2".to_owned(), IssueReason::AmbiguousMove),
+            ]
+        );
+        let lines: Vec<String> = out.lines.iter().map(sans).collect();
+        assert_eq!(lines, ["e4", "d4 d5 Nf3 Nf6"]);
+    }
+
+    #[test]
+    fn games_mode_reads_the_mainline_and_skips_variations() {
+        let text = "[Result \"1-0\"]\n\n1. e4 (1. d4 d5) e5 (1... c5 xx) 2. Nf3 1-0\n";
+        let out = import(text, ImportMode::Games);
+        assert_eq!(issues(&out), []);
+        let lines: Vec<String> = out.lines.iter().map(sans).collect();
+        assert_eq!(lines, ["e4 e5 Nf3"]);
+    }
+
+    #[test]
+    fn tokens_in_junk_tags_do_not_make_a_game() {
+        let out = read_pgn(
+            &b"[\x01\x02 \"x\"]\n\n"[..],
+            SourceId(1),
+            &ImportOptions::default(),
+            None,
+        );
+        assert!(matches!(out, Err(ImportError::NoGames { .. })));
     }
 
     #[test]

@@ -33,7 +33,8 @@ fuzz_target!(|data: &[u8]| {
         let build = PositionGraph::build(import.lines);
         assert!(build.issues.is_empty(), "imported lines replay: {:?}", build.issues);
         let graph = build.graph;
-        if graph.stats().lines == 0 {
+        // The round trip once per input (it costs more than the import).
+        if graph.stats().lines == 0 || mode != ImportMode::Repertoire {
             continue;
         }
         let mut text = Vec::new();

@@ -1,12 +1,15 @@
-//! The headless commands: `stats` (and later `sample`, `import`, `export`).
+//! The headless commands: `stats`, `sample`, `import` and `export`.
 
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 use thiserror::Error;
 
-use crate::book::{BookError, LineFilter, PositionGraph};
+use crate::book::export::ExportError;
+use crate::book::pgn::{ImportError, ImportMode, ImportOptions, ImportReport};
+use crate::book::{BookError, BookSources, LineFilter, PositionGraph, SourceId};
 use crate::sampler::{Style, StyleError};
 
 /// The command line.
@@ -55,6 +58,10 @@ pub enum Command {
     Stats(StatsArgs),
     /// Print the reply distribution at a position and sample lines from it.
     Sample(SampleArgs),
+    /// Read a PGN file (repertoire or games) and print what it holds.
+    Import(ImportArgs),
+    /// Write the book (or some of its sources) as PGN with nested variations.
+    Export(ExportArgs),
 }
 
 /// Which lines the graph is built from (thesis §5.4 subsamples).
@@ -72,6 +79,16 @@ pub struct BookArgs {
     /// Keep lines whose name contains this text (case-insensitive).
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
+    /// Add the lines of a PGN file (repeatable; numbered 1, 2, … as sources).
+    #[arg(long = "pgn", value_name = "FILE")]
+    pub pgn: Vec<PathBuf>,
+    /// Leave out the embedded ECO list.
+    #[arg(long)]
+    pub no_eco: bool,
+    /// Keep lines of these sources: `eco` or the number of a `--pgn` file, e.g.
+    /// `--source eco,2`.
+    #[arg(long = "source", value_delimiter = ',', value_name = "SOURCES", value_parser = parse_source)]
+    pub sources: Vec<SourceId>,
 }
 
 impl BookArgs {
@@ -82,7 +99,7 @@ impl BookArgs {
             volumes: self.volumes.clone(),
             eco_range: self.eco.clone(),
             name_contains: self.name.clone(),
-            sources: None,
+            sources: (!self.sources.is_empty()).then(|| self.sources.clone()),
         }
     }
 
@@ -90,10 +107,16 @@ impl BookArgs {
     ///
     /// # Errors
     ///
-    /// As [`PositionGraph::eco_filtered`].
+    /// As [`PositionGraph::eco_filtered`], and [`CliError::Open`] or
+    /// [`CliError::Import`] for a `--pgn` file.
     pub fn build(&self) -> Result<(PositionGraph, f64), CliError> {
         let started = Instant::now();
-        let graph = PositionGraph::eco_filtered(&self.filter())?;
+        self.check_sources()?;
+        let graph = if self.pgn.is_empty() && !self.no_eco {
+            PositionGraph::eco_filtered(&self.filter())?
+        } else {
+            self.sources()?.into_graph(&self.filter()).graph
+        };
         Ok((graph, started.elapsed().as_secs_f64() * 1e3))
     }
 }
@@ -156,6 +179,46 @@ pub enum CliError {
     /// The output could not be serialised.
     #[error("cannot write JSON: {0}")]
     Json(#[from] serde_json::Error),
+    /// A file could not be opened.
+    #[error("cannot open {}: {source}", .path.display())]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A PGN file could not be read.
+    #[error("{}: {source}", .path.display())]
+    Import {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: ImportError,
+    },
+    /// `hastings import` read no game that gave a line.
+    #[error("{}: no game could be imported", .path.display())]
+    NothingImported {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Writing PGN failed.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+}
+
+impl CliError {
+    /// The process exit code for this error: 2 when a PGN file gave no game (so
+    /// scripts can tell an empty import from a failure), 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::NothingImported { .. }
+            | CliError::Import {
+                source: ImportError::NoGames { .. },
+                ..
+            } => 2,
+            _ => 1,
+        }
+    }
 }
 
 /// Runs a headless command, writing its output to `out`.
@@ -167,6 +230,8 @@ pub fn run(command: &Command, out: &mut impl Write) -> Result<(), CliError> {
     match command {
         Command::Stats(args) => stats(args, out),
         Command::Sample(args) => sample(args, out),
+        Command::Import(args) => import(args, out),
+        Command::Export(args) => export(args, out),
     }
 }
 
@@ -418,5 +483,321 @@ fn sample(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliError> {
     for r in &report.reached {
         writeln!(out, "{:>7}  {}", r.count, r.name)?;
     }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// PGN sources, `hastings import` and `hastings export`.
+
+fn parse_source(s: &str) -> Result<SourceId, String> {
+    if s.eq_ignore_ascii_case("eco") {
+        return Ok(SourceId::ECO);
+    }
+    match s.parse::<u16>() {
+        Ok(n) if n > 0 => Ok(SourceId(n)),
+        _ => Err(format!(
+            "`{s}` is not a source: `eco`, or the number of a --pgn file (1, 2, …)"
+        )),
+    }
+}
+
+impl BookArgs {
+    /// Whether every `--source` names a loaded source.
+    fn check_sources(&self) -> Result<(), CliError> {
+        for s in &self.sources {
+            let known = if *s == SourceId::ECO {
+                !self.no_eco
+            } else {
+                usize::from(s.0) <= self.pgn.len()
+            };
+            if !known {
+                let name = if *s == SourceId::ECO {
+                    "eco (left out by --no-eco)".to_owned()
+                } else {
+                    format!("{} (there are {} --pgn files)", s.0, self.pgn.len())
+                };
+                return Err(CliError::Usage(format!("--source {name}: no such source")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Loads the sources these options name: the ECO list unless `--no-eco`, then
+    /// every `--pgn` file in order (auto-detected mode, default ply limit). Problems
+    /// within the files are summed up on stderr.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError::Book`], [`CliError::Open`], or [`CliError::Import`] when a file
+    /// cannot be read or holds no game.
+    pub fn sources(&self) -> Result<BookSources, CliError> {
+        let mut book = BookSources::new();
+        if !self.no_eco {
+            book.add_eco()?;
+        }
+        for path in &self.pgn {
+            let file = open(path)?;
+            let name = path.display().to_string();
+            let import = book
+                .add_pgn(&name, progress(file, path), &ImportOptions::default())
+                .map_err(|source| CliError::Import {
+                    path: path.clone(),
+                    source,
+                })?;
+            if let Some(report) = &import.report
+                && let Some(first) = report.issues.first()
+            {
+                eprintln!(
+                    "hastings: {name}: {} problem(s), first: {first}",
+                    report.issue_count
+                );
+            }
+        }
+        Ok(book)
+    }
+}
+
+fn open(path: &Path) -> Result<std::fs::File, CliError> {
+    std::fs::File::open(path).map_err(|source| CliError::Open {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// Files at least this large get a progress bar (when stderr is a terminal).
+const PROGRESS_MIN_BYTES: u64 = 16 << 20;
+
+/// Wraps `file` in a progress bar on stderr when stderr is a terminal and the file is
+/// large; otherwise returns it as it is.
+fn progress(file: std::fs::File, path: &Path) -> Box<dyn io::Read> {
+    use std::io::IsTerminal;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if size < PROGRESS_MIN_BYTES || !io::stderr().is_terminal() {
+        return Box::new(file);
+    }
+    Box::new(Progress {
+        inner: file,
+        label: path.display().to_string(),
+        size,
+        read: 0,
+        shown: u64::MAX,
+    })
+}
+
+/// A reader that draws `label [=====     ] 42%` on stderr as it is read.
+struct Progress<R> {
+    inner: R,
+    label: String,
+    size: u64,
+    read: u64,
+    shown: u64,
+}
+
+impl<R: io::Read> io::Read for Progress<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        let percent = (self.read * 100 / self.size.max(1)).min(100);
+        if n == 0 {
+            eprint!("\r\x1b[K");
+        } else if percent != self.shown {
+            self.shown = percent;
+            let filled = (percent / 5) as usize;
+            eprint!(
+                "\r{} [{}{}] {percent:>3}%",
+                self.label,
+                "=".repeat(filled),
+                " ".repeat(20 - filled)
+            );
+        }
+        Ok(n)
+    }
+}
+
+/// `hastings import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The PGN file.
+    pub file: PathBuf,
+    /// Read a game collection: one line per game, cut at --max-plies (default 30).
+    #[arg(long, conflicts_with = "repertoire")]
+    pub games: bool,
+    /// Read a repertoire: every path through the nested variations is a line.
+    #[arg(long)]
+    pub repertoire: bool,
+    /// Cut every line at N plies (default: 30 for games, no limit for repertoires).
+    #[arg(long, value_name = "N")]
+    pub max_plies: Option<u32>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl ImportArgs {
+    /// The import options these flags describe.
+    pub fn options(&self) -> ImportOptions {
+        let mode = match (self.games, self.repertoire) {
+            (true, _) => ImportMode::Games,
+            (_, true) => ImportMode::Repertoire,
+            _ => ImportMode::Auto,
+        };
+        ImportOptions {
+            mode,
+            max_plies: self.max_plies,
+        }
+    }
+}
+
+/// One issue of [`ImportJson`].
+#[derive(Debug, serde::Serialize)]
+pub struct IssueJson {
+    /// The 1-based game number.
+    pub game: u32,
+    /// The byte offset of the game in the file.
+    pub offset: u64,
+    /// The 1-based ply, 0 when not about a move.
+    pub ply: u32,
+    /// The move or token.
+    pub san: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// The report of `hastings import --json`.
+#[derive(Debug, serde::Serialize)]
+pub struct ImportJson {
+    /// The file.
+    pub file: String,
+    /// `"games"` or `"repertoire"` (as decided when auto-detected).
+    pub mode: String,
+    /// Games read.
+    pub games: usize,
+    /// Games that gave lines.
+    pub imported: usize,
+    /// Lines.
+    pub lines: usize,
+    /// Distinct positions of the lines.
+    pub positions: usize,
+    /// The problems (at most 10,000).
+    pub issues: Vec<IssueJson>,
+    /// How many problems there were.
+    pub issue_count: usize,
+}
+
+impl ImportJson {
+    fn new(file: &Path, report: &ImportReport) -> ImportJson {
+        ImportJson {
+            file: file.display().to_string(),
+            mode: report.mode.to_string(),
+            games: report.games,
+            imported: report.imported,
+            lines: report.lines,
+            positions: report.positions,
+            issues: report
+                .issues
+                .iter()
+                .map(|i| IssueJson {
+                    game: i.game,
+                    offset: i.offset,
+                    ply: i.ply,
+                    san: i.san.clone(),
+                    reason: i.reason.to_string(),
+                })
+                .collect(),
+            issue_count: report.issue_count,
+        }
+    }
+}
+
+fn import(args: &ImportArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let file = open(&args.file)?;
+    let names = PositionGraph::eco()?;
+    let read = crate::book::pgn::read_pgn(
+        progress(file, &args.file),
+        SourceId(1),
+        &args.options(),
+        Some(&names),
+    );
+    let report = match read {
+        Ok(import) => import.report,
+        Err(ImportError::NoGames { issues }) => ImportReport {
+            issue_count: issues.len(),
+            issues,
+            mode: args.options().mode,
+            ..ImportReport::default()
+        },
+        Err(source) => {
+            return Err(CliError::Import {
+                path: args.file.clone(),
+                source,
+            });
+        }
+    };
+    let json = ImportJson::new(&args.file, &report);
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+    } else {
+        writeln!(out, "file       {}", json.file)?;
+        writeln!(out, "mode       {}", json.mode)?;
+        writeln!(out, "games      {}", json.games)?;
+        writeln!(out, "imported   {}", json.imported)?;
+        writeln!(out, "lines      {}", json.lines)?;
+        writeln!(out, "positions  {}", json.positions)?;
+        writeln!(out, "issues     {}", json.issue_count)?;
+        for issue in &report.issues {
+            writeln!(out, "  {issue}")?;
+        }
+        if report.issue_count > report.issues.len() {
+            writeln!(
+                out,
+                "  … and {} more",
+                report.issue_count - report.issues.len()
+            )?;
+        }
+    }
+    if report.games == 0 {
+        return Err(CliError::Import {
+            path: args.file.clone(),
+            source: ImportError::NoGames { issues: Vec::new() },
+        });
+    }
+    if report.imported == 0 {
+        return Err(CliError::NothingImported {
+            path: args.file.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// `hastings export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Write to this file instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Which lines to write (`--source` picks sources).
+    #[command(flatten)]
+    pub book: BookArgs,
+}
+
+fn export(args: &ExportArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let (graph, _) = args.book.build()?;
+    let games = match &args.output {
+        Some(path) => {
+            let file = std::fs::File::create(path).map_err(|source| CliError::Open {
+                path: path.clone(),
+                source,
+            })?;
+            let mut w = io::BufWriter::new(file);
+            let games = crate::book::export::write_graph(&graph, None, &mut w)?;
+            w.flush()?;
+            games
+        }
+        None => crate::book::export::write_graph(&graph, None, out)?,
+    };
+    eprintln!(
+        "hastings: wrote {games} games ({} lines)",
+        graph.stats().lines
+    );
     Ok(())
 }

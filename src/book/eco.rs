@@ -123,6 +123,7 @@ fn parse_row(file: &str, row: u32, text: &str) -> Result<OpeningLine, EcoError> 
         moves,
         weight: 1.0,
         annotations: Vec::new(),
+        truncated: false,
     })
 }
 

@@ -167,6 +167,10 @@ pub struct OpeningLine {
     pub weight: f64,
     /// Comments, NAGs and arrows per move, where the source had them.
     pub annotations: Vec<MoveAnnotation>,
+    /// The source had a problem in this line's game (an illegal move, an unknown token,
+    /// a truncated text…), so the line stops where the problem is: it is the valid
+    /// prefix of what the source meant.
+    pub truncated: bool,
 }
 
 impl OpeningLine {

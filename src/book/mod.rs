@@ -5,16 +5,22 @@
 //! - [`eco`]: the embedded ECO list.
 //! - [`graph`]: the position graph with book continuations and implied transpositions.
 //! - [`filter`]: subsamples of the lines.
+//! - [`pgn`]: PGN repertoires and game collections read into lines.
+//! - [`export`]: lines written back as PGN with nested variations.
+//! - [`sources`]: a book of several sources (ECO and PGN files) and its graph.
 //!
 //! The book never opens files and never draws random numbers: callers pass text in,
 //! and the sampler does the sampling.
 
 pub mod eco;
 pub mod error;
+pub mod export;
 pub mod filter;
 pub mod graph;
 pub mod line;
 pub mod matrix;
+pub mod pgn;
+pub mod sources;
 
 pub use error::{BookError, EcoError, LineError, MoveErrorKind};
 pub use filter::LineFilter;
@@ -23,6 +29,8 @@ pub use graph::{
 };
 pub use line::{Flag, FlagSet, FlagWeights, LineSource, MoveAnnotation, OpeningLine, SourceId};
 pub use matrix::{BoardMatrix, NodeKey};
+pub use pgn::{ImportError, ImportIssue, ImportMode, ImportOptions, ImportReport, PgnImport};
+pub use sources::BookSources;
 
 impl PositionGraph {
     /// The graph of the embedded ECO list, all 3,807 lines.

@@ -1,0 +1,401 @@
+//! Opening lines written back as PGN, with nested variations.
+//!
+//! Lines are grouped into games: consecutive lines of the same source game (or ECO
+//! row) with the same start become one game whose root-to-leaf paths are exactly those
+//! lines, the first line as the mainline. A line that would break that (it is a prefix
+//! of another line of the group, repeats one, or branches off an earlier line than the
+//! one before it) starts a new game with the same tags. So reading the output in
+//! repertoire mode ([`ImportMode::Repertoire`](super::ImportMode), or auto-detection,
+//! since every game has `[Result "*"]`) gives back the same lines in the same order,
+//! hence the same graph.
+//!
+//! Tags: `[Event]` names the source, `[ECO]` and `[Opening]`/`[Variation]` are written
+//! when every line of the game shares them (the name is split at its first `": "`),
+//! `[SetUp "1"]`/`[FEN]` for other start positions. Comments, NAGs, arrows
+//! (`[%cal …]`) and circles (`[%csl …]`) are written after their move.
+//!
+//! ```
+//! use hastings::book::export::write_pgn;
+//! use hastings::book::pgn::{read_pgn, ImportOptions};
+//! use hastings::book::SourceId;
+//!
+//! let text = "1. e4 e5 2. Nf3 (2. f4 exf4 $1 {The gambit}) 2... Nc6 *\n";
+//! let import = read_pgn(text.as_bytes(), SourceId(1), &ImportOptions::default(), None)?;
+//! let mut out = Vec::new();
+//! write_pgn(&import.lines, &mut out)?;
+//! let written = String::from_utf8(out)?;
+//! assert!(written.contains("1. e4 e5 2. Nf3 (2. f4 exf4 $1 {The gambit}) 2... Nc6 *"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io::{self, Write};
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position};
+use thiserror::Error;
+
+use super::error::LineError;
+use super::graph::{PositionGraph, san_to_move, start_position};
+use super::line::{LineSource, MoveAnnotation, OpeningLine, SourceId};
+
+/// Writing PGN failed.
+#[derive(Debug, Error)]
+pub enum ExportError {
+    /// The output could not be written.
+    #[error("cannot write the PGN: {0}")]
+    Io(#[from] io::Error),
+    /// A line does not replay (only for lines that were never in a graph).
+    #[error(transparent)]
+    Line(#[from] LineError),
+}
+
+/// Writes the lines of `graph` (only those of `source`, if given) as PGN. Returns the
+/// number of games written.
+///
+/// # Errors
+///
+/// [`ExportError::Io`] when writing fails.
+pub fn write_graph(
+    graph: &PositionGraph,
+    source: Option<SourceId>,
+    out: &mut impl Write,
+) -> Result<usize, ExportError> {
+    let lines = graph
+        .lines()
+        .iter()
+        .filter(|l| source.is_none_or(|s| l.source.source_id() == s));
+    write_pgn(lines, out)
+}
+
+/// Writes `lines` as PGN games with nested variations. Returns the number of games.
+///
+/// # Errors
+///
+/// [`ExportError::Io`] when writing fails, [`ExportError::Line`] when a line does not
+/// replay.
+pub fn write_pgn<'a>(
+    lines: impl IntoIterator<Item = &'a OpeningLine>,
+    out: &mut impl Write,
+) -> Result<usize, ExportError> {
+    let mut games = 0;
+    let mut group: Option<Group<'a>> = None;
+    for line in lines {
+        let moves = replay(line)?;
+        if let Some(g) = &mut group
+            && g.accepts(line, &moves)
+        {
+            g.add(line, &moves);
+            continue;
+        }
+        if let Some(g) = group.take() {
+            g.write(out)?;
+            games += 1;
+        }
+        let mut g = Group::new(line)?;
+        g.add(line, &moves);
+        group = Some(g);
+    }
+    if let Some(g) = group {
+        g.write(out)?;
+        games += 1;
+    }
+    Ok(games)
+}
+
+fn replay(line: &OpeningLine) -> Result<Vec<Move>, LineError> {
+    let mut pos = start_position(line)?;
+    let mut moves = Vec::with_capacity(line.moves.len());
+    for (i, san) in line.moves.iter().enumerate() {
+        let mv = san_to_move(&pos, *san, i + 1, line)?;
+        pos.play_unchecked(mv);
+        moves.push(mv);
+    }
+    Ok(moves)
+}
+
+struct Node {
+    mv: Option<Move>,
+    /// The position after the move.
+    pos: Chess,
+    children: Vec<usize>,
+    note: Option<MoveAnnotation>,
+}
+
+/// One game being collected: a tree of the lines' moves.
+struct Group<'a> {
+    first: &'a OpeningLine,
+    nodes: Vec<Node>,
+    /// The path (node ids, root excluded) of the last line added.
+    last: Vec<usize>,
+    eco: Option<&'a str>,
+    name: Option<&'a str>,
+}
+
+impl<'a> Group<'a> {
+    fn new(line: &'a OpeningLine) -> Result<Group<'a>, LineError> {
+        Ok(Group {
+            first: line,
+            nodes: vec![Node {
+                mv: None,
+                pos: start_position(line)?,
+                children: Vec::new(),
+                note: None,
+            }],
+            last: Vec::new(),
+            eco: line.eco.as_deref(),
+            name: Some(line.name.as_str()),
+        })
+    }
+
+    fn same_game(a: &LineSource, b: &LineSource) -> bool {
+        match (a, b) {
+            (LineSource::Pgn { .. }, LineSource::Pgn { .. }) => a == b,
+            _ => false,
+        }
+    }
+
+    /// Whether `line` can join so that the game's paths stay the lines, in order.
+    fn accepts(&self, line: &OpeningLine, moves: &[Move]) -> bool {
+        if !Self::same_game(&self.first.source, &line.source) || self.first.start != line.start {
+            return false;
+        }
+        let common = self
+            .last
+            .iter()
+            .zip(moves)
+            .take_while(|&(&n, mv)| self.nodes[n].mv == Some(*mv))
+            .count();
+        if common == moves.len() || common == self.last.len() {
+            return false;
+        }
+        let branch = if common == 0 {
+            0
+        } else {
+            self.last[common - 1]
+        };
+        !self.nodes[branch]
+            .children
+            .iter()
+            .any(|&c| self.nodes[c].mv == Some(moves[common]))
+    }
+
+    fn add(&mut self, line: &'a OpeningLine, moves: &[Move]) {
+        if self.eco != line.eco.as_deref() {
+            self.eco = None;
+        }
+        if self.name != Some(line.name.as_str()) {
+            self.name = None;
+        }
+        let mut path = Vec::with_capacity(moves.len());
+        let mut at = 0;
+        for &mv in moves {
+            let existing = self.nodes[at]
+                .children
+                .iter()
+                .copied()
+                .find(|&c| self.nodes[c].mv == Some(mv));
+            at = match existing {
+                Some(c) => c,
+                None => {
+                    let mut pos = self.nodes[at].pos.clone();
+                    pos.play_unchecked(mv);
+                    let id = self.nodes.len();
+                    self.nodes.push(Node {
+                        mv: Some(mv),
+                        pos,
+                        children: Vec::new(),
+                        note: None,
+                    });
+                    self.nodes[at].children.push(id);
+                    id
+                }
+            };
+            path.push(at);
+        }
+        for note in &line.annotations {
+            if let Some(&n) = path.get(note.ply as usize)
+                && self.nodes[n].note.is_none()
+            {
+                self.nodes[n].note = Some(note.clone());
+            }
+        }
+        self.last = path;
+    }
+
+    fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut text = String::new();
+        let event = match self.first.source {
+            LineSource::Eco { .. } => format!("ECO {}", self.first.source),
+            LineSource::Pgn { .. } => self.first.source.to_string(),
+        };
+        tag(&mut text, "Event", &event);
+        tag(&mut text, "Result", "*");
+        if let Some(eco) = self.eco.filter(|e| !e.trim().is_empty()) {
+            tag(&mut text, "ECO", eco);
+        }
+        if let Some(name) = self.name.filter(|n| !n.trim().is_empty()) {
+            match name.split_once(": ") {
+                Some((opening, variation)) => {
+                    tag(&mut text, "Opening", opening);
+                    tag(&mut text, "Variation", variation);
+                }
+                None => tag(&mut text, "Opening", name),
+            }
+        }
+        if let Some(fen) = &self.first.start {
+            tag(&mut text, "SetUp", "1");
+            tag(&mut text, "FEN", fen);
+        }
+        text.push('\n');
+        let mut movetext = Movetext::default();
+        self.movetext(&mut movetext);
+        movetext.token("*".to_owned());
+        text.push_str(&movetext.text);
+        text.push_str("\n\n");
+        out.write_all(text.as_bytes())
+    }
+
+    /// The movetext, mainline first, variations in parentheses after the move they
+    /// replace. Iterative, so that deep trees cannot overflow the stack.
+    fn movetext(&self, m: &mut Movetext) {
+        enum Task {
+            /// Write what follows the node: its first child, the others as variations.
+            Continue(usize),
+            /// Open a variation with this node's move.
+            Open {
+                node: usize,
+                parent: usize,
+            },
+            Close,
+        }
+        let mut tasks = vec![Task::Continue(0)];
+        m.force_number = true;
+        while let Some(task) = tasks.pop() {
+            match task {
+                Task::Continue(n) => {
+                    let Some((&main, alternatives)) = self.nodes[n].children.split_first() else {
+                        continue;
+                    };
+                    self.write_move(m, n, main);
+                    tasks.push(Task::Continue(main));
+                    for &alt in alternatives.iter().rev() {
+                        tasks.push(Task::Close);
+                        tasks.push(Task::Continue(alt));
+                        tasks.push(Task::Open {
+                            node: alt,
+                            parent: n,
+                        });
+                    }
+                }
+                Task::Open { node, parent } => {
+                    m.token("(".to_owned());
+                    m.force_number = true;
+                    self.write_move(m, parent, node);
+                }
+                Task::Close => {
+                    m.token(")".to_owned());
+                    m.force_number = true;
+                }
+            }
+        }
+    }
+
+    fn write_move(&self, m: &mut Movetext, parent: usize, node: usize) {
+        let pos = &self.nodes[parent].pos;
+        let Some(mv) = self.nodes[node].mv else {
+            return;
+        };
+        let number = pos.fullmoves();
+        let san = SanPlus::from_move(pos.clone(), mv);
+        // A move number stays on the line of its move.
+        m.token(match pos.turn() {
+            Color::White => format!("{number}. {san}"),
+            Color::Black if m.force_number => format!("{number}... {san}"),
+            Color::Black => san.to_string(),
+        });
+        m.force_number = false;
+        if let Some(note) = &self.nodes[node].note {
+            for nag in &note.nags {
+                m.token(format!("${nag}"));
+            }
+            let comment = comment_text(note);
+            if !comment.is_empty() {
+                m.token(format!("{{{comment}}}"));
+                m.force_number = true;
+            }
+        }
+    }
+}
+
+fn comment_text(note: &MoveAnnotation) -> String {
+    let mut parts = Vec::new();
+    if let Some(text) = &note.comment {
+        let clean: String = text
+            .chars()
+            .map(|c| match c {
+                '}' => ')',
+                '{' => '(',
+                c if c.is_whitespace() => ' ',
+                c => c,
+            })
+            .collect();
+        let clean = clean.replace("[%", "[ %");
+        if !clean.trim().is_empty() {
+            parts.push(clean.trim().to_owned());
+        }
+    }
+    if !note.circles.is_empty() {
+        let list: Vec<String> = note
+            .circles
+            .iter()
+            .map(|(c, sq)| format!("{c}{sq}"))
+            .collect();
+        parts.push(format!("[%csl {}]", list.join(",")));
+    }
+    if !note.arrows.is_empty() {
+        let list: Vec<String> = note
+            .arrows
+            .iter()
+            .map(|(c, from, to)| format!("{c}{from}{to}"))
+            .collect();
+        parts.push(format!("[%cal {}]", list.join(",")));
+    }
+    parts.join(" ")
+}
+
+fn tag(text: &mut String, name: &str, value: &str) {
+    let value: String = value
+        .chars()
+        .flat_map(|c| match c {
+            '"' => vec!['\\', '"'],
+            '\\' => vec!['\\', '\\'],
+            c if c.is_control() => vec![' '],
+            c => vec![c],
+        })
+        .collect();
+    text.push_str(&format!("[{name} \"{value}\"]\n"));
+}
+
+/// Movetext tokens wrapped at 80 columns.
+#[derive(Default)]
+struct Movetext {
+    text: String,
+    column: usize,
+    force_number: bool,
+}
+
+impl Movetext {
+    fn token(&mut self, token: String) {
+        let width = token.chars().count();
+        let attach = self.text.ends_with('(') || token == ")";
+        if self.column > 0 && !attach && self.column + 1 + width > 79 {
+            self.text.push('\n');
+            self.column = 0;
+        } else if self.column > 0 && !attach {
+            self.text.push(' ');
+            self.column += 1;
+        }
+        self.text.push_str(&token);
+        self.column += width;
+    }
+}

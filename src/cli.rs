@@ -14,7 +14,13 @@ use crate::sampler::{Style, StyleError};
 
 /// The command line.
 #[derive(Debug, Parser)]
-#[command(name = "hastings", version, about = "A chess opening trainer", long_about = None)]
+#[command(
+    name = "hastings",
+    version,
+    about = "A chess opening trainer",
+    long_about = None,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     /// A headless command; without one, the trainer window opens.
     #[command(subcommand)]
@@ -36,6 +42,13 @@ pub struct GuiArgs {
     /// The window size in points, `WIDTHxHEIGHT`.
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub size: Option<(u32, u32)>,
+    /// Start with empty progress (the saved progress is overwritten).
+    #[arg(long)]
+    pub reset_progress: bool,
+    /// PGN files to load into the book (a repertoire or a game collection, decided from
+    /// each file).
+    #[arg(value_name = "FILE.pgn")]
+    pub files: Vec<std::path::PathBuf>,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {

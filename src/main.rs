@@ -13,6 +13,8 @@ fn main() -> ExitCode {
             screenshot: args.gui.screenshot.clone(),
             moves: args.gui.moves.clone(),
             size: args.gui.size,
+            files: args.gui.files.clone(),
+            reset_progress: args.gui.reset_progress,
         };
         return match ui::run(&options) {
             Ok(()) => ExitCode::SUCCESS,

@@ -21,12 +21,20 @@ use shakmaty::{Chess, Color, Move, Position};
 use thiserror::Error;
 
 use super::board::{Arrow, BoardView, Orientation, board_ui};
+use super::book_panel::{
+    ReportView, book_panel_ui, import_progress_ui, open_dialog_ui, progress_panel_ui,
+    report_window_ui,
+};
 use super::chart::{ChartData, chart_ui};
-use super::command::{Action, Command};
-use super::state::{SETTINGS_KEY, Settings, Side};
+use super::command::{Action, Command, ExportWhat};
+use super::library::{FileStamp, Library, LibraryEvent, Wake, file_name};
+use super::state::{BookFile, FileMode, SETTINGS_KEY, Settings, Side};
 use super::style_panel::style_panel_ui;
-use crate::book::{BookError, PositionGraph};
+use crate::book::graph::start_position;
+use crate::book::{BookError, LineSource, MoveAnnotation, OpeningLine, PositionGraph, SourceId};
 use crate::sampler::{Exploration, ExploreLimits, Style, explore, move_share};
+use crate::store;
+use crate::trainer::progress::Progress;
 use crate::trainer::{MoveOutcome, Phase, Reply, Session};
 
 /// What can stop the window from running.
@@ -67,6 +75,15 @@ pub struct RunOptions {
     pub moves: Option<String>,
     /// Window size in points.
     pub size: Option<(u32, u32)>,
+    /// PGN files to load at start (read in auto mode).
+    pub files: Vec<PathBuf>,
+    /// Start with empty progress (the saved progress is overwritten).
+    pub reset_progress: bool,
+}
+
+/// Where the learner's progress is saved: `progress.ron` in eframe's data directory.
+pub fn progress_path() -> Option<PathBuf> {
+    eframe::storage_dir("hastings").map(|d| d.join("progress.ron"))
 }
 
 /// Opens the trainer window and runs it until it is closed (or the screenshot is taken).
@@ -90,6 +107,17 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
         None => None,
     };
     let screenshot_path = options.screenshot.clone();
+    let progress_file = if screenshot.is_some() {
+        None
+    } else {
+        progress_path()
+    };
+    if options.reset_progress
+        && let Some(path) = &progress_file
+    {
+        store::save_progress(path, &Progress::new()).map_err(|e| UiError::Window(e.to_string()))?;
+    }
+    let files = options.files.clone();
     let outcome: Arc<std::sync::Mutex<Option<Result<(), UiError>>>> = Arc::default();
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
@@ -110,19 +138,17 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
             let mut app = match screenshot {
                 Some((path, moves)) => {
                     let mut app = TrainerApp::new(graph, Settings::default());
+                    app.settings.reply_delay_ms = 0;
                     app.show_moves(&moves);
                     app.screenshot = Some(ScreenshotPlan::new(path, app_outcome));
                     app.start_explore(&cc.egui_ctx);
                     app
                 }
-                None => {
-                    let settings = cc
-                        .storage
-                        .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
-                        .unwrap_or_default();
-                    TrainerApp::new(graph, settings)
-                }
+                None => TrainerApp::restore(graph, cc.storage, progress_file),
             };
+            if !files.is_empty() {
+                app.apply(&cc.egui_ctx, Command::Import(files, FileMode::Auto));
+            }
             if timings {
                 app.timings = Some(Timings::new(started));
             }
@@ -184,17 +210,125 @@ pub struct TrainerApp {
     window_title: String,
     screenshot: Option<ScreenshotPlan>,
     timings: Option<Timings>,
+    library: Library,
+    /// Whether the book is only the learner's repertoire (ECO is the theory).
+    repertoire: bool,
+    /// Missing or changed files, failed re-imports.
+    book_warnings: Vec<String>,
+    /// The import report window.
+    report: Option<ReportView>,
+    /// The open dialog: the chosen files and the mode.
+    open_dialog: Option<(Vec<PathBuf>, FileMode)>,
+    /// A native file dialog running on its own thread.
+    file_dialog: Option<mpsc::Receiver<Option<Vec<PathBuf>>>>,
+    /// A running export (dialog and writing) and its result for the user.
+    export_job: Option<mpsc::Receiver<Option<String>>>,
+    progress: ProgressStore,
+    /// `Session::lines_completed` when completions were last recorded.
+    completed_seen: u32,
+    left_tab: LeftTab,
+    wake: Option<Wake>,
+    /// The modes chosen for the files being imported.
+    pending_modes: Vec<(PathBuf, FileMode)>,
+}
+
+/// The tabs of the left panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LeftTab {
+    Style,
+    Book,
+    Progress,
+}
+
+/// The learner's progress and where it is saved.
+struct ProgressStore {
+    path: Option<PathBuf>,
+    progress: Progress,
+    warning: Option<String>,
+    dirty: bool,
+}
+
+impl ProgressStore {
+    fn load(path: Option<PathBuf>) -> ProgressStore {
+        let (progress, warning) = match &path {
+            Some(p) => {
+                let loaded = store::load_progress(p);
+                (loaded.value, loaded.warning)
+            }
+            None => (Progress::new(), None),
+        };
+        ProgressStore {
+            path,
+            progress,
+            warning,
+            dirty: false,
+        }
+    }
+
+    fn save(&mut self) {
+        let Some(path) = &self.path else {
+            return;
+        };
+        if !self.dirty {
+            return;
+        }
+        match store::save_progress(path, &self.progress) {
+            Ok(()) => self.dirty = false,
+            Err(e) => self.warning = Some(format!("The progress could not be saved: {e}")),
+        }
+    }
 }
 
 impl TrainerApp {
-    /// A new app on `graph` with the user's `settings`.
+    /// A new app on `graph` (the whole ECO book) with the user's `settings`; progress
+    /// is kept in memory only.
+    ///
+    /// The PGN files of `settings.book` are imported again in the background, and the
+    /// book is rebuilt when the settings choose other sources or filters than all of ECO.
     pub fn new(graph: Arc<PositionGraph>, settings: Settings) -> TrainerApp {
+        TrainerApp::with_progress_file(graph, settings, None)
+    }
+
+    /// The app as the window starts it: the settings from eframe's `storage` (defaults
+    /// when there are none), the progress from `progress_file` (a corrupt file is set
+    /// aside with a warning in the progress panel).
+    pub fn restore(
+        graph: Arc<PositionGraph>,
+        storage: Option<&dyn eframe::Storage>,
+        progress_file: Option<PathBuf>,
+    ) -> TrainerApp {
+        let settings = storage
+            .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
+            .unwrap_or_default();
+        TrainerApp::with_progress_file(graph, settings, progress_file)
+    }
+
+    /// As [`TrainerApp::new`], with the progress loaded from and saved to `progress_file`.
+    pub fn with_progress_file(
+        graph: Arc<PositionGraph>,
+        settings: Settings,
+        progress_file: Option<PathBuf>,
+    ) -> TrainerApp {
         let seed = settings.fixed_seed().unwrap_or_else(rand::random);
         let learner = Color::from(settings.learner);
         let session = Session::new(Arc::clone(&graph), learner, settings.style.clone(), seed);
-        TrainerApp {
+        let mut app = TrainerApp {
+            library: Library::new(Arc::clone(&graph)),
+            repertoire: false,
+            book_warnings: Vec::new(),
+            report: None,
+            open_dialog: None,
+            file_dialog: None,
+            export_job: None,
+            progress: ProgressStore::load(progress_file),
+            completed_seen: 0,
+            left_tab: LeftTab::Style,
+            wake: None,
+            pending_modes: Vec::new(),
             graph,
-            orientation: Orientation::from_color(learner),
+            orientation: settings
+                .orientation
+                .unwrap_or(Orientation::from_color(learner)),
             settings,
             session,
             reply_due: None,
@@ -206,7 +340,87 @@ impl TrainerApp {
             window_title: String::new(),
             screenshot: None,
             timings: None,
+        };
+        app.reload_book();
+        app
+    }
+
+    /// Queues the remembered files for import and asks for the chosen book.
+    fn reload_book(&mut self) {
+        for f in &self.settings.book.files {
+            match FileStamp::of(&f.path) {
+                Ok(_) => self.library.queue_import(
+                    f.path.clone(),
+                    f.mode,
+                    Some(FileStamp::remembered(f)),
+                ),
+                Err(e) => self.book_warnings.push(format!(
+                    "{} is missing ({e}); its lines are not in the book",
+                    f.path.display()
+                )),
+            }
         }
+        if self.settings.book != super::state::BookChoice::default() {
+            self.library.request_build(&self.settings.book);
+        }
+    }
+
+    /// The book's sources.
+    pub fn library(&self) -> &Library {
+        &self.library
+    }
+
+    /// The book the drill uses.
+    pub fn graph(&self) -> &Arc<PositionGraph> {
+        &self.graph
+    }
+
+    /// Whether the book is only the learner's repertoire.
+    pub fn is_repertoire(&self) -> bool {
+        self.repertoire
+    }
+
+    /// The learner's progress.
+    pub fn progress(&self) -> &Progress {
+        &self.progress.progress
+    }
+
+    /// The warning about the progress file (set aside, not saved), if any.
+    pub fn progress_warning(&self) -> Option<&str> {
+        self.progress.warning.as_deref()
+    }
+
+    /// Warnings about the book's files (missing, changed, failed).
+    pub fn book_warnings(&self) -> &[String] {
+        &self.book_warnings
+    }
+
+    /// The import report shown, if any.
+    pub fn report(&self) -> Option<&ReportView> {
+        self.report.as_ref()
+    }
+
+    /// Files were chosen in the file dialog or dropped on the window: asks how to read
+    /// them, as the dialog does.
+    pub fn open_files(&mut self, paths: Vec<PathBuf>) {
+        self.open_dialog = Some((paths, FileMode::Auto));
+    }
+
+    /// Waits until every import and graph build has finished and applies the results,
+    /// as the frames would one by one. For tests and the screenshot mode; the window
+    /// itself never waits.
+    pub fn finish_loading(&mut self) {
+        let wake: Wake = self.wake.clone().unwrap_or_else(|| Arc::new(|| {}));
+        while self.library.is_importing() || self.library.is_building() {
+            for event in self.library.poll(true, &wake) {
+                self.on_library_event(event);
+            }
+        }
+    }
+
+    /// Whether files are being loaded or the book is being built.
+    pub fn is_loading(&self) -> bool {
+        self.library.is_importing() || self.library.is_building()
     }
 
     /// The drill.
@@ -217,6 +431,11 @@ impl TrainerApp {
     /// The user's settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The user's settings, to change them as the panels would (tests set the seed here).
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
     }
 
     /// The board's orientation.
@@ -246,8 +465,183 @@ impl TrainerApp {
     /// the running exploration, the screenshot steps.
     pub fn logic(&mut self, ctx: &egui::Context) {
         self.drain_exploration(ctx);
+        self.poll_library(ctx);
+        self.poll_dialogs(ctx);
         self.computer_reply(ctx);
+        self.record_completions();
         self.screenshot_step(ctx);
+    }
+
+    fn poll_library(&mut self, ctx: &egui::Context) {
+        let wake = Arc::clone(self.wake.get_or_insert_with(|| {
+            let ctx = ctx.clone();
+            Arc::new(move || ctx.request_repaint())
+        }));
+        for event in self.library.poll(false, &wake) {
+            self.on_library_event(event);
+            ctx.request_repaint();
+        }
+        if self.library.is_importing() {
+            // The progress bar moves while the file is read.
+            ctx.request_repaint_after(Duration::from_millis(50));
+        }
+    }
+
+    fn poll_dialogs(&mut self, ctx: &egui::Context) {
+        if let Some(rx) = &self.file_dialog {
+            match rx.try_recv() {
+                Ok(Some(paths)) if !paths.is_empty() => {
+                    self.file_dialog = None;
+                    self.open_files(paths);
+                }
+                Ok(_) | Err(mpsc::TryRecvError::Disconnected) => self.file_dialog = None,
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+        }
+        if let Some(rx) = &self.export_job {
+            match rx.try_recv() {
+                Ok(message) => {
+                    self.export_job = None;
+                    if let Some(m) = message {
+                        self.message = Some(m);
+                    }
+                }
+                Err(mpsc::TryRecvError::Disconnected) => self.export_job = None,
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+        }
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        if !dropped.is_empty() {
+            self.open_files(dropped);
+            ctx.request_repaint();
+        }
+    }
+
+    fn on_library_event(&mut self, event: LibraryEvent) {
+        match event {
+            LibraryEvent::Imported { index, warning } => {
+                let Some(file) = self.library.files().get(index) else {
+                    return;
+                };
+                let stamp = file.stamp;
+                let remembered = self
+                    .settings
+                    .book
+                    .files
+                    .iter_mut()
+                    .find(|b| b.path == file.path);
+                let reimport = remembered.as_ref().is_some_and(|b| b.size != 0);
+                match remembered {
+                    Some(b) => {
+                        b.size = stamp.size;
+                        b.modified = stamp.modified;
+                    }
+                    None => self.settings.book.files.push(BookFile {
+                        path: file.path.clone(),
+                        mode: self.pending_mode(&file.path),
+                        enabled: true,
+                        size: stamp.size,
+                        modified: stamp.modified,
+                    }),
+                }
+                if !reimport || !file.report.issues.is_empty() {
+                    self.report = Some(ReportView {
+                        path: file.path.clone(),
+                        report: Some(file.report.clone()),
+                        error: None,
+                        issues: Vec::new(),
+                    });
+                }
+                self.book_warnings.extend(warning);
+                self.library.request_build(&self.settings.book);
+            }
+            LibraryEvent::Failed {
+                path,
+                message,
+                issues,
+            } => {
+                if self.settings.book.files.iter().any(|b| b.path == path) {
+                    self.book_warnings.push(message);
+                } else {
+                    self.report = Some(ReportView {
+                        path,
+                        report: None,
+                        error: Some(message),
+                        issues,
+                    });
+                }
+            }
+            LibraryEvent::Cancelled { path } => {
+                self.message = Some(format!("Loading {} was cancelled.", file_name(&path)));
+            }
+            LibraryEvent::Built {
+                graph,
+                repertoire,
+                issues,
+            } => {
+                if issues > 0 {
+                    self.book_warnings.push(format!(
+                        "{issues} lines could not be replayed and were left out"
+                    ));
+                }
+                self.set_book(graph, repertoire);
+            }
+        }
+    }
+
+    /// The mode the user chose for a file being imported (auto when unknown).
+    fn pending_mode(&self, path: &std::path::Path) -> FileMode {
+        self.pending_modes
+            .iter()
+            .rev()
+            .find(|(p, _)| p == path)
+            .map_or(FileMode::Auto, |(_, m)| *m)
+    }
+
+    /// Drills on a new book.
+    fn set_book(&mut self, graph: Arc<PositionGraph>, repertoire: bool) {
+        if let Some(job) = self.explore_job.take() {
+            job.cancel.store(true, Ordering::Relaxed);
+        }
+        self.session.set_graph(Arc::clone(&graph));
+        self.session
+            .set_theory(repertoire.then(|| Arc::clone(self.library.eco())));
+        self.repertoire = repertoire;
+        let old = std::mem::replace(&mut self.graph, graph);
+        // A large graph takes a while to free: not on the UI thread.
+        let _ = std::thread::Builder::new()
+            .name("hastings-drop".to_owned())
+            .spawn(move || drop(old));
+        self.exploration = None;
+        self.chart.0 = None;
+        self.last_reply = None;
+        self.reply_due = None;
+        self.message = Some(format!(
+            "The book now has {} lines{}.",
+            self.graph.stats().lines,
+            if repertoire { " (your repertoire)" } else { "" }
+        ));
+    }
+
+    /// Records the lines the drill completed since the last call.
+    fn record_completions(&mut self) {
+        let done = self.session.lines_completed();
+        if done > self.completed_seen {
+            let title = self
+                .session
+                .opening_title()
+                .unwrap_or_else(|| "unnamed line".to_owned());
+            self.progress.progress.record_completion(&title);
+            self.progress.dirty = true;
+            self.progress.save();
+        }
+        self.completed_seen = done;
     }
 
     fn draw_and_apply(&mut self, ui: &mut Ui) {
@@ -331,6 +725,7 @@ impl TrainerApp {
         let viewing = self.session.viewing().is_some();
         match action {
             Action::NewLine | Action::Flip | Action::Explore | Action::Quit => true,
+            Action::Open => self.file_dialog.is_none(),
             Action::NewLineFromHere => !matches!(phase, Phase::OutOfBook { .. }),
             Action::NextLine => matches!(phase, Phase::EndOfLine { .. }),
             Action::TryAgain => matches!(phase, Phase::OutOfBook { .. }),
@@ -357,16 +752,60 @@ impl TrainerApp {
             Command::Action(action) => self.apply_action(ctx, action),
             Command::Play(mv) => {
                 self.last_reply = None;
-                self.message = match self.session.play(mv) {
+                let before = self.session.position().clone();
+                let outcome = self.session.play(mv);
+                if !matches!(outcome, MoveOutcome::Rejected) {
+                    let mistake = matches!(outcome, MoveOutcome::OutOfBook);
+                    self.progress.progress.record_attempt(&before, mistake);
+                    self.progress.dirty = true;
+                }
+                self.message = match outcome {
                     MoveOutcome::Accepted { .. } | MoveOutcome::OutOfBook => None,
                     MoveOutcome::Rejected => Some("That move cannot be played now.".to_owned()),
                 };
             }
+            Command::OpenFiles(paths) => self.open_files(paths),
+            Command::Import(paths, mode) => {
+                self.open_dialog = None;
+                for path in paths {
+                    self.pending_modes.push((path.clone(), mode));
+                    if let Some(b) = self.settings.book.files.iter_mut().find(|b| b.path == path) {
+                        // Opened again: read anew in the chosen mode.
+                        b.mode = mode;
+                        b.size = 0;
+                    }
+                    self.library.queue_import(path, mode, None);
+                }
+            }
+            Command::CancelOpen => self.open_dialog = None,
+            Command::CancelImport => self.library.cancel_import(),
+            Command::SetBook(choice) => {
+                self.settings.book = choice;
+                self.library.request_build(&self.settings.book);
+            }
+            Command::RemoveFile(path) => {
+                self.settings.book.files.retain(|b| b.path != path);
+                self.library.remove(&path);
+                self.library.request_build(&self.settings.book);
+            }
+            Command::ShowReport(path) => {
+                if let Some(f) = self.library.file(&path) {
+                    self.report = Some(ReportView {
+                        path: f.path.clone(),
+                        report: Some(f.report.clone()),
+                        error: None,
+                        issues: Vec::new(),
+                    });
+                }
+            }
+            Command::CloseReport => self.report = None,
+            Command::Export(what) => self.start_export(ctx, what),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),
             Command::SetLearner(color) => {
                 self.settings.learner = Side::from(color);
                 self.orientation = Orientation::from_color(color);
+                self.settings.orientation = Some(self.orientation);
                 self.new_seed();
                 self.session.set_learner(color);
                 self.last_reply = None;
@@ -412,7 +851,11 @@ impl TrainerApp {
                 self.session.take_back();
                 self.last_reply = None;
             }
-            Action::Flip => self.orientation = self.orientation.flipped(),
+            Action::Flip => {
+                self.orientation = self.orientation.flipped();
+                self.settings.orientation = Some(self.orientation);
+            }
+            Action::Open => self.start_file_dialog(ctx),
             Action::ContinueFromHere => {
                 self.session.continue_from_here();
                 self.last_reply = None;
@@ -420,6 +863,133 @@ impl TrainerApp {
             Action::Explore => self.start_explore(ctx),
             Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
+    }
+
+    // ----- files -----
+
+    /// Opens the native file dialog on its own thread (rfd; zenity where no desktop
+    /// portal exists), so the window keeps drawing.
+    fn start_file_dialog(&mut self, ctx: &egui::Context) {
+        let (tx, rx) = mpsc::channel();
+        let ctx = ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("hastings-open".to_owned())
+            .spawn(move || {
+                let files = rfd::FileDialog::new()
+                    .set_title("Open PGN files")
+                    .add_filter("PGN", &["pgn", "PGN"])
+                    .pick_files();
+                let _ = tx.send(files);
+                ctx.request_repaint();
+            });
+        match spawned {
+            Ok(_) => self.file_dialog = Some(rx),
+            Err(e) => self.message = Some(format!("Cannot open the file dialog: {e}")),
+        }
+    }
+
+    /// The lines `what` exports, and a file name to suggest.
+    fn export_lines(&self, what: ExportWhat) -> Option<(Vec<OpeningLine>, String)> {
+        match what {
+            ExportWhat::Source(SourceId::ECO) => {
+                Some((self.library.eco().lines().to_vec(), "eco.pgn".to_owned()))
+            }
+            ExportWhat::Source(id) => {
+                let f = self.library.files().iter().find(|f| f.id == id)?;
+                Some((
+                    f.lines.to_vec(),
+                    format!("{}-export.pgn", f.name().trim_end_matches(".pgn")),
+                ))
+            }
+            ExportWhat::Line => {
+                let moves = self.session.moves();
+                if moves.is_empty() {
+                    return None;
+                }
+                let opening = self.session.opening();
+                let line = OpeningLine {
+                    source: LineSource::Pgn {
+                        source: SourceId(u16::MAX),
+                        game: 1,
+                    },
+                    eco: opening.and_then(|o| o.eco.clone()),
+                    name: opening.map(|o| o.name.clone()).unwrap_or_default(),
+                    start: None,
+                    moves: moves
+                        .iter()
+                        .map(|m| {
+                            shakmaty::san::San::from_ascii(
+                                m.san.trim_end_matches(['+', '#']).as_bytes(),
+                            )
+                        })
+                        .collect::<Result<_, _>>()
+                        .ok()?,
+                    weight: 1.0,
+                    annotations: Vec::new(),
+                    truncated: false,
+                };
+                Some((vec![line], "drill.pgn".to_owned()))
+            }
+        }
+    }
+
+    /// Writes what `what` exports to `path` as PGN; returns the number of games.
+    ///
+    /// # Errors
+    ///
+    /// A message for the user when there is nothing to export or writing fails.
+    pub fn export_to(&self, what: ExportWhat, path: &std::path::Path) -> Result<usize, String> {
+        let (lines, _) = self
+            .export_lines(what)
+            .ok_or_else(|| "Nothing to export.".to_owned())?;
+        write_export(&lines, path)
+    }
+
+    /// Asks where to save (on a thread) and writes the PGN there.
+    fn start_export(&mut self, ctx: &egui::Context, what: ExportWhat) {
+        let Some((lines, name)) = self.export_lines(what) else {
+            self.message = Some("Nothing to export.".to_owned());
+            return;
+        };
+        let (tx, rx) = mpsc::channel();
+        let ctx = ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("hastings-export".to_owned())
+            .spawn(move || {
+                let Some(path) = rfd::FileDialog::new()
+                    .set_title("Export as PGN")
+                    .add_filter("PGN", &["pgn"])
+                    .set_file_name(name)
+                    .save_file()
+                else {
+                    let _ = tx.send(None);
+                    return;
+                };
+                let message = match write_export(&lines, &path) {
+                    Ok(games) => format!("Saved {games} games to {}.", path.display()),
+                    Err(e) => e,
+                };
+                let _ = tx.send(Some(message));
+                ctx.request_repaint();
+            });
+        match spawned {
+            Ok(_) => self.export_job = Some(rx),
+            Err(e) => self.message = Some(format!("Cannot export: {e}")),
+        }
+    }
+
+    /// The annotation of the last move on the board, from the book's lines.
+    fn last_move_annotation(&self) -> Option<(String, MoveAnnotation)> {
+        if self.session.viewing().is_some() {
+            return None;
+        }
+        let moves = self.session.moves();
+        let last = moves.last()?;
+        let mut before = Chess::default();
+        for m in &moves[..moves.len() - 1] {
+            before.play_unchecked(m.mv);
+        }
+        move_annotation(&self.graph, &before, last.mv).map(|a| (last.san.clone(), a))
     }
 
     // ----- the position shown, the chart, exploration -----
@@ -584,9 +1154,36 @@ impl TrainerApp {
             .resizable(false)
             .exact_size((window.x * 0.2).clamp(180.0, 300.0))
             .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    let seed = Some(self.session.seed());
-                    style_panel_ui(ui, &mut self.settings, seed, commands);
+                ui.horizontal(|ui| {
+                    for (tab, name) in [
+                        (LeftTab::Style, "Style"),
+                        (LeftTab::Book, "Book"),
+                        (LeftTab::Progress, "Progress"),
+                    ] {
+                        if ui.selectable_label(self.left_tab == tab, name).clicked() {
+                            self.left_tab = tab;
+                        }
+                    }
+                });
+                ui.separator();
+                egui::ScrollArea::vertical().show(ui, |ui| match self.left_tab {
+                    LeftTab::Style => {
+                        let seed = Some(self.session.seed());
+                        style_panel_ui(ui, &mut self.settings, seed, commands);
+                    }
+                    LeftTab::Book => book_panel_ui(
+                        ui,
+                        &self.settings.book,
+                        &self.library,
+                        self.repertoire,
+                        &self.book_warnings,
+                        commands,
+                    ),
+                    LeftTab::Progress => progress_panel_ui(
+                        ui,
+                        &self.progress.progress,
+                        self.progress.warning.as_deref(),
+                    ),
                 });
             });
         egui::Panel::right("hastings_drill")
@@ -598,6 +1195,29 @@ impl TrainerApp {
             .exact_size((window.y * 0.3).clamp(140.0, 320.0))
             .show(ui, |ui| self.chart_panel_ui(ui, commands));
         egui::CentralPanel::default().show(ui, |ui| self.board_panel_ui(ui, commands));
+        let ctx = ui.ctx().clone();
+        if let Some(view) = &self.report {
+            report_window_ui(&ctx, view, commands);
+        }
+        if let Some((paths, mode)) = &mut self.open_dialog {
+            open_dialog_ui(&ctx, paths, mode, commands);
+        }
+        let hovering = ctx.input(|i| !i.raw.hovered_files.is_empty());
+        if hovering {
+            let rect = ctx.content_rect();
+            let painter = ctx.layer_painter(egui::LayerId::new(
+                egui::Order::Foreground,
+                egui::Id::unique("drop_overlay"),
+            ));
+            painter.rect_filled(rect, 0.0, Color32::from_black_alpha(160));
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "Drop PGN files to load them",
+                egui::FontId::proportional(28.0),
+                Color32::WHITE,
+            );
+        }
     }
 
     fn top_bar_ui(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
@@ -620,6 +1240,8 @@ impl TrainerApp {
                 }
             }
             ui.separator();
+            Action::Open.button_ui(ui, self.is_enabled(Action::Open), commands);
+            ui.separator();
             Action::NewLine.button_ui(ui, self.is_enabled(Action::NewLine), commands);
             Action::TakeBack.button_ui(ui, self.is_enabled(Action::TakeBack), commands);
             Action::Flip.button_ui(ui, true, commands);
@@ -630,6 +1252,9 @@ impl TrainerApp {
                 self.session.mistakes_total()
             ));
         });
+        if let Some(progress) = self.library.progress() {
+            ui.horizontal(|ui| import_progress_ui(ui, &progress, commands));
+        }
     }
 
     fn board_panel_ui(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
@@ -658,6 +1283,9 @@ impl TrainerApp {
             return weighted_arrows(book_moves.iter().map(|b| (b.mv, b.share)));
         }
         let mut arrows = Vec::new();
+        if let Some((_, a)) = self.last_move_annotation() {
+            arrows.extend(annotation_arrows(&a));
+        }
         if let Some(hint) = self.session.hint()
             && let Some(to) = hint.to
         {
@@ -759,6 +1387,7 @@ impl TrainerApp {
                     Action::ShowMe.button_ui(ui, true, commands);
                 });
                 ui.label("Book moves here:");
+                let position = self.session.position().clone();
                 egui::Grid::new("book_moves")
                     .striped(true)
                     .num_columns(3)
@@ -768,6 +1397,12 @@ impl TrainerApp {
                             ui.label(format!("{:.1}%", b.share * 100.0));
                             ui.label(b.leads_to.as_deref().unwrap_or(""));
                             ui.end_row();
+                            if let Some(a) = move_annotation(&self.graph, &position, b.mv) {
+                                ui.label("");
+                                ui.label("");
+                                ui.label(RichText::new(annotation_text(&b.san, &a)).italics());
+                                ui.end_row();
+                            }
                         }
                     });
             }
@@ -781,6 +1416,12 @@ impl TrainerApp {
                 ui.label(format!("Mistakes in this line: {mistakes}"));
                 Action::NextLine.button_ui(ui, true, commands);
             }
+        }
+        if let Some((san, a)) = self.last_move_annotation() {
+            ui.label(RichText::new(annotation_text(&san, &a)).italics());
+        }
+        if let Some(note) = self.session.theory_note() {
+            ui.label(RichText::new(note).color(Color32::from_rgb(0x2a, 0x7a, 0xc0)));
         }
         if let Some(message) = &self.message {
             ui.label(message);
@@ -867,7 +1508,7 @@ impl TrainerApp {
     }
 
     fn screenshot_step(&mut self, ctx: &egui::Context) {
-        let exploring = self.explore_job.is_some();
+        let exploring = self.explore_job.is_some() || self.is_loading();
         let Some(plan) = &mut self.screenshot else {
             return;
         };
@@ -892,6 +1533,7 @@ impl eframe::App for TrainerApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.screenshot.is_none() {
             eframe::set_value(storage, SETTINGS_KEY, &self.settings);
+            self.progress.save();
         }
     }
 
@@ -899,10 +1541,107 @@ impl eframe::App for TrainerApp {
         if let Some(job) = &self.explore_job {
             job.cancel.store(true, Ordering::Relaxed);
         }
+        self.library.cancel_import();
+        self.progress.save();
         if let Some(t) = &self.timings {
             t.report();
         }
     }
+}
+
+/// Writes `lines` as PGN to `path` atomically; returns the number of games.
+fn write_export(lines: &[OpeningLine], path: &std::path::Path) -> Result<usize, String> {
+    let mut out = Vec::new();
+    let games = crate::book::export::write_pgn(lines.iter(), &mut out)
+        .map_err(|e| format!("Cannot export: {e}"))?;
+    store::write_atomic(path, &out).map_err(|e| format!("Cannot export: {e}"))?;
+    Ok(games)
+}
+
+/// What the book's lines say about `mv` played at `before`: the annotation of the
+/// first line through that move that has one.
+pub fn move_annotation(graph: &PositionGraph, before: &Chess, mv: Move) -> Option<MoveAnnotation> {
+    let from = graph.lookup(before)?;
+    let mut after = before.clone();
+    after.play_unchecked(mv);
+    let to = graph.lookup(&after)?;
+    let c = graph.continuations(from).iter().find(|c| c.to == to)?;
+    for &id in graph.continuation_lines(c).iter().take(200) {
+        let line = graph.line(id);
+        if line.annotations.is_empty() {
+            continue;
+        }
+        let Ok(mut pos) = start_position(line) else {
+            continue;
+        };
+        for (ply, san) in line.moves.iter().enumerate() {
+            let Ok(m) = san.to_move(&pos) else {
+                break;
+            };
+            let at_from = graph.lookup(&pos) == Some(from);
+            pos.play_unchecked(m);
+            if at_from && graph.lookup(&pos) == Some(to) {
+                let found = line
+                    .annotations
+                    .iter()
+                    .find(|a| a.ply as usize == ply && !is_empty_annotation(a));
+                if let Some(a) = found {
+                    return Some(a.clone());
+                }
+                break;
+            }
+        }
+    }
+    None
+}
+
+fn is_empty_annotation(a: &MoveAnnotation) -> bool {
+    a.comment.is_none() && a.nags.is_empty() && a.arrows.is_empty() && a.circles.is_empty()
+}
+
+/// An annotation as text: `Bc4! Aiming at f7.`
+pub fn annotation_text(san: &str, a: &MoveAnnotation) -> String {
+    let glyphs: String = a
+        .nags
+        .iter()
+        .map(|n| match n {
+            1 => "!".to_owned(),
+            2 => "?".to_owned(),
+            3 => "!!".to_owned(),
+            4 => "??".to_owned(),
+            5 => "!?".to_owned(),
+            6 => "?!".to_owned(),
+            n => format!(" ${n}"),
+        })
+        .collect();
+    let mut text = format!("{san}{glyphs}");
+    if let Some(c) = &a.comment {
+        text.push(' ');
+        text.push_str(c);
+    }
+    if !a.circles.is_empty() {
+        let squares: Vec<String> = a.circles.iter().map(|(_, sq)| sq.to_string()).collect();
+        text.push_str(&format!(" (marked: {})", squares.join(", ")));
+    }
+    text
+}
+
+/// The arrows of an annotation (`[%cal]`), in lichess's colours.
+fn annotation_arrows(a: &MoveAnnotation) -> Vec<Arrow> {
+    a.arrows
+        .iter()
+        .map(|(c, from, to)| Arrow {
+            from: *from,
+            to: *to,
+            weight: 0.7,
+            color: match c.to_ascii_uppercase() {
+                'R' => Color32::from_rgba_unmultiplied(136, 32, 32, 170),
+                'Y' => Color32::from_rgba_unmultiplied(230, 143, 0, 170),
+                'B' => Color32::from_rgba_unmultiplied(0, 48, 136, 170),
+                _ => Color32::from_rgba_unmultiplied(21, 120, 27, 170),
+            },
+        })
+        .collect()
 }
 
 /// Green arrows for weighted moves: thickness and opacity by weight relative to the

@@ -5,10 +5,14 @@
 //! once the frame is drawn. Each [`Action`] (a command without data, with a button)
 //! carries its text, tooltip and keyboard shortcuts in one place.
 
+use std::path::PathBuf;
+
 use eframe::egui;
 use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 use shakmaty::{Color, Move};
 
+use super::state::{BookChoice, FileMode};
+use crate::book::SourceId;
 use crate::sampler::Style;
 
 /// A command with a button and (maybe) a keyboard shortcut.
@@ -34,13 +38,15 @@ pub enum Action {
     ContinueFromHere,
     /// Sample lines from the shown position on a background thread.
     Explore,
+    /// Choose PGN files to load (a file dialog).
+    Open,
     /// Close the window.
     Quit,
 }
 
 impl Action {
     /// Every action (`NewLineFromHere` before `NewLine`: Shift+N is matched first).
-    pub const ALL: [Action; 11] = [
+    pub const ALL: [Action; 12] = [
         Action::NewLineFromHere,
         Action::NewLine,
         Action::NextLine,
@@ -51,6 +57,7 @@ impl Action {
         Action::Flip,
         Action::ContinueFromHere,
         Action::Explore,
+        Action::Open,
         Action::Quit,
     ];
 
@@ -67,6 +74,7 @@ impl Action {
             Action::Flip => "Flip board",
             Action::ContinueFromHere => "Continue from here",
             Action::Explore => "Explore",
+            Action::Open => "Open PGN…",
             Action::Quit => "Quit",
         }
     }
@@ -88,6 +96,10 @@ impl Action {
             Action::Explore => {
                 "Sample lines from this position in the background and show how often each \
                  move was chosen"
+            }
+            Action::Open => {
+                "Load a repertoire or a game collection from PGN files (or drop them on the \
+                 window)"
             }
             Action::Quit => "Close the window (the settings are saved)",
         }
@@ -114,6 +126,7 @@ impl Action {
             Action::Flip => &const { [KeyboardShortcut::new(NONE, Key::F)] },
             Action::ContinueFromHere => &const { [KeyboardShortcut::new(NONE, Key::C)] },
             Action::Explore => &const { [KeyboardShortcut::new(NONE, Key::E)] },
+            Action::Open => &const { [KeyboardShortcut::new(Modifiers::COMMAND, Key::O)] },
             Action::Quit => &const { [KeyboardShortcut::new(Modifiers::COMMAND, Key::Q)] },
         }
     }
@@ -189,4 +202,31 @@ pub enum Command {
     SetLearner(Color),
     /// A new style for the next reply and the chart.
     SetStyle(Style),
+    /// Files were chosen or dropped: ask how to read them.
+    OpenFiles(Vec<PathBuf>),
+    /// Import these files in this mode (the choice of the open dialog).
+    Import(Vec<PathBuf>, FileMode),
+    /// Close the open dialog without importing.
+    CancelOpen,
+    /// Stop the running import.
+    CancelImport,
+    /// Use these sources and filters for the book (the graph is rebuilt).
+    SetBook(BookChoice),
+    /// Forget a loaded file.
+    RemoveFile(PathBuf),
+    /// Show the import report of a loaded file again.
+    ShowReport(PathBuf),
+    /// Close the import report.
+    CloseReport,
+    /// Save a loaded file's lines, or the drilled line, as PGN (asks where).
+    Export(ExportWhat),
+}
+
+/// What to export as PGN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportWhat {
+    /// The lines of one source (a loaded file, or ECO).
+    Source(SourceId),
+    /// The moves of the current drill.
+    Line,
 }

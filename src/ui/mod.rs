@@ -10,8 +10,10 @@
 
 pub mod app;
 pub mod board;
+pub mod book_panel;
 pub mod chart;
 pub mod command;
+pub mod library;
 pub mod pieces;
 pub mod state;
 pub mod style_panel;

@@ -1,0 +1,481 @@
+//! Repertoires in the window, driven through the real widgets with egui_kittest: loading
+//! PGN files through the open dialog's code path, the import report, repertoire mode,
+//! the book's sources, and settings and progress across a restart.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, LazyLock};
+
+use eframe::egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use hastings::book::pgn::{ImportOptions, read_pgn};
+use hastings::book::{LineSource, PositionGraph, SourceId};
+use hastings::trainer::Phase;
+use hastings::ui::TrainerApp;
+use hastings::ui::app::{annotation_text, move_annotation};
+use hastings::ui::board::Orientation;
+use hastings::ui::state::{Settings, Side};
+use shakmaty::{Chess, Move, Position};
+
+static ECO: LazyLock<Arc<PositionGraph>> =
+    LazyLock::new(|| Arc::new(PositionGraph::eco().expect("the embedded ECO data loads")));
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// The repertoire fixture's own graph, built without the app.
+fn repertoire_graph() -> PositionGraph {
+    let text = std::fs::read(fixture("repertoire.pgn")).unwrap();
+    let import = read_pgn(
+        text.as_slice(),
+        SourceId(1),
+        &ImportOptions::default(),
+        Some(&ECO),
+    )
+    .unwrap();
+    PositionGraph::build(import.lines).graph
+}
+
+fn settings(learner: Side) -> Settings {
+    Settings {
+        learner,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    }
+}
+
+fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
+    Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
+}
+
+/// Loads `paths` as the file dialog does: the open dialog asks for the mode, "Import"
+/// starts the import; then waits for the import and the new book.
+fn load(harness: &mut Harness<'static, TrainerApp>, paths: Vec<PathBuf>, mode: &str) {
+    harness.state_mut().open_files(paths);
+    harness.run();
+    harness.get_by_label(mode).click();
+    harness.run();
+    harness.get_by_label("Import").click();
+    harness.step();
+    harness.state_mut().finish_loading();
+    harness.run();
+}
+
+fn open_tab(harness: &mut Harness<'static, TrainerApp>, tab: &str) {
+    harness.get_by_label(tab).click();
+    harness.run();
+}
+
+/// Clicks "from" then "to" on the board.
+fn play(harness: &mut Harness<'static, TrainerApp>, mv: Move) {
+    let from = mv.from().unwrap();
+    let label = |sq: shakmaty::Square| {
+        let pos = harness.state().session().position().clone();
+        match pos.board().piece_at(sq) {
+            Some(p) => format!(
+                "{sq} {} {}",
+                if p.color.is_white() { "white" } else { "black" },
+                format!("{:?}", p.role).to_lowercase()
+            ),
+            None => sq.to_string(),
+        }
+    };
+    let (a, b) = (label(from), label(mv.to()));
+    harness.get_by_label(&a).click();
+    harness.run();
+    harness.get_by_label(&b).click();
+    harness.step();
+    harness.step();
+    harness.run();
+}
+
+fn untick_eco(harness: &mut Harness<'static, TrainerApp>) {
+    open_tab(harness, "Book");
+    harness.get_by_label("ECO (built in, 3,807 lines)").click();
+    harness.step();
+    harness.state_mut().finish_loading();
+    harness.run();
+}
+
+fn chart_sans(harness: &mut Harness<'static, TrainerApp>) -> Vec<String> {
+    let app = harness.state_mut();
+    let graph = Arc::clone(app.graph());
+    let pos = app.session().position().clone();
+    let Some(node) = graph.lookup(&pos) else {
+        return Vec::new();
+    };
+    let mut sans: Vec<String> = app
+        .chart()
+        .rows
+        .iter()
+        .map(|r| graph.san(node, r.mv).to_string())
+        .collect();
+    sans.sort();
+    sans
+}
+
+#[test]
+fn loading_a_repertoire_through_the_open_dialog_adds_its_lines_and_the_drill_follows_them() {
+    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    harness.run();
+    let own = repertoire_graph();
+    load(
+        &mut harness,
+        vec![fixture("repertoire.pgn")],
+        "My repertoire",
+    );
+
+    // The summary says what was added; ECO and the repertoire make one book.
+    harness.get_by_label("Import report: repertoire.pgn");
+    let summary = format!(
+        "2 games read, 2 imported as repertoire: {} lines, {} positions; 0 issues",
+        own.stats().lines,
+        own.stats().nodes
+    );
+    harness.get_by_label(&summary);
+    let app = harness.state();
+    assert_eq!(app.library().files().len(), 1);
+    assert_eq!(
+        app.graph().stats().lines,
+        3807 + own.stats().lines,
+        "the repertoire's lines join ECO's"
+    );
+    assert!(!app.is_repertoire(), "ECO is still ticked");
+    harness.get_by_label("Close").click();
+    harness.run();
+
+    // With ECO unticked the drill follows the repertoire, and its comments are shown.
+    untick_eco(&mut harness);
+    assert!(harness.state().is_repertoire());
+    assert_eq!(harness.state().graph().stats().lines, own.stats().lines);
+    let mut comments_seen = 0;
+    for seed in 0..8 {
+        harness.state_mut().settings_mut().seed = seed.to_string();
+        harness.get_by_label("New line").click();
+        harness.run();
+        while *harness.state().session().phase() == Phase::LearnerToMove {
+            let session = harness.state().session();
+            let before = session.position().clone();
+            let mv = session.book_moves()[0].mv;
+            play(&mut harness, mv);
+            let app = harness.state();
+            let moves = app.session().moves();
+            // Every move of the drill, the learner's and the computer's, is the repertoire's.
+            let mut pos = Chess::default();
+            for m in moves {
+                pos.play_unchecked(m.mv);
+                assert!(own.lookup(&pos).is_some(), "{} left the repertoire", m.san);
+            }
+            // The learner's move's comment is shown after it is played (when the
+            // computer's reply has none of its own).
+            let learner_move = moves.iter().rposition(|m| m.by_learner).unwrap();
+            let reply_note = moves.get(learner_move + 1).and_then(|_| {
+                let mut p = before.clone();
+                p.play_unchecked(mv);
+                move_annotation(&own, &p, moves[learner_move + 1].mv)
+            });
+            if learner_move + 1 == moves.len() || reply_note.is_some() {
+                let last = moves.last().unwrap();
+                let mut p = Chess::default();
+                for m in &moves[..moves.len() - 1] {
+                    p.play_unchecked(m.mv);
+                }
+                if let Some(a) = move_annotation(&own, &p, last.mv) {
+                    harness.get_by_label(&annotation_text(&last.san, &a));
+                    comments_seen += 1;
+                }
+            }
+        }
+    }
+    assert!(comments_seen > 0, "some drilled move had a comment");
+}
+
+#[test]
+fn a_file_with_errors_shows_the_issues_panel_with_the_game_numbers() {
+    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    harness.run();
+    load(
+        &mut harness,
+        vec![fixture("illegal.pgn")],
+        "Decide from the file",
+    );
+    harness.get_by_label("Import report: illegal.pgn");
+    harness.get_by_label("Game");
+    harness.get_by_label("Players / event");
+    // Game 2 of 3 has the illegal 4.Bxf7+; games 1 and 3 load.
+    harness.get_by_label("Game 2");
+    assert!(harness.query_by_label("Game 1").is_none());
+    assert!(harness.query_by_label("Game 3").is_none());
+    harness.get_by_label("Carol – Dave");
+    harness.get_by_label("Bxf7");
+    let text = harness.state().report().unwrap().text();
+    assert!(
+        text.contains("game 2\tCarol – Dave\tply 7\tBxf7\tillegal move"),
+        "{text}"
+    );
+    assert!(text.contains("3 games read, 3 imported"), "{text}");
+
+    // A file with no games is an error message, not a crash, and is not remembered.
+    harness.get_by_label("Close").click();
+    harness.run();
+    load(
+        &mut harness,
+        vec![fixture("empty.pgn")],
+        "Decide from the file",
+    );
+    harness.get_by_label("Import report: empty.pgn");
+    let report = harness.state().report().unwrap();
+    assert!(report.summary().ends_with("empty.pgn: no games found"));
+    assert_eq!(harness.state().settings().book.files.len(), 1);
+}
+
+#[test]
+fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_leaves_the_repertoire()
+ {
+    let own = repertoire_graph();
+    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    harness.run();
+    load(
+        &mut harness,
+        vec![fixture("repertoire.pgn")],
+        "My repertoire",
+    );
+    harness.get_by_label("Close").click();
+    untick_eco(&mut harness);
+    assert!(harness.state().is_repertoire());
+
+    // 1.d4 is theory (ECO knows it) but not the repertoire's: a mistake.
+    play(
+        &mut harness,
+        shakmaty::uci::UciMove::from_ascii(b"d2d4")
+            .unwrap()
+            .to_move(&Chess::default())
+            .unwrap(),
+    );
+    assert!(matches!(
+        harness.state().session().phase(),
+        Phase::OutOfBook { .. }
+    ));
+    harness.get_by_label("d4 is not in the book.");
+    harness.get_by_label("d4 is theory, but your repertoire plays e4");
+    harness.get_by_label("Try again").click();
+    harness.run();
+
+    // As Black, over many seeds: every reply of the computer is the repertoire's, also
+    // where ECO has others (after 1.e4 c5 ECO plays Nf3, Nc3, d4, …).
+    harness.get_by_label("Black").click();
+    harness.run();
+    let mut replies: HashMap<String, u32> = HashMap::new();
+    let mut end_notes = 0;
+    for seed in 0..30 {
+        harness.state_mut().settings_mut().seed = seed.to_string();
+        harness.get_by_label("New line").click();
+        harness.run();
+        loop {
+            let phase = harness.state().session().phase().clone();
+            match phase {
+                Phase::LearnerToMove => {
+                    let session = harness.state().session();
+                    let n = session.book_moves().len();
+                    let mv = session.book_moves()[seed % n].mv;
+                    play(&mut harness, mv);
+                }
+                Phase::EndOfLine { .. } => {
+                    let eco_goes_on = ECO
+                        .lookup(harness.state().session().position())
+                        .is_some_and(|n| !ECO.continuations(n).is_empty());
+                    if eco_goes_on {
+                        let label = harness.state().session().theory_note().unwrap();
+                        assert!(
+                            label.starts_with("Your repertoire ends here; theory continues with")
+                        );
+                        harness.get_by_label(&label);
+                        end_notes += 1;
+                    }
+                    break;
+                }
+                other => panic!("unexpected phase {other:?}"),
+            }
+        }
+        let mut pos = Chess::default();
+        for m in harness.state().session().moves() {
+            let before = pos.clone();
+            pos.play_unchecked(m.mv);
+            assert!(own.lookup(&before).is_some());
+            if !m.by_learner {
+                assert!(
+                    own.lookup(&pos).is_some(),
+                    "seed {seed}: the computer played {} outside the repertoire",
+                    m.san
+                );
+                *replies.entry(m.san.clone()).or_default() += 1;
+            }
+        }
+    }
+    assert!(replies["e4"] >= 30, "White always opens 1.e4: {replies:?}");
+    assert!(end_notes > 0, "some line ended where theory goes on");
+}
+
+#[test]
+fn unticking_eco_changes_the_candidates() {
+    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    harness.run();
+    load(
+        &mut harness,
+        vec![fixture("repertoire.pgn")],
+        "My repertoire",
+    );
+    harness.get_by_label("Close").click();
+    harness.run();
+    let with_eco = chart_sans(&mut harness);
+    assert!(with_eco.len() > 10, "{with_eco:?}");
+    assert!(with_eco.contains(&"d4".to_owned()) && with_eco.contains(&"e4".to_owned()));
+    untick_eco(&mut harness);
+    assert_eq!(chart_sans(&mut harness), vec!["e4".to_owned()]);
+    // Ticking it again brings the other moves back.
+    harness.get_by_label("ECO (built in, 3,807 lines)").click();
+    harness.step();
+    harness.state_mut().finish_loading();
+    harness.run();
+    assert_eq!(chart_sans(&mut harness), with_eco);
+}
+
+/// eframe's storage in memory, as the window's file storage holds it.
+#[derive(Default)]
+struct MemoryStorage(HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+#[test]
+fn settings_and_progress_survive_an_app_restart() {
+    let dir = std::env::temp_dir().join(format!("hastings-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let progress_file = dir.join("progress.ron");
+    let _ = std::fs::remove_file(&progress_file);
+    let copy = dir.join("mine.pgn");
+    std::fs::copy(fixture("repertoire.pgn"), &copy).unwrap();
+
+    let app = TrainerApp::with_progress_file(
+        Arc::clone(&ECO),
+        settings(Side::White),
+        Some(progress_file.clone()),
+    );
+    let mut harness = harness_for(app);
+    harness.run();
+    load(&mut harness, vec![copy.clone()], "My repertoire");
+    harness.get_by_label("Close").click();
+    untick_eco(&mut harness);
+    harness.get_by_label("Black").click();
+    harness.run();
+    harness.get_by_label("Flip board").click();
+    harness.run();
+    open_tab(&mut harness, "Style");
+    harness.get_by_label("1.d4 lines").click();
+    harness.run();
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(harness.state_mut(), &mut storage);
+    let before = harness.state().settings().clone();
+    assert_eq!(before.book.files.len(), 1);
+    assert!(!before.book.eco);
+    assert_eq!(before.orientation, Some(Orientation::WhiteBottom));
+    drop(harness);
+
+    let mut restarted = TrainerApp::restore(Arc::clone(&ECO), Some(&storage), Some(progress_file));
+    restarted.finish_loading();
+    assert_eq!(restarted.settings(), &before);
+    assert_eq!(restarted.orientation(), Orientation::WhiteBottom);
+    assert_eq!(restarted.session().learner(), shakmaty::Color::Black);
+    assert!(restarted.is_repertoire(), "the repertoire is loaded again");
+    assert!(
+        restarted.book_warnings().is_empty(),
+        "{:?}",
+        restarted.book_warnings()
+    );
+    assert!(
+        restarted
+            .graph()
+            .lines()
+            .iter()
+            .all(|l| matches!(l.source, LineSource::Pgn { .. }))
+    );
+
+    // A remembered file that has gone is a warning, not a crash.
+    std::fs::remove_file(&copy).unwrap();
+    let mut again = TrainerApp::restore(Arc::clone(&ECO), Some(&storage), None);
+    again.finish_loading();
+    assert_eq!(again.book_warnings().len(), 1);
+    assert!(again.book_warnings()[0].contains("mine.pgn is missing"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn drilled_moves_are_recorded_as_progress_and_saved_atomically() {
+    let dir = std::env::temp_dir().join(format!("hastings-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let progress_file = dir.join("progress.ron");
+    let _ = std::fs::remove_file(&progress_file);
+    let app = TrainerApp::with_progress_file(
+        Arc::clone(&ECO),
+        settings(Side::White),
+        Some(progress_file.clone()),
+    );
+    let mut harness = harness_for(app);
+    harness.run();
+    let e4 = shakmaty::uci::UciMove::from_ascii(b"e2e4")
+        .unwrap()
+        .to_move(&Chess::default())
+        .unwrap();
+    play(&mut harness, e4);
+    let reply = harness.state().session().moves()[1].mv;
+    let mut pos = Chess::default();
+    pos.play_unchecked(e4);
+    pos.play_unchecked(reply);
+    // A move outside the book at the next position: a mistake there.
+    let wrong = pos
+        .legal_moves()
+        .into_iter()
+        .find(|m| {
+            let mut next = pos.clone();
+            next.play_unchecked(*m);
+            ECO.lookup(&next).is_none()
+        })
+        .unwrap();
+    play(&mut harness, wrong);
+    assert!(
+        matches!(harness.state().session().phase(), Phase::OutOfBook { .. }),
+        "{:?} {:?}",
+        harness.state().session().moves(),
+        harness.state().session().phase()
+    );
+    let progress = harness.state().progress();
+    assert_eq!(progress.position(&Chess::default()).attempts, 1);
+    assert_eq!(progress.position(&pos).mistakes, 1);
+    open_tab(&mut harness, "Progress");
+    harness.get_by_label("Moves tried: 2, mistakes: 1 (50.0%)");
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(harness.state_mut(), &mut storage);
+    let saved = hastings::store::load_progress(&progress_file);
+    assert!(saved.warning.is_none());
+    assert_eq!(&saved.value, harness.state().progress());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -392,6 +392,15 @@ fn settings_and_progress_survive_an_app_restart() {
     open_tab(&mut harness, "Style");
     harness.get_by_label("1.d4 lines").click();
     harness.run();
+    // One move as Black after the computer's 1.e4: progress to keep.
+    let pos = harness.state().session().position().clone();
+    let e5 = shakmaty::uci::UciMove::from_ascii(b"e7e5")
+        .unwrap()
+        .to_move(&pos)
+        .unwrap();
+    play(&mut harness, e5);
+    let progress = harness.state().progress().clone();
+    assert_eq!(progress.position(&pos).attempts, 1);
     let mut storage = MemoryStorage::default();
     eframe::App::save(harness.state_mut(), &mut storage);
     let before = harness.state().settings().clone();
@@ -406,6 +415,7 @@ fn settings_and_progress_survive_an_app_restart() {
     assert_eq!(restarted.orientation(), Orientation::WhiteBottom);
     assert_eq!(restarted.session().learner(), shakmaty::Color::Black);
     assert!(restarted.is_repertoire(), "the repertoire is loaded again");
+    assert_eq!(restarted.progress(), &progress);
     assert!(
         restarted.book_warnings().is_empty(),
         "{:?}",
@@ -477,5 +487,69 @@ fn drilled_moves_are_recorded_as_progress_and_saved_atomically() {
     let saved = hastings::store::load_progress(&progress_file);
     assert!(saved.warning.is_none());
     assert_eq!(&saved.value, harness.state().progress());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_wrong_move_shows_the_comment_of_the_repertoire_move_there() {
+    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::Black)));
+    harness.run();
+    load(
+        &mut harness,
+        vec![fixture("repertoire.pgn")],
+        "My repertoire",
+    );
+    harness.get_by_label("Close").click();
+    untick_eco(&mut harness);
+    // White's repertoire moves are forced here: 1.e4, 2.Nf3, 3.Bc4.
+    for (black, white_after) in [("e7e5", "Nf3"), ("b8c6", "Bc4")] {
+        let pos = harness.state().session().position().clone();
+        let mv = shakmaty::uci::UciMove::from_ascii(black.as_bytes())
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        play(&mut harness, mv);
+        assert_eq!(
+            harness.state().session().moves().last().unwrap().san,
+            white_after
+        );
+    }
+    // 3.Bc4's own comment and arrow are shown after it.
+    harness.get_by_label("Bc4 Aiming at f7.");
+    // 3...d6 is not in the repertoire: the repertoire's moves are listed with their comments.
+    let pos = harness.state().session().position().clone();
+    let d6 = shakmaty::uci::UciMove::from_ascii(b"d7d6")
+        .unwrap()
+        .to_move(&pos)
+        .unwrap();
+    play(&mut harness, d6);
+    harness.get_by_label("d6 is not in the book.");
+    harness.get_by_label("Nf6!? The Two Knights.");
+}
+
+#[test]
+fn a_corrupt_progress_file_is_set_aside_with_a_warning_in_the_progress_panel() {
+    let dir = std::env::temp_dir().join(format!("hastings-corrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let progress_file = dir.join("progress.ron");
+    std::fs::write(&progress_file, "(positions: {\"x\": (attempts: -1)})").unwrap();
+    let app = TrainerApp::with_progress_file(
+        Arc::clone(&ECO),
+        settings(Side::White),
+        Some(progress_file.clone()),
+    );
+    let mut harness = harness_for(app);
+    harness.run();
+    open_tab(&mut harness, "Progress");
+    let warning = harness.state().progress_warning().unwrap().to_owned();
+    assert!(warning.contains("could not be read"), "{warning}");
+    harness.get_by_label(&warning);
+    harness.get_by_label("Moves tried: 0, mistakes: 0 (0.0%)");
+    let kept: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("progress.ron.corrupt-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "the corrupt file is kept aside");
     let _ = std::fs::remove_dir_all(&dir);
 }

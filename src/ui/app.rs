@@ -147,6 +147,7 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
                 None => TrainerApp::restore(graph, cc.storage, progress_file),
             };
             if !files.is_empty() {
+                app.left_tab = LeftTab::Book;
                 app.apply(&cc.egui_ctx, Command::Import(files, FileMode::Auto));
             }
             if timings {
@@ -525,7 +526,11 @@ impl TrainerApp {
 
     fn on_library_event(&mut self, event: LibraryEvent) {
         match event {
-            LibraryEvent::Imported { index, warning } => {
+            LibraryEvent::Imported {
+                index,
+                warning,
+                remembered: reimport,
+            } => {
                 let Some(file) = self.library.files().get(index) else {
                     return;
                 };
@@ -536,7 +541,6 @@ impl TrainerApp {
                     .files
                     .iter_mut()
                     .find(|b| b.path == file.path);
-                let reimport = remembered.as_ref().is_some_and(|b| b.size != 0);
                 match remembered {
                     Some(b) => {
                         b.size = stamp.size;
@@ -624,7 +628,7 @@ impl TrainerApp {
         self.reply_due = None;
         self.message = Some(format!(
             "The book now has {} lines{}.",
-            self.graph.stats().lines,
+            self.graph.lines().len(),
             if repertoire { " (your repertoire)" } else { "" }
         ));
     }
@@ -655,8 +659,9 @@ impl TrainerApp {
             self.apply(ui.ctx(), command);
         }
         self.update_title(ui.ctx());
+        let loading = self.is_loading();
         if let Some(t) = &mut self.timings {
-            t.frame(ui.ctx());
+            t.frame(ui.ctx(), loading);
         }
     }
 
@@ -772,7 +777,6 @@ impl TrainerApp {
                     if let Some(b) = self.settings.book.files.iter_mut().find(|b| b.path == path) {
                         // Opened again: read anew in the chosen mode.
                         b.mode = mode;
-                        b.size = 0;
                     }
                     self.library.queue_import(path, mode, None);
                 }
@@ -1808,6 +1812,13 @@ struct Timings {
     drag_cpu: Vec<f32>,
     /// Wall time from one frame to the next while dragging (everything, swap included).
     drag_intervals: Vec<f32>,
+    /// eframe's CPU time of frames drawn while files load or the book is built.
+    load_cpu: Vec<f32>,
+    /// Wall time from one frame to the next while files load (includes the waits
+    /// between the progress bar's repaints).
+    load_intervals: Vec<f32>,
+    /// Whether the last frame was drawn while loading.
+    last_loading: bool,
 }
 
 impl Timings {
@@ -1818,11 +1829,14 @@ impl Timings {
             last_frame: None,
             drag_cpu: Vec::new(),
             drag_intervals: Vec::new(),
+            load_cpu: Vec::new(),
+            load_intervals: Vec::new(),
+            last_loading: false,
         }
     }
 
     /// At the end of each frame's ui.
-    fn frame(&mut self, ctx: &egui::Context) {
+    fn frame(&mut self, ctx: &egui::Context, loading: bool) {
         let now = Instant::now();
         let dragging = ctx.input(|i| i.pointer.is_decidedly_dragging());
         self.frames += 1;
@@ -1846,6 +1860,13 @@ impl Timings {
         {
             self.drag_intervals.push((now - last).as_secs_f32() * 1e3);
         }
+        if let Some((last, _)) = self.last_frame
+            && loading
+            && self.last_loading
+        {
+            self.load_intervals.push((now - last).as_secs_f32() * 1e3);
+        }
+        self.last_loading = loading;
         self.last_frame = Some((now, dragging));
     }
 
@@ -1853,6 +1874,9 @@ impl Timings {
     fn cpu_usage(&mut self, seconds: Option<f32>) {
         if let (Some(s), Some((_, true))) = (seconds, self.last_frame) {
             self.drag_cpu.push(s * 1e3);
+        }
+        if let (Some(s), true) = (seconds, self.last_loading) {
+            self.load_cpu.push(s * 1e3);
         }
     }
 
@@ -1866,10 +1890,11 @@ impl Timings {
                     .unwrap_or(f32::NAN)
             };
             format!(
-                "n={} median={:.2} ms p95={:.2} ms",
+                "n={} median={:.2} ms p95={:.2} ms max={:.2} ms",
                 v.len(),
                 at(0.5),
-                at(0.95)
+                at(0.95),
+                at(1.0)
             )
         };
         eprintln!("hastings timings: {} frames in all", self.frames);
@@ -1880,6 +1905,14 @@ impl Timings {
         eprintln!(
             "hastings timings: while dragging, frame CPU without swap {}",
             stats(&self.drag_cpu)
+        );
+        eprintln!(
+            "hastings timings: while loading files, frame CPU without swap {}",
+            stats(&self.load_cpu)
+        );
+        eprintln!(
+            "hastings timings: while loading files, frame-to-frame {}",
+            stats(&self.load_intervals)
         );
     }
 }

@@ -79,7 +79,8 @@ pub fn report_window_ui(ctx: &egui::Context, view: &ReportView, commands: &mut V
         .id(egui::Id::unique("import_report"))
         .open(&mut open)
         .collapsible(false)
-        .default_width(620.0)
+        .default_width(640.0)
+        .max_width(760.0)
         .default_pos(ctx.content_rect().center() - egui::vec2(310.0, 200.0))
         .show(ctx, |ui| {
             let summary = RichText::new(view.summary()).strong();
@@ -113,7 +114,7 @@ pub fn report_window_ui(ctx: &egui::Context, view: &ReportView, commands: &mut V
                                         i.ply.to_string()
                                     });
                                     ui.label(&i.san);
-                                    ui.label(i.reason.to_string());
+                                    ui.add(egui::Label::new(i.reason.to_string()).wrap());
                                     ui.end_row();
                                 }
                             });

@@ -124,6 +124,8 @@ pub enum LibraryEvent {
         index: usize,
         /// A warning to show with it (the file changed since it was remembered).
         warning: Option<String>,
+        /// Whether it was re-imported from the remembered list (at start).
+        remembered: bool,
     },
     /// A file could not be imported.
     Failed {
@@ -448,7 +450,11 @@ impl Library {
                         self.files.len() - 1
                     }
                 };
-                LibraryEvent::Imported { index, warning }
+                LibraryEvent::Imported {
+                    index,
+                    warning,
+                    remembered: job.queued.remembered.is_some(),
+                }
             }
             Err(_) if job.counters.cancel.load(Ordering::Relaxed) => {
                 LibraryEvent::Cancelled { path }

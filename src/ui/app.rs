@@ -479,6 +479,20 @@ impl TrainerApp {
             Arc::new(move || ctx.request_repaint())
         }));
         for event in self.library.poll(false, &wake) {
+            if let Some(t) = &self.timings {
+                let what = match &event {
+                    LibraryEvent::Imported { .. } => "a file was imported",
+                    LibraryEvent::Built { .. } => "the book was built",
+                    LibraryEvent::Failed { .. } | LibraryEvent::Cancelled { .. } => {
+                        "an import stopped"
+                    }
+                };
+                eprintln!(
+                    "hastings timings: frame {}: {what}, {:.1} ms after start",
+                    t.frames + 1,
+                    t.started.elapsed().as_secs_f64() * 1e3
+                );
+            }
             self.on_library_event(event);
             ctx.request_repaint();
         }
@@ -660,8 +674,9 @@ impl TrainerApp {
         }
         self.update_title(ui.ctx());
         let loading = self.is_loading();
+        let fraction = self.library.progress().map(|p| p.fraction());
         if let Some(t) = &mut self.timings {
-            t.frame(ui.ctx(), loading);
+            t.frame(ui.ctx(), loading, fraction);
         }
     }
 
@@ -1812,13 +1827,16 @@ struct Timings {
     drag_cpu: Vec<f32>,
     /// Wall time from one frame to the next while dragging (everything, swap included).
     drag_intervals: Vec<f32>,
-    /// eframe's CPU time of frames drawn while files load or the book is built.
-    load_cpu: Vec<f32>,
+    /// eframe's CPU time of frames drawn while files load or the book is built, with
+    /// the frame's number.
+    load_cpu: Vec<(u32, f32)>,
     /// Wall time from one frame to the next while files load (includes the waits
     /// between the progress bar's repaints).
-    load_intervals: Vec<f32>,
+    load_intervals: Vec<(u32, f32)>,
     /// Whether the last frame was drawn while loading.
     last_loading: bool,
+    /// The import progress bar's percent at each frame drawn while a file was read.
+    load_percents: Vec<u32>,
 }
 
 impl Timings {
@@ -1832,11 +1850,12 @@ impl Timings {
             load_cpu: Vec::new(),
             load_intervals: Vec::new(),
             last_loading: false,
+            load_percents: Vec::new(),
         }
     }
 
     /// At the end of each frame's ui.
-    fn frame(&mut self, ctx: &egui::Context, loading: bool) {
+    fn frame(&mut self, ctx: &egui::Context, loading: bool, fraction: Option<f32>) {
         let now = Instant::now();
         let dragging = ctx.input(|i| i.pointer.is_decidedly_dragging());
         self.frames += 1;
@@ -1864,7 +1883,17 @@ impl Timings {
             && loading
             && self.last_loading
         {
-            self.load_intervals.push((now - last).as_secs_f32() * 1e3);
+            self.load_intervals
+                .push((self.frames, (now - last).as_secs_f32() * 1e3));
+        }
+        if let Some(f) = fraction {
+            self.load_percents.push((f * 100.0) as u32);
+        }
+        if self.last_loading && !loading {
+            eprintln!(
+                "hastings timings: files loaded and the book built {:.1} ms after start",
+                self.started.elapsed().as_secs_f64() * 1e3
+            );
         }
         self.last_loading = loading;
         self.last_frame = Some((now, dragging));
@@ -1872,11 +1901,27 @@ impl Timings {
 
     /// At the start of each frame: eframe's CPU time of the previous frame.
     fn cpu_usage(&mut self, seconds: Option<f32>) {
+        if let Some(s) = seconds
+            && (1..=3).contains(&self.frames)
+        {
+            eprintln!(
+                "hastings timings: frame {} (starting up) took {:.1} ms of CPU",
+                self.frames,
+                s * 1e3
+            );
+        }
         if let (Some(s), Some((_, true))) = (seconds, self.last_frame) {
             self.drag_cpu.push(s * 1e3);
         }
         if let (Some(s), true) = (seconds, self.last_loading) {
-            self.load_cpu.push(s * 1e3);
+            self.load_cpu.push((self.frames, s * 1e3));
+            if s > 0.05 {
+                eprintln!(
+                    "hastings timings: frame {} took {:.1} ms of CPU while loading",
+                    self.frames,
+                    s * 1e3
+                );
+            }
         }
     }
 
@@ -1906,13 +1951,43 @@ impl Timings {
             "hastings timings: while dragging, frame CPU without swap {}",
             stats(&self.drag_cpu)
         );
+        let all: Vec<f32> = self.load_cpu.iter().map(|(_, ms)| *ms).collect();
+        let later: Vec<f32> = self
+            .load_cpu
+            .iter()
+            .filter(|(n, _)| *n > 3)
+            .map(|(_, ms)| *ms)
+            .collect();
         eprintln!(
             "hastings timings: while loading files, frame CPU without swap {}",
-            stats(&self.load_cpu)
+            stats(&all)
         );
         eprintln!(
+            "hastings timings: the same from frame 4 on (after the window's first frames) {}",
+            stats(&later)
+        );
+        let all: Vec<f32> = self.load_intervals.iter().map(|(_, ms)| *ms).collect();
+        let later: Vec<f32> = self
+            .load_intervals
+            .iter()
+            .filter(|(n, _)| *n > 3)
+            .map(|(_, ms)| *ms)
+            .collect();
+        eprintln!(
             "hastings timings: while loading files, frame-to-frame {}",
-            stats(&self.load_intervals)
+            stats(&all)
+        );
+        eprintln!(
+            "hastings timings: the same from frame 4 on {}",
+            stats(&later)
+        );
+        let mut percents = self.load_percents.clone();
+        percents.dedup();
+        eprintln!(
+            "hastings timings: the import progress bar showed {} different percentages, {} to {}",
+            percents.len(),
+            percents.first().map_or(0, |p| *p),
+            percents.last().map_or(0, |p| *p)
         );
     }
 }

@@ -1481,6 +1481,17 @@ mod tests {
     }
 
     #[test]
+    fn a_long_comment_is_kept_whole() {
+        let long = "word ".repeat(400);
+        let text = format!("1. e4 {{{long}[%cal Ge2e4]}} e5 *");
+        let out = import(&text, ImportMode::Repertoire);
+        assert_eq!(issues(&out), []);
+        let note = &out.lines[0].annotations[0];
+        assert_eq!(note.comment.as_deref(), Some(long.trim_end()));
+        assert_eq!(note.arrows, vec![('G', Square::E2, Square::E4)]);
+    }
+
+    #[test]
     fn tokens_in_junk_tags_do_not_make_a_game() {
         let out = read_pgn(
             &b"[\x01\x02 \"x\"]\n\n"[..],

@@ -19,6 +19,36 @@ pub struct Cli {
     /// A headless command; without one, the trainer window opens.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Options of the trainer window.
+    #[command(flatten)]
+    pub gui: GuiArgs,
+}
+
+/// Options of the trainer window (used when no command is given).
+#[derive(Debug, Clone, Default, Args)]
+pub struct GuiArgs {
+    /// Render a few frames in a real window, write them to this PNG file, and exit.
+    #[arg(long, value_name = "PNG")]
+    pub screenshot: Option<std::path::PathBuf>,
+    /// With `--screenshot`: the moves to show, in SAN from the start: `--moves "e4 e5"`.
+    #[arg(long, value_name = "SAN", requires = "screenshot")]
+    pub moves: Option<String>,
+    /// The window size in points, `WIDTHxHEIGHT`.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<(u32, u32)>,
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("`{s}` is not a window size like 1280x800");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if !(200..=16384).contains(&w) || !(200..=16384).contains(&h) {
+        return Err(format!(
+            "window size `{s}` must be between 200x200 and 16384x16384"
+        ));
+    }
+    Ok((w, h))
 }
 
 /// The headless commands.

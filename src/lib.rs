@@ -13,3 +13,4 @@ pub mod cli;
 pub mod sampler;
 pub mod store;
 pub mod trainer;
+pub mod ui;

@@ -2,15 +2,25 @@
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser};
+use clap::Parser;
 use hastings::cli::{self, Cli};
+use hastings::ui;
 
 fn main() -> ExitCode {
     let args = Cli::parse();
     let Some(command) = &args.command else {
-        // The window lands with the GUI issue; until then, explain the commands.
-        let _ = Cli::command().print_help();
-        return ExitCode::SUCCESS;
+        let options = ui::RunOptions {
+            screenshot: args.gui.screenshot.clone(),
+            moves: args.gui.moves.clone(),
+            size: args.gui.size,
+        };
+        return match ui::run(&options) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("hastings: {e}");
+                ExitCode::FAILURE
+            }
+        };
     };
     let stdout = std::io::stdout();
     match cli::run(command, &mut stdout.lock()) {

@@ -1,0 +1,313 @@
+//! The next-move chart: exact reply probabilities as bars labelled in SAN, and the
+//! frequencies of sampled lines beside them (the thesis's figures).
+
+use eframe::egui;
+use egui::{Color32, RichText, Ui, WidgetInfo};
+use egui_plot::{AxisHints, Bar, BarChart, GridMark, Legend, Plot, uniform_grid_spacer};
+use shakmaty::{Chess, Color, Move, Position};
+
+use crate::book::{NodeId, PositionGraph};
+use crate::sampler::{CandidateKind, Distribution, Exploration, Style};
+
+/// One candidate move in the chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartRow {
+    /// The move in SAN (`Nf3`, `O-O`, `exd5+`).
+    pub san: String,
+    /// The move.
+    pub mv: Move,
+    /// Exact probability `P(y | x)` that the computer plays it.
+    pub p: f64,
+    /// Popularity share among the candidates.
+    pub share: f64,
+    /// Style bonus `Σ w_i p_i f_i`.
+    pub bonus: f64,
+    /// Acceptance `A(y)` (may exceed 1).
+    pub acceptance: f64,
+    /// Whether it is an implied transposition rather than a book continuation.
+    pub transposition: bool,
+    /// The share of sampled lines that took this move first, after "Explore".
+    pub sampled: Option<f64>,
+}
+
+/// What the chart shows: the distribution at one position, maybe with sampled lines.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChartData {
+    /// The side to move at the position.
+    pub side_to_move: Option<Color>,
+    /// The candidates, most probable first.
+    pub rows: Vec<ChartRow>,
+    /// How many lines were sampled (0: not explored yet).
+    pub sampled_lines: u32,
+    /// The line names the sampled lines reached, most frequent first.
+    pub reached: Vec<(String, u32)>,
+}
+
+impl ChartData {
+    /// The chart of `pos` (a position of `node`) under `style`, after a move with share
+    /// `s_prev`; with the results of `exploration` if it was run from here.
+    pub fn new(
+        graph: &PositionGraph,
+        node: Option<NodeId>,
+        pos: &Chess,
+        style: &Style,
+        s_prev: f64,
+        exploration: Option<&Exploration>,
+    ) -> ChartData {
+        let Some(node) = node else {
+            return ChartData {
+                side_to_move: Some(pos.turn()),
+                ..ChartData::default()
+            };
+        };
+        let dist = Distribution::at(graph, node, pos, style, s_prev);
+        let explored = exploration.filter(|e| e.start == Some(node) && e.iterations > 0);
+        let mut rows: Vec<ChartRow> = dist
+            .candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ChartRow {
+                san: shakmaty::san::SanPlus::from_move(pos.clone(), c.mv).to_string(),
+                mv: c.mv,
+                p: c.p,
+                share: c.share,
+                bonus: c.bonus,
+                acceptance: c.acceptance,
+                transposition: c.kind == CandidateKind::Transposition,
+                sampled: explored.and_then(|e| {
+                    let n = e.first_steps.get(i)?;
+                    Some(f64::from(*n) / f64::from(e.iterations))
+                }),
+            })
+            .collect();
+        rows.sort_by(|a, b| b.p.total_cmp(&a.p));
+        ChartData {
+            side_to_move: Some(pos.turn()),
+            rows,
+            sampled_lines: explored.map_or(0, |e| e.iterations),
+            reached: explored.map(|e| e.reached(graph)).unwrap_or_default(),
+        }
+    }
+
+    /// The row of a move given in SAN.
+    pub fn row(&self, san: &str) -> Option<&ChartRow> {
+        self.rows.iter().find(|r| r.san == san)
+    }
+
+    /// A text description of the bars, the chart's accessible label:
+    /// `Next move for White: e4 P 53.06%, d4 P 33.81%, …`.
+    pub fn describe(&self) -> String {
+        let side = match self.side_to_move {
+            Some(Color::White) => "White",
+            Some(Color::Black) => "Black",
+            None => "nobody",
+        };
+        if self.rows.is_empty() {
+            return format!("Next move for {side}: no book move");
+        }
+        let bars: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| match r.sampled {
+                Some(s) => format!("{} P {:.2}% sampled {:.2}%", r.san, r.p * 100.0, s * 100.0),
+                None => format!("{} P {:.2}%", r.san, r.p * 100.0),
+            })
+            .collect();
+        format!("Next move for {side}: {}", bars.join(", "))
+    }
+}
+
+/// Exact-probability bars.
+const EXACT: Color32 = Color32::from_rgb(0x3f, 0x7f, 0xbf);
+/// Sampled-frequency bars.
+const SAMPLED: Color32 = Color32::from_rgb(0xe0, 0x8a, 0x2c);
+
+/// Draws the chart and the table of reached lines into the available space (the table
+/// beside the chart when there is room, else behind a "Lines reached" button).
+pub fn chart_ui(ui: &mut Ui, data: &ChartData) {
+    let wide = ui.available_width() >= 600.0;
+    let table_width = if wide {
+        (ui.available_width() * 0.38).clamp(200.0, 360.0)
+    } else {
+        0.0
+    };
+    let button = !wide && !data.reached.is_empty();
+    let height = (ui.available_height() - if button { 26.0 } else { 0.0 }).max(80.0);
+    ui.horizontal_top(|ui| {
+        let plot_width = (ui.available_width() - table_width - 16.0).max(120.0);
+        let column = egui::Layout::top_down(egui::Align::Min);
+        ui.allocate_ui_with_layout(egui::vec2(plot_width, height), column, |ui| {
+            plot_ui(ui, data, plot_width, height);
+        });
+        if wide {
+            ui.separator();
+            ui.allocate_ui_with_layout(egui::vec2(table_width, height), column, |ui| {
+                ui.set_max_width(table_width);
+                reached_ui(ui, data);
+            });
+        }
+    });
+    if button {
+        ui.menu_button("Lines reached", |ui| {
+            ui.set_max_width(360.0);
+            reached_ui(ui, data);
+        });
+    }
+}
+
+/// The most bars that fit `width` with readable SAN labels under them.
+fn bars_that_fit(width: f32) -> usize {
+    ((width - 60.0) / 40.0).floor().max(4.0) as usize
+}
+
+fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
+    if data.rows.is_empty() {
+        ui.label("No book move here: the line has ended or left the book.");
+        return;
+    }
+    let shown = bars_that_fit(width).min(data.rows.len());
+    let rows = &data.rows[..shown];
+    let hidden = data.rows.len() - shown;
+    let height = if hidden > 0 { height - 20.0 } else { height };
+    let explored = data.sampled_lines > 0;
+    let offset = if explored { 0.2 } else { 0.0 };
+    let bar_width = if explored { 0.38 } else { 0.6 };
+    let exact: Vec<Bar> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            Bar::new(i as f64 - offset, r.p)
+                .width(bar_width)
+                .name(&r.san)
+                .fill(if r.transposition {
+                    EXACT.gamma_multiply(0.6)
+                } else {
+                    EXACT
+                })
+        })
+        .collect();
+    let tooltip_rows = rows.to_vec();
+    let exact = BarChart::new("exact P", exact)
+        .color(EXACT)
+        .element_formatter(Box::new(move |bar, _| {
+            let i = (bar.argument + offset).round() as usize;
+            let Some(r) = tooltip_rows.get(i) else {
+                return String::new();
+            };
+            let kind = if r.transposition {
+                "transposition"
+            } else {
+                "book move"
+            };
+            format!(
+                "{} ({kind})\nP = {:.4}\nshare = {:.4}\nstyle bonus = {:.4}\nacceptance A = {:.4}",
+                r.san, r.p, r.share, r.bonus, r.acceptance
+            )
+        }));
+    let sampled: Vec<Bar> = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            Some(
+                Bar::new(i as f64 + offset, r.sampled?)
+                    .width(bar_width)
+                    .name(&r.san),
+            )
+        })
+        .collect();
+    let lines = data.sampled_lines;
+    let sampled = BarChart::new(format!("sampled ({lines} lines)"), sampled)
+        .color(SAMPLED)
+        .element_formatter(Box::new(move |bar, _| {
+            format!(
+                "{}: chosen first in {:.1}% of {lines} sampled lines",
+                bar.name,
+                bar.value * 100.0
+            )
+        }));
+    let labels: Vec<String> = rows.iter().map(|r| r.san.clone()).collect();
+    let top = rows
+        .iter()
+        .map(|r| r.p.max(r.sampled.unwrap_or(0.0)))
+        .fold(0.0, f64::max);
+    let response = Plot::new("hastings_next_move_chart")
+        .width(width)
+        .height(height)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+        .show_grid([false, true])
+        .include_x(-0.6)
+        .include_x(shown as f64 - 0.4)
+        .include_y(0.0)
+        .include_y((top * 1.1).max(0.05))
+        .legend(Legend::default())
+        .x_grid_spacer(|input| {
+            let (lo, hi) = input.bounds;
+            (lo.ceil() as i64..=hi.floor() as i64)
+                .map(|v| GridMark {
+                    value: v as f64,
+                    step_size: 1.0,
+                })
+                .collect()
+        })
+        .custom_x_axes(vec![
+            AxisHints::new_x()
+                .label_spacing(24.0..=30.0)
+                .formatter(move |mark, _| {
+                    let i = mark.value.round();
+                    if (mark.value - i).abs() > 1e-6 || i < 0.0 {
+                        return String::new();
+                    }
+                    labels.get(i as usize).cloned().unwrap_or_default()
+                }),
+        ])
+        .y_grid_spacer(uniform_grid_spacer(|_| [0.05, 0.1, 0.2]))
+        .custom_y_axes(vec![
+            AxisHints::new_y()
+                .label_spacing(14.0..=20.0)
+                .formatter(|mark, _| format!("{:.0}%", mark.value * 100.0)),
+        ])
+        .show(ui, |plot| {
+            plot.bar_chart(exact);
+            if explored {
+                plot.bar_chart(sampled);
+            }
+        });
+    if hidden > 0 {
+        let rest: f64 = data.rows[shown..].iter().map(|r| r.p).sum();
+        ui.label(
+            RichText::new(format!(
+                "{hidden} more moves not drawn, together P {:.1}%",
+                rest * 100.0
+            ))
+            .small(),
+        );
+    }
+    let description = data.describe();
+    response
+        .response
+        .widget_info(|| WidgetInfo::labeled(egui::Role::Figure, true, &description));
+}
+
+fn reached_ui(ui: &mut Ui, data: &ChartData) {
+    if data.reached.is_empty() {
+        ui.label(RichText::new("Lines reached").strong());
+        ui.label("Press Explore to sample lines from this position.");
+        return;
+    }
+    ui.label(RichText::new(format!("Lines reached ({} sampled)", data.sampled_lines)).strong());
+    egui::ScrollArea::vertical()
+        .id_salt("reached_lines")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for (title, n) in data.reached.iter().take(20) {
+                ui.horizontal(|ui| {
+                    ui.add_sized([36.0, 16.0], egui::Label::new(n.to_string()));
+                    ui.add(egui::Label::new(title).truncate());
+                });
+            }
+        });
+}

@@ -1,0 +1,192 @@
+//! What the user asked for, collected while drawing and applied afterwards.
+//!
+//! As in egui_demo_app's `wrap_app.rs` and rerun's `re_ui/src/command.rs`: drawing code
+//! never mutates the drill; it pushes a [`Command`], and the app applies the commands
+//! once the frame is drawn. Each [`Action`] (a command without data, with a button)
+//! carries its text, tooltip and keyboard shortcuts in one place.
+
+use eframe::egui;
+use egui::{Key, KeyboardShortcut, Modifiers, Ui};
+use shakmaty::{Color, Move};
+
+use crate::sampler::Style;
+
+/// A command with a button and (maybe) a keyboard shortcut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Restart the drill from the start position.
+    NewLine,
+    /// Restart the drill from the position shown, keeping the moves up to it.
+    NewLineFromHere,
+    /// After the end of a line: start the next one.
+    NextLine,
+    /// Take the wrong move back and let the learner try again.
+    TryAgain,
+    /// Play the most popular book move instead of the wrong one.
+    ShowMe,
+    /// Highlight the piece of a book move; pressed again, show its arrow.
+    Hint,
+    /// Take back the learner's last move and the computer's reply.
+    TakeBack,
+    /// Turn the board around.
+    Flip,
+    /// Continue the drill from the earlier position shown.
+    ContinueFromHere,
+    /// Sample lines from the shown position on a background thread.
+    Explore,
+    /// Close the window.
+    Quit,
+}
+
+impl Action {
+    /// Every action (`NewLineFromHere` before `NewLine`: Shift+N is matched first).
+    pub const ALL: [Action; 11] = [
+        Action::NewLineFromHere,
+        Action::NewLine,
+        Action::NextLine,
+        Action::TryAgain,
+        Action::ShowMe,
+        Action::Hint,
+        Action::TakeBack,
+        Action::Flip,
+        Action::ContinueFromHere,
+        Action::Explore,
+        Action::Quit,
+    ];
+
+    /// The button text.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Action::NewLine => "New line",
+            Action::NewLineFromHere => "New line from here",
+            Action::NextLine => "Next line",
+            Action::TryAgain => "Try again",
+            Action::ShowMe => "Show me",
+            Action::Hint => "Hint",
+            Action::TakeBack => "Take back",
+            Action::Flip => "Flip board",
+            Action::ContinueFromHere => "Continue from here",
+            Action::Explore => "Explore",
+            Action::Quit => "Quit",
+        }
+    }
+
+    /// What the button does, shown on hover (with the shortcut).
+    pub const fn tooltip(self) -> &'static str {
+        match self {
+            Action::NewLine => "Start a new drill from the starting position",
+            Action::NewLineFromHere => {
+                "Start a new drill from the position shown; its moves are kept as given"
+            }
+            Action::NextLine => "Start the next drill",
+            Action::TryAgain => "Take the move back and try another",
+            Action::ShowMe => "Play the most popular book move for you",
+            Action::Hint => "Highlight the piece of a book move; press again for its arrow",
+            Action::TakeBack => "Take back your last move and the computer's reply",
+            Action::Flip => "Turn the board around",
+            Action::ContinueFromHere => "Drop the later moves and continue the drill from here",
+            Action::Explore => {
+                "Sample lines from this position in the background and show how often each \
+                 move was chosen"
+            }
+            Action::Quit => "Close the window (the settings are saved)",
+        }
+    }
+
+    /// The keyboard shortcuts, the first one shown in the tooltip.
+    pub fn shortcuts(self) -> &'static [KeyboardShortcut] {
+        const NONE: Modifiers = Modifiers::NONE;
+        match self {
+            Action::NewLine => &const { [KeyboardShortcut::new(NONE, Key::N)] },
+            Action::NewLineFromHere => &const { [KeyboardShortcut::new(Modifiers::SHIFT, Key::N)] },
+            Action::NextLine => &const { [KeyboardShortcut::new(NONE, Key::Enter)] },
+            Action::TryAgain => &const { [KeyboardShortcut::new(NONE, Key::R)] },
+            Action::ShowMe => &const { [KeyboardShortcut::new(NONE, Key::S)] },
+            Action::Hint => &const { [KeyboardShortcut::new(NONE, Key::H)] },
+            Action::TakeBack => {
+                &const {
+                    [
+                        KeyboardShortcut::new(Modifiers::COMMAND, Key::Z),
+                        KeyboardShortcut::new(NONE, Key::ArrowLeft),
+                    ]
+                }
+            }
+            Action::Flip => &const { [KeyboardShortcut::new(NONE, Key::F)] },
+            Action::ContinueFromHere => &const { [KeyboardShortcut::new(NONE, Key::C)] },
+            Action::Explore => &const { [KeyboardShortcut::new(NONE, Key::E)] },
+            Action::Quit => &const { [KeyboardShortcut::new(Modifiers::COMMAND, Key::Q)] },
+        }
+    }
+
+    /// The tooltip followed by the shortcuts, formatted for this platform.
+    pub fn tooltip_with_shortcut(self, ctx: &egui::Context) -> String {
+        let keys: Vec<String> = self
+            .shortcuts()
+            .iter()
+            .map(|s| ctx.format_shortcut(s))
+            .collect();
+        if keys.is_empty() {
+            self.tooltip().to_owned()
+        } else {
+            format!("{} ({})", self.tooltip(), keys.join(" or "))
+        }
+    }
+
+    /// A button for the action; pushes it onto `commands` when clicked.
+    pub fn button_ui(self, ui: &mut Ui, enabled: bool, commands: &mut Vec<Command>) {
+        let tooltip = self.tooltip_with_shortcut(ui.ctx());
+        let response = ui
+            .add_enabled(enabled, egui::Button::new(self.text()))
+            .on_hover_text(&tooltip)
+            .on_disabled_hover_text(tooltip);
+        if response.clicked() {
+            commands.push(Command::Action(self));
+        }
+    }
+
+    /// The actions whose shortcut was pressed this frame (consumed from the input).
+    ///
+    /// Shortcuts without a modifier are skipped while a text field has the keyboard, so
+    /// typing a seed does not flip the board, and arrow keys are left to a focused
+    /// widget (a slider).
+    pub fn consume_shortcuts(ctx: &egui::Context) -> Vec<Action> {
+        let typing = ctx.egui_wants_keyboard_input();
+        let focused = ctx.memory(|m| m.focused().is_some());
+        let mut pressed = Vec::new();
+        ctx.input_mut(|input| {
+            for action in Action::ALL {
+                for shortcut in action.shortcuts() {
+                    let arrow = matches!(
+                        shortcut.logical_key,
+                        Key::ArrowLeft | Key::ArrowRight | Key::ArrowUp | Key::ArrowDown
+                    );
+                    if shortcut.modifiers.is_none() && (typing || (arrow && focused)) {
+                        continue;
+                    }
+                    if input.consume_shortcut(shortcut) {
+                        pressed.push(action);
+                        break;
+                    }
+                }
+            }
+        });
+        pressed
+    }
+}
+
+/// Everything the user can ask the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// A button or shortcut.
+    Action(Action),
+    /// A move made on the board.
+    Play(Move),
+    /// Show the position after this many plies (0: the start), read-only.
+    ShowPly(usize),
+    /// Show the current position again.
+    ShowCurrent,
+    /// The learner plays this colour (starts a new line).
+    SetLearner(Color),
+    /// A new style for the next reply and the chart.
+    SetStyle(Style),
+}

@@ -1,0 +1,83 @@
+//! The settings that outlive the window (saved by eframe between runs).
+//!
+//! Runtime state (the drill, the board selection, a running exploration) lives in
+//! [`crate::ui::app::TrainerApp`]; only what the user chose is persisted here, as in
+//! egui_demo_app's `State` with `#[serde(default)]`, so that a settings file from an
+//! older version still loads.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+use crate::sampler::Style;
+
+/// The key under which eframe stores the [`Settings`].
+pub const SETTINGS_KEY: &str = "hastings-settings";
+
+/// The side the learner plays (serialisable, unlike `shakmaty::Color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Side {
+    /// The learner plays White.
+    #[default]
+    White,
+    /// The learner plays Black.
+    Black,
+}
+
+impl From<Side> for Color {
+    fn from(side: Side) -> Color {
+        match side {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+impl From<Color> for Side {
+    fn from(color: Color) -> Side {
+        match color {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// What the user chose, persisted between runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// The learner's colour.
+    pub learner: Side,
+    /// How the computer's replies are steered.
+    pub style: Style,
+    /// How many lines "Explore" samples.
+    pub iterations: u32,
+    /// The most plies an explored line plays.
+    pub ply_limit: u32,
+    /// The seed typed by the user; empty means a random seed.
+    pub seed: String,
+    /// How long the computer waits before replying, in milliseconds.
+    pub reply_delay_ms: u32,
+    /// Whether the book moves are drawn as arrows on the board.
+    pub show_arrows: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            learner: Side::White,
+            style: Style::neutral(),
+            iterations: 1000,
+            ply_limit: 40,
+            seed: String::new(),
+            reply_delay_ms: 300,
+            show_arrows: false,
+        }
+    }
+}
+
+impl Settings {
+    /// The seed the user typed, if it is a number.
+    pub fn fixed_seed(&self) -> Option<u64> {
+        self.seed.trim().parse().ok()
+    }
+}

@@ -1,0 +1,157 @@
+//! The style panel: the five parameters, τ, the presets, and the exploration settings.
+
+use eframe::egui;
+use egui::{RichText, Ui, WidgetInfo};
+
+use super::command::Command;
+use super::state::Settings;
+use crate::book::Flag;
+use crate::sampler::Style;
+
+/// Draws the style panel. A changed style is pushed as [`Command::SetStyle`]; the
+/// exploration settings (iterations, ply limit, seed) are edited in place.
+///
+/// `last_seed` is the seed the current drill was started with, shown under the field.
+pub fn style_panel_ui(
+    ui: &mut Ui,
+    settings: &mut Settings,
+    last_seed: Option<u64>,
+    commands: &mut Vec<Command>,
+) {
+    ui.heading("Style");
+    ui.label("Steer the computer's replies towards the lines you want to practise.");
+    ui.add_space(4.0);
+
+    let mut style = settings.style.clone();
+    let mut changed = false;
+
+    let label = ui.label("Preset");
+    egui::ComboBox::from_id_salt("style_preset")
+        .selected_text(preset_name(&style))
+        .width(ui.available_width() - 8.0)
+        .show_ui(ui, |ui| {
+            for preset in Style::presets() {
+                let selected = preset.style == style;
+                if ui.selectable_label(selected, preset.name).clicked() && !selected {
+                    style = preset.style;
+                    changed = true;
+                }
+            }
+        })
+        .response
+        .labelled_by(label.id);
+    ui.add_space(4.0);
+
+    // Each parameter: its checkbox, then its weight slider across the panel.
+    ui.spacing_mut().slider_width = (ui.available_width() - 70.0).max(60.0);
+    for flag in Flag::ALL {
+        let param = style.param(flag);
+        let mut enabled = param.enabled;
+        let what = flag.label().to_lowercase();
+        if ui
+            .checkbox(&mut enabled, flag.label())
+            .on_hover_text(format!(
+                "Prefer {what}: the weight is added to the acceptance of a move in proportion \
+                 to the share of its lines that are {what}"
+            ))
+            .changed()
+        {
+            style.set_enabled(flag, enabled);
+            changed = true;
+        }
+        let mut weight = param.weight;
+        let name = format!("{} weight", flag.label());
+        let r = ui.add_enabled(
+            enabled,
+            egui::Slider::new(&mut weight, 0.0..=1.0)
+                .step_by(0.05)
+                .fixed_decimals(2),
+        );
+        r.widget_info(|| slider_info(&name, weight, enabled));
+        if r.changed() && style.set_weight(flag, weight).is_ok() {
+            changed = true;
+        }
+    }
+    ui.add_space(4.0);
+    ui.label("Transpositions τ")
+        .on_hover_text("How much weight moves get that transpose into another book line (0: none)");
+    let mut tau = style.tau();
+    let r = ui.add(
+        egui::Slider::new(&mut tau, 0.0..=1.0)
+            .step_by(0.05)
+            .fixed_decimals(2),
+    );
+    r.widget_info(|| slider_info("Transpositions τ", tau, true));
+    if r.changed() && style.set_tau(tau).is_ok() {
+        changed = true;
+    }
+    if changed {
+        commands.push(Command::SetStyle(style));
+    }
+
+    ui.separator();
+    ui.label(RichText::new("Exploration").strong());
+    egui::Grid::new("explore_settings")
+        .num_columns(2)
+        .spacing([8.0, 6.0])
+        .show(ui, |ui| {
+            let label = ui.label("Iterations");
+            ui.add(
+                egui::DragValue::new(&mut settings.iterations)
+                    .range(1..=100_000)
+                    .speed(10),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("How many lines Explore samples");
+            ui.end_row();
+            let label = ui.label("Ply limit");
+            ui.add(egui::DragValue::new(&mut settings.ply_limit).range(1..=200))
+                .labelled_by(label.id)
+                .on_hover_text("The most moves a sampled line plays");
+            ui.end_row();
+            let label = ui.label("Seed");
+            ui.add(
+                egui::TextEdit::singleline(&mut settings.seed)
+                    .hint_text("random")
+                    .desired_width(120.0),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("A number makes drills and explorations repeatable; empty = random");
+            ui.end_row();
+        });
+    if !settings.seed.trim().is_empty() && settings.fixed_seed().is_none() {
+        ui.colored_label(
+            ui.visuals().error_fg_color,
+            "The seed must be a whole number.",
+        );
+    }
+    if let Some(seed) = last_seed {
+        ui.label(format!("Seed in use: {seed}"));
+    }
+
+    ui.separator();
+    let label = ui.label("Reply delay (ms)");
+    ui.add(
+        egui::DragValue::new(&mut settings.reply_delay_ms)
+            .range(0..=5000)
+            .speed(10),
+    )
+    .labelled_by(label.id)
+    .on_hover_text("How long the computer waits before it replies");
+    ui.checkbox(&mut settings.show_arrows, "Arrows for book moves")
+        .on_hover_text("Draw the book moves of the position as arrows, thicker when more likely");
+}
+
+fn slider_info(name: &str, value: f64, enabled: bool) -> WidgetInfo {
+    WidgetInfo {
+        value: Some(value),
+        ..WidgetInfo::labeled(egui::Role::Slider, enabled, name)
+    }
+}
+
+fn preset_name(style: &Style) -> &'static str {
+    Style::presets()
+        .into_iter()
+        .find(|p| &p.style == style)
+        .map_or("Custom", |p| p.name)
+}

@@ -834,12 +834,24 @@ fn a_game_longer_than_the_capture_limit_does_not_hide_the_next_game() {
         n += 2;
     }
     text.push_str("*\n\n[Event \"Next\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n");
-    let out = read_pgn(text.as_bytes(), SourceId(1), &options(ImportMode::Games), None).unwrap();
+    let out = read_pgn(
+        text.as_bytes(),
+        SourceId(1),
+        &options(ImportMode::Games),
+        None,
+    )
+    .unwrap();
     assert_eq!(out.report.issues, vec![]);
     assert_eq!(out.report.games, 2);
     let lines: Vec<String> = out.lines.iter().map(sans).collect();
     assert_eq!(lines[0].split(' ').count(), 30);
     assert_eq!(lines[1], "e4 e5 Nf3");
     let second = out.lines[1].source;
-    assert_eq!(second, LineSource::Pgn { source: SourceId(1), game: 2 });
+    assert_eq!(
+        second,
+        LineSource::Pgn {
+            source: SourceId(1),
+            game: 2
+        }
+    );
 }

@@ -823,3 +823,35 @@ fn arrows_and_circles_keep_their_squares() {
         .unwrap();
     assert_eq!(bc4.arrows, vec![('G', Square::C4, Square::F7)]);
 }
+
+#[test]
+fn a_game_longer_than_the_capture_limit_does_not_hide_the_next_game() {
+    // 12 MB of knight moves back and forth, then an ordinary game.
+    let mut text = String::from("[Event \"Shuffle\"]\n[Result \"*\"]\n\n");
+    let mut n = 1;
+    while text.len() < 12 << 20 {
+        text.push_str(&format!("{n}. Nf3 Nf6 {}. Ng1 Ng8 ", n + 1));
+        n += 2;
+    }
+    text.push_str("*\n\n[Event \"Next\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n");
+    let out = read_pgn(
+        text.as_bytes(),
+        SourceId(1),
+        &options(ImportMode::Games),
+        None,
+    )
+    .unwrap();
+    assert_eq!(out.report.issues, vec![]);
+    assert_eq!(out.report.games, 2);
+    let lines: Vec<String> = out.lines.iter().map(sans).collect();
+    assert_eq!(lines[0].split(' ').count(), 30);
+    assert_eq!(lines[1], "e4 e5 Nf3");
+    let second = out.lines[1].source;
+    assert_eq!(
+        second,
+        LineSource::Pgn {
+            source: SourceId(1),
+            game: 2
+        }
+    );
+}

@@ -96,7 +96,7 @@ fn import_modes_and_ply_limit_come_from_the_flags() {
 fn importing_a_file_without_games_fails_with_exit_code_2() {
     let empty = fixture("empty.pgn");
     let (code, out, err) = hastings(&["import", &empty, "--json"]);
-    assert_ne!(code, 0);
+    assert_eq!(code, 2, "the binary exits with 2 when no game was imported");
     assert_eq!(json(&out)["games"], 0);
     assert!(err.contains("empty.pgn: no games found"), "{err}");
     assert_eq!(run_error(&["import", &empty]).exit_code(), 2);
@@ -109,6 +109,8 @@ fn importing_a_file_without_games_fails_with_exit_code_2() {
     std::fs::remove_file(&junk).unwrap();
     // Other failures keep exit code 1.
     assert_eq!(run_error(&["import", "/nonexistent/x.pgn"]).exit_code(), 1);
+    assert_eq!(hastings(&["import", "/nonexistent/x.pgn"]).0, 1);
+    assert_eq!(hastings(&["import", &fixture("twic1599_100k.pgn")]).0, 0);
 }
 
 #[test]

@@ -828,6 +828,8 @@ struct TreeNode {
     /// The move into this node (`None` for the root).
     mv: Option<(San, Move)>,
     pos: Chess,
+    /// The node key of `pos`, kept up to date move by move (cheaper than from scratch).
+    key: NodeKey,
     depth: u32,
     note: Option<Box<MoveAnnotation>>,
 }
@@ -875,6 +877,7 @@ impl Tree {
                 first_child: NONE,
                 next_sibling: NONE,
                 mv: None,
+                key: NodeKey::from_position(&start),
                 pos: start,
                 depth: 0,
                 note: None,
@@ -904,6 +907,7 @@ impl Tree {
             first_child: NONE,
             next_sibling: NONE,
             mv: Some((san, mv)),
+            key: self.nodes[p].key.after_move(mv),
             pos,
             depth: self.nodes[p].depth + 1,
             note: None,
@@ -1220,7 +1224,7 @@ impl Importer<'_> {
         truncated: bool,
     ) {
         for node in &tree.nodes {
-            self.keys.insert(NodeKey::from_position(&node.pos));
+            self.keys.insert(node.key);
         }
         let tag_name = tags.name();
         let named = match (&tag_name, self.names) {
@@ -1300,7 +1304,7 @@ impl Importer<'_> {
 fn eco_names(tree: &Tree, names: &PositionGraph) -> Vec<Option<LineId>> {
     let mut out: Vec<Option<LineId>> = Vec::with_capacity(tree.nodes.len());
     for node in &tree.nodes {
-        let own = names.lookup(&node.pos).and_then(|n| names.name(n));
+        let own = names.node(&node.key).and_then(|n| names.name(n));
         let inherited = match node.parent {
             NONE => None,
             p => out.get(p as usize).copied().flatten(),
@@ -1474,6 +1478,17 @@ mod tests {
         assert_eq!(issues(&out), []);
         let lines: Vec<String> = out.lines.iter().map(sans).collect();
         assert_eq!(lines, ["e4 e5 Nf3"]);
+    }
+
+    #[test]
+    fn a_long_comment_is_kept_whole() {
+        let long = "word ".repeat(400);
+        let text = format!("1. e4 {{{long}[%cal Ge2e4]}} e5 *");
+        let out = import(&text, ImportMode::Repertoire);
+        assert_eq!(issues(&out), []);
+        let note = &out.lines[0].annotations[0];
+        assert_eq!(note.comment.as_deref(), Some(long.trim_end()));
+        assert_eq!(note.arrows, vec![('G', Square::E2, Square::E4)]);
     }
 
     #[test]

@@ -553,3 +553,18 @@ fn a_corrupt_progress_file_is_set_aside_with_a_warning_in_the_progress_panel() {
     assert_eq!(kept.len(), 1, "the corrupt file is kept aside");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_command_line_takes_pgn_files_for_the_window_and_still_knows_its_commands() {
+    use clap::Parser as _;
+    use hastings::cli::Cli;
+    let cli = Cli::try_parse_from(["hastings", "a.pgn", "b.pgn", "--reset-progress"]).unwrap();
+    assert!(cli.command.is_none());
+    assert_eq!(
+        cli.gui.files,
+        vec![PathBuf::from("a.pgn"), PathBuf::from("b.pgn")]
+    );
+    assert!(cli.gui.reset_progress);
+    let stats = Cli::try_parse_from(["hastings", "stats", "--json"]).unwrap();
+    assert!(stats.command.is_some() && stats.gui.files.is_empty());
+}

@@ -568,3 +568,88 @@ fn the_command_line_takes_pgn_files_for_the_window_and_still_knows_its_commands(
     let stats = Cli::try_parse_from(["hastings", "stats", "--json"]).unwrap();
     assert!(stats.command.is_some() && stats.gui.files.is_empty());
 }
+
+#[test]
+fn while_a_file_loads_the_board_stays_usable_and_cancel_stops_the_import() {
+    let dir = std::env::temp_dir().join(format!("hastings-cancel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A named pipe: the import blocks until the test writes to it, so the test decides
+    // when the file "arrives".
+    let pipe = dir.join("slow.pgn");
+    let _ = std::fs::remove_file(&pipe);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    harness.run();
+    harness.state_mut().open_files(vec![pipe.clone()]);
+    harness.run();
+    harness.get_by_label("Import").click();
+    harness.run_steps(3);
+    assert!(harness.state().is_loading());
+    harness.get_by_label("Loading slow.pgn");
+
+    // The board still takes moves, and the computer still replies.
+    harness.get_by_label("e2 white pawn").click();
+    harness.run_steps(2);
+    harness.get_by_label("e4").click();
+    harness.run_steps(4);
+    assert_eq!(harness.state().session().moves().len(), 2);
+    harness.get_by_label("e4 white pawn");
+
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(2);
+    let game = std::fs::read(fixture("illegal.pgn")).unwrap();
+    // Opening the pipe lets the import go on; it stops at its next read, maybe before
+    // this write (then the write fails with a broken pipe, which is fine).
+    let _ = std::fs::write(&pipe, game);
+    harness.state_mut().finish_loading();
+    harness.run();
+    let app = harness.state();
+    assert!(!app.is_loading());
+    assert!(
+        app.library().files().is_empty(),
+        "a cancelled file adds nothing"
+    );
+    assert!(app.settings().book.files.is_empty());
+    harness.get_by_label("Loading slow.pgn was cancelled.");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn exporting_a_loaded_repertoire_writes_pgn_that_imports_to_the_same_lines() {
+    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    harness.run();
+    load(
+        &mut harness,
+        vec![fixture("repertoire.pgn")],
+        "My repertoire",
+    );
+    let out = std::env::temp_dir().join(format!("hastings-export-{}.pgn", std::process::id()));
+    let app = harness.state();
+    let id = app.library().files()[0].id;
+    let games = app
+        .export_to(hastings::ui::command::ExportWhat::Source(id), &out)
+        .unwrap();
+    assert_eq!(games, 2);
+    let text = std::fs::read(&out).unwrap();
+    let again = read_pgn(
+        text.as_slice(),
+        SourceId(1),
+        &ImportOptions::default(),
+        Some(&ECO),
+    )
+    .unwrap();
+    let moves = |lines: &[hastings::book::OpeningLine]| {
+        let mut v: Vec<Vec<String>> = lines
+            .iter()
+            .map(|l| l.moves.iter().map(ToString::to_string).collect())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(moves(&again.lines), moves(&app.library().files()[0].lines));
+    let _ = std::fs::remove_file(&out);
+}

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 
-use eframe::egui::vec2;
+use eframe::egui::{self, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hastings::book::pgn::{ImportOptions, read_pgn};
@@ -652,4 +652,54 @@ fn exporting_a_loaded_repertoire_writes_pgn_that_imports_to_the_same_lines() {
     };
     assert_eq!(moves(&again.lines), moves(&app.library().files()[0].lines));
     let _ = std::fs::remove_file(&out);
+}
+
+/// A file dropped on the window, as the native integration reports it.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn dropping_pgn_files_on_the_window_opens_the_import_dialog_for_them() {
+    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    harness.run();
+    for name in ["repertoire.pgn", "illegal.pgn"] {
+        harness
+            .input_mut()
+            .dropped_files
+            .push(Arc::new(Dropped(fixture(name))));
+    }
+    harness.run();
+    harness.get_by_label("Open PGN");
+    harness.get_by_label("repertoire.pgn");
+    harness.get_by_label("illegal.pgn");
+    harness.get_by_label("Import").click();
+    harness.step();
+    harness.state_mut().finish_loading();
+    harness.run();
+    let names: Vec<String> = harness
+        .state()
+        .library()
+        .files()
+        .iter()
+        .map(|f| f.name())
+        .collect();
+    assert_eq!(names, ["repertoire.pgn", "illegal.pgn"]);
+    // Auto-detection: the study is a repertoire, the club games a collection.
+    let modes: Vec<String> = harness
+        .state()
+        .library()
+        .files()
+        .iter()
+        .map(|f| f.mode.to_string())
+        .collect();
+    assert_eq!(modes, ["repertoire", "games"]);
 }

@@ -89,7 +89,11 @@ pub fn progress_path() -> Option<PathBuf> {
 /// Opens the trainer window and runs it until it is closed (or the screenshot is taken).
 ///
 /// Set `HASTINGS_TIMINGS=1` to print the time to the first frame and frame-time
-/// statistics to stderr on exit.
+/// statistics (while dragging, while files load) to stderr on exit.
+///
+/// `options.files` are imported in the background once the window is up; the settings
+/// and the remembered files come from eframe's storage, the progress from
+/// [`progress_path`] (emptied first with `options.reset_progress`).
 ///
 /// # Errors
 ///

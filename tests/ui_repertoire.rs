@@ -439,7 +439,7 @@ fn settings_and_progress_survive_an_app_restart() {
 }
 
 #[test]
-fn drilled_moves_are_recorded_as_progress_and_saved_atomically() {
+fn drilled_moves_are_recorded_as_progress_and_saved_to_the_data_file() {
     let dir = std::env::temp_dir().join(format!("hastings-progress-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let progress_file = dir.join("progress.ron");

@@ -2,19 +2,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use std::process::Command;
-
-fn hastings(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hastings"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod common;
+use common::hastings;
 
 #[test]
 fn stats_json_prints_the_reference_counts() {

@@ -4,25 +4,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 use std::path::PathBuf;
-use std::process::Command;
+mod common;
+use common::hastings;
 
 use clap::Parser;
 use hastings::cli::{self, Cli, CliError};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn hastings(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hastings"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 fn json(text: &str) -> serde_json::Value {

@@ -2,6 +2,8 @@
 
 #![allow(dead_code, clippy::unwrap_used)] // not every test file uses every helper
 
+use std::process::Command;
+
 use hastings::book::{NodeId, PositionGraph};
 use shakmaty::{Chess, Move, Position, san::San};
 
@@ -38,4 +40,17 @@ pub fn history(graph: &PositionGraph, sans: &str) -> Vec<NodeId> {
         out.push(graph.lookup(&pos).unwrap());
     }
     out
+}
+
+/// Runs the `hastings` binary: (exit code, stdout, stderr).
+pub fn hastings(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hastings"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }

@@ -11,6 +11,6 @@
 pub mod book;
 pub mod cli;
 pub mod sampler;
-pub mod store;
 pub mod trainer;
 pub mod ui;
+pub mod workspace;

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use hastings::store::{load_progress, save_progress, temp_path, write_temp};
+use hastings::workspace::store::{load_progress, save_progress, temp_path, write_temp};
 use hastings::trainer::progress::Progress;
 use shakmaty::{Chess, Position, san::San};
 

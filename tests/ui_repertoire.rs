@@ -484,7 +484,7 @@ fn drilled_moves_are_recorded_as_progress_and_saved_to_the_data_file() {
     harness.get_by_label("Moves tried: 2, mistakes: 1 (50.0%)");
     let mut storage = MemoryStorage::default();
     eframe::App::save(harness.state_mut(), &mut storage);
-    let saved = hastings::store::load_progress(&progress_file);
+    let saved = hastings::workspace::store::load_progress(&progress_file);
     assert!(saved.warning.is_none());
     assert_eq!(&saved.value, harness.state().progress());
     let _ = std::fs::remove_dir_all(&dir);

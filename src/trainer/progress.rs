@@ -2,7 +2,7 @@
 //!
 //! Positions are keyed by EPD strings (FEN without the move counters) and lines by
 //! title, never by a library's hash, so saved progress survives upgrades. This module
-//! only turns progress into text and back; [`crate::store`] writes it to disk.
+//! only turns progress into text and back; [`crate::workspace::store`] writes it to disk.
 
 use std::collections::BTreeMap;
 

@@ -33,7 +33,7 @@ use super::style_panel::style_panel_ui;
 use crate::book::graph::start_position;
 use crate::book::{BookError, LineSource, MoveAnnotation, OpeningLine, PositionGraph, SourceId};
 use crate::sampler::{Exploration, ExploreLimits, Style, explore, move_share};
-use crate::store;
+use crate::workspace::store;
 use crate::trainer::progress::Progress;
 use crate::trainer::{MoveOutcome, Phase, Reply, Session};
 

@@ -230,8 +230,16 @@ impl<T: Send + 'static> Job<T> {
         }
     }
 
-    /// Waits for the result (tests, the CLI and the screenshot mode wait; the window
-    /// never does).
+    /// Waits until the job has finished, without taking it (tests and the screenshot
+    /// mode wait; the window never does).
+    pub fn poll_blocking(&self) -> JobPoll<T> {
+        match self.rx.recv() {
+            Ok(result) => JobPoll::Finished(result),
+            Err(_) => JobPoll::Died(self.died()),
+        }
+    }
+
+    /// Waits for the result (tests and the CLI wait; the window never does).
     ///
     /// # Errors
     ///

@@ -1,9 +1,444 @@
-//! What the command line and the window share: the book's sources (ECO and the files
-//! the learner loaded), rebuilding the graph, export, the learner's data on disk, and
-//! long work run as [`job::Job`]s with progress and cancel.
+//! What the command line and the window share: the book's sources (the embedded ECO
+//! list and the PGN files the learner loaded), rebuilding the graph, the theory of
+//! repertoire drills, export, the learner's data on disk, and long work run as
+//! [`job::Job`]s with progress and cancel.
 //!
-//! The workspace opens files; the layers below it (`book`, `sampler`, `trainer`) never do.
-//! It knows no egui: the window drives it and draws what it reports.
+//! - [`Workspace`]: the sources and the jobs that import and build them. The window
+//!   queues work and polls it each frame ([`Workspace::poll`]); the command line runs
+//!   the same steps on its own thread ([`Workspace::import_now`], [`Workspace::build_now`]).
+//! - [`choice`]: which sources and filters the book uses (saved with the settings).
+//! - [`files`]: file stamps and the progress-counting PGN reader.
+//! - [`export`]: PGN files written atomically.
+//! - [`store`]: the learner's data written atomically, corrupt files kept aside.
+//! - [`job`]: the job type.
+//!
+//! The workspace opens files; the layers below it (`book`, `sampler`, `trainer`) never
+//! do. It knows no egui.
 
+pub mod choice;
+pub mod error;
+pub mod export;
+pub mod files;
 pub mod job;
 pub mod store;
+mod loader;
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use choice::{BookChoice, BookFile, FileMode};
+pub use error::WorkspaceError;
+pub use files::{FileStamp, file_name};
+pub use loader::{ImportProgress, WorkspaceEvent};
+
+use crate::book::{
+    GraphBuild, ImportMode, ImportOptions, ImportReport, LineFilter, OpeningLine, PositionGraph,
+    SourceId,
+};
+use job::{Job, JobProgress, Wake};
+
+/// A PGN file whose lines are in the workspace.
+#[derive(Debug, Clone)]
+pub struct LoadedFile {
+    /// Its source id in the lines.
+    pub id: SourceId,
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// The mode it was read in (decided by the importer when the learner chose auto).
+    pub mode: ImportMode,
+    /// The lines it gave.
+    pub lines: Arc<Vec<OpeningLine>>,
+    /// The import report: counts and issues.
+    pub report: ImportReport,
+    /// Size and modification time when it was read.
+    pub stamp: FileStamp,
+}
+
+impl LoadedFile {
+    /// The file name, for lists.
+    pub fn name(&self) -> String {
+        file_name(&self.path)
+    }
+}
+
+/// The book's sources and the background jobs that import and build them.
+///
+/// ```
+/// use hastings::book::{ImportMode, LineFilter};
+/// use hastings::workspace::{BookChoice, FileMode, Workspace};
+///
+/// let path = std::env::temp_dir().join(format!("ws-doc-{}.pgn", std::process::id()));
+/// std::fs::write(&path, "[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n")?;
+/// let mut ws = Workspace::new(BookChoice::default())?;
+/// let file = ws.import_now(&path, FileMode::Auto, None)?;
+/// assert_eq!(file.mode, ImportMode::Repertoire);
+/// let build = ws.build_now();
+/// assert_eq!(build.graph.stats().lines, 3808);
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Workspace {
+    eco_lines: Arc<Vec<OpeningLine>>,
+    eco: Option<Arc<PositionGraph>>,
+    choice: BookChoice,
+    files: Vec<LoadedFile>,
+    next_id: u16,
+    queue: VecDeque<loader::Queued>,
+    import: Option<loader::ImportJob>,
+    build: Option<Job<GraphBuild>>,
+    /// A build was asked for while imports were still running (or none runs yet).
+    build_wanted: bool,
+    /// Missing or changed files, failed re-imports, lines left out.
+    warnings: Vec<String>,
+}
+
+impl Workspace {
+    /// A workspace with the embedded ECO lines and `choice` (its files are not read
+    /// yet: see [`Workspace::restore`]).
+    ///
+    /// # Errors
+    ///
+    /// [`WorkspaceError::Book`] if the embedded ECO data does not load (a bug a test
+    /// rules out).
+    pub fn new(choice: BookChoice) -> Result<Workspace, WorkspaceError> {
+        let eco = crate::book::eco::embedded();
+        if !eco.issues.is_empty() {
+            return Err(crate::book::BookError::Eco(eco.issues).into());
+        }
+        Ok(Workspace {
+            eco_lines: Arc::new(eco.lines),
+            eco: None,
+            choice,
+            files: Vec::new(),
+            next_id: 0,
+            queue: VecDeque::new(),
+            import: None,
+            build: None,
+            build_wanted: false,
+            warnings: Vec::new(),
+        })
+    }
+
+    /// As [`Workspace::new`], with the whole ECO graph already built (the window builds
+    /// it first, to draw the board at once).
+    ///
+    /// # Errors
+    ///
+    /// As [`Workspace::new`].
+    pub fn with_eco(
+        eco: Arc<PositionGraph>,
+        choice: BookChoice,
+    ) -> Result<Workspace, WorkspaceError> {
+        let mut ws = Workspace::new(choice)?;
+        ws.eco = Some(eco);
+        Ok(ws)
+    }
+
+    /// Queues the remembered files for import (a missing one gives a warning) and, when
+    /// the choice is not the whole ECO list, a build.
+    pub fn restore(&mut self) {
+        for f in self.choice.files.clone() {
+            match FileStamp::of(&f.path) {
+                Ok(_) => self.queue.push_back(loader::Queued {
+                    path: f.path.clone(),
+                    mode: f.mode,
+                    remembered: Some(FileStamp::remembered(&f)),
+                }),
+                Err(e) => self.warnings.push(format!(
+                    "{} is missing ({e}); its lines are not in the book",
+                    f.path.display()
+                )),
+            }
+        }
+        if self.choice != BookChoice::default() {
+            self.build_wanted = true;
+        }
+    }
+
+    /// The whole ECO graph: it names PGN lines without an `[Opening]` tag and is the
+    /// theory of repertoire drills. Built on first use.
+    pub fn eco(&mut self) -> &Arc<PositionGraph> {
+        let lines = &self.eco_lines;
+        self.eco.get_or_insert_with(|| {
+            Arc::new(PositionGraph::build(lines.iter().cloned()).graph)
+        })
+    }
+
+    /// The embedded ECO lines.
+    pub fn eco_lines(&self) -> &Arc<Vec<OpeningLine>> {
+        &self.eco_lines
+    }
+
+    /// The sources and filters chosen.
+    pub fn choice(&self) -> &BookChoice {
+        &self.choice
+    }
+
+    /// Uses these sources and filters; the graph is rebuilt.
+    pub fn set_choice(&mut self, choice: BookChoice) {
+        self.choice = choice;
+        self.request_build();
+    }
+
+    /// The loaded files, in the order they were loaded.
+    pub fn files(&self) -> &[LoadedFile] {
+        &self.files
+    }
+
+    /// The loaded file read from `path`.
+    pub fn file(&self, path: &Path) -> Option<&LoadedFile> {
+        self.files.iter().find(|f| f.path == path)
+    }
+
+    /// Warnings for the learner: missing or changed files, failed re-imports.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Queues `paths` for import in `mode`. A file already remembered is read anew in
+    /// that mode.
+    pub fn open(&mut self, paths: Vec<PathBuf>, mode: FileMode) {
+        for path in paths {
+            if let Some(b) = self.choice.files.iter_mut().find(|b| b.path == path) {
+                b.mode = mode;
+            }
+            self.queue.push_back(loader::Queued {
+                path,
+                mode,
+                remembered: None,
+            });
+        }
+    }
+
+    /// Forgets the file read from `path` (its lines leave the book; the file itself is
+    /// untouched) and rebuilds the graph.
+    pub fn remove(&mut self, path: &Path) {
+        self.choice.files.retain(|b| b.path != path);
+        self.files.retain(|f| f.path != path);
+        self.queue.retain(|q| q.path != path);
+        if self.import.as_ref().is_some_and(|j| j.queued.path == path) {
+            self.cancel_import();
+        }
+        self.request_build();
+    }
+
+    /// Cancels the running import (the next queued file starts).
+    pub fn cancel_import(&mut self) {
+        if let Some(job) = &self.import {
+            job.job.cancel();
+        }
+    }
+
+    /// Cancels every job (the window is closing).
+    pub fn cancel_all(&mut self) {
+        self.queue.clear();
+        self.cancel_import();
+        if let Some(build) = &self.build {
+            build.cancel();
+        }
+    }
+
+    /// Whether an import is running or waiting.
+    pub fn is_importing(&self) -> bool {
+        self.import.is_some() || !self.queue.is_empty()
+    }
+
+    /// Whether a graph is being built (or will be once the imports are done).
+    pub fn is_building(&self) -> bool {
+        self.build.is_some() || self.build_wanted
+    }
+
+    /// Whether files are being loaded or the book is being built.
+    pub fn is_busy(&self) -> bool {
+        self.is_importing() || self.is_building()
+    }
+
+    /// Whether the chosen book is only the learner's repertoire: ECO is not ticked and
+    /// every ticked file (at least one) was read as a repertoire. ECO is then the theory
+    /// the drill compares with.
+    pub fn is_repertoire(&self) -> bool {
+        let mut selected = self.selected().peekable();
+        !self.choice.eco
+            && selected.peek().is_some()
+            && selected.all(|f| f.mode == ImportMode::Repertoire)
+    }
+
+    /// The theory for the chosen book: the ECO graph in repertoire mode, else none.
+    pub fn theory(&mut self) -> Option<Arc<PositionGraph>> {
+        if self.is_repertoire() {
+            Some(Arc::clone(self.eco()))
+        } else {
+            None
+        }
+    }
+
+    fn selected(&self) -> impl Iterator<Item = &LoadedFile> {
+        self.files.iter().filter(|f| {
+            self.choice
+                .files
+                .iter()
+                .any(|b| b.path == f.path && b.enabled)
+        })
+    }
+
+    /// The lines of the chosen sources that pass the filters, source by source.
+    fn chosen_lines(&self) -> (Vec<Arc<Vec<OpeningLine>>>, LineFilter) {
+        let mut sources = Vec::new();
+        if self.choice.eco {
+            sources.push(Arc::clone(&self.eco_lines));
+        }
+        sources.extend(self.selected().map(|f| Arc::clone(&f.lines)));
+        let filter = LineFilter {
+            sources: None,
+            ..self.choice.filter.clone()
+        };
+        (sources, filter)
+    }
+
+    /// Builds the graph of the chosen sources and filters on this thread.
+    pub fn build_now(&self) -> GraphBuild {
+        let (sources, filter) = self.chosen_lines();
+        build_graph(&sources, &filter)
+    }
+
+    /// Asks for the graph of the chosen sources: built on a background thread once no
+    /// import is running; a build already running is superseded.
+    pub fn request_build(&mut self) {
+        if let Some(old) = self.build.take() {
+            old.cancel();
+        }
+        self.build_wanted = true;
+    }
+
+    /// Reads the PGN file at `path` on this thread (the command line's way), with a
+    /// progress bar on a terminal, and adds it as the next source, enabled.
+    ///
+    /// # Errors
+    ///
+    /// [`WorkspaceError`] when the file cannot be opened or read, or holds no game.
+    pub fn import_now(
+        &mut self,
+        path: &Path,
+        mode: FileMode,
+        max_plies: Option<u32>,
+    ) -> Result<&LoadedFile, WorkspaceError> {
+        let id = self.source_id(path);
+        let options = ImportOptions {
+            mode: mode.into(),
+            max_plies,
+        };
+        let names = Arc::clone(self.eco());
+        let (import, stamp) = job::run_inline(&path.display().to_string(), |progress| {
+            files::import_file(path, id, &options, &names, progress)
+        })?;
+        let index = self.add_file(path, id, mode, import, stamp);
+        Ok(&self.files[index])
+    }
+
+    /// The id of the file at `path`: its old id when it was loaded before, else the next.
+    fn source_id(&mut self, path: &Path) -> SourceId {
+        match self.files.iter().find(|f| f.path == path) {
+            Some(f) => f.id,
+            None => {
+                self.next_id = self.next_id.saturating_add(1);
+                SourceId(self.next_id)
+            }
+        }
+    }
+
+    /// Keeps an imported file and remembers it in the choice; returns its index.
+    fn add_file(
+        &mut self,
+        path: &Path,
+        id: SourceId,
+        mode: FileMode,
+        import: crate::book::PgnImport,
+        stamp: FileStamp,
+    ) -> usize {
+        match self.choice.files.iter_mut().find(|b| b.path == path) {
+            Some(b) => {
+                b.size = stamp.size;
+                b.modified = stamp.modified;
+            }
+            None => self.choice.files.push(BookFile {
+                path: path.to_owned(),
+                mode,
+                enabled: true,
+                size: stamp.size,
+                modified: stamp.modified,
+            }),
+        }
+        let loaded = LoadedFile {
+            id,
+            path: path.to_owned(),
+            mode: import.report.mode,
+            lines: Arc::new(import.lines),
+            report: import.report,
+            stamp,
+        };
+        match self.files.iter().position(|f| f.path == path) {
+            Some(i) => {
+                self.files[i] = loaded;
+                i
+            }
+            None => {
+                self.files.push(loaded);
+                self.files.len() - 1
+            }
+        }
+    }
+
+    /// Starts the next job if none is running, and returns what finished. `wake` is
+    /// called from a job's thread when it finishes (the window asks for a repaint).
+    /// With `block`, waits for the running jobs to finish (tests and the screenshot
+    /// mode wait; the window never does).
+    pub fn poll(&mut self, block: bool, wake: &Wake) -> Vec<WorkspaceEvent> {
+        loader::poll(self, block, wake)
+    }
+
+    /// How far the running import is.
+    pub fn import_progress(&self) -> Option<ImportProgress> {
+        let job = self.import.as_ref()?;
+        Some(ImportProgress {
+            path: job.queued.path.clone(),
+            counters: job.job.progress().snapshot(),
+            queued: self.queue.len(),
+        })
+    }
+
+    /// The lines of a source and a file name to suggest for their export: ECO, or a
+    /// loaded file.
+    pub fn source_lines(&self, id: SourceId) -> Option<(Arc<Vec<OpeningLine>>, String)> {
+        if id == SourceId::ECO {
+            return Some((Arc::clone(&self.eco_lines), "eco.pgn".to_owned()));
+        }
+        let f = self.files.iter().find(|f| f.id == id)?;
+        Some((
+            Arc::clone(&f.lines),
+            format!("{}-export.pgn", f.name().trim_end_matches(".pgn")),
+        ))
+    }
+}
+
+/// The graph of the lines of `sources` that pass `filter`.
+fn build_graph(sources: &[Arc<Vec<OpeningLine>>], filter: &LineFilter) -> GraphBuild {
+    PositionGraph::build(
+        sources
+            .iter()
+            .flat_map(|s| s.iter())
+            .filter(|l| filter.matches(l))
+            .cloned(),
+    )
+}
+
+/// Runs `progress`-less work for the loader (shared with [`Workspace::build_now`]).
+fn build_job(
+    sources: Vec<Arc<Vec<OpeningLine>>>,
+    filter: LineFilter,
+    wake: &Wake,
+) -> Result<Job<GraphBuild>, WorkspaceError> {
+    Ok(Job::spawn("build", Arc::clone(wake), move |_: &JobProgress| {
+        build_graph(&sources, &filter)
+    })?)
+}

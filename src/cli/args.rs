@@ -1,0 +1,191 @@
+//! Options shared by several commands: which sources and lines make the book
+//! ([`BookArgs`]), and the window's options ([`GuiArgs`]).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::CliError;
+use crate::book::{LineFilter, PositionGraph, SourceId};
+use crate::workspace::{BookChoice, FileMode, Workspace};
+
+/// Options of the trainer window (used when no command is given).
+#[derive(Debug, Clone, Default, Args)]
+pub struct GuiArgs {
+    /// Render a few frames in a real window, write them to this PNG file, and exit.
+    #[arg(long, value_name = "PNG")]
+    pub screenshot: Option<PathBuf>,
+    /// With `--screenshot`: the moves to show, in SAN from the start: `--moves "e4 e5"`.
+    #[arg(long, value_name = "SAN", requires = "screenshot")]
+    pub moves: Option<String>,
+    /// The window size in points, `WIDTHxHEIGHT`.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<(u32, u32)>,
+    /// Start with empty progress (the saved progress is overwritten).
+    #[arg(long)]
+    pub reset_progress: bool,
+    /// PGN files to load into the book (a repertoire or a game collection, decided from
+    /// each file).
+    #[arg(value_name = "FILE.pgn")]
+    pub files: Vec<PathBuf>,
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("`{s}` is not a window size like 1280x800");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if !(200..=16384).contains(&w) || !(200..=16384).contains(&h) {
+        return Err(format!(
+            "window size `{s}` must be between 200x200 and 16384x16384"
+        ));
+    }
+    Ok((w, h))
+}
+
+/// Which lines the graph is built from (thesis §5.4 subsamples).
+#[derive(Debug, Clone, Default, Args)]
+pub struct BookArgs {
+    /// Keep lines in which both sides make at least N moves.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub min_moves: u32,
+    /// Keep lines of these ECO volumes, e.g. `--volumes A,B`.
+    #[arg(long, value_delimiter = ',', value_name = "LETTERS")]
+    pub volumes: Vec<char>,
+    /// Keep lines whose ECO code lies in this range, e.g. `--eco C60-C99`.
+    #[arg(long, value_name = "FROM-TO", value_parser = parse_eco_range)]
+    pub eco: Option<(String, String)>,
+    /// Keep lines whose name contains this text (case-insensitive).
+    #[arg(long, value_name = "TEXT")]
+    pub name: Option<String>,
+    /// Add the lines of a PGN file (repeatable; numbered 1, 2, … as sources).
+    #[arg(long = "pgn", value_name = "FILE")]
+    pub pgn: Vec<PathBuf>,
+    /// Leave out the embedded ECO list.
+    #[arg(long)]
+    pub no_eco: bool,
+    /// Keep lines of these sources: `eco` or the number of a `--pgn` file, e.g.
+    /// `--source eco,2`.
+    #[arg(long = "source", value_delimiter = ',', value_name = "SOURCES", value_parser = parse_source)]
+    pub sources: Vec<SourceId>,
+}
+
+impl BookArgs {
+    /// The line filter these options describe (`sources` included).
+    pub fn filter(&self) -> LineFilter {
+        LineFilter {
+            min_moves_per_side: self.min_moves,
+            volumes: self.volumes.clone(),
+            eco_range: self.eco.clone(),
+            name_contains: self.name.clone(),
+            sources: (!self.sources.is_empty()).then(|| self.sources.clone()),
+        }
+    }
+
+    /// Whether `--source` keeps `id` (no `--source`: every source).
+    fn keeps(&self, id: SourceId) -> bool {
+        self.sources.is_empty() || self.sources.contains(&id)
+    }
+
+    /// The workspace these options describe: the ECO list unless `--no-eco`, then every
+    /// `--pgn` file in order (auto-detected mode, default ply limit), each kept or left
+    /// out by `--source`. Problems within the files are summed up on stderr.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError::Usage`] for a `--source` that names no source,
+    /// [`CliError::Workspace`] when a file cannot be read or holds no game.
+    pub fn workspace(&self) -> Result<Workspace, CliError> {
+        self.check_sources()?;
+        let mut ws = Workspace::new(BookChoice {
+            eco: !self.no_eco && self.keeps(SourceId::ECO),
+            files: Vec::new(),
+            filter: LineFilter {
+                sources: None,
+                ..self.filter()
+            },
+        })?;
+        for path in &self.pgn {
+            let file = ws.import_now(path, FileMode::Auto, None)?;
+            if let Some(first) = file.report.issues.first() {
+                eprintln!(
+                    "hastings: {}: {} problem(s), first: {first}",
+                    path.display(),
+                    file.report.issue_count
+                );
+            }
+        }
+        let mut choice = ws.choice().clone();
+        for (i, f) in choice.files.iter_mut().enumerate() {
+            let id = u16::try_from(i + 1).map_or(SourceId(u16::MAX), SourceId);
+            f.enabled = self.keeps(id);
+        }
+        ws.set_choice(choice);
+        Ok(ws)
+    }
+
+    /// Builds the graph these options select, and the time it took in milliseconds
+    /// (reading the embedded ECO list and any `--pgn` file included).
+    ///
+    /// # Errors
+    ///
+    /// As [`BookArgs::workspace`].
+    pub fn build(&self) -> Result<(PositionGraph, f64), CliError> {
+        let started = Instant::now();
+        let build = self.workspace()?.build_now();
+        if !build.issues.is_empty() {
+            eprintln!(
+                "hastings: {} lines could not be replayed and were left out; first: {}",
+                build.issues.len(),
+                build.issues[0]
+            );
+        }
+        Ok((build.graph, started.elapsed().as_secs_f64() * 1e3))
+    }
+
+    /// Whether every `--source` names a loaded source.
+    fn check_sources(&self) -> Result<(), CliError> {
+        for s in &self.sources {
+            let known = if *s == SourceId::ECO {
+                !self.no_eco
+            } else {
+                usize::from(s.0) <= self.pgn.len()
+            };
+            if !known {
+                let name = if *s == SourceId::ECO {
+                    "eco (left out by --no-eco)".to_owned()
+                } else {
+                    format!("{} (there are {} --pgn files)", s.0, self.pgn.len())
+                };
+                return Err(CliError::Usage(format!("--source {name}: no such source")));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_eco_range(s: &str) -> Result<(String, String), String> {
+    let valid = |c: &str| {
+        let b = c.as_bytes();
+        b.len() == 3 && b[0].is_ascii_alphabetic() && b[1..].iter().all(u8::is_ascii_digit)
+    };
+    let (from, to) = s.split_once('-').unwrap_or((s, s));
+    if valid(from) && valid(to) {
+        Ok((from.to_ascii_uppercase(), to.to_ascii_uppercase()))
+    } else {
+        Err(format!("`{s}` is not an ECO range like C60-C99"))
+    }
+}
+
+fn parse_source(s: &str) -> Result<SourceId, String> {
+    if s.eq_ignore_ascii_case("eco") {
+        return Ok(SourceId::ECO);
+    }
+    match s.parse::<u16>() {
+        Ok(n) if n > 0 => Ok(SourceId(n)),
+        _ => Err(format!(
+            "`{s}` is not a source: `eco`, or the number of a --pgn file (1, 2, …)"
+        )),
+    }
+}

@@ -1,0 +1,143 @@
+//! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`];
+//! [`args`] holds the options they share (which sources and lines make the book) and
+//! the window's options. Every command goes through the same
+//! [`Workspace`](crate::workspace::Workspace) as the window.
+
+pub mod args;
+pub mod export;
+pub mod import;
+pub mod sample;
+pub mod stats;
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use thiserror::Error;
+
+pub use args::{BookArgs, GuiArgs};
+pub use export::ExportArgs;
+pub use import::{ImportArgs, ImportJson, IssueJson};
+pub use sample::{CandidateReport, ReachedReport, SampleArgs, SampleReport, sample_report};
+pub use stats::StatsArgs;
+
+use crate::book::export::ExportError;
+use crate::book::{BookError, ImportError};
+use crate::sampler::StyleError;
+use crate::workspace::WorkspaceError;
+
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "hastings",
+    version,
+    about = "A chess opening trainer",
+    long_about = None,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// A headless command; without one, the trainer window opens.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Options of the trainer window.
+    #[command(flatten)]
+    pub gui: GuiArgs,
+}
+
+/// The headless commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build the position graph and print its size.
+    Stats(StatsArgs),
+    /// Print the reply distribution at a position and sample lines from it.
+    Sample(SampleArgs),
+    /// Read a PGN file (repertoire or games) and print what it holds.
+    Import(ImportArgs),
+    /// Write the book (or some of its sources) as PGN with nested variations.
+    Export(ExportArgs),
+}
+
+/// What went wrong in a headless command.
+#[derive(Debug, Error)]
+pub enum CliError {
+    /// The book could not be built.
+    #[error(transparent)]
+    Book(#[from] BookError),
+    /// A source could not be loaded.
+    #[error(transparent)]
+    Workspace(#[from] WorkspaceError),
+    /// Writing the output failed.
+    #[error("cannot write the output: {0}")]
+    Io(#[from] io::Error),
+    /// A style value is out of range.
+    #[error(transparent)]
+    Style(#[from] StyleError),
+    /// A move of `--moves` cannot be played.
+    #[error("--moves: move {ply} `{san}`: {reason}")]
+    Move {
+        /// The 1-based ply.
+        ply: usize,
+        /// The move as given.
+        san: String,
+        /// Why it cannot be played.
+        reason: String,
+    },
+    /// An option's value is malformed.
+    #[error("{0}")]
+    Usage(String),
+    /// The position is not in the book.
+    #[error("the position after `{moves}` is not in the book")]
+    NotInBook {
+        /// The moves given.
+        moves: String,
+    },
+    /// The output could not be serialised.
+    #[error("cannot write JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// An output file could not be created.
+    #[error("cannot create {}: {source}", .path.display())]
+    Create {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// `hastings import` read no game that gave a line.
+    #[error("{}: no game could be imported", .path.display())]
+    NothingImported {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Writing PGN failed.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+}
+
+impl CliError {
+    /// The process exit code for this error: 2 when a PGN file gave no game (so
+    /// scripts can tell an empty import from a failure), 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::NothingImported { .. }
+            | CliError::Workspace(WorkspaceError::Import {
+                source: ImportError::NoGames { .. },
+                ..
+            }) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Runs a headless command, writing its output to `out`.
+///
+/// # Errors
+///
+/// [`CliError`] when the book cannot be built or the output cannot be written.
+pub fn run(command: &Command, out: &mut impl Write) -> Result<(), CliError> {
+    match command {
+        Command::Stats(args) => stats::run(args, out),
+        Command::Sample(args) => sample::run(args, out),
+        Command::Import(args) => import::run(args, out),
+        Command::Export(args) => export::run(args, out),
+    }
+}

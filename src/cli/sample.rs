@@ -1,0 +1,235 @@
+//! `hastings sample`: the reply distribution at a position, and sampled lines from it.
+
+use std::io::Write;
+
+use clap::Args;
+
+use super::CliError;
+use super::args::BookArgs;
+use crate::book::PositionGraph;
+use crate::sampler::Style;
+
+/// `hastings sample`.
+#[derive(Debug, Args)]
+pub struct SampleArgs {
+    /// The moves from the start position, in SAN: `--moves "e4 e5 Nf3"`.
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// The five style parameters (gambits, uncommon, 1.c4, 1.d4, 1.e4), 0 or 1 each.
+    #[arg(long, value_delimiter = ',', default_values_t = [0u8; 5], value_parser = clap::value_parser!(u8).range(0..=1))]
+    pub params: Vec<u8>,
+    /// The five weights, each from 0 to 1.
+    #[arg(long, value_delimiter = ',', default_values_t = [0.4f64; 5])]
+    pub weights: Vec<f64>,
+    /// The weight of implied transpositions, from 0 to 1.
+    #[arg(long, default_value_t = 1.0)]
+    pub tau: f64,
+    /// How many lines to sample from the position.
+    #[arg(long, default_value_t = 1000)]
+    pub iterations: u32,
+    /// The most moves a sampled line plays.
+    #[arg(long, default_value_t = 40)]
+    pub ply_limit: u32,
+    /// The random seed (printed; random when not given).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Which lines to use.
+    #[command(flatten)]
+    pub book: BookArgs,
+}
+
+impl SampleArgs {
+    fn style(&self) -> Result<Style, CliError> {
+        for (name, n) in [
+            ("--params", self.params.len()),
+            ("--weights", self.weights.len()),
+        ] {
+            if n != 5 {
+                return Err(CliError::Usage(format!(
+                    "{name} takes 5 comma-separated values (gambits, uncommon, c4, d4, e4), got {n}"
+                )));
+            }
+        }
+        let mut params = [0u8; 5];
+        let mut weights = [0.4f64; 5];
+        for (dst, src) in params.iter_mut().zip(&self.params) {
+            *dst = *src;
+        }
+        for (dst, src) in weights.iter_mut().zip(&self.weights) {
+            *dst = *src;
+        }
+        Ok(Style::from_vectors(params, weights, self.tau)?)
+    }
+}
+
+/// The report of `hastings sample --json`.
+#[derive(Debug, serde::Serialize)]
+pub struct SampleReport {
+    /// The position (the game's own FEN).
+    pub fen: String,
+    /// The share of the last move, as the formulas use it.
+    pub s_prev: f64,
+    /// The number of sampled lines.
+    pub iterations: u32,
+    /// The seed used.
+    pub seed: u64,
+    /// Every candidate, most probable first.
+    pub candidates: Vec<CandidateReport>,
+    /// The ten line names the sampled lines reached most.
+    pub reached: Vec<ReachedReport>,
+}
+
+/// One candidate of [`SampleReport`].
+#[derive(Debug, serde::Serialize)]
+pub struct CandidateReport {
+    /// The move in SAN.
+    pub san: String,
+    /// The move in UCI.
+    pub uci: String,
+    /// `"book"` or `"transposition"`.
+    pub kind: crate::sampler::CandidateKind,
+    /// Popularity share.
+    pub share: f64,
+    /// Style bonus.
+    pub bonus: f64,
+    /// Acceptance `A`.
+    pub acceptance: f64,
+    /// Exact probability `P`.
+    pub p: f64,
+    /// Frequency among the first steps of the sampled lines.
+    pub sampled: f64,
+}
+
+/// One reached name of [`SampleReport`].
+#[derive(Debug, serde::Serialize)]
+pub struct ReachedReport {
+    /// `"ECO name"` of the line a sampled line ended in.
+    pub name: String,
+    /// How many sampled lines ended there.
+    pub count: u32,
+}
+
+/// Computes the report of `hastings sample` on `graph`.
+///
+/// # Errors
+///
+/// [`CliError`] when a move cannot be played or the position is not in the book.
+pub fn sample_report(
+    graph: &PositionGraph,
+    moves: &str,
+    style: &Style,
+    limits: crate::sampler::ExploreLimits,
+    seed: u64,
+) -> Result<SampleReport, CliError> {
+    use rand::SeedableRng;
+    use shakmaty::{Chess, EnPassantMode, Position, fen::Fen, san::SanPlus};
+
+    use crate::sampler::{Distribution, explore, move_share};
+
+    let mut pos = Chess::default();
+    let mut s_prev = 1.0;
+    for (i, token) in moves.split_whitespace().enumerate() {
+        let bad = |reason: String| CliError::Move {
+            ply: i + 1,
+            san: token.to_owned(),
+            reason,
+        };
+        let san = SanPlus::from_ascii(token.as_bytes()).map_err(|e| bad(e.to_string()))?;
+        let mv = san.san.to_move(&pos).map_err(|e| {
+            bad(match e {
+                shakmaty::san::SanError::IllegalSan => "illegal move".to_owned(),
+                shakmaty::san::SanError::AmbiguousSan => "ambiguous move".to_owned(),
+            })
+        })?;
+        s_prev = move_share(graph, &pos, mv, style);
+        pos.play_unchecked(mv);
+    }
+    let node = graph.lookup(&pos).ok_or_else(|| CliError::NotInBook {
+        moves: moves.to_owned(),
+    })?;
+    let dist = Distribution::at(graph, node, &pos, style, s_prev);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let ex = explore(graph, node, &pos, style, s_prev, limits, &mut rng);
+    let n = f64::from(limits.iterations.max(1));
+    let mut candidates: Vec<CandidateReport> = dist
+        .candidates
+        .iter()
+        .zip(&ex.first_steps)
+        .map(|(c, &count)| CandidateReport {
+            san: SanPlus::from_move(pos.clone(), c.mv).to_string(),
+            uci: PositionGraph::uci(c.mv).to_string(),
+            kind: c.kind,
+            share: c.share,
+            bonus: c.bonus,
+            acceptance: c.acceptance,
+            p: c.p,
+            sampled: f64::from(count) / n,
+        })
+        .collect();
+    candidates.sort_by(|a, b| b.p.total_cmp(&a.p));
+    let reached = ex
+        .reached(graph)
+        .into_iter()
+        .take(10)
+        .map(|(name, count)| ReachedReport { name, count })
+        .collect();
+    Ok(SampleReport {
+        fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+        s_prev: dist.s_prev,
+        iterations: limits.iterations,
+        seed,
+        candidates,
+        reached,
+    })
+}
+
+pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let style = args.style()?;
+    let (graph, _) = args.book.build()?;
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let limits = crate::sampler::ExploreLimits {
+        iterations: args.iterations,
+        ply_limit: args.ply_limit,
+    };
+    let report = sample_report(&graph, &args.moves, &style, limits, seed)?;
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(());
+    }
+    writeln!(out, "position  {}", report.fen)?;
+    writeln!(
+        out,
+        "s_prev    {:.4}    iterations {}    seed {}",
+        report.s_prev, report.iterations, report.seed
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<8} {:<6} {:<13} {:>7} {:>7} {:>7} {:>7} {:>8}",
+        "move", "uci", "kind", "share", "bonus", "A", "P", "sampled"
+    )?;
+    for c in &report.candidates {
+        let kind = match c.kind {
+            crate::sampler::CandidateKind::Book => "book",
+            crate::sampler::CandidateKind::Transposition => "transposition",
+        };
+        writeln!(
+            out,
+            "{:<8} {:<6} {:<13} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>8.4}",
+            c.san, c.uci, kind, c.share, c.bonus, c.acceptance, c.p, c.sampled
+        )?;
+    }
+    if report.candidates.is_empty() {
+        writeln!(out, "(no book move: the line ends here)")?;
+    }
+    writeln!(out)?;
+    writeln!(out, "most reached lines:")?;
+    for r in &report.reached {
+        writeln!(out, "{:>7}  {}", r.count, r.name)?;
+    }
+    Ok(())
+}
+

@@ -1,0 +1,89 @@
+//! Which sources the book is built from: the embedded ECO list and the learner's PGN
+//! files, each with a checkbox, and the filters. Saved with the window's settings, so
+//! every type here is serialisable and tolerant of older settings (`#[serde(default)]`).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::book::{ImportMode, LineFilter};
+
+/// How a PGN file is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum FileMode {
+    /// Decide from the file (a variation or an open result means a repertoire).
+    #[default]
+    Auto,
+    /// Every variation is a line of the learner's repertoire.
+    Repertoire,
+    /// A game collection: one line per game, cut at a ply limit.
+    Games,
+}
+
+impl From<FileMode> for ImportMode {
+    fn from(mode: FileMode) -> ImportMode {
+        match mode {
+            FileMode::Auto => ImportMode::Auto,
+            FileMode::Repertoire => ImportMode::Repertoire,
+            FileMode::Games => ImportMode::Games,
+        }
+    }
+}
+
+/// A PGN file the learner loaded, read again at the next start.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BookFile {
+    /// Where it is.
+    pub path: PathBuf,
+    /// How it is read (the mode chosen when it was opened).
+    pub mode: FileMode,
+    /// Whether its lines are part of the book.
+    pub enabled: bool,
+    /// Its size in bytes when it was loaded, to notice a changed file.
+    pub size: u64,
+    /// Its modification time (seconds since 1970) when it was loaded.
+    pub modified: Option<u64>,
+}
+
+impl Default for BookFile {
+    fn default() -> BookFile {
+        BookFile {
+            path: PathBuf::new(),
+            mode: FileMode::Auto,
+            enabled: true,
+            size: 0,
+            modified: None,
+        }
+    }
+}
+
+/// The sources and filters the book is built from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BookChoice {
+    /// Whether the embedded ECO list is part of the book.
+    pub eco: bool,
+    /// The loaded PGN files, in the order they were loaded.
+    pub files: Vec<BookFile>,
+    /// The subsample filters (minimum moves per side, ECO volumes, name); its `sources`
+    /// field is not used (the checkboxes above decide).
+    pub filter: LineFilter,
+}
+
+impl Default for BookChoice {
+    fn default() -> BookChoice {
+        BookChoice {
+            eco: true,
+            files: Vec::new(),
+            filter: LineFilter::default(),
+        }
+    }
+}
+
+impl BookChoice {
+    /// The remembered file at `path`.
+    pub fn file(&self, path: &std::path::Path) -> Option<&BookFile> {
+        self.files.iter().find(|f| f.path == path)
+    }
+}

@@ -1,0 +1,25 @@
+//! PGN files written from the book: a source's lines or a drilled line, as games with
+//! nested variations ([`crate::book::export`]), written atomically.
+
+use std::path::Path;
+
+use super::error::WorkspaceError;
+use super::store;
+use crate::book::OpeningLine;
+
+/// Writes `lines` as PGN to `path` atomically (temporary file, sync, rename); returns
+/// the number of games written.
+///
+/// # Errors
+///
+/// [`WorkspaceError::NothingToExport`] for no lines, [`WorkspaceError::Export`] or
+/// [`WorkspaceError::Store`] when the PGN cannot be made or written.
+pub fn write_pgn_file(lines: &[OpeningLine], path: &Path) -> Result<usize, WorkspaceError> {
+    if lines.is_empty() {
+        return Err(WorkspaceError::NothingToExport);
+    }
+    let mut out = Vec::new();
+    let games = crate::book::export::write_pgn(lines.iter(), &mut out)?;
+    store::write_atomic(path, &out)?;
+    Ok(games)
+}

@@ -363,3 +363,32 @@ fn many_nodes_have_a_single_candidate() {
         .count();
     assert!(single > 1000, "{single}");
 }
+
+#[test]
+fn exploring_in_chunks_counts_the_same_as_one_run() {
+    use hastings::sampler::Exploration;
+    let graph = &*ECO;
+    let pos = Chess::default();
+    let start = graph.lookup(&pos).unwrap();
+    let style = Style::neutral();
+    let limits = |iterations| ExploreLimits {
+        iterations,
+        ply_limit: 12,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let whole = explore(graph, start, &pos, &style, 1.0, limits(300), &mut rng);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut merged = Exploration::default();
+    for n in [100, 120, 80] {
+        merged.merge(explore(graph, start, &pos, &style, 1.0, limits(n), &mut rng));
+    }
+    assert_eq!(merged.iterations, 300);
+    assert_eq!(merged.first_steps, whole.first_steps);
+    assert_eq!(merged.visits, whole.visits);
+    assert_eq!(merged.transitions, whole.transitions);
+    assert_eq!(merged.endings, whole.endings);
+    assert_eq!(
+        (merged.proposals, merged.steps),
+        (whole.proposals, whole.steps)
+    );
+}

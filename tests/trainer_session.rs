@@ -48,7 +48,7 @@ fn finish(s: &mut Session) {
                 assert!(matches!(s.show_me(), Some(MoveOutcome::Accepted { .. })));
             }
             Phase::ComputerToMove => {
-                let before = s.distribution();
+                let before = s.distribution().clone();
                 let reply = s.reply().unwrap();
                 assert!(
                     before.candidates.contains(&reply.candidate),
@@ -289,7 +289,7 @@ fn earlier_positions_are_read_only_until_continued_from() {
 #[test]
 fn changing_the_style_changes_the_next_reply_distribution() {
     let mut s = Session::new(ECO.clone(), Color::Black, Style::neutral(), 9);
-    let neutral = s.distribution();
+    let neutral = s.distribution().clone();
     let c4 = |d: &hastings::sampler::Distribution| {
         d.candidates
             .iter()
@@ -298,7 +298,7 @@ fn changing_the_style_changes_the_next_reply_distribution() {
             .p
     };
     s.set_style(Style::from_vectors([0, 0, 1, 0, 0], [0.4; 5], 0.0).unwrap());
-    assert!(c4(&s.distribution()) > 5.0 * c4(&neutral));
+    assert!(c4(s.distribution()) > 5.0 * c4(&neutral));
 }
 
 #[test]

@@ -37,6 +37,8 @@ fn app_harness(learner: Side) -> Harness<'static, TrainerApp> {
     let app = TrainerApp::new(graph(), settings(learner));
     Harness::builder()
         .with_size(vec2(1280.0, 800.0))
+        // A reply takes a few frames: the delay, the move, its animation.
+        .with_max_steps(8)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 

@@ -15,7 +15,7 @@ use hastings::book::pgn::{ImportOptions, read_pgn};
 use hastings::book::{LineSource, PositionGraph, SourceId};
 use hastings::trainer::Phase;
 use hastings::ui::TrainerApp;
-use hastings::ui::app::{annotation_text, move_annotation};
+use hastings::ui::drill_panel::{annotation_text, move_annotation};
 use hastings::ui::board::Orientation;
 use hastings::ui::state::{Settings, Side};
 use shakmaty::{Chess, Move, Position};
@@ -54,6 +54,8 @@ fn settings(learner: Side) -> Settings {
 fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
     Harness::builder()
         .with_size(vec2(1280.0, 800.0))
+        // A reply takes a few frames: the delay, the move, its animation.
+        .with_max_steps(8)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 
@@ -143,7 +145,7 @@ fn loading_a_repertoire_through_the_open_dialog_adds_its_lines_and_the_drill_fol
     );
     harness.get_by_label(&summary);
     let app = harness.state();
-    assert_eq!(app.library().files().len(), 1);
+    assert_eq!(app.workspace().files().len(), 1);
     assert_eq!(
         app.graph().stats().lines,
         3807 + own.stats().lines,
@@ -328,6 +330,8 @@ fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_
 #[test]
 fn unticking_eco_changes_the_candidates() {
     let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    // The chart shows the learner's own candidates here (it hides them by default).
+    harness.state_mut().settings_mut().hide_answer = false;
     harness.run();
     load(
         &mut harness,
@@ -417,9 +421,9 @@ fn settings_and_progress_survive_an_app_restart() {
     assert!(restarted.is_repertoire(), "the repertoire is loaded again");
     assert_eq!(restarted.progress(), &progress);
     assert!(
-        restarted.book_warnings().is_empty(),
+        restarted.workspace().warnings().is_empty(),
         "{:?}",
-        restarted.book_warnings()
+        restarted.workspace().warnings()
     );
     assert!(
         restarted
@@ -433,8 +437,8 @@ fn settings_and_progress_survive_an_app_restart() {
     std::fs::remove_file(&copy).unwrap();
     let mut again = TrainerApp::restore(Arc::clone(&ECO), Some(&storage), None);
     again.finish_loading();
-    assert_eq!(again.book_warnings().len(), 1);
-    assert!(again.book_warnings()[0].contains("mine.pgn is missing"));
+    assert_eq!(again.workspace().warnings().len(), 1);
+    assert!(again.workspace().warnings()[0].contains("mine.pgn is missing"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -610,7 +614,7 @@ fn while_a_file_loads_the_board_stays_usable_and_cancel_stops_the_import() {
     let app = harness.state();
     assert!(!app.is_loading());
     assert!(
-        app.library().files().is_empty(),
+        app.workspace().files().is_empty(),
         "a cancelled file adds nothing"
     );
     assert!(app.settings().book.files.is_empty());
@@ -629,7 +633,7 @@ fn exporting_a_loaded_repertoire_writes_pgn_that_imports_to_the_same_lines() {
     );
     let out = std::env::temp_dir().join(format!("hastings-export-{}.pgn", std::process::id()));
     let app = harness.state();
-    let id = app.library().files()[0].id;
+    let id = app.workspace().files()[0].id;
     let games = app
         .export_to(hastings::ui::command::ExportWhat::Source(id), &out)
         .unwrap();
@@ -650,7 +654,7 @@ fn exporting_a_loaded_repertoire_writes_pgn_that_imports_to_the_same_lines() {
         v.sort();
         v
     };
-    assert_eq!(moves(&again.lines), moves(&app.library().files()[0].lines));
+    assert_eq!(moves(&again.lines), moves(&app.workspace().files()[0].lines));
     let _ = std::fs::remove_file(&out);
 }
 
@@ -687,7 +691,7 @@ fn dropping_pgn_files_on_the_window_opens_the_import_dialog_for_them() {
     harness.run();
     let names: Vec<String> = harness
         .state()
-        .library()
+        .workspace()
         .files()
         .iter()
         .map(|f| f.name())
@@ -696,7 +700,7 @@ fn dropping_pgn_files_on_the_window_opens_the_import_dialog_for_them() {
     // Auto-detection: the study is a repertoire, the club games a collection.
     let modes: Vec<String> = harness
         .state()
-        .library()
+        .workspace()
         .files()
         .iter()
         .map(|f| f.mode.to_string())

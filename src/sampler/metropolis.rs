@@ -281,6 +281,32 @@ pub struct Exploration {
 }
 
 impl Exploration {
+    /// Adds the counts of `part`, sampled from the same start with the same style (a
+    /// long exploration run in chunks, so that progress can be shown and it can be
+    /// cancelled between them). Merging the chunks of one seeded RNG stream gives the
+    /// same counts as one run.
+    pub fn merge(&mut self, part: Exploration) {
+        if self.iterations == 0 {
+            *self = part;
+            return;
+        }
+        self.iterations += part.iterations;
+        for (a, b) in self.first_steps.iter_mut().zip(&part.first_steps) {
+            *a += b;
+        }
+        for (k, v) in part.visits {
+            *self.visits.entry(k).or_default() += v;
+        }
+        for (k, v) in part.transitions {
+            *self.transitions.entry(k).or_default() += v;
+        }
+        for (k, v) in part.endings {
+            *self.endings.entry(k).or_default() += v;
+        }
+        self.proposals += part.proposals;
+        self.steps += part.steps;
+    }
+
     /// The empirical next-node distribution at `node`: (to, frequency), most frequent first.
     pub fn next_distribution(&self, node: NodeId) -> Vec<(NodeId, f64)> {
         let mut out: Vec<(NodeId, u32)> = self

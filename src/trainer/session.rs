@@ -140,6 +140,12 @@ pub struct Session {
     positions: Vec<Chess>,
     /// `nodes[i]` is the node of `positions[i]` (the start may be outside the book).
     nodes: Vec<Option<NodeId>>,
+    /// `s_prevs[i]` is `s_prev` at `positions[i]`: the share `moves[i - 1]` had under
+    /// the current style (1 at the start).
+    s_prevs: Vec<f64>,
+    /// The reply distribution at the current position, computed once per position and
+    /// style (see [`Session::distribution`]).
+    dist: Distribution,
     moves: Vec<PlayedMove>,
     phase: Phase,
     mistakes_in_line: u32,
@@ -166,6 +172,8 @@ impl Session {
             start: Chess::default(),
             positions: Vec::new(),
             nodes: Vec::new(),
+            s_prevs: Vec::new(),
+            dist: Distribution::default(),
             moves: Vec::new(),
             phase: Phase::LearnerToMove,
             mistakes_in_line: 0,
@@ -315,22 +323,90 @@ impl Session {
         self.last_announcement.as_deref()
     }
 
-    /// `s_prev` at the current position: the share the last move had, under the current style.
+    /// `s_prev` at the current position: the share the last move had, under the current
+    /// style (1 at the start).
     pub fn s_prev(&self) -> f64 {
-        let n = self.moves.len();
-        if n == 0 {
-            return 1.0;
-        }
-        move_share(
-            &self.graph,
-            &self.positions[n - 1],
-            self.moves[n - 1].mv,
-            &self.style,
-        )
+        self.s_prev_at(self.moves.len())
     }
 
-    /// The reply distribution for the side to move at the current position.
-    pub fn distribution(&self) -> Distribution {
+    /// `s_prev` at the position after `ply` moves (1 at the start).
+    pub fn s_prev_at(&self, ply: usize) -> f64 {
+        self.s_prevs.get(ply).copied().unwrap_or(1.0)
+    }
+
+    /// The position after `ply` moves of the game (the current one past the end).
+    pub fn position_at(&self, ply: usize) -> &Chess {
+        self.positions.get(ply).unwrap_or_else(|| self.position())
+    }
+
+    /// The reply distribution for the side to move at the current position, computed
+    /// once when the position or the style changes.
+    pub fn distribution(&self) -> &Distribution {
+        &self.dist
+    }
+
+    /// The reply distribution at the position after `ply` moves (computed; the current
+    /// position's is cached, see [`Session::distribution`]).
+    pub fn distribution_at(&self, ply: usize) -> Distribution {
+        if ply >= self.moves.len() {
+            return self.dist.clone();
+        }
+        match self.nodes[ply] {
+            Some(node) => Distribution::at(
+                &self.graph,
+                node,
+                &self.positions[ply],
+                &self.style,
+                self.s_prev_at(ply),
+            ),
+            None => Distribution::default(),
+        }
+    }
+
+    /// The drilled moves as a line (for export), named by the opening reached; `None`
+    /// before the first move.
+    pub fn to_line(&self) -> Option<OpeningLine> {
+        if self.moves.is_empty() {
+            return None;
+        }
+        let opening = self.opening();
+        let mut pos = self.start.clone();
+        let moves = self
+            .moves
+            .iter()
+            .map(|m| {
+                let san = shakmaty::san::San::from_move(&pos, m.mv);
+                pos.play_unchecked(m.mv);
+                san
+            })
+            .collect();
+        Some(OpeningLine {
+            source: crate::book::LineSource::Pgn {
+                source: crate::book::SourceId(u16::MAX),
+                game: 1,
+            },
+            eco: opening.and_then(|o| o.eco.clone()),
+            name: opening.map(|o| o.name.clone()).unwrap_or_default(),
+            start: None,
+            moves,
+            weight: 1.0,
+            annotations: Vec::new(),
+            truncated: false,
+        })
+    }
+
+    /// Recomputes `s_prev` along the game and the current distribution (after a change
+    /// of style or graph).
+    fn recompute(&mut self) {
+        self.s_prevs.truncate(1);
+        for i in 0..self.moves.len() {
+            let s = move_share(&self.graph, &self.positions[i], self.moves[i].mv, &self.style);
+            self.s_prevs.push(s);
+        }
+        self.dist = self.compute_distribution();
+    }
+
+    fn compute_distribution(&self) -> Distribution {
         match self.node() {
             Some(node) => Distribution::at(
                 &self.graph,
@@ -373,6 +449,7 @@ impl Session {
     /// Changes the style; it applies to the next reply.
     pub fn set_style(&mut self, style: Style) {
         self.style = style;
+        self.recompute();
         if self.viewing.is_none()
             && matches!(
                 self.phase,
@@ -472,6 +549,7 @@ impl Session {
         self.fixed = 0;
         self.start = start.clone();
         self.nodes = vec![self.graph.lookup(&start)];
+        self.s_prevs = vec![1.0];
         self.positions = vec![start];
         self.moves.clear();
         self.mistakes_in_line = 0;
@@ -483,8 +561,8 @@ impl Session {
 
     /// Sets the phase from the position: whose turn, or the end of the line.
     fn settle(&mut self) {
-        let d = self.distribution();
-        self.phase = if d.is_empty() {
+        self.dist = self.compute_distribution();
+        self.phase = if self.dist.is_empty() {
             Phase::EndOfLine {
                 title: self.opening_title(),
                 plies: self.moves.len(),
@@ -532,8 +610,8 @@ impl Session {
         let Some(node) = self.node() else {
             return Vec::new();
         };
-        let d = self.distribution();
-        let mut out: Vec<BookMove> = d
+        let mut out: Vec<BookMove> = self
+            .dist
             .candidates
             .iter()
             .map(|c| {
@@ -558,9 +636,8 @@ impl Session {
         if self.phase != Phase::ComputerToMove || self.viewing.is_some() {
             return None;
         }
-        let d = self.distribution();
-        let step = d.step(&mut self.rng)?;
-        let candidate = d.candidates[step.index].clone();
+        let step = self.dist.step(&mut self.rng)?;
+        let candidate = self.dist.candidates[step.index].clone();
         let (san, transposed_to) = self.push(candidate.mv, false);
         Some(Reply {
             san,
@@ -576,6 +653,7 @@ impl Session {
         let from = self.node();
         let old_name = self.naming_line(self.nodes.len());
         let san = SanPlus::from_move(before.clone(), mv).to_string();
+        let before_pos = before.clone();
         let mut next = before;
         next.play_unchecked(mv);
         let Some(node) = self.graph.lookup(&next) else {
@@ -588,8 +666,13 @@ impl Session {
             }
             _ => CandidateKind::Transposition,
         };
+        let share = self
+            .dist
+            .candidate_for(mv)
+            .map_or_else(|| move_share(&self.graph, &before_pos, mv, &self.style), |c| c.share);
         self.positions.push(next);
         self.nodes.push(Some(node));
+        self.s_prevs.push(share);
         self.moves.push(PlayedMove {
             mv,
             san: san.clone(),
@@ -675,7 +758,7 @@ impl Session {
         if self.phase != Phase::LearnerToMove || self.viewing.is_some() {
             return None;
         }
-        let best = self.distribution().most_popular()?.mv;
+        let best = self.dist.most_popular()?.mv;
         Some(self.play(best))
     }
 
@@ -685,7 +768,7 @@ impl Session {
         if self.phase != Phase::LearnerToMove || self.viewing.is_some() {
             return None;
         }
-        let best = self.distribution().most_popular()?.mv;
+        let best = self.dist.most_popular()?.mv;
         let from = best.from()?;
         self.hint = Some(match self.hint {
             Some(h) if h.from == from => Hint {
@@ -718,6 +801,7 @@ impl Session {
         self.moves.truncate(plies);
         self.positions.truncate(plies + 1);
         self.nodes.truncate(plies + 1);
+        self.s_prevs.truncate(plies + 1);
         self.viewing = None;
         self.hint = None;
         self.last_announcement = None;

@@ -92,6 +92,31 @@ pub struct BoardView<'a> {
     pub arrows: &'a [Arrow],
     /// A square to highlight as a hint.
     pub hint: Option<Square>,
+    /// A move being animated: its piece (already on its target in `position`) is drawn
+    /// on its way there.
+    pub animation: Option<SlidingPiece>,
+}
+
+/// A piece drawn between two squares while a move is animated.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlidingPiece {
+    /// Where the piece comes from.
+    pub from: Square,
+    /// Where it lands (its square in the position shown).
+    pub to: Square,
+    /// How far it has come, 0 to 1.
+    pub progress: f32,
+}
+
+impl SlidingPiece {
+    /// The piece of `mv` at `progress` (0 to 1) of its way.
+    pub fn of_move(mv: &Move, progress: f32) -> Option<SlidingPiece> {
+        Some(SlidingPiece {
+            from: mv.from()?,
+            to: landing_square(mv),
+            progress: progress.clamp(0.0, 1.0),
+        })
+    }
 }
 
 impl<'a> BoardView<'a> {
@@ -103,6 +128,7 @@ impl<'a> BoardView<'a> {
             interactive: true,
             arrows: &[],
             hint: None,
+            animation: None,
         }
     }
 }
@@ -471,10 +497,20 @@ fn paint_board(
         );
     }
 
+    let sliding = view.animation.filter(|a| a.progress < 1.0);
     for (sq, piece) in position.board().clone() {
         let r = rect_from_square(rect, sq, orientation);
         if state.dragging == Some(sq) {
             painter.rect_filled(r, 0.0, MOVE_HINT);
+            continue;
+        }
+        if let Some(a) = sliding
+            && a.to == sq
+        {
+            // Ease out: fast at first, settling on the square.
+            let t = 1.0 - (1.0 - a.progress).powi(3);
+            let from = rect_from_square(rect, a.from, orientation);
+            pieces::paint_piece(ctx, &painter, piece, from.translate((r.min - from.min) * t));
             continue;
         }
         pieces::paint_piece(ctx, &painter, piece, r);

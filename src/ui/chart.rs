@@ -6,8 +6,7 @@ use egui::{Color32, RichText, Ui, WidgetInfo};
 use egui_plot::{AxisHints, Bar, BarChart, GridMark, Legend, Plot, uniform_grid_spacer};
 use shakmaty::{Chess, Color, Move, Position};
 
-use crate::book::{NodeId, PositionGraph};
-use crate::sampler::{CandidateKind, Distribution, Exploration, Style};
+use crate::sampler::{CandidateKind, Distribution, Exploration};
 
 /// One candidate move in the chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,24 +43,17 @@ pub struct ChartData {
 }
 
 impl ChartData {
-    /// The chart of `pos` (a position of `node`) under `style`, after a move with share
-    /// `s_prev`; with the results of `exploration` if it was run from here.
+    /// The chart of the distribution `dist` at `pos`, with the first steps of the lines
+    /// sampled from there (`explored`, aligned with `dist.candidates`) and the line
+    /// names they reached.
     pub fn new(
-        graph: &PositionGraph,
-        node: Option<NodeId>,
+        dist: &Distribution,
         pos: &Chess,
-        style: &Style,
-        s_prev: f64,
-        exploration: Option<&Exploration>,
+        explored: Option<(&Exploration, &[(String, u32)])>,
     ) -> ChartData {
-        let Some(node) = node else {
-            return ChartData {
-                side_to_move: Some(pos.turn()),
-                ..ChartData::default()
-            };
-        };
-        let dist = Distribution::at(graph, node, pos, style, s_prev);
-        let explored = exploration.filter(|e| e.start == Some(node) && e.iterations > 0);
+        let explored = explored.filter(|(e, _)| {
+            e.iterations > 0 && e.first_steps.len() == dist.candidates.len()
+        });
         let mut rows: Vec<ChartRow> = dist
             .candidates
             .iter()
@@ -74,7 +66,7 @@ impl ChartData {
                 bonus: c.bonus,
                 acceptance: c.acceptance,
                 transposition: c.kind == CandidateKind::Transposition,
-                sampled: explored.and_then(|e| {
+                sampled: explored.and_then(|(e, _)| {
                     let n = e.first_steps.get(i)?;
                     Some(f64::from(*n) / f64::from(e.iterations))
                 }),
@@ -84,8 +76,8 @@ impl ChartData {
         ChartData {
             side_to_move: Some(pos.turn()),
             rows,
-            sampled_lines: explored.map_or(0, |e| e.iterations),
-            reached: explored.map(|e| e.reached(graph)).unwrap_or_default(),
+            sampled_lines: explored.map_or(0, |(e, _)| e.iterations),
+            reached: explored.map(|(_, r)| r.to_vec()).unwrap_or_default(),
         }
     }
 

@@ -11,7 +11,7 @@ use eframe::egui;
 use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 use shakmaty::{Color, Move};
 
-use super::state::{BookChoice, FileMode};
+use crate::workspace::{BookChoice, FileMode};
 use crate::book::SourceId;
 use crate::sampler::Style;
 
@@ -220,6 +220,8 @@ pub enum Command {
     CloseReport,
     /// Save a loaded file's lines, or the drilled line, as PGN (asks where).
     Export(ExportWhat),
+    /// Show this message in the drill panel (a finished job's result).
+    Message(String),
 }
 
 /// What to export as PGN.

@@ -1,21 +1,39 @@
 //! The trainer window (egui/eframe): the only part of the library that names egui.
 //!
-//! - [`app`]: the window, [`TrainerApp`], and [`run`] (also the `--screenshot` mode).
-//! - [`board`]: the chess board widget, [`board::board_ui`].
-//! - [`pieces`]: the embedded cburnett piece artwork.
-//! - [`style_panel`]: the five style parameters, τ, presets, exploration settings.
-//! - [`chart`]: the next-move chart (exact and sampled probabilities).
-//! - [`command`]: what the user asked for, applied after drawing.
+//! The window holds no chess or file logic: it draws the drill ([`crate::trainer`]) and
+//! the book's sources ([`crate::workspace`]) and turns clicks into [`command::Command`]s.
+//!
+//! - [`native`]: [`run`] opens the window (or takes a screenshot and exits).
+//! - [`app`]: [`TrainerApp`], the runtime state and what it does each frame.
 //! - [`state`]: the settings saved between runs.
+//! - [`command`]: what the user asked for, applied after drawing.
+//! - Panels, one file each: `top_bar`, `style_panel` (Style tab), `book_panel` (Book
+//!   tab), `progress_panel` (Progress tab), `board_panel`, `drill_panel`,
+//!   `chart_panel`, `import_report` (report window, "read as" dialog, import progress).
+//! - Widgets: [`board`] (the chess board), [`chart`] (the next-move chart), `pieces`.
+//! - Runtime helpers: `dialogs` (file dialogs, path field), `explore` (sampling on a
+//!   thread), `screenshot`, `timings`, `format`.
 
 pub mod app;
 pub mod board;
-pub mod book_panel;
+mod board_panel;
+mod book_panel;
 pub mod chart;
+mod chart_panel;
 pub mod command;
-pub mod library;
+mod dialogs;
+pub mod drill_panel;
+mod explore;
+pub mod format;
+pub mod import_report;
+pub mod native;
 pub mod pieces;
+mod progress_panel;
+mod screenshot;
 pub mod state;
 pub mod style_panel;
+mod timings;
+mod top_bar;
 
-pub use app::{RunOptions, TrainerApp, UiError, run};
+pub use app::TrainerApp;
+pub use native::{RunOptions, UiError, progress_path, run};

@@ -1,18 +1,16 @@
 //! The settings that outlive the window (saved by eframe between runs).
 //!
 //! Runtime state (the drill, the board selection, a running exploration) lives in
-//! [`crate::ui::app::TrainerApp`]; only what the user chose is persisted here, as in
+//! [`crate::ui::TrainerApp`]; only what the user chose is persisted here, as in
 //! egui_demo_app's `State` with `#[serde(default)]`, so that a settings file from an
 //! older version still loads.
-
-use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::board::Orientation;
-use crate::book::LineFilter;
 use crate::sampler::Style;
+use crate::workspace::BookChoice;
 
 /// The key under which eframe stores the [`Settings`].
 pub const SETTINGS_KEY: &str = "hastings-settings";
@@ -65,71 +63,14 @@ pub struct Settings {
     pub show_arrows: bool,
     /// Which side sits at the bottom of the board (`None`: the learner's side).
     pub orientation: Option<Orientation>,
-    /// Which sources the book is built from, and the filters.
+    /// Which sources the book is built from, and the filters (the workspace owns them
+    /// while the window runs; copied here to be saved).
     pub book: BookChoice,
-}
-
-/// How a remembered PGN file is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum FileMode {
-    /// Decide from the file (a variation or an open result means a repertoire).
-    #[default]
-    Auto,
-    /// Every variation is a line of the learner's repertoire.
-    Repertoire,
-    /// A game collection: one line per game, cut at a ply limit.
-    Games,
-}
-
-/// A PGN file the user loaded, re-imported at the next start.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct BookFile {
-    /// Where it is.
-    pub path: PathBuf,
-    /// How it is read (the mode chosen when it was opened).
-    pub mode: FileMode,
-    /// Whether its lines are part of the book.
-    pub enabled: bool,
-    /// Its size in bytes when it was loaded, to notice a changed file.
-    pub size: u64,
-    /// Its modification time (seconds since 1970) when it was loaded.
-    pub modified: Option<u64>,
-}
-
-impl Default for BookFile {
-    fn default() -> BookFile {
-        BookFile {
-            path: PathBuf::new(),
-            mode: FileMode::Auto,
-            enabled: true,
-            size: 0,
-            modified: None,
-        }
-    }
-}
-
-/// The sources and filters the book is built from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct BookChoice {
-    /// Whether the embedded ECO list is part of the book.
-    pub eco: bool,
-    /// The loaded PGN files, in the order they were loaded.
-    pub files: Vec<BookFile>,
-    /// The subsample filters (minimum moves per side, ECO volumes, name); its `sources`
-    /// field is not used (the checkboxes above decide).
-    pub filter: LineFilter,
-}
-
-impl Default for BookChoice {
-    fn default() -> BookChoice {
-        BookChoice {
-            eco: true,
-            files: Vec::new(),
-            filter: LineFilter::default(),
-        }
-    }
+    /// Whether the chart hides the learner's candidate moves while it is their turn in a
+    /// drill (it shows them after the move, and always when exploring or viewing).
+    pub hide_answer: bool,
+    /// Whether the computer's moves glide to their squares.
+    pub animate_moves: bool,
 }
 
 impl Default for Settings {
@@ -144,6 +85,8 @@ impl Default for Settings {
             show_arrows: false,
             orientation: None,
             book: BookChoice::default(),
+            hide_answer: true,
+            animate_moves: true,
         }
     }
 }

@@ -120,19 +120,21 @@ impl Workspace {
         })
     }
 
-    /// As [`Workspace::new`], with the whole ECO graph already built (the window builds
-    /// it first, to draw the board at once).
-    ///
-    /// # Errors
-    ///
-    /// As [`Workspace::new`].
-    pub fn with_eco(
-        eco: Arc<PositionGraph>,
-        choice: BookChoice,
-    ) -> Result<Workspace, WorkspaceError> {
-        let mut ws = Workspace::new(choice)?;
-        ws.eco = Some(eco);
-        Ok(ws)
+    /// A workspace on the whole ECO graph, already built (the window builds it first, to
+    /// draw the board at once); the ECO lines are the graph's.
+    pub fn with_eco(eco: Arc<PositionGraph>, choice: BookChoice) -> Workspace {
+        Workspace {
+            eco_lines: Arc::new(eco.lines().to_vec()),
+            eco: Some(eco),
+            choice,
+            files: Vec::new(),
+            next_id: 0,
+            queue: VecDeque::new(),
+            import: None,
+            build: None,
+            build_wanted: false,
+            warnings: Vec::new(),
+        }
     }
 
     /// Queues the remembered files for import (a missing one gives a warning) and, when

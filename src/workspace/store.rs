@@ -152,3 +152,66 @@ pub fn load_progress(path: &Path) -> Loaded<Progress> {
 pub fn save_progress(path: &Path, progress: &Progress) -> Result<(), StoreError> {
     write_atomic(path, progress.to_ron().as_bytes())
 }
+
+/// The learner's progress and the file it is kept in (`progress.ron`).
+///
+/// A failed save keeps the progress in memory and sets [`ProgressFile::warning`]; the
+/// next save tries again.
+#[derive(Debug, Default)]
+pub struct ProgressFile {
+    path: Option<PathBuf>,
+    progress: Progress,
+    warning: Option<String>,
+    dirty: bool,
+}
+
+impl ProgressFile {
+    /// The progress saved at `path` (a corrupt file is set aside with a warning, see
+    /// [`load_or_set_aside`]); `None` keeps the progress in memory only.
+    pub fn load(path: Option<PathBuf>) -> ProgressFile {
+        let (progress, warning) = match &path {
+            Some(p) => {
+                let loaded = load_progress(p);
+                (loaded.value, loaded.warning)
+            }
+            None => (Progress::new(), None),
+        };
+        ProgressFile {
+            path,
+            progress,
+            warning,
+            dirty: false,
+        }
+    }
+
+    /// The progress.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// The progress, to record something; it is saved at the next [`ProgressFile::save`].
+    pub fn progress_mut(&mut self) -> &mut Progress {
+        self.dirty = true;
+        &mut self.progress
+    }
+
+    /// A warning for the learner: the file was corrupt and set aside, or cannot be saved.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
+    }
+
+    /// Writes the progress if it changed since the last save. A failure is kept as the
+    /// [`ProgressFile::warning`].
+    pub fn save(&mut self) {
+        let Some(path) = &self.path else {
+            return;
+        };
+        if !self.dirty {
+            return;
+        }
+        match save_progress(path, &self.progress) {
+            Ok(()) => self.dirty = false,
+            Err(e) => self.warning = Some(format!("The progress could not be saved: {e}")),
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! The board in the centre: the drill's position with the last move, the hint, the
+//! arrows (book moves, a repertoire's `[%cal]` arrows, the hint's arrow) and the
+//! computer's move gliding to its square.
+
+use eframe::egui;
+use egui::{Color32, Ui};
+use shakmaty::Move;
+
+use super::app::{MOVE_ANIMATION, TrainerApp};
+use super::board::{Arrow, BoardView, SlidingPiece, board_ui};
+use super::chart_panel;
+use super::command::Command;
+use super::drill_panel::last_move_annotation;
+use crate::book::MoveAnnotation;
+use crate::trainer::Phase;
+
+/// The board panel.
+pub(super) fn board_panel_ui(ui: &mut Ui, app: &mut TrainerApp, commands: &mut Vec<Command>) {
+    let position = app.session.display_position();
+    let last_move = app.session.display_last_move();
+    let arrows = board_arrows(app);
+    let now = ui.input(|i| i.time);
+    let animation = app
+        .animation
+        .filter(|a| Some(a.mv) == last_move)
+        .and_then(|a| SlidingPiece::of_move(&a.mv, ((now - a.started) / MOVE_ANIMATION) as f32));
+    let view = BoardView {
+        position: &position,
+        last_move: last_move.as_ref(),
+        interactive: app.session.viewing().is_none()
+            && *app.session.phase() == Phase::LearnerToMove,
+        arrows: &arrows,
+        hint: app.session.hint().map(|h| h.from),
+        animation,
+    };
+    let response = ui
+        .centered_and_justified(|ui| board_ui(ui, &view, app.orientation))
+        .inner;
+    if let Some(mv) = response.played {
+        commands.push(Command::Play(mv));
+    }
+}
+
+/// The arrows on the board: after a wrong move the book moves; else the repertoire's
+/// arrows for the last move, the hint's arrow, and (when chosen, and unless it would
+/// give the answer away) the likely moves.
+fn board_arrows(app: &mut TrainerApp) -> Vec<Arrow> {
+    if let Phase::OutOfBook { book_moves, .. } = app.session.phase() {
+        return weighted_arrows(book_moves.iter().map(|b| (b.mv, b.share)));
+    }
+    let mut arrows = Vec::new();
+    if let Some((_, a)) = last_move_annotation(&app.session) {
+        arrows.extend(annotation_arrows(&a));
+    }
+    if let Some(hint) = app.session.hint()
+        && let Some(to) = hint.to
+    {
+        arrows.push(Arrow {
+            from: hint.from,
+            to,
+            weight: 0.6,
+            color: Color32::from_rgba_unmultiplied(0, 48, 136, 170),
+        });
+    }
+    if app.settings.show_arrows && !chart_panel::hides_answer(app) {
+        let rows: Vec<(Move, f64)> = app.chart().rows.iter().map(|r| (r.mv, r.p)).collect();
+        arrows.extend(weighted_arrows(rows.into_iter()));
+    }
+    arrows
+}
+
+/// The arrows of an annotation (`[%cal]`), in lichess's colours.
+fn annotation_arrows(a: &MoveAnnotation) -> Vec<Arrow> {
+    a.arrows
+        .iter()
+        .map(|(c, from, to)| Arrow {
+            from: *from,
+            to: *to,
+            weight: 0.7,
+            color: match c.to_ascii_uppercase() {
+                'R' => Color32::from_rgba_unmultiplied(136, 32, 32, 170),
+                'Y' => Color32::from_rgba_unmultiplied(230, 143, 0, 170),
+                'B' => Color32::from_rgba_unmultiplied(0, 48, 136, 170),
+                _ => Color32::from_rgba_unmultiplied(21, 120, 27, 170),
+            },
+        })
+        .collect()
+}
+
+/// Green arrows for weighted moves: thickness and opacity by weight relative to the
+/// heaviest; the eight heaviest with at least 5 % of its weight.
+fn weighted_arrows(moves: impl Iterator<Item = (Move, f64)>) -> Vec<Arrow> {
+    let mut moves: Vec<(Move, f64)> = moves.collect();
+    moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let top = moves.first().map_or(1.0, |m| m.1).max(1e-12);
+    moves
+        .iter()
+        .map(|(mv, w)| (mv, (w / top) as f32))
+        .filter(|(_, rel)| *rel >= 0.05)
+        .take(8)
+        .filter_map(|(mv, rel)| {
+            let alpha = (90.0 + 110.0 * rel) as u8;
+            Arrow::of_move(mv, rel, Color32::from_rgba_unmultiplied(21, 120, 27, alpha))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Position};
+
+    use super::*;
+
+    #[test]
+    fn book_arrows_keep_the_eight_likeliest_and_scale_by_the_top_one() {
+        let pos = Chess::default();
+        let moves: Vec<(Move, f64)> = pos
+            .legal_moves()
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| (m, if i == 3 { 0.5 } else { 0.03 + 0.001 * i as f64 }))
+            .collect();
+        let arrows = weighted_arrows(moves.iter().copied());
+        assert_eq!(arrows.len(), 8);
+        assert_eq!(arrows[0].weight, 1.0);
+        assert_eq!(Some(arrows[0].from), moves[3].0.from());
+        assert!(arrows[1..].iter().all(|a| a.weight < 0.11));
+        let rare = [(moves[0].0, 1.0), (moves[1].0, 0.01)];
+        assert_eq!(
+            weighted_arrows(rare.into_iter()).len(),
+            1,
+            "under 5 % of the top"
+        );
+    }
+}

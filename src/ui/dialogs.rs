@@ -1,0 +1,278 @@
+//! Choosing files: the system's file dialog (rfd: the desktop portal, or zenity where
+//! there is none) on its own thread so the window keeps drawing, the "how to read these
+//! files" window, and a path field when no file dialog exists on the system.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use egui::RichText;
+
+use super::command::Command;
+use super::import_report::open_dialog_ui;
+use crate::book::OpeningLine;
+use crate::workspace::job::{Job, JobPoll};
+use crate::workspace::{FileMode, export};
+
+/// What a save dialog brought.
+enum Saved {
+    /// The PGN was written: the message for the learner.
+    Done(String),
+    /// No file was chosen: the lines come back, in case no dialog could be shown.
+    NoFile(Vec<OpeningLine>, String),
+}
+
+/// What the path field is for.
+enum PathPurpose {
+    Open,
+    Save(Vec<OpeningLine>),
+}
+
+/// The path field shown when the system has no file dialog.
+struct PathEntry {
+    purpose: PathPurpose,
+    text: String,
+}
+
+/// The file dialogs and the windows that go with them.
+#[derive(Default)]
+pub(super) struct Dialogs {
+    /// "Read as": the chosen files and the mode picked so far.
+    mode: Option<(Vec<PathBuf>, FileMode)>,
+    /// A file dialog running on its own thread, and when it was opened.
+    picking: Option<(Job<Option<Vec<PathBuf>>>, Instant)>,
+    /// A save dialog (and the writing) running on its own thread.
+    saving: Option<(Job<Saved>, Instant)>,
+    path_entry: Option<PathEntry>,
+}
+
+impl Dialogs {
+    /// Asks how to read `paths`.
+    pub(super) fn ask_mode(&mut self, paths: Vec<PathBuf>) {
+        self.mode = Some((paths, FileMode::Auto));
+    }
+
+    /// Closes the "read as" window.
+    pub(super) fn close_mode(&mut self) {
+        self.mode = None;
+    }
+
+    /// Whether a file dialog is open (a second one is not started).
+    pub(super) fn is_choosing(&self) -> bool {
+        self.picking.is_some()
+    }
+
+    /// Shows the path field for opening a file (what happens when the system has no
+    /// file dialog).
+    pub(super) fn ask_path(&mut self) {
+        self.path_entry = Some(PathEntry {
+            purpose: PathPurpose::Open,
+            text: String::new(),
+        });
+    }
+
+    /// Opens the system's file dialog for PGN files on its own thread.
+    pub(super) fn start_file_dialog(&mut self, ctx: &egui::Context) {
+        let wake = repaint(ctx);
+        let job = Job::spawn("open", wake, |_| {
+            rfd::FileDialog::new()
+                .set_title("Open PGN files")
+                .add_filter("PGN", &["pgn", "PGN"])
+                .pick_files()
+        });
+        match job {
+            Ok(job) => self.picking = Some((job, Instant::now())),
+            Err(_) => self.ask_path(),
+        }
+    }
+
+    /// Asks where to save `lines` (on a thread) and writes them there as PGN.
+    pub(super) fn start_export(
+        &mut self,
+        ctx: &egui::Context,
+        lines: Vec<OpeningLine>,
+        name: String,
+    ) {
+        let wake = repaint(ctx);
+        let job = Job::spawn("export", wake, move |_| {
+            let chosen = rfd::FileDialog::new()
+                .set_title("Export as PGN")
+                .add_filter("PGN", &["pgn"])
+                .set_file_name(&name)
+                .save_file();
+            match chosen {
+                Some(path) => Saved::Done(save_message(&lines, &path)),
+                None => Saved::NoFile(lines, name),
+            }
+        });
+        if let Ok(job) = job {
+            self.saving = Some((job, Instant::now()));
+        }
+    }
+
+    /// Takes what the dialogs brought: commands for the app (files to open, messages).
+    /// Dropped files are asked about like chosen ones.
+    pub(super) fn poll(&mut self, ctx: &egui::Context) -> Vec<Command> {
+        let mut commands = Vec::new();
+        if let Some((job, opened)) = &self.picking {
+            match job.poll() {
+                JobPoll::Running => {}
+                JobPoll::Finished(Some(paths)) if !paths.is_empty() => {
+                    self.picking = None;
+                    commands.push(Command::OpenFiles(paths));
+                }
+                JobPoll::Finished(_) | JobPoll::Died(_) => {
+                    if no_file_dialog(opened.elapsed()) {
+                        self.ask_path();
+                    }
+                    self.picking = None;
+                }
+            }
+        }
+        if let Some((job, opened)) = &self.saving {
+            match job.poll() {
+                JobPoll::Running => {}
+                JobPoll::Finished(Saved::Done(message)) => {
+                    self.saving = None;
+                    commands.push(Command::Message(message));
+                }
+                JobPoll::Finished(Saved::NoFile(lines, name)) => {
+                    if no_file_dialog(opened.elapsed()) {
+                        self.path_entry = Some(PathEntry {
+                            purpose: PathPurpose::Save(lines),
+                            text: name,
+                        });
+                    }
+                    self.saving = None;
+                }
+                JobPoll::Died(e) => {
+                    self.saving = None;
+                    commands.push(Command::Message(format!("Cannot export: {e}.")));
+                }
+            }
+        }
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        if !dropped.is_empty() {
+            commands.push(Command::OpenFiles(dropped));
+        }
+        commands
+    }
+
+    /// The windows: "read as" and the path field.
+    pub(super) fn windows_ui(&mut self, ctx: &egui::Context, commands: &mut Vec<Command>) {
+        if let Some((paths, mode)) = &mut self.mode {
+            open_dialog_ui(ctx, paths, mode, commands);
+        }
+        let Some(entry) = &mut self.path_entry else {
+            return;
+        };
+        let (title, button) = match entry.purpose {
+            PathPurpose::Open => ("Open a PGN file", "Open"),
+            PathPurpose::Save(_) => ("Export as PGN", "Save"),
+        };
+        let mut done = None;
+        egui::Window::new(title)
+            .id(egui::Id::unique("path_entry"))
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(
+                    RichText::new(
+                        "No file dialog is available on this system (no desktop portal and \
+                         no zenity). Type the file's path:",
+                    )
+                    .italics(),
+                );
+                let label = ui.label("Path");
+                let field = ui
+                    .add(egui::TextEdit::singleline(&mut entry.text).desired_width(320.0))
+                    .labelled_by(label.id);
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                ui.horizontal(|ui| {
+                    if ui.button(button).clicked() || enter {
+                        done = Some(true);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        done = Some(false);
+                    }
+                });
+            });
+        match done {
+            Some(true) if !entry.text.trim().is_empty() => {
+                let path = PathBuf::from(entry.text.trim());
+                if let Some(entry) = self.path_entry.take() {
+                    match entry.purpose {
+                        PathPurpose::Open => commands.push(Command::OpenFiles(vec![path])),
+                        PathPurpose::Save(lines) => {
+                            commands.push(Command::Message(save_message(&lines, &path)));
+                        }
+                    }
+                }
+            }
+            Some(false) => self.path_entry = None,
+            _ => {}
+        }
+    }
+}
+
+/// Writes `lines` to `path` and says how it went.
+fn save_message(lines: &[OpeningLine], path: &std::path::Path) -> String {
+    match export::write_pgn_file(lines, path) {
+        Ok(games) => format!(
+            "Saved {} games to {}.",
+            super::format::count(games),
+            path.display()
+        ),
+        Err(e) => format!("Cannot export to {}: {e}.", path.display()),
+    }
+}
+
+fn repaint(ctx: &egui::Context) -> crate::workspace::job::Wake {
+    let ctx = ctx.clone();
+    std::sync::Arc::new(move || ctx.request_repaint())
+}
+
+/// Whether a dialog that returned no file never showed: rfd gives nothing both when the
+/// learner cancels and when no dialog exists (no desktop portal, no zenity).
+fn no_file_dialog(open_for: Duration) -> bool {
+    dialog_missing(
+        program_on_path("zenity"),
+        std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some(),
+        open_for,
+    )
+}
+
+/// The rule of [`no_file_dialog`]: without zenity, a dialog that came back at once (no
+/// one cancels a dialog in half a second) or with no session bus (so no portal) never
+/// showed.
+fn dialog_missing(zenity: bool, session_bus: bool, open_for: Duration) -> bool {
+    !zenity && (!session_bus || open_for < Duration::from_millis(500))
+}
+
+/// Whether an executable named `name` is in one of the `PATH` directories.
+fn program_on_path(name: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| dir.join(name).is_file())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dialog_is_missing_only_without_zenity_and_without_a_portal_or_at_once() {
+        let slow = Duration::from_secs(5);
+        let fast = Duration::from_millis(20);
+        assert!(dialog_missing(false, false, slow), "no zenity, no session bus");
+        assert!(dialog_missing(false, true, fast), "a portal that failed at once");
+        assert!(!dialog_missing(false, true, slow), "the learner cancelled a portal");
+        assert!(!dialog_missing(true, false, fast), "zenity shows a dialog");
+    }
+}

@@ -1,0 +1,300 @@
+//! The drill panel on the right: the opening's name and transpositions, what happened
+//! (the computer's reply and why, a wrong move with the book moves, the end of the
+//! line), the repertoire's comments, and the moves played.
+//!
+//! The panel keeps its width: long line names are cut with "…" and shown whole on
+//! hover, and long lists scroll.
+
+use eframe::egui;
+use egui::{Color32, RichText, Ui};
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::app::TrainerApp;
+use super::command::{Action, Command};
+use crate::book::graph::start_position;
+use crate::book::{MoveAnnotation, PositionGraph};
+use crate::sampler::CandidateKind;
+use crate::trainer::{BookMove, Phase, Session};
+
+/// The drill panel.
+pub(super) fn drill_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+    ui.add_space(4.0);
+    let title = app
+        .session
+        .opening_title()
+        .unwrap_or_else(|| "Starting position".to_owned());
+    ui.add(egui::Label::new(RichText::new(title).heading()).wrap());
+    if let Some(a) = app.session.announcement() {
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!("Transposed to {a}"))
+                    .color(Color32::from_rgb(0x2a, 0x7a, 0xc0)),
+            )
+            .wrap(),
+        );
+    }
+    ui.separator();
+    feedback_ui(ui, app, commands);
+    ui.separator();
+    move_list_ui(ui, &app.session, commands);
+}
+
+fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+    let session = &app.session;
+    let learner = match session.learner() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    if let Some(ply) = session.viewing() {
+        ui.label(
+            RichText::new(format!(
+                "Viewing the position after {ply} plies (read-only)"
+            ))
+            .strong(),
+        );
+        ui.horizontal_wrapped(|ui| {
+            Action::ContinueFromHere.button_ui(ui, true, commands);
+            Action::NewLineFromHere.button_ui(ui, true, commands);
+            if ui
+                .button("Back to the game")
+                .on_hover_text("Show the current position again")
+                .clicked()
+            {
+                commands.push(Command::ShowCurrent);
+            }
+        });
+        return;
+    }
+    match session.phase() {
+        Phase::LearnerToMove => {
+            ui.label(RichText::new(format!("Your move ({learner})")).strong());
+            if let Some(reply) = &app.last_reply {
+                let c = &reply.candidate;
+                ui.add(
+                    egui::Label::new(format!(
+                        "The computer played {} (P {:.1}%, share {:.1}%, bonus {:.2}).",
+                        reply.san,
+                        c.p * 100.0,
+                        c.share * 100.0,
+                        c.bonus
+                    ))
+                    .wrap(),
+                );
+            }
+            ui.horizontal_wrapped(|ui| {
+                Action::Hint.button_ui(ui, true, commands);
+                Action::ShowMe.button_ui(ui, true, commands);
+            });
+        }
+        Phase::ComputerToMove => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("The computer is thinking…");
+            });
+        }
+        Phase::OutOfBook {
+            san, book_moves, ..
+        } => {
+            ui.label(
+                RichText::new(format!("{san} is not in the book."))
+                    .strong()
+                    .color(ui.visuals().error_fg_color),
+            );
+            ui.label(format!(
+                "Mistakes in this line: {}",
+                session.mistakes_in_line()
+            ));
+            ui.horizontal_wrapped(|ui| {
+                Action::TryAgain.button_ui(ui, true, commands);
+                Action::ShowMe.button_ui(ui, true, commands);
+            });
+            ui.label("Book moves here:");
+            book_moves_ui(ui, session, book_moves);
+        }
+        Phase::EndOfLine {
+            title,
+            plies,
+            mistakes,
+        } => {
+            let title = title.clone().unwrap_or_else(|| "unnamed line".to_owned());
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!("End of line: {title} ({plies} plies)")).strong(),
+                )
+                .wrap(),
+            );
+            ui.label(format!("Mistakes in this line: {mistakes}"));
+            Action::NextLine.button_ui(ui, true, commands);
+        }
+    }
+    if let Some((san, a)) = last_move_annotation(session) {
+        ui.add(egui::Label::new(RichText::new(annotation_text(&san, &a)).italics()).wrap());
+    }
+    if let Some(note) = session.theory_note() {
+        ui.add(
+            egui::Label::new(RichText::new(note).color(Color32::from_rgb(0x2a, 0x7a, 0xc0)))
+                .wrap(),
+        );
+    }
+    if let Some(message) = &app.message {
+        ui.add(egui::Label::new(message.as_str()).wrap());
+    }
+}
+
+/// The book moves after a wrong move: SAN, share and the line each leads to (cut to
+/// the panel's width, whole on hover), with the repertoire's comment; the list scrolls.
+fn book_moves_ui(ui: &mut Ui, session: &Session, book_moves: &[BookMove]) {
+    let position = session.position();
+    egui::ScrollArea::vertical()
+        .id_salt("book_moves")
+        .max_height((ui.available_height() * 0.6).max(80.0))
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            for b in book_moves {
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(&b.san).strong());
+                    ui.label(format!("{:.1}%", b.share * 100.0));
+                    if let Some(name) = &b.leads_to {
+                        ui.add(egui::Label::new(name.as_str()).truncate())
+                            .on_hover_text(name.as_str());
+                    }
+                });
+                if let Some(a) = move_annotation(session.graph(), position, b.mv) {
+                    ui.add(egui::Label::new(RichText::new(annotation_text(&b.san, &a)).italics()).wrap());
+                }
+            }
+        });
+}
+
+fn move_list_ui(ui: &mut Ui, session: &Session, commands: &mut Vec<Command>) {
+    ui.label(RichText::new("Moves").strong());
+    let moves = session.moves();
+    let shown = session.viewing().unwrap_or(moves.len());
+    egui::ScrollArea::vertical()
+        .id_salt("move_list")
+        .auto_shrink([false, true])
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            if ui
+                .selectable_label(shown == 0, "Start")
+                .on_hover_text("Show the starting position")
+                .clicked()
+            {
+                commands.push(Command::ShowPly(0));
+            }
+            egui::Grid::new("move_list_grid")
+                .num_columns(3)
+                .min_col_width(24.0)
+                .show(ui, |ui| {
+                    for (i, pair) in moves.chunks(2).enumerate() {
+                        ui.label(format!("{}.", i + 1));
+                        for (j, m) in pair.iter().enumerate() {
+                            let ply = 2 * i + j + 1;
+                            let mut text = RichText::new(&m.san);
+                            if m.by_learner {
+                                text = text.strong();
+                            }
+                            let tip = format!(
+                                "{} ({}), ply {ply}",
+                                if m.by_learner { "your move" } else { "computer" },
+                                match m.kind {
+                                    CandidateKind::Book => "book move",
+                                    CandidateKind::Transposition => "transposition",
+                                }
+                            );
+                            if ui
+                                .selectable_label(shown == ply, text)
+                                .on_hover_text(tip)
+                                .clicked()
+                            {
+                                commands.push(if ply == moves.len() {
+                                    Command::ShowCurrent
+                                } else {
+                                    Command::ShowPly(ply)
+                                });
+                            }
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
+/// The annotation of the last move on the board, from the book's lines.
+pub(super) fn last_move_annotation(session: &Session) -> Option<(String, MoveAnnotation)> {
+    if session.viewing().is_some() {
+        return None;
+    }
+    let moves = session.moves();
+    let last = moves.last()?;
+    let before = session.position_at(moves.len() - 1);
+    move_annotation(session.graph(), before, last.mv).map(|a| (last.san.clone(), a))
+}
+
+/// What the book's lines say about `mv` played at `before`: the annotation of the
+/// first line through that move that has one.
+pub fn move_annotation(graph: &PositionGraph, before: &Chess, mv: Move) -> Option<MoveAnnotation> {
+    let from = graph.lookup(before)?;
+    let mut after = before.clone();
+    after.play_unchecked(mv);
+    let to = graph.lookup(&after)?;
+    let c = graph.continuations(from).iter().find(|c| c.to == to)?;
+    for &id in graph.continuation_lines(c).iter().take(200) {
+        let line = graph.line(id);
+        if line.annotations.is_empty() {
+            continue;
+        }
+        let Ok(mut pos) = start_position(line) else {
+            continue;
+        };
+        for (ply, san) in line.moves.iter().enumerate() {
+            let Ok(m) = san.to_move(&pos) else {
+                break;
+            };
+            let at_from = graph.lookup(&pos) == Some(from);
+            pos.play_unchecked(m);
+            if at_from && graph.lookup(&pos) == Some(to) {
+                let found = line
+                    .annotations
+                    .iter()
+                    .find(|a| a.ply as usize == ply && !is_empty_annotation(a));
+                if let Some(a) = found {
+                    return Some(a.clone());
+                }
+                break;
+            }
+        }
+    }
+    None
+}
+
+fn is_empty_annotation(a: &MoveAnnotation) -> bool {
+    a.comment.is_none() && a.nags.is_empty() && a.arrows.is_empty() && a.circles.is_empty()
+}
+
+/// An annotation as text: `Bc4! Aiming at f7.`
+pub fn annotation_text(san: &str, a: &MoveAnnotation) -> String {
+    let glyphs: String = a
+        .nags
+        .iter()
+        .map(|n| match n {
+            1 => "!".to_owned(),
+            2 => "?".to_owned(),
+            3 => "!!".to_owned(),
+            4 => "??".to_owned(),
+            5 => "!?".to_owned(),
+            6 => "?!".to_owned(),
+            n => format!(" ${n}"),
+        })
+        .collect();
+    let mut text = format!("{san}{glyphs}");
+    if let Some(c) = &a.comment {
+        text.push(' ');
+        text.push_str(c);
+    }
+    if !a.circles.is_empty() {
+        let squares: Vec<String> = a.circles.iter().map(|(_, sq)| sq.to_string()).collect();
+        text.push_str(&format!(" (marked: {})", squares.join(", ")));
+    }
+    text
+}

@@ -1,0 +1,253 @@
+//! The import report window (summary and problems of a PGN file), the "read as" dialog,
+//! the import progress bar and the drop overlay.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use eframe::egui;
+use egui::{Color32, RichText, Ui};
+
+use super::command::Command;
+use super::format::count;
+use crate::book::{ImportIssue, ImportReport};
+use crate::workspace::{FileMode, ImportProgress, WorkspaceError, file_name};
+
+/// What the import report window shows: a file's report, or why it failed.
+#[derive(Debug, Clone)]
+pub struct ReportView {
+    /// The file.
+    pub path: PathBuf,
+    /// The report, when the file was read.
+    pub report: Option<ImportReport>,
+    /// Why the file could not be read.
+    pub error: Option<String>,
+    /// Issues of a failed import.
+    pub issues: Vec<ImportIssue>,
+}
+
+impl ReportView {
+    /// The report of a file that was read.
+    pub fn of_report(path: PathBuf, report: ImportReport) -> ReportView {
+        ReportView {
+            path,
+            report: Some(report),
+            error: None,
+            issues: Vec::new(),
+        }
+    }
+
+    /// Why a file could not be read, with the problems found on the way.
+    pub fn of_error(path: PathBuf, error: &WorkspaceError) -> ReportView {
+        ReportView {
+            path,
+            report: None,
+            error: Some(error.to_string()),
+            issues: error.issues().to_vec(),
+        }
+    }
+
+    /// The issues shown.
+    pub fn issues(&self) -> &[ImportIssue] {
+        self.report.as_ref().map_or(&self.issues, |r| &r.issues)
+    }
+
+    /// The summary line: games, lines, positions (or the error).
+    pub fn summary(&self) -> String {
+        if let Some(e) = &self.error {
+            return e.clone();
+        }
+        let Some(r) = &self.report else {
+            return String::new();
+        };
+        format!(
+            "{} games read, {} imported as {}: {} lines, {} positions; {} issue{}",
+            count(r.games),
+            count(r.imported),
+            r.mode,
+            count(r.lines),
+            count(r.positions),
+            count(r.issue_count),
+            if r.issue_count == 1 { "" } else { "s" }
+        )
+    }
+
+    /// The report as text, one issue per line (what "Copy" puts on the clipboard).
+    pub fn text(&self) -> String {
+        let mut out = format!("{}\n{}\n", self.path.display(), self.summary());
+        for i in self.issues() {
+            let _ = writeln!(
+                out,
+                "game {}\t{}\tply {}\t{}\t{}",
+                i.game, i.summary.0, i.ply, i.san, i.reason
+            );
+        }
+        if let Some(r) = &self.report
+            && r.issue_count > r.issues.len()
+        {
+            let _ = writeln!(out, "… and {} more", r.issue_count - r.issues.len());
+        }
+        out
+    }
+}
+
+/// The import report window, while `view` is set.
+pub fn report_window_ui(ctx: &egui::Context, view: &ReportView, commands: &mut Vec<Command>) {
+    let mut open = true;
+    egui::Window::new(format!("Import report: {}", file_name(&view.path)))
+        .id(egui::Id::unique("import_report"))
+        .open(&mut open)
+        .collapsible(false)
+        .default_width(640.0)
+        .max_width(760.0)
+        .default_pos(ctx.content_rect().center() - egui::vec2(310.0, 200.0))
+        .show(ctx, |ui| {
+            let summary = RichText::new(view.summary()).strong();
+            if view.error.is_some() {
+                ui.label(summary.color(ui.visuals().error_fg_color));
+            } else {
+                ui.label(summary);
+            }
+            let issues = view.issues();
+            if !issues.is_empty() {
+                ui.add_space(4.0);
+                ui.label("Problems (the rest of each game before the problem was kept):");
+                egui::ScrollArea::vertical()
+                    .max_height(320.0)
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| {
+                        egui::Grid::new("import_issues")
+                            .striped(true)
+                            .num_columns(5)
+                            .show(ui, |ui| {
+                                for h in ["Game", "Players / event", "Ply", "Move", "Reason"] {
+                                    ui.label(RichText::new(h).strong());
+                                }
+                                ui.end_row();
+                                for i in issues.iter().take(1000) {
+                                    ui.label(format!("Game {}", i.game));
+                                    ui.label(&i.summary.0);
+                                    ui.label(if i.ply == 0 {
+                                        String::new()
+                                    } else {
+                                        i.ply.to_string()
+                                    });
+                                    ui.label(&i.san);
+                                    ui.add(egui::Label::new(i.reason.to_string()).wrap());
+                                    ui.end_row();
+                                }
+                            });
+                    });
+                if issues.len() > 1000 {
+                    ui.label(format!("{} more in the copied text", issues.len() - 1000));
+                }
+            }
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Copy as text")
+                    .on_hover_text("Copy the summary and every problem to the clipboard")
+                    .clicked()
+                {
+                    ui.ctx().copy_text(view.text());
+                }
+                if ui.button("Close").clicked() {
+                    commands.push(Command::CloseReport);
+                }
+            });
+        });
+    if !open {
+        commands.push(Command::CloseReport);
+    }
+}
+
+/// The dialog that asks how to read the chosen files.
+pub fn open_dialog_ui(
+    ctx: &egui::Context,
+    paths: &[PathBuf],
+    mode: &mut FileMode,
+    commands: &mut Vec<Command>,
+) {
+    egui::Window::new("Open PGN")
+        .id(egui::Id::unique("open_dialog"))
+        .collapsible(false)
+        .resizable(false)
+        .default_pos(ctx.content_rect().center() - egui::vec2(180.0, 100.0))
+        .show(ctx, |ui| {
+            for p in paths.iter().take(10) {
+                ui.label(file_name(p));
+            }
+            if paths.len() > 10 {
+                ui.label(format!("… and {} more", paths.len() - 10));
+            }
+            ui.separator();
+            ui.label("Read as");
+            ui.radio_value(mode, FileMode::Auto, "Decide from the file")
+                .on_hover_text(
+                    "A variation or an open result (*) makes it a repertoire, else a game \
+                     collection",
+                );
+            ui.radio_value(mode, FileMode::Repertoire, "My repertoire")
+                .on_hover_text("Every variation is a line you want to play");
+            ui.radio_value(mode, FileMode::Games, "A game collection")
+                .on_hover_text("One line per game, the first 30 plies; popular moves weigh more");
+            ui.horizontal(|ui| {
+                if ui.button("Import").clicked() {
+                    commands.push(Command::Import(paths.to_vec(), *mode));
+                }
+                if ui.button("Cancel").clicked() {
+                    commands.push(Command::CancelOpen);
+                }
+            });
+        });
+}
+
+/// The import's progress bar with a cancel button.
+pub fn import_progress_ui(ui: &mut Ui, progress: &ImportProgress, commands: &mut Vec<Command>) {
+    let mb = |b: u64| b as f64 / 1e6;
+    let c = &progress.counters;
+    let queued = if progress.queued > 0 {
+        format!(" (+{} waiting)", progress.queued)
+    } else {
+        String::new()
+    };
+    ui.label(format!("Loading {}{queued}", file_name(&progress.path)));
+    ui.add(
+        egui::ProgressBar::new(c.fraction())
+            .desired_width(260.0)
+            .text(format!(
+                "{} games, {:.1} / {:.1} MB ({:.0}%)",
+                count(c.items),
+                mb(c.done),
+                mb(c.total),
+                c.fraction() * 100.0
+            )),
+    );
+    if ui
+        .button("Cancel")
+        .on_hover_text("Stop loading this file")
+        .clicked()
+    {
+        commands.push(Command::CancelImport);
+    }
+}
+
+
+/// The overlay while files are dragged over the window.
+pub fn drop_overlay_ui(ctx: &egui::Context) {
+    let hovering = ctx.input(|i| !i.raw.hovered_files.is_empty());
+    if !hovering {
+        return;
+    }
+    let rect = ctx.content_rect();
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        egui::Id::unique("drop_overlay"),
+    ));
+    painter.rect_filled(rect, 0.0, Color32::from_black_alpha(160));
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        "Drop PGN files to load them",
+        egui::FontId::proportional(28.0),
+        Color32::WHITE,
+    );
+}

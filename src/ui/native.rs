@@ -1,0 +1,183 @@
+//! Starting the window: [`run`] opens it (or takes a screenshot and exits) with the
+//! book, the settings from eframe's storage and the learner's progress.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use eframe::egui;
+use shakmaty::{Chess, Move, Position};
+use thiserror::Error;
+
+use super::app::{LeftTab, TrainerApp};
+use super::command::Command;
+use super::screenshot::ScreenshotPlan;
+use super::state::Settings;
+use super::timings::Timings;
+use crate::book::{BookError, PositionGraph};
+use crate::trainer::progress::Progress;
+use crate::workspace::FileMode;
+use crate::workspace::store::{self, StoreError};
+
+/// What can stop the window from running.
+#[derive(Debug, Error)]
+pub enum UiError {
+    /// The embedded book failed to load (a bug in the shipped data).
+    #[error(transparent)]
+    Book(#[from] BookError),
+    /// A move of `--moves` cannot be shown.
+    #[error("--moves: move {ply} `{san}`: {reason}")]
+    Move {
+        /// The 1-based ply.
+        ply: usize,
+        /// The move as given.
+        san: String,
+        /// Why it cannot be played.
+        reason: String,
+    },
+    /// `--reset-progress` could not write the empty progress file.
+    #[error("cannot reset the progress: {0}")]
+    ResetProgress(#[from] StoreError),
+    /// The window could not be opened or crashed.
+    #[error("the window failed: {0}")]
+    Window(String),
+    /// The screenshot could not be taken or written.
+    #[error("screenshot {path}: {reason}")]
+    Screenshot {
+        /// Where it was to be written.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// How to start the window.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Write a PNG of the window here after a few frames, then exit.
+    pub screenshot: Option<PathBuf>,
+    /// Moves (SAN, from the start) to show in the screenshot.
+    pub moves: Option<String>,
+    /// Window size in points.
+    pub size: Option<(u32, u32)>,
+    /// PGN files to load at start (read in auto mode).
+    pub files: Vec<PathBuf>,
+    /// Start with empty progress (the saved progress is overwritten).
+    pub reset_progress: bool,
+}
+
+/// Where the learner's progress is saved: `progress.ron` in eframe's data directory.
+pub fn progress_path() -> Option<PathBuf> {
+    eframe::storage_dir("hastings").map(|d| d.join("progress.ron"))
+}
+
+/// Opens the trainer window and runs it until it is closed (or the screenshot is taken).
+///
+/// Set `HASTINGS_TIMINGS=1` to print the time to the first frame and frame-time
+/// statistics (while dragging, while files load) to stderr on exit.
+///
+/// `options.files` are imported in the background once the window is up; the settings
+/// and the remembered files come from eframe's storage, the progress from
+/// [`progress_path`] (emptied first with `options.reset_progress`).
+///
+/// # Errors
+///
+/// [`UiError`] if the book or a `--moves` move is bad, the window fails, or the
+/// screenshot cannot be written.
+pub fn run(options: &RunOptions) -> Result<(), UiError> {
+    let started = Instant::now();
+    let graph = Arc::new(PositionGraph::eco()?);
+    let (width, height) = options.size.unwrap_or((1280, 800));
+    let screenshot = match &options.screenshot {
+        Some(path) => {
+            let moves = parse_moves(&graph, options.moves.as_deref().unwrap_or(""))?;
+            Some((path.clone(), moves))
+        }
+        None => None,
+    };
+    let screenshot_path = options.screenshot.clone();
+    let progress_file = if screenshot.is_some() {
+        None
+    } else {
+        progress_path()
+    };
+    if options.reset_progress
+        && let Some(path) = &progress_file
+    {
+        store::save_progress(path, &Progress::new())?;
+    }
+    let files = options.files.clone();
+    let outcome: Arc<std::sync::Mutex<Option<Result<(), UiError>>>> = Arc::default();
+    let native = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Hastings")
+            .with_app_id("hastings")
+            .with_inner_size([width as f32, height as f32])
+            .with_min_inner_size([(width as f32).min(800.0), (height as f32).min(600.0)]),
+        persist_window: screenshot.is_none(),
+        ..Default::default()
+    };
+    let app_outcome = Arc::clone(&outcome);
+    let timings = std::env::var_os("HASTINGS_TIMINGS").is_some();
+    eframe::run_native(
+        "Hastings",
+        native,
+        Box::new(move |cc| {
+            let mut app = match screenshot {
+                Some((path, moves)) => {
+                    let mut app = TrainerApp::new(graph, Settings::default());
+                    app.show_moves(&moves);
+                    app.screenshot = Some(ScreenshotPlan::new(path, app_outcome));
+                    app.start_explore(&cc.egui_ctx);
+                    app
+                }
+                None => TrainerApp::restore(graph, cc.storage, progress_file),
+            };
+            if !files.is_empty() {
+                app.left_tab = LeftTab::Book;
+                app.apply(&cc.egui_ctx, Command::Import(files, FileMode::Auto));
+            }
+            if timings {
+                app.timings = Some(Timings::new(started));
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| UiError::Window(e.to_string()))?;
+    let result = outcome
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    match (result, screenshot_path) {
+        (Some(result), _) => result,
+        (None, None) => Ok(()),
+        (None, Some(path)) => Err(UiError::Screenshot {
+            path,
+            reason: "the window closed before the screenshot was taken".to_owned(),
+        }),
+    }
+}
+
+/// Parses `--moves` (SAN from the start position); every position must be in the book.
+fn parse_moves(graph: &PositionGraph, moves: &str) -> Result<Vec<Move>, UiError> {
+    let mut pos = Chess::default();
+    let mut out = Vec::new();
+    for (i, token) in moves.split_whitespace().enumerate() {
+        let bad = |reason: String| UiError::Move {
+            ply: i + 1,
+            san: token.to_owned(),
+            reason,
+        };
+        let san =
+            shakmaty::san::SanPlus::from_ascii(token.as_bytes()).map_err(|e| bad(e.to_string()))?;
+        let mv = san.san.to_move(&pos).map_err(|e| bad(e.to_string()))?;
+        pos.play_unchecked(mv);
+        if graph.lookup(&pos).is_none() {
+            return Err(bad("the position it reaches is not in the book".to_owned()));
+        }
+        out.push(mv);
+    }
+    Ok(out)
+}
+

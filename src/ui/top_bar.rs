@@ -1,0 +1,50 @@
+//! The top bar: the learner's colour, Open, New line, Take back, Flip, the counts, and
+//! the import progress while files load. It wraps onto a second row in a narrow window.
+
+use eframe::egui;
+use egui::Ui;
+use shakmaty::Color;
+
+use super::app::TrainerApp;
+use super::command::{Action, Command};
+use super::format::count;
+use super::import_report::import_progress_ui;
+
+/// The top bar.
+pub(super) fn top_bar_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.heading("Hastings");
+        ui.separator();
+        ui.label("You play");
+        let learner = app.session.learner();
+        for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
+            if ui
+                .selectable_label(learner == color, name)
+                .on_hover_text(format!(
+                    "Play the {} pieces (starts a new line)",
+                    name.to_lowercase()
+                ))
+                .clicked()
+                && learner != color
+            {
+                commands.push(Command::SetLearner(color));
+            }
+        }
+        ui.separator();
+        Action::Open.button_ui(ui, app.is_enabled(Action::Open), commands);
+        ui.separator();
+        Action::NewLine.button_ui(ui, app.is_enabled(Action::NewLine), commands);
+        Action::TakeBack.button_ui(ui, app.is_enabled(Action::TakeBack), commands);
+        Action::Flip.button_ui(ui, true, commands);
+        ui.separator();
+        ui.label(format!(
+            "Lines completed: {}   Mistakes: {}",
+            count(app.session.lines_completed()),
+            count(app.session.mistakes_total())
+        ))
+        .on_hover_text("In this session");
+    });
+    if let Some(progress) = app.workspace.import_progress() {
+        ui.horizontal_wrapped(|ui| import_progress_ui(ui, &progress, commands));
+    }
+}

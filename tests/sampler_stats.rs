@@ -380,7 +380,15 @@ fn exploring_in_chunks_counts_the_same_as_one_run() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut merged = Exploration::default();
     for n in [100, 120, 80] {
-        merged.merge(explore(graph, start, &pos, &style, 1.0, limits(n), &mut rng));
+        merged.merge(explore(
+            graph,
+            start,
+            &pos,
+            &style,
+            1.0,
+            limits(n),
+            &mut rng,
+        ));
     }
     assert_eq!(merged.iterations, 300);
     assert_eq!(merged.first_steps, whole.first_steps);

@@ -341,3 +341,105 @@ fn an_earlier_position_is_read_only_until_continue_from_here() {
     assert_eq!(harness.state().session().moves().len(), 2);
     harness.get_by_label("d4 white pawn");
 }
+
+#[test]
+fn the_chart_hides_the_learners_candidates_until_they_move() {
+    let mut harness = app_harness(Side::White);
+    harness.run();
+    assert!(
+        harness.state_mut().chart().rows.is_empty(),
+        "hidden at first"
+    );
+    harness.get_by_label_contains("Hidden until you move");
+    // After the learner's move and the reply, the chart shows the position of their
+    // last choice: the start, with e4 as a candidate.
+    harness.get_by_label("e2 white pawn").click();
+    harness.run();
+    harness.get_by_label("e4").click();
+    harness.run();
+    assert_eq!(harness.state().session().moves().len(), 2);
+    harness.get_by_label("Before your last move (White)");
+    let start = Distribution::at(
+        &ECO,
+        ECO.lookup(&Chess::default()).unwrap(),
+        &Chess::default(),
+        &hastings::sampler::Style::neutral(),
+        1.0,
+    );
+    let p_e4 = harness.state_mut().chart().row("e4").unwrap().p;
+    let expected = start
+        .candidates
+        .iter()
+        .find(|c| c.mv.to() == Square::E4 && c.mv.role() == Role::Pawn)
+        .unwrap()
+        .p;
+    assert!((p_e4 - expected).abs() < 1e-12);
+    // Unticked, the chart shows the candidates now.
+    harness.get_by_label("Hide the answer until I move").click();
+    harness.run();
+    let now = harness.state().session().distribution().clone();
+    let rows = harness.state_mut().chart().rows.len();
+    assert_eq!(rows, now.candidates.len());
+    harness.get_by_label("Hide the answer until I move").click();
+    harness.run();
+    assert_ne!(harness.state_mut().chart().rows.len(), rows);
+    // Exploring shows them too.
+    harness.state_mut().settings_mut().iterations = 50;
+    harness.get_by_label("Explore").click();
+    for _ in 0..200 {
+        harness.step();
+        if !harness.state().is_exploring() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    harness.run();
+    assert_eq!(harness.state_mut().chart().rows.len(), rows);
+}
+
+#[test]
+fn the_computers_reply_glides_to_its_square_and_then_the_window_is_idle() {
+    let app = TrainerApp::new(graph(), settings(Side::White));
+    let mut harness = Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_step_dt(0.05)
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
+    harness.run();
+    harness.get_by_label("e2 white pawn").click();
+    harness.step();
+    harness.get_by_label("e4").click();
+    let mut animating_frames = 0;
+    for _ in 0..20 {
+        harness.step();
+        if harness.state().is_animating() {
+            animating_frames += 1;
+        } else if animating_frames > 0 {
+            break;
+        }
+    }
+    assert_eq!(
+        harness.state().session().moves().len(),
+        2,
+        "the computer replied"
+    );
+    // 150 ms at 50 ms a frame: the reply is drawn on its way for a few frames.
+    assert!(
+        (2..=4).contains(&animating_frames),
+        "{animating_frames} frames"
+    );
+    // Then nothing asks for another frame: `run` settles.
+    harness.run();
+    assert!(!harness.state().is_animating());
+    // "Show me" glides too; with animation off, nothing glides.
+    harness.get_by_label("Show me").click();
+    harness.step();
+    assert!(harness.state().is_animating());
+    harness.run();
+    harness.state_mut().settings_mut().animate_moves = false;
+    harness.get_by_label("Take back").click();
+    harness.run();
+    harness.get_by_label("Show me").click();
+    harness.step();
+    assert!(!harness.state().is_animating());
+}

@@ -15,8 +15,8 @@ use hastings::book::pgn::{ImportOptions, read_pgn};
 use hastings::book::{LineSource, PositionGraph, SourceId};
 use hastings::trainer::Phase;
 use hastings::ui::TrainerApp;
-use hastings::ui::drill_panel::{annotation_text, move_annotation};
 use hastings::ui::board::Orientation;
+use hastings::ui::drill_panel::{annotation_text, move_annotation};
 use hastings::ui::state::{Settings, Side};
 use shakmaty::{Chess, Move, Position};
 
@@ -152,6 +152,11 @@ fn loading_a_repertoire_through_the_open_dialog_adds_its_lines_and_the_drill_fol
         "the repertoire's lines join ECO's"
     );
     assert!(!app.is_repertoire(), "ECO is still ticked");
+    // Counts are written with separators, as everywhere in the window.
+    harness.get_by_label(&format!(
+        "The book now has 3,{:03} lines.",
+        807 + own.stats().lines
+    ));
     harness.get_by_label("Close").click();
     harness.run();
 
@@ -654,7 +659,10 @@ fn exporting_a_loaded_repertoire_writes_pgn_that_imports_to_the_same_lines() {
         v.sort();
         v
     };
-    assert_eq!(moves(&again.lines), moves(&app.workspace().files()[0].lines));
+    assert_eq!(
+        moves(&again.lines),
+        moves(&app.workspace().files()[0].lines)
+    );
     let _ = std::fs::remove_file(&out);
 }
 
@@ -706,4 +714,35 @@ fn dropping_pgn_files_on_the_window_opens_the_import_dialog_for_them() {
         .map(|f| f.mode.to_string())
         .collect();
     assert_eq!(modes, ["repertoire", "games"]);
+}
+
+#[test]
+fn without_a_file_dialog_a_path_field_opens_the_file() {
+    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    harness.run();
+    harness.state_mut().ask_for_path();
+    harness.run();
+    harness.get_by_label_contains("No file dialog is available on this system");
+    let path = fixture("repertoire.pgn");
+    harness.get_by_label("Path").click();
+    harness.run();
+    harness
+        .get_by_label("Path")
+        .type_text(&path.display().to_string());
+    harness.run();
+    harness.get_by_label("Open").click();
+    harness.run();
+    // The same "read as" dialog as after the file dialog.
+    harness.get_by_label("My repertoire").click();
+    harness.run();
+    harness.get_by_label("Import").click();
+    harness.step();
+    harness.state_mut().finish_loading();
+    harness.run();
+    assert_eq!(harness.state().workspace().files().len(), 1);
+    assert_eq!(harness.state().workspace().files()[0].path, path);
+    assert!(
+        harness.query_by_label("Path").is_none(),
+        "the field is closed"
+    );
 }

@@ -232,4 +232,3 @@ pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliErro
     }
     Ok(())
 }
-

@@ -44,4 +44,3 @@ pub(super) fn run(args: &StatsArgs, out: &mut impl Write) -> Result<(), CliError
     }
     Ok(())
 }
-

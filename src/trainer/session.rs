@@ -400,7 +400,12 @@ impl Session {
     fn recompute(&mut self) {
         self.s_prevs.truncate(1);
         for i in 0..self.moves.len() {
-            let s = move_share(&self.graph, &self.positions[i], self.moves[i].mv, &self.style);
+            let s = move_share(
+                &self.graph,
+                &self.positions[i],
+                self.moves[i].mv,
+                &self.style,
+            );
             self.s_prevs.push(s);
         }
         self.dist = self.compute_distribution();
@@ -666,10 +671,10 @@ impl Session {
             }
             _ => CandidateKind::Transposition,
         };
-        let share = self
-            .dist
-            .candidate_for(mv)
-            .map_or_else(|| move_share(&self.graph, &before_pos, mv, &self.style), |c| c.share);
+        let share = self.dist.candidate_for(mv).map_or_else(
+            || move_share(&self.graph, &before_pos, mv, &self.style),
+            |c| c.share,
+        );
         self.positions.push(next);
         self.nodes.push(Some(node));
         self.s_prevs.push(share);

@@ -27,8 +27,8 @@ use super::screenshot::ScreenshotPlan;
 use super::state::{SETTINGS_KEY, Settings, Side};
 use super::timings::Timings;
 use super::{
-    board_panel, book_panel, chart_panel, drill_panel, import_report, progress_panel,
-    style_panel, top_bar,
+    board_panel, book_panel, chart_panel, drill_panel, import_report, progress_panel, style_panel,
+    top_bar,
 };
 use crate::book::PositionGraph;
 use crate::trainer::progress::Progress;
@@ -228,6 +228,12 @@ impl TrainerApp {
     /// them.
     pub fn open_files(&mut self, paths: Vec<PathBuf>) {
         self.dialogs.ask_mode(paths);
+    }
+
+    /// Shows the path field for opening a PGN file: what the window does when the system
+    /// has no file dialog (no desktop portal, no zenity).
+    pub fn ask_for_path(&mut self) {
+        self.dialogs.ask_path();
     }
 
     /// Waits until every import and graph build has finished and applies the results,

@@ -146,4 +146,3 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
         commands.push(Command::SetBook(new));
     }
 }
-

@@ -51,9 +51,8 @@ impl ChartData {
         pos: &Chess,
         explored: Option<(&Exploration, &[(String, u32)])>,
     ) -> ChartData {
-        let explored = explored.filter(|(e, _)| {
-            e.iterations > 0 && e.first_steps.len() == dist.candidates.len()
-        });
+        let explored = explored
+            .filter(|(e, _)| e.iterations > 0 && e.first_steps.len() == dist.candidates.len());
         let mut rows: Vec<ChartRow> = dist
             .candidates
             .iter()

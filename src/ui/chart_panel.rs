@@ -92,7 +92,10 @@ pub(super) fn refresh(app: &mut TrainerApp) {
         Shown::Hidden => None,
     };
     let key = ply.map(|p| ChartKey::of(app, p));
-    let explored = app.explored.as_ref().filter(|e| Some(&e.key) == key.as_ref());
+    let explored = app
+        .explored
+        .as_ref()
+        .filter(|e| Some(&e.key) == key.as_ref());
     let cache_key = key.map(|k| (k, explored.map(|e| e.exploration.iterations as usize)));
     if app.chart.key == cache_key && app.chart.shown == Some(shown) && cache_key.is_some() {
         return;

@@ -11,9 +11,9 @@ use eframe::egui;
 use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 use shakmaty::{Color, Move};
 
-use crate::workspace::{BookChoice, FileMode};
 use crate::book::SourceId;
 use crate::sampler::Style;
+use crate::workspace::{BookChoice, FileMode};
 
 /// A command with a button and (maybe) a keyboard shortcut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -257,9 +257,8 @@ fn dialog_missing(zenity: bool, session_bus: bool, open_for: Duration) -> bool {
 
 /// Whether an executable named `name` is in one of the `PATH` directories.
 fn program_on_path(name: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| dir.join(name).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(name).is_file()))
 }
 
 #[cfg(test)]
@@ -270,9 +269,18 @@ mod tests {
     fn a_dialog_is_missing_only_without_zenity_and_without_a_portal_or_at_once() {
         let slow = Duration::from_secs(5);
         let fast = Duration::from_millis(20);
-        assert!(dialog_missing(false, false, slow), "no zenity, no session bus");
-        assert!(dialog_missing(false, true, fast), "a portal that failed at once");
-        assert!(!dialog_missing(false, true, slow), "the learner cancelled a portal");
+        assert!(
+            dialog_missing(false, false, slow),
+            "no zenity, no session bus"
+        );
+        assert!(
+            dialog_missing(false, true, fast),
+            "a portal that failed at once"
+        );
+        assert!(
+            !dialog_missing(false, true, slow),
+            "the learner cancelled a portal"
+        );
         assert!(!dialog_missing(true, false, fast), "zenity shows a dialog");
     }
 }

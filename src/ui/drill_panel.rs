@@ -132,8 +132,7 @@ fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
     }
     if let Some(note) = session.theory_note() {
         ui.add(
-            egui::Label::new(RichText::new(note).color(Color32::from_rgb(0x2a, 0x7a, 0xc0)))
-                .wrap(),
+            egui::Label::new(RichText::new(note).color(Color32::from_rgb(0x2a, 0x7a, 0xc0))).wrap(),
         );
     }
     if let Some(message) = &app.message {
@@ -160,7 +159,10 @@ fn book_moves_ui(ui: &mut Ui, session: &Session, book_moves: &[BookMove]) {
                     }
                 });
                 if let Some(a) = move_annotation(session.graph(), position, b.mv) {
-                    ui.add(egui::Label::new(RichText::new(annotation_text(&b.san, &a)).italics()).wrap());
+                    ui.add(
+                        egui::Label::new(RichText::new(annotation_text(&b.san, &a)).italics())
+                            .wrap(),
+                    );
                 }
             }
         });
@@ -196,7 +198,11 @@ fn move_list_ui(ui: &mut Ui, session: &Session, commands: &mut Vec<Command>) {
                             }
                             let tip = format!(
                                 "{} ({}), ply {ply}",
-                                if m.by_learner { "your move" } else { "computer" },
+                                if m.by_learner {
+                                    "your move"
+                                } else {
+                                    "computer"
+                                },
                                 match m.kind {
                                     CandidateKind::Book => "book move",
                                     CandidateKind::Transposition => "transposition",

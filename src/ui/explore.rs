@@ -31,9 +31,12 @@ pub(super) struct Explored {
     pub(super) reached: Vec<(String, u32)>,
 }
 
+/// What the exploration thread gives back: the counts and the line names reached.
+type Sampled = Option<(Exploration, Vec<(String, u32)>)>;
+
 /// A running exploration.
 pub(super) struct ExploreRun {
-    job: Job<Option<(Exploration, Vec<(String, u32)>)>>,
+    job: Job<Sampled>,
     key: ChartKey,
     pub(super) seed: u64,
     pub(super) total: u32,

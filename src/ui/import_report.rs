@@ -230,7 +230,6 @@ pub fn import_progress_ui(ui: &mut Ui, progress: &ImportProgress, commands: &mut
     }
 }
 
-
 /// The overlay while files are dragged over the window.
 pub fn drop_overlay_ui(ctx: &egui::Context) {
     let hovering = ctx.input(|i| !i.raw.hovered_files.is_empty());

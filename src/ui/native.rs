@@ -180,4 +180,3 @@ fn parse_moves(graph: &PositionGraph, moves: &str) -> Result<Vec<Move>, UiError>
     }
     Ok(out)
 }
-

@@ -21,7 +21,10 @@ pub(super) struct ScreenshotPlan {
 }
 
 impl ScreenshotPlan {
-    pub(super) fn new(path: PathBuf, outcome: Arc<std::sync::Mutex<Option<Result<(), UiError>>>>) -> Self {
+    pub(super) fn new(
+        path: PathBuf,
+        outcome: Arc<std::sync::Mutex<Option<Result<(), UiError>>>>,
+    ) -> Self {
         ScreenshotPlan {
             path,
             frames_left: 5,
@@ -100,4 +103,3 @@ fn write_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(), Str
     image::save_buffer(path, &bytes, w, h, image::ExtendedColorType::Rgba8)
         .map_err(|e| e.to_string())
 }
-

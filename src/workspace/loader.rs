@@ -151,7 +151,11 @@ pub(super) fn poll(ws: &mut Workspace, block: bool, wake: &Wake) -> Vec<Workspac
     events
 }
 
-fn start_import(ws: &mut Workspace, queued: Queued, wake: &Wake) -> Result<ImportJob, WorkspaceError> {
+fn start_import(
+    ws: &mut Workspace,
+    queued: Queued,
+    wake: &Wake,
+) -> Result<ImportJob, WorkspaceError> {
     let id = ws.source_id(&queued.path);
     let options = ImportOptions {
         mode: queued.mode.into(),

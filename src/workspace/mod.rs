@@ -20,8 +20,8 @@ pub mod error;
 pub mod export;
 pub mod files;
 pub mod job;
-pub mod store;
 mod loader;
+pub mod store;
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -162,9 +162,8 @@ impl Workspace {
     /// theory of repertoire drills. Built on first use.
     pub fn eco(&mut self) -> &Arc<PositionGraph> {
         let lines = &self.eco_lines;
-        self.eco.get_or_insert_with(|| {
-            Arc::new(PositionGraph::build(lines.iter().cloned()).graph)
-        })
+        self.eco
+            .get_or_insert_with(|| Arc::new(PositionGraph::build(lines.iter().cloned()).graph))
     }
 
     /// The embedded ECO lines.
@@ -440,7 +439,9 @@ fn build_job(
     filter: LineFilter,
     wake: &Wake,
 ) -> Result<Job<GraphBuild>, WorkspaceError> {
-    Ok(Job::spawn("build", Arc::clone(wake), move |_: &JobProgress| {
-        build_graph(&sources, &filter)
-    })?)
+    Ok(Job::spawn(
+        "build",
+        Arc::clone(wake),
+        move |_: &JobProgress| build_graph(&sources, &filter),
+    )?)
 }

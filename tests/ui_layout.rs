@@ -1,0 +1,155 @@
+//! The window's layout at the sizes the README promises (1280×800 and 800×600): panels
+//! keep their place whatever the drill shows.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use std::sync::{Arc, LazyLock};
+
+use eframe::egui::{self, Rect, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use hastings::book::PositionGraph;
+use hastings::sampler::Style;
+use hastings::trainer::{Phase, Session};
+use hastings::ui::TrainerApp;
+use hastings::ui::state::{Settings, Side};
+use shakmaty::{Color, Position};
+
+mod common;
+use common::san_moves;
+
+static ECO: LazyLock<Arc<PositionGraph>> =
+    LazyLock::new(|| Arc::new(PositionGraph::eco().expect("the embedded ECO data loads")));
+
+fn harness(settings: Settings, size: (f32, f32)) -> Harness<'static, TrainerApp> {
+    let app = TrainerApp::new(Arc::clone(&ECO), settings);
+    Harness::builder()
+        .with_size(vec2(size.0, size.1))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
+}
+
+fn rect_of(harness: &Harness<'_, TrainerApp>, label: &str) -> Rect {
+    harness.get_by_label(label).rect()
+}
+
+/// A seed with which the computer answers 1.e4 with 1...e5 (found by replaying the
+/// drill itself, so the test does not depend on how seeds map to replies).
+fn seed_answering_e4_with_e5() -> u64 {
+    let e4 = san_moves("e4")[0];
+    (0..1000u64)
+        .find(|&seed| {
+            let mut s = Session::new(Arc::clone(&ECO), Color::White, Style::neutral(), seed);
+            s.play(e4);
+            s.reply().is_some_and(|r| r.san == "e5")
+        })
+        .expect("some seed answers e5")
+}
+
+#[test]
+fn after_a_wrong_move_with_long_line_names_the_drill_panel_stays_inside_the_window() {
+    let settings = Settings {
+        learner: Side::White,
+        seed: seed_answering_e4_with_e5().to_string(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let mut h = harness(settings, (1280.0, 800.0));
+    h.run();
+    let board_before = rect_of(&h, "a1 white rook");
+    h.get_by_label("e2 white pawn").click();
+    h.run();
+    h.get_by_label("e4").click();
+    h.run();
+    assert_eq!(h.state().session().moves()[1].san, "e5");
+    h.get_by_label("h2 white pawn").click();
+    h.run();
+    h.get_by_label("h4").click();
+    h.run();
+    let Phase::OutOfBook { book_moves, .. } = h.state().session().phase().clone() else {
+        panic!("2.h4 leaves the book");
+    };
+    assert!(book_moves.len() >= 15, "{} book moves", book_moves.len());
+    let window = Rect::from_min_size(egui::Pos2::ZERO, vec2(1280.0, 800.0));
+    let title = rect_of(&h, "h4 is not in the book.");
+    for label in [
+        "h4 is not in the book.",
+        "Try again",
+        "Show me",
+        "Book moves here:",
+    ] {
+        let r = rect_of(&h, label);
+        assert!(
+            window.contains_rect(r),
+            "{label} at {r:?} leaves the window"
+        );
+        assert!(
+            r.min.x >= title.min.x - 1.0,
+            "{label} at {r:?} starts left of the panel's text"
+        );
+    }
+    let mut names = 0;
+    for b in &book_moves {
+        let Some(name) = &b.leads_to else { continue };
+        for node in h.query_all_by_label(name) {
+            let r = node.rect();
+            assert!(
+                r.max.x <= 1280.0 && r.min.x >= title.min.x - 1.0,
+                "the line name {name:?} at {r:?} is not inside the panel"
+            );
+            names += 1;
+        }
+    }
+    assert!(names >= 10, "only {names} line names were found");
+    assert_eq!(
+        rect_of(&h, "a1 white rook"),
+        board_before,
+        "the board did not move"
+    );
+    // The long names are cut, and shown whole on hover.
+    let long = book_moves
+        .iter()
+        .filter_map(|b| b.leads_to.clone())
+        .max_by_key(String::len)
+        .unwrap();
+    let r = h.query_all_by_label(&long).next().unwrap().rect();
+    assert!(r.width() < 360.0, "{long:?} is {} points wide", r.width());
+    assert_eq!(
+        h.state()
+            .session()
+            .position()
+            .board()
+            .piece_at(shakmaty::Square::H2),
+        Some(shakmaty::Piece {
+            color: Color::White,
+            role: shakmaty::Role::Pawn
+        }),
+        "the wrong move is not kept"
+    );
+}
+
+#[test]
+fn at_800_by_600_every_item_of_the_top_bar_is_inside_the_window() {
+    let mut h = harness(Settings::default(), (800.0, 600.0));
+    h.run();
+    let window = Rect::from_min_size(egui::Pos2::ZERO, vec2(800.0, 600.0));
+    for label in [
+        "Hastings",
+        "You play",
+        "White",
+        "Black",
+        "Open PGN…",
+        "New line",
+        "Take back",
+        "Flip board",
+        "Lines completed: 0   Mistakes: 0",
+    ] {
+        let r = rect_of(&h, label);
+        assert!(window.contains_rect(r), "{label} at {r:?} is cut off");
+    }
+    // The board is still whole.
+    for sq in ["a1 white rook", "h8 black rook"] {
+        let r = rect_of(&h, sq);
+        assert!(window.contains_rect(r), "{sq} at {r:?} is cut off");
+    }
+}

@@ -14,17 +14,17 @@ use std::time::Duration;
 
 use eframe::egui;
 use egui::Ui;
-use shakmaty::{Color, Move, Position};
+use shakmaty::{Color, Move};
 
 use super::board::Orientation;
 use super::chart::ChartData;
-use super::chart_panel::{ChartCache, ChartKey};
+use super::chart_panel::ChartCache;
 use super::command::{Action, Command, ExportWhat};
 use super::dialogs::Dialogs;
 use super::explore::{ExploreRun, Explored};
 use super::import_report::ReportView;
 use super::screenshot::ScreenshotPlan;
-use super::state::{SETTINGS_KEY, Settings, Side};
+use super::state::{SETTINGS_KEY, Settings};
 use super::timings::Timings;
 use super::{
     board_panel, book_panel, chart_panel, drill_panel, import_report, progress_panel, style_panel,
@@ -32,7 +32,7 @@ use super::{
 };
 use crate::book::PositionGraph;
 use crate::trainer::progress::Progress;
-use crate::trainer::{MoveOutcome, Phase, Reply, Session};
+use crate::trainer::{Reply, Session};
 use crate::workspace::job::Wake;
 use crate::workspace::store::ProgressFile;
 use crate::workspace::{Workspace, WorkspaceError, WorkspaceEvent, export};
@@ -442,7 +442,7 @@ impl TrainerApp {
         }
     }
 
-    fn start_animation(&mut self, ctx: &egui::Context, mv: Move) {
+    pub(super) fn start_animation(&mut self, ctx: &egui::Context, mv: Move) {
         if self.settings.animate_moves {
             self.animation = Some(Animation {
                 mv,
@@ -551,209 +551,6 @@ impl TrainerApp {
         if title != self.window_title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.window_title = title;
-        }
-    }
-
-    // ----- commands -----
-
-    /// Whether `action` can be used now (its button is enabled, its shortcut works).
-    pub(super) fn is_enabled(&self, action: Action) -> bool {
-        let phase = self.session.phase();
-        let viewing = self.session.viewing().is_some();
-        match action {
-            Action::NewLine | Action::Flip | Action::Explore | Action::Quit => true,
-            Action::Open => !self.dialogs.is_choosing(),
-            Action::NewLineFromHere => !matches!(phase, Phase::OutOfBook { .. }),
-            Action::NextLine => matches!(phase, Phase::EndOfLine { .. }),
-            Action::TryAgain => matches!(phase, Phase::OutOfBook { .. }),
-            Action::ShowMe => {
-                !viewing && matches!(phase, Phase::OutOfBook { .. } | Phase::LearnerToMove)
-            }
-            Action::Hint => !viewing && matches!(phase, Phase::LearnerToMove),
-            Action::TakeBack => {
-                !viewing
-                    && (matches!(phase, Phase::OutOfBook { .. })
-                        || self.session.moves().iter().any(|m| m.by_learner))
-            }
-            Action::ContinueFromHere => viewing,
-        }
-    }
-
-    fn new_seed(&mut self) {
-        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
-        self.session.set_seed(seed);
-    }
-
-    /// Carries out one command.
-    pub(super) fn apply(&mut self, ctx: &egui::Context, command: Command) {
-        match command {
-            Command::Action(action) => self.apply_action(ctx, action),
-            Command::Play(mv) => {
-                self.last_reply = None;
-                self.animation = None;
-                let before = self.session.position().clone();
-                let outcome = self.session.play(mv);
-                if !matches!(outcome, MoveOutcome::Rejected) {
-                    let mistake = matches!(outcome, MoveOutcome::OutOfBook);
-                    self.progress
-                        .progress_mut()
-                        .record_attempt(&before, mistake);
-                }
-                self.message = match outcome {
-                    MoveOutcome::Accepted { .. } | MoveOutcome::OutOfBook => None,
-                    MoveOutcome::Rejected => Some("That move cannot be played now.".to_owned()),
-                };
-            }
-            Command::OpenFiles(paths) => self.open_files(paths),
-            Command::Import(paths, mode) => {
-                self.dialogs.close_mode();
-                self.workspace.open(paths, mode);
-            }
-            Command::CancelOpen => self.dialogs.close_mode(),
-            Command::CancelImport => self.workspace.cancel_import(),
-            Command::SetBook(choice) => self.workspace.set_choice(choice),
-            Command::RemoveFile(path) => self.workspace.remove(&path),
-            Command::ShowReport(path) => {
-                if let Some(f) = self.workspace.file(&path) {
-                    self.report = Some(ReportView::of_report(f.path.clone(), f.report.clone()));
-                }
-            }
-            Command::CloseReport => self.report = None,
-            Command::Export(what) => match self.export_lines(what) {
-                Ok((lines, name)) => self.dialogs.start_export(ctx, lines, name),
-                Err(e) => self.message = Some(format!("Cannot export: {e}.")),
-            },
-            Command::Message(text) => self.message = Some(text),
-            Command::ShowPly(ply) => self.session.view(ply),
-            Command::ShowCurrent => self.session.view(self.session.moves().len()),
-            Command::SetLearner(color) => {
-                self.settings.learner = Side::from(color);
-                self.orientation = Orientation::from_color(color);
-                self.settings.orientation = Some(self.orientation);
-                self.new_seed();
-                self.session.set_learner(color);
-                self.last_reply = None;
-                self.message = None;
-            }
-            Command::SetStyle(style) => {
-                self.settings.style = style.clone();
-                self.session.set_style(style);
-            }
-        }
-        self.settings.book = self.workspace.choice().clone();
-        ctx.request_repaint();
-    }
-
-    fn apply_action(&mut self, ctx: &egui::Context, action: Action) {
-        if !self.is_enabled(action) {
-            return;
-        }
-        self.message = None;
-        match action {
-            Action::NewLine | Action::NextLine => {
-                self.new_seed();
-                self.session.new_line();
-                self.last_reply = None;
-            }
-            Action::NewLineFromHere => {
-                self.new_seed();
-                self.session.new_line_from_here();
-                self.last_reply = None;
-            }
-            Action::TryAgain => self.session.try_again(),
-            Action::ShowMe => {
-                self.last_reply = None;
-                if let Some(MoveOutcome::Accepted { san, .. }) = self.session.show_me() {
-                    self.message = Some(format!("The book plays {san}."));
-                    if let Some(m) = self.session.moves().last() {
-                        self.start_animation(ctx, m.mv);
-                    }
-                }
-            }
-            Action::Hint => {
-                if self.session.ask_hint().is_none() {
-                    self.message = Some("No hint here.".to_owned());
-                }
-            }
-            Action::TakeBack => {
-                self.session.take_back();
-                self.last_reply = None;
-            }
-            Action::Flip => {
-                self.orientation = self.orientation.flipped();
-                self.settings.orientation = Some(self.orientation);
-            }
-            Action::Open => self.dialogs.start_file_dialog(ctx),
-            Action::ContinueFromHere => {
-                self.session.continue_from_here();
-                self.last_reply = None;
-            }
-            Action::Explore => self.start_explore(ctx),
-            Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
-        }
-    }
-
-    /// Starts sampling lines from the position shown on a background thread.
-    pub(super) fn start_explore(&mut self, ctx: &egui::Context) {
-        if let Some(run) = self.explore.take() {
-            run.cancel();
-        }
-        let ply = self.session.viewing().unwrap_or(self.session.moves().len());
-        let pos = self.session.position_at(ply).clone();
-        let Some(node) = self.graph.lookup(&pos) else {
-            self.message = Some("This position is not in the book.".to_owned());
-            return;
-        };
-        let key = ChartKey::of(self, ply);
-        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
-        let limits = crate::sampler::ExploreLimits {
-            iterations: self.settings.iterations.max(1),
-            ply_limit: self.settings.ply_limit.max(1),
-        };
-        let start = super::explore::ExploreStart {
-            graph: Arc::clone(&self.graph),
-            node,
-            pos,
-            style: self.session.style().clone(),
-            s_prev: self.session.s_prev_at(ply),
-            limits,
-            seed,
-        };
-        match ExploreRun::start(ctx, key, start) {
-            Ok(run) => self.explore = Some(run),
-            Err(e) => self.message = Some(format!("Cannot start the exploration: {e}")),
-        }
-    }
-
-    /// Sets up the drill to show `moves` (for the screenshot): the learner plays the
-    /// side to move after them, so no reply is pending; seed 1, book arrows on, no
-    /// animation, the chart shown.
-    pub(super) fn show_moves(&mut self, moves: &[Move]) {
-        let mut pos = shakmaty::Chess::default();
-        for &mv in moves {
-            pos.play_unchecked(mv);
-        }
-        let learner = pos.turn();
-        self.settings.learner = Side::from(learner);
-        self.settings.seed = "1".to_owned();
-        self.settings.reply_delay_ms = 0;
-        self.settings.show_arrows = true;
-        self.settings.animate_moves = false;
-        self.orientation = Orientation::from_color(learner);
-        match Session::from_moves(
-            Arc::clone(&self.graph),
-            learner,
-            self.settings.style.clone(),
-            1,
-            moves,
-        ) {
-            Ok(session) => self.session = session,
-            Err(i) => {
-                self.message = Some(format!(
-                    "Move {} of --moves leaves the book; showing the start.",
-                    i + 1
-                ));
-            }
         }
     }
 }

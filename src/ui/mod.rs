@@ -16,6 +16,7 @@
 
 pub mod app;
 pub mod board;
+mod apply;
 mod board_panel;
 mod book_panel;
 pub mod chart;

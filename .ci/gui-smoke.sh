@@ -83,3 +83,29 @@ if colours < 32:
 if light < 0.02:
     sys.exit("ci-gui: the screenshot does not show the board")
 PY
+
+# SIGTERM (logout, shutdown) closes the window as Ctrl+Q does: the settings are saved.
+data="$(mktemp -d)"
+log="$data/stderr.log"
+XDG_DATA_HOME="$data" HASTINGS_TIMINGS=1 LIBGL_ALWAYS_SOFTWARE=1 \
+    xvfb-run -a -s "-screen 0 1280x800x24" "$target/debug/hastings" 2>"$log" &
+runner=$!
+for _ in $(seq 1 120); do
+    grep -q "first frame painted" "$log" 2>/dev/null && break
+    sleep 1
+done
+if ! grep -q "first frame painted" "$log"; then
+    echo "ci-gui: the window did not start for the SIGTERM check" >&2
+    cat "$log" >&2
+    exit 1
+fi
+pkill -TERM -f "^$target/debug/hastings$" || pkill -TERM -x hastings
+wait "$runner" || true
+if [ ! -s "$data/hastings/app.ron" ]; then
+    echo "ci-gui: SIGTERM did not save the settings ($data/hastings/app.ron missing)" >&2
+    ls -la "$data" "$data/hastings" >&2 || true
+    cat "$log" >&2
+    exit 1
+fi
+echo "ci-gui: SIGTERM saved $(wc -c <"$data/hastings/app.ron") bytes of settings"
+rm -rf "$data"

@@ -12,7 +12,7 @@
 //!   `chart_panel`, `import_report` (report window, "read as" dialog, import progress).
 //! - Widgets: [`board`] (the chess board), [`chart`] (the next-move chart), `pieces`.
 //! - Runtime helpers: `dialogs` (file dialogs, path field), `explore` (sampling on a
-//!   thread), `screenshot`, `timings`, `format`.
+//!   thread), `screenshot`, `shutdown` (SIGTERM closes and saves), `timings`, `format`.
 
 pub mod app;
 pub mod board;
@@ -31,6 +31,7 @@ pub mod native;
 pub mod pieces;
 mod progress_panel;
 mod screenshot;
+mod shutdown;
 pub mod state;
 pub mod style_panel;
 mod timings;

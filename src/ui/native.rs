@@ -141,6 +141,9 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
             if timings {
                 app.timings = Some(Timings::new(started));
             }
+            if let Err(e) = super::shutdown::close_on_termination(&cc.egui_ctx) {
+                eprintln!("hastings: SIGTERM will not save the settings: {e}");
+            }
             Ok(Box::new(app))
         }),
     )

@@ -148,13 +148,7 @@ impl Timings {
             "hastings timings: while dragging, frame CPU without swap {}",
             stats(&self.drag_cpu)
         );
-        let all: Vec<f32> = self.load_cpu.iter().map(|(_, ms)| *ms).collect();
-        let later: Vec<f32> = self
-            .load_cpu
-            .iter()
-            .filter(|(n, _)| *n > 3)
-            .map(|(_, ms)| *ms)
-            .collect();
+        let (all, later) = all_and_later(&self.load_cpu);
         eprintln!(
             "hastings timings: while loading files, frame CPU without swap {}",
             stats(&all)
@@ -163,13 +157,7 @@ impl Timings {
             "hastings timings: the same from frame 4 on (after the window's first frames) {}",
             stats(&later)
         );
-        let all: Vec<f32> = self.load_intervals.iter().map(|(_, ms)| *ms).collect();
-        let later: Vec<f32> = self
-            .load_intervals
-            .iter()
-            .filter(|(n, _)| *n > 3)
-            .map(|(_, ms)| *ms)
-            .collect();
+        let (all, later) = all_and_later(&self.load_intervals);
         eprintln!(
             "hastings timings: while loading files, frame-to-frame {}",
             stats(&all)
@@ -187,4 +175,16 @@ impl Timings {
             percents.last().map_or(0, |p| *p)
         );
     }
+}
+
+/// The times of all frames, and of those from frame 4 on (after the window's first
+/// frames, which rasterise fonts and pieces).
+fn all_and_later(frames: &[(u32, f32)]) -> (Vec<f32>, Vec<f32>) {
+    let all = frames.iter().map(|(_, ms)| *ms).collect();
+    let later = frames
+        .iter()
+        .filter(|(n, _)| *n > 3)
+        .map(|(_, ms)| *ms)
+        .collect();
+    (all, later)
 }

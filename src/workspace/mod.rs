@@ -106,26 +106,23 @@ impl Workspace {
         if !eco.issues.is_empty() {
             return Err(crate::book::BookError::Eco(eco.issues).into());
         }
-        Ok(Workspace {
-            eco_lines: Arc::new(eco.lines),
-            eco: None,
-            choice,
-            files: Vec::new(),
-            next_id: 0,
-            queue: VecDeque::new(),
-            import: None,
-            build: None,
-            build_wanted: false,
-            warnings: Vec::new(),
-        })
+        Ok(Workspace::from_parts(Arc::new(eco.lines), None, choice))
     }
 
     /// A workspace on the whole ECO graph, already built (the window builds it first, to
     /// draw the board at once); the ECO lines are the graph's.
     pub fn with_eco(eco: Arc<PositionGraph>, choice: BookChoice) -> Workspace {
+        Workspace::from_parts(Arc::new(eco.lines().to_vec()), Some(eco), choice)
+    }
+
+    fn from_parts(
+        eco_lines: Arc<Vec<OpeningLine>>,
+        eco: Option<Arc<PositionGraph>>,
+        choice: BookChoice,
+    ) -> Workspace {
         Workspace {
-            eco_lines: Arc::new(eco.lines().to_vec()),
-            eco: Some(eco),
+            eco_lines,
+            eco,
             choice,
             files: Vec::new(),
             next_id: 0,

@@ -15,8 +15,8 @@
 //!   thread), `screenshot`, `shutdown` (SIGTERM closes and saves), `timings`, `format`.
 
 pub mod app;
-pub mod board;
 mod apply;
+pub mod board;
 mod board_panel;
 mod book_panel;
 pub mod chart;

@@ -54,3 +54,56 @@ pub fn hastings(args: &[&str]) -> (i32, String, String) {
         String::from_utf8(out.stderr).unwrap(),
     )
 }
+
+// ---------------------------------------------------------------------------------------
+// Fixtures and PGN imports (tests/book_pgn*.rs).
+
+/// The path of a file in `tests/fixtures`.
+pub fn fixture(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// The bytes of a file in `tests/fixtures`.
+pub fn fixture_bytes(name: &str) -> Vec<u8> {
+    let path = fixture(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The embedded ECO graph, built once per test binary.
+pub fn eco_graph() -> &'static PositionGraph {
+    static ECO: std::sync::LazyLock<PositionGraph> =
+        std::sync::LazyLock::new(|| PositionGraph::eco().unwrap());
+    &ECO
+}
+
+/// Import options: `mode`, no ply limit of its own.
+pub fn import_options(mode: hastings::book::ImportMode) -> hastings::book::ImportOptions {
+    hastings::book::ImportOptions {
+        mode,
+        max_plies: None,
+    }
+}
+
+/// A fixture imported as source 1 in `mode`, named by the ECO graph.
+pub fn import_fixture(name: &str, mode: hastings::book::ImportMode) -> hastings::book::PgnImport {
+    let bytes = fixture_bytes(name);
+    let options = import_options(mode);
+    hastings::book::pgn::read_pgn(
+        &bytes[..],
+        hastings::book::SourceId(1),
+        &options,
+        Some(eco_graph()),
+    )
+    .unwrap()
+}
+
+/// The moves of a line in SAN, separated by spaces.
+pub fn line_sans(line: &hastings::book::OpeningLine) -> String {
+    line.moves
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -20,26 +20,20 @@ use proptest::prelude::*;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Chess, Color, Move, Position};
 
+/// Adds a fixture to `book` with the default options; returns its source id.
+fn add_fixture(book: &mut BookSources, name: &str) -> SourceId {
+    let bytes = fixture_bytes(name);
+    book.add_pgn(name, &bytes[..], &ImportOptions::default())
+        .unwrap()
+        .id
+}
+
 #[test]
 fn eco_and_pgn_sources_merge_and_filters_select_sources() {
     let mut book = BookSources::new();
     book.add_eco().unwrap();
-    let rep = book
-        .add_pgn(
-            "repertoire.pgn",
-            &fixture_bytes("repertoire.pgn")[..],
-            &ImportOptions::default(),
-        )
-        .unwrap()
-        .id;
-    let twic = book
-        .add_pgn(
-            "twic.pgn",
-            &fixture_bytes("twic1599_100k.pgn")[..],
-            &ImportOptions::default(),
-        )
-        .unwrap()
-        .id;
+    let rep = add_fixture(&mut book, "repertoire.pgn");
+    let twic = add_fixture(&mut book, "twic1599_100k.pgn");
     assert_eq!((rep, twic), (SourceId(1), SourceId(2)));
     let all = book.graph(&LineFilter::default());
     assert!(all.issues.is_empty());
@@ -189,14 +183,7 @@ fn exported_repertoires_and_games_import_into_the_same_graph() {
 fn export_can_write_a_single_source() {
     let mut book = BookSources::new();
     book.add_eco().unwrap();
-    let id = book
-        .add_pgn(
-            "rep",
-            &fixture_bytes("repertoire.pgn")[..],
-            &ImportOptions::default(),
-        )
-        .unwrap()
-        .id;
+    let id = add_fixture(&mut book, "repertoire.pgn");
     let g = book.graph(&LineFilter::default()).graph;
     let mut text = Vec::new();
     let games = write_graph(&g, Some(id), &mut text).unwrap();

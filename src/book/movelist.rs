@@ -32,7 +32,7 @@
 
 use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square};
+use shakmaty::{CastlingSide, Chess, Move, Position, Role, Square};
 use thiserror::Error;
 
 use super::error::MoveErrorKind;
@@ -178,9 +178,9 @@ fn resolve(pos: &Chess, san: San) -> Result<(Move, bool), MoveErrorKind> {
         role,
         file,
         rank,
-        capture,
         to,
         promotion,
+        ..
     } = san
     else {
         return Err(error);
@@ -209,14 +209,10 @@ fn resolve(pos: &Chess, san: San) -> Result<(Move, bool), MoveErrorKind> {
     if role == Role::Pawn && file.is_none() {
         return Err(error);
     }
-    let flipped = San::Normal {
-        role,
-        file,
-        rank,
-        capture: !capture,
-        to,
-        promotion,
-    };
+    let mut flipped = san;
+    if let San::Normal { capture, .. } = &mut flipped {
+        *capture = !*capture;
+    }
     match flipped.to_move(pos) {
         Ok(mv) => Ok((mv, false)),
         Err(SanError::AmbiguousSan) => Err(MoveErrorKind::Ambiguous),
@@ -239,8 +235,9 @@ pub(crate) fn strip_move_number(token: &str) -> &str {
     }
 }
 
-/// python-chess's move pattern beyond what shakmaty reads:
-/// `[NBKRQ]?[a-h]?[1-8]?[-x]?[a-h][1-8](=?[nbrqkNBRQK])?[+#]?`.
+/// python-chess's move pattern beyond what shakmaty reads,
+/// `[NBKRQ]?[a-h]?[1-8]?[-x]?[a-h][1-8](=?[nbrqkNBRQK])?[+#]?`, read as the SAN it
+/// means (`g1-f3` → `g1f3`, `e7e8q` → `e7e8=Q`).
 pub(crate) fn parse_long(token: &[u8]) -> Option<San> {
     let mut body = token;
     if let [rest @ .., b'+' | b'#'] = body {
@@ -252,55 +249,38 @@ pub(crate) fn parse_long(token: &[u8]) -> Option<San> {
         p @ (b'n' | b'b' | b'r' | b'q' | b'k' | b'N' | b'B' | b'R' | b'Q' | b'K'),
     ] = body
     {
-        promotion = Role::from_char(char::from(*p));
-        body = rest;
-        if let [rest @ .., b'='] = body {
-            body = rest;
-        }
+        promotion = Some(p.to_ascii_uppercase());
+        body = rest.strip_suffix(b"=").unwrap_or(rest);
     }
-    let (role, rest) = match body {
-        [b'N', rest @ ..] => (Role::Knight, rest),
-        [b'B', rest @ ..] => (Role::Bishop, rest),
-        [b'R', rest @ ..] => (Role::Rook, rest),
-        [b'Q', rest @ ..] => (Role::Queen, rest),
-        [b'K', rest @ ..] => (Role::King, rest),
-        rest => (Role::Pawn, rest),
+    let (piece, rest) = match body {
+        [p @ (b'N' | b'B' | b'R' | b'Q' | b'K'), rest @ ..] => (Some(*p), rest),
+        rest => (None, rest),
     };
-    let [from @ .., to_file, to_rank] = rest else {
+    let [from @ .., to_file @ b'a'..=b'h', to_rank @ b'1'..=b'8'] = rest else {
         return None;
     };
-    let to = Square::from_coords(file(*to_file)?, rank(*to_rank)?);
     let (from, capture) = match from {
         [from @ .., b'-'] => (from, false),
         [from @ .., b'x'] => (from, true),
         from => (from, false),
     };
-    let (file, rank) = match from {
-        [] => (None, None),
-        [f, r] => (Some(file(*f)?), Some(rank(*r)?)),
-        [c] => match (file(*c), rank(*c)) {
-            (Some(f), _) => (Some(f), None),
-            (None, Some(r)) => (None, Some(r)),
-            (None, None) => return None,
-        },
-        _ => return None,
-    };
-    Some(San::Normal {
-        role,
-        file,
-        rank,
-        capture,
-        to,
-        promotion,
-    })
-}
-
-fn file(byte: u8) -> Option<File> {
-    File::from_char(char::from(byte))
-}
-
-fn rank(byte: u8) -> Option<Rank> {
-    Rank::from_char(char::from(byte))
+    if !matches!(
+        from,
+        [] | [b'a'..=b'h' | b'1'..=b'8'] | [b'a'..=b'h', b'1'..=b'8']
+    ) {
+        return None;
+    }
+    let mut san = Vec::with_capacity(8);
+    san.extend(piece);
+    san.extend_from_slice(from);
+    if capture {
+        san.push(b'x');
+    }
+    san.extend_from_slice(&[*to_file, *to_rank]);
+    if let Some(p) = promotion {
+        san.extend_from_slice(&[b'=', p]);
+    }
+    San::from_ascii(&san).ok()
 }
 
 #[cfg(test)]
@@ -327,10 +307,9 @@ mod tests {
 
     #[test]
     fn move_numbers_are_stripped() {
-        assert_eq!(strip_move_number("1."), "");
-        assert_eq!(strip_move_number("12...e5"), "e5");
-        assert_eq!(strip_move_number("O-O"), "O-O");
-        assert_eq!(strip_move_number("e4"), "e4");
+        for (token, stripped) in [("1.", ""), ("12...e5", "e5"), ("O-O", "O-O"), ("e4", "e4")] {
+            assert_eq!(strip_move_number(token), stripped);
+        }
     }
 
     #[test]
@@ -355,23 +334,26 @@ mod tests {
         assert_eq!(long, san);
     }
 
-    #[test]
-    fn uci_promotions_need_their_piece() {
-        let pos = position("8/4P1k1/8/8/8/8/6K1/8 w - - 0 1");
-        assert_eq!(fen_after(&pos, "e7e8q"), fen_after(&pos, "e8=Q+"));
-        assert_eq!(fen_after(&pos, "e7e8n"), fen_after(&pos, "e8=N"));
-        let err = parse_moves(&pos, "e7e8").unwrap_err();
-        assert_eq!(err.reason, MoveListReason::Illegal);
+    /// Each pair of move lists reaches the same position from `fen`.
+    fn same_positions(fen: &str, pairs: &[(&str, &str)]) {
+        let pos = position(fen);
+        for (a, b) in pairs {
+            assert_eq!(fen_after(&pos, a), fen_after(&pos, b), "{a} vs {b}");
+        }
     }
 
     #[test]
-    fn the_capture_mark_is_not_checked() {
-        let pos = position("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
-        assert_eq!(fen_after(&pos, "ed5"), fen_after(&pos, "exd5"));
-        assert_eq!(fen_after(&pos, "Kxd2"), fen_after(&pos, "Kd2"));
-        // A pawn move without a from-file is a push, as in python-chess.
-        let err = parse_moves(&pos, "d5").unwrap_err();
-        assert_eq!(err.reason, MoveListReason::Illegal);
+    fn promotions_need_their_piece_and_the_capture_mark_is_not_checked() {
+        let promote = "8/4P1k1/8/8/8/8/6K1/8 w - - 0 1";
+        let capture = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+        same_positions(promote, &[("e7e8q", "e8=Q+"), ("e7e8n", "e8=N")]);
+        same_positions(capture, &[("ed5", "exd5"), ("Kxd2", "Kd2")]);
+        // As in python-chess: a promotion names its piece, and a pawn move without a
+        // from-file is a push.
+        for (fen, text) in [(promote, "e7e8"), (capture, "d5")] {
+            let err = parse_moves(&position(fen), text).unwrap_err();
+            assert_eq!(err.reason, MoveListReason::Illegal, "{text}");
+        }
     }
 
     #[test]
@@ -404,10 +386,14 @@ mod tests {
             let (_, san) = to_move_and_san(&pos, parse_token(t).unwrap()).unwrap();
             san.to_string()
         };
-        assert_eq!(read("g1f3"), "Nf3");
-        assert_eq!(read("Ng1f3"), "Nf3");
-        assert_eq!(read("e2e4"), "e4");
-        assert_eq!(read("Nf3"), "Nf3");
+        for (token, standard) in [
+            ("g1f3", "Nf3"),
+            ("Ng1f3", "Nf3"),
+            ("e2e4", "e4"),
+            ("Nf3", "Nf3"),
+        ] {
+            assert_eq!(read(token), standard);
+        }
     }
 
     #[test]

@@ -22,25 +22,34 @@ fn sans(line: &OpeningLine) -> String {
         .join(" ")
 }
 
+/// The lines of `text` read as a repertoire, as SAN.
+fn repertoire_lines(text: &str) -> Vec<String> {
+    import(text, ImportMode::Repertoire)
+        .lines
+        .iter()
+        .map(sans)
+        .collect()
+}
+
 #[test]
 fn a_variation_replaces_the_last_move() {
-    let out = import("1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *", ImportMode::Repertoire);
-    let lines: Vec<String> = out.lines.iter().map(sans).collect();
-    assert_eq!(lines, ["e4 e5 Nf3", "e4 c5 Nf3"]);
+    assert_eq!(
+        repertoire_lines("1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *"),
+        ["e4 e5 Nf3", "e4 c5 Nf3"]
+    );
 }
 
 #[test]
 fn a_variation_at_the_start_is_an_alternative_first_move() {
-    let out = import("( 1. d4 ) 1. e4 *", ImportMode::Repertoire);
-    let lines: Vec<String> = out.lines.iter().map(sans).collect();
-    assert_eq!(lines, ["d4", "e4"]);
+    assert_eq!(repertoire_lines("( 1. d4 ) 1. e4 *"), ["d4", "e4"]);
 }
 
 #[test]
 fn repeated_moves_in_variations_are_merged() {
-    let out = import("1. e4 (1. e4 e6) e5 *", ImportMode::Repertoire);
-    let lines: Vec<String> = out.lines.iter().map(sans).collect();
-    assert_eq!(lines, ["e4 e6", "e4 e5"]);
+    assert_eq!(
+        repertoire_lines("1. e4 (1. e4 e6) e5 *"),
+        ["e4 e6", "e4 e5"]
+    );
 }
 
 #[test]
@@ -198,11 +207,7 @@ fn a_long_comment_is_kept_whole() {
 
 #[test]
 fn tokens_in_junk_tags_do_not_make_a_game() {
-    let out = read_pgn(
-        &b"[\x01\x02 \"x\"]\n\n"[..],
-        SourceId(1),
-        &ImportOptions::default(),
-        None,
-    );
+    let junk = b"[\x01\x02 \"x\"]\n\n";
+    let out = read_pgn(&junk[..], SourceId(1), &ImportOptions::default(), None);
     assert!(matches!(out, Err(ImportError::NoGames { .. })));
 }

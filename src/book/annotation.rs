@@ -27,7 +27,7 @@ use super::graph::{PositionGraph, start_position};
 use super::line::MoveAnnotation;
 
 /// How many lines through a move are searched for an annotation of it.
-const MAX_LINES_SEARCHED: usize = 200;
+pub const MAX_LINES_SEARCHED: usize = 200;
 
 /// What the book's lines say about `mv` played at `before`: the annotation of the
 /// first line through that move (of the first [`MAX_LINES_SEARCHED`]) that has a

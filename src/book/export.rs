@@ -269,7 +269,8 @@ impl<'a> Group<'a> {
             ("ECO", eco.filter(|_| own.known("ECO").is_none())),
             ("Opening", opening.filter(|_| !named)),
             ("Variation", variation.filter(|_| !named)),
-            ("SetUp", setup),
+            // `[SetUp]` comes with a `[FEN]` the game does not have.
+            ("SetUp", setup.filter(|_| own.get("FEN").is_none())),
             ("FEN", fen),
         ];
         let mut tags: Vec<(&'a str, String)> = Vec::with_capacity(own.len() + derived.len());
@@ -456,5 +457,34 @@ impl Movetext {
         }
         self.text.push_str(&token);
         self.column += width;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::pgn::{ImportOptions, read_pgn};
+
+    fn round_trip(text: &str) -> String {
+        let import = read_pgn(
+            text.as_bytes(),
+            SourceId(1),
+            &ImportOptions::default(),
+            None,
+        )
+        .expect("the PGN reads");
+        let mut out = Vec::new();
+        write_pgn(&import.lines, &mut out).expect("the lines write");
+        String::from_utf8(out).expect("PGN is UTF-8")
+    }
+
+    #[test]
+    fn a_game_s_own_tags_are_written_as_they_were() {
+        let text = "[Event \"Endgame\"]\n[FEN \"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1\"]\n\
+                    [Result \"*\"]\n[Black \"?\"]\n[My_Tag \"a \\\"quoted\\\" word\"]\n\n\
+                    1. Kd2 *\n";
+        assert_eq!(round_trip(text).trim_end(), text.trim_end());
+        // Read again, the same text.
+        assert_eq!(round_trip(&round_trip(text)), round_trip(text));
     }
 }

@@ -412,33 +412,21 @@ impl Scanner<'_> {
                         }
                     }
                 }
-                b'!' => {
+                b'!' | b'?' => {
+                    // `!` `?` `!!` `??` `!?` `?!`: NAGs 1 to 6, as the reader reads them.
                     self.bump();
-                    Some(Kind::Nag(match self.peek() {
-                        Some(b'!') => {
-                            self.bump();
-                            3
-                        }
-                        Some(b'?') => {
-                            self.bump();
-                            5
-                        }
-                        _ => 1,
-                    }))
-                }
-                b'?' => {
-                    self.bump();
-                    Some(Kind::Nag(match self.peek() {
-                        Some(b'!') => {
-                            self.bump();
-                            6
-                        }
-                        Some(b'?') => {
-                            self.bump();
-                            4
-                        }
+                    let nag = match (ch, self.peek()) {
+                        (b'!', Some(b'!')) => 3,
+                        (b'?', Some(b'?')) => 4,
+                        (b'!', Some(b'?')) => 5,
+                        (b'?', Some(b'!')) => 6,
+                        (b'!', _) => 1,
                         _ => 2,
-                    }))
+                    };
+                    if nag > 2 {
+                        self.bump();
+                    }
+                    Some(Kind::Nag(nag))
                 }
                 b'*' => {
                     self.bump();

@@ -211,3 +211,19 @@ fn tokens_in_junk_tags_do_not_make_a_game() {
     let out = read_pgn(&junk[..], SourceId(1), &ImportOptions::default(), None);
     assert!(matches!(out, Err(ImportError::NoGames { .. })));
 }
+
+#[test]
+fn move_glyphs_keep_the_rescan_in_step_with_the_reader() {
+    let out = import(
+        "1. e4!? e5?! 2. Nf3!! Nc6?? 3. Bb5! a6? 4. g1=f3 *",
+        ImportMode::Repertoire,
+    );
+    let expected = (1, 7, "g1=f3".to_owned(), IssueReason::UnknownToken);
+    assert_eq!(issues(&out), [expected]);
+    let nags: Vec<Vec<u8>> = out.lines[0]
+        .annotations
+        .iter()
+        .map(|a| a.nags.clone())
+        .collect();
+    assert_eq!(nags, [[5], [6], [3], [4], [1], [2]]);
+}

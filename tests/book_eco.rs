@@ -12,8 +12,7 @@ mod common;
 use common::{history, position_after as play};
 use shakmaty::{Position, san::San};
 
-static ECO: LazyLock<PositionGraph> =
-    LazyLock::new(|| PositionGraph::eco().expect("the embedded ECO data builds"));
+static ECO: LazyLock<&PositionGraph> = LazyLock::new(common::eco_graph);
 
 #[test]
 fn embedded_eco_data_loads_with_zero_issues() {

@@ -1,44 +1,21 @@
-//! PGN import, merging and export, through the public API, on real and handmade files.
+//! PGN import through the public API, on real and handmade files: counts checked
+//! against an independent reading, issues with game and ply, other notations.
 // Helpers of a test file are test code too.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+mod common;
 
-use hastings::book::export::{write_graph, write_pgn};
+use std::collections::{BTreeMap, HashSet};
+
+use common::{fixture_bytes, import_fixture, import_options, line_sans};
+use hastings::book::graph::start_position;
 use hastings::book::pgn::{
-    ImportError, ImportIssue, ImportMode, ImportOptions, IssueReason, PgnImport, read_pgn,
+    ImportError, ImportIssue, ImportMode, ImportOptions, IssueReason, read_pgn,
 };
-use hastings::book::{
-    BookSources, Flag, LineFilter, LineSource, NodeKey, OpeningLine, PositionGraph, SourceId,
-};
-use proptest::prelude::*;
-use shakmaty::san::{San, SanPlus};
-use shakmaty::{Chess, Color, Move, Position, Square};
-
-fn fixture(name: &str) -> Vec<u8> {
-    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn options(mode: ImportMode) -> ImportOptions {
-    ImportOptions {
-        mode,
-        max_plies: None,
-    }
-}
-
-fn import(name: &str, mode: ImportMode) -> PgnImport {
-    let eco = PositionGraph::eco().unwrap();
-    read_pgn(&fixture(name)[..], SourceId(1), &options(mode), Some(&eco)).unwrap()
-}
-
-fn sans(line: &OpeningLine) -> String {
-    line.moves
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+use hastings::book::{Flag, LineSource, PositionGraph, SourceId};
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, EnPassantMode, Position, Square};
 
 /// (game, ply, san, reason) of each issue.
 fn brief(issues: &[ImportIssue]) -> Vec<(u32, u32, String, IssueReason)> {
@@ -107,7 +84,7 @@ fn independent_positions(text: &str, max_plies: usize) -> (usize, HashSet<(Strin
 
 #[test]
 fn twic_master_games_import_with_zero_issues_and_known_position_count() {
-    let out = import("twic1599_100k.pgn", ImportMode::Games);
+    let out = import_fixture("twic1599_100k.pgn", ImportMode::Games);
     let r = &out.report;
     assert_eq!(r.issues, vec![], "no issues");
     assert_eq!(r.issue_count, 0);
@@ -124,7 +101,7 @@ fn twic_master_games_import_with_zero_issues_and_known_position_count() {
         out.lines.iter().filter(|l| l.moves.len() == 30).count(),
         108
     );
-    let text = String::from_utf8(fixture("twic1599_100k.pgn")).unwrap();
+    let text = String::from_utf8(fixture_bytes("twic1599_100k.pgn")).unwrap();
     let (games, positions) = independent_positions(&text, 30);
     assert_eq!((games, positions.len()), (109, 2658), "independent count");
     let graph = PositionGraph::build(out.lines);
@@ -144,12 +121,12 @@ fn twic_master_games_import_with_zero_issues_and_known_position_count() {
 
 #[test]
 fn lichess_games_with_clock_comments_import_with_zero_issues_and_known_position_count() {
-    let out = import("lichess_db_100k.pgn", ImportMode::Games);
+    let out = import_fixture("lichess_db_100k.pgn", ImportMode::Games);
     let r = &out.report;
     assert_eq!(r.issues, vec![], "no issues");
     assert_eq!((r.games, r.imported, r.lines), (47, 47, 47));
     assert_eq!(r.positions, 1269);
-    let text = String::from_utf8(fixture("lichess_db_100k.pgn")).unwrap();
+    let text = String::from_utf8(fixture_bytes("lichess_db_100k.pgn")).unwrap();
     let (games, positions) = independent_positions(&text, 30);
     assert_eq!((games, positions.len()), (47, 1269), "independent count");
     // Clock comments are not kept as comments; the NAGs of analysed games are.
@@ -166,35 +143,41 @@ fn lichess_games_with_clock_comments_import_with_zero_issues_and_known_position_
 #[test]
 fn auto_detection_reads_played_games_as_games_and_studies_as_repertoires() {
     assert_eq!(
-        import("twic1599_100k.pgn", ImportMode::Auto).report.mode,
+        import_fixture("twic1599_100k.pgn", ImportMode::Auto)
+            .report
+            .mode,
         ImportMode::Games
     );
     assert_eq!(
-        import("lichess_db_100k.pgn", ImportMode::Auto).report.mode,
+        import_fixture("lichess_db_100k.pgn", ImportMode::Auto)
+            .report
+            .mode,
         ImportMode::Games
     );
     assert_eq!(
-        import("repertoire.pgn", ImportMode::Auto).report.mode,
+        import_fixture("repertoire.pgn", ImportMode::Auto)
+            .report
+            .mode,
         ImportMode::Repertoire
     );
 }
 
 #[test]
 fn the_ply_limit_of_games_mode_can_be_changed() {
-    let eco = PositionGraph::eco().unwrap();
+    let eco = common::eco_graph();
     let opts = ImportOptions {
         mode: ImportMode::Games,
         max_plies: Some(8),
     };
     let out = read_pgn(
-        &fixture("lichess_db_100k.pgn")[..],
+        &fixture_bytes("lichess_db_100k.pgn")[..],
         SourceId(1),
         &opts,
-        Some(&eco),
+        Some(eco),
     )
     .unwrap();
     assert!(out.lines.iter().all(|l| l.moves.len() == 8));
-    let text = String::from_utf8(fixture("lichess_db_100k.pgn")).unwrap();
+    let text = String::from_utf8(fixture_bytes("lichess_db_100k.pgn")).unwrap();
     assert_eq!(
         out.report.positions,
         independent_positions(&text, 8).1.len()
@@ -203,10 +186,10 @@ fn the_ply_limit_of_games_mode_can_be_changed() {
 
 #[test]
 fn repertoire_with_nested_variations_imports_every_path_with_comments_attached() {
-    let out = import("repertoire.pgn", ImportMode::Repertoire);
+    let out = import_fixture("repertoire.pgn", ImportMode::Repertoire);
     assert_eq!(out.report.issues, vec![]);
     assert_eq!((out.report.games, out.report.lines), (2, 7));
-    let lines: Vec<String> = out.lines.iter().map(sans).collect();
+    let lines: Vec<String> = out.lines.iter().map(line_sans).collect();
     assert_eq!(
         lines,
         [
@@ -276,7 +259,7 @@ fn repertoire_with_nested_variations_imports_every_path_with_comments_attached()
 
 #[test]
 fn illegal_san_reports_game_and_ply_and_keeps_the_valid_prefix() {
-    let out = import("illegal.pgn", ImportMode::Auto);
+    let out = import_fixture("illegal.pgn", ImportMode::Auto);
     assert_eq!(
         brief(&out.report.issues),
         [(2, 7, "Bxf7".to_owned(), IssueReason::IllegalMove)]
@@ -285,12 +268,12 @@ fn illegal_san_reports_game_and_ply_and_keeps_the_valid_prefix() {
         out.report.issues[0].to_string(),
         "game 2 (byte 124, Carol – Dave): ply 7 `Bxf7`: illegal move"
     );
-    assert_eq!(&fixture("illegal.pgn")[124..131], b"[Event ");
+    assert_eq!(&fixture_bytes("illegal.pgn")[124..131], b"[Event ");
     let lines: Vec<(u32, String, bool)> = out
         .lines
         .iter()
         .map(|l| match l.source {
-            LineSource::Pgn { game, .. } => (game, sans(l), l.truncated),
+            LineSource::Pgn { game, .. } => (game, line_sans(l), l.truncated),
             LineSource::Eco { .. } => unreachable!(),
         })
         .collect();
@@ -307,20 +290,23 @@ fn illegal_san_reports_game_and_ply_and_keeps_the_valid_prefix() {
 
 #[test]
 fn a_truncated_last_game_is_reported_and_its_prefix_kept() {
-    let out = import("truncated.pgn", ImportMode::Games);
+    let out = import_fixture("truncated.pgn", ImportMode::Games);
     assert_eq!(
         brief(&out.report.issues),
         [(3, 11, "Be".to_owned(), IssueReason::Truncated)]
     );
     assert_eq!(out.lines.len(), 3);
-    assert_eq!(sans(&out.lines[2]), "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6");
+    assert_eq!(
+        line_sans(&out.lines[2]),
+        "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6"
+    );
     assert!(out.lines[2].truncated);
     assert!(!out.lines[0].truncated && !out.lines[1].truncated);
 }
 
 #[test]
 fn garbage_bytes_are_reported_and_the_games_around_them_load() {
-    let out = import("garbage.pgn", ImportMode::Auto);
+    let out = import_fixture("garbage.pgn", ImportMode::Auto);
     let issues = brief(&out.report.issues);
     assert_eq!(issues.len(), 2, "{issues:?}");
     // The junk between games 1 and 3 takes number 2.
@@ -333,7 +319,7 @@ fn garbage_bytes_are_reported_and_the_games_around_them_load() {
         (4, 4, IssueReason::UnknownToken)
     );
     assert_eq!(out.report.games, 3);
-    let lines: Vec<String> = out.lines.iter().map(sans).collect();
+    let lines: Vec<String> = out.lines.iter().map(line_sans).collect();
     assert_eq!(lines, ["e4 e5 Nf3 Nc6", "d4 Nf6 c4 e6", "c4 e5 Nc3"]);
     assert!(out.lines[2].truncated);
     let names: Vec<u32> = out
@@ -350,7 +336,7 @@ fn garbage_bytes_are_reported_and_the_games_around_them_load() {
 #[test]
 fn an_empty_file_has_no_games() {
     let err = read_pgn(
-        &fixture("empty.pgn")[..],
+        &fixture_bytes("empty.pgn")[..],
         SourceId(1),
         &ImportOptions::default(),
         None,
@@ -380,14 +366,14 @@ fn a_binary_file_has_no_games() {
         })
         .collect();
     for mode in [ImportMode::Auto, ImportMode::Games, ImportMode::Repertoire] {
-        let err = read_pgn(&bytes[..], SourceId(1), &options(mode), None).unwrap_err();
+        let err = read_pgn(&bytes[..], SourceId(1), &import_options(mode), None).unwrap_err();
         assert!(err.to_string().starts_with("no games found"), "{err}");
     }
 }
 
 #[test]
 fn fen_starts_begin_the_line_at_their_position() {
-    let out = import("fen_start.pgn", ImportMode::Auto);
+    let out = import_fixture("fen_start.pgn", ImportMode::Auto);
     assert_eq!(out.report.issues.len(), 1, "{:#?}", out.report.issues);
     let issue = &out.report.issues[0];
     assert_eq!((issue.game, issue.ply), (4, 0));
@@ -401,7 +387,7 @@ fn fen_starts_begin_the_line_at_their_position() {
         Some("1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1")
     );
     assert_eq!(
-        sans(lucena),
+        line_sans(lucena),
         "Rd1 Ke7 Rd4 Ra1 Kc7 Rc1 Kb6 Rb1 Kc6 Rc1 Kb5 Rb1 Rb4"
     );
     // The standard position written as a FEN is the standard start.
@@ -428,7 +414,7 @@ fn fen_starts_begin_the_line_at_their_position() {
 
 #[test]
 fn chess960_and_other_variants_are_skipped_with_a_message() {
-    let out = import("chess960.pgn", ImportMode::Auto);
+    let out = import_fixture("chess960.pgn", ImportMode::Auto);
     let issues = brief(&out.report.issues);
     assert_eq!(issues.len(), 3);
     assert_eq!(issues[0].3, IssueReason::Variant("Chess960".into()));
@@ -442,386 +428,34 @@ fn chess960_and_other_variants_are_skipped_with_a_message() {
         out.report.issues[0].to_string(),
         "game 2 (byte 95, Carol – Dave): variant `Chess960` is not supported; game skipped"
     );
-    assert_eq!(&fixture("chess960.pgn")[95..102], b"[Event ");
+    assert_eq!(&fixture_bytes("chess960.pgn")[95..102], b"[Event ");
     assert_eq!(out.lines.len(), 1);
-    assert_eq!(sans(&out.lines[0]), "e4 e5 Nf3 Nc6");
+    assert_eq!(line_sans(&out.lines[0]), "e4 e5 Nf3 Nc6");
     assert_eq!(out.report.games, 4);
 }
 
 #[test]
-fn eco_and_pgn_sources_merge_and_filters_select_sources() {
-    let mut book = BookSources::new();
-    book.add_eco().unwrap();
-    let rep = book
-        .add_pgn(
-            "repertoire.pgn",
-            &fixture("repertoire.pgn")[..],
-            &ImportOptions::default(),
-        )
-        .unwrap()
-        .id;
-    let twic = book
-        .add_pgn(
-            "twic.pgn",
-            &fixture("twic1599_100k.pgn")[..],
-            &ImportOptions::default(),
-        )
-        .unwrap()
-        .id;
-    assert_eq!((rep, twic), (SourceId(1), SourceId(2)));
-    let all = book.graph(&LineFilter::default());
-    assert!(all.issues.is_empty());
-    assert_eq!(all.graph.stats().lines, 3807 + 7 + 109);
-    for (sources, lines) in [
-        (vec![SourceId::ECO], 3807),
-        (vec![rep], 7),
-        (vec![twic], 109),
-        (vec![rep, twic], 116),
-    ] {
-        let filter = LineFilter {
-            sources: Some(sources.clone()),
-            ..LineFilter::default()
-        };
-        let g = book.graph(&filter).graph;
-        assert_eq!(g.stats().lines, lines, "{sources:?}");
-        assert!(
-            g.lines()
-                .iter()
-                .all(|l| sources.contains(&l.source.source_id()))
-        );
-    }
-    let eco_only = book.graph(&LineFilter {
-        sources: Some(vec![SourceId::ECO]),
-        ..LineFilter::default()
-    });
-    assert_eq!(
-        eco_only.graph.stats(),
-        PositionGraph::eco().unwrap().stats()
-    );
-    // The merged graph has every position of each part.
-    let rep_graph = book
-        .graph(&LineFilter {
-            sources: Some(vec![rep]),
-            ..LineFilter::default()
-        })
-        .graph;
-    for node in rep_graph.node_ids() {
-        assert!(all.graph.lookup(rep_graph.position(node)).is_some());
-    }
-    let report = book.sources()[1].report.as_ref().unwrap();
-    assert_eq!(report.lines, 7);
-}
-
-/// A line without its source: start, name, moves, ECO code.
-type LineShape = (Option<String>, String, Vec<String>, Option<String>);
-
-/// Everything of a graph that does not depend on where its lines came from.
-#[derive(Debug, PartialEq)]
-struct Shape {
-    stats: hastings::book::GraphStats,
-    nodes: BTreeMap<String, u64>,
-    edges: BTreeSet<(String, String, String)>,
-    lines: Vec<LineShape>,
-}
-
-fn key(g: &PositionGraph, n: hastings::book::NodeId) -> String {
-    let k = NodeKey::from_position(g.position(n));
-    format!("{} {:?}", k.matrix, k.turn)
-}
-
-fn shape(g: &PositionGraph) -> Shape {
-    let mut nodes = BTreeMap::new();
-    let mut edges = BTreeSet::new();
-    for n in g.node_ids() {
-        nodes.insert(key(g, n), g.weight(n).to_bits());
-        for c in g.continuations(n) {
-            edges.insert((
-                key(g, n),
-                key(g, c.to),
-                PositionGraph::uci(c.mv).to_string(),
-            ));
-        }
-    }
-    Shape {
-        stats: g.stats(),
-        nodes,
-        edges,
-        lines: g
-            .lines()
-            .iter()
-            .map(|l| {
-                let moves = l.moves.iter().map(ToString::to_string).collect();
-                (l.start.clone(), l.name.clone(), moves, l.eco.clone())
-            })
-            .collect(),
-    }
-}
-
-fn reimport(g: &PositionGraph, names: Option<&PositionGraph>) -> PositionGraph {
-    let mut text = Vec::new();
-    write_graph(g, None, &mut text).unwrap();
-    let back = read_pgn(&text[..], SourceId(7), &ImportOptions::default(), names).unwrap();
-    assert_eq!(
-        back.report.issues,
-        vec![],
-        "{}",
-        String::from_utf8_lossy(&text)
-    );
-    assert_eq!(back.report.mode, ImportMode::Repertoire);
-    let build = PositionGraph::build(back.lines);
-    assert!(build.issues.is_empty());
-    build.graph
-}
-
-#[test]
-fn the_exported_eco_book_imports_into_the_same_graph() {
-    let eco = PositionGraph::eco().unwrap();
-    let back = reimport(&eco, None);
-    assert_eq!(shape(&back), shape(&eco));
-    assert_eq!(back.stats().lines, 3807);
-}
-
-#[test]
-fn exported_repertoires_and_games_import_into_the_same_graph() {
-    let eco = PositionGraph::eco().unwrap();
-    for (file, mode) in [
-        ("repertoire.pgn", ImportMode::Auto),
-        ("twic1599_100k.pgn", ImportMode::Games),
-        ("twic1599_100k.pgn", ImportMode::Repertoire),
-        ("lichess_db_100k.pgn", ImportMode::Games),
-        ("fen_start.pgn", ImportMode::Auto),
-    ] {
-        let lines = import(file, mode).lines;
-        let g = PositionGraph::build(lines).graph;
-        let back = reimport(&g, Some(&eco));
-        assert_eq!(shape(&back), shape(&g), "{file} {mode}");
-    }
-    // Comments, NAGs and arrows survive too.
-    let g = PositionGraph::build(import("repertoire.pgn", ImportMode::Auto).lines).graph;
-    let mut text = Vec::new();
-    write_graph(&g, Some(SourceId(1)), &mut text).unwrap();
-    let back = read_pgn(
-        &text[..],
-        SourceId(1),
-        &ImportOptions::default(),
-        Some(&eco),
-    )
-    .unwrap();
-    let notes = |lines: &[OpeningLine]| {
-        lines
-            .iter()
-            .map(|l| l.annotations.clone())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(notes(&back.lines), notes(g.lines()));
-    let written = String::from_utf8(text).unwrap();
-    let flat = written.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(
-        flat.contains("3. Bc4 {Aiming at f7. [%cal Gc4f7]} 3... Bc5 (3... Nf6 $5"),
-        "{written}"
-    );
-}
-
-#[test]
-fn export_can_write_a_single_source() {
-    let mut book = BookSources::new();
-    book.add_eco().unwrap();
-    let id = book
-        .add_pgn(
-            "rep",
-            &fixture("repertoire.pgn")[..],
-            &ImportOptions::default(),
-        )
-        .unwrap()
-        .id;
-    let g = book.graph(&LineFilter::default()).graph;
-    let mut text = Vec::new();
-    let games = write_graph(&g, Some(id), &mut text).unwrap();
-    assert_eq!(games, 2);
-    let back = read_pgn(&text[..], SourceId(1), &ImportOptions::default(), None).unwrap();
-    assert_eq!(back.lines.len(), 7);
-}
-
-// ---------------------------------------------------------------------------------------
-// Property tests: random legal games with random nested variations.
-
-/// A generated tree of moves: each node's children are distinct legal moves.
-struct GenNode {
-    mv: Move,
-    children: Vec<GenNode>,
-}
-
-fn gen_children(pos: &Chess, choices: &mut impl Iterator<Item = u32>, depth: u32) -> Vec<GenNode> {
-    let legal = pos.legal_moves();
-    if legal.is_empty() || depth >= 24 {
-        return Vec::new();
-    }
-    let Some(c) = choices.next() else {
-        return Vec::new();
-    };
-    // Mostly one move, sometimes two or three alternatives; stop now and then.
-    let count = match c % 16 {
-        0 if depth > 0 => 0,
-        1 | 2 => 2,
-        3 => 3,
-        _ => 1,
-    };
-    let mut picked: Vec<Move> = Vec::new();
-    for k in 0..count {
-        let m = legal[((c / 16) as usize + k * 7919) % legal.len()];
-        if !picked.contains(&m) {
-            picked.push(m);
-        }
-    }
-    picked
-        .into_iter()
-        .map(|mv| {
-            let mut next = pos.clone();
-            next.play_unchecked(mv);
-            GenNode {
-                mv,
-                children: gen_children(&next, choices, depth + 1),
-            }
-        })
-        .collect()
-}
-
-/// Writes the tree as PGN movetext, mainline first, with comments and NAGs sprinkled in
-/// (independent of the exporter).
-fn write_tree(
-    pos: &Chess,
-    children: &[GenNode],
-    force_number: bool,
-    noise: &mut u32,
-    out: &mut String,
-) {
-    let Some((main, alternatives)) = children.split_first() else {
-        return;
-    };
-    let write_move = |node: &GenNode, force: bool, noise: &mut u32, out: &mut String| {
-        let n = pos.fullmoves();
-        if pos.turn() == Color::White {
-            out.push_str(&format!("{n}. "));
-        } else if force {
-            out.push_str(&format!("{n}... "));
-        }
-        out.push_str(&SanPlus::from_move(pos.clone(), node.mv).to_string());
-        out.push(' ');
-        *noise = noise.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-        match *noise >> 28 {
-            0 => out.push_str("{a comment} "),
-            1 => out.push_str("$1 "),
-            2 => out.push_str("!? {[%cal Ge2e4] more} "),
-            _ => {}
-        }
-    };
-    write_move(main, force_number, noise, out);
-    for alt in alternatives {
-        out.push('(');
-        write_move(alt, true, noise, out);
-        let mut next = pos.clone();
-        next.play_unchecked(alt.mv);
-        write_tree(&next, &alt.children, false, noise, out);
-        out.push_str(") ");
-    }
-    let mut next = pos.clone();
-    next.play_unchecked(main.mv);
-    write_tree(&next, &main.children, !alternatives.is_empty(), noise, out);
-}
-
-fn leaf_paths(
-    pos: &Chess,
-    children: &[GenNode],
-    prefix: &mut Vec<String>,
-    out: &mut Vec<Vec<String>>,
-) {
-    for child in children {
-        prefix.push(San::from_move(pos, child.mv).to_string());
-        if child.children.is_empty() {
-            out.push(prefix.clone());
-        } else {
-            let mut next = pos.clone();
-            next.play_unchecked(child.mv);
-            leaf_paths(&next, &child.children, prefix, out);
-        }
-        prefix.pop();
-    }
-}
-
-fn random_pgn(games: &[Vec<u32>]) -> (String, Vec<Vec<String>>) {
-    let mut text = String::new();
-    let mut expected = Vec::new();
-    let mut noise = 7;
-    for (i, choices) in games.iter().enumerate() {
-        let start = Chess::default();
-        let tree = gen_children(&start, &mut choices.iter().copied(), 0);
-        text.push_str(&format!("[Event \"Random {i}\"]\n[Result \"*\"]\n\n"));
-        write_tree(&start, &tree, true, &mut noise, &mut text);
-        text.push_str("*\n\n");
-        leaf_paths(&start, &tree, &mut Vec::new(), &mut expected);
-    }
-    (text, expected)
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
-
-    #[test]
-    fn random_games_with_nested_variations_import_into_lines_that_replay(
-        games in prop::collection::vec(prop::collection::vec(any::<u32>(), 1..60), 1..4)
-    ) {
-        let (text, expected) = random_pgn(&games);
-        let out = read_pgn(text.as_bytes(), SourceId(1), &options(ImportMode::Repertoire), None).unwrap();
-        prop_assert_eq!(&out.report.issues, &vec![], "{}", text);
-        let got: Vec<Vec<String>> = out
-            .lines
-            .iter()
-            .map(|l| l.moves.iter().map(ToString::to_string).collect())
-            .collect();
-        prop_assert_eq!(&got, &expected, "{}", text);
-        let build = PositionGraph::build(out.lines.clone());
-        prop_assert!(build.issues.is_empty());
-        // Every line replays, and every move of it is a book continuation.
-        let g = build.graph;
-        for line in g.lines() {
-            let mut pos = Chess::default();
-            for san in &line.moves {
-                let node = g.lookup(&pos).unwrap();
-                let mv = san.to_move(&pos).unwrap();
-                pos.play_unchecked(mv);
-                let to = g.lookup(&pos).unwrap();
-                prop_assert!(g.continuations(node).iter().any(|c| c.to == to));
-            }
-        }
-    }
-
-    #[test]
-    fn export_then_import_round_trips_the_graph(
-        games in prop::collection::vec(prop::collection::vec(any::<u32>(), 1..60), 1..4)
-    ) {
-        let (text, _) = random_pgn(&games);
-        let out = read_pgn(text.as_bytes(), SourceId(1), &options(ImportMode::Repertoire), None).unwrap();
-        let g = PositionGraph::build(out.lines).graph;
-        let back = reimport(&g, None);
-        prop_assert_eq!(shape(&back), shape(&g));
-        // Writing the lines themselves (not via a graph) gives the same text.
-        let mut a = Vec::new();
-        let mut b = Vec::new();
-        write_graph(&g, None, &mut a).unwrap();
-        write_pgn(g.lines(), &mut b).unwrap();
-        prop_assert_eq!(a, b);
-    }
-}
-
-#[test]
 fn arrows_and_circles_keep_their_squares() {
-    let out = import("repertoire.pgn", ImportMode::Auto);
+    let out = import_fixture("repertoire.pgn", ImportMode::Auto);
     let bc4 = out.lines[0]
         .annotations
         .iter()
         .find(|a| a.ply == 4)
         .unwrap();
     assert_eq!(bc4.arrows, vec![('G', Square::C4, Square::F7)]);
+    assert_eq!(bc4.circles, vec![]);
+    // `4. c3 { [%csl Gd4][%cal Gd2d4,Ge4e5] Preparing d4. }`
+    let c3 = out.lines[0]
+        .annotations
+        .iter()
+        .find(|a| a.ply == 6)
+        .unwrap();
+    assert_eq!(c3.circles, vec![('G', Square::D4)]);
+    assert_eq!(
+        c3.arrows,
+        vec![('G', Square::D2, Square::D4), ('G', Square::E4, Square::E5)]
+    );
+    assert_eq!(c3.comment.as_deref(), Some("Preparing d4."));
 }
 
 #[test]
@@ -837,13 +471,13 @@ fn a_game_longer_than_the_capture_limit_does_not_hide_the_next_game() {
     let out = read_pgn(
         text.as_bytes(),
         SourceId(1),
-        &options(ImportMode::Games),
+        &import_options(ImportMode::Games),
         None,
     )
     .unwrap();
     assert_eq!(out.report.issues, vec![]);
     assert_eq!(out.report.games, 2);
-    let lines: Vec<String> = out.lines.iter().map(sans).collect();
+    let lines: Vec<String> = out.lines.iter().map(line_sans).collect();
     assert_eq!(lines[0].split(' ').count(), 30);
     assert_eq!(lines[1], "e4 e5 Nf3");
     let second = out.lines[1].source;
@@ -854,4 +488,88 @@ fn a_game_longer_than_the_capture_limit_does_not_hide_the_next_game() {
             game: 2
         }
     );
+}
+
+/// The fixture's lines as python-chess reads them: SAN of every root-to-leaf path and
+/// the FEN at its end, printed by `docs/pgn_uci_reference.py` (python-chess 1.11.2).
+const UCI_REFERENCE: [(&str, &str); 6] = [
+    (
+        "e4 d5 e5 f5 exf6 Nc6 fxg7 Qd6 Nf3 Bd7 Bc4 O-O-O O-O h5 gxh8=N Qxh2+ Nxh2 dxc4 Nf7 \
+         Nf6 Nxd8 Ng4 Nxg4 hxg4 Nxc6 Bxc6 d3 cxd3 cxd3 g3 Qb3 gxf2+ Rxf2 e5 Qe6+ Kb8 Qxe5 Bd6",
+        "1k6/ppp5/2bb4/4Q3/8/3P4/PP3RP1/RNB3K1 w - - 1 20",
+    ),
+    (
+        "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6 O-O f6",
+        "r1bqkbnr/1pp3pp/p1p2p2/4p3/4P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 0 6",
+    ),
+    (
+        "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6 Nc3 f6 d4 exd4 Qxd4 Qxd4 Nxd4 Bd6 Be3 Ne7 O-O-O",
+        "r1b1k2r/1pp1n1pp/p1pb1p2/8/3NP3/2N1B3/PPP2PPP/2KR3R b kq - 4 10",
+    ),
+    (
+        "e4 e5 f4 exf4 Nf3 g5",
+        "rnbqkbnr/pppp1p1p/8/6p1/4Pp2/5N2/PPPP2PP/RNBQKB1R w KQkq - 0 4",
+    ),
+    ("e8=Q b1=Q Qe5+ Kg8", "6k1/8/8/4Q3/8/8/6K1/1q6 w - - 2 3"),
+    ("e8=N+ Kh6 Kf3 b1=N", "4N3/8/7k/8/8/5K2/8/1n6 w - - 0 3"),
+];
+
+/// SAN without `+` and `#`, moves separated by one space (lines keep no check marks).
+fn without_checks(sans: &str) -> String {
+    sans.split_whitespace()
+        .map(|s| s.trim_end_matches(['+', '#']))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn uci_and_long_algebraic_moves_read_as_python_chess_reads_them() {
+    let out = import_fixture("uci_moves.pgn", ImportMode::Auto);
+    assert_eq!(out.report.issues, vec![]);
+    assert_eq!(out.report.mode, ImportMode::Repertoire);
+    assert_eq!((out.report.games, out.report.lines), (3, 6));
+    for (line, (sans, fen)) in out.lines.iter().zip(UCI_REFERENCE) {
+        assert_eq!(line_sans(line), without_checks(sans));
+        let mut pos = start_position(line).unwrap();
+        for san in &line.moves {
+            let mv = san.to_move(&pos).unwrap();
+            pos.play_unchecked(mv);
+        }
+        assert_eq!(
+            Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+            fen
+        );
+    }
+    // Comments and arrows stay on their moves: `3. Bf1-b5 $1 {The Spanish.}`.
+    let bb5 = out.lines[1]
+        .annotations
+        .iter()
+        .find(|a| a.ply == 4)
+        .unwrap();
+    assert_eq!(
+        (bb5.nags.as_slice(), bb5.comment.as_deref()),
+        (&[1][..], Some("The Spanish."))
+    );
+    // The lines build into a graph, and the export reads back in SAN.
+    let graph = PositionGraph::build(out.lines.clone());
+    assert!(graph.issues.is_empty());
+    let mut text = Vec::new();
+    hastings::book::export::write_pgn(&out.lines, &mut text).unwrap();
+    let back = read_pgn(&text[..], SourceId(2), &ImportOptions::default(), None).unwrap();
+    let again: Vec<String> = back.lines.iter().map(line_sans).collect();
+    let first: Vec<String> = out.lines.iter().map(line_sans).collect();
+    assert_eq!(again, first);
+    assert!(!String::from_utf8(text).unwrap().contains("e2e4"));
+}
+
+#[test]
+fn uci_games_read_in_games_mode_stop_at_the_ply_limit() {
+    let out = import_fixture("uci_moves.pgn", ImportMode::Games);
+    assert_eq!(out.report.issues, vec![]);
+    let lines: Vec<String> = out.lines.iter().map(line_sans).collect();
+    let first = without_checks(UCI_REFERENCE[0].0);
+    let first: Vec<&str> = first.split(' ').take(30).collect();
+    assert_eq!(lines[0], first.join(" "));
+    assert_eq!(lines[1], without_checks(UCI_REFERENCE[1].0));
+    assert_eq!(lines[2], without_checks(UCI_REFERENCE[4].0));
 }

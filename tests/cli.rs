@@ -110,7 +110,7 @@ fn sample_reports_transpositions_and_bad_moves() {
     );
     let (code, _, err) = hastings(&["sample", "--moves", "e4 Ke7"]);
     assert_ne!(code, 0);
-    assert!(err.contains("move 2 `Ke7`: illegal move"), "{err}");
+    assert!(err.contains("--moves: ply 2 `Ke7`: illegal move"), "{err}");
     let (code, _, err) = hastings(&["sample", "--weights", "0.4,0.4,0.4,0.4,1.5"]);
     assert_ne!(code, 0);
     assert!(

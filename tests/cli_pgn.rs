@@ -11,7 +11,7 @@ use clap::Parser;
 use hastings::cli::{self, Cli, CliError};
 
 fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+    common::fixture(name).display().to_string()
 }
 
 fn json(text: &str) -> serde_json::Value {
@@ -19,7 +19,7 @@ fn json(text: &str) -> serde_json::Value {
 }
 
 fn temp_file(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("hastings-cli-pgn-{}-{name}", std::process::id()))
+    common::temp_dir("cli-pgn").join(name)
 }
 
 /// Runs a command in-process and returns its error.

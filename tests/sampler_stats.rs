@@ -19,7 +19,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position, san::San};
 
-static ECO: LazyLock<PositionGraph> = LazyLock::new(|| PositionGraph::eco().unwrap());
+static ECO: LazyLock<&PositionGraph> = LazyLock::new(common::eco_graph);
 
 /// `s_prev` after `moves`: the share of the last move where it was played.
 fn game_s_prev(moves: &str, style: &Style) -> f64 {

@@ -5,15 +5,14 @@
 use std::fs;
 use std::path::PathBuf;
 
+mod common;
+
 use hastings::trainer::progress::Progress;
 use hastings::workspace::store::{load_progress, save_progress, temp_path, write_temp};
 use shakmaty::{Chess, Position, san::San};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hastings-test-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir(name)
 }
 
 fn some_progress() -> Progress {

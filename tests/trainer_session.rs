@@ -12,8 +12,7 @@ use shakmaty::{Chess, Color, Move, Position, san::San};
 mod common;
 use common::san_moves as moves;
 
-static ECO: LazyLock<Arc<PositionGraph>> =
-    LazyLock::new(|| Arc::new(PositionGraph::eco().unwrap()));
+static ECO: LazyLock<Arc<PositionGraph>> = LazyLock::new(common::eco);
 
 fn mv(pos: &Chess, san: &str) -> Move {
     San::from_ascii(san.as_bytes())

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use eframe::egui::{self, Pos2, vec2};
 use egui_kittest::Harness;
@@ -17,11 +17,10 @@ use hastings::ui::state::{Settings, Side};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square};
 
-static ECO: LazyLock<Arc<PositionGraph>> =
-    LazyLock::new(|| Arc::new(PositionGraph::eco().expect("the embedded ECO data loads")));
+mod common;
 
 fn graph() -> Arc<PositionGraph> {
-    Arc::clone(&ECO)
+    common::eco()
 }
 
 fn settings(learner: Side) -> Settings {
@@ -360,8 +359,8 @@ fn the_chart_hides_the_learners_candidates_until_they_move() {
     assert_eq!(harness.state().session().moves().len(), 2);
     harness.get_by_label("Before your last move (White)");
     let start = Distribution::at(
-        &ECO,
-        ECO.lookup(&Chess::default()).unwrap(),
+        common::eco_graph(),
+        common::eco_graph().lookup(&Chess::default()).unwrap(),
         &Chess::default(),
         &hastings::sampler::Style::neutral(),
         1.0,

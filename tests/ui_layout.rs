@@ -3,12 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use std::sync::{Arc, LazyLock};
-
 use eframe::egui::{self, Rect, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use hastings::book::PositionGraph;
 use hastings::sampler::Style;
 use hastings::trainer::{Phase, Session};
 use hastings::ui::TrainerApp;
@@ -18,11 +15,8 @@ use shakmaty::{Color, Position};
 mod common;
 use common::san_moves;
 
-static ECO: LazyLock<Arc<PositionGraph>> =
-    LazyLock::new(|| Arc::new(PositionGraph::eco().expect("the embedded ECO data loads")));
-
 fn harness(settings: Settings, size: (f32, f32)) -> Harness<'static, TrainerApp> {
-    let app = TrainerApp::new(Arc::clone(&ECO), settings);
+    let app = TrainerApp::new(common::eco(), settings);
     Harness::builder()
         .with_size(vec2(size.0, size.1))
         .with_max_steps(8)
@@ -39,7 +33,7 @@ fn seed_answering_e4_with_e5() -> u64 {
     let e4 = san_moves("e4")[0];
     (0..1000u64)
         .find(|&seed| {
-            let mut s = Session::new(Arc::clone(&ECO), Color::White, Style::neutral(), seed);
+            let mut s = Session::new(common::eco(), Color::White, Style::neutral(), seed);
             s.play(e4);
             s.reply().is_some_and(|r| r.san == "e5")
         })

@@ -6,28 +6,22 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use eframe::egui::{self, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use hastings::book::annotation::{annotation_text, move_annotation};
 use hastings::book::pgn::{ImportOptions, read_pgn};
 use hastings::book::{LineSource, PositionGraph, SourceId};
 use hastings::trainer::Phase;
 use hastings::ui::TrainerApp;
 use hastings::ui::board::Orientation;
-use hastings::ui::drill_panel::{annotation_text, move_annotation};
 use hastings::ui::state::{Settings, Side};
 use shakmaty::{Chess, Move, Position};
 
-static ECO: LazyLock<Arc<PositionGraph>> =
-    LazyLock::new(|| Arc::new(PositionGraph::eco().expect("the embedded ECO data loads")));
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
+mod common;
+use common::{eco, fixture, temp_dir};
 
 /// The repertoire fixture's own graph, built without the app.
 fn repertoire_graph() -> PositionGraph {
@@ -36,7 +30,7 @@ fn repertoire_graph() -> PositionGraph {
         text.as_slice(),
         SourceId(1),
         &ImportOptions::default(),
-        Some(&ECO),
+        Some(common::eco_graph()),
     )
     .unwrap();
     PositionGraph::build(import.lines).graph
@@ -127,7 +121,7 @@ fn chart_sans(harness: &mut Harness<'static, TrainerApp>) -> Vec<String> {
 
 #[test]
 fn loading_a_repertoire_through_the_open_dialog_adds_its_lines_and_the_drill_follows_them() {
-    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     harness.run();
     let own = repertoire_graph();
     load(
@@ -208,7 +202,7 @@ fn loading_a_repertoire_through_the_open_dialog_adds_its_lines_and_the_drill_fol
 
 #[test]
 fn a_file_with_errors_shows_the_issues_panel_with_the_game_numbers() {
-    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     harness.run();
     load(
         &mut harness,
@@ -249,7 +243,7 @@ fn a_file_with_errors_shows_the_issues_panel_with_the_game_numbers() {
 fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_leaves_the_repertoire()
  {
     let own = repertoire_graph();
-    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     harness.run();
     load(
         &mut harness,
@@ -297,9 +291,9 @@ fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_
                     play(&mut harness, mv);
                 }
                 Phase::EndOfLine { .. } => {
-                    let eco_goes_on = ECO
+                    let eco_goes_on = common::eco_graph()
                         .lookup(harness.state().session().position())
-                        .is_some_and(|n| !ECO.continuations(n).is_empty());
+                        .is_some_and(|n| !common::eco_graph().continuations(n).is_empty());
                     if eco_goes_on {
                         let label = harness.state().session().theory_note().unwrap();
                         assert!(
@@ -334,7 +328,7 @@ fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_
 
 #[test]
 fn unticking_eco_changes_the_candidates() {
-    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     // The chart shows the learner's own candidates here (it hides them by default).
     harness.state_mut().settings_mut().hide_answer = false;
     harness.run();
@@ -377,18 +371,15 @@ impl eframe::Storage for MemoryStorage {
 
 #[test]
 fn settings_and_progress_survive_an_app_restart() {
-    let dir = std::env::temp_dir().join(format!("hastings-restart-{}", std::process::id()));
+    let dir = temp_dir("restart");
     std::fs::create_dir_all(&dir).unwrap();
     let progress_file = dir.join("progress.ron");
     let _ = std::fs::remove_file(&progress_file);
     let copy = dir.join("mine.pgn");
     std::fs::copy(fixture("repertoire.pgn"), &copy).unwrap();
 
-    let app = TrainerApp::with_progress_file(
-        Arc::clone(&ECO),
-        settings(Side::White),
-        Some(progress_file.clone()),
-    );
+    let app =
+        TrainerApp::with_progress_file(eco(), settings(Side::White), Some(progress_file.clone()));
     let mut harness = harness_for(app);
     harness.run();
     load(&mut harness, vec![copy.clone()], "My repertoire");
@@ -418,7 +409,7 @@ fn settings_and_progress_survive_an_app_restart() {
     assert_eq!(before.orientation, Some(Orientation::WhiteBottom));
     drop(harness);
 
-    let mut restarted = TrainerApp::restore(Arc::clone(&ECO), Some(&storage), Some(progress_file));
+    let mut restarted = TrainerApp::restore(eco(), Some(&storage), Some(progress_file));
     restarted.finish_loading();
     assert_eq!(restarted.settings(), &before);
     assert_eq!(restarted.orientation(), Orientation::WhiteBottom);
@@ -440,7 +431,7 @@ fn settings_and_progress_survive_an_app_restart() {
 
     // A remembered file that has gone is a warning, not a crash.
     std::fs::remove_file(&copy).unwrap();
-    let mut again = TrainerApp::restore(Arc::clone(&ECO), Some(&storage), None);
+    let mut again = TrainerApp::restore(eco(), Some(&storage), None);
     again.finish_loading();
     assert_eq!(again.workspace().warnings().len(), 1);
     assert!(again.workspace().warnings()[0].contains("mine.pgn is missing"));
@@ -449,15 +440,12 @@ fn settings_and_progress_survive_an_app_restart() {
 
 #[test]
 fn drilled_moves_are_recorded_as_progress_and_saved_to_the_data_file() {
-    let dir = std::env::temp_dir().join(format!("hastings-progress-{}", std::process::id()));
+    let dir = temp_dir("progress");
     std::fs::create_dir_all(&dir).unwrap();
     let progress_file = dir.join("progress.ron");
     let _ = std::fs::remove_file(&progress_file);
-    let app = TrainerApp::with_progress_file(
-        Arc::clone(&ECO),
-        settings(Side::White),
-        Some(progress_file.clone()),
-    );
+    let app =
+        TrainerApp::with_progress_file(eco(), settings(Side::White), Some(progress_file.clone()));
     let mut harness = harness_for(app);
     harness.run();
     let e4 = shakmaty::uci::UciMove::from_ascii(b"e2e4")
@@ -476,7 +464,7 @@ fn drilled_moves_are_recorded_as_progress_and_saved_to_the_data_file() {
         .find(|m| {
             let mut next = pos.clone();
             next.play_unchecked(*m);
-            ECO.lookup(&next).is_none()
+            common::eco_graph().lookup(&next).is_none()
         })
         .unwrap();
     play(&mut harness, wrong);
@@ -501,7 +489,7 @@ fn drilled_moves_are_recorded_as_progress_and_saved_to_the_data_file() {
 
 #[test]
 fn a_wrong_move_shows_the_comment_of_the_repertoire_move_there() {
-    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::Black)));
+    let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::Black)));
     harness.run();
     load(
         &mut harness,
@@ -538,15 +526,12 @@ fn a_wrong_move_shows_the_comment_of_the_repertoire_move_there() {
 
 #[test]
 fn a_corrupt_progress_file_is_set_aside_with_a_warning_in_the_progress_panel() {
-    let dir = std::env::temp_dir().join(format!("hastings-corrupt-{}", std::process::id()));
+    let dir = temp_dir("corrupt");
     std::fs::create_dir_all(&dir).unwrap();
     let progress_file = dir.join("progress.ron");
     std::fs::write(&progress_file, "(positions: {\"x\": (attempts: -1)})").unwrap();
-    let app = TrainerApp::with_progress_file(
-        Arc::clone(&ECO),
-        settings(Side::White),
-        Some(progress_file.clone()),
-    );
+    let app =
+        TrainerApp::with_progress_file(eco(), settings(Side::White), Some(progress_file.clone()));
     let mut harness = harness_for(app);
     harness.run();
     open_tab(&mut harness, "Progress");
@@ -580,7 +565,7 @@ fn the_command_line_takes_pgn_files_for_the_window_and_still_knows_its_commands(
 
 #[test]
 fn while_a_file_loads_the_board_stays_usable_and_cancel_stops_the_import() {
-    let dir = std::env::temp_dir().join(format!("hastings-cancel-{}", std::process::id()));
+    let dir = temp_dir("cancel");
     std::fs::create_dir_all(&dir).unwrap();
     // A named pipe: the import blocks until the test writes to it, so the test decides
     // when the file "arrives".
@@ -591,7 +576,7 @@ fn while_a_file_loads_the_board_stays_usable_and_cancel_stops_the_import() {
         .status()
         .unwrap();
     assert!(made.success());
-    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     harness.run();
     harness.state_mut().open_files(vec![pipe.clone()]);
     harness.run();
@@ -629,14 +614,14 @@ fn while_a_file_loads_the_board_stays_usable_and_cancel_stops_the_import() {
 
 #[test]
 fn exporting_a_loaded_repertoire_writes_pgn_that_imports_to_the_same_lines() {
-    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     harness.run();
     load(
         &mut harness,
         vec![fixture("repertoire.pgn")],
         "My repertoire",
     );
-    let out = std::env::temp_dir().join(format!("hastings-export-{}.pgn", std::process::id()));
+    let out = temp_dir("export").join("export.pgn");
     let app = harness.state();
     let id = app.workspace().files()[0].id;
     let games = app
@@ -648,7 +633,7 @@ fn exporting_a_loaded_repertoire_writes_pgn_that_imports_to_the_same_lines() {
         text.as_slice(),
         SourceId(1),
         &ImportOptions::default(),
-        Some(&ECO),
+        Some(common::eco_graph()),
     )
     .unwrap();
     let moves = |lines: &[hastings::book::OpeningLine]| {
@@ -681,7 +666,7 @@ impl egui::DroppedFile for Dropped {
 
 #[test]
 fn dropping_pgn_files_on_the_window_opens_the_import_dialog_for_them() {
-    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     harness.run();
     for name in ["repertoire.pgn", "illegal.pgn"] {
         harness
@@ -718,7 +703,7 @@ fn dropping_pgn_files_on_the_window_opens_the_import_dialog_for_them() {
 
 #[test]
 fn without_a_file_dialog_a_path_field_opens_the_file() {
-    let mut harness = harness_for(TrainerApp::new(Arc::clone(&ECO), settings(Side::White)));
+    let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     harness.run();
     harness.state_mut().ask_for_path();
     harness.run();

@@ -3,7 +3,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use hastings::book::{ImportError, ImportMode};
@@ -12,11 +11,8 @@ use hastings::workspace::{
     BookChoice, BookFile, FileMode, Workspace, WorkspaceError, WorkspaceEvent,
 };
 
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
+mod common;
+use common::{fixture, temp_dir};
 
 fn no_wake() -> Wake {
     Arc::new(|| {})
@@ -87,8 +83,7 @@ fn without_eco_a_repertoire_is_drilled_against_eco_as_theory() {
 
 #[test]
 fn remembered_files_that_are_missing_or_changed_give_warnings() {
-    let dir = std::env::temp_dir().join(format!("hastings-ws-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("remembered");
     let changed = dir.join("changed.pgn");
     std::fs::copy(fixture("repertoire.pgn"), &changed).unwrap();
     let choice = BookChoice {
@@ -152,7 +147,7 @@ fn a_file_without_games_fails_with_its_problems_and_is_not_remembered() {
 
 #[test]
 fn a_cancelled_import_reports_cancelled_and_keeps_nothing() {
-    let big = std::env::temp_dir().join(format!("hastings-big-{}.pgn", std::process::id()));
+    let big = temp_dir("cancel").join("big.pgn");
     let one = std::fs::read(fixture("twic1599_100k.pgn")).unwrap();
     std::fs::write(&big, one.repeat(40)).unwrap();
     let mut ws = Workspace::new(BookChoice::default()).unwrap();

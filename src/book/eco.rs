@@ -7,6 +7,7 @@ use shakmaty::san::SanPlus;
 
 use super::error::EcoError;
 use super::line::{LineSource, OpeningLine};
+use super::movelist::strip_move_number;
 
 /// The five embedded volumes as (file name, contents), in file order.
 pub const EMBEDDED: [(&str, &str); 5] = [
@@ -124,22 +125,8 @@ fn parse_row(file: &str, row: u32, text: &str) -> Result<OpeningLine, EcoError> 
         weight: 1.0,
         annotations: Vec::new(),
         truncated: false,
+        tags: None,
     })
-}
-
-/// `"12."` → `""`, `"12...e5"` → `"e5"`, `"e4"` → `"e4"`.
-fn strip_move_number(token: &str) -> &str {
-    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return token;
-    }
-    let rest = &token[digits..];
-    let stripped = rest.trim_start_matches('.');
-    if stripped.len() == rest.len() {
-        token
-    } else {
-        stripped
-    }
 }
 
 #[cfg(test)]
@@ -181,14 +168,6 @@ mod tests {
             eco.issues[1].to_string(),
             "a.tsv: line 4: move 2 `Zz9` is not SAN"
         );
-    }
-
-    #[test]
-    fn move_numbers_are_stripped() {
-        assert_eq!(strip_move_number("1."), "");
-        assert_eq!(strip_move_number("12...e5"), "e5");
-        assert_eq!(strip_move_number("O-O"), "O-O");
-        assert_eq!(strip_move_number("e4"), "e4");
     }
 
     #[test]

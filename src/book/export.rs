@@ -9,9 +9,15 @@
 //! since every game has `[Result "*"]`) gives back the same lines in the same order,
 //! hence the same graph.
 //!
-//! Tags: `[Event]` names the source, `[ECO]` and `[Opening]`/`[Variation]` are written
-//! when every line of the game shares them (the name is split at its first `": "`),
-//! `[SetUp "1"]`/`[FEN]` for other start positions. Comments, NAGs, arrows
+//! Tags: a line read from PGN keeps its game's tags ([`OpeningLine::tags`]), and they
+//! are written back in their order, with two changes: `[Result]` is always `"*"` (the
+//! export is a repertoire; the movetext ends with `*`), and an `[ECO]` or an
+//! `[Opening]`/`[Variation]` pair that the game leaves unknown (missing, blank or `?`)
+//! is filled in from the lines when every line of the game shares it (the name is split
+//! at its first `": "`, as for names the ECO list gave). A line without tags (an ECO
+//! row, a drill) gets an invented `[Event]` naming its source, `[Result "*"]` and the
+//! shared `[ECO]`, `[Opening]`/`[Variation]`. Either way, `[SetUp "1"]`/`[FEN]` are
+//! added for other start positions when the tags lack them. Comments, NAGs, arrows
 //! (`[%cal …]`) and circles (`[%csl …]`) are written after their move.
 //!
 //! ```
@@ -37,6 +43,7 @@ use thiserror::Error;
 use super::error::LineError;
 use super::graph::{PositionGraph, san_to_move, start_position};
 use super::line::{LineSource, MoveAnnotation, OpeningLine, SourceId};
+use super::tags::known;
 
 /// Writing PGN failed.
 #[derive(Debug, Error)]
@@ -222,29 +229,77 @@ impl<'a> Group<'a> {
         self.last = path;
     }
 
-    fn write(&self, out: &mut impl Write) -> io::Result<()> {
-        let mut text = String::new();
-        let event = match self.first.source {
-            LineSource::Eco { .. } => format!("ECO {}", self.first.source),
-            LineSource::Pgn { .. } => self.first.source.to_string(),
+    /// The game's tags as written (see the [module docs](self)).
+    fn tags(&self) -> Vec<(&'a str, String)> {
+        let eco = self.eco.filter(|e| !e.trim().is_empty()).map(str::to_owned);
+        let (opening, variation) = match self.name.filter(|n| !n.trim().is_empty()) {
+            Some(name) => match name.split_once(": ") {
+                Some((o, v)) => (Some(o.to_owned()), Some(v.to_owned())),
+                None => (Some(name.to_owned()), None),
+            },
+            None => (None, None),
         };
-        tag(&mut text, "Event", &event);
-        tag(&mut text, "Result", "*");
-        if let Some(eco) = self.eco.filter(|e| !e.trim().is_empty()) {
-            tag(&mut text, "ECO", eco);
+        let (setup, fen) = match &self.first.start {
+            Some(fen) => (Some("1".to_owned()), Some(fen.clone())),
+            None => (None, None),
+        };
+        let Some(own) = self.first.tags.as_deref() else {
+            let event = match self.first.source {
+                LineSource::Eco { .. } => format!("ECO {}", self.first.source),
+                LineSource::Pgn { .. } => self.first.source.to_string(),
+            };
+            let derived = [
+                ("Event", Some(event)),
+                ("Result", Some("*".to_owned())),
+                ("ECO", eco),
+                ("Opening", opening),
+                ("Variation", variation),
+                ("SetUp", setup),
+                ("FEN", fen),
+            ];
+            return derived
+                .into_iter()
+                .filter_map(|(name, value)| Some((name, value?)))
+                .collect();
+        };
+        // Names from the lines only where the game's tags did not give them.
+        let named = own.known("Opening").is_some() || own.known("Variation").is_some();
+        let mut derived = [
+            ("Result", Some("*".to_owned())),
+            ("ECO", eco.filter(|_| own.known("ECO").is_none())),
+            ("Opening", opening.filter(|_| !named)),
+            ("Variation", variation.filter(|_| !named)),
+            // `[SetUp]` comes with a `[FEN]` the game does not have.
+            ("SetUp", setup.filter(|_| own.get("FEN").is_none())),
+            ("FEN", fen),
+        ];
+        let mut tags: Vec<(&'a str, String)> = Vec::with_capacity(own.len() + derived.len());
+        for (name, value) in own.iter() {
+            let value = if name == "Result" {
+                "*".to_owned()
+            } else {
+                // An unknown ECO, Opening or Variation filled in from the lines.
+                derived
+                    .iter_mut()
+                    .find(|(n, _)| *n == name)
+                    .and_then(|(_, d)| d.take_if(|_| known(value).is_none()))
+                    .unwrap_or_else(|| value.to_owned())
+            };
+            tags.push((name, value));
         }
-        if let Some(name) = self.name.filter(|n| !n.trim().is_empty()) {
-            match name.split_once(": ") {
-                Some((opening, variation)) => {
-                    tag(&mut text, "Opening", opening);
-                    tag(&mut text, "Variation", variation);
-                }
-                None => tag(&mut text, "Opening", name),
+        for (name, value) in derived {
+            let missing = !tags.iter().any(|(n, _)| *n == name);
+            if let Some(value) = value.filter(|_| missing) {
+                tags.push((name, value));
             }
         }
-        if let Some(fen) = &self.first.start {
-            tag(&mut text, "SetUp", "1");
-            tag(&mut text, "FEN", fen);
+        tags
+    }
+
+    fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut text = String::new();
+        for (name, value) in self.tags() {
+            tag(&mut text, name, &value);
         }
         text.push('\n');
         let mut movetext = Movetext::default();
@@ -363,7 +418,12 @@ fn comment_text(note: &MoveAnnotation) -> String {
     parts.join(" ")
 }
 
+/// Writes `[name "value"]`, the value escaped; a name that is not a PGN symbol
+/// (letters, digits, `_`) is left out, as the importer would not read it.
 fn tag(text: &mut String, name: &str, value: &str) {
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return;
+    }
     let value: String = value
         .chars()
         .flat_map(|c| match c {
@@ -397,5 +457,34 @@ impl Movetext {
         }
         self.text.push_str(&token);
         self.column += width;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::pgn::{ImportOptions, read_pgn};
+
+    fn round_trip(text: &str) -> String {
+        let import = read_pgn(
+            text.as_bytes(),
+            SourceId(1),
+            &ImportOptions::default(),
+            None,
+        )
+        .expect("the PGN reads");
+        let mut out = Vec::new();
+        write_pgn(&import.lines, &mut out).expect("the lines write");
+        String::from_utf8(out).expect("PGN is UTF-8")
+    }
+
+    #[test]
+    fn a_game_s_own_tags_are_written_as_they_were() {
+        let text = "[Event \"Endgame\"]\n[FEN \"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1\"]\n\
+                    [Result \"*\"]\n[Black \"?\"]\n[My_Tag \"a \\\"quoted\\\" word\"]\n\n\
+                    1. Kd2 *\n";
+        assert_eq!(round_trip(text).trim_end(), text.trim_end());
+        // Read again, the same text.
+        assert_eq!(round_trip(&round_trip(text)), round_trip(text));
     }
 }

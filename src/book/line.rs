@@ -1,9 +1,12 @@
 //! Opening lines: the unchecked input of the position graph, and their style flags.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{Move, Role, Square, san::San};
+
+use super::tags::GameTags;
 
 /// Where a line comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -171,6 +174,9 @@ pub struct OpeningLine {
     /// a truncated text…), so the line stops where the problem is: it is the valid
     /// prefix of what the source meant.
     pub truncated: bool,
+    /// The tags of the PGN game the line comes from, all of them in file order; one
+    /// copy shared by the lines of a game. `None` for ECO rows and untagged games.
+    pub tags: Option<Arc<GameTags>>,
 }
 
 impl OpeningLine {
@@ -208,4 +214,14 @@ pub struct MoveAnnotation {
     pub arrows: Vec<(char, Square, Square)>,
     /// Circles `[%csl Re4]`: colour letter, square.
     pub circles: Vec<(char, Square)>,
+}
+
+impl MoveAnnotation {
+    /// Whether it says nothing: no comment, NAG, arrow or circle.
+    pub fn is_empty(&self) -> bool {
+        self.comment.is_none()
+            && self.nags.is_empty()
+            && self.arrows.is_empty()
+            && self.circles.is_empty()
+    }
 }

@@ -5,13 +5,16 @@
 //! - [`eco`]: the embedded ECO list.
 //! - [`graph`]: the position graph with book continuations and implied transpositions.
 //! - [`filter`]: subsamples of the lines.
+//! - [`tags`]: the tags of a PGN game, kept with its lines.
+//! - [`movelist`]: moves as written (SAN, UCI, long algebraic) and move lists.
+//! - [`annotation`]: what the lines say about a move: comments, NAGs, arrows.
 //! - [`pgn`]: PGN repertoires and game collections read into lines.
 //! - [`export`]: lines written back as PGN with nested variations.
-//! - [`sources`]: a book of several sources (ECO and PGN files) and its graph.
 //!
 //! The book never opens files and never draws random numbers: callers pass text in,
 //! and the sampler does the sampling.
 
+pub mod annotation;
 pub mod eco;
 pub mod error;
 pub mod export;
@@ -19,8 +22,9 @@ pub mod filter;
 pub mod graph;
 pub mod line;
 pub mod matrix;
+pub mod movelist;
 pub mod pgn;
-pub mod sources;
+pub mod tags;
 
 pub use error::{BookError, EcoError, LineError, MoveErrorKind};
 pub use filter::LineFilter;
@@ -30,7 +34,7 @@ pub use graph::{
 pub use line::{Flag, FlagSet, FlagWeights, LineSource, MoveAnnotation, OpeningLine, SourceId};
 pub use matrix::{BoardMatrix, NodeKey};
 pub use pgn::{ImportError, ImportIssue, ImportMode, ImportOptions, ImportReport, PgnImport};
-pub use sources::BookSources;
+pub use tags::GameTags;
 
 impl PositionGraph {
     /// The graph of the embedded ECO list, all 3,807 lines.

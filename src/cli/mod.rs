@@ -72,16 +72,9 @@ pub enum CliError {
     /// A style value is out of range.
     #[error(transparent)]
     Style(#[from] StyleError),
-    /// A move of `--moves` cannot be played.
-    #[error("--moves: move {ply} `{san}`: {reason}")]
-    Move {
-        /// The 1-based ply.
-        ply: usize,
-        /// The move as given.
-        san: String,
-        /// Why it cannot be played.
-        reason: String,
-    },
+    /// A move of `--moves` cannot be read or played.
+    #[error("--moves: {0}")]
+    Moves(#[from] crate::book::movelist::MoveListError),
     /// An option's value is malformed.
     #[error("{0}")]
     Usage(String),

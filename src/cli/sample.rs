@@ -125,28 +125,13 @@ pub fn sample_report(
     seed: u64,
 ) -> Result<SampleReport, CliError> {
     use rand::SeedableRng;
-    use shakmaty::{Chess, EnPassantMode, Position, fen::Fen, san::SanPlus};
+    use shakmaty::{Chess, EnPassantMode, fen::Fen, san::SanPlus};
 
-    use crate::sampler::{Distribution, explore, move_share};
+    use crate::book::movelist::parse_moves;
+    use crate::sampler::{Distribution, explore, replay};
 
-    let mut pos = Chess::default();
-    let mut s_prev = 1.0;
-    for (i, token) in moves.split_whitespace().enumerate() {
-        let bad = |reason: String| CliError::Move {
-            ply: i + 1,
-            san: token.to_owned(),
-            reason,
-        };
-        let san = SanPlus::from_ascii(token.as_bytes()).map_err(|e| bad(e.to_string()))?;
-        let mv = san.san.to_move(&pos).map_err(|e| {
-            bad(match e {
-                shakmaty::san::SanError::IllegalSan => "illegal move".to_owned(),
-                shakmaty::san::SanError::AmbiguousSan => "ambiguous move".to_owned(),
-            })
-        })?;
-        s_prev = move_share(graph, &pos, mv, style);
-        pos.play_unchecked(mv);
-    }
+    let played = parse_moves(&Chess::default(), moves)?;
+    let (pos, s_prev) = replay(graph, &played, style);
     let node = graph.lookup(&pos).ok_or_else(|| CliError::NotInBook {
         moves: moves.to_owned(),
     })?;

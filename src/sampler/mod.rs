@@ -21,9 +21,11 @@
 //! seed reproduces the same replies on every machine.
 
 mod metropolis;
+mod replay;
 mod style;
 
 pub use metropolis::{
     Candidate, CandidateKind, Distribution, Exploration, ExploreLimits, Step, explore, move_share,
 };
+pub use replay::replay;
 pub use style::{Preset, Style, StyleError, StyleParam};

@@ -392,6 +392,7 @@ impl Session {
             weight: 1.0,
             annotations: Vec::new(),
             truncated: false,
+            tags: None,
         })
     }
 

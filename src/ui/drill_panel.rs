@@ -7,12 +7,12 @@
 
 use eframe::egui;
 use egui::{Color32, RichText, Ui};
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::Color;
 
 use super::app::TrainerApp;
 use super::command::{Action, Command};
-use crate::book::graph::start_position;
-use crate::book::{MoveAnnotation, PositionGraph};
+use crate::book::MoveAnnotation;
+use crate::book::annotation::{annotation_text, move_annotation};
 use crate::sampler::CandidateKind;
 use crate::trainer::{BookMove, Phase, Session};
 
@@ -235,72 +235,4 @@ pub(super) fn last_move_annotation(session: &Session) -> Option<(String, MoveAnn
     let last = moves.last()?;
     let before = session.position_at(moves.len() - 1);
     move_annotation(session.graph(), before, last.mv).map(|a| (last.san.clone(), a))
-}
-
-/// What the book's lines say about `mv` played at `before`: the annotation of the
-/// first line through that move that has one.
-pub fn move_annotation(graph: &PositionGraph, before: &Chess, mv: Move) -> Option<MoveAnnotation> {
-    let from = graph.lookup(before)?;
-    let mut after = before.clone();
-    after.play_unchecked(mv);
-    let to = graph.lookup(&after)?;
-    let c = graph.continuations(from).iter().find(|c| c.to == to)?;
-    for &id in graph.continuation_lines(c).iter().take(200) {
-        let line = graph.line(id);
-        if line.annotations.is_empty() {
-            continue;
-        }
-        let Ok(mut pos) = start_position(line) else {
-            continue;
-        };
-        for (ply, san) in line.moves.iter().enumerate() {
-            let Ok(m) = san.to_move(&pos) else {
-                break;
-            };
-            let at_from = graph.lookup(&pos) == Some(from);
-            pos.play_unchecked(m);
-            if at_from && graph.lookup(&pos) == Some(to) {
-                let found = line
-                    .annotations
-                    .iter()
-                    .find(|a| a.ply as usize == ply && !is_empty_annotation(a));
-                if let Some(a) = found {
-                    return Some(a.clone());
-                }
-                break;
-            }
-        }
-    }
-    None
-}
-
-fn is_empty_annotation(a: &MoveAnnotation) -> bool {
-    a.comment.is_none() && a.nags.is_empty() && a.arrows.is_empty() && a.circles.is_empty()
-}
-
-/// An annotation as text: `Bc4! Aiming at f7.`
-pub fn annotation_text(san: &str, a: &MoveAnnotation) -> String {
-    let glyphs: String = a
-        .nags
-        .iter()
-        .map(|n| match n {
-            1 => "!".to_owned(),
-            2 => "?".to_owned(),
-            3 => "!!".to_owned(),
-            4 => "??".to_owned(),
-            5 => "!?".to_owned(),
-            6 => "?!".to_owned(),
-            n => format!(" ${n}"),
-        })
-        .collect();
-    let mut text = format!("{san}{glyphs}");
-    if let Some(c) = &a.comment {
-        text.push(' ');
-        text.push_str(c);
-    }
-    if !a.circles.is_empty() {
-        let squares: Vec<String> = a.circles.iter().map(|(_, sq)| sq.to_string()).collect();
-        text.push_str(&format!(" (marked: {})", squares.join(", ")));
-    }
-    text
 }

@@ -23,7 +23,7 @@ pub mod chart;
 mod chart_panel;
 pub mod command;
 mod dialogs;
-pub mod drill_panel;
+mod drill_panel;
 mod explore;
 pub mod format;
 pub mod import_report;

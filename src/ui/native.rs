@@ -14,6 +14,7 @@ use super::command::Command;
 use super::screenshot::ScreenshotPlan;
 use super::state::Settings;
 use super::timings::Timings;
+use crate::book::movelist::{self, MoveListError};
 use crate::book::{BookError, PositionGraph};
 use crate::trainer::progress::Progress;
 use crate::workspace::FileMode;
@@ -25,15 +26,14 @@ pub enum UiError {
     /// The embedded book failed to load (a bug in the shipped data).
     #[error(transparent)]
     Book(#[from] BookError),
-    /// A move of `--moves` cannot be shown.
-    #[error("--moves: move {ply} `{san}`: {reason}")]
-    Move {
+    /// A move of `--moves` cannot be read or played.
+    #[error("--moves: {0}")]
+    Moves(#[from] MoveListError),
+    /// A move of `--moves` leaves the book.
+    #[error("--moves: the position after move {ply} is not in the book")]
+    LeavesBook {
         /// The 1-based ply.
         ply: usize,
-        /// The move as given.
-        san: String,
-        /// Why it cannot be played.
-        reason: String,
     },
     /// `--reset-progress` could not write the empty progress file.
     #[error("cannot reset the progress: {0}")]
@@ -164,22 +164,13 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
 
 /// Parses `--moves` (SAN from the start position); every position must be in the book.
 fn parse_moves(graph: &PositionGraph, moves: &str) -> Result<Vec<Move>, UiError> {
+    let played = movelist::parse_moves(&Chess::default(), moves)?;
     let mut pos = Chess::default();
-    let mut out = Vec::new();
-    for (i, token) in moves.split_whitespace().enumerate() {
-        let bad = |reason: String| UiError::Move {
-            ply: i + 1,
-            san: token.to_owned(),
-            reason,
-        };
-        let san =
-            shakmaty::san::SanPlus::from_ascii(token.as_bytes()).map_err(|e| bad(e.to_string()))?;
-        let mv = san.san.to_move(&pos).map_err(|e| bad(e.to_string()))?;
+    for (i, &mv) in played.iter().enumerate() {
         pos.play_unchecked(mv);
         if graph.lookup(&pos).is_none() {
-            return Err(bad("the position it reaches is not in the book".to_owned()));
+            return Err(UiError::LeavesBook { ply: i + 1 });
         }
-        out.push(mv);
     }
-    Ok(out)
+    Ok(played)
 }

@@ -5,21 +5,11 @@
 use std::process::Command;
 
 use hastings::book::{NodeId, PositionGraph};
-use shakmaty::{Chess, Move, Position, san::San};
+use shakmaty::{Chess, Move, Position};
 
 /// The moves of `sans` ("e4 e5 Nf3") played from the standard position.
 pub fn san_moves(sans: &str) -> Vec<Move> {
-    let mut pos = Chess::default();
-    sans.split_whitespace()
-        .map(|s| {
-            let m = San::from_ascii(s.as_bytes())
-                .unwrap()
-                .to_move(&pos)
-                .unwrap();
-            pos.play_unchecked(m);
-            m
-        })
-        .collect()
+    hastings::book::movelist::parse_moves(&Chess::default(), sans).unwrap()
 }
 
 /// The position after `sans` from the standard position.
@@ -53,4 +43,77 @@ pub fn hastings(args: &[&str]) -> (i32, String, String) {
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
     )
+}
+
+// ---------------------------------------------------------------------------------------
+// Fixtures and PGN imports (tests/book_pgn*.rs).
+
+/// The path of a file in `tests/fixtures`.
+pub fn fixture(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// The bytes of a file in `tests/fixtures`.
+pub fn fixture_bytes(name: &str) -> Vec<u8> {
+    let path = fixture(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The embedded ECO graph, built once per test binary.
+pub fn eco_graph() -> &'static PositionGraph {
+    eco_arc()
+}
+
+/// The embedded ECO graph shared as the window and the drill hold it.
+pub fn eco() -> std::sync::Arc<PositionGraph> {
+    std::sync::Arc::clone(eco_arc())
+}
+
+fn eco_arc() -> &'static std::sync::Arc<PositionGraph> {
+    static ECO: std::sync::LazyLock<std::sync::Arc<PositionGraph>> =
+        std::sync::LazyLock::new(|| std::sync::Arc::new(PositionGraph::eco().unwrap()));
+    &ECO
+}
+
+/// A fresh, empty directory for one test, `hastings-tests-<pid>/<name>` in the system's
+/// temporary directory.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir()
+        .join(format!("hastings-tests-{}", std::process::id()))
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Import options: `mode`, no ply limit of its own.
+pub fn import_options(mode: hastings::book::ImportMode) -> hastings::book::ImportOptions {
+    hastings::book::ImportOptions {
+        mode,
+        max_plies: None,
+    }
+}
+
+/// A fixture imported as source 1 in `mode`, named by the ECO graph.
+pub fn import_fixture(name: &str, mode: hastings::book::ImportMode) -> hastings::book::PgnImport {
+    let bytes = fixture_bytes(name);
+    let options = import_options(mode);
+    hastings::book::pgn::read_pgn(
+        &bytes[..],
+        hastings::book::SourceId(1),
+        &options,
+        Some(eco_graph()),
+    )
+    .unwrap()
+}
+
+/// The moves of a line in SAN, separated by spaces.
+pub fn line_sans(line: &hastings::book::OpeningLine) -> String {
+    line.moves
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -7,10 +7,15 @@
 //! branch, and checks that every token it sees is the event the visitor recorded. If the
 //! two ever disagree (a pathological tag longer than the reader's buffer, say), the walk
 //! gives up without a report rather than cut the game at the wrong place.
+//!
+//! A skipped token that python-chess reads as a move (long algebraic `g1-f3`, a UCI
+//! promotion `e7e8q`) is not a problem: the walk returns it with the event index it
+//! stands at, and goes on.
 
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus};
 
-use super::Event;
+use super::visitor::Event;
+use crate::book::movelist;
 
 /// A token that pgn-reader skipped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,31 +46,48 @@ pub(super) struct Walk<'a> {
 
 const MAX_TOKEN_CHARS: usize = 40;
 
-/// The first token of the game that the reader skipped, if any.
-pub(super) fn first_unknown(walk: &Walk<'_>) -> Option<Unknown> {
+/// What the reader skipped in one game.
+#[derive(Debug, Default)]
+pub(super) struct Rescan {
+    /// Moves python-chess reads, with the index of the event each stands before.
+    pub moves: Vec<(usize, San)>,
+    /// The first token that is no move, if any.
+    pub unknown: Option<Unknown>,
+}
+
+/// The tokens of the game that the reader skipped: moves in other notations, and the
+/// first unknown token.
+pub(super) fn rescan(walk: &Walk<'_>) -> Rescan {
     let mut s = Scanner {
         data: walk.bytes,
         i: 0,
         events: walk.events,
         seen: 0,
         misaligned: false,
+        complete: walk.complete,
+        moves: Vec::new(),
     };
     s.skip_tags();
     let found = s.movetext(walk.skip_variations, walk.stopped);
     if s.misaligned {
-        return None;
+        return Rescan::default();
     }
-    let (start, end) = found?;
-    // A token cut by the end of the capture proves nothing.
-    if !walk.complete && end >= s.data.len() {
-        return None;
+    let unknown = found.and_then(|(start, end)| {
+        // A token cut by the end of the capture proves nothing.
+        if !walk.complete && end >= s.data.len() {
+            return None;
+        }
+        let token = String::from_utf8_lossy(&s.data[start..end]);
+        Some(Unknown {
+            event: s.seen,
+            token: token.chars().take(MAX_TOKEN_CHARS).collect(),
+            last: walk.complete && s.data[end..].iter().all(u8::is_ascii_whitespace),
+        })
+    });
+    Rescan {
+        moves: s.moves,
+        unknown,
     }
-    let token = String::from_utf8_lossy(&s.data[start..end]);
-    Some(Unknown {
-        event: s.seen,
-        token: token.chars().take(MAX_TOKEN_CHARS).collect(),
-        last: walk.complete && s.data[end..].iter().all(u8::is_ascii_whitespace),
-    })
 }
 
 struct Scanner<'a> {
@@ -75,6 +97,10 @@ struct Scanner<'a> {
     /// Events matched so far.
     seen: usize,
     misaligned: bool,
+    /// Whether `data` is the whole game.
+    complete: bool,
+    /// Skipped tokens that are moves, with the event index they stand at.
+    moves: Vec<(usize, San)>,
 }
 
 #[derive(Clone, Copy)]
@@ -386,33 +412,21 @@ impl Scanner<'_> {
                         }
                     }
                 }
-                b'!' => {
+                b'!' | b'?' => {
+                    // `!` `?` `!!` `??` `!?` `?!`: NAGs 1 to 6, as the reader reads them.
                     self.bump();
-                    Some(Kind::Nag(match self.peek() {
-                        Some(b'!') => {
-                            self.bump();
-                            3
-                        }
-                        Some(b'?') => {
-                            self.bump();
-                            5
-                        }
-                        _ => 1,
-                    }))
-                }
-                b'?' => {
-                    self.bump();
-                    Some(Kind::Nag(match self.peek() {
-                        Some(b'!') => {
-                            self.bump();
-                            6
-                        }
-                        Some(b'?') => {
-                            self.bump();
-                            4
-                        }
+                    let nag = match (ch, self.peek()) {
+                        (b'!', Some(b'!')) => 3,
+                        (b'?', Some(b'?')) => 4,
+                        (b'!', Some(b'?')) => 5,
+                        (b'?', Some(b'!')) => 6,
+                        (b'!', _) => 1,
                         _ => 2,
-                    }))
+                    };
+                    if nag > 2 {
+                        self.bump();
+                    }
+                    Some(Kind::Nag(nag))
                 }
                 b'*' => {
                     self.bump();
@@ -430,12 +444,18 @@ impl Scanner<'_> {
                             Some(Kind::San(san.san))
                         } else {
                             self.skip_token();
-                            return Some((start, self.i));
+                            if let Some(token) = self.skipped(start) {
+                                return Some(token);
+                            }
+                            None
                         }
                     } else {
                         self.bump();
                         self.skip_token();
-                        return Some((start, self.i.max(start + 1)));
+                        if let Some(token) = self.skipped(start) {
+                            return Some(token);
+                        }
+                        None
                     }
                 }
             };
@@ -450,6 +470,20 @@ impl Scanner<'_> {
             self.misaligned = true;
         }
         None
+    }
+
+    /// A token from `start` to here that the reader skipped: kept as a move when
+    /// python-chess reads it as one, else returned as the unknown token's range.
+    fn skipped(&mut self, start: usize) -> Option<(usize, usize)> {
+        let end = self.i.max(start + 1).min(self.data.len());
+        let cut = !self.complete && end >= self.data.len();
+        match movelist::parse_long(&self.data[start..end]) {
+            Some(san) if !cut => {
+                self.moves.push((self.seen, san));
+                None
+            }
+            _ => Some((start, end)),
+        }
     }
 
     fn skip_move_number(&mut self) {

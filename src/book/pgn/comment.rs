@@ -1,0 +1,128 @@
+//! PGN comments into what a line keeps of them: the text without `[%…]` commands, the
+//! arrows of `[%cal …]` and the circles of `[%csl …]` (lichess and ChessBase write
+//! them); clock and evaluation commands are dropped.
+
+use shakmaty::Square;
+
+use crate::book::line::MoveAnnotation;
+
+/// A comment longer than this is cut (binary junk after a `{`).
+pub(super) const MAX_COMMENT_BYTES: usize = 1 << 20;
+
+/// Reads a comment: the text without `[%…]` commands (whitespace collapsed), and the
+/// arrows of `[%cal …]` and circles of `[%csl …]`. `None` when nothing is left.
+pub(super) fn parse_comment(bytes: &[u8]) -> Option<Box<MoveAnnotation>> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut note = MoveAnnotation::default();
+    let mut words = String::new();
+    let mut rest: &str = &text;
+    loop {
+        let (before, command) = match rest.find("[%") {
+            Some(i) => (&rest[..i], Some(&rest[i + 2..])),
+            None => (rest, None),
+        };
+        for word in before.split_whitespace() {
+            if !words.is_empty() {
+                words.push(' ');
+            }
+            words.push_str(word);
+        }
+        let Some(command) = command else { break };
+        let (body, after) = match command.find(']') {
+            Some(j) => (&command[..j], &command[j + 1..]),
+            None => (command, ""),
+        };
+        let mut parts = body.splitn(2, char::is_whitespace);
+        let name = parts.next().unwrap_or_default();
+        let args = parts.next().unwrap_or_default();
+        match name {
+            "cal" => note.arrows.extend(args.split(',').filter_map(parse_arrow)),
+            "csl" => note
+                .circles
+                .extend(args.split(',').filter_map(parse_circle)),
+            _ => {}
+        }
+        rest = after;
+    }
+    if words.is_empty() && note.arrows.is_empty() && note.circles.is_empty() {
+        return None;
+    }
+    if !words.is_empty() {
+        note.comment = Some(words);
+    }
+    Some(Box::new(note))
+}
+
+fn parse_arrow(s: &str) -> Option<(char, Square, Square)> {
+    let s = s.trim();
+    let mut chars = s.chars();
+    let colour = chars.next()?;
+    let squares = chars.as_str();
+    if !colour.is_ascii_alphabetic() || squares.len() != 4 || !squares.is_ascii() {
+        return None;
+    }
+    let from = Square::from_ascii(&squares.as_bytes()[..2]).ok()?;
+    let to = Square::from_ascii(&squares.as_bytes()[2..]).ok()?;
+    Some((colour, from, to))
+}
+
+fn parse_circle(s: &str) -> Option<(char, Square)> {
+    let s = s.trim();
+    let mut chars = s.chars();
+    let colour = chars.next()?;
+    let square = chars.as_str();
+    if !colour.is_ascii_alphabetic() || square.len() != 2 {
+        return None;
+    }
+    Some((colour, Square::from_ascii(square.as_bytes()).ok()?))
+}
+
+/// Adds what `new` says about a move to what `old` says: comments joined with a space.
+pub(super) fn merge_note(old: &mut MoveAnnotation, new: MoveAnnotation) {
+    match (&mut old.comment, new.comment) {
+        (Some(a), Some(b)) => {
+            a.push(' ');
+            a.push_str(&b);
+        }
+        (slot @ None, b) => *slot = b,
+        (Some(_), None) => {}
+    }
+    old.nags.extend(new.nags);
+    old.arrows.extend(new.arrows);
+    old.circles.extend(new.circles);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comment_commands_become_arrows_and_circles() {
+        let note = parse_comment(b" Good move [%cal Gc1f4,Re2e4] [%csl Rd5] [%clk 0:01:00]  here ")
+            .unwrap();
+        assert_eq!(note.comment.as_deref(), Some("Good move here"));
+        assert_eq!(
+            note.arrows,
+            vec![('G', Square::C1, Square::F4), ('R', Square::E2, Square::E4)]
+        );
+        assert_eq!(note.circles, vec![('R', Square::D5)]);
+        assert_eq!(parse_comment(b" [%clk 0:03:00] "), None);
+    }
+
+    #[test]
+    fn bad_squares_and_colours_in_commands_are_dropped() {
+        let note = parse_comment(b"[%cal Gc1f9,1e2e4,Ye2e4] [%csl Rd5,Gz1,Bh8x]").unwrap();
+        assert_eq!(note.comment, None);
+        assert_eq!(note.arrows, vec![('Y', Square::E2, Square::E4)]);
+        assert_eq!(note.circles, vec![('R', Square::D5)]);
+    }
+
+    #[test]
+    fn merged_notes_join_comments_and_keep_every_mark() {
+        let mut old = *parse_comment(b"First [%csl Ge4]").unwrap();
+        merge_note(&mut old, *parse_comment(b"second [%cal Re2e4]").unwrap());
+        assert_eq!(old.comment.as_deref(), Some("First second"));
+        assert_eq!(old.circles, vec![('G', Square::E4)]);
+        assert_eq!(old.arrows, vec![('R', Square::E2, Square::E4)]);
+    }
+}

@@ -1,0 +1,291 @@
+//! A recorded game played into a tree of moves: the mainline and its variations, to
+//! any depth, with the moves that a variation repeats merged, and comments and NAGs on
+//! the moves they follow. Every root-to-leaf path becomes one line.
+//!
+//! A variation replaces the last move of the line it is in. The first illegal move
+//! stops the game (the moves before it are kept); a ply limit cuts every path.
+
+use shakmaty::san::San;
+use shakmaty::{Chess, Move, Position};
+
+use super::comment::merge_note;
+use super::report::IssueReason;
+use super::visitor::Event;
+use crate::book::error::MoveErrorKind;
+use crate::book::line::MoveAnnotation;
+use crate::book::matrix::NodeKey;
+use crate::book::movelist;
+
+/// No node: the parent of the root, the end of a child list.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// One move of the tree (the root: the start position).
+pub(super) struct TreeNode {
+    pub(super) parent: u32,
+    first_child: u32,
+    next_sibling: u32,
+    /// The move into this node (`None` for the root).
+    pub(super) mv: Option<(San, Move)>,
+    pos: Chess,
+    /// The node key of `pos`, kept up to date move by move (cheaper than from scratch).
+    pub(super) key: NodeKey,
+    depth: u32,
+    pub(super) note: Option<Box<MoveAnnotation>>,
+}
+
+struct Frame {
+    /// The last node of the line this frame reads.
+    node: u32,
+    /// Plies read in this frame's line, counting those past the ply limit.
+    depth: u32,
+    /// No move yet in this frame: comments wait for the first move.
+    fresh: bool,
+    pending: Option<Box<MoveAnnotation>>,
+}
+
+/// Where reading a game stopped before its end, and why.
+pub(super) struct Stop {
+    pub(super) ply: u32,
+    pub(super) san: String,
+    pub(super) reason: IssueReason,
+}
+
+/// How playing a game's events ended.
+pub(super) struct Played {
+    /// The illegal move that stopped it, if one did.
+    pub(super) stop: Option<Stop>,
+    /// Lines (mainline and variations) still open at the end.
+    pub(super) open: usize,
+    /// Whether a result (`*`, `1-0`, …) was read.
+    pub(super) outcome: bool,
+    /// The ply reached in the innermost open line.
+    pub(super) depth: u32,
+}
+
+/// The moves of one game; node 0 is the start.
+pub(super) struct Tree {
+    pub(super) nodes: Vec<TreeNode>,
+    limit: u32,
+    pub(super) games_mode: bool,
+}
+
+impl Tree {
+    pub(super) fn new(start: Chess, limit: u32, games_mode: bool) -> Tree {
+        Tree {
+            nodes: vec![TreeNode {
+                parent: NONE,
+                first_child: NONE,
+                next_sibling: NONE,
+                mv: None,
+                key: NodeKey::from_position(&start),
+                pos: start,
+                depth: 0,
+                note: None,
+            }],
+            limit,
+            games_mode,
+        }
+    }
+
+    /// The child of `parent` by `mv`, made if new.
+    fn child(&mut self, parent: u32, san: San, mv: Move) -> u32 {
+        let p = parent as usize;
+        let mut last = NONE;
+        let mut c = self.nodes[p].first_child;
+        while c != NONE {
+            if matches!(self.nodes[c as usize].mv, Some((_, m)) if m == mv) {
+                return c;
+            }
+            last = c;
+            c = self.nodes[c as usize].next_sibling;
+        }
+        let mut pos = self.nodes[p].pos.clone();
+        pos.play_unchecked(mv);
+        let id = u32::try_from(self.nodes.len()).unwrap_or(NONE);
+        self.nodes.push(TreeNode {
+            parent,
+            first_child: NONE,
+            next_sibling: NONE,
+            mv: Some((san, mv)),
+            key: self.nodes[p].key.after_move(mv),
+            pos,
+            depth: self.nodes[p].depth + 1,
+            note: None,
+        });
+        if last == NONE {
+            self.nodes[p].first_child = id;
+        } else {
+            self.nodes[last as usize].next_sibling = id;
+        }
+        id
+    }
+
+    fn annotate(&mut self, node: u32, note: MoveAnnotation) {
+        let slot = &mut self.nodes[node as usize].note;
+        match slot {
+            None => *slot = Some(Box::new(note)),
+            Some(old) => merge_note(old, note),
+        }
+    }
+
+    /// Plays the recorded events into the tree.
+    pub(super) fn play(&mut self, events: &[Event]) -> Played {
+        let mut frames = vec![Frame {
+            node: 0,
+            depth: 0,
+            fresh: true,
+            pending: None,
+        }];
+        let mut skipping = 0usize;
+        let mut outcome = false;
+        for event in events {
+            if skipping > 0 {
+                match event {
+                    Event::Begin => skipping += 1,
+                    Event::End => skipping -= 1,
+                    _ => {}
+                }
+                continue;
+            }
+            let Some(frame) = frames.last_mut() else {
+                break;
+            };
+            match event {
+                Event::San(san) => {
+                    if frame.depth >= self.limit {
+                        frame.depth += 1;
+                        frame.fresh = false;
+                        continue;
+                    }
+                    let pos = &self.nodes[frame.node as usize].pos;
+                    let ply = frame.depth + 1;
+                    let (mv, standard) = match movelist::to_move_and_san(pos, *san) {
+                        Ok(found) => found,
+                        Err(e) => {
+                            let reason = match (san, e) {
+                                (San::Null, _) => IssueReason::NullMove,
+                                (_, MoveErrorKind::Ambiguous) => IssueReason::AmbiguousMove,
+                                (_, MoveErrorKind::Illegal) => IssueReason::IllegalMove,
+                            };
+                            let stop = Stop {
+                                ply,
+                                san: san.to_string(),
+                                reason,
+                            };
+                            return Played {
+                                stop: Some(stop),
+                                open: frames.len(),
+                                outcome,
+                                depth: ply - 1,
+                            };
+                        }
+                    };
+                    let pending = frame.pending.take();
+                    let (parent, depth) = (frame.node, frame.depth);
+                    let child = self.child(parent, standard, mv);
+                    if let Some(frame) = frames.last_mut() {
+                        frame.node = child;
+                        frame.depth = depth + 1;
+                        frame.fresh = false;
+                    }
+                    if let Some(note) = pending {
+                        self.annotate(child, *note);
+                    }
+                }
+                Event::Nag(nag) => {
+                    let note = MoveAnnotation {
+                        nags: vec![*nag],
+                        ..MoveAnnotation::default()
+                    };
+                    self.attach(frame, note);
+                }
+                Event::Comment(Some(note)) => {
+                    let note = (**note).clone();
+                    self.attach(frame, note);
+                }
+                Event::Comment(None) => {}
+                Event::Begin if self.games_mode => skipping = 1,
+                Event::Begin => {
+                    // A variation replaces the last move of the line it is in.
+                    let (node, depth) = if frame.fresh || frame.depth == 0 {
+                        (frame.node, frame.depth)
+                    } else if frame.depth > self.nodes[frame.node as usize].depth {
+                        (frame.node, frame.depth - 1)
+                    } else {
+                        (self.nodes[frame.node as usize].parent, frame.depth - 1)
+                    };
+                    frames.push(Frame {
+                        node,
+                        depth,
+                        fresh: true,
+                        pending: None,
+                    });
+                }
+                Event::End => {
+                    if frames.len() > 1
+                        && let Some(done) = frames.pop()
+                        && let Some(note) = done.pending
+                        && done.node != 0
+                    {
+                        self.annotate(done.node, *note);
+                    }
+                }
+                Event::Outcome => outcome = true,
+            }
+        }
+        Played {
+            stop: None,
+            open: frames.len(),
+            outcome,
+            depth: frames.last().map_or(0, |f| f.depth),
+        }
+    }
+
+    /// A comment or NAG goes to the frame's last move, or waits for its first one.
+    fn attach(&mut self, frame: &mut Frame, note: MoveAnnotation) {
+        let node_depth = self.nodes[frame.node as usize].depth;
+        if frame.fresh {
+            match &mut frame.pending {
+                None => frame.pending = Some(Box::new(note)),
+                Some(old) => merge_note(old, note),
+            }
+        } else if frame.depth == node_depth && frame.node != 0 {
+            self.annotate(frame.node, note);
+        }
+        // Past the ply limit: the move is not kept, nor what is said about it.
+    }
+
+    /// The leaves, mainline first (depth-first in move order).
+    pub(super) fn leaves(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut stack = vec![0u32];
+        while let Some(n) = stack.pop() {
+            let node = &self.nodes[n as usize];
+            if node.first_child == NONE {
+                if n != 0 {
+                    out.push(n);
+                }
+                continue;
+            }
+            let mut children = Vec::new();
+            let mut c = node.first_child;
+            while c != NONE {
+                children.push(c);
+                c = self.nodes[c as usize].next_sibling;
+            }
+            stack.extend(children.into_iter().rev());
+        }
+        out
+    }
+
+    pub(super) fn path(&self, leaf: u32) -> Vec<u32> {
+        let mut path = Vec::new();
+        let mut n = leaf;
+        while n != 0 && n != NONE {
+            path.push(n);
+            n = self.nodes[n as usize].parent;
+        }
+        path.reverse();
+        path
+    }
+}

@@ -1,0 +1,265 @@
+//! The pgn-reader visitor: records the tags and the movetext events of one game at a
+//! time, for the importer to play them afterwards.
+//!
+//! The visitor checks nothing about moves; it decides only what the reader may skip
+//! (variations in games mode, the rest of a game at the ply limit, a game whose start
+//! position or variant cannot be read).
+
+use std::ops::ControlFlow;
+
+use pgn_reader::{Nag, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor};
+use shakmaty::fen::{Epd, Fen};
+use shakmaty::san::San;
+use shakmaty::{CastlingMode, Chess, EnPassantMode};
+
+use super::comment::{MAX_COMMENT_BYTES, parse_comment};
+use super::report::IssueReason;
+use super::scan;
+use super::{ImportMode, ImportOptions};
+use crate::book::line::MoveAnnotation;
+use crate::book::tags::GameTags;
+
+/// One visitor call, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Event {
+    San(San),
+    Nag(u8),
+    /// A comment; `None` when it held nothing to keep (e.g. only `[%clk …]`).
+    Comment(Option<Box<MoveAnnotation>>),
+    Begin,
+    End,
+    Outcome,
+}
+
+/// The start of a game: the position and its FEN, `None` for the standard position.
+pub(super) type Start = Result<Option<(Chess, String)>, IssueReason>;
+
+/// The start position from the `[Variant]` and `[FEN]` tags.
+fn game_start(tags: &GameTags) -> Start {
+    if let Some(variant) = tags.get("Variant") {
+        let v = variant.trim().to_ascii_lowercase();
+        if !matches!(
+            v.as_str(),
+            "" | "standard" | "chess" | "normal" | "from position"
+        ) {
+            return Err(IssueReason::Variant(variant.trim().to_owned()));
+        }
+    }
+    let Some(text) = tags.get("FEN") else {
+        return Ok(None);
+    };
+    let text = text.trim();
+    let bad = |reason: String| IssueReason::BadFen {
+        fen: text.to_owned(),
+        reason,
+    };
+    let fen = Fen::from_ascii(text.as_bytes()).map_err(|e| bad(e.to_string()))?;
+    match fen.clone().into_position::<Chess>(CastlingMode::Standard) {
+        Ok(pos) => {
+            let standard = Epd::from_position(&Chess::default(), EnPassantMode::Legal);
+            if Epd::from_position(&pos, EnPassantMode::Legal) == standard {
+                Ok(None)
+            } else {
+                let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+                Ok(Some((pos, fen)))
+            }
+        }
+        Err(e) => {
+            if fen.into_position::<Chess>(CastlingMode::Chess960).is_ok() {
+                Err(IssueReason::Chess960(text.to_owned()))
+            } else {
+                Err(bad(e.to_string()))
+            }
+        }
+    }
+}
+
+/// What the visitor recorded of one game.
+#[derive(Debug, Default)]
+pub(super) struct GameRecord {
+    /// Every tag, in file order.
+    pub tags: GameTags,
+    /// The start position, once the movetext begins.
+    pub start: Option<Start>,
+    pub events: Vec<Event>,
+    pub in_movetext: bool,
+    /// The visitor stopped the reader at the ply limit.
+    pub stopped: bool,
+    /// Variations were left to the reader to skip.
+    skipped_variations: bool,
+    /// Moves recorded.
+    sans: u32,
+    /// The comment read so far, when the reader passes it in parts.
+    partial: Vec<u8>,
+}
+
+impl GameRecord {
+    pub fn has_moves(&self) -> bool {
+        self.sans > 0
+    }
+
+    /// Adds to the comment being read, up to [`MAX_COMMENT_BYTES`].
+    fn push_partial(&mut self, bytes: &[u8]) {
+        let room = MAX_COMMENT_BYTES.saturating_sub(self.partial.len());
+        self.partial
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    /// Puts moves that the reader dropped but python-chess reads (`g1-f3`, `e7e8q`)
+    /// among the events, each before the event index it stands at.
+    fn insert_moves(&mut self, moves: Vec<(usize, San)>) {
+        if moves.is_empty() {
+            return;
+        }
+        self.sans = self
+            .sans
+            .saturating_add(u32::try_from(moves.len()).unwrap_or(u32::MAX));
+        let old = std::mem::take(&mut self.events);
+        let mut events = Vec::with_capacity(old.len() + moves.len());
+        let mut moves = moves.into_iter().peekable();
+        for (i, event) in old.into_iter().enumerate() {
+            while let Some((_, san)) = moves.next_if(|(at, _)| *at <= i) {
+                events.push(Event::San(san));
+            }
+            events.push(event);
+        }
+        events.extend(moves.map(|(_, san)| Event::San(san)));
+        self.events = events;
+    }
+}
+
+/// The pgn-reader visitor: records tags and movetext events of one game at a time.
+/// Its state lives in `self`, so that a game survives a reader error.
+pub(super) struct Recorder {
+    options: ImportOptions,
+    /// The decided mode; `None` while auto-detection waits for the first game.
+    pub mode: Option<ImportMode>,
+    pub game: GameRecord,
+}
+
+impl Recorder {
+    pub fn new(options: ImportOptions) -> Recorder {
+        Recorder {
+            options,
+            mode: match options.mode {
+                ImportMode::Auto => None,
+                mode => Some(mode),
+            },
+            game: GameRecord::default(),
+        }
+    }
+
+    fn games_mode(&self) -> bool {
+        self.mode == Some(ImportMode::Games)
+    }
+
+    /// Walks the game's bytes (`bytes`, all of them when `complete`) for what the
+    /// reader skipped: the moves python-chess reads go into the events, and the first
+    /// token that is no move is returned, its event index counting those moves.
+    pub fn rescan(&mut self, bytes: &[u8], complete: bool) -> Option<scan::Unknown> {
+        if matches!(self.game.start, Some(Err(_))) || !self.game.in_movetext {
+            return None;
+        }
+        let found = scan::rescan(&scan::Walk {
+            bytes,
+            complete,
+            events: &self.game.events,
+            stopped: self.game.stopped,
+            skip_variations: self.game.skipped_variations,
+        });
+        let inserted = found.moves.len();
+        self.game.insert_moves(found.moves);
+        found.unknown.map(|mut u| {
+            u.event += inserted;
+            u
+        })
+    }
+
+    fn take_comment(&mut self, last: &[u8]) -> Option<Box<MoveAnnotation>> {
+        if self.game.partial.is_empty() {
+            return parse_comment(last);
+        }
+        self.game.push_partial(last);
+        let note = parse_comment(&self.game.partial);
+        self.game.partial.clear();
+        note
+    }
+}
+
+impl Visitor for Recorder {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        self.game = GameRecord::default();
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        // Junk that happens to look like `[… "…"]` is not a tag.
+        if name.is_empty() || !name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_') {
+            return ControlFlow::Continue(());
+        }
+        let name = String::from_utf8_lossy(name);
+        self.game.tags.push(&name, &value.decode_utf8_lossy());
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+        self.game.in_movetext = true;
+        let start = game_start(&self.game.tags);
+        let skip = start.is_err();
+        self.game.start = Some(start);
+        if skip {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
+        if self.games_mode() && self.game.sans >= self.options.limit(ImportMode::Games) {
+            self.game.stopped = true;
+            return ControlFlow::Break(());
+        }
+        self.game.sans += 1;
+        self.game.events.push(Event::San(san_plus.san));
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, _: &mut (), nag: Nag) -> ControlFlow<()> {
+        self.game.events.push(Event::Nag(nag.0));
+        ControlFlow::Continue(())
+    }
+
+    fn partial_comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+        self.game.push_partial(comment.as_bytes());
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+        let note = self.take_comment(comment.as_bytes());
+        self.game.events.push(Event::Comment(note));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
+        self.game.events.push(Event::Begin);
+        let skip = self.games_mode();
+        self.game.skipped_variations |= skip;
+        ControlFlow::Continue(Skip(skip))
+    }
+
+    fn end_variation(&mut self, _: &mut ()) -> ControlFlow<()> {
+        self.game.events.push(Event::End);
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, _: &mut (), _: Outcome) -> ControlFlow<()> {
+        self.game.events.push(Event::Outcome);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _: ()) {}
+}

@@ -133,7 +133,7 @@ impl BookArgs {
     /// As [`BookArgs::workspace`].
     pub fn build(&self) -> Result<(PositionGraph, f64), CliError> {
         let started = Instant::now();
-        let build = self.workspace()?.build_now();
+        let build = self.workspace()?.into_build();
         if !build.issues.is_empty() {
             eprintln!(
                 "hastings: {} lines could not be replayed and were left out; first: {}",

@@ -300,6 +300,20 @@ impl Workspace {
         build_graph(&sources, &filter)
     }
 
+    /// Builds the graph of the chosen sources and filters on this thread, giving the
+    /// lines to the graph instead of copying them (the command line's way: it needs
+    /// the workspace no more).
+    pub fn into_build(self) -> GraphBuild {
+        let (sources, filter) = self.chosen_lines();
+        drop(self);
+        PositionGraph::build(
+            sources
+                .into_iter()
+                .flat_map(|s| Arc::try_unwrap(s).unwrap_or_else(|shared| shared.to_vec()))
+                .filter(|l| filter.matches(l)),
+        )
+    }
+
     /// Asks for the graph of the chosen sources: built on a background thread once no
     /// import is running; a build already running is superseded.
     pub fn request_build(&mut self) {

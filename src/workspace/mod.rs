@@ -6,4 +6,5 @@
 //! It knows no egui: the window drives it and draws what it reports.
 
 pub mod job;
+pub mod review_store;
 pub mod store;

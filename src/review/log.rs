@@ -1,10 +1,10 @@
 //! The review log: one line per review, appended and never rewritten. It is the source
 //! of truth; every card's state is derived from it (see [`Schedule::replay`]).
 //!
-//! A line holds six fields separated by tabs:
+//! A line holds six fields separated by tabs (shown here as `→`):
 //!
 //! ```text
-//! 2025-03-01T09:30:00.250+01:00	white	good	4.2	fuzz	r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w
+//! 2025-03-01T09:30:00.250+01:00→white→good→4.2→fuzz→r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w
 //! ```
 //!
 //! the time (RFC 3339 at the learner's local offset), the learner's colour, the rating,

@@ -230,7 +230,7 @@ impl Distribution {
     /// ```
     #[must_use]
     pub fn with_review(mut self, weight: f64, d: impl Fn(NodeId) -> f64) -> Distribution {
-        if !(weight > 0.0) || self.candidates.is_empty() {
+        if weight.is_nan() || weight <= 0.0 || self.candidates.is_empty() {
             return self;
         }
         for c in &mut self.candidates {

@@ -236,3 +236,109 @@ pub fn local_offset_minutes() -> i16 {
         _ => 0,
     }
 }
+
+/// What `hastings review` was asked to do (the CLI fills it in from its flags).
+#[derive(Clone, Debug)]
+pub struct ReviewCommand {
+    /// The learner's colour.
+    pub color: shakmaty::Color,
+    /// The review log.
+    pub log: PathBuf,
+    /// Now (the learner's local offset included).
+    pub now: crate::review::Timestamp,
+    /// `Some((moves, rating))`: grade the card after these SAN moves.
+    pub grade: Option<(String, crate::review::Rating)>,
+    /// Fuzz the interval of a grade.
+    pub fuzz: bool,
+    /// Due cards, or the mistakes-only queue.
+    pub kind: crate::review::SessionKind,
+    /// New cards a day.
+    pub new_per_day: u32,
+    /// How many queued cards to list.
+    pub limit: usize,
+}
+
+/// What `hastings review` prints.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum ReviewOutput {
+    /// The queue and the counts.
+    Queue(crate::review::report::QueueReport),
+    /// The card just graded.
+    Card(crate::review::report::CardReport),
+}
+
+/// Why `hastings review` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewCommandError {
+    /// The log or the parameters could not be read or written.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The moves to grade do not lead to a card.
+    #[error(transparent)]
+    Card(#[from] crate::review::report::CardLookupError),
+}
+
+/// Runs `hastings review` on `graph`: prints the queue, or grades one card (appending
+/// the review to the log) and prints it. Warnings about the log go to `warn`.
+///
+/// # Errors
+///
+/// [`ReviewCommandError`] when the log cannot be read or written or the moves to grade
+/// lead to no card.
+pub fn review_command(
+    graph: &crate::book::PositionGraph,
+    cmd: &ReviewCommand,
+    mut warn: impl FnMut(&str),
+) -> Result<ReviewOutput, ReviewCommandError> {
+    use crate::review::report::{CardJson, CardReport, card_after, queue_report};
+    use crate::review::{Deck, ReviewRecord};
+
+    let params_path = cmd.log.with_file_name(PARAMS_FILE);
+    let loaded = load_params(&params_path);
+    let (scheduler, bad) = loaded.value.scheduler();
+    for w in loaded.warning.iter().chain(&bad) {
+        warn(w);
+    }
+    let mut store = ReviewStore::open(&cmd.log)?;
+    for w in store.warnings() {
+        warn(w);
+    }
+    let deck = Deck::new(graph, cmd.color);
+    match &cmd.grade {
+        None => {
+            let schedule = store.schedule(&scheduler);
+            Ok(ReviewOutput::Queue(queue_report(
+                &deck,
+                &schedule,
+                &scheduler,
+                cmd.now,
+                cmd.kind,
+                cmd.new_per_day,
+                cmd.limit,
+            )))
+        }
+        Some((moves, rating)) => {
+            let index = card_after(graph, &deck, moves)?;
+            let Some(card) = deck.cards().get(index) else {
+                return Err(crate::review::report::CardLookupError::NotACard {
+                    moves: moves.clone(),
+                    reason: "no such card".to_owned(),
+                }
+                .into());
+            };
+            store.append(&ReviewRecord {
+                time: cmd.now,
+                color: cmd.color,
+                rating: *rating,
+                seconds: 0.0,
+                fuzz: cmd.fuzz,
+                card: card.key.clone(),
+            })?;
+            let schedule = store.schedule(&scheduler);
+            Ok(ReviewOutput::Card(CardReport {
+                card: CardJson::new(card, schedule.card(cmd.color, &card.key)),
+            }))
+        }
+    }
+}

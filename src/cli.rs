@@ -919,7 +919,11 @@ fn review(args: &ReviewArgs, out: &mut impl Write) -> Result<(), CliError> {
                 let r = n
                     .retrievability
                     .map_or_else(|| "new".to_owned(), |r| format!("R {r:.2}"));
-                let line = if n.line.is_empty() { "(start)" } else { &n.line };
+                let line = if n.line.is_empty() {
+                    "(start)"
+                } else {
+                    &n.line
+                };
                 writeln!(out, "{r:<8} {line}  {}", n.opening.as_deref().unwrap_or(""))?;
             }
         }

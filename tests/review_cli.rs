@@ -16,7 +16,8 @@ use common::hastings;
 const REPERTOIRE: &str = "tests/fixtures/repertoire.pgn";
 
 fn temp_log(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hastings-review-cli-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("hastings-review-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir.join("reviews.log")
 }
@@ -85,11 +86,20 @@ fn white_positions() -> BTreeSet<String> {
     v.keys
 }
 
-fn review(log: &PathBuf, extra: &[&str]) -> Value {
+fn review(log: &std::path::Path, extra: &[&str]) -> Value {
     let log = log.to_str().unwrap();
     let mut args = vec![
-        "review", "--pgn", REPERTOIRE, "--no-eco", "--color", "white", "--progress", log,
-        "--json", "--limit", "100",
+        "review",
+        "--pgn",
+        REPERTOIRE,
+        "--no-eco",
+        "--color",
+        "white",
+        "--progress",
+        log,
+        "--json",
+        "--limit",
+        "100",
     ];
     args.extend_from_slice(extra);
     let (code, out, err) = hastings(&args);
@@ -105,7 +115,10 @@ fn the_queue_has_one_card_per_position_where_the_repertoire_has_a_white_move() {
     let q = review(&log, &["--now", "2025-03-01T09:30:00+01:00"]);
     assert_eq!(q["cards"], expected.len());
     assert_eq!(q["new"], expected.len());
-    assert_eq!((q["due"].as_u64(), q["learned"].as_u64()), (Some(0), Some(0)));
+    assert_eq!(
+        (q["due"].as_u64(), q["learned"].as_u64()),
+        (Some(0), Some(0))
+    );
     let listed: BTreeSet<String> = q["next"]
         .as_array()
         .unwrap()
@@ -113,7 +126,14 @@ fn the_queue_has_one_card_per_position_where_the_repertoire_has_a_white_move() {
         .map(|c| c["epd"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(listed, expected);
-    for key in ["epd", "line", "due", "retrievability", "stability", "difficulty"] {
+    for key in [
+        "epd",
+        "line",
+        "due",
+        "retrievability",
+        "stability",
+        "difficulty",
+    ] {
         assert!(q["next"][0].get(key).is_some(), "missing {key}");
     }
     assert!(!log.exists(), "listing the queue writes nothing");
@@ -127,7 +147,13 @@ fn grading_a_new_card_moves_it_from_new_to_learned() {
     let graded = review(
         &log,
         &[
-            "--grade", "e4 e5 Nf3 Nc6", "--rating", "good", "--no-fuzz", now[0], now[1],
+            "--grade",
+            "e4 e5 Nf3 Nc6",
+            "--rating",
+            "good",
+            "--no-fuzz",
+            now[0],
+            now[1],
         ],
     );
     let card = &graded["card"];
@@ -138,7 +164,10 @@ fn grading_a_new_card_moves_it_from_new_to_learned() {
     // FSRS-6 default first Good: stability 2.3065 days, interval 2 days (py-fsrs).
     assert!((card["stability"].as_f64().unwrap() - 2.3065).abs() < 1e-4);
     assert_eq!(card["due"], "2025-03-03T09:30:00+01:00");
-    assert_eq!((card["reps"].as_u64(), card["lapses"].as_u64()), (Some(1), Some(0)));
+    assert_eq!(
+        (card["reps"].as_u64(), card["lapses"].as_u64()),
+        (Some(1), Some(0))
+    );
     let after = review(&log, &now);
     let n = |v: &Value, k: &str| v[k].as_u64().unwrap();
     assert_eq!(n(&after, "new"), n(&before, "new") - 1);
@@ -155,7 +184,18 @@ fn grading_a_new_card_moves_it_from_new_to_learned() {
 fn again_through_the_command_line_makes_the_card_due_the_same_day() {
     let log = temp_log("again");
     let grade = |moves: &str, rating: &str, now: &str| {
-        review(&log, &["--grade", moves, "--rating", rating, "--no-fuzz", "--now", now])
+        review(
+            &log,
+            &[
+                "--grade",
+                moves,
+                "--rating",
+                rating,
+                "--no-fuzz",
+                "--now",
+                now,
+            ],
+        )
     };
     grade("e4 c5", "good", "2025-03-01T09:30:00Z");
     let lapsed = grade("e4 c5", "again", "2025-03-03T09:30:00Z");

@@ -28,13 +28,23 @@ fn now() -> Timestamp {
 }
 
 fn mv(pos: &Chess, san: &str) -> Move {
-    San::from_ascii(san.as_bytes()).unwrap().to_move(pos).unwrap()
+    San::from_ascii(san.as_bytes())
+        .unwrap()
+        .to_move(pos)
+        .unwrap()
 }
 
 fn drill(settings: ReviewSettings, schedule: Schedule) -> ReviewDrill {
     let session = Session::new(Arc::clone(&REPERTOIRE), Color::White, Style::neutral(), 3);
     let deck = Arc::new(Deck::new(&REPERTOIRE, Color::White));
-    ReviewDrill::new(session, deck, Scheduler::default(), schedule, settings, now())
+    ReviewDrill::new(
+        session,
+        deck,
+        Scheduler::default(),
+        schedule,
+        settings,
+        now(),
+    )
 }
 
 fn no_learn() -> ReviewSettings {
@@ -46,14 +56,21 @@ fn no_learn() -> ReviewSettings {
 }
 
 fn start_card(d: &ReviewDrill) -> usize {
-    d.deck().index_of(&CardKey::from_position(&Chess::default())).unwrap()
+    d.deck()
+        .index_of(&CardKey::from_position(&Chess::default()))
+        .unwrap()
 }
 
 #[test]
 fn a_fresh_profile_queues_every_new_card_and_asks_the_start_first() {
     let d = drill(no_learn(), Schedule::default());
     assert_eq!(d.queue().len(), d.deck().len());
-    assert_eq!(d.step(), ReviewStep::Ask { card: start_card(&d) });
+    assert_eq!(
+        d.step(),
+        ReviewStep::Ask {
+            card: start_card(&d)
+        }
+    );
 }
 
 #[test]
@@ -167,12 +184,20 @@ fn a_new_card_is_shown_with_its_comment_and_arrows_before_it_is_asked() {
     assert_eq!(learn.comment.as_deref(), Some("Aiming at f7."));
     assert_eq!(learn.arrows, [('G', Square::C4, Square::F7)]);
     let pos = d.session().position().clone();
-    assert_eq!(d.play(mv(&pos, "Bc4"), now()).0, MoveOutcome::Rejected, "not while shown");
+    assert_eq!(
+        d.play(mv(&pos, "Bc4"), now()).0,
+        MoveOutcome::Rejected,
+        "not while shown"
+    );
     d.learned(now().plus_ms(2_000));
     assert_eq!(d.step(), ReviewStep::Ask { card: learn.card });
     let (_, graded) = d.play(mv(&pos, "Bc4"), now().plus_ms(5_000));
     assert_eq!(graded.unwrap().rating, Rating::Good);
-    assert_eq!(d.finish()[0].seconds, 3.0, "timed from the end of learn mode");
+    assert_eq!(
+        d.finish()[0].seconds,
+        3.0,
+        "timed from the end of learn mode"
+    );
     assert_eq!(d.step(), ReviewStep::Done);
 }
 

@@ -12,7 +12,8 @@ use hastings::workspace::review_store::ReviewStore;
 use shakmaty::{Chess, Position};
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hastings-review-log-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("hastings-review-log-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -70,17 +71,32 @@ fn a_log_cut_at_any_byte_of_its_last_record_keeps_every_complete_review() {
         let kept = if cut == bytes.len() { 6 } else { 5 };
         assert_eq!(store.records(), &records[..kept], "cut at {cut}");
         let torn = cut > start && cut < bytes.len();
-        assert_eq!(store.warnings().is_empty(), !torn, "cut at {cut}: {:?}", store.warnings());
+        assert_eq!(
+            store.warnings().is_empty(),
+            !torn,
+            "cut at {cut}: {:?}",
+            store.warnings()
+        );
         // The torn bytes were cut off the log (and kept aside): the next append is whole.
         store.append(&record(99)).unwrap();
         let again = ReviewStore::open(&path).unwrap();
         assert_eq!(again.records().len(), kept + 1, "cut at {cut}");
-        assert!(again.warnings().is_empty(), "cut at {cut}: {:?}", again.warnings());
+        assert!(
+            again.warnings().is_empty(),
+            "cut at {cut}: {:?}",
+            again.warnings()
+        );
         assert_eq!(again.records()[kept], record(99));
     }
     let aside = std::fs::read_dir(&dir)
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".torn-"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains(".torn-")
+        })
         .count();
     assert_eq!(aside, last - 1, "every torn tail is kept aside");
 }
@@ -100,7 +116,11 @@ fn a_corrupt_middle_line_is_reported_with_its_number_and_the_rest_kept() {
     assert_eq!(store.records().len(), 4);
     assert_eq!(store.records()[1], record(2));
     assert_eq!(store.warnings().len(), 1);
-    assert!(store.warnings()[0].contains("line 3"), "{:?}", store.warnings());
+    assert!(
+        store.warnings()[0].contains("line 3"),
+        "{:?}",
+        store.warnings()
+    );
 }
 
 /// Set by [`a_writer_killed_mid_append_loses_no_complete_review`] when it runs this test

@@ -50,8 +50,13 @@ fn synthetic_log(cards: usize) -> Vec<ReviewRecord> {
             None => Rating::Good,
             Some(s) => {
                 let true_stability = 3.0 * s.memory.unwrap().stability;
-                let r = scheduler.retrievability(true_stability, time.days_since(s.last_review.unwrap()));
-                if rng.random::<f64>() < r { Rating::Good } else { Rating::Again }
+                let r = scheduler
+                    .retrievability(true_stability, time.days_since(s.last_review.unwrap()));
+                if rng.random::<f64>() < r {
+                    Rating::Good
+                } else {
+                    Rating::Again
+                }
             }
         };
         let record = ReviewRecord {
@@ -65,7 +70,11 @@ fn synthetic_log(cards: usize) -> Vec<ReviewRecord> {
         let after = schedule.apply(&scheduler, &record).clone();
         records.push(record);
         // Again: relearn the next day.
-        let due = if rating == Rating::Again { time.plus_days(1) } else { after.due.unwrap() };
+        let due = if rating == Rating::Again {
+            time.plus_days(1)
+        } else {
+            after.due.unwrap()
+        };
         next[k] = (card, due);
     }
     records
@@ -76,7 +85,10 @@ fn too_short_a_log_is_refused() {
     let log = synthetic_log(120);
     let short = &log[..MIN_REVIEWS - 1];
     let err = optimize(short, &[], &JobProgress::new()).unwrap_err();
-    assert!(matches!(err, OptimizeError::NotEnoughReviews { have, need: 400 } if have == 399), "{err}");
+    assert!(
+        matches!(err, OptimizeError::NotEnoughReviews { have, need: 400 } if have == 399),
+        "{err}"
+    );
 }
 
 #[test]

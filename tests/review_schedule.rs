@@ -37,13 +37,17 @@ fn run(steps: &[(Rating, Option<i64>)]) -> Vec<CardState> {
     let mut now = t0();
     let mut out = Vec::new();
     for &(rating, after) in steps {
-        if let Some(prev) = out.last().map(|s: &CardState| s.clone()) {
+        if let Some(prev) = out.last().cloned() {
             now = match after {
                 None => prev.due.unwrap(),
                 Some(ms) => now.plus_ms(ms),
             };
         }
-        out.push(schedule.apply(&scheduler, &record(now, rating, false)).clone());
+        out.push(
+            schedule
+                .apply(&scheduler, &record(now, rating, false))
+                .clone(),
+        );
     }
     out
 }
@@ -68,8 +72,16 @@ fn good_four_times_at_due_times_matches_py_fsrs() {
     ];
     for (i, (s, (stability, difficulty, interval))) in states.iter().zip(want).enumerate() {
         let m = s.memory.unwrap();
-        assert_close(m.stability, stability, &format!("stability after review {}", i + 1));
-        assert_close(m.difficulty, difficulty, &format!("difficulty after review {}", i + 1));
+        assert_close(
+            m.stability,
+            stability,
+            &format!("stability after review {}", i + 1),
+        );
+        assert_close(
+            m.difficulty,
+            difficulty,
+            &format!("difficulty after review {}", i + 1),
+        );
         assert_eq!(s.interval_days, interval, "interval after review {}", i + 1);
         let due = s.due.unwrap();
         assert_eq!(due.days_since(s.last_review.unwrap()), interval as f64);
@@ -128,8 +140,16 @@ fn mixed_grades_match_py_fsrs() {
     ];
     for (i, (s, (stability, difficulty, interval))) in states.iter().zip(want).enumerate() {
         let m = s.memory.unwrap();
-        assert_close(m.stability, stability, &format!("stability after review {}", i + 1));
-        assert_close(m.difficulty, difficulty, &format!("difficulty after review {}", i + 1));
+        assert_close(
+            m.stability,
+            stability,
+            &format!("stability after review {}", i + 1),
+        );
+        assert_close(
+            m.difficulty,
+            difficulty,
+            &format!("difficulty after review {}", i + 1),
+        );
         assert_eq!(s.interval_days, interval, "interval after review {}", i + 1);
     }
     assert_eq!(states[4].lapses, 1);
@@ -150,7 +170,9 @@ fn days_start_at_four_local_time() {
     // Good at 22:00 on 1 March (+01:00): 2 days, due 3 March 22:00, which is due all
     // of the learner's day 3 March (from 04:00), but not at 03:59 that morning.
     let t = Timestamp::parse_rfc3339("2025-03-01T22:00:00+01:00").unwrap();
-    let s = schedule.apply(&scheduler, &record(t, Rating::Good, false)).clone();
+    let s = schedule
+        .apply(&scheduler, &record(t, Rating::Good, false))
+        .clone();
     let at = |text: &str| Timestamp::parse_rfc3339(text).unwrap();
     assert!(!s.is_due(at("2025-03-03T03:59:00+01:00")));
     assert!(s.is_due(at("2025-03-03T04:00:00+01:00")));
@@ -164,7 +186,9 @@ fn fuzzed_intervals_stay_in_the_py_fsrs_range_and_replay_identically() {
     let mut now = t0();
     let mut intervals = Vec::new();
     for _ in 0..6 {
-        let s = schedule.apply(&scheduler, &record(now, Rating::Good, true)).clone();
+        let s = schedule
+            .apply(&scheduler, &record(now, Rating::Good, true))
+            .clone();
         records.push(record(now, Rating::Good, true));
         intervals.push(s.interval_days);
         now = s.due.unwrap();
@@ -174,7 +198,10 @@ fn fuzzed_intervals_stay_in_the_py_fsrs_range_and_replay_identically() {
     assert_eq!(intervals[0], 2);
     assert!((9..=13).contains(&intervals[1]), "{intervals:?}");
     let replayed = Schedule::replay(&scheduler, &parse(&format(&records)).records);
-    assert_eq!(replayed.card(Color::White, &card()), schedule.card(Color::White, &card()));
+    assert_eq!(
+        replayed.card(Color::White, &card()),
+        schedule.card(Color::White, &card())
+    );
 }
 
 #[test]

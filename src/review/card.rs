@@ -147,7 +147,10 @@ mod tests {
         let play = |sans: &str| {
             let mut pos = Chess::default();
             for s in sans.split_whitespace() {
-                let m = San::from_ascii(s.as_bytes()).unwrap().to_move(&pos).unwrap();
+                let m = San::from_ascii(s.as_bytes())
+                    .unwrap()
+                    .to_move(&pos)
+                    .unwrap();
                 pos.play_unchecked(m);
             }
             CardKey::from_position(&pos)
@@ -155,16 +158,31 @@ mod tests {
         assert_eq!(play("e4 e6 d4 d5"), play("d4 e6 e4 d5"));
         assert_ne!(play("e4 e6 d4"), play("e4 e6"));
         let k = play("e4");
-        assert_eq!(k.as_str(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b");
+        assert_eq!(
+            k.as_str(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"
+        );
         assert_eq!(k.turn(), Color::Black);
         assert_eq!(k.as_str().parse::<CardKey>().unwrap(), k);
     }
 
     #[test]
     fn bad_keys_and_ratings_are_errors() {
-        assert!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR".parse::<CardKey>().is_err());
-        assert!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x".parse::<CardKey>().is_err());
-        assert!("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w".parse::<CardKey>().is_err());
+        assert!(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+                .parse::<CardKey>()
+                .is_err()
+        );
+        assert!(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x"
+                .parse::<CardKey>()
+                .is_err()
+        );
+        assert!(
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w"
+                .parse::<CardKey>()
+                .is_err()
+        );
         assert_eq!("GOOD".parse::<Rating>().unwrap(), Rating::Good);
         assert!("fine".parse::<Rating>().is_err());
         assert_eq!(Rating::Easy.number(), 4);

@@ -83,7 +83,9 @@ impl ReviewRecord {
             "black" => Color::Black,
             _ => return Err(format!("`{color}` is not a colour")),
         };
-        let rating: Rating = rating.parse().map_err(|e: super::card::RatingError| e.to_string())?;
+        let rating: Rating = rating
+            .parse()
+            .map_err(|e: super::card::RatingError| e.to_string())?;
         let seconds: f32 = match seconds.parse() {
             Ok(s) if f32::is_finite(s) && s >= 0.0 => s,
             _ => return Err(format!("`{seconds}` is not a number of seconds")),
@@ -93,7 +95,9 @@ impl ReviewRecord {
             "exact" => false,
             _ => return Err(format!("`{fuzz}` is neither `fuzz` nor `exact`")),
         };
-        let card: CardKey = card.parse().map_err(|e: super::card::CardKeyError| e.to_string())?;
+        let card: CardKey = card
+            .parse()
+            .map_err(|e: super::card::CardKeyError| e.to_string())?;
         if card.turn() != color {
             return Err(format!(
                 "the learner plays {} but {} is to move",
@@ -268,7 +272,9 @@ mod tests {
     fn a_corrupt_middle_record_is_reported_with_its_line_and_the_rest_kept() {
         let records: Vec<_> = (0..3).map(|i| record(i, Rating::Hard)).collect();
         let mut text = String::from_utf8(format(&records)).unwrap();
-        text = text.replacen("\thard\t", "\thrad\t", 2).replacen("\thrad\t", "\thard\t", 1);
+        text = text
+            .replacen("\thard\t", "\thrad\t", 2)
+            .replacen("\thrad\t", "\thard\t", 1);
         let mut bytes = text.into_bytes();
         bytes.extend_from_slice(b"\x00\xff garbage\n");
         bytes.extend_from_slice(record(9, Rating::Easy).to_line().as_bytes());
@@ -277,7 +283,11 @@ mod tests {
         assert_eq!(read.records[2].rating, Rating::Easy);
         let lines: Vec<usize> = read.problems.iter().map(|p| p.line).collect();
         assert_eq!(lines, [3, 5]);
-        assert!(read.problems[0].reason.contains("hrad"), "{}", read.problems[0]);
+        assert!(
+            read.problems[0].reason.contains("hrad"),
+            "{}",
+            read.problems[0]
+        );
         assert_eq!(read.warnings().len(), 2);
     }
 

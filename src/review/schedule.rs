@@ -129,7 +129,9 @@ impl Scheduler {
     pub fn review(&self, before: Option<&CardState>, review: &ReviewRecord) -> CardState {
         let memory = before.and_then(|c| c.memory);
         let elapsed = match before.and_then(|c| c.last_review) {
-            Some(last) => u32::try_from((review.time.day() - last.day()).max(0)).unwrap_or(u32::MAX),
+            Some(last) => {
+                u32::try_from((review.time.day() - last.day()).max(0)).unwrap_or(u32::MAX)
+            }
             None => 0,
         };
         let fallback = MemoryState {
@@ -171,7 +173,11 @@ impl Scheduler {
             lapses: before.map_or(0, |c| c.lapses)
                 + u32::from(review.rating == Rating::Again && recalled_before),
             last_rating: Some(review.rating),
-            interval_days: if review.rating == Rating::Again { 0 } else { days },
+            interval_days: if review.rating == Rating::Again {
+                0
+            } else {
+                days
+            },
         }
     }
 }
@@ -219,7 +225,8 @@ impl CardState {
 
     /// Whether the card is due on the learner's day of `now` (or earlier).
     pub fn is_due(&self, now: Timestamp) -> bool {
-        self.due.is_some_and(|d| d.with_offset(now.offset_minutes()).day() <= now.day())
+        self.due
+            .is_some_and(|d| d.with_offset(now.offset_minutes()).day() <= now.day())
     }
 
     /// The probability of recall at `now` (1 right after a review; 0 for a new card).
@@ -239,7 +246,11 @@ fn fuzzed_interval(interval: f64, card: &CardKey, time: Timestamp) -> i64 {
     if interval < 2.5 {
         return rounded;
     }
-    let ranges = [(2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, f64::INFINITY, 0.05)];
+    let ranges = [
+        (2.5, 7.0, 0.15),
+        (7.0, 20.0, 0.1),
+        (20.0, f64::INFINITY, 0.05),
+    ];
     let delta = 1.0
         + ranges
             .iter()
@@ -299,7 +310,12 @@ impl Schedule {
         let cards = &mut self.cards[side(review.color)];
         let before = cards.get(&review.card);
         match before.and_then(|c| c.last_review) {
-            None => *self.new_per_day.entry((side(review.color), review.time.day())).or_default() += 1,
+            None => {
+                *self
+                    .new_per_day
+                    .entry((side(review.color), review.time.day()))
+                    .or_default() += 1
+            }
             Some(last) if last.day() < review.time.day() => {
                 self.retention_counts.0 += 1;
                 self.retention_counts.1 += u32::from(review.rating.is_pass());
@@ -330,7 +346,10 @@ impl Schedule {
 
     /// Cards of `color` seen for the first time on the learner's day `day`.
     pub fn new_on_day(&self, color: Color, day: i64) -> u32 {
-        self.new_per_day.get(&(side(color), day)).copied().unwrap_or(0)
+        self.new_per_day
+            .get(&(side(color), day))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Measured retention: the share of reviews on a later day than the card's previous

@@ -114,9 +114,7 @@ impl ReviewTerm {
     /// Sets the urgency of a node's card (0 once it is reviewed) and updates `d`.
     /// Nodes where the learner is not to move have no card and are left alone.
     pub fn set_urgency(&mut self, graph: &PositionGraph, node: NodeId, urgency: f32) {
-        if node.index() >= graph.node_count()
-            || Some(graph.position(node).turn()) != self.learner
-        {
+        if node.index() >= graph.node_count() || Some(graph.position(node).turn()) != self.learner {
             return;
         }
         let Some(slot) = self.urgency.get_mut(node.index()) else {

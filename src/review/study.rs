@@ -177,7 +177,11 @@ impl<'a> Study<'a> {
             };
             by_lapses
                 .then(b.urgency.total_cmp(&a.urgency))
-                .then(a.retrievability.unwrap_or(0.0).total_cmp(&b.retrievability.unwrap_or(0.0)))
+                .then(
+                    a.retrievability
+                        .unwrap_or(0.0)
+                        .total_cmp(&b.retrievability.unwrap_or(0.0)),
+                )
                 .then(a.card.cmp(&b.card))
         });
         new.sort_by(|a, b| b.urgency.total_cmp(&a.urgency).then(a.card.cmp(&b.card)));
@@ -207,7 +211,9 @@ impl<'a> Study<'a> {
     /// Per line of `graph` (the deck's book) with at least one card: its mastery, the
     /// mean retrievability of its cards (new cards count 0). In book order.
     pub fn line_mastery(&self, graph: &PositionGraph) -> Vec<LineMastery> {
-        let r: Vec<f64> = (0..self.deck.len()).map(|i| self.retrievability(i)).collect();
+        let r: Vec<f64> = (0..self.deck.len())
+            .map(|i| self.retrievability(i))
+            .collect();
         (0..graph.lines().len())
             .filter_map(|i| {
                 let line = LineId(i as u32);
@@ -216,8 +222,7 @@ impl<'a> Study<'a> {
                     line,
                     title: graph.line(line).title(),
                     cards: cards.len(),
-                    mastery: cards.iter().map(|&c| r[c as usize]).sum::<f64>()
-                        / cards.len() as f64,
+                    mastery: cards.iter().map(|&c| r[c as usize]).sum::<f64>() / cards.len() as f64,
                 })
             })
             .collect()

@@ -147,9 +147,7 @@ impl Timestamp {
         let num = |range: std::ops::Range<usize>, what| -> Result<i64, TimeError> {
             let part = &b[range];
             if part.iter().all(u8::is_ascii_digit) {
-                Ok(part
-                    .iter()
-                    .fold(0i64, |n, d| n * 10 + i64::from(d - b'0')))
+                Ok(part.iter().fold(0i64, |n, d| n * 10 + i64::from(d - b'0')))
             } else {
                 Err(err(what))
             }
@@ -161,7 +159,9 @@ impl Timestamp {
         let minute = num(14..16, "the minute needs two digits")?;
         let second = num(17..19, "the second needs two digits")?;
         if b[4] != b'-' || b[7] != b'-' || b[13] != b':' || b[16] != b':' {
-            return Err(err("separators must be `-` in the date and `:` in the time"));
+            return Err(err(
+                "separators must be `-` in the date and `:` in the time",
+            ));
         }
         if !matches!(b[10], b'T' | b't') {
             return Err(err("date and time must be separated by `T`"));

@@ -25,8 +25,8 @@ use std::sync::Arc;
 use shakmaty::{Move, Position, Square};
 
 use super::session::{Hint, MoveOutcome, Reply, ReviewSteering, Session};
-use crate::book::graph::start_position;
 use crate::book::NodeId;
+use crate::book::graph::start_position;
 use crate::review::study::{DEFAULT_NEW_PER_DAY, SessionKind, Study};
 use crate::review::{
     CardState, Deck, Rating, ReviewRecord, ReviewTerm, Schedule, Scheduler, SteerSettings,

@@ -90,7 +90,10 @@ impl ReviewStore {
                 .map_err(io_err(path))?;
             f.set_len(read.complete_len as u64).map_err(io_err(path))?;
             f.sync_all().map_err(io_err(path))?;
-            warnings.push(format!("the cut-off bytes were kept in {}", aside.display()));
+            warnings.push(format!(
+                "the cut-off bytes were kept in {}",
+                aside.display()
+            ));
         }
         Ok(ReviewStore {
             path: path.to_owned(),
@@ -196,7 +199,10 @@ impl ReviewParams {
     pub fn scheduler(&self) -> (Scheduler, Option<String>) {
         match Scheduler::new(&self.parameters, self.desired_retention) {
             Ok(s) => (s, None),
-            Err(e) => (Scheduler::default(), Some(format!("{e}; using the defaults"))),
+            Err(e) => (
+                Scheduler::default(),
+                Some(format!("{e}; using the defaults")),
+            ),
         }
     }
 }

@@ -35,7 +35,7 @@ fn run(steps: &[(Rating, Option<i64>)]) -> Vec<CardState> {
     let scheduler = Scheduler::default();
     let mut schedule = Schedule::default();
     let mut now = t0();
-    let mut out = Vec::new();
+    let mut out: Vec<CardState> = Vec::new();
     for &(rating, after) in steps {
         if let Some(prev) = out.last().cloned() {
             now = match after {

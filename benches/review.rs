@@ -76,7 +76,9 @@ fn bench(c: &mut Criterion) {
 
     // ----- the queue of 100,000 cards -----
     let big = random_book(9_300);
+    let started = std::time::Instant::now();
     let deck = Deck::new(&big, Color::White);
+    let deck_ms = started.elapsed().as_secs_f64() * 1e3;
     let records = reviews(&deck);
     let schedule = Schedule::replay(&scheduler, &records);
     let study = Study {
@@ -86,7 +88,7 @@ fn bench(c: &mut Criterion) {
         now: now(),
     };
     eprintln!(
-        "random book: {} nodes, {} White cards, {} due",
+        "random book: {} nodes, {} White cards, {} due; the deck took {deck_ms:.0} ms to build",
         big.node_count(),
         deck.len(),
         study.counts(DEFAULT_NEW_PER_DAY).due
@@ -118,6 +120,9 @@ fn bench(c: &mut Criterion) {
     let Ok(eco) = PositionGraph::eco() else {
         panic!("the embedded book builds");
     };
+    c.bench_function("deck of the ECO book for White", |b| {
+        b.iter(|| black_box(Deck::new(&eco, Color::White)))
+    });
     let eco_deck = Deck::new(&eco, Color::White);
     // Every 7th card is due.
     let targets: Vec<_> = eco_deck

@@ -75,7 +75,7 @@ fn bench(c: &mut Criterion) {
     let scheduler = Scheduler::default();
 
     // ----- the queue of 100,000 cards -----
-    let big = random_book(9_300);
+    let big = random_book(11_300);
     let started = std::time::Instant::now();
     let deck = Deck::new(&big, Color::White);
     let deck_ms = started.elapsed().as_secs_f64() * 1e3;

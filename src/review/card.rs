@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use shakmaty::{Board, Color, Position};
+use shakmaty::{Color, Position};
 use thiserror::Error;
 
 /// The key of a card: the board and the side to move, as text
@@ -56,7 +56,9 @@ impl fmt::Display for CardKey {
 impl FromStr for CardKey {
     type Err = CardKeyError;
 
-    /// Parses `<board> <w|b>`; the board is checked and written back in its normal form.
+    /// Parses `<board> <w|b>`. The board must be a FEN board in its normal form (as
+    /// [`CardKey::from_position`] writes it: eight ranks, runs of empty squares as one
+    /// digit), so that one position has one key.
     fn from_str(text: &str) -> Result<CardKey, CardKeyError> {
         let err = |reason| CardKeyError {
             text: text.to_owned(),
@@ -65,15 +67,44 @@ impl FromStr for CardKey {
         let (board, side) = text
             .split_once(' ')
             .ok_or_else(|| err("the side to move is missing"))?;
-        let side = match side {
-            "w" => 'w',
-            "b" => 'b',
-            _ => return Err(err("the side to move must be `w` or `b`")),
-        };
-        let board = Board::from_ascii_board_fen(board.as_bytes())
-            .map_err(|_| err("the board is not a FEN board"))?;
-        Ok(CardKey(format!("{board} {side}")))
+        if side != "w" && side != "b" {
+            return Err(err("the side to move must be `w` or `b`"));
+        }
+        if !is_normal_board(board) {
+            return Err(err("the board is not a FEN board in normal form"));
+        }
+        Ok(CardKey(text.to_owned()))
     }
+}
+
+/// Whether `board` is a FEN board as shakmaty writes it: eight ranks separated by `/`,
+/// each of piece letters and single digits 1–8 (never two digits in a row) covering
+/// eight squares.
+fn is_normal_board(board: &str) -> bool {
+    let mut ranks = 0;
+    for rank in board.split('/') {
+        ranks += 1;
+        let mut squares = 0u32;
+        let mut last_digit = false;
+        for b in rank.bytes() {
+            match b {
+                b'1'..=b'8' if !last_digit => {
+                    squares += u32::from(b - b'0');
+                    last_digit = true;
+                }
+                b'p' | b'n' | b'b' | b'r' | b'q' | b'k' | b'P' | b'N' | b'B' | b'R' | b'Q'
+                | b'K' => {
+                    squares += 1;
+                    last_digit = false;
+                }
+                _ => return false,
+            }
+        }
+        if squares != 8 {
+            return false;
+        }
+    }
+    ranks == 8
 }
 
 /// How well the learner knew a card (FSRS's four grades).

@@ -7,7 +7,6 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Color, Move, Position};
 
 use super::card::CardKey;
-use crate::book::graph::start_position;
 use crate::book::{LineId, NodeId, PositionGraph};
 
 /// One card of a [`Deck`].
@@ -17,10 +16,8 @@ pub struct DeckCard {
     pub key: CardKey,
     /// Its node in the book.
     pub node: NodeId,
-    /// A shortest sequence of book moves from a start of the book to the position.
+    /// A shortest sequence of book moves from the standard start to the position.
     pub moves: Vec<Move>,
-    /// Those moves in SAN.
-    pub sans: Vec<String>,
     /// The opening's title at the position (`"C50 Italian Game"`), if any line names it.
     pub opening: Option<String>,
     /// How likely a game is to pass through the position (see [`Deck::new`]).
@@ -28,9 +25,23 @@ pub struct DeckCard {
 }
 
 impl DeckCard {
+    /// The moves in SAN.
+    pub fn sans(&self) -> Vec<String> {
+        let mut pos = shakmaty::Chess::default();
+        let mut out = Vec::with_capacity(self.moves.len());
+        for &mv in &self.moves {
+            if !pos.is_legal(mv) {
+                break;
+            }
+            out.push(SanPlus::from_move(pos.clone(), mv).to_string());
+            pos.play_unchecked(mv);
+        }
+        out
+    }
+
     /// The moves as one line of SAN, `"e4 e5 Nf3"` (what `hastings review --grade` takes).
     pub fn line(&self) -> String {
-        self.sans.join(" ")
+        self.sans().join(" ")
     }
 }
 
@@ -49,8 +60,9 @@ pub struct Deck {
 const REACH_PLIES: usize = 80;
 
 impl Deck {
-    /// The cards of `graph` for `learner`: each node with `learner` to move and at least
-    /// one book continuation, in order of the shortest distance from a start of the book.
+    /// The cards of `graph` for `learner`: each node reachable from the standard start
+    /// by book moves with `learner` to move and at least one book continuation, in order
+    /// of the shortest distance from the start.
     ///
     /// The reach estimate of a card is the probability that a game following the book's
     /// popularity shares (`cw(x→y) / Σ cw`) at every move, for both sides, passes through
@@ -58,54 +70,65 @@ impl Deck {
     /// ply at which it is reached and capped at 1. Replace it with
     /// [`Deck::set_reach`] for another estimate.
     pub fn new(graph: &PositionGraph, learner: Color) -> Deck {
-        let paths = shortest_paths(graph);
+        let tree = bfs_tree(graph);
         let reach = reach_estimate(graph);
         let mut deck = Deck {
             learner: Some(learner),
             ..Deck::default()
         };
-        for &(node, ref moves) in &paths {
+        let mut titles: FxHashMap<LineId, String> = FxHashMap::default();
+        for &node in &tree.order {
             let pos = graph.position(node);
             if pos.turn() != learner || graph.continuations(node).is_empty() {
                 continue;
             }
-            let (sans, history) = replay(graph, moves);
+            let opening = tree.name[node.index()].map(|l| {
+                titles
+                    .entry(l)
+                    .or_insert_with(|| graph.line(l).title())
+                    .clone()
+            });
             let card = DeckCard {
                 key: CardKey::from_position(pos),
                 node,
-                moves: moves.clone(),
-                sans,
-                opening: graph.name_at(&history).map(crate::book::OpeningLine::title),
+                moves: tree.moves_to(node),
+                opening,
                 reach: reach.get(node.index()).copied().unwrap_or(0.0),
             };
             deck.by_key.insert(card.key.clone(), deck.cards.len());
             deck.by_node.insert(node, deck.cards.len());
             deck.cards.push(card);
         }
-        deck.line_cards = (0..graph.lines().len())
-            .map(|i| deck.cards_of_line(graph, LineId(i as u32)))
-            .collect();
+        deck.line_cards = deck.cards_of_lines(graph);
         deck
     }
 
-    fn cards_of_line(&self, graph: &PositionGraph, line: LineId) -> Vec<u32> {
-        let l = graph.line(line);
-        let Ok(mut pos) = start_position(l) else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        let mut visit = |pos: &shakmaty::Chess| {
-            if let Some(&i) = graph.lookup(pos).and_then(|n| self.by_node.get(&n))
-                && !out.contains(&(i as u32))
-            {
-                out.push(i as u32);
+    /// Per line, the cards it passes through: read off the book's continuations (each
+    /// knows the lines that play it), plus the start for lines from the standard start.
+    fn cards_of_lines(&self, graph: &PositionGraph) -> Vec<Vec<u32>> {
+        let mut out: Vec<Vec<u32>> = vec![Vec::new(); graph.lines().len()];
+        if let Some(&start_card) = graph.start().and_then(|s| self.by_node.get(&s)) {
+            for (l, line) in graph.lines().iter().enumerate() {
+                if line.start.is_none() {
+                    out[l].push(start_card as u32);
+                }
             }
-        };
-        visit(&pos);
-        for san in &l.moves {
-            let Ok(mv) = san.to_move(&pos) else { break };
-            pos.play_unchecked(mv);
-            visit(&pos);
+        }
+        for node in graph.node_ids() {
+            for c in graph.continuations(node) {
+                let Some(&card) = self.by_node.get(&c.to) else {
+                    continue;
+                };
+                for &l in graph.continuation_lines(c) {
+                    if let Some(cards) = out.get_mut(l.index()) {
+                        cards.push(card as u32);
+                    }
+                }
+            }
+        }
+        for cards in &mut out {
+            cards.sort_unstable();
+            cards.dedup();
         }
         out
     }
@@ -153,58 +176,58 @@ impl Deck {
     }
 }
 
-/// SAN of `moves` from the standard position (or the line's own start, when the path
-/// does not start there) and the nodes passed.
-fn replay(graph: &PositionGraph, moves: &[Move]) -> (Vec<String>, Vec<NodeId>) {
-    let mut pos = shakmaty::Chess::default();
-    let mut sans = Vec::with_capacity(moves.len());
-    let mut history: Vec<NodeId> = graph.lookup(&pos).into_iter().collect();
-    for &mv in moves {
-        if !pos.is_legal(mv) {
-            break;
-        }
-        sans.push(SanPlus::from_move(pos.clone(), mv).to_string());
-        pos.play_unchecked(mv);
-        history.extend(graph.lookup(&pos));
-    }
-    (sans, history)
+/// The breadth-first tree of book moves from the standard start.
+struct Tree {
+    /// Nodes in breadth-first order, the start first.
+    order: Vec<NodeId>,
+    /// Per node, the node and move it is first reached from.
+    parent: Vec<Option<(NodeId, Move)>>,
+    /// Per node, the deepest named node on its tree path (as lichess names openings).
+    name: Vec<Option<LineId>>,
 }
 
-/// For every node reachable from the standard start by book moves, a shortest sequence
-/// of moves to it (breadth first, in book order), the start first.
-fn shortest_paths(graph: &PositionGraph) -> Vec<(NodeId, Vec<Move>)> {
-    let Some(start) = graph.start() else {
-        return Vec::new();
+impl Tree {
+    /// The moves from the start to `node` along the tree.
+    fn moves_to(&self, node: NodeId) -> Vec<Move> {
+        let mut moves = Vec::new();
+        let mut at = node;
+        while let Some((p, mv)) = self.parent[at.index()] {
+            moves.push(mv);
+            at = p;
+        }
+        moves.reverse();
+        moves
+    }
+}
+
+fn bfs_tree(graph: &PositionGraph) -> Tree {
+    let n = graph.node_count();
+    let mut tree = Tree {
+        order: Vec::new(),
+        parent: vec![None; n],
+        name: vec![None; n],
     };
-    let mut parent: Vec<Option<(NodeId, Move)>> = vec![None; graph.node_count()];
-    let mut seen = vec![false; graph.node_count()];
-    let mut order = vec![start];
+    let Some(start) = graph.start() else {
+        return tree;
+    };
+    let mut seen = vec![false; n];
     seen[start.index()] = true;
+    tree.order.push(start);
+    tree.name[start.index()] = graph.name(start);
     let mut i = 0;
-    while i < order.len() {
-        let node = order[i];
+    while i < tree.order.len() {
+        let node = tree.order[i];
         i += 1;
         for c in graph.continuations(node) {
             if !seen[c.to.index()] {
                 seen[c.to.index()] = true;
-                parent[c.to.index()] = Some((node, c.mv));
-                order.push(c.to);
+                tree.parent[c.to.index()] = Some((node, c.mv));
+                tree.name[c.to.index()] = graph.name(c.to).or(tree.name[node.index()]);
+                tree.order.push(c.to);
             }
         }
     }
-    order
-        .into_iter()
-        .map(|node| {
-            let mut moves = Vec::new();
-            let mut at = node;
-            while let Some((p, mv)) = parent[at.index()] {
-                moves.push(mv);
-                at = p;
-            }
-            moves.reverse();
-            (node, moves)
-        })
-        .collect()
+    tree
 }
 
 /// The probability that a game following the popularity shares passes through each node

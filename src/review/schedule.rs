@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
-use fsrs::{FSRS, MemoryState};
+use fsrs::{FSRS, FSRSItem, FSRSReview, MemoryState};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Color;
@@ -53,6 +53,14 @@ pub struct Scheduler {
     fsrs: FSRS,
     parameters: [f32; 21],
     retention: f32,
+    /// `0.9^(−1/decay) − 1`, the forgetting curve's factor.
+    factor: f64,
+}
+
+/// The factor of FSRS-6's forgetting curve `R(t) = (1 + factor · t / S)^(−decay)`,
+/// chosen so that `R(S) = 0.9`.
+fn curve_factor(decay: f32) -> f64 {
+    0.9f64.powf(-1.0 / f64::from(decay)) - 1.0
 }
 
 impl Default for Scheduler {
@@ -62,6 +70,7 @@ impl Default for Scheduler {
             fsrs: FSRS::default(),
             parameters: fsrs::DEFAULT_PARAMETERS,
             retention: DEFAULT_RETENTION,
+            factor: curve_factor(fsrs::DEFAULT_PARAMETERS[20]),
         }
     }
 }
@@ -92,6 +101,7 @@ impl Scheduler {
             .map_err(|v: Vec<f32>| bad(format!("{} numbers after filling", v.len())))?;
         Ok(Scheduler {
             fsrs,
+            factor: curve_factor(parameters[20]),
             parameters,
             retention,
         })
@@ -112,17 +122,12 @@ impl Scheduler {
         self.parameters[20]
     }
 
-    /// The probability of recalling a card with `stability` after `days`.
+    /// The probability of recalling a card with `stability` after `days`: FSRS-6's
+    /// forgetting curve (as `fsrs::current_retrievability`, in f64 with its factor
+    /// computed once).
     pub fn retrievability(&self, stability: f32, days: f64) -> f64 {
-        let memory = MemoryState {
-            stability,
-            difficulty: 5.0,
-        };
-        f64::from(fsrs::current_retrievability(
-            memory,
-            days.max(0.0) as f32,
-            self.decay(),
-        ))
+        let s = f64::from(stability.max(fsrs_min_stability()));
+        (1.0 + self.factor * days.max(0.0) / s).powf(-f64::from(self.decay()))
     }
 
     /// The card's state after `review`, from its state before (`None` for a new card).
@@ -138,17 +143,22 @@ impl Scheduler {
             stability: 0.1,
             difficulty: 5.0,
         };
-        let next = self
-            .fsrs
-            .next_states(memory.map(to_fsrs), self.retention, elapsed)
-            .map(|n| match review.rating {
-                Rating::Again => n.again,
-                Rating::Hard => n.hard,
-                Rating::Good => n.good,
-                Rating::Easy => n.easy,
-            });
+        // One FSRS step from the state before (fsrs's `memory_state` of a one-review
+        // history; the same step `next_states` takes for each of the four ratings).
+        let item = FSRSItem {
+            reviews: vec![FSRSReview {
+                rating: review.rating.number(),
+                delta_t: elapsed,
+            }],
+        };
+        let next = self.fsrs.memory_state(item, memory.map(to_fsrs)).map(|m| {
+            let interval =
+                self.fsrs
+                    .next_interval(Some(m.stability), self.retention, review.rating.number());
+            (m, interval)
+        });
         let (state, interval) = match next {
-            Ok(s) => (s.memory, s.interval),
+            Ok(s) => s,
             // fsrs refuses only non-finite states; keep the card schedulable.
             Err(_) => (memory.map(to_fsrs).unwrap_or(fallback), 1.0),
         };
@@ -180,6 +190,11 @@ impl Scheduler {
             },
         }
     }
+}
+
+/// The smallest stability fsrs uses.
+fn fsrs_min_stability() -> f32 {
+    0.001
 }
 
 fn to_fsrs(m: Memory) -> MemoryState {
@@ -357,5 +372,31 @@ impl Schedule {
     pub fn measured_retention(&self) -> (Option<f64>, u32) {
         let (all, recalled) = self.retention_counts;
         ((all > 0).then(|| f64::from(recalled) / f64::from(all)), all)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retrievability_is_fsrs_forgetting_curve() {
+        let s = Scheduler::default();
+        for (stability, days) in [(2.3065f32, 0.0), (2.3065, 2.3065), (10.0, 3.5), (0.2, 40.0)] {
+            let theirs = fsrs::current_retrievability(
+                MemoryState {
+                    stability,
+                    difficulty: 5.0,
+                },
+                days as f32,
+                s.decay(),
+            );
+            let ours = s.retrievability(stability, days);
+            assert!(
+                (ours - f64::from(theirs)).abs() < 1e-5,
+                "{stability} {days}: {ours} vs {theirs}"
+            );
+        }
+        assert!((s.retrievability(7.0, 7.0) - 0.9).abs() < 1e-9);
     }
 }

@@ -10,7 +10,8 @@ use hastings::book::line::{LineSource, OpeningLine, SourceId};
 use hastings::review::log::{format, parse};
 use hastings::review::study::{DEFAULT_NEW_PER_DAY, SessionKind};
 use hastings::review::{
-    Deck, Rating, ReviewRecord, ReviewTerm, Schedule, Scheduler, SteerSettings, Study, Timestamp,
+    Deck, DeckStates, Rating, ReviewRecord, ReviewTerm, Schedule, Scheduler, SteerSettings, Study,
+    Timestamp,
 };
 use hastings::sampler::{Distribution, Style};
 use hastings::workspace::review_store::ReviewStore;
@@ -81,9 +82,15 @@ fn bench(c: &mut Criterion) {
     let deck_ms = started.elapsed().as_secs_f64() * 1e3;
     let records = reviews(&deck);
     let schedule = Schedule::replay(&scheduler, &records);
+    c.bench_function(
+        &format!("join {} cards with their states", deck.len()),
+        |b| b.iter(|| black_box(DeckStates::new(&deck, &schedule))),
+    );
+    let states = DeckStates::new(&deck, &schedule);
     let study = Study {
         deck: &deck,
         schedule: &schedule,
+        states: &states,
         scheduler: &scheduler,
         now: now(),
     };
@@ -213,11 +220,29 @@ fn bench(c: &mut Criterion) {
     )
     .join("review-bench");
     let _ = std::fs::remove_dir_all(&dir);
+    if std::fs::create_dir_all(&dir).is_err() {
+        panic!("create {}", dir.display());
+    }
     let path = dir.join("reviews.log");
     let Ok(mut store) = ReviewStore::open(&path) else {
         panic!("open {}", path.display());
     };
     let record = records[0].clone();
+    let Ok(mut raw) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("sync-only"))
+    else {
+        panic!("open the sync test file");
+    };
+    c.bench_function("write one byte + sync_data (the disk alone)", |b| {
+        b.iter(|| {
+            use std::io::Write;
+            if raw.write_all(b"x").and_then(|()| raw.sync_data()).is_err() {
+                panic!("sync failed");
+            }
+        })
+    });
     c.bench_function("append one review (write + flush + sync_data)", |b| {
         b.iter(|| {
             if store.append(&record).is_err() {

@@ -91,6 +91,16 @@ fn right_at_the_first_try_is_good_and_can_become_easy() {
     assert_eq!(reviews[0].card, CardKey::from_position(&Chess::default()));
     assert!(!d.queue().any(|c| c == start));
     assert_eq!(d.schedule().review_count(), 1);
+    let counts = d.study(now()).counts(20);
+    assert_eq!(
+        (counts.learned, counts.new, counts.due),
+        (1, d.deck().len() - 1, 0)
+    );
+    assert_eq!(
+        d.study(now()).forecast(30)[7],
+        1,
+        "Easy on a new card: 8.3 days → 8"
+    );
 }
 
 #[test]

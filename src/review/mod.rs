@@ -32,5 +32,5 @@ pub use deck::{Deck, DeckCard};
 pub use log::ReviewRecord;
 pub use schedule::{CardState, Memory, Schedule, Scheduler};
 pub use steer::{ReviewTerm, SteerSettings};
-pub use study::{Counts, QueueEntry, SessionKind, Study};
+pub use study::{Counts, DeckStates, QueueEntry, SessionKind, Study};
 pub use time::{TimeError, Timestamp};

@@ -9,7 +9,7 @@ use thiserror::Error;
 use super::card::CardKey;
 use super::deck::{Deck, DeckCard};
 use super::schedule::{CardState, Schedule, Scheduler};
-use super::study::{QueueReason, SessionKind, Study};
+use super::study::{DeckStates, QueueReason, SessionKind, Study};
 use super::time::Timestamp;
 use crate::book::PositionGraph;
 
@@ -115,9 +115,11 @@ pub fn queue_report(
     new_per_day: u32,
     limit: usize,
 ) -> QueueReport {
+    let states = DeckStates::new(deck, schedule);
     let study = Study {
         deck,
         schedule,
+        states: &states,
         scheduler,
         now,
     };

@@ -77,13 +77,49 @@ pub struct LineMastery {
     pub mastery: f64,
 }
 
+/// The states of a deck's cards, in deck order: the log's states joined with the deck
+/// once (a hash lookup per card), so that the queue and the counts read them in order.
+/// Update it with [`DeckStates::set`] when a card is graded.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeckStates {
+    states: Vec<Option<CardState>>,
+}
+
+impl DeckStates {
+    /// The states of `deck`'s cards in `schedule` (`None` for new cards).
+    pub fn new(deck: &Deck, schedule: &Schedule) -> DeckStates {
+        let color = deck.learner().unwrap_or(Color::White);
+        DeckStates {
+            states: deck
+                .cards()
+                .iter()
+                .map(|c| schedule.card(color, &c.key).cloned())
+                .collect(),
+        }
+    }
+
+    /// The state of card `i` (`None` when new).
+    pub fn get(&self, i: usize) -> Option<&CardState> {
+        self.states.get(i).and_then(Option::as_ref)
+    }
+
+    /// Sets the state of card `i` (after a review).
+    pub fn set(&mut self, i: usize, state: CardState) {
+        if let Some(slot) = self.states.get_mut(i) {
+            *slot = Some(state);
+        }
+    }
+}
+
 /// One deck, its card states, the scheduler, at one moment.
 #[derive(Clone, Copy, Debug)]
 pub struct Study<'a> {
     /// The cards.
     pub deck: &'a Deck,
-    /// Their states.
+    /// The log's states (for the new cards started today).
     pub schedule: &'a Schedule,
+    /// The states of the deck's cards, in deck order.
+    pub states: &'a DeckStates,
     /// The scheduler (for retrievability).
     pub scheduler: &'a Scheduler,
     /// Now.
@@ -97,8 +133,7 @@ impl<'a> Study<'a> {
 
     /// The state of the deck's card `i` (`None` when new).
     pub fn state(&self, i: usize) -> Option<&'a CardState> {
-        let card = self.deck.cards().get(i)?;
-        self.schedule.card(self.color(), &card.key)
+        self.states.get(i)
     }
 
     /// The probability of recall of card `i` now (0 when new).

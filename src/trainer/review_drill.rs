@@ -27,7 +27,7 @@ use shakmaty::{Move, Position, Square};
 use super::session::{Hint, MoveOutcome, Reply, ReviewSteering, Session};
 use crate::book::NodeId;
 use crate::book::graph::start_position;
-use crate::review::study::{DEFAULT_NEW_PER_DAY, SessionKind, Study};
+use crate::review::study::{DEFAULT_NEW_PER_DAY, DeckStates, SessionKind, Study};
 use crate::review::{
     CardState, Deck, Rating, ReviewRecord, ReviewTerm, Schedule, Scheduler, SteerSettings,
     Timestamp,
@@ -131,6 +131,7 @@ pub struct ReviewDrill {
     deck: Arc<Deck>,
     scheduler: Scheduler,
     schedule: Schedule,
+    states: DeckStates,
     settings: ReviewSettings,
     queue: VecDeque<usize>,
     term: Arc<ReviewTerm>,
@@ -156,9 +157,11 @@ impl ReviewDrill {
     ) -> ReviewDrill {
         let learner = session.learner();
         let graph = session.graph();
+        let states = DeckStates::new(&deck, &schedule);
         let queue: VecDeque<usize> = Study {
             deck: &deck,
             schedule: &schedule,
+            states: &states,
             scheduler: &scheduler,
             now,
         }
@@ -176,6 +179,7 @@ impl ReviewDrill {
             deck,
             scheduler,
             schedule,
+            states,
             settings,
             queue,
             term,
@@ -212,6 +216,18 @@ impl ReviewDrill {
     /// The card states, with every committed review applied.
     pub fn schedule(&self) -> &Schedule {
         &self.schedule
+    }
+
+    /// The deck's counts, forecast, mastery and queue at `now`, with every committed
+    /// review applied (what the Progress tab draws during a session).
+    pub fn study(&self, now: Timestamp) -> Study<'_> {
+        Study {
+            deck: &self.deck,
+            schedule: &self.schedule,
+            states: &self.states,
+            scheduler: &self.scheduler,
+            now,
+        }
     }
 
     /// The scheduler.
@@ -366,7 +382,10 @@ impl ReviewDrill {
 
     fn commit(&mut self) {
         if let Some(r) = self.pending.take() {
-            self.schedule.apply(&self.scheduler, &r);
+            let state = self.schedule.apply(&self.scheduler, &r).clone();
+            if let Some(i) = self.deck.index_of(&r.card) {
+                self.states.set(i, state);
+            }
             self.committed.push(r);
         }
     }

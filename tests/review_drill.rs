@@ -97,9 +97,9 @@ fn right_at_the_first_try_is_good_and_can_become_easy() {
         (1, d.deck().len() - 1, 0)
     );
     assert_eq!(
-        d.study(now()).forecast(30)[7],
+        d.study(now()).forecast(30)[8],
         1,
-        "Easy on a new card: 8.3 days → 8"
+        "Easy on a new card: 8.3 days, due in 8"
     );
 }
 

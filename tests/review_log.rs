@@ -128,7 +128,7 @@ fn a_corrupt_middle_line_is_reported_with_its_number_and_the_rest_kept() {
 const WRITER_ENV: &str = "HASTINGS_TEST_REVIEW_WRITER";
 
 #[test]
-fn writer_child() {
+fn a_child_writer_appends_until_killed() {
     // Only does something as the child process of the kill test.
     let Ok(path) = std::env::var(WRITER_ENV) else {
         return;
@@ -145,7 +145,12 @@ fn a_writer_killed_mid_append_loses_no_complete_review() {
     let path = dir.join("reviews.log");
     for round in 0..3 {
         let mut child = Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "writer_child", "--nocapture", "--test-threads=1"])
+            .args([
+                "--exact",
+                "a_child_writer_appends_until_killed",
+                "--nocapture",
+                "--test-threads=1",
+            ])
             .env(WRITER_ENV, &path)
             .stdout(std::process::Stdio::null())
             .spawn()

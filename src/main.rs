@@ -25,7 +25,8 @@ fn main() -> ExitCode {
         };
     };
     let stdout = std::io::stdout();
-    match cli::run(command, &mut stdout.lock()) {
+    let data_dir = ui::progress_path().and_then(|p| p.parent().map(std::path::Path::to_path_buf));
+    match cli::run_in(command, data_dir.as_deref(), &mut stdout.lock()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hastings: {e}");

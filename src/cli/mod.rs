@@ -6,6 +6,7 @@
 pub mod args;
 pub mod export;
 pub mod import;
+pub mod review;
 pub mod sample;
 pub mod stats;
 
@@ -18,6 +19,7 @@ use thiserror::Error;
 pub use args::{BookArgs, GuiArgs};
 pub use export::ExportArgs;
 pub use import::{ImportArgs, ImportJson, IssueJson};
+pub use review::ReviewArgs;
 pub use sample::{CandidateReport, ReachedReport, SampleArgs, SampleReport, sample_report};
 pub use stats::StatsArgs;
 
@@ -55,6 +57,8 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the book (or some of its sources) as PGN with nested variations.
     Export(ExportArgs),
+    /// Spaced repetition: list the review queue, or grade a card.
+    Review(ReviewArgs),
 }
 
 /// What went wrong in a headless command.
@@ -104,6 +108,9 @@ pub enum CliError {
     /// Writing PGN failed.
     #[error(transparent)]
     Export(#[from] ExportError),
+    /// A review could not be listed or recorded.
+    #[error(transparent)]
+    Review(#[from] crate::workspace::review_store::ReviewCommandError),
 }
 
 impl CliError {
@@ -121,16 +128,32 @@ impl CliError {
     }
 }
 
-/// Runs a headless command, writing its output to `out`.
+/// Runs a headless command, writing its output to `out`; without the learner's data
+/// directory (see [`run_in`]).
 ///
 /// # Errors
 ///
 /// [`CliError`] when the book cannot be built or the output cannot be written.
 pub fn run(command: &Command, out: &mut impl Write) -> Result<(), CliError> {
+    run_in(command, None, out)
+}
+
+/// Runs a headless command with the learner's data directory (where `review` keeps its
+/// log unless `--progress` says otherwise), writing its output to `out`.
+///
+/// # Errors
+///
+/// [`CliError`] when the book cannot be built or the output cannot be written.
+pub fn run_in(
+    command: &Command,
+    data_dir: Option<&std::path::Path>,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     match command {
         Command::Stats(args) => stats::run(args, out),
         Command::Sample(args) => sample::run(args, out),
         Command::Import(args) => import::run(args, out),
         Command::Export(args) => export::run(args, out),
+        Command::Review(args) => review::run(args, data_dir, out),
     }
 }

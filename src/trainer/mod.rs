@@ -4,8 +4,10 @@
 //! button presses and draws what it reports; tests script whole drills with a seed.
 
 pub mod progress;
+pub mod review_drill;
 mod session;
 
 pub use session::{
-    BookMove, DEFAULT_REPLY_DELAY, Hint, MoveOutcome, Phase, PlayedMove, Reply, Session,
+    BookMove, DEFAULT_REPLY_DELAY, Hint, MoveOutcome, Phase, PlayedMove, Reply, ReviewSteering,
+    Session,
 };

@@ -9,6 +9,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position, Square};
 
 use crate::book::{LineId, NodeId, OpeningLine, PositionGraph};
+use crate::review::steer::ReviewTerm;
 use crate::sampler::{Candidate, CandidateKind, Distribution, Style, move_share};
 
 /// How long the computer waits before it replies, by default (the UI applies it).
@@ -158,6 +159,18 @@ pub struct Session {
     fixed: usize,
     /// The wider book (ECO) that explains moves when the drill's book is a repertoire.
     theory: Option<Arc<PositionGraph>>,
+    /// The review term steering the computer toward due cards (review mode only).
+    review: Option<ReviewSteering>,
+}
+
+/// The review term of review mode: the computer's candidates get `weight · d(y)` added
+/// to their acceptance (see [`crate::review::steer`]).
+#[derive(Clone, Debug)]
+pub struct ReviewSteering {
+    /// `w_r`.
+    pub weight: f64,
+    /// `d(y)` per node.
+    pub term: Arc<ReviewTerm>,
 }
 
 impl Session {
@@ -184,6 +197,7 @@ impl Session {
             last_announcement: None,
             fixed: 0,
             theory: None,
+            review: None,
         };
         s.restart(Chess::default());
         s
@@ -412,8 +426,10 @@ impl Session {
         self.dist = self.compute_distribution();
     }
 
+    /// The distribution at the current position, with the review term at the
+    /// computer's moves when one is set.
     fn compute_distribution(&self) -> Distribution {
-        match self.node() {
+        let d = match self.node() {
             Some(node) => Distribution::at(
                 &self.graph,
                 node,
@@ -422,7 +438,24 @@ impl Session {
                 self.s_prev(),
             ),
             None => Distribution::default(),
+        };
+        match &self.review {
+            Some(r) if self.position().turn() != self.learner => {
+                d.with_review(r.weight, |n| r.term.d(n))
+            }
+            _ => d,
         }
+    }
+
+    /// Sets (or with `None` removes) the review term; it applies to the next reply.
+    pub fn set_review(&mut self, review: Option<ReviewSteering>) {
+        self.review = review;
+        self.dist = self.compute_distribution();
+    }
+
+    /// The review term, if one is set.
+    pub fn review(&self) -> Option<&ReviewSteering> {
+        self.review.as_ref()
     }
 
     /// Mistakes in this line.

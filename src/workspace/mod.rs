@@ -11,6 +11,7 @@
 //! - [`export`]: PGN files written atomically.
 //! - [`store`]: the learner's data written atomically, corrupt files kept aside.
 //! - [`job`]: the job type.
+//! - [`review_store`]: the review log of spaced repetition (append-only, synced).
 //!
 //! The workspace opens files; the layers below it (`book`, `sampler`, `trainer`) never
 //! do. It knows no egui.
@@ -21,6 +22,7 @@ pub mod export;
 pub mod files;
 pub mod job;
 mod loader;
+pub mod review_store;
 pub mod store;
 
 use std::collections::VecDeque;

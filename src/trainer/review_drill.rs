@@ -24,7 +24,8 @@ use std::sync::Arc;
 
 use shakmaty::{Move, Position, Square};
 
-use super::session::{Hint, MoveOutcome, Reply, ReviewSteering, Session};
+use super::phase::{Hint, MoveOutcome, Reply};
+use super::session::{ReviewSteering, Session};
 use crate::book::NodeId;
 use crate::book::graph::start_position;
 use crate::review::study::{DEFAULT_NEW_PER_DAY, DeckStates, SessionKind, Study};

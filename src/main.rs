@@ -12,6 +12,7 @@ fn main() -> ExitCode {
         let options = ui::RunOptions {
             screenshot: args.gui.screenshot.clone(),
             moves: args.gui.moves.clone(),
+            tab: args.gui.tab.clone(),
             size: args.gui.size,
             files: args.gui.files.clone(),
             reset_progress: args.gui.reset_progress,

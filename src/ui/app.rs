@@ -84,6 +84,12 @@ pub struct TrainerApp {
     pub(super) screenshot: Option<ScreenshotPlan>,
     pub(super) timings: Option<Timings>,
     wake: Option<Wake>,
+    /// Review mode, when it is on.
+    pub(super) review: Option<super::review_mode::ReviewMode>,
+    /// The review log (beside the progress file); `None`: no review mode.
+    pub(super) review_log: Option<PathBuf>,
+    /// Fuzz review intervals (off in tests, for reproducible due dates).
+    pub(super) review_fuzz: bool,
 }
 
 impl TrainerApp {
@@ -121,6 +127,9 @@ impl TrainerApp {
         let session = Session::new(Arc::clone(&graph), learner, settings.style.clone(), seed);
         let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
         workspace.restore();
+        let review_log = progress_file
+            .as_deref()
+            .map(super::review_mode::review_log_path);
         TrainerApp {
             workspace,
             graph,
@@ -146,6 +155,9 @@ impl TrainerApp {
             screenshot: None,
             timings: None,
             wake: None,
+            review: None,
+            review_log,
+            review_fuzz: true,
         }
     }
 
@@ -308,6 +320,7 @@ impl TrainerApp {
             self.apply(ctx, command);
         }
         self.computer_reply(ctx);
+        self.review_logic(ctx);
         self.animate(ctx);
         self.record_completions();
         let busy = self.explore.is_some() || self.is_loading();
@@ -394,6 +407,8 @@ impl TrainerApp {
         self.last_reply = None;
         self.reply_due = None;
         self.animation = None;
+        // A review session's cards are the new book's.
+        self.restart_review();
         self.message = Some(format!(
             "The book now has {} lines{}.",
             super::format::count(self.graph.lines().len()),
@@ -431,7 +446,11 @@ impl TrainerApp {
         if now + 1e-9 >= due {
             self.reply_due = None;
             // A transposition is announced under the opening name (Session::announcement).
-            if let Some(reply) = self.session.reply() {
+            let reply = match self.review_reply() {
+                Some(reply) => reply,
+                None => self.session.reply(),
+            };
+            if let Some(reply) = reply {
                 self.message = None;
                 self.start_animation(ctx, reply.candidate.mv);
                 self.last_reply = Some(reply);
@@ -535,11 +554,16 @@ impl TrainerApp {
                 style_panel::style_panel_ui(ui, &mut self.settings, seed, commands);
             }
             LeftTab::Book => book_panel::book_panel_ui(ui, &self.workspace, commands),
-            LeftTab::Progress => progress_panel::progress_panel_ui(
-                ui,
-                self.progress.progress(),
-                self.progress.warning(),
-            ),
+            LeftTab::Progress => {
+                super::review_panel::review_progress_ui(ui, self, commands);
+                progress_panel::progress_panel_ui(
+                    ui,
+                    self.progress.progress(),
+                    self.progress.warning(),
+                    &self.graph,
+                    commands,
+                );
+            }
         });
     }
 
@@ -572,6 +596,7 @@ impl eframe::App for TrainerApp {
             self.settings.book = self.workspace.choice().clone();
             eframe::set_value(storage, SETTINGS_KEY, &self.settings);
             self.progress.save();
+            self.save_reviews();
         }
     }
 
@@ -581,6 +606,7 @@ impl eframe::App for TrainerApp {
         }
         self.workspace.cancel_all();
         self.progress.save();
+        self.end_review();
         if let Some(t) = &self.timings {
             t.report();
         }

@@ -54,7 +54,10 @@ impl TrainerApp {
                 self.last_reply = None;
                 self.animation = None;
                 let before = self.session.position().clone();
-                let outcome = self.session.play(mv);
+                let outcome = match self.review_play(mv) {
+                    Some(outcome) => outcome,
+                    None => self.session.play(mv),
+                };
                 if !matches!(outcome, MoveOutcome::Rejected) {
                     let mistake = matches!(outcome, MoveOutcome::OutOfBook);
                     self.progress
@@ -93,9 +96,24 @@ impl TrainerApp {
                 self.orientation = Orientation::from_color(color);
                 self.settings.orientation = Some(self.orientation);
                 self.new_seed();
+                let mode = self.drill_mode();
+                self.set_drill_mode(super::review_mode::DrillMode::Free);
                 self.session.set_learner(color);
+                // A review session's cards are the new colour's.
+                self.set_drill_mode(mode);
                 self.last_reply = None;
                 self.message = None;
+            }
+            Command::SetDrillMode(mode) => self.set_drill_mode(mode),
+            Command::GotIt => self.review_learned(),
+            Command::Easy => self.review_easy(),
+            Command::Optimize => self.start_optimize(ctx),
+            Command::DrillFrom(moves) => {
+                self.last_reply = None;
+                self.left_tab = super::app::LeftTab::Style;
+                if self.session.start_after(&moves).is_err() {
+                    self.message = Some("That position is not in the book.".to_owned());
+                }
             }
             Command::SetStyle(style) => {
                 self.settings.style = style.clone();
@@ -114,7 +132,9 @@ impl TrainerApp {
         match action {
             Action::NewLine | Action::NextLine => {
                 self.new_seed();
-                self.session.new_line();
+                if !self.review_next_line() {
+                    self.session.new_line();
+                }
                 self.last_reply = None;
             }
             Action::NewLineFromHere => {
@@ -125,7 +145,11 @@ impl TrainerApp {
             Action::TryAgain => self.session.try_again(),
             Action::ShowMe => {
                 self.last_reply = None;
-                if let Some(MoveOutcome::Accepted { san, .. }) = self.session.show_me() {
+                let outcome = match self.review_show_me() {
+                    Some(outcome) => outcome,
+                    None => self.session.show_me(),
+                };
+                if let Some(MoveOutcome::Accepted { san, .. }) = outcome {
                     self.message = Some(format!("The book plays {san}."));
                     if let Some(m) = self.session.moves().last() {
                         self.start_animation(ctx, m.mv);
@@ -133,7 +157,11 @@ impl TrainerApp {
                 }
             }
             Action::Hint => {
-                if self.session.ask_hint().is_none() {
+                let hinted = match self.review_hint() {
+                    Some(hinted) => hinted,
+                    None => self.session.ask_hint().is_some(),
+                };
+                if !hinted {
                     self.message = Some("No hint here.".to_owned());
                 }
             }

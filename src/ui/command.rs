@@ -202,6 +202,16 @@ pub enum Command {
     SetLearner(Color),
     /// A new style for the next reply and the chart.
     SetStyle(Style),
+    /// Free drill, review, or mistakes only.
+    SetDrillMode(super::review_mode::DrillMode),
+    /// The new card shown in review mode has been seen: ask it.
+    GotIt,
+    /// Turn the last Good grade into Easy.
+    Easy,
+    /// Start a line at the position after these moves.
+    DrillFrom(Vec<Move>),
+    /// Fit the FSRS parameters to the review log (a background job).
+    Optimize,
     /// Files were chosen or dropped: ask how to read them.
     OpenFiles(Vec<PathBuf>),
     /// Import these files in this mode (the choice of the open dialog).

@@ -13,7 +13,7 @@ use eframe::egui;
 use shakmaty::Move;
 
 use super::app::TrainerApp;
-use crate::review::{Deck, SessionKind, Timestamp};
+use crate::review::{Deck, Rating, SessionKind, Timestamp};
 use crate::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
 use crate::trainer::{MoveOutcome, Reply};
 use crate::workspace::review_store::{ReviewStore, load_params, local_offset_minutes};
@@ -52,6 +52,8 @@ pub(super) struct ReviewMode {
     pub(super) store: ReviewStore,
     /// The last error writing the log, or the log's warnings.
     pub(super) warning: Option<String>,
+    /// The grade of the learner's last answer, while it can still change to Easy.
+    pub(super) last_grade: Option<Rating>,
     /// "Optimise my memory model".
     pub(super) optimize: super::optimize_panel::OptimizeState,
 }
@@ -160,6 +162,7 @@ impl TrainerApp {
             drill,
             store,
             warning: (!warning.is_empty()).then(|| warning.join("; ")),
+            last_grade: None,
             optimize: Default::default(),
         });
         // The drill started its first line in its own session: take it.
@@ -217,9 +220,7 @@ impl TrainerApp {
     /// The learner's move in review mode.
     pub(super) fn review_play(&mut self, mv: Move) -> Option<MoveOutcome> {
         let (outcome, graded) = self.with_drill(|d| d.play(mv, now()))?;
-        if let Some(g) = graded {
-            self.message = Some(format!("Graded {:?}.", g.rating));
-        }
+        self.set_last_grade(graded.map(|g| g.rating));
         Some(outcome)
     }
 
@@ -230,11 +231,20 @@ impl TrainerApp {
 
     /// "Show me" in review mode.
     pub(super) fn review_show_me(&mut self) -> Option<Option<MoveOutcome>> {
-        self.with_drill(|d| d.show_me(now()).0)
+        let (outcome, graded) = self.with_drill(|d| d.show_me(now()))?;
+        self.set_last_grade(graded.map(|g| g.rating));
+        Some(outcome)
+    }
+
+    fn set_last_grade(&mut self, grade: Option<Rating>) {
+        if let Some(r) = &mut self.review {
+            r.last_grade = grade;
+        }
     }
 
     /// The next line in review mode.
     pub(super) fn review_next_line(&mut self) -> bool {
+        self.set_last_grade(None);
         self.with_drill(|d| d.next_line(now())).is_some()
     }
 
@@ -246,7 +256,7 @@ impl TrainerApp {
     /// "Easy" after a right first-try move.
     pub(super) fn review_easy(&mut self) {
         if let Some(Some(g)) = self.with_drill(|d| d.mark_easy()) {
-            self.message = Some(format!("Graded {:?}.", g.rating));
+            self.set_last_grade(Some(g.rating));
         }
     }
 

@@ -16,6 +16,7 @@ use super::command::Command;
 use super::format::count;
 use super::review_mode::{DrillMode, now};
 use crate::book::{NodeId, PositionGraph};
+use crate::review::Rating;
 use crate::trainer::review_drill::ReviewStep;
 
 /// Days in the forecast.
@@ -67,16 +68,18 @@ pub(super) fn review_drill_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<
         }
         ReviewStep::Play => {}
     }
-    if app
-        .message
-        .as_deref()
-        .is_some_and(|m| m.starts_with("Graded Good"))
-        && ui
-            .button("Easy")
-            .on_hover_text("That was easy: show it less often")
-            .clicked()
-    {
-        commands.push(Command::Easy);
+    if let Some(grade) = review.last_grade {
+        ui.horizontal(|ui| {
+            ui.label(format!("Graded: {}", grade.as_str()));
+            if grade == Rating::Good
+                && ui
+                    .button("Easy")
+                    .on_hover_text("That was easy: show it less often")
+                    .clicked()
+            {
+                commands.push(Command::Easy);
+            }
+        });
     }
     ui.separator();
 }

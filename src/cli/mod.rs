@@ -1,9 +1,12 @@
-//! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`];
+//! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
+//! [`coverage`], [`compare`];
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
 
 pub mod args;
+pub mod compare;
+pub mod coverage;
 pub mod export;
 pub mod import;
 pub mod sample;
@@ -16,6 +19,8 @@ use clap::{Parser, Subcommand};
 use thiserror::Error;
 
 pub use args::{BookArgs, GuiArgs};
+pub use compare::CompareArgs;
+pub use coverage::CoverageArgs;
 pub use export::ExportArgs;
 pub use import::{ImportArgs, ImportJson, IssueJson};
 pub use sample::{CandidateReport, ReachedReport, SampleArgs, SampleReport, sample_report};
@@ -55,6 +60,11 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the book (or some of its sources) as PGN with nested variations.
     Export(ExportArgs),
+    /// What a repertoire will face against a theory book: likely positions, gaps,
+    /// coverage by depth.
+    Coverage(CoverageArgs),
+    /// A player's games against a repertoire: where each left it.
+    Compare(CompareArgs),
 }
 
 /// What went wrong in a headless command.
@@ -132,5 +142,7 @@ pub fn run(command: &Command, out: &mut impl Write) -> Result<(), CliError> {
         Command::Sample(args) => sample::run(args, out),
         Command::Import(args) => import::run(args, out),
         Command::Export(args) => export::run(args, out),
+        Command::Coverage(args) => coverage::run(args, out),
+        Command::Compare(args) => compare::run(args, out),
     }
 }

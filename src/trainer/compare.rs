@@ -378,8 +378,9 @@ fn summarise(out: &mut Comparison) {
 
 /// The colour a repertoire is for, guessed from its lines: a lichess study's
 /// `[Orientation]` tag when most lines have one, else the side that branches less (a
-/// repertoire answers the opponent's many moves with one move each). `None` when
-/// nothing tells.
+/// repertoire answers the opponent's many moves with one move each), else the side
+/// that plays the last move of more lines (a line ends on the learner's answer).
+/// `None` when nothing tells.
 pub fn repertoire_colour(repertoire: &PositionGraph) -> Option<Color> {
     let mut oriented = [0usize; 2];
     for line in repertoire.lines() {
@@ -404,7 +405,14 @@ pub fn repertoire_colour(repertoire: &PositionGraph) -> Option<Color> {
         let side = usize::from(repertoire.position(node).turn().is_black());
         extra[side] += n.saturating_sub(1);
     }
-    match extra[0].cmp(&extra[1]) {
+    // Lines whose last move was White's, Black's (lines from the standard position).
+    let mut last = [0usize; 2];
+    for line in repertoire.lines().iter().filter(|l| l.start.is_none()) {
+        if !line.moves.is_empty() {
+            last[usize::from(line.moves.len() % 2 == 0)] += 1;
+        }
+    }
+    match extra[0].cmp(&extra[1]).then(last[1].cmp(&last[0])) {
         std::cmp::Ordering::Less => Some(Color::White),
         std::cmp::Ordering::Greater => Some(Color::Black),
         std::cmp::Ordering::Equal => None,

@@ -13,7 +13,7 @@ use super::coverage::{ColorArg, learner_colour};
 use crate::book::{ImportMode, ImportOptions, OpeningLine, PositionGraph, SourceId};
 use crate::sampler::Style;
 use crate::trainer::compare::{
-    CompareOptions, Comparison, Deviation, GameComparison, Mover, compare,
+    CompareOptions, Comparison, Deviation, GameComparison, Mover, compare, games_ply_limit,
 };
 use crate::trainer::coverage::{CoverageOptions, describe, exposure};
 use crate::workspace::{WorkspaceError, files, job};
@@ -220,14 +220,6 @@ pub fn compare_json(c: &Comparison) -> CompareJson {
                 .collect(),
         },
     }
-}
-
-/// The ply limit for reading games against `repertoire`: its longest line and 20 more
-/// plies, for returns by transposition.
-pub fn games_ply_limit(repertoire: &PositionGraph) -> u32 {
-    u32::try_from(repertoire.stats().max_depth)
-        .unwrap_or(u32::MAX)
-        .saturating_add(20)
 }
 
 /// Reads the games of `path` (as a game collection, cut at `max_plies`), naming them by

@@ -373,7 +373,7 @@ fn summarise(out: &mut Comparison) {
         s.deviations[i].count += 1;
     }
     // Stable: equal counts keep the order of their first game.
-    s.deviations.sort_by(|a, b| b.count.cmp(&a.count));
+    s.deviations.sort_by_key(|d| std::cmp::Reverse(d.count));
 }
 
 /// The colour a repertoire is for, guessed from its lines: a lichess study's
@@ -449,4 +449,12 @@ pub fn most_frequent_player(games: &[OpeningLine]) -> Option<String> {
         .into_iter()
         .reduce(|best, c| if c.1 > best.1 { c } else { best })
         .map(|(name, _)| name)
+}
+
+/// The ply limit for reading games against `repertoire`: its longest line and 20 plies
+/// more, for returns by transposition.
+pub fn games_ply_limit(repertoire: &PositionGraph) -> u32 {
+    u32::try_from(repertoire.stats().max_depth)
+        .unwrap_or(u32::MAX)
+        .saturating_add(20)
 }

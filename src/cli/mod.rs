@@ -1,9 +1,12 @@
-//! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`];
+//! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
+//! [`coverage`], [`compare`];
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
 
 pub mod args;
+pub mod compare;
+pub mod coverage;
 pub mod export;
 pub mod import;
 pub mod review;
@@ -17,6 +20,8 @@ use clap::{Parser, Subcommand};
 use thiserror::Error;
 
 pub use args::{BookArgs, GuiArgs};
+pub use compare::CompareArgs;
+pub use coverage::CoverageArgs;
 pub use export::ExportArgs;
 pub use import::{ImportArgs, ImportJson, IssueJson};
 pub use review::ReviewArgs;
@@ -59,6 +64,11 @@ pub enum Command {
     Export(ExportArgs),
     /// Spaced repetition: list the review queue, or grade a card.
     Review(ReviewArgs),
+    /// What a repertoire will face against a theory book: likely positions, gaps,
+    /// coverage by depth.
+    Coverage(CoverageArgs),
+    /// A player's games against a repertoire: where each left it.
+    Compare(CompareArgs),
 }
 
 /// What went wrong in a headless command.
@@ -155,5 +165,7 @@ pub fn run_in(
         Command::Import(args) => import::run(args, out),
         Command::Export(args) => export::run(args, out),
         Command::Review(args) => review::run(args, data_dir, out),
+        Command::Coverage(args) => coverage::run(args, out),
+        Command::Compare(args) => compare::run(args, out),
     }
 }

@@ -8,6 +8,8 @@
 //! - [`review_drill`]: review mode, a [`Session`] driven by the spaced-repetition queue.
 //! - [`progress`]: tries and mistakes per position, completed lines.
 
+pub mod compare;
+pub mod coverage;
 mod phase;
 pub mod progress;
 pub mod review_drill;

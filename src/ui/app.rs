@@ -20,6 +20,7 @@ use super::board::Orientation;
 use super::chart::ChartData;
 use super::chart_panel::ChartCache;
 use super::command::{Action, Command, ExportWhat};
+use super::coverage_panel::CoverageView;
 use super::dialogs::Dialogs;
 use super::explore::{ExploreRun, Explored};
 use super::import_report::ReportView;
@@ -27,8 +28,8 @@ use super::screenshot::ScreenshotPlan;
 use super::state::{SETTINGS_KEY, Settings};
 use super::timings::Timings;
 use super::{
-    board_panel, book_panel, chart_panel, drill_panel, import_report, progress_panel, style_panel,
-    top_bar,
+    board_panel, book_panel, chart_panel, coverage_panel, drill_panel, import_report,
+    progress_panel, style_panel, top_bar,
 };
 use crate::book::PositionGraph;
 use crate::trainer::progress::Progress;
@@ -46,6 +47,7 @@ pub(super) enum LeftTab {
     Style,
     Book,
     Progress,
+    Coverage,
 }
 
 /// A move on its way to its square: the move and when (egui time) it started.
@@ -78,6 +80,8 @@ pub struct TrainerApp {
     pub(super) chart: ChartCache,
     pub(super) dialogs: Dialogs,
     pub(super) report: Option<ReportView>,
+    /// The Coverage tab's state and jobs.
+    pub(super) coverage: CoverageView,
     /// `Session::lines_completed` when completions were last recorded.
     completed_seen: u32,
     window_title: String,
@@ -150,6 +154,7 @@ impl TrainerApp {
             chart: ChartCache::default(),
             dialogs: Dialogs::default(),
             report: None,
+            coverage: CoverageView::default(),
             completed_seen: 0,
             window_title: String::new(),
             screenshot: None,
@@ -316,6 +321,7 @@ impl TrainerApp {
             }
         }
         self.poll_workspace(ctx);
+        self.poll_coverage(ctx);
         for command in self.dialogs.poll(ctx) {
             self.apply(ctx, command);
         }
@@ -402,6 +408,7 @@ impl TrainerApp {
             .name("hastings-drop".to_owned())
             .spawn(move || drop(old));
         self.book_generation += 1;
+        self.coverage.book_changed();
         self.explored = None;
         self.chart.invalidate();
         self.last_reply = None;
@@ -541,6 +548,7 @@ impl TrainerApp {
                 (LeftTab::Style, "Style"),
                 (LeftTab::Book, "Book"),
                 (LeftTab::Progress, "Progress"),
+                (LeftTab::Coverage, "Coverage"),
             ] {
                 if ui.selectable_label(self.left_tab == tab, name).clicked() {
                     self.left_tab = tab;
@@ -563,6 +571,10 @@ impl TrainerApp {
                     &self.graph,
                     commands,
                 );
+            }
+            LeftTab::Coverage => {
+                let repertoire = self.workspace.is_repertoire();
+                coverage_panel::coverage_panel_ui(ui, &mut self.coverage, repertoire, commands);
             }
         });
     }

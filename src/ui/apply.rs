@@ -89,6 +89,10 @@ impl TrainerApp {
                 Err(e) => self.message = Some(format!("Cannot export: {e}.")),
             },
             Command::Message(text) => self.message = Some(text),
+            Command::DrillAt(moves, book) => self.drill_at(&moves, book),
+            Command::BackToRepertoire => self.back_to_repertoire(),
+            Command::CheckGames => self.dialogs.start_games_dialog(ctx),
+            Command::CompareGames(path) => self.check_games(ctx, path),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),
             Command::SetLearner(color) => {

@@ -232,6 +232,23 @@ pub enum Command {
     Export(ExportWhat),
     /// Show this message in the drill panel (a finished job's result).
     Message(String),
+    /// Start a drill at the position after these moves, on this book (Coverage tab).
+    DrillAt(Vec<Move>, DrillBook),
+    /// End a gap drill on the theory book: drill the repertoire again.
+    BackToRepertoire,
+    /// Choose a PGN file of the learner's games to compare with the repertoire.
+    CheckGames,
+    /// Compare the learner's games in this file with the repertoire.
+    CompareGames(PathBuf),
+}
+
+/// The book a position is drilled on (Coverage tab).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrillBook {
+    /// The learner's repertoire.
+    Repertoire,
+    /// The theory book: for gaps, where the repertoire has no move.
+    Theory,
 }
 
 /// What to export as PGN.

@@ -26,6 +26,20 @@ enum Saved {
 enum PathPurpose {
     Open,
     Save(Vec<OpeningLine>),
+    /// A file of the learner's games, to compare with the repertoire.
+    Games,
+}
+
+/// A file dialog running on its own thread: its answer, when it was opened, and what for.
+type Picking = (Job<Option<Vec<PathBuf>>>, Instant, Pick);
+
+/// What a file dialog chooses files for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pick {
+    /// PGN files to load into the book.
+    Open,
+    /// A PGN file of the learner's games (Coverage tab).
+    Games,
 }
 
 /// The path field shown when the system has no file dialog.
@@ -40,7 +54,7 @@ pub(super) struct Dialogs {
     /// "Read as": the chosen files and the mode picked so far.
     mode: Option<(Vec<PathBuf>, FileMode)>,
     /// A file dialog running on its own thread, and when it was opened.
-    picking: Option<(Job<Option<Vec<PathBuf>>>, Instant)>,
+    picking: Option<Picking>,
     /// A save dialog (and the writing) running on its own thread.
     saving: Option<(Job<Saved>, Instant)>,
     path_entry: Option<PathEntry>,
@@ -81,9 +95,33 @@ impl Dialogs {
                 .pick_files()
         });
         match job {
-            Ok(job) => self.picking = Some((job, Instant::now())),
+            Ok(job) => self.picking = Some((job, Instant::now(), Pick::Open)),
             Err(_) => self.ask_path(),
         }
+    }
+
+    /// Opens the system's file dialog for one PGN file of the learner's games (to
+    /// compare with the repertoire) on its own thread.
+    pub(super) fn start_games_dialog(&mut self, ctx: &egui::Context) {
+        let wake = repaint(ctx);
+        let job = Job::spawn("open", wake, |_| {
+            rfd::FileDialog::new()
+                .set_title("Check my games: a PGN file of your games")
+                .add_filter("PGN", &["pgn", "PGN"])
+                .pick_file()
+                .map(|p| vec![p])
+        });
+        match job {
+            Ok(job) => self.picking = Some((job, Instant::now(), Pick::Games)),
+            Err(_) => self.ask_games_path(),
+        }
+    }
+
+    fn ask_games_path(&mut self) {
+        self.path_entry = Some(PathEntry {
+            purpose: PathPurpose::Games,
+            text: String::new(),
+        });
     }
 
     /// Asks where to save `lines` (on a thread) and writes them there as PGN.
@@ -114,16 +152,23 @@ impl Dialogs {
     /// Dropped files are asked about like chosen ones.
     pub(super) fn poll(&mut self, ctx: &egui::Context) -> Vec<Command> {
         let mut commands = Vec::new();
-        if let Some((job, opened)) = &self.picking {
+        if let Some((job, opened, pick)) = &self.picking {
+            let pick = *pick;
             match job.poll() {
                 JobPoll::Running => {}
-                JobPoll::Finished(Some(paths)) if !paths.is_empty() => {
+                JobPoll::Finished(Some(mut paths)) if !paths.is_empty() => {
                     self.picking = None;
-                    commands.push(Command::OpenFiles(paths));
+                    commands.push(match pick {
+                        Pick::Open => Command::OpenFiles(paths),
+                        Pick::Games => Command::CompareGames(paths.swap_remove(0)),
+                    });
                 }
                 JobPoll::Finished(_) | JobPoll::Died(_) => {
                     if no_file_dialog(opened.elapsed()) {
-                        self.ask_path();
+                        match pick {
+                            Pick::Open => self.ask_path(),
+                            Pick::Games => self.ask_games_path(),
+                        }
                     }
                     self.picking = None;
                 }
@@ -175,6 +220,7 @@ impl Dialogs {
         let (title, button) = match entry.purpose {
             PathPurpose::Open => ("Open a PGN file", "Open"),
             PathPurpose::Save(_) => ("Export as PGN", "Save"),
+            PathPurpose::Games => ("Check my games", "Check"),
         };
         let mut done = None;
         egui::Window::new(title)
@@ -212,6 +258,7 @@ impl Dialogs {
                         PathPurpose::Save(lines) => {
                             commands.push(Command::Message(save_message(&lines, &path)));
                         }
+                        PathPurpose::Games => commands.push(Command::CompareGames(path)),
                     }
                 }
             }

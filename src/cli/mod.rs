@@ -1,10 +1,12 @@
-//! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`];
+//! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
+//! [`fit`];
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
 
 pub mod args;
 pub mod export;
+pub mod fit;
 pub mod import;
 pub mod sample;
 pub mod stats;
@@ -17,6 +19,7 @@ use thiserror::Error;
 
 pub use args::{BookArgs, GuiArgs};
 pub use export::ExportArgs;
+pub use fit::{FitArgs, FitJson};
 pub use import::{ImportArgs, ImportJson, IssueJson};
 pub use sample::{CandidateReport, ReachedReport, SampleArgs, SampleReport, sample_report};
 pub use stats::StatsArgs;
@@ -55,6 +58,8 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the book (or some of its sources) as PGN with nested variations.
     Export(ExportArgs),
+    /// Fit the style under which a player's own moves are most likely (a profile).
+    Fit(FitArgs),
 }
 
 /// What went wrong in a headless command.
@@ -104,6 +109,9 @@ pub enum CliError {
     /// Writing PGN failed.
     #[error(transparent)]
     Export(#[from] ExportError),
+    /// A style profile cannot be read or written.
+    #[error(transparent)]
+    Profile(#[from] crate::workspace::profiles::ProfileFileError),
 }
 
 impl CliError {
@@ -132,5 +140,6 @@ pub fn run(command: &Command, out: &mut impl Write) -> Result<(), CliError> {
         Command::Sample(args) => sample::run(args, out),
         Command::Import(args) => import::run(args, out),
         Command::Export(args) => export::run(args, out),
+        Command::Fit(args) => fit::run(args, out),
     }
 }

@@ -10,6 +10,7 @@
 //! - [`files`]: file stamps and the progress-counting PGN reader.
 //! - [`export`]: PGN files written atomically.
 //! - [`store`]: the learner's data written atomically, corrupt files kept aside.
+//! - [`profiles`]: style profile files.
 //! - [`job`]: the job type.
 //!
 //! The workspace opens files; the layers below it (`book`, `sampler`, `trainer`) never
@@ -21,6 +22,7 @@ pub mod export;
 pub mod files;
 pub mod job;
 mod loader;
+pub mod profiles;
 pub mod store;
 
 use std::collections::VecDeque;

@@ -3,6 +3,7 @@
 //! [`Session`] knows no window and no files: the user interface feeds it moves and
 //! button presses and draws what it reports; tests script whole drills with a seed.
 
+pub mod learner_style;
 pub mod progress;
 mod session;
 

@@ -1,5 +1,5 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
-//! [`coverage`], [`compare`];
+//! [`coverage`], [`compare`], [`fit`];
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
@@ -8,6 +8,7 @@ pub mod args;
 pub mod compare;
 pub mod coverage;
 pub mod export;
+pub mod fit;
 pub mod import;
 pub mod review;
 pub mod sample;
@@ -23,6 +24,7 @@ pub use args::{BookArgs, GuiArgs};
 pub use compare::CompareArgs;
 pub use coverage::CoverageArgs;
 pub use export::ExportArgs;
+pub use fit::{FitArgs, FitJson};
 pub use import::{ImportArgs, ImportJson, IssueJson};
 pub use review::ReviewArgs;
 pub use sample::{CandidateReport, ReachedReport, SampleArgs, SampleReport, sample_report};
@@ -69,6 +71,8 @@ pub enum Command {
     Coverage(CoverageArgs),
     /// A player's games against a repertoire: where each left it.
     Compare(CompareArgs),
+    /// Fit the style under which a player's own moves are most likely (a profile).
+    Fit(FitArgs),
 }
 
 /// What went wrong in a headless command.
@@ -121,6 +125,9 @@ pub enum CliError {
     /// A review could not be listed or recorded.
     #[error(transparent)]
     Review(#[from] crate::workspace::review_store::ReviewCommandError),
+    /// A style profile cannot be read or written.
+    #[error(transparent)]
+    Profile(#[from] crate::workspace::profiles::ProfileFileError),
 }
 
 impl CliError {
@@ -167,5 +174,6 @@ pub fn run_in(
         Command::Review(args) => review::run(args, data_dir, out),
         Command::Coverage(args) => coverage::run(args, out),
         Command::Compare(args) => compare::run(args, out),
+        Command::Fit(args) => fit::run(args, out),
     }
 }

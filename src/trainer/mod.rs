@@ -11,6 +11,7 @@
 pub mod compare;
 pub mod coverage;
 mod phase;
+pub mod learner_style;
 pub mod progress;
 pub mod review_drill;
 mod session;

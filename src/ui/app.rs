@@ -24,14 +24,17 @@ use super::coverage_panel::CoverageView;
 use super::dialogs::Dialogs;
 use super::explore::{ExploreRun, Explored};
 use super::import_report::ReportView;
+use super::learner_style_panel::LearnerStyleState;
 use super::screenshot::ScreenshotPlan;
 use super::state::{SETTINGS_KEY, Settings};
 use super::timings::Timings;
 use super::{
     board_panel, book_panel, chart_panel, coverage_panel, drill_panel, import_report,
-    progress_panel, style_panel, top_bar,
+    learner_style_panel, profile_panel, progress_panel, style_panel, top_bar,
 };
 use crate::book::PositionGraph;
+use crate::sampler::profile::StyleProfile;
+use crate::trainer::learner_style::{Adaptation, Posterior, StyleClass};
 use crate::trainer::progress::Progress;
 use crate::trainer::{Reply, Session};
 use crate::workspace::job::Wake;
@@ -94,6 +97,10 @@ pub struct TrainerApp {
     pub(super) review_log: Option<PathBuf>,
     /// Fuzz review intervals (off in tests, for reproducible due dates).
     pub(super) review_fuzz: bool,
+    /// The style profile loaded last, if any.
+    pub(super) profile: Option<StyleProfile>,
+    /// The learner's style: drilled lines, imported games, the adaptive opponent's coin.
+    pub(super) learner_style: LearnerStyleState,
 }
 
 impl TrainerApp {
@@ -163,6 +170,12 @@ impl TrainerApp {
             review: None,
             review_log,
             review_fuzz: true,
+            profile: None,
+            learner_style: LearnerStyleState::new(if rand::random() {
+                Adaptation::Solid
+            } else {
+                Adaptation::Sharp
+            }),
         }
     }
 
@@ -239,6 +252,32 @@ impl TrainerApp {
         self.workspace.is_busy()
     }
 
+    /// The message shown in the drill panel, if any (what happened last).
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// The style profile loaded last, if any.
+    pub fn profile(&self) -> Option<&StyleProfile> {
+        self.profile.as_ref()
+    }
+
+    /// The learner's style posterior (drilled lines and their games among the loaded
+    /// files), `None` before any.
+    pub fn learner_style(&self) -> Option<Posterior> {
+        self.learner_style.posterior()
+    }
+
+    /// The learner's most likely style class and the posterior.
+    pub fn learner_style_class(&self) -> Option<(Posterior, StyleClass)> {
+        self.learner_style.posterior().map(|p| (p, p.class()))
+    }
+
+    /// The adaptive opponent's pick for a mixed learner in this session.
+    pub fn adaptation_coin(&self) -> Adaptation {
+        self.learner_style.coin
+    }
+
     // ----- files (tests and the window) -----
 
     /// Files were chosen in the file dialog or dropped on the window: asks how to read
@@ -251,6 +290,12 @@ impl TrainerApp {
     /// has no file dialog (no desktop portal, no zenity).
     pub fn ask_for_path(&mut self) {
         self.dialogs.ask_path();
+    }
+
+    /// Shows the path field for loading a style profile (what the window does when the
+    /// system has no file dialog); with `play_like`, a fitted player's games are added.
+    pub fn ask_for_profile_path(&mut self, play_like: bool) {
+        self.dialogs.ask_profile_load_path(play_like);
     }
 
     /// Waits until every import and graph build has finished and applies the results,
@@ -433,8 +478,34 @@ impl TrainerApp {
                 .unwrap_or_else(|| "unnamed line".to_owned());
             self.progress.progress_mut().record_completion(&title);
             self.progress.save();
+            if shakmaty::Position::board(self.session.position_at(0))
+                == shakmaty::Position::board(&shakmaty::Chess::default())
+            {
+                let moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
+                self.learner_style.record(&moves, self.session.learner());
+            }
+            self.adapt_style();
         }
         self.completed_seen = done;
+    }
+
+    /// With the adaptive opponent on, sets the computer's style to the answer to the
+    /// learner's style (seed 001 §5.1); the style panel shows the result.
+    pub(super) fn adapt_style(&mut self) {
+        if !self.settings.adaptive {
+            return;
+        }
+        self.learner_style
+            .refresh(&self.workspace, &self.settings.learner_name);
+        let Some((_, class)) = self.learner_style_class() else {
+            return;
+        };
+        let style =
+            Adaptation::for_class(class, self.learner_style.coin).style(self.settings.style.tau());
+        if style != *self.session.style() {
+            self.settings.style = style.clone();
+            self.session.set_style(style);
+        }
     }
 
     fn computer_reply(&mut self, ctx: &egui::Context) {
@@ -560,6 +631,7 @@ impl TrainerApp {
             LeftTab::Style => {
                 let seed = Some(self.session.seed());
                 style_panel::style_panel_ui(ui, &mut self.settings, seed, commands);
+                profile_panel::profile_panel_ui(ui, self, commands);
             }
             LeftTab::Book => book_panel::book_panel_ui(ui, &self.workspace, commands),
             LeftTab::Progress => {
@@ -570,6 +642,13 @@ impl TrainerApp {
                     self.progress.warning(),
                     &self.graph,
                     commands,
+                );
+                self.learner_style
+                    .refresh(&self.workspace, &self.settings.learner_name);
+                learner_style_panel::learner_style_panel_ui(
+                    ui,
+                    &self.learner_style,
+                    &mut self.settings.learner_name,
                 );
             }
             LeftTab::Coverage => {

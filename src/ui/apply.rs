@@ -13,7 +13,10 @@ use super::command::{Action, Command};
 use super::explore::ExploreRun;
 use super::import_report::ReportView;
 use super::state::Side;
+use crate::sampler::profile::{Provenance, StyleProfile};
 use crate::trainer::{MoveOutcome, Phase, Session};
+use crate::workspace::FileMode;
+use crate::workspace::profiles::{ProfileFileError, load_profile};
 
 impl TrainerApp {
     // ----- commands -----
@@ -123,6 +126,28 @@ impl TrainerApp {
                 self.settings.style = style.clone();
                 self.session.set_style(style);
             }
+            Command::ChooseProfile { play_like } => {
+                self.dialogs.start_profile_load(ctx, play_like);
+            }
+            Command::LoadProfile { path, add_games } => {
+                if let Err(e) = self.load_profile(&path, add_games) {
+                    self.message = Some(format!("{e}. The style is unchanged."));
+                }
+            }
+            Command::SaveProfile => {
+                let name = self
+                    .profile
+                    .as_ref()
+                    .filter(|p| p.style == self.settings.style)
+                    .map_or_else(|| "My style".to_owned(), |p| p.name.clone());
+                let profile = StyleProfile::manual(&name, self.settings.style.clone());
+                self.dialogs.start_profile_save(ctx, profile);
+            }
+            Command::AddProfileGames => self.add_profile_games(),
+            Command::SetAdaptive(on) => {
+                self.settings.adaptive = on;
+                self.adapt_style();
+            }
         }
         self.settings.book = self.workspace.choice().clone();
         ctx.request_repaint();
@@ -184,6 +209,45 @@ impl TrainerApp {
             }
             Action::Explore => self.start_explore(ctx),
             Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+        }
+    }
+
+    /// Loads the style profile at `path` and uses its style; with `add_games`, the games
+    /// of a fitted profile are added to the book as a game collection ("Play like …").
+    ///
+    /// # Errors
+    ///
+    /// [`ProfileFileError`] (file, line, column, why) when the file is not a profile;
+    /// nothing changes then.
+    pub fn load_profile(
+        &mut self,
+        path: &std::path::Path,
+        add_games: bool,
+    ) -> Result<(), ProfileFileError> {
+        let profile = load_profile(path)?;
+        self.settings.style = profile.style.clone();
+        self.session.set_style(profile.style.clone());
+        self.message = Some(format!("Playing with the profile {}.", profile.name));
+        self.profile = Some(profile);
+        if add_games {
+            self.add_profile_games();
+        }
+        Ok(())
+    }
+
+    /// Adds the games of the loaded fitted profile to the book (read as a collection).
+    fn add_profile_games(&mut self) {
+        let Some(Provenance::Fitted(fit)) = self.profile.as_ref().map(|p| &p.provenance) else {
+            return;
+        };
+        let path = std::path::PathBuf::from(&fit.games);
+        if path.is_file() {
+            self.workspace.open(vec![path], FileMode::Games);
+        } else {
+            self.message = Some(format!(
+                "{}'s games ({}) are not there any more; only the style was loaded.",
+                fit.player, fit.games
+            ));
         }
     }
 

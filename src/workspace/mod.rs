@@ -10,6 +10,7 @@
 //! - [`files`]: file stamps and the progress-counting PGN reader.
 //! - [`export`]: PGN files written atomically.
 //! - [`store`]: the learner's data written atomically, corrupt files kept aside.
+//! - [`profiles`]: style profile files.
 //! - [`job`]: the job type.
 //! - [`review_store`]: the review log of spaced repetition (append-only, synced).
 //!
@@ -23,6 +24,7 @@ pub mod files;
 pub mod job;
 mod loader;
 pub mod review_store;
+pub mod profiles;
 pub mod store;
 
 use std::collections::VecDeque;

@@ -1,4 +1,4 @@
-//! The headless commands: `stats`, `sample`, `import` and `export`.
+//! The headless commands: `stats`, `sample`, `import`, `export`, `uci` and `match`.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -75,6 +75,44 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the book (or some of its sources) as PGN with nested variations.
     Export(ExportArgs),
+    /// Run the built-in engine as a UCI engine on stdin/stdout.
+    Uci(UciArgs),
+    /// Play a match between two engines and print the score and Elo difference.
+    Match(MatchArgs),
+}
+
+/// `hastings uci` (no options: engine options come as UCI `setoption`).
+#[derive(Debug, Args)]
+pub struct UciArgs {}
+
+/// `hastings match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// An engine: builtin, mcts, random, stockfish or a path, then options after commas
+    /// (`stockfish,Skill Level=0`). Give it twice; a single one plays `builtin`.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<crate::engine::spec::EngineSpec>,
+    /// Games to play (each opening is played with both colours).
+    #[arg(long, default_value_t = 10)]
+    pub games: u32,
+    /// Milliseconds per move.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub movetime: u64,
+    /// Search every move to this depth instead of by time.
+    #[arg(long, conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Where games start: `eco` (embedded ECO lines) or `start`.
+    #[arg(long, default_value = "eco")]
+    pub openings: crate::engine::matches::Openings,
+    /// A game reaching this many plies is a draw.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: usize,
+    /// Fixes the openings and the built-in engines' choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also write the games to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
 }
 
 /// Which lines the graph is built from (thesis §5.4 subsamples).
@@ -217,6 +255,9 @@ pub enum CliError {
     /// Writing PGN failed.
     #[error(transparent)]
     Export(#[from] ExportError),
+    /// An engine match could not be played.
+    #[error(transparent)]
+    Match(#[from] crate::engine::matches::MatchError),
 }
 
 impl CliError {
@@ -245,7 +286,45 @@ pub fn run(command: &Command, out: &mut impl Write) -> Result<(), CliError> {
         Command::Sample(args) => sample(args, out),
         Command::Import(args) => import(args, out),
         Command::Export(args) => export(args, out),
+        Command::Uci(_) => Ok(crate::engine::uci_server::serve(
+            io::BufReader::new(io::stdin()),
+            out,
+        )?),
+        Command::Match(args) => play_match(args, out),
     }
+}
+
+fn play_match(args: &MatchArgs, out: &mut impl Write) -> Result<(), CliError> {
+    use crate::engine::{Limits, matches};
+    let builtin = "builtin"
+        .parse()
+        .map_err(|e| CliError::Usage(format!("{e}")))?;
+    let (first, second) = match args.engines.as_slice() {
+        [a] => (a, &builtin),
+        [a, b] => (a, b),
+        _ => return Err(CliError::Usage("--engine is given once or twice".into())),
+    };
+    let config = matches::MatchConfig {
+        games: args.games,
+        limits: args
+            .depth
+            .map_or(Limits::movetime_ms(args.movetime), Limits::depth),
+        openings: args.openings,
+        max_plies: args.max_plies,
+        seed: args.seed,
+    };
+    let mut pgn = match &args.pgn {
+        Some(path) => Some(
+            std::fs::File::create(path).map_err(|source| CliError::Open {
+                path: path.clone(),
+                source,
+            })?,
+        ),
+        None => None,
+    };
+    let pgn = pgn.as_mut().map(|f| f as &mut dyn Write);
+    matches::run_and_print(first, second, &config, pgn, out)?;
+    Ok(())
 }
 
 fn stats(args: &StatsArgs, out: &mut impl Write) -> Result<(), CliError> {

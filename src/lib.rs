@@ -10,6 +10,7 @@
 
 pub mod book;
 pub mod cli;
+pub mod engine;
 pub mod sampler;
 pub mod trainer;
 pub mod ui;

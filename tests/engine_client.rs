@@ -1,6 +1,8 @@
 //! The UCI client against real engine processes: `hastings uci` always, Stockfish
 //! when it is installed (`apt-get install stockfish`), and misbehaving programs.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;

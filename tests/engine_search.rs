@@ -3,6 +3,8 @@
 //! The mate positions and their solutions were checked with Stockfish 15.1 (Debian's
 //! `stockfish`): `docs/engine-reference.sh` prints its verdict for each.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
 use std::sync::atomic::AtomicBool;
 
 use hastings::engine::matches::{Openings, openings, play_game};

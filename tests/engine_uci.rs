@@ -1,5 +1,7 @@
 //! `hastings uci` as a process, driven by a script as a GUI would.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
 mod common;
 
 use std::io::{BufRead, BufReader, Write};

@@ -25,7 +25,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
@@ -114,7 +114,7 @@ pub enum EngineEvent {
 enum Request {
     Search {
         id: SearchId,
-        game: Game,
+        game: Box<Game>,
         limits: Limits,
         stop: Arc<AtomicBool>,
     },
@@ -171,7 +171,7 @@ impl EngineHandle {
         self.current_stop = Some(Arc::clone(&stop));
         let _ = self.requests.send(Request::Search {
             id: self.next_id,
-            game,
+            game: Box::new(game),
             limits,
             stop,
         });
@@ -197,10 +197,7 @@ impl EngineHandle {
 
     /// The next event, waiting at most `timeout`.
     pub fn recv_timeout(&self, timeout: Duration) -> Option<EngineEvent> {
-        match self.events.recv_timeout(timeout) {
-            Ok(e) => Some(e),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
+        self.events.recv_timeout(timeout).ok()
     }
 }
 

@@ -161,7 +161,7 @@ impl Engine for Mcts {
             }
             tree.iterate(&root, &mut run);
             iterations += 1;
-            if iterations % REPORT_EVERY == 0 {
+            if iterations.is_multiple_of(REPORT_EVERY) {
                 let report = tree.info(iterations, &run);
                 on_info(&report);
                 info = Some(report);

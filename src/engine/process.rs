@@ -24,7 +24,7 @@ const QUIT_GRACE: Duration = Duration::from_millis(300);
 #[derive(Debug)]
 pub enum ProcessEvent {
     /// A line, parsed.
-    Line(EngineLine),
+    Line(Box<EngineLine>),
     /// The engine closed its output (it exited or crashed).
     Closed,
 }
@@ -72,7 +72,10 @@ impl EngineProcess {
             .spawn(move || {
                 read_lines(
                     stdout,
-                    |line| tx.send(ProcessEvent::Line(parse_line(&line))).is_ok(),
+                    |line| {
+                        tx.send(ProcessEvent::Line(Box::new(parse_line(&line))))
+                            .is_ok()
+                    },
                     || {
                         let _ = tx.send(ProcessEvent::Closed);
                     },
@@ -156,7 +159,7 @@ impl EngineProcess {
         match self.events.recv_timeout(wait) {
             Ok(ProcessEvent::Line(line)) => {
                 self.last_line = Some(line_text(&line));
-                Ok(Some(line))
+                Ok(Some(*line))
             }
             Err(RecvTimeoutError::Timeout) => Ok(None),
             Ok(ProcessEvent::Closed) | Err(RecvTimeoutError::Disconnected) => {

@@ -187,7 +187,7 @@ impl Run<'_> {
     pub(super) fn enter_node(&mut self, ply: usize) -> bool {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if self.nodes % CHECK_EVERY == 0 && self.clock.should_stop(self.nodes) {
+        if self.nodes.is_multiple_of(CHECK_EVERY) && self.clock.should_stop(self.nodes) {
             self.stopped = true;
         }
         self.stopped
@@ -228,8 +228,8 @@ impl Run<'_> {
         let mut best: Option<(Move, i32)> = None;
         let mut searched = 0;
         self.pv[0].clear();
-        for i in 0..root_moves.len() {
-            let m = root_moves[i].mv;
+        for (i, root_move) in root_moves.iter_mut().enumerate() {
+            let m = root_move.mv;
             let child = self.play(pos, m, 0);
             let score = match best {
                 None => -self.negamax(&child, depth - 1, 1, -INFINITY, INFINITY, true),
@@ -247,7 +247,7 @@ impl Run<'_> {
                 break;
             }
             searched = i + 1;
-            root_moves[i].score = score;
+            root_move.score = score;
             if best.is_none_or(|(_, b)| score > b) {
                 best = Some((m, score));
                 self.update_pv(0, m);

@@ -209,7 +209,7 @@ fn mcts_beats_a_random_mover() {
     for (i, (name, start)) in starts.iter().enumerate() {
         let mut mcts = Mcts::default();
         let mut random = RandomMover::new(100 + i as u64);
-        let (g, end) = play_game(&mut mcts, &mut random, start, &Limits::nodes(800), 400);
+        let (g, end) = play_game(&mut mcts, &mut random, start, &Limits::nodes(100), 400);
         assert_eq!(
             end.outcome(),
             KnownOutcome::Decisive {

@@ -188,12 +188,12 @@ fn mcts_is_selected_with_setoption() {
     let mut s = Session::start();
     s.send("setoption name Search value mcts");
     s.send("position startpos moves e2e4 e7e5");
-    s.send("go nodes 2000");
+    s.send("go nodes 300");
     let (best, lines) = s.bestmove();
     let pos = common::position_after("e4 e5");
     assert!(best.unwrap().to_move(&pos).is_ok(), "{lines:?}");
     // MCTS reports playouts as nodes.
-    assert!(lines.iter().any(|l| l.contains("nodes 2000")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("nodes 300")), "{lines:?}");
     s.send("setoption name Search value nonsense");
     s.send("isready");
     let lines = s.until(|l| l == "readyok");

@@ -1,20 +1,27 @@
 //! Monte Carlo tree search (seed 004): UCT, with the built-in evaluation at the leaves.
 //!
 //! Each iteration walks down the tree choosing the child with the highest UCB1 bound
-//! (`mean + c·√(ln N / n)`), expands the node it ends on, scores the new leaf and adds
-//! the score to every node on the way back, alternating sides. The move played is the
-//! root child visited most.
+//! (`mean + c·√(ln N / n)`), expands the node it ends on, and adds that node's value
+//! to every node on the way back, alternating sides. The move played is the root
+//! child visited most.
 //!
 //! **Leaves are scored by the evaluation, not by random playouts.** A random chess game
 //! from a middlegame position lasts a hundred-odd moves and ends in a result that says
 //! little about the position (random play blunders everything, and most such games are
 //! drawn by the move cap or material); thousands of playouts per move would be needed
-//! for one useful bit, and each costs as much as a few hundred evaluations. Instead each
-//! leaf gets the quiescence-search score of the α-β engine (captures resolved, so a
+//! for one useful bit, and each costs as much as a few hundred evaluations. Instead a
+//! position gets the quiescence-search score of the α-β engine (captures resolved, so a
 //! hanging piece counts), squashed to an expected score `1 / (1 + 10^(−cp/400))` (the
-//! Elo curve), the approach of AlphaZero-style searches with a hand-written value
-//! function. Because these values vary far less than win/loss playouts, the
-//! exploration constant is `c = 0.7` (half of UCB1's √2 for Bernoulli rewards).
+//! Elo curve), as AlphaZero-style searches do with a learnt value function.
+//!
+//! Expanding a node scores all its children at once (each starts with one visit and
+//! its own value), and the node's value is one minus its best child's. Visiting the
+//! unscored children one by one, as textbook UCT does, spends the first thirty-odd
+//! visits of every node on moves that may be blunders, which keeps the tree about
+//! three plies deep at 100 ms per move; with scored children the visits go to the
+//! plausible moves at once. Because evaluation values vary far less than win/loss
+//! playouts, the exploration constant is small: `c = 0.3` (UCB1's √2 is for
+//! Bernoulli rewards).
 //!
 //! Limits: `movetime` and the stop flag as for α-β; `nodes` counts iterations;
 //! `depth` stops the search once the tree reaches that many plies somewhere. The tree
@@ -29,13 +36,12 @@ use super::error::EngineError;
 use super::game::Game;
 use super::info::{SearchInfo, SearchResult};
 use super::limits::{Clock, Limits};
-use super::ordering::mvv_lva;
 use super::score::{MATE, MAX_PLY, Score};
 use super::search::{INFINITY, Run, Searcher};
 use super::strength::Strength;
 
 /// The exploration constant of UCB1 (see the module docs).
-pub const EXPLORATION: f64 = 0.7;
+pub const EXPLORATION: f64 = 0.3;
 
 /// The most nodes a tree may hold (32 bytes each).
 pub const MAX_TREE_NODES: usize = 2_000_000;
@@ -144,10 +150,10 @@ impl Engine for Mcts {
             max_depth: 0,
         };
         let root = game.position().clone();
-        tree.expand(0, &root);
-        if tree.nodes[0].children == 0 {
+        if root.legal_moves().is_empty() {
             return Ok(SearchResult::default());
         }
+        tree.expand(0, &root, 0, &mut run);
         let mut iterations = 0u64;
         let mut info = None;
         loop {
@@ -159,7 +165,9 @@ impl Engine for Mcts {
             {
                 break;
             }
-            tree.iterate(&root, &mut run);
+            if !tree.iterate(&root, &mut run) {
+                break;
+            }
             iterations += 1;
             if iterations.is_multiple_of(REPORT_EVERY) {
                 let report = tree.info(iterations, &run);
@@ -173,7 +181,10 @@ impl Engine for Mcts {
         }
         let pv = report.pv.clone();
         Ok(SearchResult {
-            best: tree.best_child(0).and_then(|c| tree.nodes[c].mv),
+            best: tree
+                .best_child(0)
+                .and_then(|c| tree.nodes[c].mv)
+                .or_else(|| root.legal_moves().first().copied()),
             ponder: pv.get(1).copied(),
             info: Some(report),
         })
@@ -188,8 +199,9 @@ struct Tree {
 }
 
 impl Tree {
-    /// One iteration: select, expand, evaluate, back up.
-    fn iterate(&mut self, root: &Chess, run: &mut Run<'_>) {
+    /// One iteration: select down to a node not yet expanded, expand it (scoring its
+    /// children), back its value up. Returns false when stopped mid-way.
+    fn iterate(&mut self, root: &Chess, run: &mut Run<'_>) -> bool {
         let mut path = vec![0usize];
         let mut pos = root.clone();
         let mut node = 0;
@@ -198,8 +210,12 @@ impl Tree {
                 break f64::from(v);
             }
             let ply = path.len() - 1;
-            if !self.nodes[node].expanded {
-                self.expand(node, &pos);
+            if !self.nodes[node].expanded || ply + 2 >= MAX_PLY {
+                let Some(v) = self.expand(node, &pos, ply, run) else {
+                    // Stopped inside a quiescence search: the values are unfinished.
+                    return false;
+                };
+                break v;
             }
             let Some(child) = self.select(node) else {
                 break 0.5;
@@ -210,33 +226,50 @@ impl Tree {
             pos = run.play(&pos, m, ply);
             path.push(child);
             node = child;
-            if self.nodes[child].visits == 0 || ply + 2 >= MAX_PLY {
-                let Some(v) = self.evaluate_leaf(child, &pos, ply + 1, run) else {
-                    // Stopped inside the quiescence search: the value is unfinished.
-                    return;
-                };
-                break v;
-            }
         };
         self.max_depth = self.max_depth.max(path.len() - 1);
         self.back_up(&path, value);
+        true
     }
 
-    /// Creates the children of `node` (at `pos`), captures first so they are tried
-    /// first; marks a node without moves as a finished game.
-    fn expand(&mut self, node: usize, pos: &Chess) {
+    /// Expands `node` (at `pos`, `ply` from the root): creates its children and scores
+    /// each once, so selection compares real values from the start. Returns the
+    /// node's value for the side that moved into it: a finished game's result, or one
+    /// minus its best child's value.
+    fn expand(&mut self, node: usize, pos: &Chess, ply: usize, run: &mut Run<'_>) -> Option<f64> {
         self.nodes[node].expanded = true;
-        let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+        if node != 0 && run.is_draw(pos, ply) {
+            self.nodes[node].terminal = Some(0.5);
+            return Some(0.5);
+        }
+        let moves = pos.legal_moves();
         if moves.is_empty() {
             // The side that moved here mated (value 1) or stalemated (½).
-            self.nodes[node].terminal = Some(if pos.is_check() { 1.0 } else { 0.5 });
-            return;
+            let v = if pos.is_check() { 1.0 } else { 0.5 };
+            self.nodes[node].terminal = Some(v);
+            return Some(f64::from(v));
         }
-        moves.sort_by_key(|&m| std::cmp::Reverse(if m.is_capture() { mvv_lva(m) } else { -100 }));
+        if ply + 2 >= MAX_PLY || self.nodes.len() + moves.len() > MAX_TREE_NODES {
+            let cp = run.quiescence(pos, ply, -INFINITY, INFINITY);
+            return (!run.stopped).then(|| 1.0 - win_probability(cp));
+        }
         let first = self.nodes.len();
-        self.nodes.extend(moves.iter().map(|&m| Node::new(Some(m))));
+        let mut best: f64 = 0.0;
+        for &m in &moves {
+            let child = run.play(pos, m, ply);
+            let value = leaf_value(&child, ply + 1, run)?;
+            best = best.max(value.value);
+            self.nodes.push(Node {
+                visits: 1,
+                total: value.value,
+                terminal: value.terminal.then_some(value.value as f32),
+                expanded: value.terminal,
+                ..Node::new(Some(m))
+            });
+        }
         self.nodes[node].first_child = u32::try_from(first).unwrap_or(u32::MAX);
         self.nodes[node].children = u16::try_from(moves.len()).unwrap_or(u16::MAX);
+        Some(1.0 - best)
     }
 
     fn children(&self, node: usize) -> std::ops::Range<usize> {
@@ -244,46 +277,16 @@ impl Tree {
         first..first + usize::from(self.nodes[node].children)
     }
 
-    /// The child to descend to: an unvisited one first, else the highest UCB1 bound.
+    /// The child with the highest UCB1 bound.
     fn select(&self, node: usize) -> Option<usize> {
-        let children = self.children(node);
-        if let Some(unvisited) = children.clone().find(|&c| self.nodes[c].visits == 0) {
-            return Some(unvisited);
-        }
         let log_n = f64::from(self.nodes[node].visits.max(1)).ln();
-        children.max_by(|&a, &b| self.ucb(a, log_n).total_cmp(&self.ucb(b, log_n)))
+        self.children(node)
+            .max_by(|&a, &b| self.ucb(a, log_n).total_cmp(&self.ucb(b, log_n)))
     }
 
     fn ucb(&self, child: usize, log_parent: f64) -> f64 {
         let n = &self.nodes[child];
-        n.mean() + self.exploration * (log_parent / f64::from(n.visits)).sqrt()
-    }
-
-    /// The value of a new leaf for the side that moved into it: a finished game's
-    /// result, or the squashed quiescence score.
-    fn evaluate_leaf(
-        &mut self,
-        node: usize,
-        pos: &Chess,
-        ply: usize,
-        run: &mut Run<'_>,
-    ) -> Option<f64> {
-        if run.is_draw(pos, ply) {
-            self.nodes[node].terminal = Some(0.5);
-            return Some(0.5);
-        }
-        if pos.legal_moves().is_empty() {
-            self.nodes[node].expanded = true;
-            let v = if pos.is_check() { 1.0 } else { 0.5 };
-            self.nodes[node].terminal = Some(v);
-            return Some(f64::from(v));
-        }
-        let cp = run.quiescence(pos, ply, -INFINITY, INFINITY);
-        if run.stopped {
-            return None;
-        }
-        // The score is for the side to move at the leaf; the mover gets the rest.
-        Some(1.0 - Score::Cp(cp.clamp(-MATE / 2, MATE / 2)).win_probability())
+        n.mean() + self.exploration * (log_parent / f64::from(n.visits.max(1))).sqrt()
     }
 
     /// Adds `value` (for the side that moved into the last node) along `path`.
@@ -310,11 +313,11 @@ impl Tree {
         let mut pv = Vec::new();
         let mut node = 0;
         while let Some(child) = self.best_child(node) {
-            if self.nodes[child].visits == 0 {
-                break;
-            }
             let Some(m) = self.nodes[child].mv else { break };
             pv.push(m);
+            if !self.nodes[child].expanded || self.nodes[child].terminal.is_some() {
+                break;
+            }
             node = child;
         }
         let score = self.best_child(0).map(|c| {
@@ -337,4 +340,42 @@ impl Tree {
             time: run.clock.elapsed(),
         }
     }
+}
+
+/// A child's first value, for the side that moved into it.
+struct LeafValue {
+    value: f64,
+    /// A finished game (mate, stalemate, draw by rule).
+    terminal: bool,
+}
+
+/// Scores a new child: a finished game by its result, else the squashed quiescence
+/// score. `None` when the search was stopped inside the quiescence search.
+fn leaf_value(pos: &Chess, ply: usize, run: &mut Run<'_>) -> Option<LeafValue> {
+    let finished = |value| {
+        Some(LeafValue {
+            value,
+            terminal: true,
+        })
+    };
+    if run.is_draw(pos, ply) {
+        return finished(0.5);
+    }
+    if pos.legal_moves().is_empty() {
+        return finished(if pos.is_check() { 1.0 } else { 0.5 });
+    }
+    let cp = run.quiescence(pos, ply, -INFINITY, INFINITY);
+    if run.stopped {
+        return None;
+    }
+    // The score is for the side to move at the child; the mover gets the rest.
+    Some(LeafValue {
+        value: 1.0 - win_probability(cp),
+        terminal: false,
+    })
+}
+
+/// The expected score of a centipawn value (mates clamped to certainty).
+fn win_probability(cp: i32) -> f64 {
+    Score::Cp(cp.clamp(-MATE / 2, MATE / 2)).win_probability()
 }

@@ -1,6 +1,7 @@
 //! Engines named on the command line: `builtin`, `mcts`, `random`, `stockfish` or a
 //! path, each optionally followed by UCI options: `stockfish,Skill Level=5`,
-//! `stockfish,UCI_LimitStrength=true,UCI_Elo=1350`, `builtin,Skill Level=10`.
+//! `stockfish,UCI_LimitStrength=true,UCI_Elo=1350`, `builtin,Skill Level=10`,
+//! `mcts,Exploration=0.5`.
 
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -12,7 +13,7 @@ use super::alphabeta::AlphaBeta;
 use super::client::UciEngine;
 use super::discover;
 use super::error::EngineError;
-use super::mcts::Mcts;
+use super::mcts::{EXPLORATION, Mcts};
 use super::random::RandomMover;
 use super::strength::MAX_SKILL;
 
@@ -127,8 +128,24 @@ impl EngineSpec {
                 Ok(Box::new(engine))
             }
             EngineKind::Mcts => {
-                self.no_options()?;
-                Ok(Box::new(Mcts::default()))
+                let mut exploration = EXPLORATION;
+                for (name, value) in &self.options {
+                    let bad = |reason: String| EngineError::Option {
+                        engine: self.text.clone(),
+                        reason,
+                    };
+                    if !name.eq_ignore_ascii_case("exploration") {
+                        return Err(bad(format!("no option `{name}` (Exploration)")));
+                    }
+                    exploration = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|c| c.is_finite() && *c >= 0.0)
+                        .ok_or_else(|| {
+                            bad(format!("Exploration takes a number ≥ 0, not `{value}`"))
+                        })?;
+                }
+                Ok(Box::new(Mcts::new(exploration)))
             }
             EngineKind::Random => {
                 self.no_options()?;
@@ -193,5 +210,7 @@ mod tests {
         assert!(bad.start(1).is_err());
         let bad: EngineSpec = "mcts,Skill Level=3".parse().unwrap();
         assert!(bad.start(1).is_err());
+        let ok: EngineSpec = "mcts,Exploration=0.5".parse().unwrap();
+        assert!(ok.start(1).is_ok());
     }
 }

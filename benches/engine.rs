@@ -84,12 +84,12 @@ fn alphabeta(c: &mut Criterion) {
 }
 
 fn mcts(c: &mut Criterion) {
-    const ITERATIONS: u64 = 20_000;
+    const ITERATIONS: u64 = 1_000;
     let mut group = c.benchmark_group("mcts");
     group.sample_size(10);
     group.throughput(Throughput::Elements(ITERATIONS));
     let g = game(POSITIONS[1].1);
-    group.bench_function("qgd/20000", |b| {
+    group.bench_function("qgd/1000", |b| {
         b.iter_batched(
             Mcts::default,
             |mut m| {

@@ -81,7 +81,7 @@ impl Run<'_> {
 
         let hash_move = entry.and_then(|e| e.best);
         let turn = pos.turn();
-        let picker = MovePicker::new(&moves, |m| self.ordering.key(turn, m, ply, hash_move));
+        let picker = MovePicker::new(moves, |m| self.ordering.key(turn, m, ply, hash_move));
         let alpha_start = alpha;
         let mut best_score = -MATE;
         let mut best_move = None;

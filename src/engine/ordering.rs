@@ -95,19 +95,28 @@ impl OrderingTables {
     }
 }
 
+/// The most legal moves a position can have (shakmaty's [`MoveList`] capacity).
+const MAX_MOVES: usize = 256;
+
 /// Moves with their ordering keys, handed out best first by selection (cheaper than a
-/// full sort when a cutoff comes early).
+/// full sort when a cutoff comes early). Lives on the stack: no allocation per node.
 #[derive(Debug)]
 pub struct MovePicker {
-    moves: Vec<(Move, i32)>,
+    moves: MoveList,
+    keys: [i32; MAX_MOVES],
     next: usize,
 }
 
 impl MovePicker {
     /// A picker over `moves` with keys from `key`.
-    pub fn new(moves: &MoveList, key: impl Fn(Move) -> i32) -> MovePicker {
+    pub fn new(moves: MoveList, key: impl Fn(Move) -> i32) -> MovePicker {
+        let mut keys = [0; MAX_MOVES];
+        for (k, &m) in keys.iter_mut().zip(moves.iter()) {
+            *k = key(m);
+        }
         MovePicker {
-            moves: moves.iter().map(|&m| (m, key(m))).collect(),
+            moves,
+            keys,
             next: 0,
         }
     }
@@ -117,11 +126,20 @@ impl Iterator for MovePicker {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
-        let rest = self.moves.get_mut(self.next..)?;
-        let (best, _) = rest.iter().enumerate().max_by_key(|(_, (_, k))| *k)?;
-        rest.swap(0, best);
+        let n = self.moves.len().min(MAX_MOVES);
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.keys[i] > self.keys[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.keys.swap(self.next, best);
         self.next += 1;
-        Some(rest[0].0)
+        Some(self.moves[self.next - 1])
     }
 }
 
@@ -141,7 +159,7 @@ mod tests {
             .unwrap();
         let tables = OrderingTables::default();
         let moves = pos.legal_moves();
-        let mut picker = MovePicker::new(&moves, |m| tables.key(pos.turn(), m, 0, None));
+        let mut picker = MovePicker::new(moves, |m| tables.key(pos.turn(), m, 0, None));
         let first = picker.next().unwrap();
         assert_eq!((first.from(), first.to()), (Some(Square::D4), Square::E5));
         let second = picker.next().unwrap();
@@ -156,8 +174,10 @@ mod tests {
         let mut tables = OrderingTables::default();
         tables.record_cutoff(Color::White, quiet[5], 3, 4);
         tables.record_cutoff(Color::White, quiet[7], 3, 4);
-        let order: Vec<Move> =
-            MovePicker::new(&moves, |m| tables.key(Color::White, m, 3, Some(quiet[2]))).collect();
+        let order: Vec<Move> = MovePicker::new(moves.clone(), |m| {
+            tables.key(Color::White, m, 3, Some(quiet[2]))
+        })
+        .collect();
         assert_eq!(&order[..3], &[quiet[2], quiet[7], quiet[5]]);
         assert_eq!(order.len(), moves.len());
     }

@@ -6,8 +6,13 @@ use shakmaty::{Chess, Position};
 
 use super::eval::evaluate;
 use super::ordering::{MovePicker, is_tactical, mvv_lva};
+use super::pst::{MG_VALUE, role_index};
 use super::score::{MATE, MAX_PLY};
 use super::search::Run;
+
+/// Delta pruning's safety margin: a capture is skipped when even winning the piece
+/// plus this much would not reach alpha.
+const DELTA_MARGIN: i32 = 200;
 
 impl Run<'_> {
     /// The score of `pos` once captures are resolved: the side to move may "stand pat"
@@ -22,8 +27,9 @@ impl Run<'_> {
         }
         let in_check = pos.is_check();
         let mut best = -MATE + ply as i32;
+        let mut stand_pat = best;
         if !in_check {
-            let stand_pat = evaluate(pos);
+            stand_pat = evaluate(pos);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -34,7 +40,10 @@ impl Run<'_> {
         if !in_check {
             moves.retain(|m| is_tactical(*m));
         }
-        for m in MovePicker::new(&moves, mvv_lva) {
+        for m in MovePicker::new(moves, mvv_lva) {
+            if !in_check && is_futile(m, stand_pat, alpha) {
+                continue;
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let score = -self.quiescence(&child, ply + 1, -beta, -alpha);
@@ -54,4 +63,14 @@ impl Run<'_> {
         }
         best
     }
+}
+
+/// Delta pruning: whether capturing with `m` cannot lift `stand_pat` to `alpha` even
+/// with the captured piece's full value and a margin (promotions are always tried).
+fn is_futile(m: shakmaty::Move, stand_pat: i32, alpha: i32) -> bool {
+    if m.is_promotion() {
+        return false;
+    }
+    let gain = m.capture().map_or(0, |r| MG_VALUE[role_index(r)]);
+    stand_pat + gain + DELTA_MARGIN <= alpha
 }

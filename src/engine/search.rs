@@ -268,7 +268,7 @@ impl Run<'_> {
             .probe(self.path[self.root_index])
             .and_then(|e| e.best);
         let moves = pos.legal_moves();
-        MovePicker::new(&moves, |m| self.ordering.key(pos.turn(), m, 0, hash_move))
+        MovePicker::new(moves, |m| self.ordering.key(pos.turn(), m, 0, hash_move))
             .map(|mv| RootMove {
                 mv,
                 score: -INFINITY,

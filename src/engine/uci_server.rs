@@ -54,6 +54,16 @@ struct Engines {
     kind: Kind,
 }
 
+impl Engines {
+    fn new() -> Engines {
+        Engines {
+            alphabeta: AlphaBeta::new(DEFAULT_HASH_MB as usize, 0),
+            mcts: Mcts::default(),
+            kind: Kind::AlphaBeta,
+        }
+    }
+}
+
 struct RunningSearch {
     id: u64,
     stop: Arc<AtomicBool>,
@@ -83,11 +93,7 @@ pub fn serve<R: BufRead + Send + 'static>(input: R, out: &mut impl Write) -> io:
             let _ = reader_tx.send(Event::InputClosed);
         })?;
     let mut server = Server {
-        engines: Some(Engines {
-            alphabeta: AlphaBeta::new(DEFAULT_HASH_MB as usize, 0),
-            mcts: Mcts::default(),
-            kind: Kind::AlphaBeta,
-        }),
+        engines: Some(Engines::new()),
         search: None,
         searches: 0,
         game: Game::default(),
@@ -253,7 +259,10 @@ impl Server {
         match spawned {
             Ok(thread) => self.search = Some(RunningSearch { id, stop, thread }),
             Err(_) => {
+                // No thread for the search (out of resources): answer, and start over
+                // with fresh engines, as the old ones went down with the closure.
                 let _ = self.tx.send(Event::Output("bestmove (none)".into()));
+                self.engines = Some(Engines::new());
             }
         }
     }

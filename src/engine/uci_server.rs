@@ -398,3 +398,51 @@ fn identify(out: &mut impl Write) -> io::Result<()> {
     }
     writeln!(out, "uciok")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn session(script: &str) -> String {
+        let mut out = Vec::new();
+        serve(Cursor::new(script.to_string().into_bytes()), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn in_process_session_answers_handshake_and_search() {
+        let out = session("uci\nisready\nposition startpos moves e2e4\ngo depth 2\n");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.contains(&"uciok") && lines.contains(&"readyok"), "{out}");
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{out}");
+    }
+
+    #[test]
+    fn quit_ends_the_session_without_waiting_for_the_input() {
+        let out = session("isready\nquit\nisready\n");
+        assert_eq!(out, "readyok\n");
+    }
+
+    #[test]
+    fn a_clock_becomes_a_move_time() {
+        let go: UciMessage = "go wtime 60000 btime 1000 winc 1000 binc 0".parse().unwrap();
+        let UciMessage::Go {
+            time_control,
+            search_control,
+        } = go
+        else {
+            panic!()
+        };
+        let (limits, infinite) =
+            limits_of(time_control.as_ref(), search_control.as_ref(), &Game::default());
+        // White to move: 60 s / 25 + ¾ × 1 s − 20 ms overhead.
+        assert_eq!(limits.movetime, Some(Duration::from_millis(3130)));
+        assert!(!infinite);
+        let go: UciMessage = "go infinite".parse().unwrap();
+        let UciMessage::Go { time_control, .. } = go else {
+            panic!()
+        };
+        assert!(limits_of(time_control.as_ref(), None, &Game::default()).1);
+    }
+}

@@ -26,10 +26,15 @@ fn match_against_a_random_mover_is_won_and_reported() {
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("match: builtin vs random, 4 games, depth 3, ECO openings"));
-    assert_eq!(lines.iter().filter(|l| l.starts_with("game ")).count(), 4, "{out}");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("game ")).count(),
+        4,
+        "{out}"
+    );
     let result = lines.last().unwrap();
     assert!(
-        result.starts_with("result: hastings alphabeta vs random: +4 =0 -0, score 100.0 %, Elo +inf"),
+        result
+            .starts_with("result: hastings alphabeta vs random: +4 =0 -0, score 100.0 %, Elo +inf"),
         "{result}"
     );
     // Both colours of each opening, and the book part marked in the PGN.

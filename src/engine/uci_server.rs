@@ -414,7 +414,10 @@ mod tests {
     fn in_process_session_answers_handshake_and_search() {
         let out = session("uci\nisready\nposition startpos moves e2e4\ngo depth 2\n");
         let lines: Vec<&str> = out.lines().collect();
-        assert!(lines.contains(&"uciok") && lines.contains(&"readyok"), "{out}");
+        assert!(
+            lines.contains(&"uciok") && lines.contains(&"readyok"),
+            "{out}"
+        );
         assert!(lines.last().unwrap().starts_with("bestmove "), "{out}");
     }
 
@@ -426,7 +429,9 @@ mod tests {
 
     #[test]
     fn a_clock_becomes_a_move_time() {
-        let go: UciMessage = "go wtime 60000 btime 1000 winc 1000 binc 0".parse().unwrap();
+        let go: UciMessage = "go wtime 60000 btime 1000 winc 1000 binc 0"
+            .parse()
+            .unwrap();
         let UciMessage::Go {
             time_control,
             search_control,
@@ -434,8 +439,11 @@ mod tests {
         else {
             panic!()
         };
-        let (limits, infinite) =
-            limits_of(time_control.as_ref(), search_control.as_ref(), &Game::default());
+        let (limits, infinite) = limits_of(
+            time_control.as_ref(),
+            search_control.as_ref(),
+            &Game::default(),
+        );
         // White to move: 60 s / 25 + ¾ × 1 s − 20 ms overhead.
         assert_eq!(limits.movetime, Some(Duration::from_millis(3130)));
         assert!(!infinite);

@@ -12,6 +12,7 @@
 
 pub mod book;
 pub mod cli;
+pub mod engine;
 pub mod review;
 pub mod sampler;
 pub mod trainer;

@@ -1,5 +1,5 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
-//! [`coverage`], [`compare`], [`fit`];
+//! [`review`], [`coverage`], [`compare`], [`fit`], [`uci`], [`matches`];
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
@@ -10,9 +10,11 @@ pub mod coverage;
 pub mod export;
 pub mod fit;
 pub mod import;
+pub mod matches;
 pub mod review;
 pub mod sample;
 pub mod stats;
+pub mod uci;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -28,7 +30,9 @@ pub use fit::{FitArgs, FitJson};
 pub use import::{ImportArgs, ImportJson, IssueJson};
 pub use review::ReviewArgs;
 pub use sample::{CandidateReport, ReachedReport, SampleArgs, SampleReport, sample_report};
+pub use matches::MatchArgs;
 pub use stats::StatsArgs;
+pub use uci::UciArgs;
 
 use crate::book::export::ExportError;
 use crate::book::{BookError, ImportError};
@@ -66,6 +70,10 @@ pub enum Command {
     Export(ExportArgs),
     /// Spaced repetition: list the review queue, or grade a card.
     Review(ReviewArgs),
+    /// Run the built-in engine as a UCI engine on stdin/stdout.
+    Uci(UciArgs),
+    /// Play a match between two engines and print the score and Elo difference.
+    Match(MatchArgs),
     /// What a repertoire will face against a theory book: likely positions, gaps,
     /// coverage by depth.
     Coverage(CoverageArgs),
@@ -122,6 +130,9 @@ pub enum CliError {
     /// Writing PGN failed.
     #[error(transparent)]
     Export(#[from] ExportError),
+    /// An engine match could not be played.
+    #[error(transparent)]
+    Match(#[from] crate::engine::matches::MatchError),
     /// A review could not be listed or recorded.
     #[error(transparent)]
     Review(#[from] crate::workspace::review_store::ReviewCommandError),
@@ -172,6 +183,8 @@ pub fn run_in(
         Command::Import(args) => import::run(args, out),
         Command::Export(args) => export::run(args, out),
         Command::Review(args) => review::run(args, data_dir, out),
+        Command::Uci(args) => uci::run(args, out),
+        Command::Match(args) => matches::run(args, out),
         Command::Coverage(args) => coverage::run(args, out),
         Command::Compare(args) => compare::run(args, out),
         Command::Fit(args) => fit::run(args, out),

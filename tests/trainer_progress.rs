@@ -5,8 +5,8 @@
 use std::fs;
 use std::path::PathBuf;
 
-use hastings::workspace::store::{load_progress, save_progress, temp_path, write_temp};
 use hastings::trainer::progress::Progress;
+use hastings::workspace::store::{load_progress, save_progress, temp_path, write_temp};
 use shakmaty::{Chess, Position, san::San};
 
 fn scratch(name: &str) -> PathBuf {

@@ -8,6 +8,7 @@
 //! - [`pgn`]: PGN repertoires and game collections read into lines.
 //! - [`export`]: lines written back as PGN with nested variations.
 //! - [`sources`]: a book of several sources (ECO and PGN files) and its graph.
+//! - [`polyglot`]: Polyglot `.bin` books, read from bytes and written from games.
 //!
 //! The book never opens files and never draws random numbers: callers pass text in,
 //! and the sampler does the sampling.
@@ -20,6 +21,7 @@ pub mod graph;
 pub mod line;
 pub mod matrix;
 pub mod pgn;
+pub mod polyglot;
 pub mod sources;
 
 pub use error::{BookError, EcoError, LineError, MoveErrorKind};

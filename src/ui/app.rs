@@ -33,9 +33,9 @@ use super::style_panel::style_panel_ui;
 use crate::book::graph::start_position;
 use crate::book::{BookError, LineSource, MoveAnnotation, OpeningLine, PositionGraph, SourceId};
 use crate::sampler::{Exploration, ExploreLimits, Style, explore, move_share};
-use crate::workspace::store;
 use crate::trainer::progress::Progress;
 use crate::trainer::{MoveOutcome, Phase, Reply, Session};
+use crate::workspace::store;
 
 /// What can stop the window from running.
 #[derive(Debug, Error)]

@@ -1,4 +1,6 @@
-//! The headless commands: `stats`, `sample`, `import` and `export`.
+//! The headless commands: `stats`, `sample`, `import`, `export` and `book`.
+
+pub mod book;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -75,6 +77,9 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the book (or some of its sources) as PGN with nested variations.
     Export(ExportArgs),
+    /// Make or inspect a Polyglot opening book (.bin).
+    #[command(subcommand)]
+    Book(book::BookCommand),
 }
 
 /// Which lines the graph is built from (thesis §5.4 subsamples).
@@ -217,6 +222,12 @@ pub enum CliError {
     /// Writing PGN failed.
     #[error(transparent)]
     Export(#[from] ExportError),
+    /// A Polyglot book cannot be read.
+    #[error(transparent)]
+    PolyglotFile(#[from] crate::workspace::polyglot::PolyglotFileError),
+    /// `hastings book make` failed.
+    #[error(transparent)]
+    MakeBook(#[from] crate::workspace::polyglot_make::MakeError),
 }
 
 impl CliError {
@@ -245,6 +256,7 @@ pub fn run(command: &Command, out: &mut impl Write) -> Result<(), CliError> {
         Command::Sample(args) => sample(args, out),
         Command::Import(args) => import(args, out),
         Command::Export(args) => export(args, out),
+        Command::Book(command) => book::run(command, out),
     }
 }
 

@@ -6,4 +6,6 @@
 //! It knows no egui: the window drives it and draws what it reports.
 
 pub mod job;
+pub mod polyglot;
+pub mod polyglot_make;
 pub mod store;

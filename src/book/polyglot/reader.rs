@@ -110,6 +110,14 @@ impl<'a> PolyglotBook<'a> {
         Ok(PolyglotBook { entries })
     }
 
+    /// The book of the whole entries of `bytes`, ignoring bytes after the last whole
+    /// entry (for callers that checked the length with [`PolyglotBook::new`] before).
+    pub fn whole_entries(bytes: &'a [u8]) -> PolyglotBook<'a> {
+        PolyglotBook {
+            entries: bytes.as_chunks::<ENTRY_SIZE>().0,
+        }
+    }
+
     /// The number of entries.
     pub fn len(&self) -> usize {
         self.entries.len()

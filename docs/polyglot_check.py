@@ -21,6 +21,11 @@ loss of the side that moved). Then:
              python3 docs/polyglot_check.py check --hastings target/debug/hastings \
                  --polyglot /usr/games/polyglot tests/fixtures/*_100k.pgn
 
+  walk     follows every move of a book from the start position and counts the
+           positions with entries reached, their entries and the illegal ones, and the
+           book's distinct keys (tests/polyglot.rs asserts these for the gnuchess book):
+             python3 docs/polyglot_check.py walk assets/books/gnuchess.bin
+
 Exit status 0 when everything matches; the first mismatches are printed otherwise.
 """
 
@@ -192,6 +197,38 @@ def check(args):
     return 1 if problems else 0
 
 
+def walk(args):
+    with chess.polyglot.open_reader(args.book) as reader:
+        total = len(reader)
+        distinct = len({e.key for e in reader})
+        seen, stack = set(), [chess.Board()]
+        positions = entries = illegal = 0
+        while stack:
+            board = stack.pop()
+            key = chess.polyglot.zobrist_hash(board)
+            if key in seen:
+                continue
+            seen.add(key)
+            # By key: python-chess then yields every entry, legal or not.
+            found = list(reader.find_all(key, minimum_weight=0))
+            if not found:
+                continue
+            positions += 1
+            for e in found:
+                entries += 1
+                m = board._from_chess960(board.chess960, e.move.from_square,
+                                         e.move.to_square, e.move.promotion, e.move.drop)
+                if not board.is_legal(m):
+                    illegal += 1
+                    continue
+                child = board.copy(stack=False)
+                child.push(m)
+                stack.append(child)
+    print(f"{total} entries, {distinct} distinct keys; from the start: "
+          f"{positions} positions with entries, {entries} entries, {illegal} illegal")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -202,7 +239,11 @@ def main():
     c.add_argument("--hastings", required=True)
     c.add_argument("--polyglot")
     c.add_argument("files", nargs="+")
+    w = sub.add_parser("walk")
+    w.add_argument("book")
     args = parser.parse_args()
+    if args.command == "walk":
+        return walk(args)
     if args.command == "golden":
         golden(args)
         return 0

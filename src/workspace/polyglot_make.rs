@@ -76,6 +76,9 @@ pub struct MakeOptions {
     /// Pairs a worker counts before it spills a run; `None` to follow from
     /// `memory_mb` (tests set it small to make spills happen).
     pub map_capacity: Option<usize>,
+    /// The size of the chunks the files are cut into; `None` to follow from
+    /// `memory_mb` (tests set it small to cut files into many chunks).
+    pub chunk_bytes: Option<usize>,
 }
 
 impl Default for MakeOptions {
@@ -88,6 +91,7 @@ impl Default for MakeOptions {
             threads: 0,
             temp_dir: None,
             map_capacity: None,
+            chunk_bytes: None,
         }
     }
 }
@@ -210,7 +214,9 @@ pub fn make_book(
         n => n,
     };
     let memory = options.memory_mb << 20;
-    let chunk_bytes = (memory / 64).clamp(1 << 20, 8 << 20);
+    let chunk_bytes = options
+        .chunk_bytes
+        .unwrap_or((memory / 64).clamp(1 << 20, 8 << 20));
     let per_worker = memory.saturating_sub((2 * threads + 1) * chunk_bytes + RESERVE) / threads;
     // A ply takes at least 3 bytes of text ("e4 "): no more pairs than that.
     let by_input = usize::try_from(total / 3).unwrap_or(usize::MAX).max(1024);

@@ -66,6 +66,11 @@ pub enum GameIssueReason {
     /// A `[Variant]` other than standard chess; the game is skipped.
     #[error("variant `{0}` is not supported; game skipped")]
     Variant(String),
+    /// The movetext ends without a result token (`1-0`, `0-1`, `1/2-1/2`, `*`): the
+    /// game may be cut short. Its plies count. (Checked only for games read to their
+    /// end, not for those stopped at the ply limit.)
+    #[error("the game text ends without a result: the game may be truncated")]
+    Truncated,
 }
 
 /// A problem with one game.
@@ -84,10 +89,10 @@ pub struct GameIssue {
 
 impl GameIssue {
     fn at(&self) -> String {
-        if self.ply == 0 {
-            String::new()
-        } else {
-            format!(", ply {} `{}`", self.ply, self.san)
+        match (self.ply, self.san.is_empty()) {
+            (0, _) => String::new(),
+            (ply, true) => format!(", ply {ply}"),
+            (ply, false) => format!(", ply {ply} `{}`", self.san),
         }
     }
 }
@@ -199,6 +204,8 @@ struct Game {
     stopped: bool,
     /// From the tag, else from the movetext's result token.
     result: Option<GameResult>,
+    /// The movetext had a result token.
+    ended: bool,
 }
 
 struct GameVisitor<'s, S> {
@@ -294,6 +301,7 @@ impl<S: MoveSink> Visitor for GameVisitor<'_, S> {
                 sans: 0,
                 stopped: false,
                 result: tags.result,
+                ended: false,
             }),
             None => ControlFlow::Break(()),
         }
@@ -350,6 +358,7 @@ impl<S: MoveSink> Visitor for GameVisitor<'_, S> {
     }
 
     fn outcome(&mut self, game: &mut Game, outcome: Outcome) -> ControlFlow<()> {
+        game.ended = true;
         if game.result.is_none() {
             game.result = Some(match outcome {
                 Outcome::Known(KnownOutcome::Decisive { winner }) => GameResult::Winner(winner),
@@ -361,6 +370,9 @@ impl<S: MoveSink> Visitor for GameVisitor<'_, S> {
     }
 
     fn end_game(&mut self, game: Game) {
+        if !game.ended {
+            self.issue(game.sans, String::new(), GameIssueReason::Truncated);
+        }
         self.flush(game.result.unwrap_or(GameResult::Unknown));
     }
 }
@@ -445,6 +457,18 @@ mod tests {
         assert_eq!(
             report.issues[1].reason,
             GameIssueReason::Variant("Atomic".into())
+        );
+    }
+
+    #[test]
+    fn a_game_cut_short_counts_and_is_reported() {
+        let (plies, report) = read("[Result \"1-0\"]\n\n1. e4 e5 2. N", 30);
+        assert_eq!(scores(&plies), [2, 0]);
+        assert_eq!(report.issue_count, 1);
+        assert_eq!(report.issues[0].reason, GameIssueReason::Truncated);
+        assert_eq!(
+            report.issues[0].to_string(),
+            "game 1, ply 2: the game text ends without a result: the game may be truncated"
         );
     }
 

@@ -192,7 +192,7 @@ impl<'a> PolyglotBook<'a> {
             }
         }
         // Stable: ties keep the file order.
-        out.moves.sort_by(|a, b| b.weight.cmp(&a.weight));
+        out.moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
         out
     }
 

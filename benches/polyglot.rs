@@ -153,13 +153,16 @@ fn lookups(c: &mut Criterion) {
     let positions = book_positions(1000);
     let mut group = c.benchmark_group("polyglot lookup");
     group.throughput(Throughput::Elements(positions.len() as u64));
-    group.bench_function("gnuchess: moves at 1,000 positions (key, search, decode)", |b| {
-        b.iter(|| {
-            for pos in &positions {
-                black_box(book.moves(pos));
-            }
-        })
-    });
+    group.bench_function(
+        "gnuchess: moves at 1,000 positions (key, search, decode)",
+        |b| {
+            b.iter(|| {
+                for pos in &positions {
+                    black_box(book.moves(pos));
+                }
+            })
+        },
+    );
     group.bench_function("gnuchess: check (read all 180,358 entries)", |b| {
         b.iter(|| black_box(book.check().unwrap()))
     });
@@ -185,14 +188,17 @@ fn lookups(c: &mut Criterion) {
             }
         })
     });
-    group.bench_function("10M-entry file: moves at 1,000 positions (mostly absent)", |b| {
-        let big = file.book();
-        b.iter(|| {
-            for pos in &positions {
-                black_box(big.moves(pos));
-            }
-        })
-    });
+    group.bench_function(
+        "10M-entry file: moves at 1,000 positions (mostly absent)",
+        |b| {
+            let big = file.book();
+            b.iter(|| {
+                for pos in &positions {
+                    black_box(big.moves(pos));
+                }
+            })
+        },
+    );
     group.finish();
 }
 
@@ -202,17 +208,20 @@ fn make_core(c: &mut Criterion) {
     let mut group = c.benchmark_group("polyglot make (one thread, in memory)");
     group.sample_size(10);
     group.throughput(Throughput::Elements(10_000));
-    group.bench_function("10,000 generated games x 30 plies: read, count, sort, write", |b| {
-        b.iter(|| {
-            let mut counts = MoveCounts::with_capacity(400_000);
-            read_games(&text[..], 30, &mut counts).unwrap();
-            let mut w = BookWriter::new(Vec::new(), WriterOptions::default());
-            for count in counts.take_run() {
-                w.push(count).unwrap();
-            }
-            black_box(w.finish().unwrap())
-        })
-    });
+    group.bench_function(
+        "10,000 generated games x 30 plies: read, count, sort, write",
+        |b| {
+            b.iter(|| {
+                let mut counts = MoveCounts::with_capacity(400_000);
+                read_games(&text[..], 30, &mut counts).unwrap();
+                let mut w = BookWriter::new(Vec::new(), WriterOptions::default());
+                for count in counts.take_run() {
+                    w.push(count).unwrap();
+                }
+                black_box(w.finish().unwrap())
+            })
+        },
+    );
     group.bench_function("10,000 generated games x 30 plies: read only", |b| {
         b.iter(|| {
             let mut plies = Vec::with_capacity(300_000);
@@ -237,7 +246,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--write-pgn") {
         let path = args.get(i + 1).expect("--write-pgn FILE GAMES");
-        let n: usize = args.get(i + 2).and_then(|n| n.parse().ok()).expect("a game count");
+        let n: usize = args
+            .get(i + 2)
+            .and_then(|n| n.parse().ok())
+            .expect("a game count");
         let out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
         generate_games(n, 2026, out);
         return;

@@ -272,3 +272,87 @@ fn a_cancelled_make_stops_and_writes_nothing() {
     assert!(matches!(err, MakeError::Cancelled));
     assert!(!out.exists());
 }
+
+/// `games` as PGN (each number picks a legal move), and every `(position, move)` played.
+fn random_games(games: &[Vec<u32>]) -> (String, Vec<(shakmaty::Chess, shakmaty::Move)>) {
+    use shakmaty::san::SanPlus;
+    use shakmaty::{Chess, Position};
+    let mut text = String::new();
+    let mut played = Vec::new();
+    for (i, choices) in games.iter().enumerate() {
+        let result = ["1-0", "0-1", "1/2-1/2", "*"][i % 4];
+        text.push_str(&format!(
+            "[Event \"Random {i}\"]\n[Result \"{result}\"]\n\n"
+        ));
+        let mut pos = Chess::default();
+        for (ply, choice) in choices.iter().enumerate() {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[*choice as usize % legal.len()];
+            if ply % 2 == 0 {
+                text.push_str(&format!("{}. ", ply / 2 + 1));
+            }
+            text.push_str(&format!("{} ", SanPlus::from_move(pos.clone(), mv)));
+            played.push((pos.clone(), mv));
+            pos.play_unchecked(mv);
+        }
+        text.push_str(result);
+        text.push_str("\n\n");
+    }
+    (text, played)
+}
+
+/// The book of `text` made in memory, with the counts split into runs of at most
+/// `capacity` pairs.
+fn book_in_memory(text: &str, capacity: usize) -> Vec<u8> {
+    use hastings::book::polyglot::{
+        BookWriter, MoveCount, MoveCounts, RawMove, WriterOptions, merge_runs, read_games,
+    };
+    let mut plies: Vec<(u64, RawMove, u8)> = Vec::new();
+    read_games(text.as_bytes(), u32::MAX, &mut plies).unwrap();
+    let mut counts = MoveCounts::with_capacity(capacity);
+    let mut runs: Vec<Vec<MoveCount>> = Vec::new();
+    for (key, mv, score) in plies {
+        if !counts.try_add(key, mv, score) {
+            runs.push(counts.take_run());
+            assert!(counts.try_add(key, mv, score));
+        }
+    }
+    runs.push(counts.take_run());
+    let mut writer = BookWriter::new(Vec::new(), WriterOptions::default());
+    let merged = merge_runs(
+        runs.into_iter()
+            .map(|r| r.into_iter().map(Ok::<_, ()>))
+            .collect(),
+    );
+    for count in merged {
+        writer.push(count.unwrap()).unwrap();
+    }
+    writer.finish().unwrap().0
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn every_move_of_random_games_is_a_legal_entry_of_its_position(
+        games in proptest::collection::vec(
+            proptest::collection::vec(proptest::prelude::any::<u32>(), 1..50), 1..6)
+    ) {
+        let (text, played) = random_games(&games);
+        let bytes = book_in_memory(&text, 1 << 16);
+        let book = PolyglotBook::new(&bytes).unwrap();
+        proptest::prop_assert!(book.check().is_ok());
+        for (pos, mv) in &played {
+            let moves = book.moves(pos);
+            proptest::prop_assert!(moves.skipped.is_empty());
+            proptest::prop_assert!(moves.moves.iter().any(|m| m.mv == *mv), "{}", text);
+        }
+        let weights: u64 = book.entries().map(|e| u64::from(e.weight)).sum();
+        proptest::prop_assert_eq!(weights, played.len() as u64);
+        // Runs of a few pairs merge into the same book.
+        proptest::prop_assert_eq!(book_in_memory(&text, 3), bytes);
+    }
+}

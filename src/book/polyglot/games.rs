@@ -327,27 +327,20 @@ impl<S: MoveSink> Visitor for GameVisitor<'_, S> {
                 SanError::AmbiguousSan => GameIssueReason::AmbiguousMove,
             }),
         };
-        let raw = played
-            .clone()
-            .ok()
-            .and_then(|mv| RawMove::from_move(mv).map(|raw| (mv, raw)));
-        match (played, raw) {
-            (Ok(_), Some((mv, raw))) => {
+        // A standard-chess move always has an encoding; `None` would be a bug upstream.
+        let encoded = played.and_then(|mv| {
+            RawMove::from_move(mv)
+                .map(|raw| (mv, raw))
+                .ok_or(GameIssueReason::IllegalMove)
+        });
+        match encoded {
+            Ok((mv, raw)) => {
                 self.plies.push((key(&game.pos), raw, game.pos.turn()));
                 game.pos.play_unchecked(mv);
             }
-            (Err(reason), _) => {
+            Err(reason) => {
                 game.stopped = true;
                 self.issue(game.sans, san_plus.to_string(), reason);
-            }
-            // A standard-chess move always has an encoding.
-            (Ok(_), None) => {
-                game.stopped = true;
-                self.issue(
-                    game.sans,
-                    san_plus.to_string(),
-                    GameIssueReason::IllegalMove,
-                );
             }
         }
         ControlFlow::Continue(())

@@ -1,10 +1,11 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
-//! [`review`], [`coverage`], [`compare`], [`fit`], [`uci`], [`matches`];
+//! [`book`] (Polyglot books), [`review`], [`coverage`], [`compare`], [`fit`], [`uci`], [`matches`];
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
 
 pub mod args;
+pub mod book;
 pub mod compare;
 pub mod coverage;
 pub mod export;
@@ -28,9 +29,9 @@ pub use coverage::CoverageArgs;
 pub use export::ExportArgs;
 pub use fit::{FitArgs, FitJson};
 pub use import::{ImportArgs, ImportJson, IssueJson};
+pub use matches::MatchArgs;
 pub use review::ReviewArgs;
 pub use sample::{CandidateReport, ReachedReport, SampleArgs, SampleReport, sample_report};
-pub use matches::MatchArgs;
 pub use stats::StatsArgs;
 pub use uci::UciArgs;
 
@@ -68,6 +69,9 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the book (or some of its sources) as PGN with nested variations.
     Export(ExportArgs),
+    /// Make or inspect a Polyglot opening book (.bin).
+    #[command(subcommand)]
+    Book(book::BookCommand),
     /// Spaced repetition: list the review queue, or grade a card.
     Review(ReviewArgs),
     /// Run the built-in engine as a UCI engine on stdin/stdout.
@@ -130,6 +134,12 @@ pub enum CliError {
     /// Writing PGN failed.
     #[error(transparent)]
     Export(#[from] ExportError),
+    /// A Polyglot book cannot be read.
+    #[error(transparent)]
+    PolyglotFile(#[from] crate::workspace::polyglot::PolyglotFileError),
+    /// `hastings book make` failed.
+    #[error(transparent)]
+    MakeBook(#[from] crate::workspace::polyglot_make::MakeError),
     /// An engine match could not be played.
     #[error(transparent)]
     Match(#[from] crate::engine::matches::MatchError),
@@ -182,6 +192,7 @@ pub fn run_in(
         Command::Sample(args) => sample::run(args, out),
         Command::Import(args) => import::run(args, out),
         Command::Export(args) => export::run(args, out),
+        Command::Book(command) => book::run(command, out),
         Command::Review(args) => review::run(args, data_dir, out),
         Command::Uci(args) => uci::run(args, out),
         Command::Match(args) => matches::run(args, out),

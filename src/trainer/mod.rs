@@ -10,8 +10,8 @@
 
 pub mod compare;
 pub mod coverage;
-mod phase;
 pub mod learner_style;
+mod phase;
 pub mod progress;
 pub mod review_drill;
 mod session;

@@ -23,8 +23,10 @@ pub mod export;
 pub mod files;
 pub mod job;
 mod loader;
-pub mod review_store;
+pub mod polyglot;
+pub mod polyglot_make;
 pub mod profiles;
+pub mod review_store;
 pub mod store;
 
 use std::collections::VecDeque;

@@ -273,5 +273,8 @@ fn book_info_text_says_when_a_position_has_no_move() {
     assert!(out.contains("(no book move here)"), "{out}");
     let (code, _, stderr) = hastings(&["book", "info", &gnuchess_path(), "--moves", "e5"]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("move 1 `e5`: illegal move"), "{stderr}");
+    assert!(
+        stderr.contains("--moves: ply 1 `e5`: illegal move"),
+        "{stderr}"
+    );
 }

@@ -31,6 +31,7 @@ mod drill_panel;
 mod explore;
 pub mod format;
 pub mod import_report;
+mod layout;
 mod learner_style_panel;
 pub mod native;
 mod optimize_panel;

@@ -2,7 +2,6 @@
 //! The same numbers the window's Progress tab draws.
 
 use serde::Serialize;
-use shakmaty::san::San;
 use shakmaty::{Chess, Position};
 use thiserror::Error;
 
@@ -161,16 +160,9 @@ pub fn queue_report(
 /// Why moves do not lead to a card.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CardLookupError {
-    /// A move is not legal SAN in its position.
-    #[error("move {ply} `{san}`: {reason}")]
-    Move {
-        /// The 1-based ply.
-        ply: usize,
-        /// The move as given.
-        san: String,
-        /// Why.
-        reason: &'static str,
-    },
+    /// A move cannot be read or played.
+    #[error(transparent)]
+    Move(#[from] crate::book::movelist::MoveListError),
     /// The position after the moves is no card of the deck.
     #[error("the position after `{moves}` is not a card: {reason}")]
     NotACard {
@@ -193,20 +185,7 @@ pub fn card_after(
     moves: &str,
 ) -> Result<usize, CardLookupError> {
     let mut pos = Chess::default();
-    for (i, token) in moves.split_whitespace().enumerate() {
-        let bad = |reason| CardLookupError::Move {
-            ply: i + 1,
-            san: token.to_owned(),
-            reason,
-        };
-        let san = San::from_ascii(token.trim_end_matches(['+', '#']).as_bytes())
-            .map_err(|_| bad("not SAN"))?;
-        let mv = san.to_move(&pos).map_err(|e| {
-            bad(match e {
-                shakmaty::san::SanError::IllegalSan => "illegal move",
-                shakmaty::san::SanError::AmbiguousSan => "ambiguous move",
-            })
-        })?;
+    for mv in crate::book::movelist::parse_moves(&Chess::default(), moves)? {
         pos.play_unchecked(mv);
     }
     let key = CardKey::from_position(&pos);

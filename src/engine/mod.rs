@@ -11,7 +11,7 @@
 //! The parts, one idea per file:
 //!
 //! - evaluation: [`pst`] (the tables, as data), [`eval`] (tapered sum);
-//! - α-β: [`search`] (iterative deepening, root), [`negamax`], [`quiescence`],
+//! - α-β: [`search`] (iterative deepening, root), `negamax`, `quiescence`,
 //!   [`ordering`] (hash move, MVV-LVA, killers, history), [`tt`], [`strength`],
 //!   [`alphabeta`] (the engine);
 //! - [`mcts`]: UCT with the evaluation at the leaves;
@@ -20,7 +20,7 @@
 //!   [`discover`] (finding Stockfish), [`uci_server`] (`hastings uci`);
 //! - [`handle`]: a background engine for the window, with fallback;
 //! - matches: [`adjudicate`], [`elo`], [`spec`] (engines named on the command line),
-//!   [`matches`].
+//!   [`matches`](mod@matches).
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;

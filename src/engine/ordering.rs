@@ -130,9 +130,11 @@ impl Iterator for MovePicker {
         if self.next >= n {
             return None;
         }
+        // Ties go to the later move, as `max_by_key` does (the order the strength table
+        // was measured with).
         let mut best = self.next;
         for i in self.next + 1..n {
-            if self.keys[i] > self.keys[best] {
+            if self.keys[i] >= self.keys[best] {
                 best = i;
             }
         }

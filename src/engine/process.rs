@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::thread;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::error::EngineError;
@@ -36,6 +36,8 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     events: Receiver<ProcessEvent>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// Ends when the engine's stderr closes.
+    stderr_thread: Option<JoinHandle<()>>,
     path: PathBuf,
     /// The engine's name for messages (the file name until `id name` arrives).
     pub name: String,
@@ -67,7 +69,7 @@ impl EngineProcess {
             return Err(spawn_error(std::io::Error::other("no pipes to the engine")));
         };
         let (tx, events) = mpsc::channel();
-        thread::Builder::new()
+        let stdout_thread = thread::Builder::new()
             .name("engine stdout".into())
             .spawn(move || {
                 read_lines(
@@ -79,12 +81,16 @@ impl EngineProcess {
                     || {
                         let _ = tx.send(ProcessEvent::Closed);
                     },
-                )
-            })
-            .map_err(spawn_error)?;
+                );
+            });
+        if let Err(e) = stdout_thread {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(spawn_error(e));
+        }
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let keep = Arc::clone(&tail);
-        thread::Builder::new()
+        let stderr_thread = thread::Builder::new()
             .name("engine stderr".into())
             .spawn(move || {
                 read_lines(
@@ -100,8 +106,15 @@ impl EngineProcess {
                     },
                     || {},
                 );
-            })
-            .map_err(spawn_error)?;
+            });
+        let stderr_thread = match stderr_thread {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(spawn_error(e));
+            }
+        };
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -111,6 +124,7 @@ impl EngineProcess {
             child,
             events,
             stderr: tail,
+            stderr_thread: Some(stderr_thread),
             path: path.to_path_buf(),
             name,
             last_line: None,
@@ -190,8 +204,15 @@ impl EngineProcess {
             }
             thread::sleep(Duration::from_millis(5));
         }
-        // Let the stderr thread catch up with the last words.
-        thread::sleep(Duration::from_millis(20));
+        // Let the stderr thread read the last words (it ends when stderr closes).
+        while started.elapsed() < Duration::from_millis(1000)
+            && self
+                .stderr_thread
+                .as_ref()
+                .is_some_and(|t| !t.is_finished())
+        {
+            thread::sleep(Duration::from_millis(5));
+        }
         let stderr = self
             .stderr
             .lock()

@@ -3,7 +3,7 @@
 //! [`Searcher`] keeps what lasts between searches (the transposition table, killers
 //! and history); one call of [`Searcher::search`] deepens one ply at a time until a
 //! limit is reached, reporting each finished depth. The recursive parts are in
-//! [`negamax`](super::negamax) and [`quiescence`](super::quiescence).
+//! `negamax.rs` and `quiescence.rs`.
 
 use std::sync::atomic::AtomicBool;
 

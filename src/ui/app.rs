@@ -18,8 +18,10 @@ use shakmaty::{Color, Move};
 
 use super::board::Orientation;
 use super::chart::ChartData;
+use super::chart_panel;
 use super::chart_panel::ChartCache;
-use super::command::{Action, Command, ExportWhat};
+use super::command::ExportWhat;
+use super::coverage_panel::CoverageView;
 use super::dialogs::Dialogs;
 use super::explore::{ExploreRun, Explored};
 use super::import_report::ReportView;
@@ -27,10 +29,6 @@ use super::learner_style_panel::LearnerStyleState;
 use super::screenshot::ScreenshotPlan;
 use super::state::{SETTINGS_KEY, Settings};
 use super::timings::Timings;
-use super::{
-    board_panel, book_panel, chart_panel, drill_panel, import_report, learner_style_panel,
-    profile_panel, progress_panel, style_panel, top_bar,
-};
 use crate::book::PositionGraph;
 use crate::sampler::profile::StyleProfile;
 use crate::trainer::learner_style::{Adaptation, Posterior, StyleClass};
@@ -49,6 +47,7 @@ pub(super) enum LeftTab {
     Style,
     Book,
     Progress,
+    Coverage,
 }
 
 /// A move on its way to its square: the move and when (egui time) it started.
@@ -81,12 +80,20 @@ pub struct TrainerApp {
     pub(super) chart: ChartCache,
     pub(super) dialogs: Dialogs,
     pub(super) report: Option<ReportView>,
+    /// The Coverage tab's state and jobs.
+    pub(super) coverage: CoverageView,
     /// `Session::lines_completed` when completions were last recorded.
     completed_seen: u32,
-    window_title: String,
+    pub(super) window_title: String,
     pub(super) screenshot: Option<ScreenshotPlan>,
     pub(super) timings: Option<Timings>,
     wake: Option<Wake>,
+    /// Review mode, when it is on.
+    pub(super) review: Option<super::review_mode::ReviewMode>,
+    /// The review log (beside the progress file); `None`: no review mode.
+    pub(super) review_log: Option<PathBuf>,
+    /// Fuzz review intervals (off in tests, for reproducible due dates).
+    pub(super) review_fuzz: bool,
     /// The style profile loaded last, if any.
     pub(super) profile: Option<StyleProfile>,
     /// The learner's style: drilled lines, imported games, the adaptive opponent's coin.
@@ -128,6 +135,9 @@ impl TrainerApp {
         let session = Session::new(Arc::clone(&graph), learner, settings.style.clone(), seed);
         let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
         workspace.restore();
+        let review_log = progress_file
+            .as_deref()
+            .map(super::review_mode::review_log_path);
         TrainerApp {
             workspace,
             graph,
@@ -148,11 +158,15 @@ impl TrainerApp {
             chart: ChartCache::default(),
             dialogs: Dialogs::default(),
             report: None,
+            coverage: CoverageView::default(),
             completed_seen: 0,
             window_title: String::new(),
             screenshot: None,
             timings: None,
             wake: None,
+            review: None,
+            review_log,
+            review_fuzz: true,
             profile: None,
             learner_style: LearnerStyleState::new(if rand::random() {
                 Adaptation::Solid
@@ -349,10 +363,12 @@ impl TrainerApp {
             }
         }
         self.poll_workspace(ctx);
+        self.poll_coverage(ctx);
         for command in self.dialogs.poll(ctx) {
             self.apply(ctx, command);
         }
         self.computer_reply(ctx);
+        self.review_logic(ctx);
         self.animate(ctx);
         self.record_completions();
         let busy = self.explore.is_some() || self.is_loading();
@@ -434,11 +450,14 @@ impl TrainerApp {
             .name("hastings-drop".to_owned())
             .spawn(move || drop(old));
         self.book_generation += 1;
+        self.coverage.book_changed();
         self.explored = None;
         self.chart.invalidate();
         self.last_reply = None;
         self.reply_due = None;
         self.animation = None;
+        // A review session's cards are the new book's.
+        self.restart_review();
         self.message = Some(format!(
             "The book now has {} lines{}.",
             super::format::count(self.graph.lines().len()),
@@ -502,7 +521,11 @@ impl TrainerApp {
         if now + 1e-9 >= due {
             self.reply_due = None;
             // A transposition is announced under the opening name (Session::announcement).
-            if let Some(reply) = self.session.reply() {
+            let reply = match self.review_reply() {
+                Some(reply) => reply,
+                None => self.session.reply(),
+            };
+            if let Some(reply) = reply {
                 self.message = None;
                 self.start_animation(ctx, reply.candidate.mv);
                 self.last_reply = Some(reply);
@@ -536,104 +559,6 @@ impl TrainerApp {
             ctx.request_repaint();
         }
     }
-
-    fn draw_and_apply(&mut self, ui: &mut Ui) {
-        let mut commands: Vec<Command> = Action::consume_shortcuts(ui.ctx())
-            .into_iter()
-            .filter(|a| self.is_enabled(*a))
-            .map(Command::Action)
-            .collect();
-        self.draw(ui, &mut commands);
-        for command in commands {
-            self.apply(ui.ctx(), command);
-        }
-        self.update_title(ui.ctx());
-        let loading = self.is_loading();
-        let fraction = self
-            .workspace
-            .import_progress()
-            .map(|p| p.counters.fraction());
-        if let Some(t) = &mut self.timings {
-            t.frame(ui.ctx(), loading, fraction);
-        }
-    }
-
-    /// The panels: top bar, left tabs, drill on the right, chart below, board in the
-    /// centre; then the windows (import report, open dialog, path entry).
-    fn draw(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        // Panel sizes follow the window, so that 800×600 and full screen both leave the
-        // board the most room.
-        let window = ui.available_size();
-        egui::Panel::top("hastings_top").show(ui, |ui| top_bar::top_bar_ui(ui, self, commands));
-        egui::Panel::left("hastings_style")
-            .resizable(false)
-            .exact_size((window.x * 0.2).clamp(180.0, 300.0))
-            .show(ui, |ui| self.left_panel_ui(ui, commands));
-        egui::Panel::right("hastings_drill")
-            .resizable(false)
-            .exact_size((window.x * 0.22).clamp(190.0, 360.0))
-            .show(ui, |ui| drill_panel::drill_panel_ui(ui, self, commands));
-        egui::Panel::bottom("hastings_chart")
-            .resizable(false)
-            .exact_size((window.y * 0.3).clamp(140.0, 320.0))
-            .show(ui, |ui| chart_panel::chart_panel_ui(ui, self, commands));
-        egui::CentralPanel::default()
-            .show(ui, |ui| board_panel::board_panel_ui(ui, self, commands));
-        let ctx = ui.ctx().clone();
-        if let Some(view) = &self.report {
-            import_report::report_window_ui(&ctx, view, commands);
-        }
-        self.dialogs.windows_ui(&ctx, commands);
-        import_report::drop_overlay_ui(&ctx);
-    }
-
-    fn left_panel_ui(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        ui.horizontal(|ui| {
-            for (tab, name) in [
-                (LeftTab::Style, "Style"),
-                (LeftTab::Book, "Book"),
-                (LeftTab::Progress, "Progress"),
-            ] {
-                if ui.selectable_label(self.left_tab == tab, name).clicked() {
-                    self.left_tab = tab;
-                }
-            }
-        });
-        ui.separator();
-        egui::ScrollArea::vertical().show(ui, |ui| match self.left_tab {
-            LeftTab::Style => {
-                let seed = Some(self.session.seed());
-                style_panel::style_panel_ui(ui, &mut self.settings, seed, commands);
-                profile_panel::profile_panel_ui(ui, self, commands);
-            }
-            LeftTab::Book => book_panel::book_panel_ui(ui, &self.workspace, commands),
-            LeftTab::Progress => {
-                progress_panel::progress_panel_ui(
-                    ui,
-                    self.progress.progress(),
-                    self.progress.warning(),
-                );
-                self.learner_style
-                    .refresh(&self.workspace, &self.settings.learner_name);
-                learner_style_panel::learner_style_panel_ui(
-                    ui,
-                    &self.learner_style,
-                    &mut self.settings.learner_name,
-                );
-            }
-        });
-    }
-
-    fn update_title(&mut self, ctx: &egui::Context) {
-        let title = match self.session.opening_title() {
-            Some(t) => format!("Hastings — {t}"),
-            None => "Hastings — opening trainer".to_owned(),
-        };
-        if title != self.window_title {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.window_title = title;
-        }
-    }
 }
 
 impl eframe::App for TrainerApp {
@@ -653,6 +578,7 @@ impl eframe::App for TrainerApp {
             self.settings.book = self.workspace.choice().clone();
             eframe::set_value(storage, SETTINGS_KEY, &self.settings);
             self.progress.save();
+            self.save_reviews();
         }
     }
 
@@ -662,6 +588,7 @@ impl eframe::App for TrainerApp {
         }
         self.workspace.cancel_all();
         self.progress.save();
+        self.end_review();
         if let Some(t) = &self.timings {
             t.report();
         }

@@ -57,7 +57,10 @@ impl TrainerApp {
                 self.last_reply = None;
                 self.animation = None;
                 let before = self.session.position().clone();
-                let outcome = self.session.play(mv);
+                let outcome = match self.review_play(mv) {
+                    Some(outcome) => outcome,
+                    None => self.session.play(mv),
+                };
                 if !matches!(outcome, MoveOutcome::Rejected) {
                     let mistake = matches!(outcome, MoveOutcome::OutOfBook);
                     self.progress
@@ -89,6 +92,10 @@ impl TrainerApp {
                 Err(e) => self.message = Some(format!("Cannot export: {e}.")),
             },
             Command::Message(text) => self.message = Some(text),
+            Command::DrillAt(moves, book) => self.drill_at(&moves, book),
+            Command::BackToRepertoire => self.back_to_repertoire(),
+            Command::CheckGames => self.dialogs.start_games_dialog(ctx),
+            Command::CompareGames(path) => self.check_games(ctx, path),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),
             Command::SetLearner(color) => {
@@ -96,9 +103,24 @@ impl TrainerApp {
                 self.orientation = Orientation::from_color(color);
                 self.settings.orientation = Some(self.orientation);
                 self.new_seed();
+                let mode = self.drill_mode();
+                self.set_drill_mode(super::review_mode::DrillMode::Free);
                 self.session.set_learner(color);
+                // A review session's cards are the new colour's.
+                self.set_drill_mode(mode);
                 self.last_reply = None;
                 self.message = None;
+            }
+            Command::SetDrillMode(mode) => self.set_drill_mode(mode),
+            Command::GotIt => self.review_learned(),
+            Command::Easy => self.review_easy(),
+            Command::Optimize => self.start_optimize(ctx),
+            Command::DrillFrom(moves) => {
+                self.last_reply = None;
+                self.left_tab = super::app::LeftTab::Style;
+                if self.session.start_after(&moves).is_err() {
+                    self.message = Some("That position is not in the book.".to_owned());
+                }
             }
             Command::SetStyle(style) => {
                 self.settings.style = style.clone();
@@ -139,7 +161,9 @@ impl TrainerApp {
         match action {
             Action::NewLine | Action::NextLine => {
                 self.new_seed();
-                self.session.new_line();
+                if !self.review_next_line() {
+                    self.session.new_line();
+                }
                 self.last_reply = None;
             }
             Action::NewLineFromHere => {
@@ -150,7 +174,11 @@ impl TrainerApp {
             Action::TryAgain => self.session.try_again(),
             Action::ShowMe => {
                 self.last_reply = None;
-                if let Some(MoveOutcome::Accepted { san, .. }) = self.session.show_me() {
+                let outcome = match self.review_show_me() {
+                    Some(outcome) => outcome,
+                    None => self.session.show_me(),
+                };
+                if let Some(MoveOutcome::Accepted { san, .. }) = outcome {
                     self.message = Some(format!("The book plays {san}."));
                     if let Some(m) = self.session.moves().last() {
                         self.start_animation(ctx, m.mv);
@@ -158,7 +186,11 @@ impl TrainerApp {
                 }
             }
             Action::Hint => {
-                if self.session.ask_hint().is_none() {
+                let hinted = match self.review_hint() {
+                    Some(hinted) => hinted,
+                    None => self.session.ask_hint().is_some(),
+                };
+                if !hinted {
                     self.message = Some("No hint here.".to_owned());
                 }
             }

@@ -202,6 +202,16 @@ pub enum Command {
     SetLearner(Color),
     /// A new style for the next reply and the chart.
     SetStyle(Style),
+    /// Free drill, review, or mistakes only.
+    SetDrillMode(super::review_mode::DrillMode),
+    /// The new card shown in review mode has been seen: ask it.
+    GotIt,
+    /// Turn the last Good grade into Easy.
+    Easy,
+    /// Start a line at the position after these moves.
+    DrillFrom(Vec<Move>),
+    /// Fit the FSRS parameters to the review log (a background job).
+    Optimize,
     /// Files were chosen or dropped: ask how to read them.
     OpenFiles(Vec<PathBuf>),
     /// Import these files in this mode (the choice of the open dialog).
@@ -241,6 +251,23 @@ pub enum Command {
     AddProfileGames,
     /// Let the computer's style follow the learner's (seed 001 §5.1), or stop.
     SetAdaptive(bool),
+    /// Start a drill at the position after these moves, on this book (Coverage tab).
+    DrillAt(Vec<Move>, DrillBook),
+    /// End a gap drill on the theory book: drill the repertoire again.
+    BackToRepertoire,
+    /// Choose a PGN file of the learner's games to compare with the repertoire.
+    CheckGames,
+    /// Compare the learner's games in this file with the repertoire.
+    CompareGames(PathBuf),
+}
+
+/// The book a position is drilled on (Coverage tab).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrillBook {
+    /// The learner's repertoire.
+    Repertoire,
+    /// The theory book: for gaps, where the repertoire has no move.
+    Theory,
 }
 
 /// What to export as PGN.

@@ -28,6 +28,8 @@ enum Saved {
 enum PathPurpose {
     Open,
     Save(Vec<OpeningLine>),
+    /// A file of the learner's games, to compare with the repertoire.
+    Games,
     /// Load a style profile (and maybe add the fitted player's games).
     LoadProfile {
         add_games: bool,
@@ -46,6 +48,18 @@ enum ProfileDone {
     SaveNoFile(Box<StyleProfile>),
 }
 
+/// A file dialog running on its own thread: its answer, when it was opened, and what for.
+type Picking = (Job<Option<Vec<PathBuf>>>, Instant, Pick);
+
+/// What a file dialog chooses files for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pick {
+    /// PGN files to load into the book.
+    Open,
+    /// A PGN file of the learner's games (Coverage tab).
+    Games,
+}
+
 /// The path field shown when the system has no file dialog.
 struct PathEntry {
     purpose: PathPurpose,
@@ -58,7 +72,7 @@ pub(super) struct Dialogs {
     /// "Read as": the chosen files and the mode picked so far.
     mode: Option<(Vec<PathBuf>, FileMode)>,
     /// A file dialog running on its own thread, and when it was opened.
-    picking: Option<(Job<Option<Vec<PathBuf>>>, Instant)>,
+    picking: Option<Picking>,
     /// A save dialog (and the writing) running on its own thread.
     saving: Option<(Job<Saved>, Instant)>,
     /// A profile dialog (load or save) running on its own thread.
@@ -101,9 +115,33 @@ impl Dialogs {
                 .pick_files()
         });
         match job {
-            Ok(job) => self.picking = Some((job, Instant::now())),
+            Ok(job) => self.picking = Some((job, Instant::now(), Pick::Open)),
             Err(_) => self.ask_path(),
         }
+    }
+
+    /// Opens the system's file dialog for one PGN file of the learner's games (to
+    /// compare with the repertoire) on its own thread.
+    pub(super) fn start_games_dialog(&mut self, ctx: &egui::Context) {
+        let wake = repaint(ctx);
+        let job = Job::spawn("open", wake, |_| {
+            rfd::FileDialog::new()
+                .set_title("Check my games: a PGN file of your games")
+                .add_filter("PGN", &["pgn", "PGN"])
+                .pick_file()
+                .map(|p| vec![p])
+        });
+        match job {
+            Ok(job) => self.picking = Some((job, Instant::now(), Pick::Games)),
+            Err(_) => self.ask_games_path(),
+        }
+    }
+
+    fn ask_games_path(&mut self) {
+        self.path_entry = Some(PathEntry {
+            purpose: PathPurpose::Games,
+            text: String::new(),
+        });
     }
 
     /// Asks where to save `lines` (on a thread) and writes them there as PGN.
@@ -213,16 +251,23 @@ impl Dialogs {
     /// Dropped files are asked about like chosen ones.
     pub(super) fn poll(&mut self, ctx: &egui::Context) -> Vec<Command> {
         let mut commands = Vec::new();
-        if let Some((job, opened)) = &self.picking {
+        if let Some((job, opened, pick)) = &self.picking {
+            let pick = *pick;
             match job.poll() {
                 JobPoll::Running => {}
-                JobPoll::Finished(Some(paths)) if !paths.is_empty() => {
+                JobPoll::Finished(Some(mut paths)) if !paths.is_empty() => {
                     self.picking = None;
-                    commands.push(Command::OpenFiles(paths));
+                    commands.push(match pick {
+                        Pick::Open => Command::OpenFiles(paths),
+                        Pick::Games => Command::CompareGames(paths.swap_remove(0)),
+                    });
                 }
                 JobPoll::Finished(_) | JobPoll::Died(_) => {
                     if no_file_dialog(opened.elapsed()) {
-                        self.ask_path();
+                        match pick {
+                            Pick::Open => self.ask_path(),
+                            Pick::Games => self.ask_games_path(),
+                        }
                     }
                     self.picking = None;
                 }
@@ -275,6 +320,7 @@ impl Dialogs {
         let (title, button) = match entry.purpose {
             PathPurpose::Open => ("Open a PGN file", "Open"),
             PathPurpose::Save(_) => ("Export as PGN", "Save"),
+            PathPurpose::Games => ("Check my games", "Check"),
             PathPurpose::LoadProfile { .. } => ("Load a style profile", "Load"),
             PathPurpose::SaveProfile(_) => ("Save the style as a profile", "Save"),
         };
@@ -314,6 +360,7 @@ impl Dialogs {
                         PathPurpose::Save(lines) => {
                             commands.push(Command::Message(save_message(&lines, &path)));
                         }
+                        PathPurpose::Games => commands.push(Command::CompareGames(path)),
                         PathPurpose::LoadProfile { add_games } => {
                             commands.push(Command::LoadProfile { path, add_games });
                         }

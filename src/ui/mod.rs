@@ -8,7 +8,8 @@
 //! - [`state`]: the settings saved between runs.
 //! - [`command`]: what the user asked for, applied after drawing.
 //! - Panels, one file each: `top_bar`, `style_panel` (Style tab), `book_panel` (Book
-//!   tab), `progress_panel` (Progress tab), `board_panel`, `drill_panel`,
+//!   tab), `progress_panel` (Progress tab), [`coverage_panel`] (Coverage tab),
+//!   `board_panel`, `drill_panel`,
 //!   `chart_panel`, `import_report` (report window, "read as" dialog, import progress),
 //!   `profile_panel` (profiles and the adaptive opponent, in the Style tab),
 //!   `learner_style_panel` (the learner's style, in the Progress tab).
@@ -24,16 +25,21 @@ mod book_panel;
 pub mod chart;
 mod chart_panel;
 pub mod command;
+pub mod coverage_panel;
 mod dialogs;
 mod drill_panel;
 mod explore;
 pub mod format;
 pub mod import_report;
+mod layout;
 mod learner_style_panel;
 pub mod native;
+mod optimize_panel;
 pub mod pieces;
 mod profile_panel;
 mod progress_panel;
+pub mod review_mode;
+mod review_panel;
 mod screenshot;
 mod shutdown;
 pub mod state;

@@ -1,0 +1,359 @@
+//! `hastings compare`: a player's games against a repertoire: where each game left it,
+//! and the most frequent deviations ([`crate::trainer::compare`]).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use shakmaty::{Color, Move};
+
+use super::CliError;
+use super::args::BookArgs;
+use super::coverage::{ColorArg, learner_colour};
+use crate::book::{ImportMode, ImportOptions, OpeningLine, PositionGraph, SourceId};
+use crate::sampler::Style;
+use crate::trainer::compare::{
+    CompareOptions, Comparison, Deviation, GameComparison, Mover, compare, games_ply_limit,
+};
+use crate::trainer::coverage::{CoverageOptions, describe, exposure};
+use crate::workspace::{WorkspaceError, files, job};
+
+/// `hastings compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The games: a PGN file (read as a game collection).
+    #[arg(long, value_name = "FILE.pgn")]
+    pub games: PathBuf,
+    /// The player whose games to compare, as in the `White`/`Black` tags (any case).
+    #[arg(long, value_name = "NAME")]
+    pub player: String,
+    /// The repertoire's colour (default: guessed from the repertoire).
+    #[arg(long, value_enum)]
+    pub color: Option<ColorArg>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The repertoire: usually `--pgn rep.pgn --no-eco`.
+    #[command(flatten)]
+    pub book: BookArgs,
+}
+
+/// A deviation in [`GameJson`].
+#[derive(Debug, serde::Serialize)]
+pub struct DeviationJson {
+    /// The move's number in plies (1: White's first move).
+    pub ply: u32,
+    /// The game's moves before it, in SAN.
+    pub moves: String,
+    /// The move played, in SAN.
+    pub played: String,
+    /// The repertoire's moves there, in SAN.
+    pub repertoire: Vec<String>,
+    /// The position before the move, as EPD.
+    pub epd: String,
+    /// For the opponent: whether the position after the move is a known gap.
+    pub known_gap: bool,
+}
+
+/// A return into the repertoire in [`GameJson`].
+#[derive(Debug, serde::Serialize)]
+pub struct ReturnJson {
+    /// The moves played when the game was back in the repertoire.
+    pub ply: u32,
+    /// The game's moves up to there, in SAN.
+    pub moves: String,
+    /// The position, as EPD.
+    pub epd: String,
+}
+
+/// One game of [`CompareJson`].
+#[derive(Debug, serde::Serialize)]
+pub struct GameJson {
+    /// The game's number in the file.
+    pub game: u32,
+    /// The `White` tag.
+    pub white: String,
+    /// The `Black` tag.
+    pub black: String,
+    /// The `Result` tag.
+    pub result: String,
+    /// The player's colour, `"white"` or `"black"`.
+    pub color: String,
+    /// Plies read.
+    pub plies: u32,
+    /// Where the player first left the repertoire.
+    pub player_left: Option<DeviationJson>,
+    /// Where the opponent first left it.
+    pub opponent_left: Option<DeviationJson>,
+    /// The ply at which the game stood where the repertoire has no move.
+    pub repertoire_end: Option<u32>,
+    /// Returns into the repertoire by transposition.
+    pub returns: Vec<ReturnJson>,
+}
+
+/// One frequent deviation of [`SummaryJson`].
+#[derive(Debug, serde::Serialize)]
+pub struct DeviationCountJson {
+    /// `"player"` or `"opponent"`.
+    pub by: Mover,
+    /// How many games.
+    pub count: u32,
+    /// The moves before it (of the first game), in SAN.
+    pub moves: String,
+    /// The move, in SAN.
+    pub played: String,
+    /// The repertoire's moves there, in SAN.
+    pub repertoire: Vec<String>,
+    /// The position before the move, as EPD.
+    pub epd: String,
+    /// Whether the position after the move is a known gap.
+    pub known_gap: bool,
+}
+
+/// The summary of [`CompareJson`].
+#[derive(Debug, serde::Serialize)]
+pub struct SummaryJson {
+    /// Games in the file.
+    pub games: u32,
+    /// Games compared.
+    pub compared: u32,
+    /// Games of the player with the other colour.
+    pub other_colour: u32,
+    /// Games the player did not play.
+    pub not_player: u32,
+    /// Games of the player from another start position.
+    pub other_start: u32,
+    /// Games where the player left the repertoire.
+    pub player_left: u32,
+    /// Games where the opponent left it.
+    pub opponent_left: u32,
+    /// Of those, into a known gap.
+    pub known_gaps: u32,
+    /// Games that reached the end of the repertoire.
+    pub repertoire_ended: u32,
+    /// Games that came back by transposition.
+    pub returned: u32,
+    /// The first deviations, most frequent first.
+    pub deviations: Vec<DeviationCountJson>,
+}
+
+/// The report of `hastings compare --json`.
+#[derive(Debug, serde::Serialize)]
+pub struct CompareJson {
+    /// The games compared, in file order.
+    pub games: Vec<GameJson>,
+    /// The counts and the most frequent deviations.
+    pub summary: SummaryJson,
+}
+
+fn san_path(moves: &[Move]) -> String {
+    describe(moves, &[]).sans
+}
+
+fn deviation_json(d: &Deviation) -> DeviationJson {
+    DeviationJson {
+        ply: d.ply,
+        moves: san_path(&d.moves),
+        played: d.san.clone(),
+        repertoire: d.repertoire.clone(),
+        epd: d.epd.clone(),
+        known_gap: d.known_gap,
+    }
+}
+
+fn game_json(g: &GameComparison) -> GameJson {
+    GameJson {
+        game: g.game,
+        white: g.white.clone(),
+        black: g.black.clone(),
+        result: g.result.clone(),
+        color: if g.colour.is_white() {
+            "white"
+        } else {
+            "black"
+        }
+        .to_owned(),
+        plies: g.plies,
+        player_left: g.player_left.as_ref().map(deviation_json),
+        opponent_left: g.opponent_left.as_ref().map(deviation_json),
+        repertoire_end: g.repertoire_end,
+        returns: g
+            .returns
+            .iter()
+            .map(|r| ReturnJson {
+                ply: r.ply,
+                moves: san_path(&r.moves),
+                epd: r.epd.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// The JSON report of a comparison.
+pub fn compare_json(c: &Comparison) -> CompareJson {
+    let s = &c.summary;
+    CompareJson {
+        games: c.games.iter().map(game_json).collect(),
+        summary: SummaryJson {
+            games: s.games,
+            compared: s.compared,
+            other_colour: s.other_colour,
+            not_player: s.not_player,
+            other_start: s.other_start,
+            player_left: s.player_left,
+            opponent_left: s.opponent_left,
+            known_gaps: s.known_gaps,
+            repertoire_ended: s.repertoire_ended,
+            returned: s.returned,
+            deviations: s
+                .deviations
+                .iter()
+                .map(|d| DeviationCountJson {
+                    by: d.by,
+                    count: d.count,
+                    moves: san_path(&d.moves),
+                    played: d.played.clone(),
+                    repertoire: d.repertoire.clone(),
+                    epd: d.epd.clone(),
+                    known_gap: d.known_gap,
+                })
+                .collect(),
+        },
+    }
+}
+
+/// Reads the games of `path` (as a game collection, cut at `max_plies`), naming them by
+/// `names`, with a progress bar on a terminal.
+///
+/// # Errors
+///
+/// [`WorkspaceError`] when the file cannot be read or holds no game.
+pub fn read_games(
+    path: &Path,
+    max_plies: u32,
+    names: &PositionGraph,
+) -> Result<Vec<OpeningLine>, WorkspaceError> {
+    let options = ImportOptions {
+        mode: ImportMode::Games,
+        max_plies: Some(max_plies),
+    };
+    let (import, _) = job::run_inline(&path.display().to_string(), |progress| {
+        files::import_file(path, SourceId(u16::MAX), &options, names, progress)
+    })?;
+    Ok(import.lines)
+}
+
+/// Compares the games with the repertoire; known gaps come from the exposure against
+/// `theory` with the neutral style and the default depth and threshold.
+pub fn compare_with_gaps(
+    repertoire: &PositionGraph,
+    theory: &PositionGraph,
+    games: &[OpeningLine],
+    options: &CompareOptions,
+) -> Comparison {
+    let ex = exposure(
+        repertoire,
+        theory,
+        &Style::neutral(),
+        &CoverageOptions::new(options.learner),
+    );
+    compare(repertoire, games, options, ex.gaps())
+}
+
+pub(super) fn run(args: &CompareArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let (repertoire, _) = args.book.build()?;
+    let learner = learner_colour(args.color, &repertoire)?;
+    let eco = PositionGraph::eco()?;
+    let games = read_games(&args.games, games_ply_limit(&repertoire), &eco)?;
+    let options = CompareOptions {
+        player: args.player.clone(),
+        learner,
+    };
+    let result = compare_with_gaps(&repertoire, &eco, &games, &options);
+    let report = compare_json(&result);
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(());
+    }
+    write_text(out, &args.player, learner, &result, &report)
+}
+
+fn write_text(
+    out: &mut impl Write,
+    player: &str,
+    learner: Color,
+    result: &Comparison,
+    report: &CompareJson,
+) -> Result<(), CliError> {
+    let s = &report.summary;
+    let colour = if learner.is_white() { "White" } else { "Black" };
+    writeln!(
+        out,
+        "{} games; {} of {player} with {colour} compared ({} with the other colour, {} not {player}'s, {} from another start)",
+        s.games, s.compared, s.other_colour, s.not_player, s.other_start
+    )?;
+    writeln!(
+        out,
+        "{player} left the repertoire in {}, the opponent in {} ({} into a known gap); the repertoire ended in {}; {} came back by transposition",
+        s.player_left, s.opponent_left, s.known_gaps, s.repertoire_ended, s.returned
+    )?;
+    writeln!(out)?;
+    for (g, j) in result.games.iter().zip(&report.games) {
+        let what = match g.first_exit() {
+            Some((Mover::Player, d)) => format!(
+                "{player} left at ply {}: {} (repertoire: {})",
+                d.ply,
+                d.san,
+                d.repertoire.join(", ")
+            ),
+            Some((Mover::Opponent, d)) => format!(
+                "the opponent left at ply {}: {}{}",
+                d.ply,
+                d.san,
+                if d.known_gap { " (a known gap)" } else { "" }
+            ),
+            None => match g.repertoire_end {
+                Some(ply) => format!("followed the repertoire to its end (ply {ply})"),
+                None => "stayed in the repertoire".to_owned(),
+            },
+        };
+        let back = if j.returns.is_empty() {
+            String::new()
+        } else {
+            format!("; back at ply {}", j.returns[0].ply)
+        };
+        writeln!(
+            out,
+            "game {:>4}  {} - {}  {}  {what}{back}",
+            g.game, g.white, g.black, g.result
+        )?;
+    }
+    if !s.deviations.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "most frequent deviations:")?;
+        for d in s.deviations.iter().take(10) {
+            let at = if d.moves.is_empty() {
+                "the start".to_owned()
+            } else {
+                d.moves.clone()
+            };
+            match d.by {
+                Mover::Player => writeln!(
+                    out,
+                    "  {:>4}x  {player} played {} after {at} (repertoire: {})",
+                    d.count,
+                    d.played,
+                    d.repertoire.join(", ")
+                )?,
+                Mover::Opponent => writeln!(
+                    out,
+                    "  {:>4}x  the opponent played {} after {at}{}",
+                    d.count,
+                    d.played,
+                    if d.known_gap { " (a known gap)" } else { "" }
+                )?,
+            }
+        }
+    }
+    Ok(())
+}

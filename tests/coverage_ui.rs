@@ -1,0 +1,170 @@
+//! The Coverage tab driven through the real widgets with egui_kittest: the gap list of a
+//! fixture repertoire, "Drill this gap", "Back to my repertoire", and "Check my games…"
+//! listing the games with their first deviation, each clickable to its position.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use eframe::egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use hastings::book::{ImportMode, NodeKey, PositionGraph};
+use hastings::trainer::Phase;
+use hastings::trainer::coverage::one_in;
+use hastings::ui::TrainerApp;
+use hastings::ui::state::{Settings, Side};
+use std::path::PathBuf;
+
+mod common;
+use common::{eco, fixture, import_fixture, position_after};
+
+fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
+    Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
+}
+
+/// Loads `path` as the learner's repertoire (the open dialog's path), closes the report
+/// and unticks ECO, so that the book is only the repertoire.
+fn load_repertoire(harness: &mut Harness<'static, TrainerApp>, path: PathBuf) {
+    harness.state_mut().open_files(vec![path]);
+    harness.run();
+    harness.get_by_label("My repertoire").click();
+    harness.run();
+    harness.get_by_label("Import").click();
+    harness.step();
+    harness.state_mut().finish_loading();
+    harness.run();
+    harness.get_by_label("Close").click();
+    harness.run();
+    harness.get_by_label("Book").click();
+    harness.run();
+    harness.get_by_label("ECO (built in, 3,807 lines)").click();
+    harness.step();
+    harness.state_mut().finish_loading();
+    harness.run();
+    assert!(harness.state().is_repertoire());
+}
+
+fn open_coverage(harness: &mut Harness<'static, TrainerApp>) {
+    harness.get_by_label("Coverage").click();
+    harness.run();
+    harness.state_mut().finish_coverage();
+    harness.run();
+}
+
+fn key_of(harness: &Harness<'static, TrainerApp>) -> NodeKey {
+    NodeKey::from_position(harness.state().session().position())
+}
+
+#[test]
+fn the_coverage_tab_lists_a_gap_and_drills_it() {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let mut harness = harness_for(TrainerApp::new(eco(), settings));
+    harness.run();
+    load_repertoire(&mut harness, fixture("compare_white.pgn"));
+    let own =
+        PositionGraph::build(import_fixture("compare_white.pgn", ImportMode::Repertoire).lines)
+            .graph;
+    open_coverage(&mut harness);
+
+    let report = harness.state().coverage_report().expect("computed");
+    // The Caro-Kann is a likely reply to 1.e4 that the repertoire does not answer.
+    let i = report.gaps.iter().position(|g| g.sans == "e4 c6").unwrap();
+    let gap = report.gaps[i].clone();
+    assert!(gap.reach > 0.04, "{}", gap.reach);
+    harness.get_by_label(&format!("1 in {} games: e4 c6", one_in(gap.reach)));
+    harness.get_by_label("B10 Caro-Kann Defense");
+    harness.get_by_label("theory: d4, Nc3, c4, Nf3, b4");
+
+    let button = harness.get_all_by_label("Drill this gap").nth(i).unwrap();
+    button.scroll_to_me();
+    harness.run();
+    harness
+        .get_all_by_label("Drill this gap")
+        .nth(i)
+        .unwrap()
+        .click();
+    harness.run();
+    assert_eq!(
+        key_of(&harness),
+        NodeKey::from_position(&position_after("e4 c6"))
+    );
+    let app = harness.state();
+    assert_eq!(*app.session().phase(), Phase::LearnerToMove);
+    assert!(app.is_drilling_theory());
+    assert_eq!(
+        app.session().graph().stats().lines,
+        3807,
+        "drilled with ECO"
+    );
+    assert_eq!(app.session().moves().len(), 2);
+
+    // Back to the repertoire: the drill starts again on the learner's lines.
+    harness.get_by_label("Back to my repertoire").click();
+    harness.run();
+    let app = harness.state();
+    assert!(!app.is_drilling_theory());
+    assert_eq!(app.graph().stats().lines, own.stats().lines);
+    assert!(app.session().moves().len() <= 1);
+}
+
+#[test]
+fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let mut harness = harness_for(TrainerApp::new(eco(), settings));
+    harness.run();
+    load_repertoire(&mut harness, fixture("compare_white.pgn"));
+    open_coverage(&mut harness);
+
+    // The file chosen in "Check my games…", with the name left empty: the file's most
+    // frequent player is the learner.
+    let ctx = harness.ctx.clone();
+    harness
+        .state_mut()
+        .check_games(&ctx, fixture("compare_games.pgn"));
+    harness.state_mut().finish_coverage();
+    harness.run();
+    let report = harness.state().games_report().unwrap().as_ref().unwrap();
+    assert_eq!(report.player, "Hastings Learner");
+    assert_eq!(report.games.len(), 5);
+    harness.get_by_label("1. Hastings Learner - Opponent One 1-0");
+    // Games 1 and 8 made the same deviation.
+    let label = "you left at ply 5: Bc4 (repertoire: Bb5)";
+    assert_eq!(harness.get_all_by_label(label).count(), 2);
+    harness
+        .get_all_by_label(label)
+        .next()
+        .unwrap()
+        .scroll_to_me();
+    harness.run();
+    harness.get_all_by_label(label).next().unwrap().click();
+    harness.run();
+    // The drill stands where the learner went wrong, on the repertoire.
+    assert_eq!(
+        key_of(&harness),
+        NodeKey::from_position(&position_after("e4 e5 Nf3 Nc6"))
+    );
+    assert!(!harness.state().is_drilling_theory());
+    assert_eq!(*harness.state().session().phase(), Phase::LearnerToMove);
+    harness.get_by_label("Drilling your repertoire after e4 e5 Nf3 Nc6.");
+}
+
+#[test]
+fn without_a_repertoire_the_tab_says_how_to_get_one() {
+    let mut harness = harness_for(TrainerApp::new(eco(), Settings::default()));
+    harness.run();
+    open_coverage(&mut harness);
+    harness.get_by_label_contains("untick ECO in the Book tab");
+    assert!(harness.state().coverage_report().is_none());
+}

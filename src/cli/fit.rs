@@ -113,8 +113,8 @@ fn frequent_players(lines: &[OpeningLine]) -> String {
 pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> {
     if !args.theory.eq_ignore_ascii_case("eco") {
         return Err(CliError::Usage(format!(
-            "--theory {}: only `eco` (the embedded ECO list) is available; Polyglot books \
-             are not a book source in this version",
+            "--theory {}: only `eco` (the embedded ECO list) is available; the sampler has \
+             no Polyglot popularity blend to fit yet",
             args.theory
         )));
     }

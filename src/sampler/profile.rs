@@ -159,7 +159,7 @@ impl StyleProfile {
         StyleProfile {
             name: format!("Play like {}", provenance.player),
             description: format!(
-                "Fitted to {} of {}'s moves in {} ({} games with the player); {} moves left the book.",
+                "Fitted to {} moves by {} in {} ({} games with the player); {} moves left the book.",
                 c.moves_scored,
                 provenance.player,
                 provenance.games,

@@ -16,8 +16,8 @@
 //! - [`local`]: a local search from the GA's best style, as a check.
 //! - [`synthetic`]: games sampled under a known style, for recovery tests.
 //!
-//! The popularity blend (book weights mixed with a Polyglot book's) is not fitted:
-//! there is no Polyglot source in the book yet. Popularity is the book's line weights.
+//! A popularity blend (book weights mixed with a Polyglot book's) is not fitted: the
+//! sampler's popularity is the book's line weights only, so there is no blend to fit.
 //!
 //! ```
 //! use hastings::book::{ImportMode, ImportOptions, PositionGraph, SourceId, pgn::read_pgn};

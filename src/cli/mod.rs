@@ -1,5 +1,5 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
-//! [`book`] (Polyglot books), [`review`], [`coverage`], [`compare`], [`fit`], [`uci`], [`matches`];
+//! [`book`] (Polyglot books), [`review`], [`coverage`], [`compare`], [`fit`], [`uci`], [`matches`](mod@matches);
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.

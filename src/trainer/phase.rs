@@ -40,7 +40,7 @@ pub struct BookMove {
 pub enum Phase {
     /// The learner is to move.
     LearnerToMove,
-    /// The computer is to move; call [`Session::reply`] (after the reply delay).
+    /// The computer is to move; call [`Session::reply`](crate::trainer::Session::reply) (after the reply delay).
     ComputerToMove,
     /// The learner played a move outside the book. It is shown but not kept.
     OutOfBook {

@@ -4,7 +4,7 @@
 //! ([`Session`]), the book's sources ([`Workspace`]), the jobs, the caches. Each frame
 //! first does the non-drawing work ([`TrainerApp::logic`]: finished jobs, the
 //! computer's delayed reply, completed lines), then the panels draw and collect
-//! [`Command`]s, then [`TrainerApp::apply`] carries them out. egui redraws only on input
+//! [`Command`](super::command::Command)s, then `TrainerApp::apply` carries them out. egui redraws only on input
 //! or when a timer asks (the reply delay, a move being animated, a running job), so an
 //! idle window draws nothing.
 

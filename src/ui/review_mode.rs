@@ -2,8 +2,8 @@
 //! session, appends its reviews to the review log every frame, and commits the last
 //! grade when the window closes.
 //!
-//! The app keeps one [`Session`] for the board and chart panels to read. While review
-//! mode is on, that session is the drill's: [`TrainerApp::with_drill`] swaps it into the
+//! The app keeps one [`Session`](crate::trainer::Session) for the board and chart panels to read. While review
+//! mode is on, that session is the drill's: `TrainerApp::with_drill` swaps it into the
 //! drill for each call and back afterwards, so nothing else in the window changes.
 
 use std::path::{Path, PathBuf};

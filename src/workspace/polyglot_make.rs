@@ -213,11 +213,16 @@ pub fn make_book(
         0 => thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    let memory = options.memory_mb << 20;
+    let memory = options.memory_mb.saturating_mul(1 << 20);
     let chunk_bytes = options
         .chunk_bytes
         .unwrap_or((memory / 64).clamp(1 << 20, 8 << 20));
-    let per_worker = memory.saturating_sub((2 * threads + 1) * chunk_bytes + RESERVE) / threads;
+    let in_flight = threads
+        .saturating_mul(2)
+        .saturating_add(1)
+        .saturating_mul(chunk_bytes)
+        .saturating_add(RESERVE);
+    let per_worker = memory.saturating_sub(in_flight) / threads;
     let map_capacity = options
         .map_capacity
         .unwrap_or_else(|| MoveCounts::with_memory(per_worker / 2).capacity());

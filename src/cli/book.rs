@@ -66,7 +66,7 @@ pub struct BookMakeArgs {
     /// output.
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_MEMORY_MB)]
     pub memory: usize,
-    /// Worker threads (default: one per core).
+    /// Worker threads; 0 for one per core.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }

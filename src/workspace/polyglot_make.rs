@@ -16,8 +16,8 @@
 //!
 //! `memory` bounds the process's work memory: the chunks in flight take
 //! `(2 × threads + 1) × chunk` (chunks of `memory / 64`, from 1 to 8 MB); the rest is
-//! split between the workers, half for the map and half for the sorted run taken out of
-//! it. The merge reads spilled runs through 256 KB buffers. A game longer than 64 MB of
+//! split between the workers, half for the map (which grows with the pairs it holds, up
+//! to that size) and half for the sorted run taken out of it. The merge reads spilled runs through 256 KB buffers. A game longer than 64 MB of
 //! text, or a file without game starts to cut at, makes a larger chunk.
 //!
 //! The output does not depend on the number of threads, the chunking or the memory:
@@ -213,18 +213,19 @@ pub fn make_book(
         0 => thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    let memory = options.memory_mb << 20;
+    let memory = options.memory_mb.saturating_mul(1 << 20);
     let chunk_bytes = options
         .chunk_bytes
         .unwrap_or((memory / 64).clamp(1 << 20, 8 << 20));
-    let per_worker = memory.saturating_sub((2 * threads + 1) * chunk_bytes + RESERVE) / threads;
-    // A ply takes at least 3 bytes of text ("e4 "): no more pairs than that.
-    let by_input = usize::try_from(total / 3).unwrap_or(usize::MAX).max(1024);
-    let map_capacity = options.map_capacity.unwrap_or_else(|| {
-        MoveCounts::with_memory(per_worker / 2)
-            .capacity()
-            .min(by_input)
-    });
+    let in_flight = threads
+        .saturating_mul(2)
+        .saturating_add(1)
+        .saturating_mul(chunk_bytes)
+        .saturating_add(RESERVE);
+    let per_worker = memory.saturating_sub(in_flight) / threads;
+    let map_capacity = options
+        .map_capacity
+        .unwrap_or_else(|| MoveCounts::with_memory(per_worker / 2).capacity());
     let temp_parent = match (&options.temp_dir, output.parent()) {
         (Some(dir), _) => dir.clone(),
         (None, Some(dir)) if !dir.as_os_str().is_empty() => dir.to_owned(),

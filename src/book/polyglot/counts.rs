@@ -79,9 +79,9 @@ impl MoveCount {
 /// one control byte.
 const SLOT_BYTES: usize = 25;
 
-/// Counts per `(position, move)` in a hash map that never grows: it holds at most
-/// [`MoveCounts::capacity`] pairs, allocated up front, and says [`MoveCounts::is_full`]
-/// when it is time to take a sorted run out.
+/// Counts per `(position, move)` in a hash map bounded by a capacity: it grows with
+/// what it holds, up to [`MoveCounts::capacity`] pairs, and says
+/// [`MoveCounts::is_full`] when it is time to take a sorted run out.
 #[derive(Debug)]
 pub struct MoveCounts {
     map: FxHashMap<(u64, u16), (u32, u32)>,
@@ -89,8 +89,9 @@ pub struct MoveCounts {
 }
 
 impl MoveCounts {
-    /// A map that takes at most about `bytes` of memory (at least room for 1,024
-    /// pairs).
+    /// A map that takes at most about `bytes` of memory when full (at least room for
+    /// 896 pairs). While it grows to that size, the old and the new table live side
+    /// by side for a moment: 1.5 times the final size.
     pub fn with_memory(bytes: usize) -> MoveCounts {
         // The map's table has a power-of-two number of slots and fills them to 7/8.
         let slots = (bytes / SLOT_BYTES).max(1024);
@@ -102,11 +103,11 @@ impl MoveCounts {
         MoveCounts::with_capacity(slots / 8 * 7)
     }
 
-    /// A map for at most `capacity` pairs.
+    /// A map for at most `capacity` pairs; memory is taken as pairs come.
     pub fn with_capacity(capacity: usize) -> MoveCounts {
         let capacity = capacity.max(1);
         MoveCounts {
-            map: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
+            map: FxHashMap::with_capacity_and_hasher(capacity.min(1 << 12), Default::default()),
             capacity,
         }
     }

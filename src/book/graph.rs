@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
@@ -10,7 +10,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::error::{LineError, MoveErrorKind};
 use super::line::{Flag, FlagSet, FlagWeights, OpeningLine};
-use super::matrix::NodeKey;
+use super::matrix::{NodeKey, occupancy_key, occupancy_word};
 
 /// The index of a node (a position) in a [`PositionGraph`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -188,6 +188,14 @@ impl PositionGraph {
         // positions (ECO rows and repertoire paths come in prefix order).
         let mut prev: Option<(Option<String>, Vec<San>)> = None;
 
+        // A book has about two new positions per line; reserving them up front spares
+        // the copies of growing tables.
+        let lines = lines.into_iter();
+        let expected = lines.size_hint().0.saturating_mul(2);
+        g.nodes.reserve(expected);
+        g.index.reserve(expected);
+        edges.reserve(expected);
+
         for line in lines {
             // Replay first, so that a bad line leaves no trace in the graph.
             let shared = match &prev {
@@ -337,33 +345,36 @@ impl PositionGraph {
     }
 
     fn compute_transpositions(&mut self) {
-        self.trans_start = Vec::with_capacity(self.nodes.len() + 1);
-        self.trans_start.push(0);
         // Each node's key, from the index rather than read again from its board.
         let mut keys: Vec<Option<&NodeKey>> = vec![None; self.nodes.len()];
         for (key, node) in &self.index {
             keys[node.index()] = Some(key);
         }
-        let mut found = Vec::new();
+        let occupancy: FxHashSet<u64> = self
+            .nodes
+            .iter()
+            .map(|n| occupancy_word(n.position.board().occupied(), n.position.turn()))
+            .collect();
+        let mut trans_start: Vec<u32> = Vec::with_capacity(self.nodes.len() + 1);
+        trans_start.push(0);
         let mut all = Vec::new();
         for (i, key) in keys.iter().enumerate() {
             let node = NodeId(i as u32);
-            found.clear();
             let pos = &self.nodes[i].position;
             match key {
-                Some(key) => self.scan_from_key(node, pos, key, &mut found),
-                None => self.scan_transpositions(node, pos, &mut found),
+                Some(key) => self.scan_from_key(node, pos, key, Some(&occupancy), &mut all),
+                None => self.scan_transpositions(node, pos, &mut all),
             }
-            all.extend_from_slice(&found);
-            self.trans_start.push(len_u32(&all));
+            trans_start.push(len_u32(&all));
         }
+        self.trans_start = trans_start;
         self.transpositions = all;
     }
 
     /// Appends to `out` the legal moves of `pos` (a position of `node`) that reach a
     /// node of the graph no continuation of `node` leads to.
     fn scan_transpositions(&self, node: NodeId, pos: &Chess, out: &mut Vec<Transposition>) {
-        self.scan_from_key(node, pos, &NodeKey::from_position(pos), out);
+        self.scan_from_key(node, pos, &NodeKey::from_position(pos), None, out);
     }
 
     /// [`PositionGraph::scan_transpositions`] with the key of `pos` known.
@@ -372,10 +383,17 @@ impl PositionGraph {
         node: NodeId,
         pos: &Chess,
         key: &NodeKey,
+        occupancy: Option<&FxHashSet<u64>>,
         out: &mut Vec<Transposition>,
     ) {
         let book = self.continuations(node);
+        let occupied = pos.board().occupied();
+        let mover = pos.turn();
         for mv in pos.legal_moves() {
+            // Most moves leave the book; the squares they occupy say so cheaply.
+            if occupancy.is_some_and(|set| !set.contains(&occupancy_key(occupied, mv, mover))) {
+                continue;
+            }
             if let Some(&to) = self.index.get(&key.after_move(mv))
                 && !book.iter().any(|c| c.to == to)
             {

@@ -182,6 +182,33 @@ impl NodeKey {
     }
 }
 
+/// The occupied squares and side to move of a position, as one word: equal keys give
+/// equal words, so a word missing from a graph's set rules the position out.
+pub(crate) fn occupancy_word(occupied: shakmaty::Bitboard, turn: shakmaty::Color) -> u64 {
+    const BLACK: u64 = 0x9e37_79b9_7f4a_7c15;
+    occupied.0 ^ if turn.is_black() { BLACK } else { 0 }
+}
+
+/// The occupancy word after `mv` by `mover`, from the squares occupied before it.
+pub(crate) fn occupancy_key(occupied: shakmaty::Bitboard, mv: Move, mover: shakmaty::Color) -> u64 {
+    use shakmaty::{Bitboard, CastlingSide, Square};
+    let after = match mv {
+        Move::Normal { from, to, .. } => (occupied & !Bitboard::from(from)) | Bitboard::from(to),
+        Move::EnPassant { from, to } => {
+            let taken = Square::from_coords(to.file(), from.rank());
+            (occupied & !Bitboard::from(from) & !Bitboard::from(taken)) | Bitboard::from(to)
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            (occupied & !Bitboard::from(king) & !Bitboard::from(rook))
+                | Bitboard::from(side.king_to(mover))
+                | Bitboard::from(side.rook_to(mover))
+        }
+        Move::Put { to, .. } => occupied | Bitboard::from(to),
+    };
+    occupancy_word(after, !mover)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,6 +236,11 @@ mod tests {
                 assert_eq!(
                     key.after_move(mv),
                     NodeKey::from_position(&next),
+                    "{fen} {mv:?}"
+                );
+                assert_eq!(
+                    occupancy_key(pos.board().occupied(), mv, pos.turn()),
+                    occupancy_word(next.board().occupied(), next.turn()),
                     "{fen} {mv:?}"
                 );
             }

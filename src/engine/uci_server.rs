@@ -66,6 +66,8 @@ impl Engines {
 
 struct RunningSearch {
     id: u64,
+    /// `go infinite`: stopped when the input ends, as nobody can send `stop` then.
+    infinite: bool,
     stop: Arc<AtomicBool>,
     thread: JoinHandle<Engines>,
 }
@@ -73,7 +75,8 @@ struct RunningSearch {
 const DEFAULT_HASH_MB: i64 = 16;
 
 /// Runs the UCI protocol on `input` and `out` until `quit` or the end of the input
-/// (where a running search with limits is allowed to finish).
+/// (where a running search with limits is allowed to finish and an infinite one is
+/// stopped, so the process never outlives its GUI).
 ///
 /// # Errors
 ///
@@ -121,8 +124,10 @@ pub fn serve<R: BufRead + Send + 'static>(input: R, out: &mut impl Write) -> io:
             }
             Event::InputClosed => {
                 input_open = false;
-                if server.search.is_none() {
-                    break;
+                match &server.search {
+                    None => break,
+                    Some(s) if s.infinite => s.stop.store(true, Ordering::Relaxed),
+                    Some(_) => {}
                 }
             }
         }
@@ -257,7 +262,14 @@ impl Server {
                 engines
             });
         match spawned {
-            Ok(thread) => self.search = Some(RunningSearch { id, stop, thread }),
+            Ok(thread) => {
+                self.search = Some(RunningSearch {
+                    id,
+                    infinite,
+                    stop,
+                    thread,
+                });
+            }
             Err(_) => {
                 // No thread for the search (out of resources): answer, and start over
                 // with fresh engines, as the old ones went down with the closure.
@@ -419,6 +431,15 @@ mod tests {
             "{out}"
         );
         assert!(lines.last().unwrap().starts_with("bestmove "), "{out}");
+    }
+
+    #[test]
+    fn end_of_input_stops_an_infinite_search() {
+        let out = session("position startpos\ngo infinite\n");
+        assert!(
+            out.lines().last().unwrap().starts_with("bestmove "),
+            "{out}"
+        );
     }
 
     #[test]

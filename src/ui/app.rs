@@ -550,7 +550,13 @@ impl TrainerApp {
             ),
             LeftTab::Coverage => {
                 let repertoire = self.workspace.is_repertoire();
-                coverage_panel::coverage_panel_ui(ui, &mut self.coverage, repertoire, commands);
+                coverage_panel::coverage_panel_ui(
+                    ui,
+                    &mut self.coverage,
+                    repertoire,
+                    self.orientation,
+                    commands,
+                );
             }
         });
     }

@@ -14,9 +14,10 @@ use std::sync::Arc;
 use eframe::egui;
 use egui::{RichText, Ui};
 use egui_plot::{Bar, BarChart, Legend, Plot};
-use shakmaty::{Color, Move};
+use shakmaty::{Chess, Color, Move};
 
 use super::app::TrainerApp;
+use super::board::{BoardView, Orientation, board_ui};
 use super::command::{Command, DrillBook};
 use super::format::count;
 use crate::book::{ImportMode, ImportOptions, PositionGraph, SourceId};
@@ -57,6 +58,8 @@ pub struct CoverageRow {
     pub reach: f64,
     /// For a gap: the theory's moves there in SAN, most popular first.
     pub theory: Vec<String>,
+    /// The position, for the board preview.
+    pub position: Chess,
 }
 
 /// An exposure with its rows described (names and SAN computed off the UI thread).
@@ -148,7 +151,7 @@ fn describe_rows(
     theory: &PositionGraph,
 ) -> CoverageReport {
     let names = [theory, repertoire];
-    let row = |moves: &[Move], reach: f64, theory: Vec<String>| {
+    let row = |moves: &[Move], position: &Chess, reach: f64, theory: Vec<String>| {
         let info = describe(moves, &names);
         CoverageRow {
             moves: moves.to_vec(),
@@ -156,6 +159,7 @@ fn describe_rows(
             name: info.name,
             reach,
             theory,
+            position: position.clone(),
         }
     };
     let gaps = ex
@@ -167,7 +171,7 @@ fn describe_rows(
                 .iter()
                 .map(|m| shakmaty::san::SanPlus::from_move(g.position.clone(), *m).to_string())
                 .collect();
-            row(&g.moves, g.reach, sans)
+            row(&g.moves, &g.position, g.reach, sans)
         })
         .collect();
     let likely = ex
@@ -175,7 +179,7 @@ fn describe_rows(
         .iter()
         .filter(|p| !p.moves.is_empty())
         .take(LIKELY_SHOWN)
-        .map(|p| row(&p.moves, p.reach, Vec::new()))
+        .map(|p| row(&p.moves, &p.position, p.reach, Vec::new()))
         .collect();
     CoverageReport {
         exposure: ex,
@@ -496,6 +500,7 @@ pub(super) fn coverage_panel_ui(
     ui: &mut Ui,
     view: &mut CoverageView,
     repertoire: bool,
+    orientation: Orientation,
     commands: &mut Vec<Command>,
 ) {
     ui.heading("Coverage");
@@ -539,13 +544,31 @@ pub(super) fn coverage_panel_ui(
     }
     if let Some((_, report)) = &view.report {
         let report = Arc::clone(report);
-        report_ui(ui, &report, commands);
+        report_ui(ui, &report, orientation, commands);
     }
     ui.separator();
     games_ui(ui, view, commands);
 }
 
-fn report_ui(ui: &mut Ui, report: &CoverageReport, commands: &mut Vec<Command>) {
+/// A small board of the row's position, shown on hover.
+fn preview_ui(ui: &mut Ui, row: &CoverageRow, orientation: Orientation) {
+    let last = row.moves.last();
+    let view = BoardView {
+        last_move: last,
+        interactive: false,
+        ..BoardView::new(&row.position)
+    };
+    ui.allocate_ui(egui::vec2(176.0, 176.0), |ui| {
+        board_ui(ui, &view, orientation);
+    });
+}
+
+fn report_ui(
+    ui: &mut Ui,
+    report: &CoverageReport,
+    orientation: Orientation,
+    commands: &mut Vec<Command>,
+) {
     let ex = &report.exposure;
     ui.label(RichText::new(format!("Gaps ({})", report.gaps.len())).strong())
         .on_hover_text(
@@ -558,7 +581,10 @@ fn report_ui(ui: &mut Ui, report: &CoverageReport, commands: &mut Vec<Command>) 
     for (i, g) in report.gaps.iter().enumerate() {
         ui.push_id(("gap", i), |ui| {
             ui.label(format!("1 in {} games: {}", count(one_in(g.reach)), g.sans))
-                .on_hover_text(format!("reach {:.2}%", g.reach * 100.0));
+                .on_hover_ui(|ui| {
+                    ui.label(format!("reach {:.2}%", g.reach * 100.0));
+                    preview_ui(ui, g, orientation);
+                });
             if let Some(name) = &g.name {
                 ui.add(egui::Label::new(RichText::new(name).small()).truncate());
             }
@@ -599,7 +625,10 @@ fn report_ui(ui: &mut Ui, report: &CoverageReport, commands: &mut Vec<Command>) 
         ui.horizontal(|ui| {
             ui.label(RichText::new(format!("{:>5.1}%", p.reach * 100.0)).monospace());
             ui.add(egui::Label::new(p.sans.as_str()).truncate())
-                .on_hover_text(p.name.as_deref().unwrap_or("(unnamed)"));
+                .on_hover_ui(|ui| {
+                    ui.label(p.name.as_deref().unwrap_or("(unnamed)"));
+                    preview_ui(ui, p, orientation);
+                });
         });
     }
 }

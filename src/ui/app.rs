@@ -20,7 +20,7 @@ use super::board::Orientation;
 use super::chart::ChartData;
 use super::chart_panel::ChartCache;
 use super::command::{Action, Command, ExportWhat};
-use super::coverage_panel::CoverageView;
+use super::coverage::CoverageView;
 use super::dialogs::Dialogs;
 use super::explore::{ExploreRun, Explored};
 use super::import_report::ReportView;
@@ -524,7 +524,10 @@ impl TrainerApp {
     }
 
     fn left_panel_ui(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        ui.horizontal(|ui| {
+        // The tabs wrap to a second row when the panel is narrow (800x600).
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 4.0;
+            ui.spacing_mut().button_padding.x = 4.0;
             for (tab, name) in [
                 (LeftTab::Style, "Style"),
                 (LeftTab::Book, "Book"),

@@ -8,8 +8,8 @@
 //! - [`state`]: the settings saved between runs.
 //! - [`command`]: what the user asked for, applied after drawing.
 //! - Panels, one file each: `top_bar`, `style_panel` (Style tab), `book_panel` (Book
-//!   tab), `progress_panel` (Progress tab), [`coverage_panel`] (Coverage tab),
-//!   `board_panel`, `drill_panel`,
+//!   tab), `progress_panel` (Progress tab), [`coverage_panel`] (Coverage tab, its work
+//!   in [`coverage`]), `board_panel`, `drill_panel`,
 //!   `chart_panel`, `import_report` (report window, "read as" dialog, import progress).
 //! - Widgets: [`board`] (the chess board), [`chart`] (the next-move chart), `pieces`.
 //! - Runtime helpers: `dialogs` (file dialogs, path field), `explore` (sampling on a
@@ -23,6 +23,7 @@ mod book_panel;
 pub mod chart;
 mod chart_panel;
 pub mod command;
+pub mod coverage;
 pub mod coverage_panel;
 mod dialogs;
 mod drill_panel;

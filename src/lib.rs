@@ -12,6 +12,8 @@
 
 pub mod book;
 pub mod cli;
+pub mod engine;
+pub mod review;
 pub mod sampler;
 pub mod trainer;
 pub mod ui;

@@ -12,6 +12,7 @@ fn main() -> ExitCode {
         let options = ui::RunOptions {
             screenshot: args.gui.screenshot.clone(),
             moves: args.gui.moves.clone(),
+            tab: args.gui.tab.clone(),
             size: args.gui.size,
             files: args.gui.files.clone(),
             reset_progress: args.gui.reset_progress,
@@ -25,7 +26,8 @@ fn main() -> ExitCode {
         };
     };
     let stdout = std::io::stdout();
-    match cli::run(command, &mut stdout.lock()) {
+    let data_dir = ui::progress_path().and_then(|p| p.parent().map(std::path::Path::to_path_buf));
+    match cli::run_in(command, data_dir.as_deref(), &mut stdout.lock()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hastings: {e}");

@@ -178,6 +178,9 @@ impl PositionGraph {
         let mut issues = Vec::new();
         let mut edges: Vec<Vec<BuildEdge>> = Vec::new();
         let mut positions: Vec<Chess> = Vec::new();
+        // The node keys of `positions`, each from the one before (cheaper than reading
+        // every board).
+        let mut keys: Vec<NodeKey> = Vec::new();
         let mut moves: Vec<Move> = Vec::new();
         let mut path: Vec<NodeId> = Vec::new();
 
@@ -195,9 +198,13 @@ impl PositionGraph {
                     .count(),
                 _ => {
                     positions.clear();
+                    keys.clear();
                     path.clear();
                     match start_position(&line) {
-                        Ok(pos) => positions.push(pos),
+                        Ok(pos) => {
+                            keys.push(NodeKey::from_position(&pos));
+                            positions.push(pos);
+                        }
                         Err(e) => {
                             prev = None;
                             issues.push(e);
@@ -208,6 +215,7 @@ impl PositionGraph {
                 }
             };
             positions.truncate(shared + 1);
+            keys.truncate(shared + 1);
             moves.truncate(shared);
             path.truncate(shared + 1);
             let replay = (|| {
@@ -215,6 +223,7 @@ impl PositionGraph {
                     let mut pos = positions[i].clone();
                     let mv = san_to_move(&pos, *san, i + 1, &line)?;
                     pos.play_unchecked(mv);
+                    keys.push(keys[i].after_move(mv));
                     moves.push(mv);
                     positions.push(pos);
                 }
@@ -233,8 +242,8 @@ impl PositionGraph {
             let flag_w = flag_amounts(flags, line.weight);
 
             // Nodes of the shared prefix are known; intern the rest.
-            for pos in &positions[path.len()..] {
-                let node = g.intern(pos, &mut edges);
+            for (pos, key) in positions.iter().zip(&keys).skip(path.len()) {
+                let node = g.intern(pos, key, &mut edges);
                 path.push(node);
             }
             if let Some(&root) = path.first()
@@ -291,10 +300,9 @@ impl PositionGraph {
         GraphBuild { graph: g, issues }
     }
 
-    fn intern(&mut self, pos: &Chess, edges: &mut Vec<Vec<BuildEdge>>) -> NodeId {
-        let key = NodeKey::from_position(pos);
+    fn intern(&mut self, pos: &Chess, key: &NodeKey, edges: &mut Vec<Vec<BuildEdge>>) -> NodeId {
         let next = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
-        *self.index.entry(key).or_insert_with(|| {
+        *self.index.entry(*key).or_insert_with(|| {
             self.nodes.push(Node {
                 position: pos.clone(),
                 weight: 0.0,
@@ -331,21 +339,42 @@ impl PositionGraph {
     fn compute_transpositions(&mut self) {
         self.trans_start = Vec::with_capacity(self.nodes.len() + 1);
         self.trans_start.push(0);
+        // Each node's key, from the index rather than read again from its board.
+        let mut keys: Vec<Option<&NodeKey>> = vec![None; self.nodes.len()];
+        for (key, node) in &self.index {
+            keys[node.index()] = Some(key);
+        }
         let mut found = Vec::new();
-        for i in 0..self.nodes.len() {
+        let mut all = Vec::new();
+        for (i, key) in keys.iter().enumerate() {
             let node = NodeId(i as u32);
             found.clear();
-            self.scan_transpositions(node, &self.nodes[i].position, &mut found);
-            self.transpositions.extend_from_slice(&found);
-            self.trans_start.push(len_u32(&self.transpositions));
+            let pos = &self.nodes[i].position;
+            match key {
+                Some(key) => self.scan_from_key(node, pos, key, &mut found),
+                None => self.scan_transpositions(node, pos, &mut found),
+            }
+            all.extend_from_slice(&found);
+            self.trans_start.push(len_u32(&all));
         }
+        self.transpositions = all;
     }
 
     /// Appends to `out` the legal moves of `pos` (a position of `node`) that reach a
     /// node of the graph no continuation of `node` leads to.
     fn scan_transpositions(&self, node: NodeId, pos: &Chess, out: &mut Vec<Transposition>) {
+        self.scan_from_key(node, pos, &NodeKey::from_position(pos), out);
+    }
+
+    /// [`PositionGraph::scan_transpositions`] with the key of `pos` known.
+    fn scan_from_key(
+        &self,
+        node: NodeId,
+        pos: &Chess,
+        key: &NodeKey,
+        out: &mut Vec<Transposition>,
+    ) {
         let book = self.continuations(node);
-        let key = NodeKey::from_position(pos);
         for mv in pos.legal_moves() {
             if let Some(&to) = self.index.get(&key.after_move(mv))
                 && !book.iter().any(|c| c.to == to)

@@ -10,6 +10,7 @@
 //! - [`annotation`]: what the lines say about a move: comments, NAGs, arrows.
 //! - [`pgn`]: PGN repertoires and game collections read into lines.
 //! - [`export`]: lines written back as PGN with nested variations.
+//! - [`polyglot`]: Polyglot `.bin` books, read from bytes and written from games.
 //!
 //! The book never opens files and never draws random numbers: callers pass text in,
 //! and the sampler does the sampling.
@@ -24,6 +25,7 @@ pub mod line;
 pub mod matrix;
 pub mod movelist;
 pub mod pgn;
+pub mod polyglot;
 pub mod tags;
 
 pub use error::{BookError, EcoError, LineError, MoveErrorKind};

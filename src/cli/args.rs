@@ -19,6 +19,10 @@ pub struct GuiArgs {
     /// With `--screenshot`: the moves to show, in SAN from the start: `--moves "e4 e5"`.
     #[arg(long, value_name = "SAN", requires = "screenshot")]
     pub moves: Option<String>,
+    /// With `--screenshot`: open this tab of the left panel (`progress`: review mode on
+    /// the review log in the data directory, read only).
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress"])]
+    pub tab: Option<String>,
     /// The window size in points, `WIDTHxHEIGHT`.
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub size: Option<(u32, u32)>,
@@ -133,7 +137,7 @@ impl BookArgs {
     /// As [`BookArgs::workspace`].
     pub fn build(&self) -> Result<(PositionGraph, f64), CliError> {
         let started = Instant::now();
-        let build = self.workspace()?.build_now();
+        let build = self.workspace()?.into_build();
         if !build.issues.is_empty() {
             eprintln!(
                 "hastings: {} lines could not be replayed and were left out; first: {}",

@@ -1,16 +1,21 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
-//! [`coverage`], [`compare`];
+//! [`book`] (Polyglot books), [`review`], [`coverage`], [`compare`], [`fit`], [`uci`], [`matches`](mod@matches);
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
 
 pub mod args;
+pub mod book;
 pub mod compare;
 pub mod coverage;
 pub mod export;
+pub mod fit;
 pub mod import;
+pub mod matches;
+pub mod review;
 pub mod sample;
 pub mod stats;
+pub mod uci;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -22,9 +27,13 @@ pub use args::{BookArgs, GuiArgs};
 pub use compare::CompareArgs;
 pub use coverage::CoverageArgs;
 pub use export::ExportArgs;
+pub use fit::{FitArgs, FitJson};
 pub use import::{ImportArgs, ImportJson, IssueJson};
+pub use matches::MatchArgs;
+pub use review::ReviewArgs;
 pub use sample::{CandidateReport, ReachedReport, SampleArgs, SampleReport, sample_report};
 pub use stats::StatsArgs;
+pub use uci::UciArgs;
 
 use crate::book::export::ExportError;
 use crate::book::{BookError, ImportError};
@@ -60,11 +69,22 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the book (or some of its sources) as PGN with nested variations.
     Export(ExportArgs),
+    /// Make or inspect a Polyglot opening book (.bin).
+    #[command(subcommand)]
+    Book(book::BookCommand),
+    /// Spaced repetition: list the review queue, or grade a card.
+    Review(ReviewArgs),
+    /// Run the built-in engine as a UCI engine on stdin/stdout.
+    Uci(UciArgs),
+    /// Play a match between two engines and print the score and Elo difference.
+    Match(MatchArgs),
     /// What a repertoire will face against a theory book: likely positions, gaps,
     /// coverage by depth.
     Coverage(CoverageArgs),
     /// A player's games against a repertoire: where each left it.
     Compare(CompareArgs),
+    /// Fit the style under which a player's own moves are most likely (a profile).
+    Fit(FitArgs),
 }
 
 /// What went wrong in a headless command.
@@ -114,6 +134,21 @@ pub enum CliError {
     /// Writing PGN failed.
     #[error(transparent)]
     Export(#[from] ExportError),
+    /// A Polyglot book cannot be read.
+    #[error(transparent)]
+    PolyglotFile(#[from] crate::workspace::polyglot::PolyglotFileError),
+    /// `hastings book make` failed.
+    #[error(transparent)]
+    MakeBook(#[from] crate::workspace::polyglot_make::MakeError),
+    /// An engine match could not be played.
+    #[error(transparent)]
+    Match(#[from] crate::engine::matches::MatchError),
+    /// A review could not be listed or recorded.
+    #[error(transparent)]
+    Review(#[from] crate::workspace::review_store::ReviewCommandError),
+    /// A style profile cannot be read or written.
+    #[error(transparent)]
+    Profile(#[from] crate::workspace::profiles::ProfileFileError),
 }
 
 impl CliError {
@@ -131,18 +166,38 @@ impl CliError {
     }
 }
 
-/// Runs a headless command, writing its output to `out`.
+/// Runs a headless command, writing its output to `out`; without the learner's data
+/// directory (see [`run_in`]).
 ///
 /// # Errors
 ///
 /// [`CliError`] when the book cannot be built or the output cannot be written.
 pub fn run(command: &Command, out: &mut impl Write) -> Result<(), CliError> {
+    run_in(command, None, out)
+}
+
+/// Runs a headless command with the learner's data directory (where `review` keeps its
+/// log unless `--progress` says otherwise), writing its output to `out`.
+///
+/// # Errors
+///
+/// [`CliError`] when the book cannot be built or the output cannot be written.
+pub fn run_in(
+    command: &Command,
+    data_dir: Option<&std::path::Path>,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     match command {
         Command::Stats(args) => stats::run(args, out),
         Command::Sample(args) => sample::run(args, out),
         Command::Import(args) => import::run(args, out),
         Command::Export(args) => export::run(args, out),
+        Command::Book(command) => book::run(command, out),
+        Command::Review(args) => review::run(args, data_dir, out),
+        Command::Uci(args) => uci::run(args, out),
+        Command::Match(args) => matches::run(args, out),
         Command::Coverage(args) => coverage::run(args, out),
         Command::Compare(args) => compare::run(args, out),
+        Command::Fit(args) => fit::run(args, out),
     }
 }

@@ -24,6 +24,10 @@ pub struct SampleArgs {
     /// The weight of implied transpositions, from 0 to 1.
     #[arg(long, default_value_t = 1.0)]
     pub tau: f64,
+    /// A style profile (RON, e.g. written by `hastings fit -o`) instead of
+    /// `--params/--weights/--tau`.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["params", "weights", "tau"])]
+    pub style: Option<std::path::PathBuf>,
     /// How many lines to sample from the position.
     #[arg(long, default_value_t = 1000)]
     pub iterations: u32,
@@ -43,6 +47,9 @@ pub struct SampleArgs {
 
 impl SampleArgs {
     fn style(&self) -> Result<Style, CliError> {
+        if let Some(path) = &self.style {
+            return Ok(crate::workspace::profiles::load_profile(path)?.style);
+        }
         for (name, n) in [
             ("--params", self.params.len()),
             ("--weights", self.weights.len()),

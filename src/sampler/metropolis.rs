@@ -34,7 +34,9 @@ pub struct Candidate {
     pub share: f64,
     /// `Σ w_i p_i f_i`: the style bonus.
     pub bonus: f64,
-    /// `A(y) = share / s_prev + bonus` (may exceed 1).
+    /// `w_r · d(y)`: the review term (issue 10), 0 outside review mode.
+    pub review: f64,
+    /// `A(y) = share / s_prev + bonus + review` (may exceed 1).
     pub acceptance: f64,
     /// `P(y|x)`: the exact probability that the step returns this candidate.
     pub p: f64,
@@ -194,6 +196,7 @@ impl Distribution {
                 flag_shares: r.flag_shares,
                 share: table.shares[i],
                 bonus: table.bonuses[i],
+                review: 0.0,
                 acceptance: table.acceptance(i, s_prev),
                 p: 0.0,
             })
@@ -203,6 +206,43 @@ impl Distribution {
             c.p = c.acceptance.min(1.0) / norm;
         }
         Distribution { s_prev, candidates }
+    }
+
+    /// Adds the review term: each candidate's acceptance grows by `weight · d(to)`
+    /// (`d` clamped to [0, 1]), kept in [`Candidate::review`], and `P` is recomputed as
+    /// `min(1, A) / Σ min(1, A)`. With `weight = 0` (or not positive) the distribution
+    /// is returned unchanged.
+    ///
+    /// ```
+    /// use hastings::book::PositionGraph;
+    /// use hastings::sampler::{Distribution, Style};
+    /// use shakmaty::Chess;
+    ///
+    /// let graph = PositionGraph::eco().unwrap();
+    /// let start = graph.start().unwrap();
+    /// let plain = Distribution::at(&graph, start, &Chess::default(), &Style::neutral(), 1.0);
+    /// let c4 = plain.candidates.iter().position(|c| graph.san(start, c.mv).to_string() == "c4").unwrap();
+    /// let to = plain.candidates[c4].to;
+    /// let steered = plain.clone().with_review(0.5, |n| if n == to { 1.0 } else { 0.0 });
+    /// assert_eq!(steered.candidates[c4].review, 0.5);
+    /// assert!(steered.candidates[c4].p > plain.candidates[c4].p);
+    /// assert_eq!(plain.clone().with_review(0.0, |_| 1.0), plain);
+    /// ```
+    #[must_use]
+    pub fn with_review(mut self, weight: f64, d: impl Fn(NodeId) -> f64) -> Distribution {
+        if weight.is_nan() || weight <= 0.0 || self.candidates.is_empty() {
+            return self;
+        }
+        for c in &mut self.candidates {
+            let term = weight * d(c.to).clamp(0.0, 1.0);
+            c.review = term;
+            c.acceptance += term;
+        }
+        let norm: f64 = self.candidates.iter().map(|c| c.acceptance.min(1.0)).sum();
+        for c in &mut self.candidates {
+            c.p = c.acceptance.min(1.0) / norm;
+        }
+        self
     }
 
     /// Whether there is no candidate (the end of the book).

@@ -20,7 +20,9 @@
 //! All randomness comes from an RNG passed in; use `rand_chacha::ChaCha8Rng` so that a
 //! seed reproduces the same replies on every machine.
 
+pub mod fit;
 mod metropolis;
+pub mod profile;
 mod replay;
 mod style;
 

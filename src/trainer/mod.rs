@@ -2,12 +2,19 @@
 //!
 //! [`Session`] knows no window and no files: the user interface feeds it moves and
 //! button presses and draws what it reports; tests script whole drills with a seed.
+//!
+//! - [`Session`] (`session`, with `session/naming`: opening names, transpositions, theory
+//!   notes) and what it reports (`phase`).
+//! - [`review_drill`]: review mode, a [`Session`] driven by the spaced-repetition queue.
+//! - [`progress`]: tries and mistakes per position, completed lines.
 
 pub mod compare;
 pub mod coverage;
+pub mod learner_style;
+mod phase;
 pub mod progress;
+pub mod review_drill;
 mod session;
 
-pub use session::{
-    BookMove, DEFAULT_REPLY_DELAY, Hint, MoveOutcome, Phase, PlayedMove, Reply, Session,
-};
+pub use phase::{BookMove, Hint, MoveOutcome, Phase, PlayedMove, Reply};
+pub use session::{DEFAULT_REPLY_DELAY, ReviewSteering, Session};

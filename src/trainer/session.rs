@@ -6,108 +6,15 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position, Square};
+use shakmaty::{Chess, Color, Move, Position};
 
-use crate::book::{LineId, NodeId, OpeningLine, PositionGraph};
-use crate::sampler::{Candidate, CandidateKind, Distribution, Style, move_share};
+use super::phase::{BookMove, Hint, MoveOutcome, Phase, PlayedMove, Reply};
+use crate::book::{NodeId, OpeningLine, PositionGraph};
+use crate::review::steer::ReviewTerm;
+use crate::sampler::{CandidateKind, Distribution, Style, move_share};
 
 /// How long the computer waits before it replies, by default (the UI applies it).
 pub const DEFAULT_REPLY_DELAY: Duration = Duration::from_millis(300);
-
-/// A move of the drill's game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlayedMove {
-    /// The move.
-    pub mv: Move,
-    /// The move in SAN, with `+`/`#`.
-    pub san: String,
-    /// Whether the learner played it (else the computer did).
-    pub by_learner: bool,
-    /// The node it led to.
-    pub node: NodeId,
-    /// Book continuation or implied transposition.
-    pub kind: CandidateKind,
-}
-
-/// A book move the learner could have played, shown after a mistake.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BookMove {
-    /// The move.
-    pub mv: Move,
-    /// The move in SAN.
-    pub san: String,
-    /// Its popularity share.
-    pub share: f64,
-    /// Book continuation or implied transposition.
-    pub kind: CandidateKind,
-    /// The title (`"C60 Ruy Lopez"`) of the line it leads into, if named.
-    pub leads_to: Option<String>,
-}
-
-/// Where the drill stands.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Phase {
-    /// The learner is to move.
-    LearnerToMove,
-    /// The computer is to move; call [`Session::reply`] (after the reply delay).
-    ComputerToMove,
-    /// The learner played a move outside the book. It is shown but not kept.
-    OutOfBook {
-        /// The move played.
-        attempted: Move,
-        /// It in SAN.
-        san: String,
-        /// What the book plays here, most popular first.
-        book_moves: Vec<BookMove>,
-    },
-    /// No book move continues from here.
-    EndOfLine {
-        /// `"C60 Ruy Lopez"`, or `None` if no position of the line is named.
-        title: Option<String>,
-        /// Moves played in the line.
-        plies: usize,
-        /// Mistakes made in the line.
-        mistakes: u32,
-    },
-}
-
-/// What happened when the learner played a move.
-#[derive(Clone, Debug, PartialEq)]
-pub enum MoveOutcome {
-    /// The move is in the book and was kept.
-    Accepted {
-        /// It in SAN.
-        san: String,
-        /// `Some(title)` when the move switched to another named line by transposition.
-        transposed_to: Option<String>,
-    },
-    /// The move is not in the book: see [`Phase::OutOfBook`].
-    OutOfBook,
-    /// The move is illegal here, or it is not the learner's turn; nothing changed.
-    Rejected,
-}
-
-/// The computer's reply.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reply {
-    /// The move in SAN.
-    pub san: String,
-    /// The candidate chosen, with its share, bonus, acceptance and exact probability.
-    pub candidate: Candidate,
-    /// How many proposals the Metropolis–Hastings step made.
-    pub proposals: u32,
-    /// `Some(title)` when the reply switched to another named line by transposition.
-    pub transposed_to: Option<String>,
-}
-
-/// A hint for the learner: first the piece, then the whole move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hint {
-    /// The square of the piece to move.
-    pub from: Square,
-    /// The target square, from the second press on.
-    pub to: Option<Square>,
-}
 
 /// One drill: the learner plays one colour, the computer answers from the book with
 /// weighted Metropolis–Hastings steps (SAMPLER.md §3).
@@ -158,7 +65,21 @@ pub struct Session {
     fixed: usize,
     /// The wider book (ECO) that explains moves when the drill's book is a repertoire.
     theory: Option<Arc<PositionGraph>>,
+    /// The review term steering the computer toward due cards (review mode only).
+    review: Option<ReviewSteering>,
 }
+
+/// The review term of review mode: the computer's candidates get `weight · d(y)` added
+/// to their acceptance (see [`crate::review::steer`]).
+#[derive(Clone, Debug)]
+pub struct ReviewSteering {
+    /// `w_r`.
+    pub weight: f64,
+    /// `d(y)` per node.
+    pub term: Arc<ReviewTerm>,
+}
+
+mod naming;
 
 impl Session {
     /// A new drill from the standard start position, the RNG seeded with `seed`.
@@ -184,6 +105,7 @@ impl Session {
             last_announcement: None,
             fixed: 0,
             theory: None,
+            review: None,
         };
         s.restart(Chess::default());
         s
@@ -412,8 +334,10 @@ impl Session {
         self.dist = self.compute_distribution();
     }
 
+    /// The distribution at the current position, with the review term at the
+    /// computer's moves when one is set.
     fn compute_distribution(&self) -> Distribution {
-        match self.node() {
+        let d = match self.node() {
             Some(node) => Distribution::at(
                 &self.graph,
                 node,
@@ -422,7 +346,24 @@ impl Session {
                 self.s_prev(),
             ),
             None => Distribution::default(),
+        };
+        match &self.review {
+            Some(r) if self.position().turn() != self.learner => {
+                d.with_review(r.weight, |n| r.term.d(n))
+            }
+            _ => d,
         }
+    }
+
+    /// Sets (or with `None` removes) the review term; it applies to the next reply.
+    pub fn set_review(&mut self, review: Option<ReviewSteering>) {
+        self.review = review;
+        self.dist = self.compute_distribution();
+    }
+
+    /// The review term, if one is set.
+    pub fn review(&self) -> Option<&ReviewSteering> {
+        self.review.as_ref()
     }
 
     /// Mistakes in this line.
@@ -470,50 +411,6 @@ impl Session {
     /// (see [`Session::theory_note`]); `None` when the drill's book is the whole theory.
     pub fn set_theory(&mut self, theory: Option<Arc<PositionGraph>>) {
         self.theory = theory;
-    }
-
-    /// When the drill's book is a repertoire and a theory book is set: what theory says.
-    ///
-    /// - After an out-of-book move that theory knows: `"Nf3 is theory, but your
-    ///   repertoire plays d4"`.
-    /// - At the end of the line when theory goes on: `"Your repertoire ends here; theory
-    ///   continues with e5, c5"`.
-    pub fn theory_note(&self) -> Option<String> {
-        let theory = self.theory.as_deref()?;
-        match &self.phase {
-            Phase::OutOfBook {
-                attempted,
-                san,
-                book_moves,
-            } => {
-                let mut next = self.position().clone();
-                next.play_unchecked(*attempted);
-                theory.lookup(&next)?;
-                let plays: Vec<&str> = book_moves.iter().map(|b| b.san.as_str()).collect();
-                Some(format!(
-                    "{san} is theory, but your repertoire plays {}",
-                    plays.join(", ")
-                ))
-            }
-            Phase::EndOfLine { .. } => {
-                let node = theory.lookup(self.position())?;
-                let d = Distribution::at(theory, node, self.position(), &self.style, 1.0);
-                let mut c = d.candidates;
-                c.sort_by(|a, b| b.share.total_cmp(&a.share));
-                let sans: Vec<String> = c
-                    .iter()
-                    .take(5)
-                    .map(|c| theory.san(node, c.mv).to_string())
-                    .collect();
-                (!sans.is_empty()).then(|| {
-                    format!(
-                        "Your repertoire ends here; theory continues with {}",
-                        sans.join(", ")
-                    )
-                })
-            }
-            _ => None,
-        }
     }
 
     /// Reseeds the RNG.
@@ -695,59 +592,6 @@ impl Session {
             self.lines_completed += 1;
         }
         (san, self.last_announcement.clone())
-    }
-
-    /// The line naming the position after `len` nodes of the game, and the index of
-    /// the node it ends at.
-    fn naming_line(&self, len: usize) -> Option<(LineId, usize)> {
-        self.nodes[..len]
-            .iter()
-            .enumerate()
-            .rev()
-            .find_map(|(i, n)| n.and_then(|n| self.graph.name(n)).map(|l| (l, i)))
-    }
-
-    /// Whether the game reached the named node at `end` by the naming line's own move order.
-    fn follows(&self, line: LineId, end: usize) -> bool {
-        (0..end).all(|i| {
-            let (Some(from), Some(to)) = (self.nodes[i], self.nodes[i + 1]) else {
-                return false;
-            };
-            self.graph
-                .continuations(from)
-                .iter()
-                .find(|c| c.to == to)
-                .is_some_and(|c| {
-                    self.graph
-                        .continuation_lines(c)
-                        .binary_search(&line)
-                        .is_ok()
-                })
-        })
-    }
-
-    /// "Transposed to …": the name changed to a line whose own move order the game did
-    /// not follow, coming from a line it did follow or from another opening family.
-    fn transposition(
-        &self,
-        old: Option<(LineId, usize)>,
-        new: Option<(LineId, usize)>,
-    ) -> Option<String> {
-        let (new_line, new_end) = new?;
-        if old.map(|(l, _)| l) == Some(new_line) || self.follows(new_line, new_end) {
-            return None;
-        }
-        let family = |l: LineId| {
-            let name = &self.graph.line(l).name;
-            name.split(':').next().unwrap_or(name).to_owned()
-        };
-        let switch = match old {
-            None => true,
-            Some((old_line, old_end)) => {
-                self.follows(old_line, old_end) || family(old_line) != family(new_line)
-            }
-        };
-        switch.then(|| self.graph.line(new_line).title())
     }
 
     /// Takes back the out-of-book attempt.

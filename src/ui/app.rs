@@ -4,7 +4,7 @@
 //! ([`Session`]), the book's sources ([`Workspace`]), the jobs, the caches. Each frame
 //! first does the non-drawing work ([`TrainerApp::logic`]: finished jobs, the
 //! computer's delayed reply, completed lines), then the panels draw and collect
-//! [`Command`]s, then [`TrainerApp::apply`] carries them out. egui redraws only on input
+//! [`Command`](super::command::Command)s, then `TrainerApp::apply` carries them out. egui redraws only on input
 //! or when a timer asks (the reply delay, a move being animated, a running job), so an
 //! idle window draws nothing.
 
@@ -18,20 +18,20 @@ use shakmaty::{Color, Move};
 
 use super::board::Orientation;
 use super::chart::ChartData;
+use super::chart_panel;
 use super::chart_panel::ChartCache;
-use super::command::{Action, Command, ExportWhat};
+use super::command::ExportWhat;
 use super::coverage::CoverageView;
 use super::dialogs::Dialogs;
 use super::explore::{ExploreRun, Explored};
 use super::import_report::ReportView;
+use super::learner_style_panel::LearnerStyleState;
 use super::screenshot::ScreenshotPlan;
 use super::state::{SETTINGS_KEY, Settings};
 use super::timings::Timings;
-use super::{
-    board_panel, book_panel, chart_panel, coverage_panel, drill_panel, import_report,
-    progress_panel, style_panel, top_bar,
-};
 use crate::book::PositionGraph;
+use crate::sampler::profile::StyleProfile;
+use crate::trainer::learner_style::{Adaptation, Posterior, StyleClass};
 use crate::trainer::progress::Progress;
 use crate::trainer::{Reply, Session};
 use crate::workspace::job::Wake;
@@ -84,10 +84,20 @@ pub struct TrainerApp {
     pub(super) coverage: CoverageView,
     /// `Session::lines_completed` when completions were last recorded.
     completed_seen: u32,
-    window_title: String,
+    pub(super) window_title: String,
     pub(super) screenshot: Option<ScreenshotPlan>,
     pub(super) timings: Option<Timings>,
     wake: Option<Wake>,
+    /// Review mode, when it is on.
+    pub(super) review: Option<super::review_mode::ReviewMode>,
+    /// The review log (beside the progress file); `None`: no review mode.
+    pub(super) review_log: Option<PathBuf>,
+    /// Fuzz review intervals (off in tests, for reproducible due dates).
+    pub(super) review_fuzz: bool,
+    /// The style profile loaded last, if any.
+    pub(super) profile: Option<StyleProfile>,
+    /// The learner's style: drilled lines, imported games, the adaptive opponent's coin.
+    pub(super) learner_style: LearnerStyleState,
 }
 
 impl TrainerApp {
@@ -125,6 +135,9 @@ impl TrainerApp {
         let session = Session::new(Arc::clone(&graph), learner, settings.style.clone(), seed);
         let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
         workspace.restore();
+        let review_log = progress_file
+            .as_deref()
+            .map(super::review_mode::review_log_path);
         TrainerApp {
             workspace,
             graph,
@@ -151,6 +164,15 @@ impl TrainerApp {
             screenshot: None,
             timings: None,
             wake: None,
+            review: None,
+            review_log,
+            review_fuzz: true,
+            profile: None,
+            learner_style: LearnerStyleState::new(if rand::random() {
+                Adaptation::Solid
+            } else {
+                Adaptation::Sharp
+            }),
         }
     }
 
@@ -227,6 +249,32 @@ impl TrainerApp {
         self.workspace.is_busy()
     }
 
+    /// The message shown in the drill panel, if any (what happened last).
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// The style profile loaded last, if any.
+    pub fn profile(&self) -> Option<&StyleProfile> {
+        self.profile.as_ref()
+    }
+
+    /// The learner's style posterior (drilled lines and their games among the loaded
+    /// files), `None` before any.
+    pub fn learner_style(&self) -> Option<Posterior> {
+        self.learner_style.posterior()
+    }
+
+    /// The learner's most likely style class and the posterior.
+    pub fn learner_style_class(&self) -> Option<(Posterior, StyleClass)> {
+        self.learner_style.posterior().map(|p| (p, p.class()))
+    }
+
+    /// The adaptive opponent's pick for a mixed learner in this session.
+    pub fn adaptation_coin(&self) -> Adaptation {
+        self.learner_style.coin
+    }
+
     // ----- files (tests and the window) -----
 
     /// Files were chosen in the file dialog or dropped on the window: asks how to read
@@ -239,6 +287,12 @@ impl TrainerApp {
     /// has no file dialog (no desktop portal, no zenity).
     pub fn ask_for_path(&mut self) {
         self.dialogs.ask_path();
+    }
+
+    /// Shows the path field for loading a style profile (what the window does when the
+    /// system has no file dialog); with `play_like`, a fitted player's games are added.
+    pub fn ask_for_profile_path(&mut self, play_like: bool) {
+        self.dialogs.ask_profile_load_path(play_like);
     }
 
     /// Waits until every import and graph build has finished and applies the results,
@@ -314,6 +368,7 @@ impl TrainerApp {
             self.apply(ctx, command);
         }
         self.computer_reply(ctx);
+        self.review_logic(ctx);
         self.animate(ctx);
         self.record_completions();
         let busy = self.explore.is_some() || self.is_loading();
@@ -401,6 +456,8 @@ impl TrainerApp {
         self.last_reply = None;
         self.reply_due = None;
         self.animation = None;
+        // A review session's cards are the new book's.
+        self.restart_review();
         self.message = Some(format!(
             "The book now has {} lines{}.",
             super::format::count(self.graph.lines().len()),
@@ -418,8 +475,34 @@ impl TrainerApp {
                 .unwrap_or_else(|| "unnamed line".to_owned());
             self.progress.progress_mut().record_completion(&title);
             self.progress.save();
+            if shakmaty::Position::board(self.session.position_at(0))
+                == shakmaty::Position::board(&shakmaty::Chess::default())
+            {
+                let moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
+                self.learner_style.record(&moves, self.session.learner());
+            }
+            self.adapt_style();
         }
         self.completed_seen = done;
+    }
+
+    /// With the adaptive opponent on, sets the computer's style to the answer to the
+    /// learner's style (seed 001 §5.1); the style panel shows the result.
+    pub(super) fn adapt_style(&mut self) {
+        if !self.settings.adaptive {
+            return;
+        }
+        self.learner_style
+            .refresh(&self.workspace, &self.settings.learner_name);
+        let Some((_, class)) = self.learner_style_class() else {
+            return;
+        };
+        let style =
+            Adaptation::for_class(class, self.learner_style.coin).style(self.settings.style.tau());
+        if style != *self.session.style() {
+            self.settings.style = style.clone();
+            self.session.set_style(style);
+        }
     }
 
     fn computer_reply(&mut self, ctx: &egui::Context) {
@@ -438,7 +521,11 @@ impl TrainerApp {
         if now + 1e-9 >= due {
             self.reply_due = None;
             // A transposition is announced under the opening name (Session::announcement).
-            if let Some(reply) = self.session.reply() {
+            let reply = match self.review_reply() {
+                Some(reply) => reply,
+                None => self.session.reply(),
+            };
+            if let Some(reply) = reply {
                 self.message = None;
                 self.start_animation(ctx, reply.candidate.mv);
                 self.last_reply = Some(reply);
@@ -472,108 +559,6 @@ impl TrainerApp {
             ctx.request_repaint();
         }
     }
-
-    fn draw_and_apply(&mut self, ui: &mut Ui) {
-        let mut commands: Vec<Command> = Action::consume_shortcuts(ui.ctx())
-            .into_iter()
-            .filter(|a| self.is_enabled(*a))
-            .map(Command::Action)
-            .collect();
-        self.draw(ui, &mut commands);
-        for command in commands {
-            self.apply(ui.ctx(), command);
-        }
-        self.update_title(ui.ctx());
-        let loading = self.is_loading();
-        let fraction = self
-            .workspace
-            .import_progress()
-            .map(|p| p.counters.fraction());
-        if let Some(t) = &mut self.timings {
-            t.frame(ui.ctx(), loading, fraction);
-        }
-    }
-
-    /// The panels: top bar, left tabs, drill on the right, chart below, board in the
-    /// centre; then the windows (import report, open dialog, path entry).
-    fn draw(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        // Panel sizes follow the window, so that 800×600 and full screen both leave the
-        // board the most room.
-        let window = ui.available_size();
-        egui::Panel::top("hastings_top").show(ui, |ui| top_bar::top_bar_ui(ui, self, commands));
-        egui::Panel::left("hastings_style")
-            .resizable(false)
-            .exact_size((window.x * 0.2).clamp(180.0, 300.0))
-            .show(ui, |ui| self.left_panel_ui(ui, commands));
-        egui::Panel::right("hastings_drill")
-            .resizable(false)
-            .exact_size((window.x * 0.22).clamp(190.0, 360.0))
-            .show(ui, |ui| drill_panel::drill_panel_ui(ui, self, commands));
-        egui::Panel::bottom("hastings_chart")
-            .resizable(false)
-            .exact_size((window.y * 0.3).clamp(140.0, 320.0))
-            .show(ui, |ui| chart_panel::chart_panel_ui(ui, self, commands));
-        egui::CentralPanel::default()
-            .show(ui, |ui| board_panel::board_panel_ui(ui, self, commands));
-        let ctx = ui.ctx().clone();
-        if let Some(view) = &self.report {
-            import_report::report_window_ui(&ctx, view, commands);
-        }
-        self.dialogs.windows_ui(&ctx, commands);
-        import_report::drop_overlay_ui(&ctx);
-    }
-
-    fn left_panel_ui(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        // The tabs wrap to a second row when the panel is narrow (800x600).
-        ui.horizontal_wrapped(|ui| {
-            ui.spacing_mut().item_spacing.x = 4.0;
-            ui.spacing_mut().button_padding.x = 4.0;
-            for (tab, name) in [
-                (LeftTab::Style, "Style"),
-                (LeftTab::Book, "Book"),
-                (LeftTab::Progress, "Progress"),
-                (LeftTab::Coverage, "Coverage"),
-            ] {
-                if ui.selectable_label(self.left_tab == tab, name).clicked() {
-                    self.left_tab = tab;
-                }
-            }
-        });
-        ui.separator();
-        egui::ScrollArea::vertical().show(ui, |ui| match self.left_tab {
-            LeftTab::Style => {
-                let seed = Some(self.session.seed());
-                style_panel::style_panel_ui(ui, &mut self.settings, seed, commands);
-            }
-            LeftTab::Book => book_panel::book_panel_ui(ui, &self.workspace, commands),
-            LeftTab::Progress => progress_panel::progress_panel_ui(
-                ui,
-                self.progress.progress(),
-                self.progress.warning(),
-            ),
-            LeftTab::Coverage => {
-                let repertoire = self.workspace.is_repertoire();
-                coverage_panel::coverage_panel_ui(
-                    ui,
-                    &mut self.coverage,
-                    repertoire,
-                    self.orientation,
-                    commands,
-                );
-            }
-        });
-    }
-
-    fn update_title(&mut self, ctx: &egui::Context) {
-        let title = match self.session.opening_title() {
-            Some(t) => format!("Hastings — {t}"),
-            None => "Hastings — opening trainer".to_owned(),
-        };
-        if title != self.window_title {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.window_title = title;
-        }
-    }
 }
 
 impl eframe::App for TrainerApp {
@@ -593,6 +578,7 @@ impl eframe::App for TrainerApp {
             self.settings.book = self.workspace.choice().clone();
             eframe::set_value(storage, SETTINGS_KEY, &self.settings);
             self.progress.save();
+            self.save_reviews();
         }
     }
 
@@ -602,6 +588,7 @@ impl eframe::App for TrainerApp {
         }
         self.workspace.cancel_all();
         self.progress.save();
+        self.end_review();
         if let Some(t) = &self.timings {
             t.report();
         }

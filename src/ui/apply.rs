@@ -13,7 +13,10 @@ use super::command::{Action, Command};
 use super::explore::ExploreRun;
 use super::import_report::ReportView;
 use super::state::Side;
+use crate::sampler::profile::{Provenance, StyleProfile};
 use crate::trainer::{MoveOutcome, Phase, Session};
+use crate::workspace::FileMode;
+use crate::workspace::profiles::{ProfileFileError, load_profile};
 
 impl TrainerApp {
     // ----- commands -----
@@ -54,7 +57,10 @@ impl TrainerApp {
                 self.last_reply = None;
                 self.animation = None;
                 let before = self.session.position().clone();
-                let outcome = self.session.play(mv);
+                let outcome = match self.review_play(mv) {
+                    Some(outcome) => outcome,
+                    None => self.session.play(mv),
+                };
                 if !matches!(outcome, MoveOutcome::Rejected) {
                     let mistake = matches!(outcome, MoveOutcome::OutOfBook);
                     self.progress
@@ -97,13 +103,50 @@ impl TrainerApp {
                 self.orientation = Orientation::from_color(color);
                 self.settings.orientation = Some(self.orientation);
                 self.new_seed();
+                let mode = self.drill_mode();
+                self.set_drill_mode(super::review_mode::DrillMode::Free);
                 self.session.set_learner(color);
+                // A review session's cards are the new colour's.
+                self.set_drill_mode(mode);
                 self.last_reply = None;
                 self.message = None;
+            }
+            Command::SetDrillMode(mode) => self.set_drill_mode(mode),
+            Command::GotIt => self.review_learned(),
+            Command::Easy => self.review_easy(),
+            Command::Optimize => self.start_optimize(ctx),
+            Command::DrillFrom(moves) => {
+                self.last_reply = None;
+                self.left_tab = super::app::LeftTab::Style;
+                if self.session.start_after(&moves).is_err() {
+                    self.message = Some("That position is not in the book.".to_owned());
+                }
             }
             Command::SetStyle(style) => {
                 self.settings.style = style.clone();
                 self.session.set_style(style);
+            }
+            Command::ChooseProfile { play_like } => {
+                self.dialogs.start_profile_load(ctx, play_like);
+            }
+            Command::LoadProfile { path, add_games } => {
+                if let Err(e) = self.load_profile(&path, add_games) {
+                    self.message = Some(format!("{e}. The style is unchanged."));
+                }
+            }
+            Command::SaveProfile => {
+                let name = self
+                    .profile
+                    .as_ref()
+                    .filter(|p| p.style == self.settings.style)
+                    .map_or_else(|| "My style".to_owned(), |p| p.name.clone());
+                let profile = StyleProfile::manual(&name, self.settings.style.clone());
+                self.dialogs.start_profile_save(ctx, profile);
+            }
+            Command::AddProfileGames => self.add_profile_games(),
+            Command::SetAdaptive(on) => {
+                self.settings.adaptive = on;
+                self.adapt_style();
             }
         }
         self.settings.book = self.workspace.choice().clone();
@@ -118,7 +161,9 @@ impl TrainerApp {
         match action {
             Action::NewLine | Action::NextLine => {
                 self.new_seed();
-                self.session.new_line();
+                if !self.review_next_line() {
+                    self.session.new_line();
+                }
                 self.last_reply = None;
             }
             Action::NewLineFromHere => {
@@ -129,7 +174,11 @@ impl TrainerApp {
             Action::TryAgain => self.session.try_again(),
             Action::ShowMe => {
                 self.last_reply = None;
-                if let Some(MoveOutcome::Accepted { san, .. }) = self.session.show_me() {
+                let outcome = match self.review_show_me() {
+                    Some(outcome) => outcome,
+                    None => self.session.show_me(),
+                };
+                if let Some(MoveOutcome::Accepted { san, .. }) = outcome {
                     self.message = Some(format!("The book plays {san}."));
                     if let Some(m) = self.session.moves().last() {
                         self.start_animation(ctx, m.mv);
@@ -137,7 +186,11 @@ impl TrainerApp {
                 }
             }
             Action::Hint => {
-                if self.session.ask_hint().is_none() {
+                let hinted = match self.review_hint() {
+                    Some(hinted) => hinted,
+                    None => self.session.ask_hint().is_some(),
+                };
+                if !hinted {
                     self.message = Some("No hint here.".to_owned());
                 }
             }
@@ -156,6 +209,45 @@ impl TrainerApp {
             }
             Action::Explore => self.start_explore(ctx),
             Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+        }
+    }
+
+    /// Loads the style profile at `path` and uses its style; with `add_games`, the games
+    /// of a fitted profile are added to the book as a game collection ("Play like …").
+    ///
+    /// # Errors
+    ///
+    /// [`ProfileFileError`] (file, line, column, why) when the file is not a profile;
+    /// nothing changes then.
+    pub fn load_profile(
+        &mut self,
+        path: &std::path::Path,
+        add_games: bool,
+    ) -> Result<(), ProfileFileError> {
+        let profile = load_profile(path)?;
+        self.settings.style = profile.style.clone();
+        self.session.set_style(profile.style.clone());
+        self.message = Some(format!("Playing with the profile {}.", profile.name));
+        self.profile = Some(profile);
+        if add_games {
+            self.add_profile_games();
+        }
+        Ok(())
+    }
+
+    /// Adds the games of the loaded fitted profile to the book (read as a collection).
+    fn add_profile_games(&mut self) {
+        let Some(Provenance::Fitted(fit)) = self.profile.as_ref().map(|p| &p.provenance) else {
+            return;
+        };
+        let path = std::path::PathBuf::from(&fit.games);
+        if path.is_file() {
+            self.workspace.open(vec![path], FileMode::Games);
+        } else {
+            self.message = Some(format!(
+                "{}'s games ({}) are not there any more; only the style was loaded.",
+                fit.player, fit.games
+            ));
         }
     }
 

@@ -13,6 +13,7 @@ use super::command::Command;
 use super::drill_panel::last_move_annotation;
 use crate::book::MoveAnnotation;
 use crate::trainer::Phase;
+use crate::trainer::review_drill::ReviewStep;
 
 /// The board panel.
 pub(super) fn board_panel_ui(ui: &mut Ui, app: &mut TrainerApp, commands: &mut Vec<Command>) {
@@ -48,6 +49,23 @@ fn board_arrows(app: &mut TrainerApp) -> Vec<Arrow> {
     if let Phase::OutOfBook { book_moves, .. } = app.session.phase() {
         return weighted_arrows(book_moves.iter().map(|b| (b.mv, b.share)));
     }
+    // Review mode: a new card shows its move and the source's arrows; a card being
+    // asked shows no likely moves (they would give the answer away).
+    let step = app.review_step();
+    if let Some(ReviewStep::Learn(card)) = &step {
+        let mut arrows = vec![Arrow {
+            from: card.mv.from().unwrap_or(card.mv.to()),
+            to: card.mv.to(),
+            weight: 1.0,
+            color: Color32::from_rgba_unmultiplied(0, 48, 136, 200),
+        }];
+        arrows.extend(annotation_arrows(&MoveAnnotation {
+            arrows: card.arrows.clone(),
+            ..MoveAnnotation::default()
+        }));
+        return arrows;
+    }
+    let asked = matches!(step, Some(ReviewStep::Ask { .. }));
     let mut arrows = Vec::new();
     if let Some((_, a)) = last_move_annotation(&app.session) {
         arrows.extend(annotation_arrows(&a));
@@ -62,7 +80,7 @@ fn board_arrows(app: &mut TrainerApp) -> Vec<Arrow> {
             color: Color32::from_rgba_unmultiplied(0, 48, 136, 170),
         });
     }
-    if app.settings.show_arrows && !chart_panel::hides_answer(app) {
+    if app.settings.show_arrows && !asked && !chart_panel::hides_answer(app) {
         let rows: Vec<(Move, f64)> = app.chart().rows.iter().map(|r| (r.mv, r.p)).collect();
         arrows.extend(weighted_arrows(rows.into_iter()));
     }

@@ -21,6 +21,8 @@ pub struct ChartRow {
     pub share: f64,
     /// Style bonus `Σ w_i p_i f_i`.
     pub bonus: f64,
+    /// Review term `w_r · d(y)` (0 outside review mode).
+    pub review: f64,
     /// Acceptance `A(y)` (may exceed 1).
     pub acceptance: f64,
     /// Whether it is an implied transposition rather than a book continuation.
@@ -63,6 +65,7 @@ impl ChartData {
                 p: c.p,
                 share: c.share,
                 bonus: c.bonus,
+                review: c.review,
                 acceptance: c.acceptance,
                 transposition: c.kind == CandidateKind::Transposition,
                 sampled: explored.and_then(|(e, _)| {
@@ -191,8 +194,8 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
                 "book move"
             };
             format!(
-                "{} ({kind})\nP = {:.4}\nshare = {:.4}\nstyle bonus = {:.4}\nacceptance A = {:.4}",
-                r.san, r.p, r.share, r.bonus, r.acceptance
+                "{} ({kind})\nP = {:.4}\nshare = {:.4}\nstyle bonus = {:.4}\nreview term = {:.4}\nacceptance A = {:.4}",
+                r.san, r.p, r.share, r.bonus, r.review, r.acceptance
             )
         }));
     let sampled: Vec<Bar> = rows

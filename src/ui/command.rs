@@ -202,6 +202,16 @@ pub enum Command {
     SetLearner(Color),
     /// A new style for the next reply and the chart.
     SetStyle(Style),
+    /// Free drill, review, or mistakes only.
+    SetDrillMode(super::review_mode::DrillMode),
+    /// The new card shown in review mode has been seen: ask it.
+    GotIt,
+    /// Turn the last Good grade into Easy.
+    Easy,
+    /// Start a line at the position after these moves.
+    DrillFrom(Vec<Move>),
+    /// Fit the FSRS parameters to the review log (a background job).
+    Optimize,
     /// Files were chosen or dropped: ask how to read them.
     OpenFiles(Vec<PathBuf>),
     /// Import these files in this mode (the choice of the open dialog).
@@ -222,6 +232,25 @@ pub enum Command {
     Export(ExportWhat),
     /// Show this message in the drill panel (a finished job's result).
     Message(String),
+    /// Choose a style profile file to load (a file dialog); with `play_like`, the
+    /// player's games of a fitted profile are added to the book too.
+    ChooseProfile {
+        /// Also add the fitted player's games as a book source.
+        play_like: bool,
+    },
+    /// Load the style profile at this path (a corrupt file changes nothing).
+    LoadProfile {
+        /// The file.
+        path: PathBuf,
+        /// Also add the fitted player's games as a book source.
+        add_games: bool,
+    },
+    /// Save the current style as a profile (asks where).
+    SaveProfile,
+    /// Add the games of the loaded fitted profile to the book.
+    AddProfileGames,
+    /// Let the computer's style follow the learner's (seed 001 §5.1), or stop.
+    SetAdaptive(bool),
     /// Start a drill at the position after these moves, on this book (Coverage tab).
     DrillAt(Vec<Move>, DrillBook),
     /// End a gap drill on the theory book: drill the repertoire again.

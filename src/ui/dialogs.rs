@@ -11,7 +11,9 @@ use egui::RichText;
 use super::command::Command;
 use super::import_report::open_dialog_ui;
 use crate::book::OpeningLine;
+use crate::sampler::profile::StyleProfile;
 use crate::workspace::job::{Job, JobPoll};
+use crate::workspace::profiles::save_profile;
 use crate::workspace::{FileMode, export};
 
 /// What a save dialog brought.
@@ -28,6 +30,22 @@ enum PathPurpose {
     Save(Vec<OpeningLine>),
     /// A file of the learner's games, to compare with the repertoire.
     Games,
+    /// Load a style profile (and maybe add the fitted player's games).
+    LoadProfile {
+        add_games: bool,
+    },
+    /// Save this profile.
+    SaveProfile(Box<StyleProfile>),
+}
+
+/// What a profile dialog brought.
+enum ProfileDone {
+    /// A file to load was chosen (or none).
+    Load(Option<PathBuf>, bool),
+    /// The profile was written (or not): the message for the learner.
+    Saved(String),
+    /// No file was chosen for saving: the profile comes back.
+    SaveNoFile(Box<StyleProfile>),
 }
 
 /// A file dialog running on its own thread: its answer, when it was opened, and what for.
@@ -57,6 +75,8 @@ pub(super) struct Dialogs {
     picking: Option<Picking>,
     /// A save dialog (and the writing) running on its own thread.
     saving: Option<(Job<Saved>, Instant)>,
+    /// A profile dialog (load or save) running on its own thread.
+    profile: Option<(Job<ProfileDone>, Instant)>,
     path_entry: Option<PathEntry>,
 }
 
@@ -148,6 +168,85 @@ impl Dialogs {
         }
     }
 
+    /// Asks for a style profile to load, on a thread; `add_games` goes with the choice.
+    pub(super) fn start_profile_load(&mut self, ctx: &egui::Context, add_games: bool) {
+        let job = Job::spawn("profile", repaint(ctx), move |_| {
+            let chosen = rfd::FileDialog::new()
+                .set_title(if add_games {
+                    "Play like…"
+                } else {
+                    "Load a style profile"
+                })
+                .add_filter("Style profile", &["ron"])
+                .pick_file();
+            ProfileDone::Load(chosen, add_games)
+        });
+        match job {
+            Ok(job) => self.profile = Some((job, Instant::now())),
+            Err(_) => self.ask_profile_path(PathPurpose::LoadProfile { add_games }),
+        }
+    }
+
+    /// Asks where to save `profile` (on a thread) and writes it there.
+    pub(super) fn start_profile_save(&mut self, ctx: &egui::Context, profile: StyleProfile) {
+        let name = format!("{}.ron", profile_file_stem(&profile.name));
+        let job = Job::spawn("profile", repaint(ctx), move |_| {
+            let chosen = rfd::FileDialog::new()
+                .set_title("Save the style as a profile")
+                .add_filter("Style profile", &["ron"])
+                .set_file_name(&name)
+                .save_file();
+            match chosen {
+                Some(path) => ProfileDone::Saved(profile_saved_message(&profile, &path)),
+                None => ProfileDone::SaveNoFile(Box::new(profile)),
+            }
+        });
+        if let Ok(job) = job {
+            self.profile = Some((job, Instant::now()));
+        }
+    }
+
+    fn ask_profile_path(&mut self, purpose: PathPurpose) {
+        let text = match &purpose {
+            PathPurpose::SaveProfile(p) => format!("{}.ron", profile_file_stem(&p.name)),
+            _ => String::new(),
+        };
+        self.path_entry = Some(PathEntry { purpose, text });
+    }
+
+    /// Shows the path field for loading a profile (as when no file dialog exists).
+    pub(super) fn ask_profile_load_path(&mut self, add_games: bool) {
+        self.ask_profile_path(PathPurpose::LoadProfile { add_games });
+    }
+
+    fn poll_profile(&mut self, commands: &mut Vec<Command>) {
+        let Some((job, opened)) = &self.profile else {
+            return;
+        };
+        let missing = no_file_dialog(opened.elapsed());
+        match job.poll() {
+            JobPoll::Running => return,
+            JobPoll::Finished(ProfileDone::Load(Some(path), add_games)) => {
+                commands.push(Command::LoadProfile { path, add_games });
+            }
+            JobPoll::Finished(ProfileDone::Load(None, add_games)) => {
+                if missing {
+                    self.ask_profile_path(PathPurpose::LoadProfile { add_games });
+                }
+            }
+            JobPoll::Finished(ProfileDone::Saved(message)) => {
+                commands.push(Command::Message(message));
+            }
+            JobPoll::Finished(ProfileDone::SaveNoFile(profile)) => {
+                if missing {
+                    self.ask_profile_path(PathPurpose::SaveProfile(profile));
+                }
+            }
+            JobPoll::Died(e) => commands.push(Command::Message(format!("{e}."))),
+        }
+        self.profile = None;
+    }
+
     /// Takes what the dialogs brought: commands for the app (files to open, messages).
     /// Dropped files are asked about like chosen ones.
     pub(super) fn poll(&mut self, ctx: &egui::Context) -> Vec<Command> {
@@ -196,6 +295,7 @@ impl Dialogs {
                 }
             }
         }
+        self.poll_profile(&mut commands);
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -221,6 +321,8 @@ impl Dialogs {
             PathPurpose::Open => ("Open a PGN file", "Open"),
             PathPurpose::Save(_) => ("Export as PGN", "Save"),
             PathPurpose::Games => ("Check my games", "Check"),
+            PathPurpose::LoadProfile { .. } => ("Load a style profile", "Load"),
+            PathPurpose::SaveProfile(_) => ("Save the style as a profile", "Save"),
         };
         let mut done = None;
         egui::Window::new(title)
@@ -259,6 +361,12 @@ impl Dialogs {
                             commands.push(Command::Message(save_message(&lines, &path)));
                         }
                         PathPurpose::Games => commands.push(Command::CompareGames(path)),
+                        PathPurpose::LoadProfile { add_games } => {
+                            commands.push(Command::LoadProfile { path, add_games });
+                        }
+                        PathPurpose::SaveProfile(profile) => {
+                            commands.push(Command::Message(profile_saved_message(&profile, &path)));
+                        }
                     }
                 }
             }
@@ -277,6 +385,34 @@ fn save_message(lines: &[OpeningLine], path: &std::path::Path) -> String {
             path.display()
         ),
         Err(e) => format!("Cannot export to {}: {e}.", path.display()),
+    }
+}
+
+/// Writes `profile` to `path` and says how it went.
+fn profile_saved_message(profile: &StyleProfile, path: &std::path::Path) -> String {
+    match save_profile(path, profile) {
+        Ok(()) => format!("Saved the style profile to {}.", path.display()),
+        Err(e) => format!("Cannot save the profile: {e}."),
+    }
+}
+
+/// A file name for a profile: its name with letters, digits and dashes only.
+fn profile_file_stem(name: &str) -> String {
+    let stem: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let stem = stem.trim_matches('-').to_owned();
+    if stem.is_empty() {
+        "style".to_owned()
+    } else {
+        stem
     }
 }
 

@@ -19,6 +19,7 @@ use crate::trainer::{BookMove, Phase, Session};
 /// The drill panel.
 pub(super) fn drill_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
     ui.add_space(4.0);
+    super::review_panel::review_drill_ui(ui, app, commands);
     let title = app
         .session
         .opening_title()
@@ -72,11 +73,16 @@ fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
                 let c = &reply.candidate;
                 ui.add(
                     egui::Label::new(format!(
-                        "The computer played {} (P {:.1}%, share {:.1}%, bonus {:.2}).",
+                        "The computer played {} (P {:.1}%, share {:.1}%, bonus {:.2}{}).",
                         reply.san,
                         c.p * 100.0,
                         c.share * 100.0,
-                        c.bonus
+                        c.bonus,
+                        if c.review > 0.0 {
+                            format!(", review {:.2}", c.review)
+                        } else {
+                            String::new()
+                        }
                     ))
                     .wrap(),
                 );

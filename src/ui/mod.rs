@@ -9,8 +9,11 @@
 //! - [`command`]: what the user asked for, applied after drawing.
 //! - Panels, one file each: `top_bar`, `style_panel` (Style tab), `book_panel` (Book
 //!   tab), `progress_panel` (Progress tab), [`coverage_panel`] (Coverage tab, its work
-//!   in [`coverage`]), `board_panel`, `drill_panel`,
-//!   `chart_panel`, `import_report` (report window, "read as" dialog, import progress).
+//!   in [`coverage`]),
+//!   `board_panel`, `drill_panel`,
+//!   `chart_panel`, `import_report` (report window, "read as" dialog, import progress),
+//!   `profile_panel` (profiles and the adaptive opponent, in the Style tab),
+//!   `learner_style_panel` (the learner's style, in the Progress tab).
 //! - Widgets: [`board`] (the chess board), [`chart`] (the next-move chart), `pieces`.
 //! - Runtime helpers: `dialogs` (file dialogs, path field), `explore` (sampling on a
 //!   thread), `screenshot`, `shutdown` (SIGTERM closes and saves), `timings`, `format`.
@@ -30,9 +33,15 @@ mod drill_panel;
 mod explore;
 pub mod format;
 pub mod import_report;
+mod layout;
+mod learner_style_panel;
 pub mod native;
+mod optimize_panel;
 pub mod pieces;
+mod profile_panel;
 mod progress_panel;
+pub mod review_mode;
+mod review_panel;
 mod screenshot;
 mod shutdown;
 pub mod state;

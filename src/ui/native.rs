@@ -58,6 +58,9 @@ pub struct RunOptions {
     pub screenshot: Option<PathBuf>,
     /// Moves (SAN, from the start) to show in the screenshot.
     pub moves: Option<String>,
+    /// With the screenshot: the left panel's tab to show (`progress`: in review mode,
+    /// on the review log of the data directory).
+    pub tab: Option<String>,
     /// Window size in points.
     pub size: Option<(u32, u32)>,
     /// PGN files to load at start (read in auto mode).
@@ -107,6 +110,7 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
         store::save_progress(path, &Progress::new())?;
     }
     let files = options.files.clone();
+    let tab = options.tab.clone();
     let outcome: Arc<std::sync::Mutex<Option<Result<(), UiError>>>> = Arc::default();
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
@@ -128,6 +132,9 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
                 Some((path, moves)) => {
                     let mut app = TrainerApp::new(graph, Settings::default());
                     app.show_moves(&moves);
+                    if tab.as_deref() == Some("progress") {
+                        app.show_review_progress(progress_path());
+                    }
                     app.screenshot = Some(ScreenshotPlan::new(path, app_outcome));
                     app.start_explore(&cc.egui_ctx);
                     app

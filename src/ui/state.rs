@@ -71,6 +71,11 @@ pub struct Settings {
     pub hide_answer: bool,
     /// Whether the computer's moves glide to their squares.
     pub animate_moves: bool,
+    /// The learner's name in PGN files: their games among the loaded files count for
+    /// the learner-style panel.
+    pub learner_name: String,
+    /// Whether the computer's style follows the learner's (the adaptive opponent).
+    pub adaptive: bool,
 }
 
 impl Default for Settings {
@@ -87,6 +92,8 @@ impl Default for Settings {
             book: BookChoice::default(),
             hide_answer: true,
             animate_moves: true,
+            learner_name: String::new(),
+            adaptive: false,
         }
     }
 }

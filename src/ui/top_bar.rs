@@ -37,11 +37,15 @@ pub(super) fn top_bar_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Comma
         Action::TakeBack.button_ui(ui, app.is_enabled(Action::TakeBack), commands);
         Action::Flip.button_ui(ui, true, commands);
         ui.separator();
-        ui.label(format!(
-            "Lines completed: {}   Mistakes: {}",
-            count(app.session.lines_completed()),
-            count(app.session.mistakes_total())
-        ))
+        // Kept whole: moves to a row of its own when the window is narrow.
+        ui.add(
+            egui::Label::new(format!(
+                "Lines completed: {}   Mistakes: {}",
+                count(app.session.lines_completed()),
+                count(app.session.mistakes_total())
+            ))
+            .extend(),
+        )
         .on_hover_text("In this session");
     });
     if let Some(progress) = app.workspace.import_progress() {

@@ -10,7 +10,9 @@
 //! - [`files`]: file stamps and the progress-counting PGN reader.
 //! - [`export`]: PGN files written atomically.
 //! - [`store`]: the learner's data written atomically, corrupt files kept aside.
+//! - [`profiles`]: style profile files.
 //! - [`job`]: the job type.
+//! - [`review_store`]: the review log of spaced repetition (append-only, synced).
 //!
 //! The workspace opens files; the layers below it (`book`, `sampler`, `trainer`) never
 //! do. It knows no egui.
@@ -21,6 +23,10 @@ pub mod export;
 pub mod files;
 pub mod job;
 mod loader;
+pub mod polyglot;
+pub mod polyglot_make;
+pub mod profiles;
+pub mod review_store;
 pub mod store;
 
 use std::collections::VecDeque;
@@ -298,6 +304,20 @@ impl Workspace {
     pub fn build_now(&self) -> GraphBuild {
         let (sources, filter) = self.chosen_lines();
         build_graph(&sources, &filter)
+    }
+
+    /// Builds the graph of the chosen sources and filters on this thread, giving the
+    /// lines to the graph instead of copying them (the command line's way: it needs
+    /// the workspace no more).
+    pub fn into_build(self) -> GraphBuild {
+        let (sources, filter) = self.chosen_lines();
+        drop(self);
+        PositionGraph::build(
+            sources
+                .into_iter()
+                .flat_map(|s| Arc::try_unwrap(s).unwrap_or_else(|shared| shared.to_vec()))
+                .filter(|l| filter.matches(l)),
+        )
     }
 
     /// Asks for the graph of the chosen sources: built on a background thread once no

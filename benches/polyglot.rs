@@ -1,0 +1,259 @@
+//! Polyglot books: lookups in the embedded gnuchess book and in a mapped 10,000,000-entry
+//! file, and the in-memory core of `book make` on generated games.
+//!
+//! `cargo bench --bench polyglot` runs the benchmarks. The same binary also writes the
+//! test data of the side-by-side measurement with `polyglot make-book`
+//! (docs/polyglot.md):
+//!
+//!     cargo bench --bench polyglot -- --write-pgn /tmp/games.pgn 1000000
+//!
+//! Games are walks of the gnuchess book from the start, each move chosen with the
+//! probability of its weight; out of the book, uniformly random legal moves up to 30
+//! plies; results drawn 38 % 1-0, 32 % ½-½, 30 % 0-1; a fixed seed, so the file is the
+//! same every time.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // benches may panic
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use criterion::{Criterion, Throughput, criterion_group};
+use hastings::book::polyglot::{
+    BookWriter, Entry, MoveCounts, PolyglotBook, RawMove, WriterOptions, gnuchess, read_games,
+};
+use hastings::workspace::polyglot::PolyglotFile;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Position};
+
+/// `n` generated games as PGN text (see the module docs), with seed `seed`.
+fn generate_games(n: usize, seed: u64, mut out: impl std::io::Write) {
+    let book = gnuchess().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut text = String::with_capacity(1024);
+    for game in 1..=n {
+        let result = match rng.random_range(0..100) {
+            0..38 => "1-0",
+            38..70 => "1/2-1/2",
+            _ => "0-1",
+        };
+        text.clear();
+        let _ = write!(
+            text,
+            "[Event \"Generated\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{game}\"]\n\
+             [White \"?\"]\n[Black \"?\"]\n[Result \"{result}\"]\n\n"
+        );
+        let mut pos = Chess::default();
+        let mut line = 0;
+        for ply in 0..30 {
+            let book_moves = book.moves(&pos);
+            let mv = if book_moves.is_empty() {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                legal[rng.random_range(0..legal.len())]
+            } else {
+                let total = book_moves.total_weight();
+                let mut pick = rng.random_range(0..total);
+                let mut chosen = book_moves.moves[0].mv;
+                for m in &book_moves.moves {
+                    if pick < u64::from(m.weight) {
+                        chosen = m.mv;
+                        break;
+                    }
+                    pick -= u64::from(m.weight);
+                }
+                chosen
+            };
+            let token = if ply % 2 == 0 {
+                format!("{}. {} ", ply / 2 + 1, SanPlus::from_move(pos.clone(), mv))
+            } else {
+                format!("{} ", SanPlus::from_move(pos.clone(), mv))
+            };
+            if line + token.len() > 79 {
+                text.push('\n');
+                line = 0;
+            }
+            line += token.len();
+            text.push_str(&token);
+            pos.play_unchecked(mv);
+        }
+        text.push_str(result);
+        text.push_str("\n\n");
+        out.write_all(text.as_bytes()).unwrap();
+    }
+}
+
+/// Positions of the gnuchess book: walks of up to 12 plies along book moves.
+fn book_positions(n: usize) -> Vec<Chess> {
+    let book = gnuchess().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut pos = Chess::default();
+        for _ in 0..rng.random_range(0..12) {
+            let moves = book.moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.moves[rng.random_range(0..moves.moves.len())].mv;
+            pos.play_unchecked(m);
+        }
+        out.push(pos);
+    }
+    out
+}
+
+/// A sorted book of `n` entries with random keys, 1 to 4 moves each, at `path`
+/// (made once and kept: 160 MB for 10,000,000 entries).
+fn big_book(path: &Path, n: usize) {
+    if std::fs::metadata(path).is_ok_and(|m| m.len() == 16 * n as u64) {
+        return;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut keys: Vec<u64> = (0..n / 2).map(|_| rng.random()).collect();
+    keys.sort_unstable();
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut written = 0;
+    'keys: for k in keys {
+        for m in 0..rng.random_range(1..=4u16) {
+            let entry = Entry {
+                key: k,
+                raw_move: RawMove(0x031c + m),
+                weight: rng.random_range(1..1000),
+                learn: 0,
+            };
+            out.write_all(&entry.to_bytes()).unwrap();
+            written += 1;
+            if written == n {
+                break 'keys;
+            }
+        }
+    }
+    // Pad with the largest key if the keys ran out.
+    while written < n {
+        let entry = Entry {
+            key: u64::MAX,
+            raw_move: RawMove(1),
+            weight: 1,
+            learn: 0,
+        };
+        out.write_all(&entry.to_bytes()).unwrap();
+        written += 1;
+    }
+    out.flush().unwrap();
+}
+
+fn lookups(c: &mut Criterion) {
+    let book = gnuchess().unwrap();
+    let positions = book_positions(1000);
+    let mut group = c.benchmark_group("polyglot lookup");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function(
+        "gnuchess: moves at 1,000 positions (key, search, decode)",
+        |b| {
+            b.iter(|| {
+                for pos in &positions {
+                    black_box(book.moves(pos));
+                }
+            })
+        },
+    );
+    group.bench_function("gnuchess: check (read all 180,358 entries)", |b| {
+        b.iter(|| black_box(book.check().unwrap()))
+    });
+
+    let path: PathBuf = std::env::temp_dir().join("hastings-bench-polyglot-10m.bin");
+    big_book(&path, 10_000_000);
+    group.bench_function("10M-entry file: open (map, length check)", |b| {
+        b.iter(|| black_box(PolyglotFile::open(&path).unwrap()))
+    });
+    let file = PolyglotFile::open(&path).unwrap();
+    let keys: Vec<u64> = {
+        let big = file.book();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        (0..1000)
+            .map(|_| big.entry(rng.random_range(0..big.len())).unwrap().key)
+            .collect()
+    };
+    group.bench_function("10M-entry file: binary search of 1,000 keys", |b| {
+        let big = file.book();
+        b.iter(|| {
+            for &k in &keys {
+                black_box(big.key_range(k));
+            }
+        })
+    });
+    group.bench_function(
+        "10M-entry file: moves at 1,000 positions (mostly absent)",
+        |b| {
+            let big = file.book();
+            b.iter(|| {
+                for pos in &positions {
+                    black_box(big.moves(pos));
+                }
+            })
+        },
+    );
+    group.finish();
+}
+
+fn make_core(c: &mut Criterion) {
+    let mut text = Vec::new();
+    generate_games(10_000, 1, &mut text);
+    let mut group = c.benchmark_group("polyglot make (one thread, in memory)");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(10_000));
+    group.bench_function(
+        "10,000 generated games x 30 plies: read, count, sort, write",
+        |b| {
+            b.iter(|| {
+                let mut counts = MoveCounts::with_capacity(400_000);
+                read_games(&text[..], 30, &mut counts).unwrap();
+                let mut w = BookWriter::new(Vec::new(), WriterOptions::default());
+                for count in counts.take_run() {
+                    w.push(count).unwrap();
+                }
+                black_box(w.finish().unwrap())
+            })
+        },
+    );
+    group.bench_function("10,000 generated games x 30 plies: read only", |b| {
+        b.iter(|| {
+            let mut plies = Vec::with_capacity(300_000);
+            black_box(read_games(&text[..], 30, &mut plies).unwrap())
+        })
+    });
+    group.finish();
+    // The book made from them reads back.
+    let mut counts = MoveCounts::with_capacity(400_000);
+    read_games(&text[..], 30, &mut counts).unwrap();
+    let mut w = BookWriter::new(Vec::new(), WriterOptions::default());
+    for count in counts.take_run() {
+        w.push(count).unwrap();
+    }
+    let (bytes, _) = w.finish().unwrap();
+    PolyglotBook::new(&bytes).unwrap().check().unwrap();
+}
+
+criterion_group!(benches, lookups, make_core);
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--write-pgn") {
+        let path = args.get(i + 1).expect("--write-pgn FILE GAMES");
+        let n: usize = args
+            .get(i + 2)
+            .and_then(|n| n.parse().ok())
+            .expect("a game count");
+        let out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+        generate_games(n, 2026, out);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

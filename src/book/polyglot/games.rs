@@ -1,0 +1,475 @@
+//! Games read for a book: the mainline of every game up to a ply limit, as one
+//! `(key, move, score)` record per ply.
+//!
+//! The score is `polyglot make-book`'s: 2 when the side that moved won the game, 1 for a
+//! draw, 0 for a loss. Like polyglot, a game without a known result (`*`, no `Result`
+//! tag) scores 1. The `[Result]` tag decides; without it, the result token at the end
+//! of the movetext. A position that comes back within the ply limit counts every time,
+//! as in polyglot.
+//!
+//! Variations are skipped. A game from a `[FEN]` start counts from that position (a
+//! book is keyed by positions). A game of another variant, with a bad FEN or with
+//! Chess960 castling rights is skipped; a game with an illegal, ambiguous or null move
+//! keeps the plies before it. Each such game gives a [`GameIssue`], and reading goes on.
+
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+
+use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanError};
+use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Position};
+use thiserror::Error;
+
+use super::key::key;
+use super::moves::RawMove;
+
+/// The ply limit of `hastings book make` when none is given.
+pub const DEFAULT_MAX_PLIES: u32 = 30;
+
+/// At most this many issues are kept in a [`GamesReport`]; the rest are only counted.
+pub const MAX_KEPT_ISSUES: usize = 1000;
+
+/// Receives the plies of the games read: one call per ply, in game order.
+pub trait MoveSink {
+    /// The position `key`, the move played there, and the game's score for the side
+    /// that moved (2 win, 1 draw or unknown, 0 loss).
+    fn add(&mut self, key: u64, raw_move: RawMove, score: u8);
+}
+
+impl MoveSink for Vec<(u64, RawMove, u8)> {
+    fn add(&mut self, key: u64, raw_move: RawMove, score: u8) {
+        self.push((key, raw_move, score));
+    }
+}
+
+/// Why a game, or its rest, was left out.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GameIssueReason {
+    /// No legal move matches the SAN; the plies before it count.
+    #[error("illegal move")]
+    IllegalMove,
+    /// Several legal moves match the SAN; the plies before it count.
+    #[error("ambiguous move")]
+    AmbiguousMove,
+    /// A null move (`--`, `Z0`); the plies before it count.
+    #[error("null move")]
+    NullMove,
+    /// The `[FEN]` is not a legal standard-chess position; the game is skipped.
+    #[error("bad FEN `{fen}`: {reason}; game skipped")]
+    BadFen {
+        /// The FEN as given.
+        fen: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A `[Variant]` other than standard chess; the game is skipped.
+    #[error("variant `{0}` is not supported; game skipped")]
+    Variant(String),
+    /// The movetext ends without a result token (`1-0`, `0-1`, `1/2-1/2`, `*`): the
+    /// game may be cut short. Its plies count. (Checked only for games read to their
+    /// end, not for those stopped at the ply limit.)
+    #[error("the game text ends without a result: the game may be truncated")]
+    Truncated,
+}
+
+/// A problem with one game.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("game {game}{}: {reason}", self.at())]
+pub struct GameIssue {
+    /// The 1-based number of the game in the text read.
+    pub game: u64,
+    /// The 1-based ply of the move, 0 when not about a move.
+    pub ply: u32,
+    /// The move as written; empty when not about a move.
+    pub san: String,
+    /// What is wrong.
+    pub reason: GameIssueReason,
+}
+
+impl GameIssue {
+    fn at(&self) -> String {
+        match (self.ply, self.san.is_empty()) {
+            (0, _) => String::new(),
+            (ply, true) => format!(", ply {ply}"),
+            (ply, false) => format!(", ply {ply} `{}`", self.san),
+        }
+    }
+}
+
+/// What [`read_games`] read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GamesReport {
+    /// Games (every stretch of text the PGN reader takes for a game).
+    pub games: u64,
+    /// Plies given to the sink.
+    pub plies: u64,
+    /// The first [`MAX_KEPT_ISSUES`] issues.
+    pub issues: Vec<GameIssue>,
+    /// How many issues there were.
+    pub issue_count: u64,
+}
+
+impl GamesReport {
+    /// Adds the counts and issues of `other`, whose game numbers start after
+    /// `games_before` games.
+    pub fn absorb(&mut self, other: GamesReport, games_before: u64) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.issue_count += other.issue_count;
+        let room = MAX_KEPT_ISSUES.saturating_sub(self.issues.len());
+        self.issues
+            .extend(other.issues.into_iter().take(room).map(|mut issue| {
+                issue.game += games_before;
+                issue
+            }));
+    }
+}
+
+/// Reads every game of `pgn` and gives the first `max_plies` plies of each mainline to
+/// `sink`.
+///
+/// ```
+/// use hastings::book::polyglot::{RawMove, key, read_games};
+/// use shakmaty::Chess;
+///
+/// let pgn = "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n";
+/// let mut plies: Vec<(u64, RawMove, u8)> = Vec::new();
+/// let report = read_games(pgn.as_bytes(), 2, &mut plies)?;
+/// assert_eq!((report.games, report.plies), (1, 2));
+/// assert_eq!(plies[0], (key(&Chess::default()), RawMove(0x031c), 2)); // White won.
+/// assert_eq!(plies[1].2, 0); // Black lost.
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// Only the reader's I/O errors; problems in games are [`GamesReport::issues`].
+pub fn read_games(
+    pgn: impl Read,
+    max_plies: u32,
+    sink: &mut impl MoveSink,
+) -> io::Result<GamesReport> {
+    let mut visitor = GameVisitor {
+        sink,
+        max_plies,
+        report: GamesReport::default(),
+        plies: Vec::with_capacity(max_plies.min(1024) as usize),
+    };
+    let mut reader = Reader::new(pgn);
+    while reader.read_game(&mut visitor)?.is_some() {}
+    Ok(visitor.report)
+}
+
+/// The result of a game, as far as the tags or the movetext say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GameResult {
+    Winner(Color),
+    Draw,
+    Unknown,
+}
+
+impl GameResult {
+    fn from_tag(value: &[u8]) -> GameResult {
+        match value.trim_ascii() {
+            b"1-0" => GameResult::Winner(Color::White),
+            b"0-1" => GameResult::Winner(Color::Black),
+            b"1/2-1/2" => GameResult::Draw,
+            _ => GameResult::Unknown,
+        }
+    }
+
+    /// Polyglot's score for the side `mover`.
+    fn score(self, mover: Color) -> u8 {
+        match self {
+            GameResult::Winner(c) if c == mover => 2,
+            GameResult::Winner(_) => 0,
+            GameResult::Draw | GameResult::Unknown => 1,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Tags {
+    fen: Option<Vec<u8>>,
+    variant: Option<String>,
+    result: Option<GameResult>,
+}
+
+struct Game {
+    pos: Chess,
+    /// Plies read (played or not).
+    sans: u32,
+    /// No more plies are taken (limit reached or a bad move).
+    stopped: bool,
+    /// From the tag, else from the movetext's result token.
+    result: Option<GameResult>,
+    /// The movetext had a result token.
+    ended: bool,
+}
+
+struct GameVisitor<'s, S> {
+    sink: &'s mut S,
+    max_plies: u32,
+    report: GamesReport,
+    /// The current game's plies: key, move, side that moved.
+    plies: Vec<(u64, RawMove, Color)>,
+}
+
+impl<S: MoveSink> GameVisitor<'_, S> {
+    fn issue(&mut self, ply: u32, san: String, reason: GameIssueReason) {
+        self.report.issue_count += 1;
+        if self.report.issues.len() < MAX_KEPT_ISSUES {
+            self.report.issues.push(GameIssue {
+                game: self.report.games,
+                ply,
+                san,
+                reason,
+            });
+        }
+    }
+
+    /// Gives the game's plies to the sink, scored by its result.
+    fn flush(&mut self, result: GameResult) {
+        self.report.plies += self.plies.len() as u64;
+        for (key, raw_move, mover) in self.plies.drain(..) {
+            self.sink.add(key, raw_move, result.score(mover));
+        }
+    }
+
+    fn start(&mut self, tags: &Tags) -> Option<Chess> {
+        if let Some(variant) = &tags.variant {
+            let v = variant.trim().to_ascii_lowercase();
+            if !matches!(
+                v.as_str(),
+                "" | "standard" | "chess" | "normal" | "from position"
+            ) {
+                let name = variant.trim().to_owned();
+                self.issue(0, String::new(), GameIssueReason::Variant(name));
+                return None;
+            }
+        }
+        let Some(raw) = &tags.fen else {
+            return Some(Chess::default());
+        };
+        let text = String::from_utf8_lossy(raw).trim().to_owned();
+        let parsed = Fen::from_ascii(text.as_bytes())
+            .map_err(|e| e.to_string())
+            .and_then(|fen| {
+                fen.into_position::<Chess>(CastlingMode::Standard)
+                    .map_err(|e| e.to_string())
+            });
+        match parsed {
+            Ok(pos) => Some(pos),
+            Err(reason) => {
+                self.issue(
+                    0,
+                    String::new(),
+                    GameIssueReason::BadFen { fen: text, reason },
+                );
+                None
+            }
+        }
+    }
+}
+
+impl<S: MoveSink> Visitor for GameVisitor<'_, S> {
+    type Tags = Tags;
+    type Movetext = Game;
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), Tags> {
+        self.report.games += 1;
+        self.plies.clear();
+        ControlFlow::Continue(Tags::default())
+    }
+
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        match name {
+            b"FEN" => tags.fen = Some(value.as_bytes().to_vec()),
+            b"Variant" => tags.variant = Some(value.decode_utf8_lossy().into_owned()),
+            b"Result" => tags.result = Some(GameResult::from_tag(value.as_bytes())),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<(), Game> {
+        match self.start(&tags) {
+            Some(pos) => ControlFlow::Continue(Game {
+                pos,
+                sans: 0,
+                stopped: false,
+                result: tags.result,
+                ended: false,
+            }),
+            None => ControlFlow::Break(()),
+        }
+    }
+
+    fn san(&mut self, game: &mut Game, san_plus: SanPlus) -> ControlFlow<()> {
+        game.sans += 1;
+        if game.stopped || game.sans > self.max_plies {
+            game.stopped = true;
+            // With the result known there is nothing left to read in this game.
+            return match game.result {
+                Some(result) => {
+                    self.flush(result);
+                    ControlFlow::Break(())
+                }
+                None => ControlFlow::Continue(()),
+            };
+        }
+        let played = match san_plus.san {
+            San::Null => Err(GameIssueReason::NullMove),
+            san => san.to_move(&game.pos).map_err(|e| match e {
+                SanError::IllegalSan => GameIssueReason::IllegalMove,
+                SanError::AmbiguousSan => GameIssueReason::AmbiguousMove,
+            }),
+        };
+        // A standard-chess move always has an encoding; `None` would be a bug upstream.
+        let encoded = played.and_then(|mv| {
+            RawMove::from_move(mv)
+                .map(|raw| (mv, raw))
+                .ok_or(GameIssueReason::IllegalMove)
+        });
+        match encoded {
+            Ok((mv, raw)) => {
+                self.plies.push((key(&game.pos), raw, game.pos.turn()));
+                game.pos.play_unchecked(mv);
+            }
+            Err(reason) => {
+                game.stopped = true;
+                self.issue(game.sans, san_plus.to_string(), reason);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _: &mut Game) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn outcome(&mut self, game: &mut Game, outcome: Outcome) -> ControlFlow<()> {
+        game.ended = true;
+        if game.result.is_none() {
+            game.result = Some(match outcome {
+                Outcome::Known(KnownOutcome::Decisive { winner }) => GameResult::Winner(winner),
+                Outcome::Known(KnownOutcome::Draw) => GameResult::Draw,
+                Outcome::Unknown => GameResult::Unknown,
+            });
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, game: Game) {
+        if !game.ended {
+            self.issue(game.sans, String::new(), GameIssueReason::Truncated);
+        }
+        self.flush(game.result.unwrap_or(GameResult::Unknown));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(pgn: &str, max_plies: u32) -> (Vec<(u64, RawMove, u8)>, GamesReport) {
+        let mut plies = Vec::new();
+        let report = read_games(pgn.as_bytes(), max_plies, &mut plies).unwrap();
+        (plies, report)
+    }
+
+    fn scores(plies: &[(u64, RawMove, u8)]) -> Vec<u8> {
+        plies.iter().map(|p| p.2).collect()
+    }
+
+    #[test]
+    fn scores_follow_the_result_for_the_side_that_moved() {
+        let games = "[Result \"0-1\"]\n\n1. d4 d5 2. c4 0-1\n\n\
+                     [Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n\n\
+                     [Event \"?\"]\n\n1. c4 *\n\n\
+                     1. Nf3 Nf6 1-0\n";
+        let (plies, report) = read(games, 30);
+        assert_eq!(report.games, 4);
+        assert_eq!(report.plies, 8);
+        assert_eq!(scores(&plies), [0, 2, 0, 1, 1, 1, 2, 0]);
+        assert!(report.issues.is_empty());
+    }
+
+    #[test]
+    fn the_result_tag_wins_over_the_movetext_token() {
+        let (plies, _) = read("[Result \"1-0\"]\n\n1. e4 e5 0-1\n", 30);
+        assert_eq!(scores(&plies), [2, 0]);
+    }
+
+    #[test]
+    fn only_the_mainline_up_to_the_limit_is_read() {
+        let pgn = "1. e4 (1. d4 d5) e5 2. Nf3 Nc6 3. Bb5 1-0\n\n1. d4 Nf6 1-0\n";
+        let (plies, report) = read(pgn, 3);
+        assert_eq!(report.games, 2);
+        assert_eq!(plies.len(), 5);
+        assert_eq!(plies[0].1.to_string(), "e2e4");
+        assert_eq!(plies[1].1.to_string(), "e7e5");
+        assert_eq!(plies[2].1.to_string(), "g1f3");
+        assert_eq!(plies[3].1.to_string(), "d2d4");
+        // The result at the end of a game cut short still counts.
+        assert_eq!(scores(&plies), [2, 0, 2, 2, 0]);
+    }
+
+    #[test]
+    fn an_illegal_move_keeps_the_plies_before_it_and_is_reported() {
+        let pgn = "1. e4 e5 2. Ke3 Nc6 1-0\n\n1. d4 1-0\n";
+        let (plies, report) = read(pgn, 30);
+        assert_eq!(plies.len(), 3);
+        assert_eq!(report.issue_count, 1);
+        let issue = &report.issues[0];
+        assert_eq!((issue.game, issue.ply, issue.san.as_str()), (1, 3, "Ke3"));
+        assert_eq!(issue.reason, GameIssueReason::IllegalMove);
+        assert_eq!(issue.to_string(), "game 1, ply 3 `Ke3`: illegal move");
+    }
+
+    #[test]
+    fn fen_starts_count_from_their_position_and_bad_starts_are_skipped() {
+        let pgn = "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 *\n\n\
+                   [FEN \"not a fen\"]\n\n1. e4 *\n\n\
+                   [Variant \"Atomic\"]\n\n1. e4 *\n";
+        let (plies, report) = read(pgn, 30);
+        assert_eq!(report.games, 3);
+        assert_eq!(plies.len(), 1);
+        let start = Fen::from_ascii(b"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+            .unwrap()
+            .into_position::<Chess>(CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(plies[0].0, key(&start));
+        assert_eq!(report.issue_count, 2);
+        assert!(matches!(
+            report.issues[0].reason,
+            GameIssueReason::BadFen { .. }
+        ));
+        assert_eq!(
+            report.issues[1].reason,
+            GameIssueReason::Variant("Atomic".into())
+        );
+    }
+
+    #[test]
+    fn a_game_cut_short_counts_and_is_reported() {
+        let (plies, report) = read("[Result \"1-0\"]\n\n1. e4 e5 2. N", 30);
+        assert_eq!(scores(&plies), [2, 0]);
+        assert_eq!(report.issue_count, 1);
+        assert_eq!(report.issues[0].reason, GameIssueReason::Truncated);
+        assert_eq!(
+            report.issues[0].to_string(),
+            "game 1, ply 2: the game text ends without a result: the game may be truncated"
+        );
+    }
+
+    #[test]
+    fn a_repeated_position_counts_every_time() {
+        let (plies, _) = read("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 *\n", 30);
+        assert_eq!(plies.len(), 5);
+        assert_eq!(plies[0].0, plies[4].0);
+        assert_eq!(plies[0].1, plies[4].1);
+    }
+}

@@ -1,0 +1,72 @@
+//! `hastings match`: two engines play both colours of each opening; the score and the
+//! Elo difference with its error margin.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+
+/// `hastings match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// An engine: builtin, mcts, random, stockfish or a path, then options after commas
+    /// (`stockfish,Skill Level=0`). Give it twice; a single one plays `builtin`.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<crate::engine::spec::EngineSpec>,
+    /// Games to play (each opening is played with both colours).
+    #[arg(long, default_value_t = 10)]
+    pub games: u32,
+    /// Milliseconds per move.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub movetime: u64,
+    /// Search every move to this depth instead of by time.
+    #[arg(long, conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Where games start: `eco` (embedded ECO lines) or `start`.
+    #[arg(long, default_value = "eco")]
+    pub openings: crate::engine::matches::Openings,
+    /// A game reaching this many plies is a draw.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: usize,
+    /// Fixes the openings and the built-in engines' choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also write the games to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+}
+
+pub(super) fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), CliError> {
+    use crate::engine::{Limits, matches};
+    let builtin = "builtin"
+        .parse()
+        .map_err(|e| CliError::Usage(format!("{e}")))?;
+    let (first, second) = match args.engines.as_slice() {
+        [a] => (a, &builtin),
+        [a, b] => (a, b),
+        _ => return Err(CliError::Usage("--engine is given once or twice".into())),
+    };
+    let config = matches::MatchConfig {
+        games: args.games,
+        limits: args
+            .depth
+            .map_or(Limits::movetime_ms(args.movetime), Limits::depth),
+        openings: args.openings,
+        max_plies: args.max_plies,
+        seed: args.seed,
+    };
+    let mut pgn = match &args.pgn {
+        Some(path) => Some(
+            std::fs::File::create(path).map_err(|source| CliError::Create {
+                path: path.clone(),
+                source,
+            })?,
+        ),
+        None => None,
+    };
+    let pgn = pgn.as_mut().map(|f| f as &mut dyn Write);
+    matches::run_and_print(first, second, &config, pgn, out)?;
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! The built-in α-β engine: [`Searcher`] plus a skill level and a seeded generator
+//! for the weaker levels' choices.
+
+use std::sync::atomic::AtomicBool;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::Engine;
+use super::error::EngineError;
+use super::game::Game;
+use super::info::{SearchInfo, SearchResult};
+use super::limits::Limits;
+use super::search::Searcher;
+use super::strength::{MAX_SKILL, Strength, choose, skill_options};
+
+/// The built-in α-β engine.
+#[derive(Debug)]
+pub struct AlphaBeta {
+    searcher: Searcher,
+    skill: u8,
+    rng: ChaCha8Rng,
+}
+
+impl Default for AlphaBeta {
+    fn default() -> Self {
+        AlphaBeta::new(16, 0)
+    }
+}
+
+impl AlphaBeta {
+    /// A full-strength engine with a `hash_mb` MB table; `seed` fixes the weaker
+    /// levels' choices.
+    pub fn new(hash_mb: usize, seed: u64) -> AlphaBeta {
+        AlphaBeta {
+            searcher: Searcher::new(hash_mb),
+            skill: MAX_SKILL,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// Sets the skill level, 0–20 (20: full strength).
+    pub fn set_skill(&mut self, level: u8) {
+        self.skill = level.min(MAX_SKILL);
+    }
+
+    /// The skill level.
+    pub fn skill(&self) -> u8 {
+        self.skill
+    }
+
+    /// Restarts the generator of the weaker levels' choices.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
+    /// Replaces the transposition table by one of `hash_mb` MB.
+    pub fn resize_hash(&mut self, hash_mb: usize) {
+        self.searcher = Searcher::new(hash_mb);
+    }
+}
+
+impl Engine for AlphaBeta {
+    fn name(&self) -> String {
+        if self.skill == MAX_SKILL {
+            "hastings alphabeta".to_string()
+        } else {
+            format!("hastings alphabeta (skill {})", self.skill)
+        }
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        self.searcher.clear();
+        Ok(())
+    }
+
+    fn set_strength(&mut self, strength: Strength) -> Result<(), EngineError> {
+        match strength {
+            Strength::Full => self.skill = MAX_SKILL,
+            Strength::Skill(level) => self.set_skill(level),
+            Strength::Elo(_) => {
+                return Err(EngineError::Option {
+                    engine: self.name(),
+                    reason: "the built-in engine has skill levels 0-20, not an Elo setting"
+                        .to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<SearchResult, EngineError> {
+        let options = skill_options(self.skill);
+        let outcome = self.searcher.search(game, limits, &options, stop, on_info);
+        let best = if options.margin > 0 {
+            choose(&outcome.root_moves, options.margin, &mut self.rng).or(outcome.best)
+        } else {
+            outcome.best
+        };
+        let ponder = if best == outcome.best {
+            outcome.pv.get(1).copied()
+        } else {
+            None
+        };
+        Ok(SearchResult {
+            best,
+            ponder,
+            info: outcome.info,
+        })
+    }
+}

@@ -1,0 +1,345 @@
+//! A background engine for the window: searches run on a worker thread and report
+//! over a channel, so the UI thread never waits for an engine.
+//!
+//! The worker owns one [`Engine`]: the built-in α-β or MCTS in-process, or a UCI engine
+//! process (Stockfish, or `hastings uci` itself). When a UCI engine fails — it could
+//! not start, crashed, hung or played an illegal move — the worker reports
+//! [`EngineEvent::FellBack`], replaces it by the built-in α-β engine and repeats the
+//! search, so a reply still comes.
+//!
+//! ```no_run
+//! use hastings::engine::{EngineChoice, EngineEvent, EngineHandle, Game, Limits, Strength};
+//!
+//! let mut engine = EngineHandle::spawn(EngineChoice::Builtin(Strength::Skill(10)));
+//! let id = engine.search(Game::default(), Limits::movetime_ms(200));
+//! // In the UI's per-frame logic: drain without blocking.
+//! while let Some(event) = engine.try_recv() {
+//!     match event {
+//!         EngineEvent::Info { search, info } if search == id => { /* eval bar, arrow */ }
+//!         EngineEvent::BestMove { search, result } if search == id => { /* play it */ }
+//!         _ => {}
+//!     }
+//! }
+//! ```
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use super::Engine;
+use super::alphabeta::AlphaBeta;
+use super::client::{Timeouts, UciEngine};
+use super::error::EngineError;
+use super::game::Game;
+use super::info::{SearchInfo, SearchResult};
+use super::limits::Limits;
+use super::mcts::Mcts;
+use super::strength::Strength;
+
+/// Which engine a handle runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineChoice {
+    /// The built-in α-β engine, in-process.
+    Builtin(Strength),
+    /// The built-in MCTS engine, in-process.
+    Mcts,
+    /// A UCI engine process: `path args…`, set to `strength`.
+    Uci {
+        /// The program.
+        path: PathBuf,
+        /// Its arguments (`["uci"]` for `hastings uci`).
+        args: Vec<String>,
+        /// The strength to set after the handshake.
+        strength: Strength,
+    },
+}
+
+impl EngineChoice {
+    /// The built-in engine as a separate process (`hastings uci` of this very binary).
+    ///
+    /// # Errors
+    ///
+    /// When the running program's path cannot be found.
+    pub fn hastings_process(strength: Strength) -> std::io::Result<EngineChoice> {
+        Ok(EngineChoice::Uci {
+            path: std::env::current_exe()?,
+            args: vec!["uci".to_string()],
+            strength,
+        })
+    }
+}
+
+/// Numbers a search so late events of an old search can be told apart.
+pub type SearchId = u64;
+
+/// What the worker reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineEvent {
+    /// The engine is ready (after a UCI handshake): its name, and the process id of a
+    /// UCI engine.
+    Ready {
+        /// The engine's name.
+        name: String,
+        /// The engine process's id, for a UCI engine.
+        pid: Option<u32>,
+    },
+    /// A progress report of a search.
+    Info {
+        /// Which search.
+        search: SearchId,
+        /// The report.
+        info: SearchInfo,
+    },
+    /// A search ended.
+    BestMove {
+        /// Which search.
+        search: SearchId,
+        /// The move and the last report.
+        result: SearchResult,
+    },
+    /// The chosen engine failed and the built-in α-β engine took over.
+    FellBack {
+        /// The engine that failed.
+        engine: String,
+        /// What happened.
+        error: String,
+    },
+    /// A setting could not be applied (the engine keeps running).
+    Warning(String),
+}
+
+enum Request {
+    Search {
+        id: SearchId,
+        game: Box<Game>,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+    },
+    SetStrength(Strength),
+    Quit,
+}
+
+/// An engine on a worker thread. Dropping it stops the search and ends the engine
+/// (a UCI process is told to quit, then killed).
+#[derive(Debug)]
+pub struct EngineHandle {
+    requests: Sender<Request>,
+    events: Receiver<EngineEvent>,
+    current_stop: Option<Arc<AtomicBool>>,
+    next_id: SearchId,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Request::Search { id, .. } => write!(f, "Search({id})"),
+            Request::SetStrength(s) => write!(f, "SetStrength({s:?})"),
+            Request::Quit => write!(f, "Quit"),
+        }
+    }
+}
+
+impl EngineHandle {
+    /// Starts the worker; the engine starts on it (a UCI handshake never blocks the
+    /// caller). [`EngineEvent::Ready`] or [`EngineEvent::FellBack`] tells how it went.
+    pub fn spawn(choice: EngineChoice) -> EngineHandle {
+        let (requests, inbox) = mpsc::channel();
+        let (outbox, events) = mpsc::channel();
+        let worker = thread::Builder::new()
+            .name("engine worker".into())
+            .spawn(move || work(&choice, &inbox, &outbox))
+            .ok();
+        EngineHandle {
+            requests,
+            events,
+            current_stop: None,
+            next_id: 0,
+            worker,
+        }
+    }
+
+    /// Starts a search of `game`'s position (stopping the previous one) and returns
+    /// its number.
+    pub fn search(&mut self, game: Game, limits: Limits) -> SearchId {
+        self.stop();
+        self.next_id += 1;
+        let stop = Arc::new(AtomicBool::new(false));
+        self.current_stop = Some(Arc::clone(&stop));
+        let _ = self.requests.send(Request::Search {
+            id: self.next_id,
+            game: Box::new(game),
+            limits,
+            stop,
+        });
+        self.next_id
+    }
+
+    /// Stops the running search; its [`EngineEvent::BestMove`] follows soon.
+    pub fn stop(&mut self) {
+        if let Some(stop) = self.current_stop.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Changes the strength for the next searches.
+    pub fn set_strength(&self, strength: Strength) {
+        let _ = self.requests.send(Request::SetStrength(strength));
+    }
+
+    /// The next event, if one is waiting.
+    pub fn try_recv(&self) -> Option<EngineEvent> {
+        self.events.try_recv().ok()
+    }
+
+    /// The next event, waiting at most `timeout`.
+    pub fn recv_timeout(&self, timeout: Duration) -> Option<EngineEvent> {
+        self.events.recv_timeout(timeout).ok()
+    }
+}
+
+impl Drop for EngineHandle {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = self.requests.send(Request::Quit);
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// The engine a worker runs, and whether it can fail (so a fallback makes sense).
+struct Current {
+    engine: Box<dyn Engine>,
+    is_process: bool,
+}
+
+fn fallback(strength: Strength) -> Current {
+    let mut engine = AlphaBeta::default();
+    if let Strength::Skill(level) = strength {
+        engine.set_skill(level);
+    }
+    Current {
+        engine: Box::new(engine),
+        is_process: false,
+    }
+}
+
+/// Starts the chosen engine; a UCI engine that fails to start is replaced.
+fn start(choice: &EngineChoice, outbox: &Sender<EngineEvent>) -> Current {
+    match choice {
+        EngineChoice::Builtin(strength) => {
+            let mut current = fallback(*strength);
+            if let Err(e) = current.engine.set_strength(*strength) {
+                let _ = outbox.send(EngineEvent::Warning(e.to_string()));
+            }
+            announce(&current, None, outbox);
+            current
+        }
+        EngineChoice::Mcts => {
+            let current = Current {
+                engine: Box::new(Mcts::default()),
+                is_process: false,
+            };
+            announce(&current, None, outbox);
+            current
+        }
+        EngineChoice::Uci {
+            path,
+            args,
+            strength,
+        } => {
+            let started =
+                UciEngine::start_with(path, args, Timeouts::default()).and_then(|mut e| {
+                    e.set_strength(*strength)?;
+                    Ok(e)
+                });
+            match started {
+                Ok(engine) => {
+                    let pid = engine.pid();
+                    let current = Current {
+                        engine: Box::new(engine),
+                        is_process: true,
+                    };
+                    announce(&current, Some(pid), outbox);
+                    current
+                }
+                Err(e) => fall_back(&path.display().to_string(), &e, *strength, outbox),
+            }
+        }
+    }
+}
+
+fn announce(current: &Current, pid: Option<u32>, outbox: &Sender<EngineEvent>) {
+    let _ = outbox.send(EngineEvent::Ready {
+        name: current.engine.name(),
+        pid,
+    });
+}
+
+fn fall_back(
+    engine: &str,
+    error: &EngineError,
+    strength: Strength,
+    outbox: &Sender<EngineEvent>,
+) -> Current {
+    let _ = outbox.send(EngineEvent::FellBack {
+        engine: engine.to_string(),
+        error: error.to_string(),
+    });
+    let current = fallback(strength);
+    announce(&current, None, outbox);
+    current
+}
+
+/// The worker: serves requests until `Quit` or the handle is gone.
+fn work(choice: &EngineChoice, inbox: &Receiver<Request>, outbox: &Sender<EngineEvent>) {
+    let strength = match choice {
+        EngineChoice::Builtin(s) | EngineChoice::Uci { strength: s, .. } => *s,
+        EngineChoice::Mcts => Strength::Full,
+    };
+    let mut current = start(choice, outbox);
+    while let Ok(request) = inbox.recv() {
+        match request {
+            Request::Search {
+                id,
+                game,
+                limits,
+                stop,
+            } => {
+                let mut on_info = |info: &SearchInfo| {
+                    let _ = outbox.send(EngineEvent::Info {
+                        search: id,
+                        info: info.clone(),
+                    });
+                };
+                let result = match current.engine.search(&game, &limits, &stop, &mut on_info) {
+                    Ok(result) => result,
+                    Err(e) => {
+                        let name = current.engine.name();
+                        current = fall_back(&name, &e, strength, outbox);
+                        current
+                            .engine
+                            .search(&game, &limits, &stop, &mut on_info)
+                            .unwrap_or_default()
+                    }
+                };
+                let _ = outbox.send(EngineEvent::BestMove { search: id, result });
+            }
+            Request::SetStrength(s) => {
+                if let Err(e) = current.engine.set_strength(s) {
+                    if current.is_process && !matches!(e, EngineError::Option { .. }) {
+                        let name = current.engine.name();
+                        current = fall_back(&name, &e, s, outbox);
+                    } else {
+                        let _ = outbox.send(EngineEvent::Warning(e.to_string()));
+                    }
+                }
+            }
+            Request::Quit => break,
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! Engines: the built-in α-β and MCTS searches, a UCI client for engines such as
+//! Stockfish, the `hastings uci` server, and engine matches.
+//!
+//! Every engine implements [`Engine`]: given a [`Game`] and [`Limits`], it searches,
+//! reports [`SearchInfo`] as it goes and returns a [`SearchResult`]. The built-in
+//! engines ([`AlphaBeta`], [`Mcts`]) never fail; a [`UciEngine`] is a child process
+//! that can crash, hang or print nonsense, which gives an [`EngineError`] so the caller
+//! can fall back to the built-in engine. [`EngineHandle`] runs any of them on a
+//! background thread and reports over a channel, for the window.
+//!
+//! The parts, one idea per file:
+//!
+//! - evaluation: [`pst`] (the tables, as data), [`eval`] (tapered sum);
+//! - α-β: [`search`] (iterative deepening, root), `negamax`, `quiescence`,
+//!   [`ordering`] (hash move, MVV-LVA, killers, history), [`tt`], [`strength`],
+//!   [`alphabeta`] (the engine);
+//! - [`mcts`]: UCT with the evaluation at the leaves;
+//! - UCI: [`protocol`] (lenient line parsing over shakmaty-uci), [`process`] (the child
+//!   process and its reader threads), [`client`] (handshake, options, search),
+//!   [`discover`] (finding Stockfish), [`uci_server`] (`hastings uci`);
+//! - [`handle`]: a background engine for the window, with fallback;
+//! - matches: [`adjudicate`], [`elo`], [`spec`] (engines named on the command line),
+//!   [`matches`](mod@matches).
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use hastings::engine::{AlphaBeta, Engine, Game, Limits};
+//!
+//! let mut engine = AlphaBeta::default();
+//! let result = engine
+//!     .search(&Game::default(), &Limits::depth(3), &AtomicBool::new(false), &mut |_| {})
+//!     .unwrap();
+//! assert!(result.best.is_some());
+//! ```
+
+pub mod adjudicate;
+pub mod alphabeta;
+pub mod client;
+pub mod discover;
+pub mod elo;
+pub mod error;
+pub mod eval;
+pub mod game;
+pub mod handle;
+pub mod info;
+pub mod limits;
+pub mod matches;
+pub mod mcts;
+mod negamax;
+pub mod ordering;
+pub mod process;
+pub mod protocol;
+pub mod pst;
+mod quiescence;
+pub mod random;
+pub mod score;
+pub mod search;
+pub mod spec;
+pub mod strength;
+pub mod tt;
+pub mod uci_server;
+
+use std::sync::atomic::AtomicBool;
+
+pub use alphabeta::AlphaBeta;
+pub use client::UciEngine;
+pub use error::EngineError;
+pub use game::Game;
+pub use handle::{EngineChoice, EngineEvent, EngineHandle};
+pub use info::{SearchInfo, SearchResult};
+pub use limits::Limits;
+pub use mcts::Mcts;
+pub use random::RandomMover;
+pub use score::Score;
+pub use strength::Strength;
+
+/// A chess engine: searches a game's current position and names a move.
+pub trait Engine: Send {
+    /// The engine's name (`id name` of a UCI engine).
+    fn name(&self) -> String;
+
+    /// Forgets what it learnt from the previous game (`ucinewgame`).
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError`] when a UCI engine does not answer.
+    fn new_game(&mut self) -> Result<(), EngineError>;
+
+    /// Sets the playing strength.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Option`] when the engine has no such setting, or a process error.
+    fn set_strength(&mut self, strength: Strength) -> Result<(), EngineError>;
+
+    /// Searches the current position of `game` within `limits`, calling `on_info` with
+    /// each report, until a limit is reached or `stop` is set.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError`] when a UCI engine crashes, hangs, prints garbage or plays an
+    /// illegal move. The built-in engines never fail.
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<SearchResult, EngineError>;
+}

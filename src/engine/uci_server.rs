@@ -1,0 +1,456 @@
+//! `hastings uci`: the built-in engines speaking UCI, so any chess GUI (and the
+//! client's tests) can use them as a process.
+//!
+//! [`serve`] reads commands from any `BufRead` and writes to any `Write`, so tests run
+//! it in-process. A reader thread turns input lines into events; the search runs on
+//! its own thread and sends its output as events too; this loop is the only writer.
+//! So `isready` and `stop` are answered while a search runs, and `stop` gets its
+//! `bestmove` at once.
+//!
+//! Options: `Search` (`alphabeta` or `mcts`), `Skill Level` (0–20, as Stockfish),
+//! `Hash` (MB) and `Seed` (for the weaker levels' random choices).
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use shakmaty::{CastlingMode, Position};
+use shakmaty_uci::{UciMessage, UciOptionConfig, UciSearchControl, UciTimeControl};
+
+use super::Engine;
+use super::alphabeta::AlphaBeta;
+use super::game::Game;
+use super::info::SearchInfo;
+use super::limits::Limits;
+use super::mcts::Mcts;
+use super::strength::MAX_SKILL;
+
+/// What the main loop reacts to.
+enum Event {
+    /// A line from the GUI.
+    Command(String),
+    /// The GUI closed our input.
+    InputClosed,
+    /// A line the search wants printed.
+    Output(String),
+    /// The search with this number is done (its engines come back through the join).
+    Finished(u64),
+}
+
+/// Which built-in search `go` uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    AlphaBeta,
+    Mcts,
+}
+
+/// The built-in engines, owned by whichever thread searches.
+struct Engines {
+    alphabeta: AlphaBeta,
+    mcts: Mcts,
+    kind: Kind,
+}
+
+impl Engines {
+    fn new() -> Engines {
+        Engines {
+            alphabeta: AlphaBeta::new(DEFAULT_HASH_MB as usize, 0),
+            mcts: Mcts::default(),
+            kind: Kind::AlphaBeta,
+        }
+    }
+}
+
+struct RunningSearch {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<Engines>,
+}
+
+const DEFAULT_HASH_MB: i64 = 16;
+
+/// Runs the UCI protocol on `input` and `out` until `quit` or the end of the input
+/// (where a running search with limits is allowed to finish).
+///
+/// # Errors
+///
+/// Only when writing to `out` fails.
+pub fn serve<R: BufRead + Send + 'static>(input: R, out: &mut impl Write) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let reader_tx = tx.clone();
+    thread::Builder::new()
+        .name("uci input".into())
+        .spawn(move || {
+            for line in input.lines() {
+                let Ok(line) = line else { break };
+                if reader_tx.send(Event::Command(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = reader_tx.send(Event::InputClosed);
+        })?;
+    let mut server = Server {
+        engines: Some(Engines::new()),
+        search: None,
+        searches: 0,
+        game: Game::default(),
+        tx,
+    };
+    let mut input_open = true;
+    while let Ok(event) = rx.recv() {
+        match event {
+            Event::Command(line) => {
+                if !server.command(&line, out)? {
+                    break;
+                }
+            }
+            Event::Output(text) => {
+                writeln!(out, "{text}")?;
+                out.flush()?;
+            }
+            Event::Finished(id) => {
+                if server.search.as_ref().is_some_and(|s| s.id == id) {
+                    server.join();
+                }
+                if !input_open && server.search.is_none() {
+                    break;
+                }
+            }
+            Event::InputClosed => {
+                input_open = false;
+                if server.search.is_none() {
+                    break;
+                }
+            }
+        }
+    }
+    server.stop();
+    // Print what the search said while stopping (its `bestmove`).
+    while let Ok(event) = rx.try_recv() {
+        if let Event::Output(text) = event {
+            writeln!(out, "{text}")?;
+        }
+    }
+    out.flush()
+}
+
+struct Server {
+    /// `None` while a search thread has them.
+    engines: Option<Engines>,
+    search: Option<RunningSearch>,
+    /// Searches started, to number them.
+    searches: u64,
+    game: Game,
+    tx: Sender<Event>,
+}
+
+impl Server {
+    /// Handles one command; false on `quit`.
+    fn command(&mut self, line: &str, out: &mut impl Write) -> io::Result<bool> {
+        let line = line.trim();
+        if line.is_empty() {
+            return Ok(true);
+        }
+        let Ok(message) = line.parse::<UciMessage>() else {
+            writeln!(out, "info string unknown command: {line}")?;
+            out.flush()?;
+            return Ok(true);
+        };
+        match message {
+            UciMessage::Uci => identify(out)?,
+            UciMessage::IsReady => writeln!(out, "readyok")?,
+            UciMessage::UciNewGame => {
+                self.stop();
+                if let Some(e) = self.engines.as_mut() {
+                    let _ = e.alphabeta.new_game();
+                    let _ = e.mcts.new_game();
+                }
+                self.game = Game::default();
+            }
+            UciMessage::SetOption { name, value } => {
+                self.stop();
+                if let Err(reason) = self.set_option(&name, value.as_deref().unwrap_or("")) {
+                    writeln!(out, "info string {reason}")?;
+                }
+            }
+            UciMessage::Position {
+                startpos: _,
+                fen,
+                moves,
+            } => match Game::from_uci(fen.as_ref(), &moves) {
+                Ok(game) => self.game = game,
+                Err(reason) => writeln!(out, "info string position ignored: {reason}")?,
+            },
+            UciMessage::Go {
+                time_control,
+                search_control,
+            } => {
+                self.stop();
+                let (limits, infinite) =
+                    limits_of(time_control.as_ref(), search_control.as_ref(), &self.game);
+                self.go(limits, infinite);
+            }
+            UciMessage::Stop => {
+                if let Some(s) = &self.search {
+                    s.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            UciMessage::Quit => return Ok(false),
+            _ => {}
+        }
+        out.flush()?;
+        Ok(true)
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let Some(e) = self.engines.as_mut() else {
+            return Err("busy".into());
+        };
+        let number = || -> Result<i64, String> {
+            value
+                .trim()
+                .parse()
+                .map_err(|_| format!("option {name} takes a number, not `{value}`"))
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "search" => {
+                e.kind = match value.trim().to_ascii_lowercase().as_str() {
+                    "alphabeta" => Kind::AlphaBeta,
+                    "mcts" => Kind::Mcts,
+                    other => return Err(format!("Search is alphabeta or mcts, not `{other}`")),
+                };
+            }
+            "skill level" => {
+                let level = number()?.clamp(0, i64::from(MAX_SKILL));
+                e.alphabeta
+                    .set_skill(u8::try_from(level).unwrap_or(MAX_SKILL));
+            }
+            "hash" => {
+                let mb = number()?.clamp(1, 1024);
+                e.alphabeta.resize_hash(usize::try_from(mb).unwrap_or(1));
+            }
+            "seed" => e.alphabeta.reseed(number()?.unsigned_abs()),
+            _ => return Err(format!("unknown option `{name}`")),
+        }
+        Ok(())
+    }
+
+    /// Starts a search on its own thread.
+    fn go(&mut self, limits: Limits, infinite: bool) {
+        let Some(mut engines) = self.engines.take() else {
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let game = self.game.clone();
+        let tx = self.tx.clone();
+        let flag = Arc::clone(&stop);
+        self.searches += 1;
+        let id = self.searches;
+        let spawned = thread::Builder::new()
+            .name("uci search".into())
+            .spawn(move || {
+                search(&mut engines, &game, &limits, infinite, &flag, &tx);
+                let _ = tx.send(Event::Finished(id));
+                engines
+            });
+        match spawned {
+            Ok(thread) => self.search = Some(RunningSearch { id, stop, thread }),
+            Err(_) => {
+                // No thread for the search (out of resources): answer, and start over
+                // with fresh engines, as the old ones went down with the closure.
+                let _ = self.tx.send(Event::Output("bestmove (none)".into()));
+                self.engines = Some(Engines::new());
+            }
+        }
+    }
+
+    /// Takes the engines back from a finished search thread.
+    fn join(&mut self) {
+        if let Some(s) = self.search.take()
+            && let Ok(engines) = s.thread.join()
+        {
+            self.engines = Some(engines);
+        }
+    }
+
+    /// Stops a running search and waits for it.
+    fn stop(&mut self) {
+        if let Some(s) = &self.search {
+            s.stop.store(true, Ordering::Relaxed);
+        }
+        self.join();
+    }
+}
+
+/// The search thread: report every info, then the best move (after `stop` when the
+/// search was infinite, as UCI requires).
+fn search(
+    engines: &mut Engines,
+    game: &Game,
+    limits: &Limits,
+    infinite: bool,
+    stop: &AtomicBool,
+    tx: &Sender<Event>,
+) {
+    let mut on_info = |info: &SearchInfo| {
+        let _ = tx.send(Event::Output(UciMessage::Info(info.to_uci()).to_string()));
+    };
+    let engine: &mut dyn Engine = match engines.kind {
+        Kind::AlphaBeta => &mut engines.alphabeta,
+        Kind::Mcts => &mut engines.mcts,
+    };
+    let result = engine
+        .search(game, limits, stop, &mut on_info)
+        .unwrap_or_default();
+    while infinite && !stop.load(Ordering::Relaxed) {
+        thread::sleep(Duration::from_millis(2));
+    }
+    let line = match result.best {
+        Some(m) => UciMessage::BestMove {
+            best_move: m.to_uci(CastlingMode::Standard),
+            ponder: result.ponder.map(|p| p.to_uci(CastlingMode::Standard)),
+        }
+        .to_string(),
+        None => "bestmove (none)".to_string(),
+    };
+    let _ = tx.send(Event::Output(line));
+}
+
+/// The limits of a `go` command, and whether it is infinite (`go infinite`, `go
+/// ponder` or a bare `go`). A clock (`wtime`/`btime`) becomes a move time: a 25th of
+/// the remaining time plus three quarters of the increment, at most half the time left.
+fn limits_of(
+    time: Option<&UciTimeControl>,
+    search: Option<&UciSearchControl>,
+    game: &Game,
+) -> (Limits, bool) {
+    let mut limits = Limits {
+        depth: search.and_then(|s| s.depth).map(u32::from),
+        nodes: search.and_then(|s| s.nodes),
+        ..Limits::default()
+    };
+    match time {
+        Some(UciTimeControl::MoveTime(t)) => limits.movetime = Some(*t),
+        Some(UciTimeControl::TimeLeft {
+            white_time,
+            black_time,
+            white_increment,
+            black_increment,
+            ..
+        }) => {
+            let white = game.position().turn().is_white();
+            let (left, inc) = if white {
+                (white_time, white_increment)
+            } else {
+                (black_time, black_increment)
+            };
+            if let Some(left) = left {
+                let inc = inc.unwrap_or_default();
+                let budget = (*left / 25 + inc * 3 / 4).min(*left / 2);
+                limits.movetime = Some(
+                    budget
+                        .saturating_sub(Duration::from_millis(20))
+                        .max(Duration::from_millis(5)),
+                );
+            }
+        }
+        Some(UciTimeControl::Infinite | UciTimeControl::Ponder) => return (limits, true),
+        None => {}
+    }
+    let infinite = limits.is_infinite();
+    (limits, infinite)
+}
+
+/// The answer to `uci`: names, options, `uciok`.
+fn identify(out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "id name hastings {}", env!("CARGO_PKG_VERSION"))?;
+    writeln!(out, "id author the Hastings authors")?;
+    let options = [
+        UciOptionConfig::Combo {
+            name: "Search".into(),
+            default: Some("alphabeta".into()),
+            var: vec!["alphabeta".into(), "mcts".into()],
+        },
+        UciOptionConfig::Spin {
+            name: "Skill Level".into(),
+            default: Some(i64::from(MAX_SKILL)),
+            min: Some(0),
+            max: Some(i64::from(MAX_SKILL)),
+        },
+        UciOptionConfig::Spin {
+            name: "Hash".into(),
+            default: Some(DEFAULT_HASH_MB),
+            min: Some(1),
+            max: Some(1024),
+        },
+        UciOptionConfig::Spin {
+            name: "Seed".into(),
+            default: Some(0),
+            min: Some(0),
+            max: Some(i64::from(u32::MAX)),
+        },
+    ];
+    for option in options {
+        writeln!(out, "{}", UciMessage::Option(option))?;
+    }
+    writeln!(out, "uciok")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn session(script: &str) -> String {
+        let mut out = Vec::new();
+        serve(Cursor::new(script.to_string().into_bytes()), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn in_process_session_answers_handshake_and_search() {
+        let out = session("uci\nisready\nposition startpos moves e2e4\ngo depth 2\n");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines.contains(&"uciok") && lines.contains(&"readyok"),
+            "{out}"
+        );
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{out}");
+    }
+
+    #[test]
+    fn quit_ends_the_session_without_waiting_for_the_input() {
+        let out = session("isready\nquit\nisready\n");
+        assert_eq!(out, "readyok\n");
+    }
+
+    #[test]
+    fn a_clock_becomes_a_move_time() {
+        let go: UciMessage = "go wtime 60000 btime 1000 winc 1000 binc 0"
+            .parse()
+            .unwrap();
+        let UciMessage::Go {
+            time_control,
+            search_control,
+        } = go
+        else {
+            panic!()
+        };
+        let (limits, infinite) = limits_of(
+            time_control.as_ref(),
+            search_control.as_ref(),
+            &Game::default(),
+        );
+        // White to move: 60 s / 25 + ¾ × 1 s − 20 ms overhead.
+        assert_eq!(limits.movetime, Some(Duration::from_millis(3130)));
+        assert!(!infinite);
+        let go: UciMessage = "go infinite".parse().unwrap();
+        let UciMessage::Go { time_control, .. } = go else {
+            panic!()
+        };
+        assert!(limits_of(time_control.as_ref(), None, &Game::default()).1);
+    }
+}

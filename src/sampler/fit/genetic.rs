@@ -1,0 +1,313 @@
+//! The genetic algorithm of seed 003 (§3.2.3), searching styles by likelihood.
+//!
+//! An organism's chromosome is a bit string: one bit per parameter (`p_i`), and a
+//! 10-bit gene each for the five weights and τ (value = gene / 1023), 65 bits in all.
+//! Each generation:
+//!
+//! - **Elitism**: the best `elitism` share of the population (at least one) is copied
+//!   over unchanged.
+//! - **Fitness proportional selection** (roulette wheel): parents are drawn with
+//!   probability proportional to their fitness. The fitness must be non-negative, and
+//!   ours is a log-likelihood, so it is windowed: `LL − LL_worst` over the organisms
+//!   whose likelihood is not 0 (a style giving a played move probability 0 has fitness
+//!   0).
+//! - **Uniform crossover**: with probability `crossover_rate` two parents exchange each
+//!   gene with probability ½, giving two children; otherwise the children are copies.
+//! - **Bit flip mutation**: every bit of a child flips with probability `mutation_rate`.
+//!
+//! The paper's rates were crossover 0.75, mutation 0.005 per bit of a 244-bit chromosome
+//! (about 1.2 flips per child) and elitism 0.1; the defaults keep the crossover and
+//! elitism rates and scale the mutation rate to the same ~1.3 flips per 65-bit child.
+//! The initial population is random, with the neutral style as one of its members.
+//! All randomness comes from the RNG passed in, so a seed repeats the search.
+
+use rand::{Rng, RngExt};
+
+use super::table::FitData;
+use crate::sampler::{Style, StyleParam};
+
+/// Bits of a weight or τ gene.
+const GENE_BITS: u32 = 10;
+/// The largest gene value.
+const GENE_MAX: u16 = (1 << GENE_BITS) - 1;
+
+/// The settings of [`genetic`].
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct GaConfig {
+    /// Organisms per generation.
+    pub population: usize,
+    /// Generations after the initial population.
+    pub generations: usize,
+    /// The probability that two parents are crossed (else copied).
+    pub crossover_rate: f64,
+    /// The probability that a bit of a child flips.
+    pub mutation_rate: f64,
+    /// The share of the population copied over unchanged.
+    pub elitism: f64,
+}
+
+impl Default for GaConfig {
+    /// Population 50, 40 generations, crossover 0.75, mutation 0.02 per bit, elitism 0.1.
+    fn default() -> GaConfig {
+        GaConfig {
+            population: 50,
+            generations: 40,
+            crossover_rate: 0.75,
+            mutation_rate: 0.02,
+            elitism: 0.1,
+        }
+    }
+}
+
+/// A chromosome: five on/off bits and six 10-bit genes (five weights, then τ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Genome {
+    on: [bool; 5],
+    genes: [u16; 6],
+}
+
+impl Genome {
+    fn random(rng: &mut impl Rng) -> Genome {
+        Genome {
+            on: std::array::from_fn(|_| rng.random()),
+            genes: std::array::from_fn(|_| rng.random_range(0..=GENE_MAX)),
+        }
+    }
+
+    /// The neutral style: all parameters off, τ = 1.
+    fn neutral() -> Genome {
+        Genome {
+            on: [false; 5],
+            genes: [
+                GENE_MAX / 2,
+                GENE_MAX / 2,
+                GENE_MAX / 2,
+                GENE_MAX / 2,
+                GENE_MAX / 2,
+                GENE_MAX,
+            ],
+        }
+    }
+
+    fn style(&self) -> Style {
+        let value = |g: u16| f64::from(g) / f64::from(GENE_MAX);
+        let params = std::array::from_fn(|i| StyleParam {
+            enabled: self.on[i],
+            weight: value(self.genes[i]),
+        });
+        // Every gene decodes into [0, 1], so this cannot fail; neutral otherwise.
+        Style::new(params, value(self.genes[5])).unwrap_or_else(|_| Style::neutral())
+    }
+
+    /// Uniform crossover: each of the 11 genes changes places with probability ½.
+    fn cross(&mut self, other: &mut Genome, rng: &mut impl Rng) {
+        for i in 0..5 {
+            if rng.random_bool(0.5) {
+                std::mem::swap(&mut self.on[i], &mut other.on[i]);
+            }
+        }
+        for i in 0..6 {
+            if rng.random_bool(0.5) {
+                std::mem::swap(&mut self.genes[i], &mut other.genes[i]);
+            }
+        }
+    }
+
+    /// Bit flip mutation: each of the 65 bits flips with probability `rate`.
+    fn mutate(&mut self, rate: f64, rng: &mut impl Rng) {
+        let rate = rate.clamp(0.0, 1.0);
+        for on in &mut self.on {
+            if rng.random_bool(rate) {
+                *on = !*on;
+            }
+        }
+        for gene in &mut self.genes {
+            for bit in 0..GENE_BITS {
+                if rng.random_bool(rate) {
+                    *gene ^= 1 << bit;
+                }
+            }
+        }
+    }
+}
+
+/// An organism and its log-likelihood.
+#[derive(Clone, Copy, Debug)]
+struct Organism {
+    genome: Genome,
+    ll: f64,
+}
+
+/// What [`genetic`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GaResult {
+    /// The fittest organism of the last generation.
+    pub style: Style,
+    /// Its log-likelihood.
+    pub log_likelihood: f64,
+    /// The best log-likelihood of each generation, the initial population first.
+    pub best_by_generation: Vec<f64>,
+    /// How many styles were evaluated.
+    pub evaluations: u64,
+}
+
+/// Spins the roulette wheel over `fitness` (non-negative); uniform when all are 0.
+fn roulette(fitness: &[f64], total: f64, rng: &mut impl Rng) -> usize {
+    if total <= 0.0 || !total.is_finite() {
+        return rng.random_range(0..fitness.len());
+    }
+    let spin = rng.random::<f64>() * total;
+    let mut partial = 0.0;
+    for (i, f) in fitness.iter().enumerate() {
+        partial += f;
+        if partial > spin {
+            return i;
+        }
+    }
+    fitness.len() - 1
+}
+
+/// Windowed fitness: `LL − LL_worst` over the organisms with a finite likelihood, a
+/// small floor so that the worst can still be drawn, 0 for likelihood 0.
+fn fitness(population: &[Organism]) -> Vec<f64> {
+    let worst = population
+        .iter()
+        .map(|o| o.ll)
+        .filter(|ll| ll.is_finite())
+        .fold(f64::INFINITY, f64::min);
+    let best = population
+        .iter()
+        .map(|o| o.ll)
+        .filter(|ll| ll.is_finite())
+        .fold(f64::NEG_INFINITY, f64::max);
+    let floor = ((best - worst) * 1e-3).max(1e-9);
+    population
+        .iter()
+        .map(|o| {
+            if o.ll.is_finite() {
+                o.ll - worst + floor
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+fn by_fitness(a: &Organism, b: &Organism) -> std::cmp::Ordering {
+    // NaN never occurs (log of a positive probability); −∞ sorts last.
+    b.ll.total_cmp(&a.ll)
+}
+
+/// Runs the genetic algorithm on `data` (see the [module docs](self)).
+pub fn genetic(data: &FitData, config: &GaConfig, rng: &mut impl Rng) -> GaResult {
+    let size = config.population.max(2);
+    let mut evaluations = 0u64;
+    let mut evaluate = |genome: Genome| {
+        evaluations += 1;
+        Organism {
+            genome,
+            ll: data.log_likelihood(&genome.style()),
+        }
+    };
+    let mut population: Vec<Organism> = (0..size)
+        .map(|i| {
+            if i == 0 {
+                Genome::neutral()
+            } else {
+                Genome::random(rng)
+            }
+        })
+        .map(&mut evaluate)
+        .collect();
+    population.sort_by(by_fitness);
+    let mut best_by_generation = vec![population[0].ll];
+    // Rounded up, so that 10% of 5 still keeps one organism.
+    let elites = ((size as f64 * config.elitism).ceil() as usize).clamp(1, size);
+    for _ in 0..config.generations {
+        let fit = fitness(&population);
+        let total: f64 = fit.iter().sum();
+        let mut next: Vec<Organism> = population[..elites].to_vec();
+        while next.len() < size {
+            let mut a = population[roulette(&fit, total, rng)].genome;
+            let mut b = population[roulette(&fit, total, rng)].genome;
+            if rng.random_bool(config.crossover_rate.clamp(0.0, 1.0)) {
+                a.cross(&mut b, rng);
+            }
+            for mut child in [a, b] {
+                if next.len() < size {
+                    child.mutate(config.mutation_rate, rng);
+                    next.push(evaluate(child));
+                }
+            }
+        }
+        population = next;
+        population.sort_by(by_fitness);
+        best_by_generation.push(population[0].ll);
+    }
+    let best = population[0];
+    GaResult {
+        style: best.genome.style(),
+        log_likelihood: best.ll,
+        best_by_generation,
+        evaluations,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn genes_decode_into_the_unit_interval_and_neutral_is_neutral() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..100 {
+            let mut g = Genome::random(&mut rng);
+            g.mutate(0.5, &mut rng);
+            let s = g.style();
+            assert!(s.params().iter().all(|p| (0.0..=1.0).contains(&p.weight)));
+        }
+        let n = Genome::neutral().style();
+        assert!(n.params().iter().all(|p| !p.enabled));
+        assert_eq!(n.tau(), 1.0);
+    }
+
+    #[test]
+    fn roulette_draws_in_proportion_to_fitness() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let fit = [1.0, 0.0, 3.0];
+        let mut counts = [0u32; 3];
+        for _ in 0..40_000 {
+            counts[roulette(&fit, 4.0, &mut rng)] += 1;
+        }
+        assert_eq!(counts[1], 0);
+        // Expected 10,000 and 30,000; the bound is about 5 standard deviations.
+        assert!(
+            (f64::from(counts[0]) - 10_000.0).abs() < 450.0,
+            "{counts:?}"
+        );
+    }
+
+    #[test]
+    fn likelihood_zero_has_no_fitness_and_the_worst_keeps_a_little() {
+        let g = Genome::neutral();
+        let pop = [
+            Organism {
+                genome: g,
+                ll: -10.0,
+            },
+            Organism {
+                genome: g,
+                ll: f64::NEG_INFINITY,
+            },
+            Organism {
+                genome: g,
+                ll: -20.0,
+            },
+        ];
+        let f = fitness(&pop);
+        assert_eq!(f[1], 0.0);
+        assert!(f[0] > f[2] && f[2] > 0.0);
+    }
+}

@@ -1,0 +1,103 @@
+//! Fitting an opponent's style to their games (seed 003's genetic algorithm).
+//!
+//! Given a player's games and the book they are compared with, find the style — the
+//! five parameters (on/off and weight) and τ — under which the sampler's exact reply
+//! distribution makes the player's own moves most likely:
+//!
+//! ```text
+//! LL(style) = Σ over the player's scored moves  ln P(played move | position, s_prev; style)
+//! ```
+//!
+//! - [`table`]: the games replayed once into per-position candidate tables, so that
+//!   [`FitData::score`] is arithmetic (maximum likelihood needs thousands of
+//!   evaluations).
+//! - [`genetic`](mod@genetic): the genetic algorithm (population, roulette selection,
+//!   uniform crossover, bit flip mutation, elitism), seeded.
+//! - [`local`]: a local search from the GA's best style, as a check.
+//! - [`synthetic`]: games sampled under a known style, for recovery tests.
+//!
+//! A popularity blend (book weights mixed with a Polyglot book's) is not fitted: the
+//! sampler's popularity is the book's line weights only, so there is no blend to fit.
+//!
+//! ```
+//! use hastings::book::{ImportMode, ImportOptions, PositionGraph, SourceId, pgn::read_pgn};
+//! use hastings::sampler::fit::{FitData, GaConfig, fit};
+//!
+//! let graph = PositionGraph::eco().unwrap();
+//! let pgn = "[White \"Me\"]\n[Black \"You\"]\n[Result \"1-0\"]\n\n1. c4 e5 2. Nc3 Nf6 1-0\n";
+//! let options = ImportOptions { mode: ImportMode::Games, max_plies: Some(20) };
+//! let games = read_pgn(pgn.as_bytes(), SourceId(1), &options, None).unwrap().lines;
+//! let data = FitData::from_games(&graph, &games, "me", 20);
+//! assert_eq!(data.counts().moves_scored, 2);
+//! let config = GaConfig { population: 10, generations: 3, ..GaConfig::default() };
+//! let report = fit(&data, &config, 1);
+//! assert!(report.fitted.log_likelihood >= report.neutral.log_likelihood);
+//! ```
+
+pub mod genetic;
+pub mod local;
+pub mod synthetic;
+pub mod table;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+pub use genetic::{GaConfig, GaResult, genetic};
+pub use local::{LocalResult, local_search};
+pub use table::{FitCounts, FitData, Score, names_player};
+
+use crate::sampler::{Style, StyleParam};
+
+/// The result of [`fit`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitReport {
+    /// The fitted style (the local search's result, in canonical form: see
+    /// [`canonical`]).
+    pub style: Style,
+    /// How the fitted style scores.
+    pub fitted: Score,
+    /// How the neutral style (popularity alone) scores.
+    pub neutral: Score,
+    /// What the genetic algorithm found.
+    pub ga: GaResult,
+    /// What the local search from the GA's best found.
+    pub local: LocalResult,
+    /// What replaying the games found.
+    pub counts: FitCounts,
+    /// The seed of the genetic algorithm.
+    pub seed: u64,
+}
+
+/// A style in canonical form: a parameter that is off has weight 0, and one that is on
+/// with weight 0 is off (both give no bonus, so the data cannot tell them apart).
+pub fn canonical(style: &Style) -> Style {
+    let params = style.params().map(|p| {
+        if p.enabled && p.weight > 0.0 {
+            p
+        } else {
+            StyleParam {
+                enabled: false,
+                weight: 0.0,
+            }
+        }
+    });
+    Style::new(params, style.tau()).unwrap_or_else(|_| style.clone())
+}
+
+/// Fits a style to `data`: the genetic algorithm with `config`, seeded with `seed`
+/// (`ChaCha8Rng`, so the result repeats), then a local search from its best.
+pub fn fit(data: &FitData, config: &GaConfig, seed: u64) -> FitReport {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let ga = genetic(data, config, &mut rng);
+    let local = local_search(data, &ga.style);
+    let style = canonical(&local.style);
+    FitReport {
+        fitted: data.score(&style),
+        neutral: data.score(&Style::neutral()),
+        style,
+        ga,
+        local,
+        counts: *data.counts(),
+        seed,
+    }
+}

@@ -1,0 +1,104 @@
+//! Games sampled under a known style: the data of recovery tests and benchmarks.
+//!
+//! Each game is one chain of the sampler (SAMPLER.md §4) from the standard position:
+//! every move, of either side, is a Metropolis–Hastings step under the style, carrying
+//! `s_prev` along as the drill does, until the book ends or the ply limit. The games
+//! are written as PGN text, so a test can read them back through the importer and fit
+//! them with the whole path exercised.
+
+use std::sync::Arc;
+
+use rand::Rng;
+use shakmaty::{Chess, Move, Position, san::San};
+
+use crate::book::export::{ExportError, write_pgn};
+use crate::book::{GameTags, LineSource, OpeningLine, PositionGraph, SourceId};
+use crate::sampler::{Distribution, Style};
+
+/// One sampled game: the moves from the standard position.
+pub fn sample_game(
+    graph: &PositionGraph,
+    style: &Style,
+    plies: usize,
+    rng: &mut impl Rng,
+) -> Vec<Move> {
+    let mut pos = Chess::default();
+    let mut s_prev = 1.0;
+    let mut moves = Vec::new();
+    while moves.len() < plies {
+        let Some(node) = graph.lookup(&pos) else {
+            break;
+        };
+        let dist = Distribution::at(graph, node, &pos, style, s_prev);
+        let Some(step) = dist.step(rng) else {
+            break;
+        };
+        let c = &dist.candidates[step.index];
+        s_prev = c.share;
+        moves.push(c.mv);
+        pos.play_unchecked(c.mv);
+    }
+    moves
+}
+
+/// `n` games sampled under `style` as PGN text. The player named `player` has White in
+/// the even-numbered games (0, 2, …) and Black in the others; the other side is
+/// `"Opponent"`. Every game's result is `*`: read them in games mode.
+///
+/// # Errors
+///
+/// [`ExportError`] only if writing to memory fails (it does not).
+pub fn sample_games_pgn(
+    graph: &PositionGraph,
+    style: &Style,
+    n: usize,
+    plies: usize,
+    player: &str,
+    rng: &mut impl Rng,
+) -> Result<String, ExportError> {
+    let mut lines = Vec::with_capacity(n);
+    for i in 0..n {
+        let moves = sample_game(graph, style, plies, rng);
+        let mut pos = Chess::default();
+        let sans = moves
+            .iter()
+            .map(|&mv| {
+                let san = San::from_move(&pos, mv);
+                pos.play_unchecked(mv);
+                san
+            })
+            .collect();
+        let (white, black) = if i % 2 == 0 {
+            (player, "Opponent")
+        } else {
+            ("Opponent", player)
+        };
+        let game = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let tags: GameTags = [
+            ("Event", format!("Sampled game {game}")),
+            ("White", white.to_owned()),
+            ("Black", black.to_owned()),
+            ("Result", "*".to_owned()),
+        ]
+        .iter()
+        .map(|(k, v)| (*k, v.as_str()))
+        .collect();
+        lines.push(OpeningLine {
+            source: LineSource::Pgn {
+                source: SourceId(1),
+                game,
+            },
+            eco: None,
+            name: String::new(),
+            start: None,
+            moves: sans,
+            weight: 1.0,
+            annotations: Vec::new(),
+            truncated: false,
+            tags: Some(Arc::new(tags)),
+        });
+    }
+    let mut out = Vec::new();
+    write_pgn(&lines, &mut out)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}

@@ -1,0 +1,108 @@
+//! How the drill names its position and notices transpositions, and what theory says
+//! when the book is a repertoire.
+
+use shakmaty::Position;
+
+use super::Session;
+use crate::book::LineId;
+use crate::sampler::Distribution;
+use crate::trainer::Phase;
+
+impl Session {
+    /// When the drill's book is a repertoire and a theory book is set: what theory says.
+    ///
+    /// - After an out-of-book move that theory knows: `"Nf3 is theory, but your
+    ///   repertoire plays d4"`.
+    /// - At the end of the line when theory goes on: `"Your repertoire ends here; theory
+    ///   continues with e5, c5"`.
+    pub fn theory_note(&self) -> Option<String> {
+        let theory = self.theory.as_deref()?;
+        match &self.phase {
+            Phase::OutOfBook {
+                attempted,
+                san,
+                book_moves,
+            } => {
+                let mut next = self.position().clone();
+                next.play_unchecked(*attempted);
+                theory.lookup(&next)?;
+                let plays: Vec<&str> = book_moves.iter().map(|b| b.san.as_str()).collect();
+                Some(format!(
+                    "{san} is theory, but your repertoire plays {}",
+                    plays.join(", ")
+                ))
+            }
+            Phase::EndOfLine { .. } => {
+                let node = theory.lookup(self.position())?;
+                let d = Distribution::at(theory, node, self.position(), &self.style, 1.0);
+                let mut c = d.candidates;
+                c.sort_by(|a, b| b.share.total_cmp(&a.share));
+                let sans: Vec<String> = c
+                    .iter()
+                    .take(5)
+                    .map(|c| theory.san(node, c.mv).to_string())
+                    .collect();
+                (!sans.is_empty()).then(|| {
+                    format!(
+                        "Your repertoire ends here; theory continues with {}",
+                        sans.join(", ")
+                    )
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The line naming the position after `len` nodes of the game, and the index of
+    /// the node it ends at.
+    pub(super) fn naming_line(&self, len: usize) -> Option<(LineId, usize)> {
+        self.nodes[..len]
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, n)| n.and_then(|n| self.graph.name(n)).map(|l| (l, i)))
+    }
+
+    /// Whether the game reached the named node at `end` by the naming line's own move order.
+    fn follows(&self, line: LineId, end: usize) -> bool {
+        (0..end).all(|i| {
+            let (Some(from), Some(to)) = (self.nodes[i], self.nodes[i + 1]) else {
+                return false;
+            };
+            self.graph
+                .continuations(from)
+                .iter()
+                .find(|c| c.to == to)
+                .is_some_and(|c| {
+                    self.graph
+                        .continuation_lines(c)
+                        .binary_search(&line)
+                        .is_ok()
+                })
+        })
+    }
+
+    /// "Transposed to …": the name changed to a line whose own move order the game did
+    /// not follow, coming from a line it did follow or from another opening family.
+    pub(super) fn transposition(
+        &self,
+        old: Option<(LineId, usize)>,
+        new: Option<(LineId, usize)>,
+    ) -> Option<String> {
+        let (new_line, new_end) = new?;
+        if old.map(|(l, _)| l) == Some(new_line) || self.follows(new_line, new_end) {
+            return None;
+        }
+        let family = |l: LineId| {
+            let name = &self.graph.line(l).name;
+            name.split(':').next().unwrap_or(name).to_owned()
+        };
+        let switch = match old {
+            None => true,
+            Some((old_line, old_end)) => {
+                self.follows(old_line, old_end) || family(old_line) != family(new_line)
+            }
+        };
+        switch.then(|| self.graph.line(new_line).title())
+    }
+}

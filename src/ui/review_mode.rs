@@ -1,0 +1,273 @@
+//! Review mode in the window: the app drives a [`ReviewDrill`] instead of the bare
+//! session, appends its reviews to the review log every frame, and commits the last
+//! grade when the window closes.
+//!
+//! The app keeps one [`Session`](crate::trainer::Session) for the board and chart panels to read. While review
+//! mode is on, that session is the drill's: `TrainerApp::with_drill` swaps it into the
+//! drill for each call and back afterwards, so nothing else in the window changes.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use eframe::egui;
+use shakmaty::Move;
+
+use super::app::TrainerApp;
+use crate::review::{Deck, Rating, SessionKind, Timestamp};
+use crate::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
+use crate::trainer::{MoveOutcome, Reply};
+use crate::workspace::review_store::{ReviewStore, load_params, local_offset_minutes};
+
+/// The review log's file name, beside the progress file.
+pub const REVIEW_LOG: &str = "reviews.log";
+pub use crate::workspace::review_store::PARAMS_FILE;
+
+/// How the learner drills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrillMode {
+    /// The computer replies by the book's shares and the style; nothing is graded.
+    Free,
+    /// Due and new cards are asked and graded; the computer steers toward them.
+    Review,
+    /// Only the cards with lapses.
+    Mistakes,
+}
+
+impl DrillMode {
+    /// The switch's label.
+    pub const fn text(self) -> &'static str {
+        match self {
+            DrillMode::Free => "Free drill",
+            DrillMode::Review => "Review",
+            DrillMode::Mistakes => "Mistakes only",
+        }
+    }
+}
+
+/// A running review session and its log.
+pub(super) struct ReviewMode {
+    pub(super) mode: DrillMode,
+    /// The drill; its own session is a parked copy while the app's is in use.
+    pub(super) drill: ReviewDrill,
+    pub(super) store: ReviewStore,
+    /// The last error writing the log, or the log's warnings.
+    pub(super) warning: Option<String>,
+    /// The grade of the learner's last answer, while it can still change to Easy.
+    pub(super) last_grade: Option<Rating>,
+    /// "Optimise my memory model".
+    pub(super) optimize: super::optimize_panel::OptimizeState,
+}
+
+/// The current time at the learner's offset.
+pub(super) fn now() -> Timestamp {
+    Timestamp::now(local_offset_minutes())
+}
+
+/// The review log beside `progress_file`.
+pub(super) fn review_log_path(progress_file: &Path) -> PathBuf {
+    progress_file.with_file_name(REVIEW_LOG)
+}
+
+impl TrainerApp {
+    /// The drill mode.
+    pub fn drill_mode(&self) -> DrillMode {
+        self.review.as_ref().map_or(DrillMode::Free, |r| r.mode)
+    }
+
+    /// The review drill, when review mode is on (its session is not the one drawn: read
+    /// [`TrainerApp::session`]).
+    pub fn review_drill(&self) -> Option<&ReviewDrill> {
+        self.review.as_ref().map(|r| &r.drill)
+    }
+
+    /// Turns the fuzz of review intervals on or off (for the next review session; tests
+    /// turn it off for reproducible due dates).
+    pub fn set_review_fuzz(&mut self, fuzz: bool) {
+        self.review_fuzz = fuzz;
+    }
+
+    /// The review log, when review mode is on.
+    pub fn review_store(&self) -> Option<&ReviewStore> {
+        self.review.as_ref().map(|r| &r.store)
+    }
+
+    /// What the review drill waits for (`None` outside review mode).
+    pub fn review_step(&self) -> Option<ReviewStep> {
+        self.review.as_ref().map(|r| r.drill.step())
+    }
+
+    /// Runs `f` on the review drill with the app's session swapped in.
+    pub(super) fn with_drill<R>(&mut self, f: impl FnOnce(&mut ReviewDrill) -> R) -> Option<R> {
+        let review = self.review.as_mut()?;
+        std::mem::swap(&mut self.session, review.drill.session_mut());
+        let r = f(&mut review.drill);
+        std::mem::swap(&mut self.session, review.drill.session_mut());
+        Some(r)
+    }
+
+    /// Switches the drill mode: opens the review log and starts a review session, or
+    /// commits the last grade and returns to free drill.
+    pub(super) fn set_drill_mode(&mut self, mode: DrillMode) {
+        if mode == self.drill_mode() {
+            return;
+        }
+        self.end_review();
+        self.last_reply = None;
+        if mode == DrillMode::Free {
+            self.session.set_review(None);
+            self.session.new_line();
+            return;
+        }
+        let Some(log) = self.review_log.clone() else {
+            self.message = Some("Review mode needs a data directory to keep its log.".into());
+            return;
+        };
+        let store = match ReviewStore::open(&log) {
+            Ok(s) => s,
+            Err(e) => {
+                self.message = Some(format!("Cannot open the review log: {e}"));
+                return;
+            }
+        };
+        let loaded = load_params(&log.with_file_name(PARAMS_FILE));
+        let (scheduler, bad) = loaded.value.scheduler();
+        let warning = store
+            .warnings()
+            .iter()
+            .chain(&loaded.warning)
+            .chain(&bad)
+            .cloned()
+            .collect::<Vec<_>>();
+        let schedule = store.schedule(&scheduler);
+        let learner = self.session.learner();
+        let deck = Arc::new(Deck::new(&self.graph, learner));
+        let settings = ReviewSettings {
+            kind: match mode {
+                DrillMode::Mistakes => SessionKind::MistakesOnly,
+                _ => SessionKind::Due,
+            },
+            fuzz: self.review_fuzz,
+            ..ReviewSettings::default()
+        };
+        let drill = ReviewDrill::new(
+            self.session.clone(),
+            deck,
+            scheduler,
+            schedule,
+            settings,
+            now(),
+        );
+        self.review = Some(ReviewMode {
+            mode,
+            drill,
+            store,
+            warning: (!warning.is_empty()).then(|| warning.join("; ")),
+            last_grade: None,
+            optimize: Default::default(),
+        });
+        // The drill started its first line in its own session: take it.
+        if let Some(r) = &mut self.review {
+            std::mem::swap(&mut self.session, r.drill.session_mut());
+        }
+        self.message = None;
+    }
+
+    /// For the screenshot: review mode on the review log beside `progress_file` (read
+    /// only: the screenshot grades nothing), the Progress tab shown.
+    pub(super) fn show_review_progress(&mut self, progress_file: Option<PathBuf>) {
+        self.review_log = progress_file.as_deref().map(review_log_path);
+        self.set_drill_mode(DrillMode::Review);
+        self.left_tab = super::app::LeftTab::Progress;
+    }
+
+    /// Starts the review session again (the book or the colour changed).
+    pub(super) fn restart_review(&mut self) {
+        let mode = self.drill_mode();
+        if mode != DrillMode::Free {
+            self.set_drill_mode(DrillMode::Free);
+            self.set_drill_mode(mode);
+        }
+    }
+
+    /// Commits the pending grade, appends it, and leaves review mode.
+    pub(super) fn end_review(&mut self) {
+        let records = self.with_drill(|d| d.finish()).unwrap_or_default();
+        self.append_reviews(records);
+        self.review = None;
+    }
+
+    /// Appends the reviews the drill committed since the last frame (synced).
+    pub(super) fn save_reviews(&mut self) {
+        let records = self
+            .review
+            .as_mut()
+            .map(|r| r.drill.take_reviews())
+            .unwrap_or_default();
+        self.append_reviews(records);
+    }
+
+    fn append_reviews(&mut self, records: Vec<crate::review::ReviewRecord>) {
+        let Some(review) = &mut self.review else {
+            return;
+        };
+        for r in &records {
+            if let Err(e) = review.store.append(r) {
+                review.warning = Some(format!("A review could not be saved: {e}"));
+            }
+        }
+    }
+
+    /// The learner's move in review mode.
+    pub(super) fn review_play(&mut self, mv: Move) -> Option<MoveOutcome> {
+        let (outcome, graded) = self.with_drill(|d| d.play(mv, now()))?;
+        self.set_last_grade(graded.map(|g| g.rating));
+        Some(outcome)
+    }
+
+    /// The computer's reply in review mode (`None` outside it).
+    pub(super) fn review_reply(&mut self) -> Option<Option<Reply>> {
+        self.with_drill(|d| d.reply(now()))
+    }
+
+    /// "Show me" in review mode.
+    pub(super) fn review_show_me(&mut self) -> Option<Option<MoveOutcome>> {
+        let (outcome, graded) = self.with_drill(|d| d.show_me(now()))?;
+        self.set_last_grade(graded.map(|g| g.rating));
+        Some(outcome)
+    }
+
+    fn set_last_grade(&mut self, grade: Option<Rating>) {
+        if let Some(r) = &mut self.review {
+            r.last_grade = grade;
+        }
+    }
+
+    /// The next line in review mode.
+    pub(super) fn review_next_line(&mut self) -> bool {
+        self.set_last_grade(None);
+        self.with_drill(|d| d.next_line(now())).is_some()
+    }
+
+    /// "Got it": the new card shown is now asked.
+    pub(super) fn review_learned(&mut self) {
+        self.with_drill(|d| d.learned(now()));
+    }
+
+    /// "Easy" after a right first-try move.
+    pub(super) fn review_easy(&mut self) {
+        if let Some(Some(g)) = self.with_drill(|d| d.mark_easy()) {
+            self.set_last_grade(Some(g.rating));
+        }
+    }
+
+    /// A hint in review mode (the answer counts as Hard at best).
+    pub(super) fn review_hint(&mut self) -> Option<bool> {
+        self.with_drill(|d| d.ask_hint().is_some())
+    }
+
+    /// Called every frame: saves the committed reviews.
+    pub(super) fn review_logic(&mut self, ctx: &egui::Context) {
+        self.save_reviews();
+        self.poll_optimize(ctx);
+    }
+}

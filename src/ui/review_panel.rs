@@ -1,0 +1,261 @@
+//! Review mode's parts of the window: the mode switch and the card being learned or
+//! asked (top of the drill panel), and the review half of the Progress tab (counts,
+//! the 30-day forecast, measured retention, per-line mastery, the most-lapsed
+//! positions as small boards).
+
+use eframe::egui;
+use egui::{RichText, Ui, Vec2};
+use egui_plot::{Bar, BarChart, Plot};
+use shakmaty::{Chess, Position};
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::app::TrainerApp;
+use super::board::{BoardView, Orientation, board_ui};
+use super::command::Command;
+use super::format::count;
+use super::review_mode::{DrillMode, now};
+use crate::book::{NodeId, PositionGraph};
+use crate::review::Rating;
+use crate::trainer::review_drill::ReviewStep;
+
+/// Days in the forecast.
+const FORECAST_DAYS: usize = 30;
+/// The side of a small board, in points.
+const SMALL_BOARD: f32 = 120.0;
+
+/// The mode switch and, in review mode, the card shown or asked and the Easy button.
+pub(super) fn review_drill_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+    let mode = app.drill_mode();
+    ui.horizontal_wrapped(|ui| {
+        for m in [DrillMode::Free, DrillMode::Review, DrillMode::Mistakes] {
+            if ui.selectable_label(mode == m, m.text()).clicked() && mode != m {
+                commands.push(Command::SetDrillMode(m));
+            }
+        }
+    });
+    let Some(review) = &app.review else {
+        return;
+    };
+    if let Some(w) = &review.warning {
+        ui.label(RichText::new(w).color(ui.visuals().warn_fg_color));
+    }
+    let drill = &review.drill;
+    ui.label(format!(
+        "Cards left: {}   graded: {}",
+        count(drill.queue().len()),
+        count(drill.graded())
+    ));
+    match drill.step() {
+        ReviewStep::Learn(card) => {
+            ui.label(RichText::new(format!("New card: the book plays {}", card.san)).strong());
+            if let Some(c) = &card.comment {
+                ui.add(egui::Label::new(RichText::new(c).italics()).wrap());
+            }
+            if ui
+                .button("Got it")
+                .on_hover_text("Now play the move yourself")
+                .clicked()
+            {
+                commands.push(Command::GotIt);
+            }
+        }
+        ReviewStep::Ask { .. } => {
+            ui.label(RichText::new("Review: what do you play here?").strong());
+        }
+        ReviewStep::Done => {
+            ui.label(RichText::new("Nothing left to review now.").strong());
+        }
+        ReviewStep::Play => {}
+    }
+    if let Some(grade) = review.last_grade {
+        ui.horizontal(|ui| {
+            ui.label(format!("Graded: {}", grade.as_str()));
+            if grade == Rating::Good
+                && ui
+                    .button("Easy")
+                    .on_hover_text("That was easy: show it less often")
+                    .clicked()
+            {
+                commands.push(Command::Easy);
+            }
+        });
+    }
+    ui.separator();
+}
+
+/// The review half of the Progress tab.
+pub(super) fn review_progress_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+    ui.heading("Review");
+    let Some(drill) = app.review_drill() else {
+        ui.label("Switch to Review (drill panel) to see your cards.");
+        ui.separator();
+        return;
+    };
+    let study = drill.study(now());
+    let c = study.counts(drill.settings().new_per_day);
+    egui::Grid::new("review_counts").show(ui, |ui| {
+        for (name, n) in [
+            ("Due now", c.due),
+            ("New left today", c.new_today),
+            ("Learned", c.learned),
+            ("Lapses", c.lapses as usize),
+            ("Cards", c.cards),
+        ] {
+            ui.label(name);
+            ui.label(count(n));
+            ui.end_row();
+        }
+    });
+    let (retention, n) = drill.schedule().measured_retention();
+    ui.label(match retention {
+        Some(r) => format!(
+            "Measured retention: {:.1}% ({} reviews)",
+            r * 100.0,
+            count(n)
+        ),
+        None => "Measured retention: not yet (no review on a later day)".to_owned(),
+    });
+    ui.label(RichText::new("Reviews in the next 30 days").strong());
+    let forecast = study.forecast(FORECAST_DAYS);
+    let bars: Vec<Bar> = forecast
+        .iter()
+        .enumerate()
+        .map(|(d, &n)| Bar::new(d as f64, f64::from(n)).width(0.8))
+        .collect();
+    Plot::new("review_forecast")
+        .height(90.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .show_x(true)
+        .show_y(true)
+        .show(ui, |p| p.bar_chart(BarChart::new("Reviews", bars)));
+    ui.label(
+        RichText::new(format!(
+            "Today {}, tomorrow {}, this week {}",
+            forecast.first().copied().unwrap_or(0),
+            forecast.get(1).copied().unwrap_or(0),
+            forecast.iter().take(7).sum::<u32>()
+        ))
+        .small(),
+    )
+    .on_hover_text("Reviews due per day (overdue cards count today)");
+    let mut mastery = study.line_mastery(app.graph());
+    mastery.retain(|m| m.mastery > 0.0);
+    mastery.sort_by(|a, b| b.mastery.total_cmp(&a.mastery));
+    if !mastery.is_empty() {
+        ui.label(RichText::new("Line mastery").strong());
+        for m in mastery.iter().take(10) {
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::ProgressBar::new(m.mastery as f32)
+                        .desired_width(50.0)
+                        .text(format!("{:.0}%", m.mastery * 100.0)),
+                );
+                ui.add(egui::Label::new(&m.title).truncate())
+                    .on_hover_text(format!("{} ({} cards)", m.title, m.cards));
+            });
+        }
+    }
+    super::optimize_panel::optimize_ui(ui, app, commands);
+    let lapsed = study.most_lapsed(5);
+    if !lapsed.is_empty() {
+        ui.label(RichText::new("Most lapsed").strong());
+        for (i, lapses) in lapsed {
+            let Some(card) = drill.deck().cards().get(i) else {
+                continue;
+            };
+            position_row_ui(
+                ui,
+                i,
+                &card.moves,
+                card.opening.as_deref(),
+                commands,
+                |ui| {
+                    ui.label(format!("{lapses} lapses"));
+                },
+            );
+        }
+    }
+    ui.separator();
+}
+
+/// One position as a small board, with the moves that lead there, the opening name,
+/// `extra`, and "Drill this".
+pub(super) fn position_row_ui(
+    ui: &mut Ui,
+    id: usize,
+    moves: &[shakmaty::Move],
+    opening: Option<&str>,
+    commands: &mut Vec<Command>,
+    extra: impl FnOnce(&mut Ui),
+) {
+    let mut pos = Chess::default();
+    let mut sans = Vec::new();
+    for mv in moves {
+        sans.push(shakmaty::san::San::from_move(&pos, *mv).to_string());
+        pos.play_unchecked(*mv);
+    }
+    let orientation = Orientation::from_color(pos.turn());
+    ui.push_id(("position_row", id), |ui| {
+        ui.horizontal(|ui| {
+            ui.allocate_ui(Vec2::splat(SMALL_BOARD), |ui| {
+                board_ui(
+                    ui,
+                    &BoardView {
+                        position: &pos,
+                        last_move: moves.last(),
+                        interactive: false,
+                        arrows: &[],
+                        hint: None,
+                        animation: None,
+                    },
+                    orientation,
+                );
+            });
+            ui.vertical(|ui| {
+                if let Some(name) = opening {
+                    ui.add(egui::Label::new(RichText::new(name).strong()).wrap());
+                }
+                ui.add(egui::Label::new(RichText::new(sans.join(" ")).small()).wrap());
+                extra(ui);
+                if ui
+                    .button("Drill this")
+                    .on_hover_text("Start a line at this position")
+                    .clicked()
+                {
+                    commands.push(Command::DrillFrom(moves.to_vec()));
+                }
+            });
+        });
+    });
+}
+
+/// The moves of a shortest book path from the standard start to `node` (breadth-first
+/// over the book's continuations), if it is reachable.
+pub(super) fn path_to(graph: &PositionGraph, node: NodeId) -> Option<Vec<shakmaty::Move>> {
+    let start = graph.start()?;
+    let mut came: HashMap<NodeId, (NodeId, shakmaty::Move)> = HashMap::new();
+    let mut queue = VecDeque::from([start]);
+    let mut seen = HashSet::from([start]);
+    while let Some(x) = queue.pop_front() {
+        if x == node {
+            let mut moves = Vec::new();
+            let mut at = node;
+            while let Some(&(from, mv)) = came.get(&at) {
+                moves.push(mv);
+                at = from;
+            }
+            moves.reverse();
+            return Some(moves);
+        }
+        for c in graph.continuations(x) {
+            if seen.insert(c.to) {
+                came.insert(c.to, (x, c.mv));
+                queue.push_back(c.to);
+            }
+        }
+    }
+    None
+}

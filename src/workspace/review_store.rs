@@ -1,0 +1,350 @@
+//! The review log on disk: appended one synced record at a time, read back whole.
+//!
+//! The log ([`crate::review::log`]) is the learner's only review data: card states are
+//! replayed from it on every start ([`ReviewStore::schedule`]), so there is no state file
+//! that could disagree with it or be lost. An append writes the record's line, flushes
+//! and calls `sync_data` before it returns. On open, a last line without its newline (a
+//! record torn by a crash mid-append) is copied to `NAME.torn-<unix time>`, cut off the
+//! log, and reported; a malformed line elsewhere is reported with its line number and
+//! skipped; every complete record is kept.
+//!
+//! ```
+//! use hastings::review::{Rating, ReviewRecord, Scheduler, Timestamp};
+//! use hastings::workspace::review_store::ReviewStore;
+//! use shakmaty::{Chess, Color};
+//!
+//! let dir = std::env::temp_dir().join(format!("hastings-doc-{}", std::process::id()));
+//! let path = dir.join("reviews.log");
+//! # let _ = std::fs::remove_dir_all(&dir);
+//! let mut store = ReviewStore::open(&path)?;
+//! store.append(&ReviewRecord {
+//!     time: Timestamp::parse_rfc3339("2025-03-01T09:30:00+01:00").unwrap(),
+//!     color: Color::White,
+//!     rating: Rating::Good,
+//!     seconds: 2.0,
+//!     fuzz: false,
+//!     card: hastings::review::CardKey::from_position(&Chess::default()),
+//! })?;
+//! let again = ReviewStore::open(&path)?;
+//! assert_eq!(again.records().len(), 1);
+//! assert_eq!(again.schedule(&Scheduler::default()).review_count(), 1);
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! # Ok::<(), hastings::workspace::store::StoreError>(())
+//! ```
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::store::{Loaded, StoreError, load_or_set_aside, write_atomic};
+use crate::review::log::{self, HEADER, ReviewRecord};
+use crate::review::schedule::{DEFAULT_RETENTION, Schedule, Scheduler};
+
+/// The log's file name in the learner's data directory.
+pub const LOG_FILE: &str = "reviews.log";
+
+/// The parameters' file name in the learner's data directory.
+pub const PARAMS_FILE: &str = "review-params.json";
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// An open review log.
+#[derive(Debug)]
+pub struct ReviewStore {
+    path: PathBuf,
+    records: Vec<ReviewRecord>,
+    warnings: Vec<String>,
+    /// Open for appending once the first record is written.
+    file: Option<File>,
+}
+
+impl ReviewStore {
+    /// Reads the log at `path` (a missing file is an empty log, created at the first
+    /// append). A torn last record is moved aside (see the module docs).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Io`] when the file exists but cannot be read, or a torn record
+    /// cannot be moved aside.
+    pub fn open(path: &Path) -> Result<ReviewStore, StoreError> {
+        let bytes = match fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(io_err(path)(e)),
+        };
+        let read = log::parse(&bytes);
+        let mut warnings = read.warnings();
+        if let Some(tail) = &read.torn_tail {
+            let aside = side_path(path, "torn");
+            fs::write(&aside, tail).map_err(io_err(&aside))?;
+            let f = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(io_err(path))?;
+            f.set_len(read.complete_len as u64).map_err(io_err(path))?;
+            f.sync_all().map_err(io_err(path))?;
+            warnings.push(format!(
+                "the cut-off bytes were kept in {}",
+                aside.display()
+            ));
+        }
+        Ok(ReviewStore {
+            path: path.to_owned(),
+            records: read.records,
+            warnings,
+            file: None,
+        })
+    }
+
+    /// The log's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Every review read or appended, in order.
+    pub fn records(&self) -> &[ReviewRecord] {
+        &self.records
+    }
+
+    /// What opening the log found worth telling the learner (torn or skipped lines).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The card states: the log replayed through `scheduler`.
+    pub fn schedule(&self, scheduler: &Scheduler) -> Schedule {
+        Schedule::replay(scheduler, &self.records)
+    }
+
+    /// Appends one review: writes its line, flushes, and syncs the data to disk before
+    /// returning. A new log starts with the header line.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Io`] when the directory or file cannot be written; the record is
+    /// then not kept in memory either.
+    pub fn append(&mut self, record: &ReviewRecord) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let file = match &mut self.file {
+            Some(f) => f,
+            None => {
+                if let Some(dir) = path.parent()
+                    && !dir.as_os_str().is_empty()
+                {
+                    fs::create_dir_all(dir).map_err(io_err(dir))?;
+                }
+                let mut f = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .map_err(io_err(&path))?;
+                if f.metadata().map_err(io_err(&path))?.len() == 0 {
+                    f.write_all(format!("{HEADER}\n").as_bytes())
+                        .map_err(io_err(&path))?;
+                }
+                self.file.insert(f)
+            }
+        };
+        file.write_all(record.to_line().as_bytes())
+            .map_err(io_err(&path))?;
+        file.flush().map_err(io_err(&path))?;
+        file.sync_data().map_err(io_err(&path))?;
+        self.records.push(record.clone());
+        Ok(())
+    }
+}
+
+/// `NAME.<what>-<unix time>` beside `path`.
+fn side_path(path: &Path, what: &str) -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(format!(".{what}-{secs}"));
+    path.with_file_name(name)
+}
+
+/// The learner's FSRS settings, saved beside the log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ReviewParams {
+    /// The FSRS parameters (empty for the defaults).
+    pub parameters: Vec<f32>,
+    /// The desired retention.
+    pub desired_retention: f32,
+}
+
+impl Default for ReviewParams {
+    fn default() -> ReviewParams {
+        ReviewParams {
+            parameters: Vec::new(),
+            desired_retention: DEFAULT_RETENTION,
+        }
+    }
+}
+
+impl ReviewParams {
+    /// The scheduler these settings describe, or the default one with a warning when
+    /// fsrs refuses them.
+    pub fn scheduler(&self) -> (Scheduler, Option<String>) {
+        match Scheduler::new(&self.parameters, self.desired_retention) {
+            Ok(s) => (s, None),
+            Err(e) => (
+                Scheduler::default(),
+                Some(format!("{e}; using the defaults")),
+            ),
+        }
+    }
+}
+
+/// Loads the FSRS settings (defaults when missing; a corrupt file is set aside).
+pub fn load_params(path: &Path) -> Loaded<ReviewParams> {
+    load_or_set_aside(path, |text| serde_json::from_str::<ReviewParams>(text))
+}
+
+/// Saves the FSRS settings atomically.
+///
+/// # Errors
+///
+/// As [`write_atomic`].
+pub fn save_params(path: &Path, params: &ReviewParams) -> Result<(), StoreError> {
+    let text = serde_json::to_string_pretty(params).unwrap_or_default();
+    write_atomic(path, text.as_bytes())
+}
+
+/// The local UTC offset in minutes, as `date +%z` reports it; 0 (UTC) when that fails.
+/// Review days start at 04:00 local time, so callers that know the offset better
+/// (a `--now` with an offset) should pass theirs.
+pub fn local_offset_minutes() -> i16 {
+    let Ok(out) = std::process::Command::new("date").arg("+%z").output() else {
+        return 0;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let t = text.trim().as_bytes();
+    if t.len() != 5 || !t[1..].iter().all(u8::is_ascii_digit) {
+        return 0;
+    }
+    let n = |i: usize| i16::from(t[i] - b'0');
+    let minutes = (n(1) * 10 + n(2)) * 60 + n(3) * 10 + n(4);
+    match t[0] {
+        b'-' => -minutes,
+        b'+' => minutes,
+        _ => 0,
+    }
+}
+
+/// What `hastings review` was asked to do (the CLI fills it in from its flags).
+#[derive(Clone, Debug)]
+pub struct ReviewCommand {
+    /// The learner's colour.
+    pub color: shakmaty::Color,
+    /// The review log.
+    pub log: PathBuf,
+    /// Now (the learner's local offset included).
+    pub now: crate::review::Timestamp,
+    /// `Some((moves, rating))`: grade the card after these SAN moves.
+    pub grade: Option<(String, crate::review::Rating)>,
+    /// Fuzz the interval of a grade.
+    pub fuzz: bool,
+    /// Due cards, or the mistakes-only queue.
+    pub kind: crate::review::SessionKind,
+    /// New cards a day.
+    pub new_per_day: u32,
+    /// How many queued cards to list.
+    pub limit: usize,
+}
+
+/// What `hastings review` prints.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum ReviewOutput {
+    /// The queue and the counts.
+    Queue(crate::review::report::QueueReport),
+    /// The card just graded.
+    Card(crate::review::report::CardReport),
+}
+
+/// Why `hastings review` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewCommandError {
+    /// The log or the parameters could not be read or written.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The moves to grade do not lead to a card.
+    #[error(transparent)]
+    Card(#[from] crate::review::report::CardLookupError),
+}
+
+/// Runs `hastings review` on `graph`: prints the queue, or grades one card (appending
+/// the review to the log) and prints it. Warnings about the log go to `warn`.
+///
+/// # Errors
+///
+/// [`ReviewCommandError`] when the log cannot be read or written or the moves to grade
+/// lead to no card.
+pub fn review_command(
+    graph: &crate::book::PositionGraph,
+    cmd: &ReviewCommand,
+    mut warn: impl FnMut(&str),
+) -> Result<ReviewOutput, ReviewCommandError> {
+    use crate::review::report::{CardJson, CardReport, card_after, queue_report};
+    use crate::review::{Deck, ReviewRecord};
+
+    let params_path = cmd.log.with_file_name(PARAMS_FILE);
+    let loaded = load_params(&params_path);
+    let (scheduler, bad) = loaded.value.scheduler();
+    for w in loaded.warning.iter().chain(&bad) {
+        warn(w);
+    }
+    let mut store = ReviewStore::open(&cmd.log)?;
+    for w in store.warnings() {
+        warn(w);
+    }
+    let deck = Deck::new(graph, cmd.color);
+    match &cmd.grade {
+        None => {
+            let schedule = store.schedule(&scheduler);
+            Ok(ReviewOutput::Queue(queue_report(
+                &deck,
+                &schedule,
+                &scheduler,
+                cmd.now,
+                cmd.kind,
+                cmd.new_per_day,
+                cmd.limit,
+            )))
+        }
+        Some((moves, rating)) => {
+            let index = card_after(graph, &deck, moves)?;
+            let Some(card) = deck.cards().get(index) else {
+                return Err(crate::review::report::CardLookupError::NotACard {
+                    moves: moves.clone(),
+                    reason: "no such card".to_owned(),
+                }
+                .into());
+            };
+            store.append(&ReviewRecord {
+                time: cmd.now,
+                color: cmd.color,
+                rating: *rating,
+                seconds: 0.0,
+                fuzz: cmd.fuzz,
+                card: card.key.clone(),
+            })?;
+            let schedule = store.schedule(&scheduler);
+            Ok(ReviewOutput::Card(CardReport {
+                card: CardJson::new(card, schedule.card(cmd.color, &card.key)),
+            }))
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! `hastings uci` as a process, driven by a script as a GUI would.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use hastings::engine::protocol::{EngineLine, parse_line};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position};
+
+/// Generous: these are timeouts against a hung engine, not timing assertions.
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hastings"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take().unwrap();
+        Session {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first for which `done` holds.
+    fn until(&self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + WAIT;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no answer; saw {seen:?}"));
+            let stop = done(&line);
+            seen.push(line);
+            if stop {
+                return seen;
+            }
+        }
+    }
+
+    fn bestmove(&self) -> (Option<UciMove>, Vec<String>) {
+        let lines = self.until(|l| l.starts_with("bestmove"));
+        let EngineLine::BestMove { best, .. } = parse_line(lines.last().unwrap()) else {
+            panic!("{lines:?}")
+        };
+        (best, lines)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn scripted_session_plays_a_legal_reply_and_quits() {
+    let mut s = Session::start();
+    s.send("uci");
+    let hello = s.until(|l| l == "uciok");
+    assert!(
+        hello.iter().any(|l| l.starts_with("id name hastings")),
+        "{hello:?}"
+    );
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Skill Level type spin")),
+        "{hello:?}"
+    );
+    s.send("isready");
+    s.until(|l| l == "readyok");
+    s.send("position startpos moves e2e4");
+    s.send("go movetime 200");
+    let (best, lines) = s.bestmove();
+    let mut pos = Chess::default();
+    pos.play_unchecked("e2e4".parse::<UciMove>().unwrap().to_move(&pos).unwrap());
+    assert!(best.unwrap().to_move(&pos).is_ok(), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+    s.send("quit");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < WAIT,
+            "hastings uci did not exit on quit"
+        );
+        thread::sleep(Duration::from_millis(10));
+    };
+    assert!(status.success());
+}
+
+#[test]
+fn infinite_search_answers_only_on_stop_and_isready_meanwhile() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go infinite");
+    s.send("isready");
+    let lines = s.until(|l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // Nothing but info while the search runs.
+    let quiet_until = Instant::now() + Duration::from_millis(300);
+    while let Ok(line) = s
+        .lines
+        .recv_timeout(quiet_until.saturating_duration_since(Instant::now()))
+    {
+        assert!(line.starts_with("info"), "{line}");
+    }
+    s.send("stop");
+    let (best, _) = s.bestmove();
+    assert!(best.unwrap().to_move(&Chess::default()).is_ok());
+}
+
+#[test]
+fn go_depth_on_mate_positions_gives_the_mate() {
+    let mut s = Session::start();
+    // Stockfish 15.1 agrees: mate in 2, first move d5f6 (tests/engine_search.rs).
+    s.send("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1");
+    s.send("go depth 4");
+    let (best, lines) = s.bestmove();
+    assert_eq!(best.unwrap().to_string(), "d5f6");
+    let last_info = lines.iter().rev().find(|l| l.starts_with("info")).unwrap();
+    assert!(last_info.contains("score mate 2"), "{last_info}");
+    // Mate in one as Black.
+    s.send("position fen rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2");
+    s.send("go depth 3");
+    let (best, lines) = s.bestmove();
+    assert_eq!(best.unwrap().to_string(), "d8h4");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn mated_position_answers_bestmove_none() {
+    let mut s = Session::start();
+    s.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    s.send("go depth 3");
+    let lines = s.until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn mcts_is_selected_with_setoption() {
+    let mut s = Session::start();
+    s.send("setoption name Search value mcts");
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go nodes 300");
+    let (best, lines) = s.bestmove();
+    let pos = common::position_after("e4 e5");
+    assert!(best.unwrap().to_move(&pos).is_ok(), "{lines:?}");
+    // MCTS reports playouts as nodes.
+    assert!(lines.iter().any(|l| l.contains("nodes 300")), "{lines:?}");
+    s.send("setoption name Search value nonsense");
+    s.send("isready");
+    let lines = s.until(|l| l == "readyok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn end_of_input_lets_a_limited_search_finish() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hastings"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(b"position startpos\ngo depth 3\n")?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+}
+
+#[test]
+fn bad_commands_are_reported_and_ignored() {
+    let mut s = Session::start();
+    s.send("position startpos moves e2e5");
+    s.send("frobnicate");
+    s.send("isready");
+    let lines = s.until(|l| l == "readyok");
+    assert!(
+        lines.iter().any(|l| l.contains("position ignored")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("unknown command")),
+        "{lines:?}"
+    );
+}

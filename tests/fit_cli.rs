@@ -1,0 +1,176 @@
+//! `hastings fit` end to end: JSON keys, the profile it writes, `sample --style`.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{fixture, hastings};
+
+#[test]
+fn fit_json_has_exactly_the_documented_keys_in_order() {
+    let games = fixture("twic1599_100k.pgn");
+    let (code, out, err) = hastings(&[
+        "fit",
+        "--games",
+        games.to_str().unwrap(),
+        "--player",
+        "praggnanandhaa",
+        "--generations",
+        "5",
+        "--population",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut expected = [
+        "params",
+        "weights",
+        "tau",
+        "log_likelihood",
+        "log_likelihood_neutral",
+        "moves_scored",
+        "moves_out_of_book",
+        "top1",
+        "top1_neutral",
+    ];
+    // serde_json's map is sorted unless preserve_order: compare as sets, then the text order.
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(sorted, expected);
+    let positions: Vec<usize> = [
+        "\"params\"",
+        "\"weights\"",
+        "\"tau\"",
+        "\"log_likelihood\"",
+        "\"log_likelihood_neutral\"",
+        "\"moves_scored\"",
+        "\"moves_out_of_book\"",
+        "\"top1\"",
+        "\"top1_neutral\"",
+    ]
+    .iter()
+    .map(|k| out.find(k).unwrap())
+    .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{out}");
+    assert_eq!(v["params"].as_array().unwrap().len(), 5);
+    // The player's 10 games in this file: 35 moves in ECO, 4 leaving it.
+    assert_eq!(v["moves_scored"], 35);
+    assert_eq!(v["moves_out_of_book"], 4);
+    assert!(v["log_likelihood"].as_f64().unwrap() >= v["log_likelihood_neutral"].as_f64().unwrap());
+}
+
+#[test]
+fn the_fitted_profile_loads_in_sample() {
+    let dir = std::env::temp_dir().join(format!("hastings-fit-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let profile = dir.join("p.ron");
+    let games = fixture("twic1599_100k.pgn");
+    let (code, out, err) = hastings(&[
+        "fit",
+        "--games",
+        games.to_str().unwrap(),
+        "--player",
+        "abdusattorov",
+        "--generations",
+        "5",
+        "--population",
+        "10",
+        "--json",
+        "-o",
+        profile.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let fitted: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (code, out, err) = hastings(&[
+        "sample",
+        "--style",
+        profile.to_str().unwrap(),
+        "--iterations",
+        "10",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let sampled: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // The same P as with the fitted vectors given on the command line.
+    let params: Vec<String> = fitted["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    let weights: Vec<String> = fitted["weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    let tau = fitted["tau"].to_string();
+    let (code, out, err) = hastings(&[
+        "sample",
+        "--params",
+        &params.join(","),
+        "--weights",
+        &weights.join(","),
+        "--tau",
+        &tau,
+        "--iterations",
+        "10",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let direct: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(sampled["candidates"], direct["candidates"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_corrupt_profile_is_an_error_with_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("hastings-fit-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.ron");
+    std::fs::write(
+        &bad,
+        "(\n    format: 1,\n    name: \"x\",\n    gambits: (on: maybe, weight: 0.1),\n)\n",
+    )
+    .unwrap();
+    let (code, _, err) = hastings(&["sample", "--style", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bad.ron: line 4, column"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fit_names_the_players_it_knows_when_the_name_is_missing() {
+    let games = fixture("twic1599_100k.pgn");
+    let (code, _, err) = hastings(&[
+        "fit",
+        "--games",
+        games.to_str().unwrap(),
+        "--player",
+        "Fischer",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("no game has a White or Black tag containing `Fischer`"),
+        "{err}"
+    );
+    assert!(err.contains("Praggnanandhaa,R (10)"), "{err}");
+    let (code, _, err) = hastings(&[
+        "fit",
+        "--games",
+        games.to_str().unwrap(),
+        "--player",
+        "x",
+        "--theory",
+        "book.bin",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("only `eco`"), "{err}");
+}

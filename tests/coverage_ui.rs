@@ -78,8 +78,18 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
     let i = report.gaps.iter().position(|g| g.sans == "e4 c6").unwrap();
     let gap = report.gaps[i].clone();
     assert!(gap.reach > 0.04, "{}", gap.reach);
-    harness.get_by_label(&format!("1 in {} games: e4 c6", one_in(gap.reach)));
+    let label = format!("1 in {} games: e4 c6", one_in(gap.reach));
+    harness.get_by_label(&label);
     harness.get_by_label("B10 Caro-Kann Defense");
+    // Hovering the gap shows its position on a small board (the drill's board is at the
+    // start, where c6 is empty).
+    assert!(harness.query_by_label("c6 black pawn").is_none());
+    harness.get_by_label(&label).hover();
+    harness.run();
+    harness.get_by_label("c6 black pawn");
+    harness.get_by_label("Depth (plies)").hover();
+    harness.run();
+    assert!(harness.query_by_label("c6 black pawn").is_none());
     harness.get_by_label("theory: d4, Nc3, c4, Nf3, b4");
 
     let button = harness.get_all_by_label("Drill this gap").nth(i).unwrap();

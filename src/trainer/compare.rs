@@ -249,9 +249,9 @@ pub fn compare(
     out
 }
 
-/// The repertoire's moves at `pos` (legal there).
-fn repertoire_moves(repertoire: &PositionGraph, pos: &Chess) -> Vec<Move> {
-    repertoire.lookup(pos).map_or_else(Vec::new, |node| {
+/// The repertoire's moves at `pos` (whose key is `key`), legal there.
+fn repertoire_moves(repertoire: &PositionGraph, key: &NodeKey, pos: &Chess) -> Vec<Move> {
+    repertoire.node(key).map_or_else(Vec::new, |node| {
         repertoire
             .continuations(node)
             .iter()
@@ -286,17 +286,18 @@ fn walk(
     };
     let mut pos = Chess::default();
     let mut moves: Vec<Move> = Vec::with_capacity(line.moves.len());
-    let mut inside = repertoire.lookup(&pos).is_some();
+    let mut key = NodeKey::from_position(&pos);
+    let mut inside = repertoire.node(&key).is_some();
     for san in &line.moves {
         // The importer replayed every line, so this cannot fail; stop if it does.
         let Ok(mv) = san.to_move(&pos) else {
             break;
         };
         let ply = u32::try_from(moves.len() + 1).unwrap_or(u32::MAX);
-        let key_after = NodeKey::from_position(&pos).after_move(mv);
+        let key_after = key.after_move(mv);
         let next_inside = repertoire.node(&key_after).is_some();
         if inside {
-            let known = repertoire_moves(repertoire, &pos);
+            let known = repertoire_moves(repertoire, &key, &pos);
             if known.is_empty() {
                 game.repertoire_end.get_or_insert(ply - 1);
             } else if !next_inside {
@@ -326,6 +327,7 @@ fn walk(
             }
         }
         pos.play_unchecked(mv);
+        key = key_after;
         moves.push(mv);
         if !inside && next_inside {
             game.returns.push(Return {
@@ -337,7 +339,7 @@ fn walk(
         inside = next_inside;
     }
     game.plies = u32::try_from(moves.len()).unwrap_or(u32::MAX);
-    if inside && repertoire_moves(repertoire, &pos).is_empty() {
+    if inside && repertoire_moves(repertoire, &key, &pos).is_empty() {
         game.repertoire_end.get_or_insert(game.plies);
     }
     game

@@ -21,7 +21,7 @@ use super::chart::ChartData;
 use super::chart_panel;
 use super::chart_panel::ChartCache;
 use super::command::ExportWhat;
-use super::coverage_panel::CoverageView;
+use super::coverage::CoverageView;
 use super::dialogs::Dialogs;
 use super::explore::{ExploreRun, Explored};
 use super::import_report::ReportView;

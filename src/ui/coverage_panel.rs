@@ -1,501 +1,27 @@
 //! The Coverage tab: what the learner's repertoire will face against the theory book
-//! (the gaps, coverage by depth, the most likely positions), "Drill this gap", and
-//! "Check my games…" (a PGN of the learner's games against the repertoire).
-//!
-//! The exposure ([`crate::trainer::coverage`]) and the comparison
-//! ([`crate::trainer::compare`]) run as [`Job`]s off the UI thread; the exposure is
-//! recomputed while the tab is shown whenever the book, the style, the colour, the
-//! depth or the threshold changed. A gap is drilled on the theory book (the repertoire
-//! has no move there by definition); "Back to my repertoire" returns.
+//! (the gaps with a board preview and "Drill this gap", coverage by depth, the most
+//! likely positions) and "Check my games…" (a PGN of the learner's games against the
+//! repertoire, each game clickable to its position). The work behind it runs off the UI
+//! thread ([`super::coverage`]).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use eframe::egui;
 use egui::{RichText, Ui};
 use egui_plot::{Bar, BarChart, Legend, Plot};
-use shakmaty::{Color, Move};
 
-use super::app::TrainerApp;
+use super::board::{BoardView, Orientation, board_ui};
 use super::command::{Command, DrillBook};
+use super::coverage::{CoverageReport, CoverageRow, CoverageView};
 use super::format::count;
-use crate::book::{ImportMode, ImportOptions, PositionGraph, SourceId};
-use crate::sampler::Style;
-use crate::trainer::Session;
-use crate::trainer::compare::{
-    CompareOptions, Comparison, Mover, compare, games_ply_limit, most_frequent_player,
-};
-use crate::trainer::coverage::{
-    CoverageOptions, DEFAULT_DEPTH, DEFAULT_THRESHOLD, Exposure, describe, exposure, one_in,
-};
-use crate::workspace::job::{Job, JobPoll};
-use crate::workspace::{file_name, files};
-
-/// How many likely positions the tab lists.
-const LIKELY_SHOWN: usize = 12;
-
-/// What an exposure was computed for.
-#[derive(Debug, Clone, PartialEq)]
-struct CoverageKey {
-    book: u64,
-    style: Style,
-    learner: Color,
-    depth: u32,
-    threshold: f64,
-}
-
-/// A position described for the tab.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CoverageRow {
-    /// The most likely way there from the start.
-    pub moves: Vec<Move>,
-    /// It in SAN: `"e4 c6"`.
-    pub sans: String,
-    /// `"B10 Caro-Kann Defense"`, if a line names it.
-    pub name: Option<String>,
-    /// The probability that a drill reaches it.
-    pub reach: f64,
-    /// For a gap: the theory's moves there in SAN, most popular first.
-    pub theory: Vec<String>,
-}
-
-/// An exposure with its rows described (names and SAN computed off the UI thread).
-#[derive(Debug)]
-pub struct CoverageReport {
-    /// The exposure.
-    pub exposure: Exposure,
-    /// The gaps, most likely first.
-    pub gaps: Vec<CoverageRow>,
-    /// The most likely positions.
-    pub likely: Vec<CoverageRow>,
-}
-
-/// One game of a comparison, as listed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GameRow {
-    /// `"12. Me - You 1-0"`.
-    pub title: String,
-    /// `"you left at ply 5: Bc4 (repertoire: Bb5)"`.
-    pub what: String,
-    /// Where a click starts a drill, if anywhere.
-    pub drill: Option<(Vec<Move>, DrillBook)>,
-}
-
-/// A finished comparison, as listed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GamesReport {
-    /// The file compared.
-    pub file: String,
-    /// The player whose games were compared.
-    pub player: String,
-    /// The counts, one line.
-    pub summary: String,
-    /// The games compared, in file order.
-    pub games: Vec<GameRow>,
-}
-
-type CompareResult = Result<GamesReport, String>;
-
-/// The tab's state (runtime only).
-pub struct CoverageView {
-    /// The depth of the exposure, in plies.
-    pub depth: u32,
-    /// The gap threshold, in percent.
-    pub threshold_percent: f64,
-    /// The player whose games "Check my games…" compares (empty: the file's most
-    /// frequent player).
-    pub player: String,
-    /// Counts the books, so a new book recomputes the exposure.
-    generation: u64,
-    job: Option<(CoverageKey, Job<CoverageReport>)>,
-    report: Option<(CoverageKey, Arc<CoverageReport>)>,
-    compare_job: Option<(String, Job<CompareResult>)>,
-    games: Option<CompareResult>,
-    /// The repertoire while a gap is drilled on the theory book.
-    set_aside: Option<Arc<PositionGraph>>,
-}
-
-impl Default for CoverageView {
-    fn default() -> CoverageView {
-        CoverageView {
-            depth: DEFAULT_DEPTH,
-            threshold_percent: DEFAULT_THRESHOLD * 100.0,
-            player: String::new(),
-            generation: 0,
-            job: None,
-            report: None,
-            compare_job: None,
-            games: None,
-            set_aside: None,
-        }
-    }
-}
-
-impl CoverageView {
-    /// The book was rebuilt: the exposure is recomputed, a gap drill is over.
-    pub(super) fn book_changed(&mut self) {
-        self.generation += 1;
-        self.set_aside = None;
-        if let Some((_, job)) = self.job.take() {
-            job.cancel();
-        }
-    }
-}
-
-fn describe_rows(
-    ex: Exposure,
-    repertoire: &PositionGraph,
-    theory: &PositionGraph,
-) -> CoverageReport {
-    let names = [theory, repertoire];
-    let row = |moves: &[Move], reach: f64, theory: Vec<String>| {
-        let info = describe(moves, &names);
-        CoverageRow {
-            moves: moves.to_vec(),
-            sans: info.sans,
-            name: info.name,
-            reach,
-            theory,
-        }
-    };
-    let gaps = ex
-        .gaps()
-        .iter()
-        .map(|g| {
-            let sans = g
-                .theory
-                .iter()
-                .map(|m| shakmaty::san::SanPlus::from_move(g.position.clone(), *m).to_string())
-                .collect();
-            row(&g.moves, g.reach, sans)
-        })
-        .collect();
-    let likely = ex
-        .positions()
-        .iter()
-        .filter(|p| !p.moves.is_empty())
-        .take(LIKELY_SHOWN)
-        .map(|p| row(&p.moves, p.reach, Vec::new()))
-        .collect();
-    CoverageReport {
-        exposure: ex,
-        gaps,
-        likely,
-    }
-}
-
-fn repaint(ctx: &egui::Context) -> crate::workspace::job::Wake {
-    let ctx = ctx.clone();
-    Arc::new(move || ctx.request_repaint())
-}
-
-impl TrainerApp {
-    /// The repertoire the exposure is computed for (set aside while a gap is drilled),
-    /// and the theory; `None` unless the book is a repertoire.
-    fn coverage_books(&mut self) -> Option<(Arc<PositionGraph>, Arc<PositionGraph>)> {
-        let theory = self.workspace.theory()?;
-        let repertoire = self
-            .coverage
-            .set_aside
-            .clone()
-            .unwrap_or_else(|| Arc::clone(&self.graph));
-        Some((repertoire, theory))
-    }
-
-    fn coverage_key(&self) -> CoverageKey {
-        CoverageKey {
-            book: self.coverage.generation,
-            style: self.settings.style.clone(),
-            learner: self.session.learner(),
-            depth: self.coverage.depth,
-            threshold: self.coverage.threshold_percent / 100.0,
-        }
-    }
-
-    /// Takes finished coverage work and, while the tab is shown, starts the exposure
-    /// when what it depends on changed.
-    pub(super) fn poll_coverage(&mut self, ctx: &egui::Context) {
-        let view = &mut self.coverage;
-        if let Some((key, job)) = &view.job {
-            match job.poll() {
-                JobPoll::Running => ctx.request_repaint_after(std::time::Duration::from_millis(50)),
-                JobPoll::Finished(report) => {
-                    view.report = Some((key.clone(), Arc::new(report)));
-                    view.job = None;
-                }
-                JobPoll::Died(_) => view.job = None,
-            }
-        }
-        if let Some((_, job)) = &view.compare_job {
-            match job.poll() {
-                JobPoll::Running => ctx.request_repaint_after(std::time::Duration::from_millis(50)),
-                JobPoll::Finished(result) => {
-                    view.games = Some(result);
-                    view.compare_job = None;
-                }
-                JobPoll::Died(e) => {
-                    view.games = Some(Err(e.to_string()));
-                    view.compare_job = None;
-                }
-            }
-        }
-        if self.left_tab == super::app::LeftTab::Coverage {
-            self.start_coverage(ctx);
-        }
-    }
-
-    /// Starts the exposure unless it is computed (or being computed) for the current key.
-    fn start_coverage(&mut self, ctx: &egui::Context) {
-        let key = self.coverage_key();
-        let done = self
-            .coverage
-            .report
-            .as_ref()
-            .is_some_and(|(k, _)| *k == key);
-        let running = self.coverage.job.as_ref().is_some_and(|(k, _)| *k == key);
-        if done || running {
-            return;
-        }
-        let Some((repertoire, theory)) = self.coverage_books() else {
-            return;
-        };
-        if let Some((_, old)) = self.coverage.job.take() {
-            old.cancel();
-        }
-        let style = key.style.clone();
-        let options = CoverageOptions {
-            depth: key.depth,
-            threshold: key.threshold,
-            ..CoverageOptions::new(key.learner)
-        };
-        let job = Job::spawn("coverage", repaint(ctx), move |_| {
-            let ex = exposure(&repertoire, &theory, &style, &options);
-            describe_rows(ex, &repertoire, &theory)
-        });
-        match job {
-            Ok(job) => self.coverage.job = Some((key, job)),
-            Err(e) => self.message = Some(format!("Cannot compute the coverage: {e}")),
-        }
-    }
-
-    /// Waits for the running exposure and comparison and takes their results (tests wait;
-    /// the window never does).
-    pub fn finish_coverage(&mut self) {
-        if let Some((key, job)) = self.coverage.job.take()
-            && let JobPoll::Finished(report) = job.poll_blocking()
-        {
-            self.coverage.report = Some((key, Arc::new(report)));
-        }
-        if let Some((_, job)) = self.coverage.compare_job.take() {
-            self.coverage.games = Some(match job.poll_blocking() {
-                JobPoll::Finished(result) => result,
-                JobPoll::Running => Err("still running".to_owned()),
-                JobPoll::Died(e) => Err(e.to_string()),
-            });
-        }
-    }
-
-    /// Whether a position is being drilled on the theory book (a gap) instead of the
-    /// repertoire.
-    pub fn is_drilling_theory(&self) -> bool {
-        self.coverage.set_aside.is_some()
-    }
-
-    /// The last exposure computed, with its described rows.
-    pub fn coverage_report(&self) -> Option<&CoverageReport> {
-        self.coverage.report.as_ref().map(|(_, r)| r.as_ref())
-    }
-
-    /// The last comparison of the learner's games: the games listed, or why it failed.
-    pub fn games_report(&self) -> Option<&Result<GamesReport, String>> {
-        self.coverage.games.as_ref()
-    }
-
-    /// Compares the learner's games in `path` with the repertoire on a background thread
-    /// (what "Check my games…" does once a file is chosen).
-    pub fn check_games(&mut self, ctx: &egui::Context, path: PathBuf) {
-        let Some((repertoire, theory)) = self.coverage_books() else {
-            self.coverage.games = Some(Err(
-                "Checking games needs your repertoire: untick ECO in the Book tab and load it."
-                    .to_owned(),
-            ));
-            return;
-        };
-        let gaps = self
-            .coverage
-            .report
-            .as_ref()
-            .map(|(_, r)| r.exposure.gaps().to_vec())
-            .unwrap_or_default();
-        let learner = self.session.learner();
-        let player = self.coverage.player.trim().to_owned();
-        let label = file_name(&path);
-        let job = Job::spawn("compare", repaint(ctx), move |progress| {
-            let options = ImportOptions {
-                mode: ImportMode::Games,
-                max_plies: Some(games_ply_limit(&repertoire)),
-            };
-            let (import, _) =
-                files::import_file(&path, SourceId(u16::MAX), &options, &theory, progress)
-                    .map_err(|e| e.to_string())?;
-            let player = if player.is_empty() {
-                most_frequent_player(&import.lines)
-                    .ok_or_else(|| "The games name no players: type your name.".to_owned())?
-            } else {
-                player
-            };
-            let options = CompareOptions { player, learner };
-            let result = compare(&repertoire, &import.lines, &options, &gaps);
-            Ok(games_report(file_name(&path), &options.player, &result))
-        });
-        match job {
-            Ok(job) => {
-                self.coverage.compare_job = Some((label, job));
-                self.coverage.games = None;
-            }
-            Err(e) => self.coverage.games = Some(Err(e.to_string())),
-        }
-    }
-
-    /// Starts a drill at the position after `moves`: on the repertoire, or on the theory
-    /// book (a gap, which the repertoire cannot drill). Falls back to the other book when
-    /// the game reached the position through positions outside the first.
-    pub(super) fn drill_at(&mut self, moves: &[Move], book: DrillBook) {
-        let Some((repertoire, theory)) = self.coverage_books() else {
-            self.message = Some("Drilling a position needs your repertoire.".to_owned());
-            return;
-        };
-        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
-        let learner = self.session.learner();
-        let style = self.session.style().clone();
-        let order = match book {
-            DrillBook::Repertoire => [(repertoire.clone(), false), (theory.clone(), true)],
-            DrillBook::Theory => [(theory.clone(), true), (repertoire.clone(), false)],
-        };
-        for (graph, on_theory) in order {
-            let Ok(mut session) =
-                Session::from_moves(Arc::clone(&graph), learner, style.clone(), seed, moves)
-            else {
-                continue;
-            };
-            if on_theory {
-                self.coverage.set_aside = Some(Arc::clone(&repertoire));
-            } else {
-                self.coverage.set_aside = None;
-                session.set_theory(Some(Arc::clone(&theory)));
-            }
-            self.session = session;
-            self.graph = graph;
-            self.book_generation += 1;
-            self.after_new_session();
-            let at = describe(moves, &[]).sans;
-            self.message = Some(if on_theory {
-                format!(
-                    "Drilling after {at} with the theory book (your repertoire has no move here). \
-                     \"Back to my repertoire\" in the Coverage tab returns."
-                )
-            } else {
-                format!("Drilling your repertoire after {at}.")
-            });
-            return;
-        }
-        self.message = Some(
-            "This position cannot be drilled: the game reached it through positions outside \
-             the books."
-                .to_owned(),
-        );
-    }
-
-    /// Ends a gap drill: the repertoire is the book again.
-    pub(super) fn back_to_repertoire(&mut self) {
-        let Some(repertoire) = self.coverage.set_aside.take() else {
-            return;
-        };
-        let theory = self.workspace.theory();
-        self.session.set_graph(Arc::clone(&repertoire));
-        self.session.set_theory(theory);
-        self.graph = repertoire;
-        self.book_generation += 1;
-        self.after_new_session();
-        self.message = Some("Back to your repertoire.".to_owned());
-    }
-
-    fn after_new_session(&mut self) {
-        if let Some(run) = self.explore.take() {
-            run.cancel();
-        }
-        self.explored = None;
-        self.chart.invalidate();
-        self.last_reply = None;
-        self.animation = None;
-    }
-}
-
-/// The listed games of a comparison.
-fn games_report(file: String, player: &str, c: &Comparison) -> GamesReport {
-    let s = &c.summary;
-    let summary = format!(
-        "{} of {} games compared; you left the repertoire in {}, your opponents in {} \
-         ({} into a known gap); {} reached its end",
-        count(s.compared),
-        count(s.games),
-        count(s.player_left),
-        count(s.opponent_left),
-        count(s.known_gaps),
-        count(s.repertoire_ended)
-    );
-    let games = c
-        .games
-        .iter()
-        .map(|g| {
-            let title = format!("{}. {} - {} {}", g.game, g.white, g.black, g.result);
-            let (what, drill) = match g.first_exit() {
-                Some((Mover::Player, d)) => (
-                    format!(
-                        "you left at ply {}: {} (repertoire: {})",
-                        d.ply,
-                        d.san,
-                        d.repertoire.join(", ")
-                    ),
-                    Some((d.moves.clone(), DrillBook::Repertoire)),
-                ),
-                Some((Mover::Opponent, d)) => {
-                    let mut after = d.moves.clone();
-                    after.push(d.played);
-                    (
-                        format!(
-                            "your opponent left at ply {}: {}{}",
-                            d.ply,
-                            d.san,
-                            if d.known_gap { " (a known gap)" } else { "" }
-                        ),
-                        Some((after, DrillBook::Theory)),
-                    )
-                }
-                None => (
-                    match g.repertoire_end {
-                        Some(ply) => format!("followed the repertoire to its end (ply {ply})"),
-                        None => "stayed in the repertoire".to_owned(),
-                    },
-                    None,
-                ),
-            };
-            GameRow { title, what, drill }
-        })
-        .collect();
-    GamesReport {
-        file,
-        player: player.to_owned(),
-        summary,
-        games,
-    }
-}
+use crate::trainer::coverage::{Exposure, one_in};
 
 /// The Coverage tab.
 pub(super) fn coverage_panel_ui(
     ui: &mut Ui,
     view: &mut CoverageView,
     repertoire: bool,
+    orientation: Orientation,
     commands: &mut Vec<Command>,
 ) {
     ui.heading("Coverage");
@@ -539,13 +65,64 @@ pub(super) fn coverage_panel_ui(
     }
     if let Some((_, report)) = &view.report {
         let report = Arc::clone(report);
-        report_ui(ui, &report, commands);
+        report_ui(ui, &report, orientation, commands);
     }
     ui.separator();
     games_ui(ui, view, commands);
 }
 
-fn report_ui(ui: &mut Ui, report: &CoverageReport, commands: &mut Vec<Command>) {
+/// One gap: how often, where, its name, the theory's moves, "Drill this gap".
+fn gap_ui(
+    ui: &mut Ui,
+    i: usize,
+    g: &CoverageRow,
+    orientation: Orientation,
+    commands: &mut Vec<Command>,
+) {
+    ui.push_id(("gap", i), |ui| {
+        let text = format!("1 in {} games: {}", count(one_in(g.reach)), g.sans);
+        ui.add(egui::Label::new(text).wrap()).on_hover_ui(|ui| {
+            ui.label(format!("reach {:.2}%", g.reach * 100.0));
+            preview_ui(ui, g, orientation);
+        });
+        if let Some(name) = &g.name {
+            ui.add(egui::Label::new(RichText::new(name).small()).truncate());
+        }
+        let theory: Vec<&str> = g.theory.iter().take(5).map(String::as_str).collect();
+        ui.add(
+            egui::Label::new(RichText::new(format!("theory: {}", theory.join(", "))).small())
+                .truncate(),
+        );
+        if ui
+            .small_button("Drill this gap")
+            .on_hover_text("Start a drill at this position, with the theory book")
+            .clicked()
+        {
+            commands.push(Command::DrillAt(g.moves.clone(), DrillBook::Theory));
+        }
+    });
+    ui.add_space(2.0);
+}
+
+/// A small board of the row's position, shown on hover.
+fn preview_ui(ui: &mut Ui, row: &CoverageRow, orientation: Orientation) {
+    let last = row.moves.last();
+    let view = BoardView {
+        last_move: last,
+        interactive: false,
+        ..BoardView::new(&row.position)
+    };
+    ui.allocate_ui(egui::vec2(176.0, 176.0), |ui| {
+        board_ui(ui, &view, orientation);
+    });
+}
+
+fn report_ui(
+    ui: &mut Ui,
+    report: &CoverageReport,
+    orientation: Orientation,
+    commands: &mut Vec<Command>,
+) {
     let ex = &report.exposure;
     ui.label(RichText::new(format!("Gaps ({})", report.gaps.len())).strong())
         .on_hover_text(
@@ -555,28 +132,15 @@ fn report_ui(ui: &mut Ui, report: &CoverageReport, commands: &mut Vec<Command>) 
     if report.gaps.is_empty() {
         ui.label("No gap above the threshold.");
     }
-    for (i, g) in report.gaps.iter().enumerate() {
-        ui.push_id(("gap", i), |ui| {
-            ui.label(format!("1 in {} games: {}", count(one_in(g.reach)), g.sans))
-                .on_hover_text(format!("reach {:.2}%", g.reach * 100.0));
-            if let Some(name) = &g.name {
-                ui.add(egui::Label::new(RichText::new(name).small()).truncate());
-            }
-            let theory: Vec<&str> = g.theory.iter().take(5).map(String::as_str).collect();
-            ui.add(
-                egui::Label::new(RichText::new(format!("theory: {}", theory.join(", "))).small())
-                    .truncate(),
-            );
-            if ui
-                .small_button("Drill this gap")
-                .on_hover_text("Start a drill at this position, with the theory book")
-                .clicked()
-            {
-                commands.push(Command::DrillAt(g.moves.clone(), DrillBook::Theory));
+    // A long list scrolls on its own, so the chart and the games stay in reach.
+    egui::ScrollArea::vertical()
+        .id_salt("coverage_gaps")
+        .max_height(320.0)
+        .show(ui, |ui| {
+            for (i, g) in report.gaps.iter().enumerate() {
+                gap_ui(ui, i, g, orientation, commands);
             }
         });
-        ui.add_space(2.0);
-    }
     ui.add_space(4.0);
     ui.label(RichText::new("Coverage by depth").strong())
         .on_hover_text(
@@ -599,7 +163,10 @@ fn report_ui(ui: &mut Ui, report: &CoverageReport, commands: &mut Vec<Command>) 
         ui.horizontal(|ui| {
             ui.label(RichText::new(format!("{:>5.1}%", p.reach * 100.0)).monospace());
             ui.add(egui::Label::new(p.sans.as_str()).truncate())
-                .on_hover_text(p.name.as_deref().unwrap_or("(unnamed)"));
+                .on_hover_ui(|ui| {
+                    ui.label(p.name.as_deref().unwrap_or("(unnamed)"));
+                    preview_ui(ui, p, orientation);
+                });
         });
     }
 }
@@ -624,6 +191,7 @@ fn coverage_chart_ui(ui: &mut Ui, ex: &Exposure) {
         .allow_double_click_reset(false)
         .include_y(0.0)
         .include_y(1.0)
+        .x_axis_label("ply")
         .legend(Legend::default())
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new("in a drill", reach).color(egui::Color32::from_gray(160)));

@@ -64,7 +64,10 @@ impl TrainerApp {
     }
 
     fn left_panel_ui(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        ui.horizontal(|ui| {
+        // The tabs wrap to a second row when the panel is narrow (800x600).
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 4.0;
+            ui.spacing_mut().button_padding.x = 4.0;
             for (tab, name) in [
                 (LeftTab::Style, "Style"),
                 (LeftTab::Book, "Book"),
@@ -103,7 +106,13 @@ impl TrainerApp {
             }
             LeftTab::Coverage => {
                 let repertoire = self.workspace.is_repertoire();
-                coverage_panel::coverage_panel_ui(ui, &mut self.coverage, repertoire, commands);
+                coverage_panel::coverage_panel_ui(
+                    ui,
+                    &mut self.coverage,
+                    repertoire,
+                    self.orientation,
+                    commands,
+                );
             }
         });
     }

@@ -8,7 +8,8 @@
 //! - [`state`]: the settings saved between runs.
 //! - [`command`]: what the user asked for, applied after drawing.
 //! - Panels, one file each: `top_bar`, `style_panel` (Style tab), `book_panel` (Book
-//!   tab), `progress_panel` (Progress tab), [`coverage_panel`] (Coverage tab),
+//!   tab), `progress_panel` (Progress tab), [`coverage_panel`] (Coverage tab, its work
+//!   in [`coverage`]),
 //!   `board_panel`, `drill_panel`,
 //!   `chart_panel`, `import_report` (report window, "read as" dialog, import progress),
 //!   `profile_panel` (profiles and the adaptive opponent, in the Style tab),
@@ -25,6 +26,7 @@ mod book_panel;
 pub mod chart;
 mod chart_panel;
 pub mod command;
+pub mod coverage;
 pub mod coverage_panel;
 mod dialogs;
 mod drill_panel;

@@ -135,10 +135,12 @@ fn table(graph: &PositionGraph, moves: &str, styles: &[(&str, Style)]) {
     // Rows: the moves with the highest P under any style.
     let mut rows: Vec<(NodeId, f64)> = Vec::new();
     for (d, _) in &columns {
+        // ECO candidates always lead to a node of the graph.
         for c in &d.candidates {
-            match rows.iter_mut().find(|(n, _)| *n == c.to) {
+            let Some(to) = c.to else { continue };
+            match rows.iter_mut().find(|(n, _)| *n == to) {
                 Some(r) => r.1 = r.1.max(c.p),
-                None => rows.push((c.to, c.p)),
+                None => rows.push((to, c.p)),
             }
         }
     }

@@ -357,14 +357,6 @@ fn redundancy_and_the_weighted_split_follow_the_repertoires_moves() {
     assert!((weighted.reach(&key("c4")) - 1.0 / 3.0).abs() < 1e-12);
 }
 
-/// The chi-square critical value for `df` degrees of freedom at p = 0.001
-/// (Wilson–Hilferty; z = 3.0902), as in tests/sampler_stats.rs.
-fn chi2_critical(df: usize) -> f64 {
-    let k = df as f64;
-    let z = 3.0902;
-    k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3)
-}
-
 /// Plays `n` drills with a [`Session`] on the theory book, the learner picking one of
 /// the repertoire's moves uniformly, each until `depth` plies or the end; counts where
 /// they stopped (ply, position).
@@ -452,7 +444,7 @@ fn assert_drills_match(rep_name: &str, style: &Style, depth: u32, seed: u64) {
         cells += 1;
     }
     assert!(cells > 10, "a test needs many cells, got {cells}");
-    let bound = chi2_critical(cells - 1);
+    let bound = common::chi2_critical(cells - 1);
     assert!(
         chi2 < bound,
         "{rep_name}: chi2 = {chi2:.1} over {cells} cells exceeds {bound:.1}"

@@ -55,7 +55,7 @@ fn fitted_profile() -> StyleProfile {
         name: "Play like Test Player".to_owned(),
         description: "Fitted to sampled games.".to_owned(),
         style: Style::from_vectors([1, 0, 1, 0, 0], [0.3, 0.0, 0.6, 0.0, 0.0], 0.5).unwrap(),
-        popularity: Popularity::Book,
+        popularity: Popularity::Lines,
         provenance: Provenance::Fitted(FitProvenance {
             games: "/nonexistent/games.pgn".to_owned(),
             player: "Test Player".to_owned(),

@@ -119,14 +119,6 @@ fn exact_probabilities_follow_the_closed_form() {
     );
 }
 
-/// The chi-square critical value for `df` degrees of freedom at p = 0.001
-/// (Wilson–Hilferty; z = 3.0902).
-fn chi2_critical(df: usize) -> f64 {
-    let k = df as f64;
-    let z = 3.0902;
-    k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3)
-}
-
 /// Runs 100,000 MH steps with a fixed seed and checks the frequencies against `P`
 /// with a chi-square test at p = 0.001. Returns the statistic.
 fn check_frequencies(moves: &str, style: &Style, s_prev: f64, seed: u64) -> f64 {
@@ -152,7 +144,7 @@ fn check_frequencies(moves: &str, style: &Style, s_prev: f64, seed: u64) -> f64 
             (o as f64 - e).powi(2) / e
         })
         .sum();
-    let bound = chi2_critical(d.candidates.len() - 1);
+    let bound = common::chi2_critical(d.candidates.len() - 1);
     assert!(
         chi2 < bound,
         "after `{moves}` chi2 = {chi2:.1} exceeds {bound:.1}; counts {counts:?}"
@@ -263,7 +255,7 @@ fn exploration_counts_chains_and_reaches_named_lines() {
         .filter(|(c, _)| c.p * 2000.0 >= 5.0)
         .map(|(c, &o)| (f64::from(o) - c.p * 2000.0).powi(2) / (c.p * 2000.0))
         .sum();
-    assert!(chi2 < chi2_critical(3), "chi2 {chi2}");
+    assert!(chi2 < common::chi2_critical(3), "chi2 {chi2}");
     let reached = ex.reached(&ECO);
     assert!(reached.len() > 50, "2,000 chains reach many lines");
     assert!(reached.windows(2).all(|w| w[0].1 >= w[1].1));
@@ -310,7 +302,7 @@ proptest! {
                 prop_assert!(pos.is_legal(c.mv));
                 let mut next = pos.clone();
                 next.play_unchecked(c.mv);
-                prop_assert_eq!(ECO.lookup(&next), Some(c.to));
+                prop_assert_eq!(ECO.lookup(&next), c.to);
                 prop_assert!(c.p > 0.0);
                 prop_assert!(step.proposals >= 1);
             }

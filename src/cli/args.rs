@@ -7,7 +7,10 @@ use std::time::Instant;
 use clap::Args;
 
 use super::CliError;
+use crate::book::polyglot::SharedBook;
 use crate::book::{LineFilter, PositionGraph, SourceId};
+use crate::sampler::Popularity;
+use crate::workspace::polyglot::PolyglotFile;
 use crate::workspace::{BookChoice, FileMode, Workspace};
 
 /// Options of the trainer window (used when no command is given).
@@ -46,6 +49,53 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
         ));
     }
     Ok((w, h))
+}
+
+/// Where the popularity shares come from: the lines of the graph, Polyglot books, or a
+/// blend (issue 11).
+#[derive(Debug, Clone, Default, Args)]
+pub struct PopularityArgs {
+    /// A Polyglot opening book (.bin) to draw popularity from (repeatable: the books'
+    /// weights add up). Without one, `--popularity book` uses the embedded gnuchess book.
+    #[arg(long = "book", value_name = "FILE.bin")]
+    pub books: Vec<PathBuf>,
+    /// `eco` (the lines' weights, the thesis's numbers), `book` (the Polyglot book's
+    /// weights) or `blend:λ` (λ of the book, 1 − λ of the lines). Default: `book` when
+    /// `--book` is given, else `eco`.
+    #[arg(long, value_name = "eco|book|blend:λ")]
+    pub popularity: Option<Popularity>,
+}
+
+impl PopularityArgs {
+    /// The popularity these options ask for.
+    pub fn popularity(&self) -> Popularity {
+        self.popularity.unwrap_or(if self.books.is_empty() {
+            Popularity::Lines
+        } else {
+            Popularity::Games
+        })
+    }
+
+    /// The books to read: the `--book` files, or the embedded gnuchess book when the
+    /// popularity needs a book and none was given; none for the lines' popularity.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError::PolyglotFile`] when a file cannot be opened or is not a book.
+    pub fn books(&self) -> Result<Vec<SharedBook>, CliError> {
+        if !self.popularity().uses_book() {
+            return Ok(Vec::new());
+        }
+        if self.books.is_empty() {
+            return SharedBook::gnuchess()
+                .map(|b| vec![b])
+                .map_err(|e| CliError::Usage(format!("the embedded gnuchess book: {e}")));
+        }
+        self.books
+            .iter()
+            .map(|path| Ok(PolyglotFile::open(path)?.into_shared()?))
+            .collect()
+    }
 }
 
 /// Which lines the graph is built from (thesis §5.4 subsamples).

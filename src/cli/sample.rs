@@ -5,9 +5,10 @@ use std::io::Write;
 use clap::Args;
 
 use super::CliError;
-use super::args::BookArgs;
+use super::args::{BookArgs, PopularityArgs};
 use crate::book::PositionGraph;
-use crate::sampler::Style;
+use crate::book::polyglot::SharedBook;
+use crate::sampler::{MoveSource, Style};
 
 /// `hastings sample`.
 #[derive(Debug, Args)]
@@ -43,6 +44,9 @@ pub struct SampleArgs {
     /// Which lines to use.
     #[command(flatten)]
     pub book: BookArgs,
+    /// Where popularity comes from.
+    #[command(flatten)]
+    pub popularity: PopularityArgs,
 }
 
 impl SampleArgs {
@@ -119,13 +123,14 @@ pub struct ReachedReport {
     pub count: u32,
 }
 
-/// Computes the report of `hastings sample` on `graph`.
+/// Computes the report of `hastings sample` from `source` (the graph, and a Polyglot
+/// book as `--popularity` says).
 ///
 /// # Errors
 ///
 /// [`CliError`] when a move cannot be played or the position is not in the book.
 pub fn sample_report(
-    graph: &PositionGraph,
+    source: &MoveSource<'_>,
     moves: &str,
     style: &Style,
     limits: crate::sampler::ExploreLimits,
@@ -135,21 +140,31 @@ pub fn sample_report(
     use shakmaty::{Chess, EnPassantMode, fen::Fen, san::SanPlus};
 
     use crate::book::movelist::parse_moves;
-    use crate::sampler::{Distribution, explore, replay};
-
+    let graph = source.graph_ref();
     let played = parse_moves(&Chess::default(), moves)?;
-    let (pos, s_prev) = replay(graph, &played, style);
-    let node = graph.lookup(&pos).ok_or_else(|| CliError::NotInBook {
+    let (pos, s_prev) = source.replay(&played, style);
+    let not_in_book = || CliError::NotInBook {
         moves: moves.to_owned(),
-    })?;
-    let dist = Distribution::at(graph, node, &pos, style, s_prev);
+    };
+    if !source.knows(&pos) {
+        return Err(not_in_book());
+    }
+    let named = source.name_of(&played);
+    let dist = source.distribution(&pos, style, s_prev, named);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let ex = explore(graph, node, &pos, style, s_prev, limits, &mut rng);
+    let ex = source
+        .explore(&pos, style, s_prev, named, limits, &mut rng)
+        .unwrap_or_default();
+    let first_steps = if ex.first_steps.is_empty() {
+        vec![0; dist.candidates.len()]
+    } else {
+        ex.first_steps.clone()
+    };
     let n = f64::from(limits.iterations.max(1));
     let mut candidates: Vec<CandidateReport> = dist
         .candidates
         .iter()
-        .zip(&ex.first_steps)
+        .zip(&first_steps)
         .map(|(c, &count)| CandidateReport {
             san: SanPlus::from_move(pos.clone(), c.mv).to_string(),
             uci: PositionGraph::uci(c.mv).to_string(),
@@ -186,7 +201,13 @@ pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliErro
         iterations: args.iterations,
         ply_limit: args.ply_limit,
     };
-    let report = sample_report(&graph, &args.moves, &style, limits, seed)?;
+    let books = args.popularity.books()?;
+    let source = MoveSource::new(
+        &graph,
+        books.iter().map(SharedBook::book).collect(),
+        args.popularity.popularity(),
+    );
+    let report = sample_report(&source, &args.moves, &style, limits, seed)?;
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());

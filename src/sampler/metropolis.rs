@@ -20,8 +20,9 @@ pub enum CandidateKind {
 /// One candidate reply at a node, with every number the sampler uses.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
-    /// The node the move leads to.
-    pub to: NodeId,
+    /// The node of the graph the move leads to; `None` for a move of a Polyglot book
+    /// into a position the graph does not have.
+    pub to: Option<NodeId>,
     /// The move, legal in the position the distribution was computed for.
     pub mv: Move,
     /// Book continuation or implied transposition.
@@ -68,6 +69,39 @@ struct Raw {
     kind: CandidateKind,
     weight: f64,
     flag_shares: FlagWeights,
+}
+
+/// A candidate of any source with its share, before the style is applied.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RawCandidate {
+    pub(super) to: Option<NodeId>,
+    pub(super) mv: Move,
+    pub(super) kind: CandidateKind,
+    pub(super) weight: f64,
+    pub(super) share: f64,
+    pub(super) flag_shares: FlagWeights,
+}
+
+/// The graph's candidates at `node` as played from `pos`, with their shares.
+pub(super) fn graph_candidates(
+    graph: &PositionGraph,
+    node: NodeId,
+    pos: &Chess,
+    tau: f64,
+) -> Vec<RawCandidate> {
+    let entries = raw_candidates(graph, node, pos, tau);
+    let total: f64 = entries.iter().map(|r| r.weight).sum();
+    entries
+        .iter()
+        .map(|r| RawCandidate {
+            to: Some(r.to),
+            mv: r.mv,
+            kind: r.kind,
+            weight: r.weight,
+            share: r.weight / total,
+            flag_shares: r.flag_shares,
+        })
+        .collect()
 }
 
 /// Candidates of a node as played from `pos`, with their shares and bonuses.
@@ -183,13 +217,41 @@ impl Distribution {
         Distribution::from_table(&table, clean_s_prev(s_prev))
     }
 
+    /// The distribution over candidates of any source (see [`super::MoveSource`]).
+    pub(super) fn from_raw(raw: Vec<RawCandidate>, style: &Style, s_prev: f64) -> Distribution {
+        let s_prev = clean_s_prev(s_prev);
+        let mut candidates: Vec<Candidate> = raw
+            .into_iter()
+            .map(|r| {
+                let bonus = style.bonus(&r.flag_shares);
+                Candidate {
+                    to: r.to,
+                    mv: r.mv,
+                    kind: r.kind,
+                    weight: r.weight,
+                    flag_shares: r.flag_shares,
+                    share: r.share,
+                    bonus,
+                    review: 0.0,
+                    acceptance: r.share / s_prev + bonus,
+                    p: 0.0,
+                }
+            })
+            .collect();
+        let norm: f64 = candidates.iter().map(|c| c.acceptance.min(1.0)).sum();
+        for c in &mut candidates {
+            c.p = c.acceptance.min(1.0) / norm;
+        }
+        Distribution { s_prev, candidates }
+    }
+
     fn from_table(table: &Table, s_prev: f64) -> Distribution {
         let mut candidates: Vec<Candidate> = table
             .entries
             .iter()
             .enumerate()
             .map(|(i, r)| Candidate {
-                to: r.to,
+                to: Some(r.to),
                 mv: r.mv,
                 kind: r.kind,
                 weight: r.weight,
@@ -223,7 +285,7 @@ impl Distribution {
     /// let plain = Distribution::at(&graph, start, &Chess::default(), &Style::neutral(), 1.0);
     /// let c4 = plain.candidates.iter().position(|c| graph.san(start, c.mv).to_string() == "c4").unwrap();
     /// let to = plain.candidates[c4].to;
-    /// let steered = plain.clone().with_review(0.5, |n| if n == to { 1.0 } else { 0.0 });
+    /// let steered = plain.clone().with_review(0.5, |n| if Some(n) == to { 1.0 } else { 0.0 });
     /// assert_eq!(steered.candidates[c4].review, 0.5);
     /// assert!(steered.candidates[c4].p > plain.candidates[c4].p);
     /// assert_eq!(plain.clone().with_review(0.0, |_| 1.0), plain);
@@ -234,7 +296,7 @@ impl Distribution {
             return self;
         }
         for c in &mut self.candidates {
-            let term = weight * d(c.to).clamp(0.0, 1.0);
+            let term = weight * c.to.map_or(0.0, &d).clamp(0.0, 1.0);
             c.review = term;
             c.acceptance += term;
         }
@@ -252,7 +314,7 @@ impl Distribution {
 
     /// The candidate leading to `to`, if any.
     pub fn candidate_to(&self, to: NodeId) -> Option<&Candidate> {
-        self.candidates.iter().find(|c| c.to == to)
+        self.candidates.iter().find(|c| c.to == Some(to))
     }
 
     /// The candidate playing `mv`, if any.

@@ -24,10 +24,12 @@ pub mod fit;
 mod metropolis;
 pub mod profile;
 mod replay;
+mod source;
 mod style;
 
 pub use metropolis::{
     Candidate, CandidateKind, Distribution, Exploration, ExploreLimits, Step, explore, move_share,
 };
 pub use replay::replay;
+pub use source::{MoveSource, Popularity};
 pub use style::{Preset, Style, StyleError, StyleParam};

@@ -12,15 +12,16 @@
 //!     d4: (on: false, weight: 0.4),
 //!     e4: (on: false, weight: 0.4),
 //!     tau: 1.0,
-//!     popularity: Book,
+//!     popularity: Lines,
 //!     provenance: Preset,
 //! )
 //! ```
 //!
 //! The five parameters are named after the thesis's (gambits, uncommon openings, 1.c4,
 //! 1.d4 and 1.e4 lines); `tau` weighs implied transpositions; `popularity` says where
-//! the popularity shares come from (only `Book`, the book's line weights, for now: a
-//! Polyglot blend is not there yet); `provenance` is `Preset`, `Manual` or
+//! the popularity shares come from (`Lines`, the book's line weights; `Games`, a
+//! Polyglot games book; or `Blend(λ)`; files of the first format say `Book` for
+//! `Lines`); `provenance` is `Preset`, `Manual` or
 //! `Fitted(…)` with what the fit saw. This module turns text into profiles and back;
 //! [`crate::workspace::profiles`] reads and writes the files. The thesis presets ship
 //! as profiles ([`StyleProfile::embedded`]).
@@ -34,13 +35,7 @@ use super::style::{Style, StyleParam};
 /// The format version written by this code.
 pub const FORMAT: u32 = 1;
 
-/// Where the popularity shares of a profile come from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Popularity {
-    /// The book's line weights (SAMPLER.md §2).
-    #[default]
-    Book,
-}
+pub use super::source::Popularity;
 
 /// What a fit saw: enough to judge the profile and to repeat the fit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -148,7 +143,7 @@ impl StyleProfile {
             name: name.to_owned(),
             description: String::new(),
             style,
-            popularity: Popularity::Book,
+            popularity: Popularity::Lines,
             provenance: Provenance::Manual,
         }
     }
@@ -167,7 +162,7 @@ impl StyleProfile {
                 c.moves_out_of_book
             ),
             style: report.style.clone(),
-            popularity: Popularity::Book,
+            popularity: Popularity::Lines,
             provenance: Provenance::Fitted(provenance),
         }
     }
@@ -344,7 +339,7 @@ mod tests {
             name: "Test \"quoted\"".to_owned(),
             description: "two\nlines".to_owned(),
             style,
-            popularity: Popularity::Book,
+            popularity: Popularity::Lines,
             provenance: Provenance::Manual,
         };
         assert_eq!(StyleProfile::from_ron(&p.to_ron()).unwrap(), p);

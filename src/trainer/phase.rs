@@ -14,8 +14,9 @@ pub struct PlayedMove {
     pub san: String,
     /// Whether the learner played it (else the computer did).
     pub by_learner: bool,
-    /// The node it led to.
-    pub node: NodeId,
+    /// The node of the graph it led to; `None` for a Polyglot book's move past the
+    /// graph's lines.
+    pub node: Option<NodeId>,
     /// Book continuation or implied transposition.
     pub kind: CandidateKind,
 }

@@ -488,7 +488,11 @@ impl ReviewDrill {
         let best = self.session.distribution().most_popular()?.clone();
         let mut comment = None;
         let mut arrows = Vec::new();
-        if let Some(c) = graph.continuations(node).iter().find(|c| c.to == best.to) {
+        if let Some(c) = graph
+            .continuations(node)
+            .iter()
+            .find(|c| Some(c.to) == best.to)
+        {
             for &line in graph.continuation_lines(c) {
                 let l = graph.line(line);
                 let Ok(mut pos) = start_position(l) else {

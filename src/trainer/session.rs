@@ -9,9 +9,10 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::phase::{BookMove, Hint, MoveOutcome, Phase, PlayedMove, Reply};
+use crate::book::polyglot::SharedBook;
 use crate::book::{NodeId, OpeningLine, PositionGraph};
 use crate::review::steer::ReviewTerm;
-use crate::sampler::{CandidateKind, Distribution, Style, move_share};
+use crate::sampler::{CandidateKind, Distribution, MoveSource, Popularity, Style};
 
 /// How long the computer waits before it replies, by default (the UI applies it).
 pub const DEFAULT_REPLY_DELAY: Duration = Duration::from_millis(300);
@@ -67,6 +68,10 @@ pub struct Session {
     theory: Option<Arc<PositionGraph>>,
     /// The review term steering the computer toward due cards (review mode only).
     review: Option<ReviewSteering>,
+    /// Polyglot games books, used as `popularity` says (issue 11).
+    books: Vec<SharedBook>,
+    /// Where the popularity shares come from.
+    popularity: Popularity,
 }
 
 /// The review term of review mode: the computer's candidates get `weight · d(y)` added
@@ -106,6 +111,8 @@ impl Session {
             fixed: 0,
             theory: None,
             review: None,
+            books: Vec::new(),
+            popularity: Popularity::Lines,
         };
         s.restart(Chess::default());
         s
@@ -140,13 +147,11 @@ impl Session {
     pub fn start_after(&mut self, moves: &[Move]) -> Result<(), usize> {
         self.restart(Chess::default());
         for (i, &mv) in moves.iter().enumerate() {
-            let mut next = self.position().clone();
-            if !next.is_legal(mv) {
+            if !self.position().is_legal(mv) {
                 self.restart(Chess::default());
                 return Err(i);
             }
-            next.play_unchecked(mv);
-            if self.graph.lookup(&next).is_none() {
+            if !self.knows_move(mv) {
                 self.restart(Chess::default());
                 return Err(i);
             }
@@ -273,16 +278,37 @@ impl Session {
         if ply >= self.moves.len() {
             return self.dist.clone();
         }
-        match self.nodes[ply] {
-            Some(node) => Distribution::at(
-                &self.graph,
-                node,
-                &self.positions[ply],
-                &self.style,
-                self.s_prev_at(ply),
-            ),
-            None => Distribution::default(),
+        self.source().distribution(
+            &self.positions[ply],
+            &self.style,
+            self.s_prev_at(ply),
+            self.naming_line(ply + 1).map(|(l, _)| l),
+        )
+    }
+
+    /// Where the candidates come from: the graph, and the books as the popularity says.
+    pub fn source(&self) -> MoveSource<'_> {
+        MoveSource::new(
+            &self.graph,
+            self.books.iter().map(SharedBook::book).collect(),
+            self.popularity,
+        )
+    }
+
+    /// The popularity in effect (that of the lines when no book is set).
+    pub fn popularity(&self) -> Popularity {
+        self.source().popularity()
+    }
+
+    /// Whether `mv` from the current position stays in the book: a candidate, or a
+    /// move into a position the graph or a book in use knows.
+    fn knows_move(&self, mv: Move) -> bool {
+        if self.dist.candidate_for(mv).is_some() {
+            return true;
         }
+        let mut next = self.position().clone();
+        next.play_unchecked(mv);
+        self.source().knows(&next)
     }
 
     /// The drilled moves as a line (for export), named by the opening reached; `None`
@@ -323,12 +349,9 @@ impl Session {
     fn recompute(&mut self) {
         self.s_prevs.truncate(1);
         for i in 0..self.moves.len() {
-            let s = move_share(
-                &self.graph,
-                &self.positions[i],
-                self.moves[i].mv,
-                &self.style,
-            );
+            let s = self
+                .source()
+                .move_share(&self.positions[i], self.moves[i].mv, &self.style);
             self.s_prevs.push(s);
         }
         self.dist = self.compute_distribution();
@@ -337,16 +360,12 @@ impl Session {
     /// The distribution at the current position, with the review term at the
     /// computer's moves when one is set.
     fn compute_distribution(&self) -> Distribution {
-        let d = match self.node() {
-            Some(node) => Distribution::at(
-                &self.graph,
-                node,
-                self.position(),
-                &self.style,
-                self.s_prev(),
-            ),
-            None => Distribution::default(),
-        };
+        let d = self.source().distribution(
+            self.position(),
+            &self.style,
+            self.s_prev(),
+            self.naming_line(self.nodes.len()).map(|(l, _)| l),
+        );
         match &self.review {
             Some(r) if self.position().turn() != self.learner => {
                 d.with_review(r.weight, |n| r.term.d(n))
@@ -411,6 +430,14 @@ impl Session {
     /// (see [`Session::theory_note`]); `None` when the drill's book is the whole theory.
     pub fn set_theory(&mut self, theory: Option<Arc<PositionGraph>>) {
         self.theory = theory;
+    }
+
+    /// Sets the Polyglot books and where popularity comes from; the next reply uses
+    /// them (`s_prev` along the game is recomputed as for a change of style).
+    pub fn set_books(&mut self, books: Vec<SharedBook>, popularity: Popularity) {
+        self.books = books;
+        self.popularity = popularity;
+        self.set_style(self.style.clone());
     }
 
     /// Reseeds the RNG.
@@ -490,9 +517,7 @@ impl Session {
         {
             return MoveOutcome::Rejected;
         }
-        let mut next = self.position().clone();
-        next.play_unchecked(mv);
-        if self.graph.lookup(&next).is_none() {
+        if !self.knows_move(mv) {
             let san = SanPlus::from_move(self.position().clone(), mv).to_string();
             self.mistakes_in_line += 1;
             self.mistakes_total += 1;
@@ -510,22 +535,22 @@ impl Session {
 
     /// The book moves at the current position for the side to move, most popular first.
     pub fn book_moves(&self) -> Vec<BookMove> {
-        let Some(node) = self.node() else {
-            return Vec::new();
-        };
         let mut out: Vec<BookMove> = self
             .dist
             .candidates
             .iter()
             .map(|c| {
                 let mut path: Vec<NodeId> = self.nodes.iter().flatten().copied().collect();
-                path.push(c.to);
+                path.extend(c.to);
                 BookMove {
                     mv: c.mv,
-                    san: self.graph.san(node, c.mv).to_string(),
+                    san: SanPlus::from_move(self.position().clone(), c.mv).to_string(),
                     share: c.share,
                     kind: c.kind,
-                    leads_to: self.graph.name_at(&path).map(OpeningLine::title),
+                    leads_to: c
+                        .to
+                        .and_then(|_| self.graph.name_at(&path))
+                        .map(OpeningLine::title),
                 }
             })
             .collect();
@@ -559,22 +584,25 @@ impl Session {
         let before_pos = before.clone();
         let mut next = before;
         next.play_unchecked(mv);
-        let Some(node) = self.graph.lookup(&next) else {
+        let node = self.graph.lookup(&next);
+        let candidate = self.dist.candidate_for(mv);
+        if node.is_none() && candidate.is_none() && !self.source().knows(&next) {
             // Callers only pass moves into the book; nothing to keep otherwise.
             return (san, None);
-        };
-        let kind = match from {
-            Some(f) if self.graph.continuations(f).iter().any(|c| c.to == node) => {
+        }
+        let kind = match (candidate, from, node) {
+            (Some(c), _, _) => c.kind,
+            (None, Some(f), Some(n)) if self.graph.continuations(f).iter().any(|c| c.to == n) => {
                 CandidateKind::Book
             }
             _ => CandidateKind::Transposition,
         };
-        let share = self.dist.candidate_for(mv).map_or_else(
-            || move_share(&self.graph, &before_pos, mv, &self.style),
+        let share = candidate.map_or_else(
+            || self.source().move_share(&before_pos, mv, &self.style),
             |c| c.share,
         );
         self.positions.push(next);
-        self.nodes.push(Some(node));
+        self.nodes.push(node);
         self.s_prevs.push(share);
         self.moves.push(PlayedMove {
             mv,

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use thiserror::Error;
 
-use crate::book::polyglot::{BookSummary, PolyglotBook, PolyglotError};
+use crate::book::polyglot::{BookSummary, PolyglotBook, PolyglotError, SharedBook};
 
 /// Why a Polyglot book file cannot be used.
 #[derive(Debug, Error)]
@@ -103,6 +103,22 @@ impl PolyglotFile {
     pub fn book(&self) -> PolyglotBook<'_> {
         // The length was checked in `open`, and a map keeps its length.
         PolyglotBook::whole_entries(&self.map)
+    }
+
+    /// The book as a [`SharedBook`] named after the file, for sessions and threads.
+    ///
+    /// # Errors
+    ///
+    /// [`PolyglotFileError::Format`] when the length is not a multiple of 16 (checked
+    /// in [`PolyglotFile::open`] already, so not expected).
+    pub fn into_shared(self) -> Result<SharedBook, PolyglotFileError> {
+        let name = self.path.file_name().map_or_else(
+            || self.path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let path = self.path;
+        SharedBook::new(name, std::sync::Arc::new(self.map))
+            .map_err(|source| PolyglotFileError::Format { path, source })
     }
 
     /// Reads every entry: the order, and the counts of [`BookSummary`].

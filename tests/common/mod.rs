@@ -117,3 +117,11 @@ pub fn line_sans(line: &hastings::book::OpeningLine) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// The chi-square critical value for `df` degrees of freedom at p = 0.001
+/// (Wilson–Hilferty; z = 3.0902).
+pub fn chi2_critical(df: usize) -> f64 {
+    let k = df as f64;
+    let z = 3.0902;
+    k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3)
+}

@@ -37,6 +37,7 @@ mod key;
 mod merge;
 mod moves;
 mod reader;
+mod shared;
 mod writer;
 
 pub use counts::{MoveCount, MoveCounts};
@@ -50,6 +51,7 @@ pub use key::key;
 pub use merge::{MergeRuns, merge_runs};
 pub use moves::RawMove;
 pub use reader::{BookMove, BookMoves, BookSummary, PolyglotBook, SkippedEntry};
+pub use shared::{BookBytes, SharedBook};
 pub use writer::{BookWriter, WeightRule, WriteSummary, WriterOptions};
 
 /// The gnuchess opening book, embedded: 180,358 entries from master games, public

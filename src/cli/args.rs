@@ -159,6 +159,7 @@ impl BookArgs {
                 sources: None,
                 ..self.filter()
             },
+            ..BookChoice::default()
         })?;
         for path in &self.pgn {
             let file = ws.import_now(path, FileMode::Auto, None)?;

@@ -256,6 +256,7 @@ pub fn theory_graph(theory: &[String]) -> Result<PositionGraph, CliError> {
         eco,
         files: Vec::new(),
         filter: LineFilter::default(),
+        ..BookChoice::default()
     })?;
     for t in theory.iter().filter(|t| !t.eq_ignore_ascii_case("eco")) {
         ws.import_now(&PathBuf::from(t), FileMode::Auto, None)?;

@@ -65,6 +65,8 @@ pub struct TrainerApp {
     pub(super) graph: Arc<PositionGraph>,
     /// Counts the books drilled on, so caches know the book changed.
     pub(super) book_generation: u64,
+    /// The workspace's books generation the drill last took its books from.
+    books_seen: u64,
     pub(super) session: Session,
     pub(super) orientation: Orientation,
     pub(super) progress: ProgressFile,
@@ -142,6 +144,7 @@ impl TrainerApp {
             workspace,
             graph,
             book_generation: 0,
+            books_seen: 0,
             orientation: settings
                 .orientation
                 .unwrap_or(Orientation::from_color(learner)),
@@ -277,10 +280,19 @@ impl TrainerApp {
 
     // ----- files (tests and the window) -----
 
-    /// Files were chosen in the file dialog or dropped on the window: asks how to read
-    /// them.
+    /// Files were chosen in the file dialog or dropped on the window: Polyglot books
+    /// (`.bin`) become sources at once, PGN files ask how to read them.
     pub fn open_files(&mut self, paths: Vec<PathBuf>) {
-        self.dialogs.ask_mode(paths);
+        // A Polyglot book needs no "read as" question: it gives popularity.
+        let (books, pgn): (Vec<PathBuf>, Vec<PathBuf>) = paths
+            .into_iter()
+            .partition(|p| crate::workspace::books::is_polyglot(p));
+        if !books.is_empty() {
+            self.workspace.open(books, crate::workspace::FileMode::Auto);
+        }
+        if !pgn.is_empty() {
+            self.dialogs.ask_mode(pgn);
+        }
     }
 
     /// Shows the path field for opening a PGN file: what the window does when the system
@@ -379,7 +391,19 @@ impl TrainerApp {
         }
     }
 
+    /// Gives the drill the workspace's Polyglot books and popularity (issue 11).
+    pub(super) fn sync_books(&mut self) {
+        self.books_seen = self.workspace.open_books().generation();
+        self.settings.book = self.workspace.choice().clone();
+        let books = self.workspace.books();
+        self.session.set_books(books, self.settings.book.popularity);
+        self.chart.invalidate();
+    }
+
     fn poll_workspace(&mut self, ctx: &egui::Context) {
+        if self.workspace.open_books().generation() != self.books_seen {
+            self.sync_books();
+        }
         let wake = Arc::clone(self.wake.get_or_insert_with(|| {
             let ctx = ctx.clone();
             Arc::new(move || ctx.request_repaint())

@@ -305,7 +305,10 @@ impl TrainerApp {
             1,
             moves,
         ) {
-            Ok(session) => self.session = session,
+            Ok(session) => {
+                self.session = session;
+                self.sync_books();
+            }
             Err(i) => {
                 self.message = Some(format!(
                     "Move {} of --moves leaves the book; showing the start.",

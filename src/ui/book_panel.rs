@@ -1,4 +1,5 @@
-//! The Book tab: the sources with their checkboxes, the filters, export.
+//! The Book tab: the sources with their checkboxes (ECO, PGN files, Polyglot books), the
+//! filters, export.
 
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -73,6 +74,34 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
                 {
                     commands.push(Command::Export(ExportWhat::Source(f.id)));
                 }
+            }
+        });
+    }
+    for (i, b) in choice.books.iter().enumerate() {
+        let name = file_name(&b.path);
+        let label = match workspace.open_books().status(&b.path) {
+            Some(Ok(entries)) => format!("{name} (Polyglot book, {} entries)", count(entries)),
+            Some(Err(_)) => format!("{name} (cannot be read)"),
+            None => format!("{name} (not open)"),
+        };
+        ui.horizontal_wrapped(|ui| {
+            let hover = match workspace.open_books().status(&b.path) {
+                Some(Err(e)) => e.to_owned(),
+                _ => format!(
+                    "{}: gives popularity when the style panel's Popularity is a games book or a blend",
+                    b.path.display()
+                ),
+            };
+            changed |= ui
+                .checkbox(&mut new.books[i].enabled, label)
+                .on_hover_text(hover)
+                .changed();
+            if ui
+                .small_button("remove")
+                .on_hover_text("Forget this book (the file itself is kept)")
+                .clicked()
+            {
+                commands.push(Command::RemoveFile(b.path.clone()));
             }
         });
     }

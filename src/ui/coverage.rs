@@ -421,6 +421,7 @@ impl TrainerApp {
     }
 
     fn after_new_session(&mut self) {
+        self.sync_books();
         if let Some(run) = self.explore.take() {
             run.cancel();
         }

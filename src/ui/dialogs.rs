@@ -105,13 +105,15 @@ impl Dialogs {
         });
     }
 
-    /// Opens the system's file dialog for PGN files on its own thread.
+    /// Opens the system's file dialog for PGN files and Polyglot books on its own thread.
     pub(super) fn start_file_dialog(&mut self, ctx: &egui::Context) {
         let wake = repaint(ctx);
         let job = Job::spawn("open", wake, |_| {
             rfd::FileDialog::new()
-                .set_title("Open PGN files")
+                .set_title("Open PGN files or Polyglot books")
+                .add_filter("PGN or Polyglot book", &["pgn", "PGN", "bin", "BIN"])
                 .add_filter("PGN", &["pgn", "PGN"])
+                .add_filter("Polyglot book", &["bin", "BIN"])
                 .pick_files()
         });
         match job {

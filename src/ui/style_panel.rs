@@ -1,4 +1,5 @@
-//! The style panel: the five parameters, τ, the presets, and the exploration settings.
+//! The style panel: the five parameters, τ, the presets, where popularity comes from,
+//! and the exploration settings.
 
 use eframe::egui;
 use egui::{RichText, Ui, WidgetInfo};
@@ -6,7 +7,8 @@ use egui::{RichText, Ui, WidgetInfo};
 use super::command::Command;
 use super::state::Settings;
 use crate::book::Flag;
-use crate::sampler::Style;
+use crate::sampler::{Popularity, Style};
+use crate::workspace::books::books_label;
 
 /// Draws the style panel. A changed style is pushed as [`Command::SetStyle`]; the
 /// exploration settings (iterations, ply limit, seed) are edited in place.
@@ -90,6 +92,9 @@ pub fn style_panel_ui(
     }
 
     ui.separator();
+    popularity_ui(ui, settings, commands);
+
+    ui.separator();
     ui.label(RichText::new("Exploration").strong());
     egui::Grid::new("explore_settings")
         .num_columns(2)
@@ -140,6 +145,59 @@ pub fn style_panel_ui(
     .on_hover_text("How long the computer waits before it replies");
     ui.checkbox(&mut settings.show_arrows, "Arrows for book moves")
         .on_hover_text("Draw the book moves of the position as arrows, thicker when more likely");
+}
+
+/// Where popularity comes from: the lines, a games book, or a blend (issue 11). A
+/// change is pushed as [`Command::SetBook`].
+fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) {
+    let current = settings.book.popularity;
+    let mut chosen = current;
+    ui.label(RichText::new("Popularity").strong())
+        .on_hover_text("What makes a reply popular: how many book lines play it, or how often masters played it");
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .radio(matches!(current, Popularity::Lines), "Book lines")
+            .on_hover_text("The lines of the book (ECO, your files): the thesis's numbers")
+            .clicked()
+        {
+            chosen = Popularity::Lines;
+        }
+        if ui
+            .radio(matches!(current, Popularity::Games), "Games book")
+            .on_hover_text(
+                "The weights of a Polyglot games book; the drill goes on past the end of the lines",
+            )
+            .clicked()
+        {
+            chosen = Popularity::Games;
+        }
+        if ui
+            .radio(matches!(current, Popularity::Blend(_)), "Blend")
+            .on_hover_text("A mix of the two")
+            .clicked()
+            && !matches!(current, Popularity::Blend(_))
+        {
+            chosen = Popularity::Blend(0.5);
+        }
+    });
+    if let Popularity::Blend(l) = current {
+        let mut lambda = l;
+        let r = ui
+            .add(egui::Slider::new(&mut lambda, 0.0..=1.0).text("λ games book"))
+            .on_hover_text("The games book's part: 0 = the lines only, 1 = the book only");
+        if r.changed() {
+            chosen = Popularity::Blend(lambda);
+        }
+    }
+    if current.uses_book() {
+        ui.label(format!("From: {}", books_label(&settings.book)))
+            .on_hover_text("Add a .bin book in the Book tab (Open…)");
+    }
+    if chosen != current {
+        let mut book = settings.book.clone();
+        book.popularity = chosen;
+        commands.push(Command::SetBook(book));
+    }
 }
 
 fn slider_info(name: &str, value: f64, enabled: bool) -> WidgetInfo {

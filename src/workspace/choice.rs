@@ -1,5 +1,6 @@
 //! Which sources the book is built from: the embedded ECO list and the learner's PGN
-//! files, each with a checkbox, and the filters. Saved with the window's settings, so
+//! files, each with a checkbox, and the filters; Polyglot books and where popularity
+//! comes from. Saved with the window's settings, so
 //! every type here is serialisable and tolerant of older settings (`#[serde(default)]`).
 
 use std::path::PathBuf;
@@ -7,6 +8,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::book::{ImportMode, LineFilter};
+use crate::sampler::Popularity;
 
 /// How a PGN file is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -58,6 +60,25 @@ impl Default for BookFile {
     }
 }
 
+/// A Polyglot book the learner added as a source of popularity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PolyglotChoice {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Whether the drill draws popularity from it.
+    pub enabled: bool,
+}
+
+impl Default for PolyglotChoice {
+    fn default() -> PolyglotChoice {
+        PolyglotChoice {
+            path: PathBuf::new(),
+            enabled: true,
+        }
+    }
+}
+
 /// The sources and filters the book is built from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -69,6 +90,10 @@ pub struct BookChoice {
     /// The subsample filters (minimum moves per side, ECO volumes, name); its `sources`
     /// field is not used (the checkboxes above decide).
     pub filter: LineFilter,
+    /// Polyglot books (`.bin`): they do not add lines, they give popularity.
+    pub books: Vec<PolyglotChoice>,
+    /// Where the drill's popularity comes from.
+    pub popularity: Popularity,
 }
 
 impl Default for BookChoice {
@@ -77,6 +102,8 @@ impl Default for BookChoice {
             eco: true,
             files: Vec::new(),
             filter: LineFilter::default(),
+            books: Vec::new(),
+            popularity: Popularity::Lines,
         }
     }
 }
@@ -85,5 +112,11 @@ impl BookChoice {
     /// The remembered file at `path`.
     pub fn file(&self, path: &std::path::Path) -> Option<&BookFile> {
         self.files.iter().find(|f| f.path == path)
+    }
+
+    /// Whether `other` builds the same graph (the same ECO choice, files and filters):
+    /// books and popularity do not change the graph.
+    pub fn same_graph(&self, other: &BookChoice) -> bool {
+        self.eco == other.eco && self.files == other.files && self.filter == other.filter
     }
 }

@@ -17,6 +17,7 @@
 //! The workspace opens files; the layers below it (`book`, `sampler`, `trainer`) never
 //! do. It knows no egui.
 
+pub mod books;
 pub mod choice;
 pub mod error;
 pub mod export;
@@ -33,7 +34,7 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use choice::{BookChoice, BookFile, FileMode};
+pub use choice::{BookChoice, BookFile, FileMode, PolyglotChoice};
 pub use error::WorkspaceError;
 pub use files::{FileStamp, file_name};
 pub use loader::{ImportProgress, WorkspaceEvent};
@@ -97,6 +98,8 @@ pub struct Workspace {
     build_wanted: bool,
     /// Missing or changed files, failed re-imports, lines left out.
     warnings: Vec<String>,
+    /// The Polyglot books of the choice, opened.
+    books: books::OpenBooks,
 }
 
 impl Workspace {
@@ -126,7 +129,7 @@ impl Workspace {
         eco: Option<Arc<PositionGraph>>,
         choice: BookChoice,
     ) -> Workspace {
-        Workspace {
+        let mut ws = Workspace {
             eco_lines,
             eco,
             choice,
@@ -137,7 +140,10 @@ impl Workspace {
             build: None,
             build_wanted: false,
             warnings: Vec::new(),
-        }
+            books: books::OpenBooks::default(),
+        };
+        ws.books.sync(&ws.choice);
+        ws
     }
 
     /// Queues the remembered files for import (a missing one gives a warning) and, when
@@ -156,7 +162,14 @@ impl Workspace {
                 )),
             }
         }
-        if self.choice != BookChoice::default() {
+        self.books.sync(&self.choice);
+        for b in &self.choice.books {
+            if let Some(Err(e)) = self.books.status(&b.path) {
+                self.warnings
+                    .push(format!("{e}; the book gives no popularity"));
+            }
+        }
+        if !self.choice.same_graph(&BookChoice::default()) {
             self.build_wanted = true;
         }
     }
@@ -179,10 +192,25 @@ impl Workspace {
         &self.choice
     }
 
-    /// Uses these sources and filters; the graph is rebuilt.
+    /// Uses these sources and filters; the graph is rebuilt when they change it (books
+    /// and popularity do not).
     pub fn set_choice(&mut self, choice: BookChoice) {
+        let rebuild = !self.choice.same_graph(&choice);
         self.choice = choice;
-        self.request_build();
+        self.books.sync(&self.choice);
+        if rebuild {
+            self.request_build();
+        }
+    }
+
+    /// The Polyglot books a drill draws popularity from (see [`books::OpenBooks::books`]).
+    pub fn books(&mut self) -> Vec<crate::book::polyglot::SharedBook> {
+        self.books.books(&self.choice)
+    }
+
+    /// The opened Polyglot books: their status and a generation that changes with them.
+    pub fn open_books(&self) -> &books::OpenBooks {
+        &self.books
     }
 
     /// The loaded files, in the order they were loaded.
@@ -203,6 +231,23 @@ impl Workspace {
     /// Queues `paths` for import in `mode`. A file already remembered is read anew in
     /// that mode.
     pub fn open(&mut self, paths: Vec<PathBuf>, mode: FileMode) {
+        let (bins, paths): (Vec<PathBuf>, Vec<PathBuf>) =
+            paths.into_iter().partition(|p| books::is_polyglot(p));
+        if !bins.is_empty() {
+            for path in bins {
+                if !self.choice.books.iter().any(|b| b.path == path) {
+                    self.choice.books.push(choice::PolyglotChoice {
+                        path,
+                        enabled: true,
+                    });
+                }
+            }
+            // A book is for popularity: opening one means using it.
+            if !self.choice.popularity.uses_book() {
+                self.choice.popularity = crate::sampler::Popularity::Games;
+            }
+            self.books.sync(&self.choice);
+        }
         for path in paths {
             if let Some(b) = self.choice.files.iter_mut().find(|b| b.path == path) {
                 b.mode = mode;
@@ -218,6 +263,11 @@ impl Workspace {
     /// Forgets the file read from `path` (its lines leave the book; the file itself is
     /// untouched) and rebuilds the graph.
     pub fn remove(&mut self, path: &Path) {
+        if self.choice.books.iter().any(|b| b.path == path) {
+            self.choice.books.retain(|b| b.path != path);
+            self.books.sync(&self.choice);
+            return;
+        }
         self.choice.files.retain(|b| b.path != path);
         self.files.retain(|f| f.path != path);
         self.queue.retain(|q| q.path != path);

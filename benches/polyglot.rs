@@ -1,5 +1,6 @@
 //! Polyglot books: lookups in the embedded gnuchess book and in a mapped 10,000,000-entry
-//! file, and the in-memory core of `book make` on generated games.
+//! file, drilling from a 10,000,000-entry book, and the in-memory core of `book make`
+//! on generated games.
 //!
 //! `cargo bench --bench polyglot` runs the benchmarks. The same binary also writes the
 //! test data of the side-by-side measurement with `polyglot make-book`
@@ -23,6 +24,8 @@ use criterion::{Criterion, Throughput, criterion_group};
 use hastings::book::polyglot::{
     BookWriter, Entry, MoveCounts, PolyglotBook, RawMove, WriterOptions, gnuchess, read_games,
 };
+use hastings::book::PositionGraph;
+use hastings::sampler::{MoveSource, Popularity, Style};
 use hastings::workspace::polyglot::PolyglotFile;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -202,6 +205,59 @@ fn lookups(c: &mut Criterion) {
     group.finish();
 }
 
+/// `big_book`'s random entries with gnuchess's merged in, sorted: a 10,000,000-entry
+/// book in which the real positions are found among millions of others.
+fn big_book_with_gnuchess(path: &Path, random: &Path) {
+    let n = 10_000_000u64;
+    if std::fs::metadata(path).is_ok_and(|m| m.len() == 16 * n) {
+        return;
+    }
+    let gnu = gnuchess().unwrap();
+    let random_bytes = std::fs::read(random).unwrap();
+    let random = PolyglotBook::new(&random_bytes).unwrap();
+    let mut entries: Vec<Entry> = random
+        .entries()
+        .take(n as usize - gnu.len())
+        .chain(gnu.entries())
+        .collect();
+    entries.sort_by_key(|e| e.key);
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for e in entries {
+        out.write_all(&e.to_bytes()).unwrap();
+    }
+    out.flush().unwrap();
+}
+
+/// Drilling from a 10,000,000-entry book (issue 11): opening it for a drill, and one
+/// reply of the computer at a book position (the candidates read from the book,
+/// implied transpositions looked up, the exact table, one MH step).
+fn drill_replies(c: &mut Criterion) {
+    let random: PathBuf = std::env::temp_dir().join("hastings-bench-polyglot-10m.bin");
+    big_book(&random, 10_000_000);
+    let path: PathBuf = std::env::temp_dir().join("hastings-bench-polyglot-10m-gnuchess.bin");
+    big_book_with_gnuchess(&path, &random);
+    let graph = PositionGraph::eco().unwrap();
+    let positions = book_positions(1000);
+    let style = Style::from_vectors([1, 0, 0, 0, 1], [0.3, 0.4, 0.4, 0.4, 0.2], 1.0).unwrap();
+    let mut group = c.benchmark_group("drill from a 10M-entry book");
+    group.bench_function("open the book for a drill (map, length check)", |b| {
+        b.iter(|| black_box(PolyglotFile::open(&path).unwrap().into_shared().unwrap()))
+    });
+    let book = PolyglotFile::open(&path).unwrap().into_shared().unwrap();
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    group.bench_function("1,000 replies at book positions (candidates, P, MH step)", |b| {
+        b.iter(|| {
+            let source = MoveSource::new(&graph, vec![book.book()], Popularity::Games);
+            for pos in &positions {
+                let d = source.distribution(pos, &style, 0.5, None);
+                black_box(d.step(&mut rng));
+            }
+        })
+    });
+    group.finish();
+}
+
 fn make_core(c: &mut Criterion) {
     let mut text = Vec::new();
     generate_games(10_000, 1, &mut text);
@@ -240,7 +296,7 @@ fn make_core(c: &mut Criterion) {
     PolyglotBook::new(&bytes).unwrap().check().unwrap();
 }
 
-criterion_group!(benches, lookups, make_core);
+criterion_group!(benches, lookups, drill_replies, make_core);
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -215,3 +215,60 @@ fn compare_as_black_reports_the_transposition_back() {
         "{out}"
     );
 }
+
+#[test]
+fn compare_records_the_players_deviations_as_failed_reviews() {
+    let rep = fixture("compare_white.pgn");
+    let games = fixture("compare_games.pgn");
+    let dir = common::temp_dir("compare-record-reviews");
+    let log = dir.join("reviews.log");
+    let args = [
+        "compare",
+        "--pgn",
+        rep.to_str().unwrap(),
+        "--no-eco",
+        "--games",
+        games.to_str().unwrap(),
+        "--player",
+        "Hastings Learner",
+        "--record-reviews",
+        "--progress",
+        log.to_str().unwrap(),
+        "--json",
+    ];
+    let (code, out, err) = hastings(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    // One failed review per position the player left the repertoire at.
+    let mut left: Vec<&str> = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["player_left"]["epd"].as_str())
+        .collect();
+    left.sort_unstable();
+    left.dedup();
+    assert!(!left.is_empty());
+    assert!(
+        err.contains(&format!("{} failed review(s) recorded", left.len())),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let records: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(records.len(), left.len(), "{text}");
+    assert!(records.iter().all(|l| l.contains("again")), "{text}");
+    // The review queue sees them as reviewed cards.
+    let queue = json(&[
+        "review",
+        "--pgn",
+        rep.to_str().unwrap(),
+        "--no-eco",
+        "--color",
+        "white",
+        "--progress",
+        log.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(queue["reviews"], left.len());
+    assert_eq!(queue["learned"], left.len());
+}

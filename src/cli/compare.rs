@@ -30,6 +30,14 @@ pub struct CompareArgs {
     /// The repertoire's colour (default: guessed from the repertoire).
     #[arg(long, value_enum)]
     pub color: Option<ColorArg>,
+    /// Count each card the player left the repertoire at as a failed review (`again`,
+    /// now) in the review log, so that real games feed the schedule.
+    #[arg(long)]
+    pub record_reviews: bool,
+    /// The review log for `--record-reviews` (default: `reviews.log` in the app's data
+    /// directory, the one `hastings review` and the window use).
+    #[arg(long, value_name = "FILE", requires = "record_reviews")]
+    pub progress: Option<PathBuf>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -260,7 +268,11 @@ pub fn compare_with_gaps(
     compare(repertoire, games, options, ex.gaps())
 }
 
-pub(super) fn run(args: &CompareArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub(super) fn run(
+    args: &CompareArgs,
+    data_dir: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     let (repertoire, _) = args.book.build()?;
     let learner = learner_colour(args.color, &repertoire)?;
     let eco = PositionGraph::eco()?;
@@ -270,12 +282,47 @@ pub(super) fn run(args: &CompareArgs, out: &mut impl Write) -> Result<(), CliErr
         learner,
     };
     let result = compare_with_gaps(&repertoire, &eco, &games, &options);
+    if args.record_reviews {
+        record_reviews(args, data_dir, &result)?;
+    }
     let report = compare_json(&result);
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());
     }
     write_text(out, &args.player, learner, &result, &report)
+}
+
+/// Appends the player's deviations to the review log as failed reviews; says so on
+/// stderr (stdout stays the report).
+fn record_reviews(
+    args: &CompareArgs,
+    data_dir: Option<&Path>,
+    result: &Comparison,
+) -> Result<(), CliError> {
+    use crate::workspace::review_store::{self as rs, ReviewCommandError, ReviewStore};
+    let log = match &args.progress {
+        Some(p) => p.clone(),
+        None => data_dir
+            .map(|d| d.join(rs::LOG_FILE))
+            .ok_or_else(|| CliError::Usage("no data directory; pass --progress FILE".into()))?,
+    };
+    let now = crate::review::Timestamp::now(rs::local_offset_minutes());
+    let failed = result.failed_reviews(now);
+    let store_error = |e| CliError::Review(ReviewCommandError::Store(e));
+    let mut store = ReviewStore::open(&log).map_err(store_error)?;
+    for w in store.warnings() {
+        eprintln!("hastings: {w}");
+    }
+    for r in &failed {
+        store.append(r).map_err(store_error)?;
+    }
+    eprintln!(
+        "hastings: {} failed review(s) recorded in {}",
+        failed.len(),
+        log.display()
+    );
+    Ok(())
 }
 
 fn write_text(

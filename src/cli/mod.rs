@@ -197,7 +197,7 @@ pub fn run_in(
         Command::Uci(args) => uci::run(args, out),
         Command::Match(args) => matches::run(args, out),
         Command::Coverage(args) => coverage::run(args, out),
-        Command::Compare(args) => compare::run(args, out),
+        Command::Compare(args) => compare::run(args, data_dir, out),
         Command::Fit(args) => fit::run(args, out),
     }
 }

@@ -46,6 +46,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use super::coverage::Gap;
 use crate::book::{LineSource, NodeKey, OpeningLine, PositionGraph};
+use crate::review::{CardKey, Rating, ReviewRecord, Timestamp};
 
 /// Whose games to compare, and the repertoire's colour.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,6 +189,62 @@ pub struct Comparison {
     pub games: Vec<GameComparison>,
     /// The counts and the most frequent deviations.
     pub summary: CompareSummary,
+}
+
+impl Comparison {
+    /// The learner's deviations as failed reviews (issue 13): one `again` at `now` for
+    /// each card (the repertoire position where the player left it) that some game
+    /// left, however many games left it there, so that real games feed the review
+    /// schedule. The records are in the order the games first left each card.
+    ///
+    /// ```
+    /// # use hastings::book::pgn::{read_pgn, ImportMode, ImportOptions};
+    /// # use hastings::book::{PositionGraph, SourceId};
+    /// # use hastings::trainer::compare::{CompareOptions, compare};
+    /// # use hastings::review::{CardKey, Rating, Timestamp};
+    /// # use shakmaty::{Chess, Color, Position};
+    /// # let rep = "[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n";
+    /// # let options = ImportOptions { mode: ImportMode::Repertoire, max_plies: None };
+    /// # let rep = PositionGraph::build(read_pgn(rep.as_bytes(), SourceId(1), &options, None)?.lines).graph;
+    /// let games = "[White \"Me\"]\n[Black \"You\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 1-0\n\n\
+    ///              [White \"Me\"]\n[Black \"Them\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. d4 1-0\n";
+    /// # let options = ImportOptions { mode: ImportMode::Games, max_plies: None };
+    /// # let games = read_pgn(games.as_bytes(), SourceId(2), &options, None)?.lines;
+    /// let result = compare(&rep, &games, &CompareOptions { player: "me".into(), learner: Color::White }, &[]);
+    /// let now = Timestamp::parse_rfc3339("2026-11-23T10:00:00+01:00").unwrap();
+    /// let failed = result.failed_reviews(now);
+    /// assert_eq!(failed.len(), 1); // two games, one card: after 1.e4 e5 2.Nf3 Nc6
+    /// assert_eq!(failed[0].rating, Rating::Again);
+    /// # let mut pos = Chess::default();
+    /// # for m in hastings::book::movelist::parse_moves(&pos, "e4 e5 Nf3 Nc6").unwrap() { pos.play_unchecked(m); }
+    /// assert_eq!(failed[0].card, CardKey::from_position(&pos));
+    /// # Ok::<(), hastings::book::pgn::ImportError>(())
+    /// ```
+    pub fn failed_reviews(&self, now: Timestamp) -> Vec<ReviewRecord> {
+        let mut out: Vec<ReviewRecord> = Vec::new();
+        for game in &self.games {
+            let Some(left) = &game.player_left else {
+                continue;
+            };
+            let mut pos = Chess::default();
+            for &mv in &left.moves {
+                pos.play_unchecked(mv);
+            }
+            let card = CardKey::from_position(&pos);
+            if out.iter().any(|r| r.card == card) {
+                continue;
+            }
+            out.push(ReviewRecord {
+                time: now,
+                color: game.colour,
+                rating: Rating::Again,
+                seconds: 0.0,
+                fuzz: false,
+                card,
+            });
+        }
+        out
+    }
 }
 
 /// Compares each game of `games` (lines of a games-mode import, one per game) that the

@@ -6,9 +6,12 @@
 
 use std::sync::Arc;
 
+use hastings::book::polyglot::SharedBook;
 use hastings::book::{ImportMode, NodeKey, PositionGraph, eco};
-use hastings::sampler::{Distribution, Style, move_share};
-use hastings::trainer::coverage::{CoverageOptions, LearnerSplit, Outcome, exposure};
+use hastings::sampler::{Distribution, MoveSource, Popularity, Style, move_share};
+use hastings::trainer::coverage::{
+    CoverageOptions, LearnerSplit, Outcome, exposure, exposure_from,
+};
 use hastings::trainer::{MoveOutcome, Phase, Session};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -367,8 +370,12 @@ fn sample_drills(
     depth: u32,
     n: u32,
     seed: u64,
+    books: &[(SharedBook, Popularity)],
 ) -> FxHashMap<(u32, NodeKey), u32> {
     let mut session = Session::new(theory, Color::White, style.clone(), seed);
+    if let Some((book, popularity)) = books.first() {
+        session.set_books(vec![book.clone()], *popularity);
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     let mut counts = FxHashMap::default();
     for _ in 0..n {
@@ -408,12 +415,22 @@ fn sample_drills(
     counts
 }
 
-fn assert_drills_match(rep_name: &str, style: &Style, depth: u32, seed: u64) {
+fn assert_drills_match(
+    rep_name: &str,
+    style: &Style,
+    depth: u32,
+    seed: u64,
+    books: &[(SharedBook, Popularity)],
+) {
     const N: u32 = 20_000;
     let rep = repertoire(rep_name);
     let theory = common::eco();
-    let ex = exposure(&rep, &theory, style, &options(Color::White, depth));
-    let counts = sample_drills(&rep, Arc::clone(&theory), style, depth, N, seed);
+    let source = match books.first() {
+        Some((book, popularity)) => MoveSource::new(&theory, vec![book.book()], *popularity),
+        None => MoveSource::graph(&theory),
+    };
+    let ex = exposure_from(&rep, &source, style, &options(Color::White, depth));
+    let counts = sample_drills(&rep, Arc::clone(&theory), style, depth, N, seed, books);
     let expected: Vec<((u32, NodeKey), f64)> = ex
         .endings()
         .iter()
@@ -453,11 +470,26 @@ fn assert_drills_match(rep_name: &str, style: &Style, depth: u32, seed: u64) {
 
 #[test]
 fn sampled_drills_end_where_the_exposure_says() {
-    assert_drills_match("coverage_transposition.pgn", &Style::neutral(), 6, 11);
+    assert_drills_match("coverage_transposition.pgn", &Style::neutral(), 6, 11, &[]);
 }
 
 #[test]
 fn sampled_drills_with_style_and_no_transpositions_end_where_the_exposure_says() {
     let style = Style::from_vectors([1, 0, 0, 0, 1], [0.4; 5], 0.0).unwrap();
-    assert_drills_match("coverage_e4.pgn", &style, 4, 12);
+    assert_drills_match("coverage_e4.pgn", &style, 4, 12, &[]);
+}
+
+#[test]
+fn sampled_drills_with_a_games_book_end_where_the_exposure_says() {
+    // ECO blended half and half with the gnuchess book, implied transpositions on: the
+    // opponent replies as a drill with that book does, past the ECO lines too.
+    let book = SharedBook::gnuchess().unwrap();
+    let style = Style::from_vectors([1, 0, 0, 0, 1], [0.3, 0.4, 0.4, 0.4, 0.2], 1.0).unwrap();
+    assert_drills_match(
+        "coverage_e4.pgn",
+        &style,
+        4,
+        13,
+        &[(book, Popularity::Blend(0.5))],
+    );
 }

@@ -272,3 +272,53 @@ fn compare_records_the_players_deviations_as_failed_reviews() {
     assert_eq!(queue["reviews"], left.len());
     assert_eq!(queue["learned"], left.len());
 }
+
+#[test]
+fn coverage_with_a_games_book_weighs_the_replies_by_the_book() {
+    let rep = fixture("coverage_e4.pgn");
+    let v = json(&[
+        "coverage",
+        "--pgn",
+        rep.to_str().unwrap(),
+        "--no-eco",
+        "--theory",
+        "eco",
+        "--popularity",
+        "book",
+        "--color",
+        "white",
+        "--tau",
+        "0",
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    // Without --book, `--popularity book` is the embedded gnuchess book: each gap's
+    // reach is the book's exact P of the reply after 1.e4 (s_prev: e4's book share).
+    let book = hastings::book::polyglot::SharedBook::gnuchess().unwrap();
+    let source = hastings::sampler::MoveSource::new(
+        eco_graph(),
+        vec![book.book()],
+        hastings::sampler::Popularity::Games,
+    );
+    let style = Style::from_vectors([0; 5], [0.4; 5], 0.0).unwrap();
+    let moves = san_moves("e4");
+    let (pos, s_prev) = source.replay(&moves, &style);
+    let d = source.distribution(&pos, &style, s_prev, source.name_of(&moves));
+    let gaps = v["gaps"].as_array().unwrap();
+    assert!(!gaps.is_empty());
+    for g in gaps {
+        let reply = g["moves"].as_str().unwrap().split(' ').nth(1).unwrap();
+        let mv = San::from_ascii(reply.as_bytes())
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        let p = d.candidate_for(mv).unwrap().p;
+        let reach = g["reach"].as_f64().unwrap();
+        assert!((reach - p).abs() < 1e-4, "{reply}: {reach} vs {p}");
+    }
+    // The book ranks the gaps by games played, not by ECO lines: 1...d6 comes before
+    // 1...Nf6, and 1...Nc6 (a gap against ECO, above) is too rare to list.
+    let moves: Vec<&str> = gaps.iter().map(|g| g["moves"].as_str().unwrap()).collect();
+    assert_eq!(moves, ["e4 c6", "e4 d6", "e4 g6", "e4 Nf6", "e4 d5"]);
+}

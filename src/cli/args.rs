@@ -23,8 +23,9 @@ pub struct GuiArgs {
     #[arg(long, value_name = "SAN", requires = "screenshot")]
     pub moves: Option<String>,
     /// With `--screenshot`: open this tab of the left panel (`progress`: review mode on
-    /// the review log in the data directory, read only).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress"])]
+    /// the review log in the data directory, read only; `coverage`: the exposure of the
+    /// files given, e.g. a repertoire; `book`, `style`).
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "book", "style"])]
     pub tab: Option<String>,
     /// The window size in points, `WIDTHxHEIGHT`.
     #[arg(long, value_name = "WxH", value_parser = parse_size)]

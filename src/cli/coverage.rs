@@ -8,13 +8,14 @@ use clap::{Args, ValueEnum};
 use shakmaty::Color;
 
 use super::CliError;
-use super::args::BookArgs;
+use super::args::{BookArgs, PopularityArgs};
+use crate::book::polyglot::SharedBook;
 use crate::book::{LineFilter, PositionGraph};
-use crate::sampler::Style;
+use crate::sampler::{MoveSource, Style};
 use crate::trainer::compare::repertoire_colour;
 use crate::trainer::coverage::{
     CoverageOptions, DEFAULT_DEPTH, DEFAULT_MIN_MASS, DEFAULT_THRESHOLD, Exposure, LearnerSplit,
-    describe, exposure, one_in,
+    describe, exposure_from, one_in,
 };
 use crate::workspace::{BookChoice, FileMode, Workspace};
 
@@ -124,6 +125,10 @@ pub struct CoverageArgs {
     /// The repertoire: usually `--pgn rep.pgn --no-eco`.
     #[command(flatten)]
     pub book: BookArgs,
+    /// The opponent's popularity: `--book FILE.bin` (a Polyglot games book added to the
+    /// theory) and `--popularity`.
+    #[command(flatten)]
+    pub popularity: PopularityArgs,
 }
 
 /// One position of [`CoverageJson`].
@@ -316,7 +321,13 @@ pub(super) fn run(args: &CoverageArgs, out: &mut impl Write) -> Result<(), CliEr
             SplitArg::Weights => LearnerSplit::ByWeight,
         },
     };
-    let ex = exposure(&repertoire, &theory, &style, &options);
+    let books = args.popularity.books()?;
+    let source = MoveSource::new(
+        &theory,
+        books.iter().map(SharedBook::book).collect(),
+        args.popularity.popularity(),
+    );
+    let ex = exposure_from(&repertoire, &source, &style, &options);
     let report = coverage_json(&ex, &repertoire, &theory);
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;

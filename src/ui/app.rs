@@ -383,7 +383,7 @@ impl TrainerApp {
         self.review_logic(ctx);
         self.animate(ctx);
         self.record_completions();
-        let busy = self.explore.is_some() || self.is_loading();
+        let busy = self.explore.is_some() || self.is_loading() || self.coverage.job.is_some();
         if let Some(plan) = &mut self.screenshot
             && let Err(reason) = plan.step(ctx, busy)
         {

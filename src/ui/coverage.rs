@@ -16,14 +16,15 @@ use shakmaty::{Chess, Color, Move};
 use super::app::TrainerApp;
 use super::command::DrillBook;
 use super::format::count;
+use crate::book::polyglot::SharedBook;
 use crate::book::{ImportMode, ImportOptions, PositionGraph, SourceId};
-use crate::sampler::Style;
+use crate::sampler::{MoveSource, Popularity, Style};
 use crate::trainer::Session;
 use crate::trainer::compare::{
     CompareOptions, Comparison, Mover, compare, games_ply_limit, most_frequent_player,
 };
 use crate::trainer::coverage::{
-    CoverageOptions, DEFAULT_DEPTH, DEFAULT_THRESHOLD, Exposure, describe, exposure,
+    CoverageOptions, DEFAULT_DEPTH, DEFAULT_THRESHOLD, Exposure, describe, exposure_from,
 };
 use crate::workspace::job::{Job, JobPoll};
 use crate::workspace::{file_name, files};
@@ -39,6 +40,9 @@ pub(super) struct CoverageKey {
     learner: Color,
     depth: u32,
     threshold: f64,
+    /// The workspace's books generation and the popularity (issue 11).
+    books: u64,
+    popularity: Popularity,
 }
 
 /// A position described for the tab.
@@ -209,6 +213,8 @@ impl TrainerApp {
             learner: self.session.learner(),
             depth: self.coverage.depth,
             threshold: self.coverage.threshold_percent / 100.0,
+            books: self.workspace.open_books().generation(),
+            popularity: self.settings.book.popularity,
         }
     }
 
@@ -263,13 +269,22 @@ impl TrainerApp {
             old.cancel();
         }
         let style = key.style.clone();
+        let books = self.workspace.books();
+        let popularity = key.popularity;
         let options = CoverageOptions {
             depth: key.depth,
             threshold: key.threshold,
             ..CoverageOptions::new(key.learner)
         };
         let job = Job::spawn("coverage", repaint(ctx), move |_| {
-            let ex = exposure(&repertoire, &theory, &style, &options);
+            // The opponent replies as the drill does: the theory with the games book as
+            // the popularity says.
+            let source = MoveSource::new(
+                &theory,
+                books.iter().map(SharedBook::book).collect(),
+                popularity,
+            );
+            let ex = exposure_from(&repertoire, &source, &style, &options);
             describe_rows(ex, &repertoire, &theory)
         });
         match job {

@@ -141,9 +141,21 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
                 }
                 None => TrainerApp::restore(graph, cc.storage, progress_file),
             };
+            let shot = app.screenshot.is_some();
             if !files.is_empty() {
                 app.left_tab = LeftTab::Book;
                 app.apply(&cc.egui_ctx, Command::Import(files, FileMode::Auto));
+                if shot && tab.is_some() {
+                    // A screenshot of a tab shows the tab, not the import report.
+                    app.finish_loading();
+                    app.report = None;
+                }
+            }
+            match tab.as_deref() {
+                Some("coverage") => app.left_tab = LeftTab::Coverage,
+                Some("book") => app.left_tab = LeftTab::Book,
+                Some("style") => app.left_tab = LeftTab::Style,
+                _ => {}
             }
             if timings {
                 app.timings = Some(Timings::new(started));

@@ -4,8 +4,8 @@ use rustc_hash::FxHashMap;
 use shakmaty::{Chess, EnPassantMode, Move, Position, Square};
 
 use super::{CoverageOptions, LearnerSplit};
-use crate::book::{NodeKey, PositionGraph};
-use crate::sampler::{Distribution, Style};
+use crate::book::{LineId, NodeKey, PositionGraph};
+use crate::sampler::{Distribution, MoveSource, Style};
 
 /// What became of a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -44,6 +44,9 @@ pub(super) struct State {
     pub(super) repertoire: Vec<Move>,
     /// Whether the theory has a candidate here.
     pub(super) theory_moves: bool,
+    /// The line naming the game here (for the flags of a games book's moves past the
+    /// theory graph's lines).
+    pub(super) named: Option<LineId>,
 }
 
 /// Everything that makes two states of one ply the same.
@@ -53,11 +56,13 @@ struct StateKey {
     castling: u64,
     ep: Option<Square>,
     s_prev: u64,
+    named: Option<LineId>,
 }
 
 impl State {
-    fn new(pos: Chess, key: NodeKey, s_prev: f64) -> State {
+    fn new(pos: Chess, key: NodeKey, s_prev: f64, named: Option<LineId>) -> State {
         State {
+            named,
             pos,
             key,
             s_prev,
@@ -81,21 +86,29 @@ struct NextLayer {
 impl NextLayer {
     /// Adds `mass` into the state after `mv` from `from` (the state `parent` of the
     /// current layer).
-    fn add(&mut self, from: &State, parent: u32, mv: Move, mass: f64, s_prev: f64) {
+    fn add(&mut self, from: &State, step: Step<'_>, mv: Move, mass: f64, s_prev: f64) {
         let key = from.key.after_move(mv);
         let mut pos = from.pos.clone();
         pos.play_unchecked(mv);
+        // Only a games book's moves past the theory's lines need the name: elsewhere
+        // the graph's own flags decide, and states merge whatever the name.
+        let named = match step.theory.lookup(&pos) {
+            Some(node) => step.theory.name(node).or(from.named),
+            None => from.named,
+        };
         let state_key = StateKey {
             key,
             castling: pos.castles().castling_rights().0,
             ep: pos.ep_square(EnPassantMode::Legal),
             s_prev: s_prev.to_bits(),
+            named: if step.uses_book { named } else { None },
         };
         let next = u32::try_from(self.states.len()).unwrap_or(u32::MAX);
         let i = *self.index.entry(state_key).or_insert(next) as usize;
         if i == self.states.len() {
-            self.states.push(State::new(pos, key, s_prev));
+            self.states.push(State::new(pos, key, s_prev, named));
         }
+        let parent = step.parent;
         let state = &mut self.states[i];
         state.reach += mass;
         if mass > state.best_in {
@@ -105,16 +118,26 @@ impl NextLayer {
     }
 }
 
+/// Where a child comes from: the parent's index, and the theory that names it.
+#[derive(Clone, Copy)]
+struct Step<'a> {
+    parent: u32,
+    theory: &'a PositionGraph,
+    uses_book: bool,
+}
+
 /// The layers of states, ply 0 (the standard position) first, each state's outcome set.
 pub(super) fn expand(
     repertoire: &PositionGraph,
-    theory: &PositionGraph,
+    theory: &MoveSource<'_>,
     style: &Style,
     options: &CoverageOptions,
 ) -> Vec<Vec<State>> {
     let root_pos = super::start();
     let root_key = NodeKey::from_position(&root_pos);
-    let mut root = State::new(root_pos, root_key, 1.0);
+    let graph = theory.graph_ref();
+    let root_named = graph.lookup(&root_pos).and_then(|n| graph.name(n));
+    let mut root = State::new(root_pos, root_key, 1.0, root_named);
     root.reach = 1.0;
     let mut layers = vec![vec![root]];
     for ply in 0..=options.depth {
@@ -127,9 +150,13 @@ pub(super) fn expand(
                 state.outcome = Outcome::DepthLimit;
                 continue;
             }
-            let parent = u32::try_from(i).unwrap_or(u32::MAX);
+            let step = Step {
+                parent: u32::try_from(i).unwrap_or(u32::MAX),
+                theory: graph,
+                uses_book: theory.popularity().uses_book(),
+            };
             // A state below the minimum mass is looked at (it may be a gap) but not expanded.
-            let sink = (state.reach >= options.min_mass).then_some((&mut next, parent));
+            let sink = (state.reach >= options.min_mass).then_some((&mut next, step));
             if state.pos.turn() == options.learner {
                 learner_moves(state, repertoire, theory, style, options.split, sink);
             } else {
@@ -144,15 +171,16 @@ pub(super) fn expand(
     layers
 }
 
-/// The theory's distribution at a position (with `s_prev`), if it knows the position.
+/// The theory's distribution at a state (with `s_prev`), if it knows the position.
 fn theory_distribution(
-    theory: &PositionGraph,
-    pos: &Chess,
+    theory: &MoveSource<'_>,
+    state: &State,
     style: &Style,
     s_prev: f64,
 ) -> Option<Distribution> {
-    let node = theory.lookup(pos)?;
-    Some(Distribution::at(theory, node, pos, style, s_prev))
+    theory
+        .knows(&state.pos)
+        .then(|| theory.distribution(&state.pos, style, s_prev, state.named))
 }
 
 /// Sets a learner state's repertoire moves and outcome and, unless it stops here, adds
@@ -160,10 +188,10 @@ fn theory_distribution(
 fn learner_moves(
     state: &mut State,
     repertoire: &PositionGraph,
-    theory: &PositionGraph,
+    theory: &MoveSource<'_>,
     style: &Style,
     split: LearnerSplit,
-    next: Option<(&mut NextLayer, u32)>,
+    next: Option<(&mut NextLayer, Step<'_>)>,
 ) {
     let moves: Vec<(Move, f64)> = repertoire
         .lookup(&state.pos)
@@ -178,14 +206,14 @@ fn learner_moves(
         .unwrap_or_default();
     // The shares of the learner's moves among the theory's candidates: `s_prev` of the
     // opponent's position after them (shares do not depend on this position's s_prev).
-    let dist = theory_distribution(theory, &state.pos, style, 1.0);
+    let dist = theory_distribution(theory, state, style, 1.0);
     state.theory_moves = dist.as_ref().is_some_and(|d| !d.is_empty());
     state.repertoire = moves.iter().map(|(mv, _)| *mv).collect();
     if moves.is_empty() {
         state.outcome = Outcome::RepertoireEnds;
         return;
     }
-    let Some((next, parent)) = next else {
+    let Some((next, step)) = next else {
         state.outcome = Outcome::Cut;
         return;
     };
@@ -202,30 +230,30 @@ fn learner_moves(
             .as_ref()
             .and_then(|d| d.candidate_for(mv))
             .map_or(1.0, |c| c.share);
-        next.add(state, parent, mv, state.reach * part, s_prev);
+        next.add(state, step, mv, state.reach * part, s_prev);
     }
 }
 
 /// Sets an opponent state's outcome and, unless it stops here, adds its children.
 fn opponent_moves(
     state: &mut State,
-    theory: &PositionGraph,
+    theory: &MoveSource<'_>,
     style: &Style,
-    next: Option<(&mut NextLayer, u32)>,
+    next: Option<(&mut NextLayer, Step<'_>)>,
 ) {
     let Some(dist) =
-        theory_distribution(theory, &state.pos, style, state.s_prev).filter(|d| !d.is_empty())
+        theory_distribution(theory, state, style, state.s_prev).filter(|d| !d.is_empty())
     else {
         state.outcome = Outcome::TheoryEnds;
         return;
     };
     state.theory_moves = true;
-    let Some((next, parent)) = next else {
+    let Some((next, step)) = next else {
         state.outcome = Outcome::Cut;
         return;
     };
     for c in &dist.candidates {
         // At the learner's position s_prev plays no part: one state for every path.
-        next.add(state, parent, c.mv, state.reach * c.p, 1.0);
+        next.add(state, step, c.mv, state.reach * c.p, 1.0);
     }
 }

@@ -70,7 +70,7 @@ mod report;
 use shakmaty::{Chess, Color, Move};
 
 use crate::book::{NodeKey, PositionGraph};
-use crate::sampler::Style;
+use crate::sampler::{MoveSource, Style};
 
 pub use expand::Outcome;
 pub use report::{DepthCoverage, Gap, PathInfo, PositionReach, Redundant, describe, one_in};
@@ -160,6 +160,18 @@ pub struct Exposure {
 pub fn exposure(
     repertoire: &PositionGraph,
     theory: &PositionGraph,
+    style: &Style,
+    options: &CoverageOptions,
+) -> Exposure {
+    exposure_from(repertoire, &MoveSource::graph(theory), style, options)
+}
+
+/// [`exposure`] against any theory source: the theory graph with a Polyglot games book
+/// as its popularity says (issue 11), so the opponent replies as a drill with that
+/// book does, past the end of the graph's lines too.
+pub fn exposure_from(
+    repertoire: &PositionGraph,
+    theory: &MoveSource<'_>,
     style: &Style,
     options: &CoverageOptions,
 ) -> Exposure {

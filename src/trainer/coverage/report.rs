@@ -9,7 +9,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 use super::expand::{Outcome, State};
 use super::{CoverageOptions, Exposure, path_to};
 use crate::book::{NodeKey, OpeningLine, PositionGraph};
-use crate::sampler::{Distribution, Style};
+use crate::sampler::{MoveSource, Style};
 
 /// A position and its reach, summed over every path, ply and `s_prev` that led to it.
 #[derive(Clone, Debug, PartialEq)]
@@ -179,7 +179,7 @@ fn ply_u32(ply: usize) -> u32 {
 /// The exposure's summaries from its layers.
 pub(super) fn summarise(
     layers: Vec<Vec<State>>,
-    theory: &PositionGraph,
+    theory: &MoveSource<'_>,
     style: &Style,
     options: &CoverageOptions,
 ) -> Exposure {
@@ -216,7 +216,7 @@ pub(super) fn summarise(
             ply: ply_u32(t.best.0),
             moves: path_to(&layers, t.best.0, t.best.1),
             reach: t.reach,
-            theory: theory_moves(theory, &s.pos, style),
+            theory: theory_moves(theory, s, style),
         }
     })
     .collect();
@@ -284,12 +284,12 @@ pub(super) fn summarise(
     }
 }
 
-/// The theory's moves at `pos`, most popular first.
-fn theory_moves(theory: &PositionGraph, pos: &Chess, style: &Style) -> Vec<Move> {
-    let Some(node) = theory.lookup(pos) else {
+/// The theory's moves at a state, most popular first.
+fn theory_moves(theory: &MoveSource<'_>, s: &State, style: &Style) -> Vec<Move> {
+    if !theory.knows(&s.pos) {
         return Vec::new();
-    };
-    let mut candidates = Distribution::at(theory, node, pos, style, 1.0).candidates;
+    }
+    let mut candidates = theory.distribution(&s.pos, style, 1.0, s.named).candidates;
     candidates.sort_by(|a, b| b.share.total_cmp(&a.share));
     candidates.into_iter().map(|c| c.mv).collect()
 }

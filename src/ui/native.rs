@@ -144,11 +144,24 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
             let shot = app.screenshot.is_some();
             if !files.is_empty() {
                 app.left_tab = LeftTab::Book;
-                app.apply(&cc.egui_ctx, Command::Import(files, FileMode::Auto));
+                let coverage = shot && tab.as_deref() == Some("coverage");
+                // The coverage of a repertoire: the files alone, read as a repertoire.
+                let mode = if coverage {
+                    FileMode::Repertoire
+                } else {
+                    FileMode::Auto
+                };
+                app.apply(&cc.egui_ctx, Command::Import(files, mode));
                 if shot && tab.is_some() {
                     // A screenshot of a tab shows the tab, not the import report.
                     app.finish_loading();
                     app.report = None;
+                }
+                if coverage {
+                    let mut choice = app.workspace().choice().clone();
+                    choice.eco = false;
+                    app.apply(&cc.egui_ctx, Command::SetBook(choice));
+                    app.finish_loading();
                 }
             }
             match tab.as_deref() {

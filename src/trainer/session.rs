@@ -12,7 +12,7 @@ use super::phase::{BookMove, Hint, MoveOutcome, Phase, PlayedMove, Reply};
 use crate::book::polyglot::SharedBook;
 use crate::book::{NodeId, OpeningLine, PositionGraph};
 use crate::review::steer::ReviewTerm;
-use crate::sampler::{CandidateKind, Distribution, MoveSource, Popularity, Style};
+use crate::sampler::{CandidateKind, Distribution, Popularity, Style};
 
 /// How long the computer waits before it replies, by default (the UI applies it).
 pub const DEFAULT_REPLY_DELAY: Duration = Duration::from_millis(300);
@@ -85,6 +85,7 @@ pub struct ReviewSteering {
 }
 
 mod naming;
+mod popularity;
 
 impl Session {
     /// A new drill from the standard start position, the RNG seeded with `seed`.
@@ -286,31 +287,6 @@ impl Session {
         )
     }
 
-    /// Where the candidates come from: the graph, and the books as the popularity says.
-    pub fn source(&self) -> MoveSource<'_> {
-        MoveSource::new(
-            &self.graph,
-            self.books.iter().map(SharedBook::book).collect(),
-            self.popularity,
-        )
-    }
-
-    /// The popularity in effect (that of the lines when no book is set).
-    pub fn popularity(&self) -> Popularity {
-        self.source().popularity()
-    }
-
-    /// Whether `mv` from the current position stays in the book: a candidate, or a
-    /// move into a position the graph or a book in use knows.
-    fn knows_move(&self, mv: Move) -> bool {
-        if self.dist.candidate_for(mv).is_some() {
-            return true;
-        }
-        let mut next = self.position().clone();
-        next.play_unchecked(mv);
-        self.source().knows(&next)
-    }
-
     /// The drilled moves as a line (for export), named by the opening reached; `None`
     /// before the first move.
     pub fn to_line(&self) -> Option<OpeningLine> {
@@ -430,14 +406,6 @@ impl Session {
     /// (see [`Session::theory_note`]); `None` when the drill's book is the whole theory.
     pub fn set_theory(&mut self, theory: Option<Arc<PositionGraph>>) {
         self.theory = theory;
-    }
-
-    /// Sets the Polyglot books and where popularity comes from; the next reply uses
-    /// them (`s_prev` along the game is recomputed as for a change of style).
-    pub fn set_books(&mut self, books: Vec<SharedBook>, popularity: Popularity) {
-        self.books = books;
-        self.popularity = popularity;
-        self.set_style(self.style.clone());
     }
 
     /// Reseeds the RNG.

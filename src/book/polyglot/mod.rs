@@ -32,6 +32,7 @@
 mod counts;
 mod entry;
 mod error;
+mod filter;
 mod games;
 mod key;
 mod merge;
@@ -43,6 +44,7 @@ mod writer;
 pub use counts::{MoveCount, MoveCounts};
 pub use entry::{ENTRY_SIZE, Entry};
 pub use error::{MoveSkip, PolyglotError};
+pub use filter::KeyFilter;
 pub use games::{
     DEFAULT_MAX_PLIES, GameIssue, GameIssueReason, GamesReport, MAX_KEPT_ISSUES, MoveSink,
     read_games,

@@ -99,3 +99,35 @@ fn a_polyglot_file_becomes_a_source_of_the_book_tab() {
     assert_eq!(session.moves().len(), 0);
     assert_eq!(h.state().settings().book.popularity, Popularity::Games);
 }
+
+#[test]
+fn make_a_book_from_pgn_in_the_book_tab_adds_it_as_a_source() {
+    let dir = common::temp_dir("ui-make-book");
+    let output = dir.join("twic.bin");
+    let pgn = common::fixture("twic1599_100k.pgn");
+    let mut h = harness();
+    h.run();
+    h.get_by_label("Book").click();
+    h.run();
+    h.get_by_label("Make a book from PGN…").click();
+    h.run();
+    h.get_by_label("PGN files").click();
+    h.run();
+    h.get_by_label("PGN files")
+        .type_text(&pgn.display().to_string());
+    h.run();
+    h.get_by_label("Write to").click();
+    h.run();
+    h.get_by_label("Write to")
+        .type_text(&output.display().to_string());
+    h.run();
+    h.get_by_label("Make the book").click();
+    h.run();
+    h.state_mut().finish_making_book();
+    h.run();
+    let outcome = h.state().make_book_outcome().unwrap().to_owned();
+    assert!(outcome.starts_with("Made twic.bin: "), "{outcome}");
+    assert!(outcome.contains("from 110 games"), "{outcome}");
+    h.get_by_label_contains("twic.bin (Polyglot book,");
+    assert_eq!(h.state().session().popularity(), Popularity::Games);
+}

@@ -67,6 +67,8 @@ pub struct TrainerApp {
     pub(super) book_generation: u64,
     /// The workspace's books generation the drill last took its books from.
     books_seen: u64,
+    /// "Make a book from PGN…" in the Book tab.
+    pub(super) make_book: super::make_book_panel::MakeBookForm,
     pub(super) session: Session,
     pub(super) orientation: Orientation,
     pub(super) progress: ProgressFile,
@@ -145,6 +147,7 @@ impl TrainerApp {
             graph,
             book_generation: 0,
             books_seen: 0,
+            make_book: Default::default(),
             orientation: settings
                 .orientation
                 .unwrap_or(Orientation::from_color(learner)),
@@ -376,6 +379,10 @@ impl TrainerApp {
         }
         self.poll_workspace(ctx);
         self.poll_coverage(ctx);
+        if let Some(book) = self.make_book.poll() {
+            self.workspace
+                .open(vec![book], crate::workspace::FileMode::Auto);
+        }
         for command in self.dialogs.poll(ctx) {
             self.apply(ctx, command);
         }

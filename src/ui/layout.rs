@@ -86,7 +86,11 @@ impl TrainerApp {
                 style_panel::style_panel_ui(ui, &mut self.settings, seed, commands);
                 profile_panel::profile_panel_ui(ui, self, commands);
             }
-            LeftTab::Book => book_panel::book_panel_ui(ui, &self.workspace, commands),
+            LeftTab::Book => {
+                book_panel::book_panel_ui(ui, &self.workspace, commands);
+                ui.separator();
+                super::make_book_panel::make_book_ui(ui, &mut self.make_book);
+            }
             LeftTab::Progress => {
                 super::review_panel::review_progress_ui(ui, self, commands);
                 progress_panel::progress_panel_ui(

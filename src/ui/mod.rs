@@ -35,6 +35,7 @@ pub mod format;
 pub mod import_report;
 mod layout;
 mod learner_style_panel;
+mod make_book_panel;
 pub mod native;
 mod optimize_panel;
 pub mod pieces;

@@ -178,3 +178,43 @@ fn without_a_repertoire_the_tab_says_how_to_get_one() {
     harness.get_by_label_contains("untick ECO in the Book tab");
     assert!(harness.state().coverage_report().is_none());
 }
+
+#[test]
+fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let dir = common::temp_dir("coverage-ui-record");
+    let progress = dir.join("progress.ron");
+    let mut harness = harness_for(TrainerApp::with_progress_file(
+        eco(),
+        settings,
+        Some(progress),
+    ));
+    harness.run();
+    load_repertoire(&mut harness, fixture("compare_white.pgn"));
+    open_coverage(&mut harness);
+    let ctx = harness.ctx.clone();
+    harness
+        .state_mut()
+        .check_games(&ctx, fixture("compare_games.pgn"));
+    harness.state_mut().finish_coverage();
+    harness.run();
+    let report = harness.state().games_report().unwrap().as_ref().unwrap();
+    // One failed review per position the player left the repertoire at.
+    let n = report.failed_reviews.len();
+    assert!(n >= 1);
+    let button = format!("Count my {n} deviation(s) as failed reviews");
+    harness.get_by_label(&button).scroll_to_me();
+    harness.run();
+    harness.get_by_label(&button).click();
+    harness.run();
+    harness.get_by_label(&format!("{n} deviation(s) recorded as failed reviews"));
+    let log = std::fs::read_to_string(dir.join("reviews.log")).unwrap();
+    let records: Vec<&str> = log.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(records.len(), n, "{log}");
+    assert!(records.iter().all(|l| l.contains("again")), "{log}");
+}

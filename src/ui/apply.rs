@@ -95,6 +95,7 @@ impl TrainerApp {
             Command::DrillAt(moves, book) => self.drill_at(&moves, book),
             Command::BackToRepertoire => self.back_to_repertoire(),
             Command::CheckGames => self.dialogs.start_games_dialog(ctx),
+            Command::RecordDeviations => self.record_deviations(),
             Command::CompareGames(path) => self.check_games(ctx, path),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),

@@ -259,6 +259,8 @@ pub enum Command {
     CheckGames,
     /// Compare the learner's games in this file with the repertoire.
     CompareGames(PathBuf),
+    /// Record the compared games' deviations as failed reviews.
+    RecordDeviations,
 }
 
 /// The book a position is drilled on (Coverage tab).

@@ -18,6 +18,7 @@ use super::command::DrillBook;
 use super::format::count;
 use crate::book::polyglot::SharedBook;
 use crate::book::{ImportMode, ImportOptions, PositionGraph, SourceId};
+use crate::review::{ReviewRecord, Timestamp};
 use crate::sampler::{MoveSource, Popularity, Style};
 use crate::trainer::Session;
 use crate::trainer::compare::{
@@ -27,6 +28,7 @@ use crate::trainer::coverage::{
     CoverageOptions, DEFAULT_DEPTH, DEFAULT_THRESHOLD, Exposure, describe, exposure_from,
 };
 use crate::workspace::job::{Job, JobPoll};
+use crate::workspace::review_store::{ReviewStore, local_offset_minutes};
 use crate::workspace::{file_name, files};
 
 /// How many likely positions the tab lists.
@@ -95,6 +97,10 @@ pub struct GamesReport {
     pub summary: String,
     /// The games compared, in file order.
     pub games: Vec<GameRow>,
+    /// The player's deviations as failed reviews, one per card left (issue 13).
+    pub failed_reviews: Vec<ReviewRecord>,
+    /// Whether they were recorded in the review log.
+    pub recorded: bool,
 }
 
 pub(super) type CompareResult = Result<GamesReport, String>;
@@ -326,6 +332,32 @@ impl TrainerApp {
         self.coverage.games.as_ref()
     }
 
+    /// Appends the compared games' deviations to the review log as failed reviews (the
+    /// button under the games), so that real games feed the schedule.
+    pub(super) fn record_deviations(&mut self) {
+        let Some(Ok(report)) = &mut self.coverage.games else {
+            return;
+        };
+        let Some(log) = self.review_log.clone() else {
+            self.message = Some("There is no review log (no data directory).".to_owned());
+            return;
+        };
+        let appended = ReviewStore::open(&log).and_then(|mut store| {
+            for r in &report.failed_reviews {
+                store.append(r)?;
+            }
+            Ok(report.failed_reviews.len())
+        });
+        self.message = Some(match appended {
+            Ok(n) => {
+                report.recorded = true;
+                format!("{n} failed review(s) recorded: those positions come up for review.")
+            }
+            Err(e) => format!("The reviews could not be recorded: {e}"),
+        });
+        self.restart_review();
+    }
+
     /// Compares the learner's games in `path` with the repertoire on a background thread
     /// (what "Check my games…" does once a file is chosen).
     pub fn check_games(&mut self, ctx: &egui::Context, path: PathBuf) {
@@ -361,7 +393,9 @@ impl TrainerApp {
             };
             let options = CompareOptions { player, learner };
             let result = compare(&repertoire, &import.lines, &options, &gaps);
-            Ok(games_report(file_name(&path), &options.player, &result))
+            let mut report = games_report(file_name(&path), &options.player, &result);
+            report.failed_reviews = result.failed_reviews(Timestamp::now(local_offset_minutes()));
+            Ok(report)
         });
         match job {
             Ok(job) => {
@@ -504,5 +538,7 @@ fn games_report(file: String, player: &str, c: &Comparison) -> GamesReport {
         player: player.to_owned(),
         summary,
         games,
+        failed_reviews: Vec::new(),
+        recorded: false,
     }
 }

@@ -241,6 +241,24 @@ fn games_ui(ui: &mut Ui, view: &mut CoverageView, commands: &mut Vec<Command>) {
         Some(Ok(report)) => {
             ui.label(RichText::new(format!("{} ({})", report.file, report.player)).small());
             ui.add(egui::Label::new(RichText::new(&report.summary).small()).wrap());
+            let n = report.failed_reviews.len();
+            if n > 0 {
+                let label = if report.recorded {
+                    format!("{n} deviation(s) recorded as failed reviews")
+                } else {
+                    format!("Count my {n} deviation(s) as failed reviews")
+                };
+                if ui
+                    .add_enabled(!report.recorded, egui::Button::new(label))
+                    .on_hover_text(
+                        "Each position where you left your repertoire comes up for review \
+                         again, as if you had failed it today",
+                    )
+                    .clicked()
+                {
+                    commands.push(Command::RecordDeviations);
+                }
+            }
             for (i, g) in report.games.iter().enumerate() {
                 ui.push_id(("game", i), |ui| {
                     ui.add(egui::Label::new(RichText::new(&g.title).strong()).truncate());

@@ -218,3 +218,73 @@ fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
     assert_eq!(records.len(), n, "{log}");
     assert!(records.iter().all(|l| l.contains("again")), "{log}");
 }
+
+#[test]
+fn adding_the_most_popular_answer_writes_a_copy_and_closes_the_gap() {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let dir = common::temp_dir("coverage-ui-add-answer");
+    let rep = dir.join("mine.pgn");
+    std::fs::copy(fixture("compare_white.pgn"), &rep).unwrap();
+    let original = std::fs::read(&rep).unwrap();
+    let mut harness = harness_for(TrainerApp::new(eco(), settings));
+    harness.run();
+    load_repertoire(&mut harness, rep.clone());
+    open_coverage(&mut harness);
+    let report = harness.state().coverage_report().expect("computed");
+    let i = report.gaps.iter().position(|g| g.sans == "e4 c6").unwrap();
+    assert_eq!(report.gaps[i].theory[0], "d4");
+    // The Caro-Kann's button: the gaps come most likely first, each with its own.
+    let nth = report_gap_index_with_answer(&harness, "e4 c6");
+    harness
+        .get_all_by_label("Add d4 to my repertoire")
+        .nth(nth)
+        .unwrap()
+        .scroll_to_me();
+    harness.run();
+    harness
+        .get_all_by_label("Add d4 to my repertoire")
+        .nth(nth)
+        .unwrap()
+        .click();
+    harness.step();
+    harness.state_mut().finish_loading();
+    harness.run();
+    // A copy beside the file, the file itself unchanged, the book on the copy.
+    let copy = dir.join("mine-updated.pgn");
+    assert!(copy.exists());
+    assert_eq!(std::fs::read(&rep).unwrap(), original);
+    let files: Vec<PathBuf> = harness
+        .state()
+        .workspace()
+        .files()
+        .iter()
+        .map(|f| f.path.clone())
+        .collect();
+    assert_eq!(files, [copy]);
+    assert!(harness.state().is_repertoire());
+    // The tab computes the exposure of the new book.
+    harness.state_mut().finish_coverage();
+    let report = harness.state().coverage_report().expect("computed");
+    assert!(
+        report.gaps.iter().all(|g| g.sans != "e4 c6"),
+        "the Caro-Kann is answered now"
+    );
+}
+
+/// Among the gaps whose most popular answer is the same as `sans`'s, the index of
+/// `sans`'s (the buttons share a label).
+fn report_gap_index_with_answer(harness: &Harness<'static, TrainerApp>, sans: &str) -> usize {
+    let report = harness.state().coverage_report().unwrap();
+    let gap = report.gaps.iter().find(|g| g.sans == sans).unwrap();
+    report
+        .gaps
+        .iter()
+        .filter(|g| g.theory.first() == gap.theory.first())
+        .position(|g| g.sans == sans)
+        .unwrap()
+}

@@ -96,6 +96,7 @@ impl TrainerApp {
             Command::BackToRepertoire => self.back_to_repertoire(),
             Command::CheckGames => self.dialogs.start_games_dialog(ctx),
             Command::RecordDeviations => self.record_deviations(),
+            Command::AddAnswer(moves, name) => self.add_answer(&moves, &name),
             Command::CompareGames(path) => self.check_games(ctx, path),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),

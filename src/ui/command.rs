@@ -261,6 +261,8 @@ pub enum Command {
     CompareGames(PathBuf),
     /// Record the compared games' deviations as failed reviews.
     RecordDeviations,
+    /// Add these moves (a gap and its answer) to a copy of the repertoire, with a name.
+    AddAnswer(Vec<Move>, String),
 }
 
 /// The book a position is drilled on (Coverage tab).

@@ -60,6 +60,8 @@ pub struct CoverageRow {
     pub reach: f64,
     /// For a gap: the theory's moves there in SAN, most popular first.
     pub theory: Vec<String>,
+    /// For a gap: the theory's most popular move there.
+    pub answer: Option<Move>,
     /// The position, for the board preview.
     pub position: Chess,
 }
@@ -165,6 +167,7 @@ fn describe_rows(
             name: info.name,
             reach,
             theory,
+            answer: None,
             position: position.clone(),
         }
     };
@@ -177,7 +180,10 @@ fn describe_rows(
                 .iter()
                 .map(|m| shakmaty::san::SanPlus::from_move(g.position.clone(), *m).to_string())
                 .collect();
-            row(&g.moves, &g.position, g.reach, sans)
+            CoverageRow {
+                answer: g.theory.first().copied(),
+                ..row(&g.moves, &g.position, g.reach, sans)
+            }
         })
         .collect();
     let likely = ex
@@ -356,6 +362,45 @@ impl TrainerApp {
             Err(e) => format!("The reviews could not be recorded: {e}"),
         });
         self.restart_review();
+    }
+
+    /// Adds `moves` (a gap and the theory's answer) to a copy of the learner's repertoire
+    /// file, written beside it, and drills the copy instead (the learner's file is not
+    /// touched).
+    pub(super) fn add_answer(&mut self, moves: &[Move], name: &str) {
+        let Some(file) = self
+            .workspace
+            .files()
+            .iter()
+            .find(|f| {
+                f.mode == ImportMode::Repertoire
+                    && self
+                        .workspace
+                        .choice()
+                        .file(&f.path)
+                        .is_some_and(|c| c.enabled)
+            })
+            .map(|f| (f.path.clone(), Arc::clone(&f.lines)))
+        else {
+            self.message = Some("No repertoire file is loaded to add the answer to.".to_owned());
+            return;
+        };
+        let (original, lines) = file;
+        match crate::workspace::repertoire_edit::add_line_to_copy(&original, &lines, moves, name) {
+            Ok(copy) => {
+                self.workspace.remove(&original);
+                self.workspace
+                    .open(vec![copy.clone()], crate::workspace::FileMode::Repertoire);
+                self.message = Some(format!(
+                    "Added {} to a copy of your repertoire, {}; {} is unchanged. The book now \
+                     uses the copy.",
+                    describe(moves, &[]).sans,
+                    file_name(&copy),
+                    file_name(&original),
+                ));
+            }
+            Err(e) => self.message = Some(format!("The answer could not be added: {e}")),
+        }
     }
 
     /// Compares the learner's games in `path` with the repertoire on a background thread

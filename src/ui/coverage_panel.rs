@@ -100,6 +100,22 @@ fn gap_ui(
         {
             commands.push(Command::DrillAt(g.moves.clone(), DrillBook::Theory));
         }
+        if let (Some(answer), Some(san)) = (g.answer, g.theory.first())
+            && ui
+                .small_button(format!("Add {san} to my repertoire"))
+                .on_hover_text(
+                    "The theory's most popular answer, written to a copy of your repertoire \
+                     file beside it (your file is not changed); the book then uses the copy",
+                )
+                .clicked()
+        {
+            let mut moves = g.moves.clone();
+            moves.push(answer);
+            commands.push(Command::AddAnswer(
+                moves,
+                g.name.clone().unwrap_or_default(),
+            ));
+        }
     });
     ui.add_space(2.0);
 }

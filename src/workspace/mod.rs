@@ -27,6 +27,7 @@ mod loader;
 pub mod polyglot;
 pub mod polyglot_make;
 pub mod profiles;
+pub mod repertoire_edit;
 pub mod review_store;
 pub mod store;
 

@@ -301,12 +301,7 @@ fn record_reviews(
     result: &Comparison,
 ) -> Result<(), CliError> {
     use crate::workspace::review_store::{self as rs, ReviewCommandError, ReviewStore};
-    let log = match &args.progress {
-        Some(p) => p.clone(),
-        None => data_dir
-            .map(|d| d.join(rs::LOG_FILE))
-            .ok_or_else(|| CliError::Usage("no data directory; pass --progress FILE".into()))?,
-    };
+    let log = super::review::review_log(args.progress.as_deref(), data_dir)?;
     let now = crate::review::Timestamp::now(rs::local_offset_minutes());
     let failed = result.failed_reviews(now);
     let store_error = |e| CliError::Review(ReviewCommandError::Store(e));

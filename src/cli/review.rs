@@ -47,6 +47,19 @@ pub struct ReviewArgs {
     pub book: BookArgs,
 }
 
+/// The review log: `--progress FILE`, else `reviews.log` in the data directory.
+pub(super) fn review_log(
+    progress: Option<&Path>,
+    data_dir: Option<&Path>,
+) -> Result<PathBuf, CliError> {
+    match progress {
+        Some(p) => Ok(p.to_owned()),
+        None => data_dir
+            .map(|d| d.join(crate::workspace::review_store::LOG_FILE))
+            .ok_or_else(|| CliError::Usage("no data directory; pass --progress FILE".into())),
+    }
+}
+
 fn parse_color(s: &str) -> Result<shakmaty::Color, String> {
     match s.to_ascii_lowercase().as_str() {
         "white" | "w" => Ok(shakmaty::Color::White),
@@ -65,12 +78,7 @@ pub(super) fn run(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     use crate::workspace::review_store::{self as rs, ReviewCommand, ReviewOutput};
-    let log = match &args.progress {
-        Some(p) => p.clone(),
-        None => data_dir
-            .map(|d| d.join(rs::LOG_FILE))
-            .ok_or_else(|| CliError::Usage("no data directory; pass --progress FILE".into()))?,
-    };
+    let log = review_log(args.progress.as_deref(), data_dir)?;
     let (graph, _) = args.book.build()?;
     let cmd = ReviewCommand {
         color: args.color,

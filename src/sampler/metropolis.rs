@@ -163,6 +163,14 @@ impl Table {
     }
 }
 
+/// Sets each candidate's exact `P = min(1, A) / Σ min(1, A)` (SAMPLER.md §3).
+fn normalise(candidates: &mut [Candidate]) {
+    let norm: f64 = candidates.iter().map(|c| c.acceptance.min(1.0)).sum();
+    for c in candidates {
+        c.p = c.acceptance.min(1.0) / norm;
+    }
+}
+
 /// `s_prev` as the formulas use it: a share in `(0, 1]`, else 1 (a fresh start).
 fn clean_s_prev(s_prev: f64) -> f64 {
     if s_prev > 0.0 && s_prev <= 1.0 {
@@ -219,54 +227,47 @@ impl Distribution {
 
     /// The distribution over candidates of any source (see [`super::MoveSource`]).
     pub(super) fn from_raw(raw: Vec<RawCandidate>, style: &Style, s_prev: f64) -> Distribution {
-        let s_prev = clean_s_prev(s_prev);
-        let mut candidates: Vec<Candidate> = raw
-            .into_iter()
-            .map(|r| {
+        Distribution::from_parts(
+            clean_s_prev(s_prev),
+            raw.into_iter().map(|r| {
                 let bonus = style.bonus(&r.flag_shares);
-                Candidate {
-                    to: r.to,
-                    mv: r.mv,
-                    kind: r.kind,
-                    weight: r.weight,
-                    flag_shares: r.flag_shares,
-                    share: r.share,
-                    bonus,
-                    review: 0.0,
-                    acceptance: r.share / s_prev + bonus,
-                    p: 0.0,
-                }
-            })
-            .collect();
-        let norm: f64 = candidates.iter().map(|c| c.acceptance.min(1.0)).sum();
-        for c in &mut candidates {
-            c.p = c.acceptance.min(1.0) / norm;
-        }
-        Distribution { s_prev, candidates }
+                (r, bonus)
+            }),
+        )
     }
 
     fn from_table(table: &Table, s_prev: f64) -> Distribution {
-        let mut candidates: Vec<Candidate> = table
-            .entries
-            .iter()
-            .enumerate()
-            .map(|(i, r)| Candidate {
+        let parts = table.entries.iter().enumerate().map(|(i, r)| {
+            let raw = RawCandidate {
                 to: Some(r.to),
                 mv: r.mv,
                 kind: r.kind,
                 weight: r.weight,
-                flag_shares: r.flag_shares,
                 share: table.shares[i],
-                bonus: table.bonuses[i],
+                flag_shares: r.flag_shares,
+            };
+            (raw, table.bonuses[i])
+        });
+        Distribution::from_parts(s_prev, parts)
+    }
+
+    /// Candidates with their bonuses, `A = share / s_prev + bonus` and exact `P`.
+    fn from_parts(s_prev: f64, parts: impl Iterator<Item = (RawCandidate, f64)>) -> Distribution {
+        let mut candidates: Vec<Candidate> = parts
+            .map(|(r, bonus)| Candidate {
+                to: r.to,
+                mv: r.mv,
+                kind: r.kind,
+                weight: r.weight,
+                flag_shares: r.flag_shares,
+                share: r.share,
+                bonus,
                 review: 0.0,
-                acceptance: table.acceptance(i, s_prev),
+                acceptance: r.share / s_prev + bonus,
                 p: 0.0,
             })
             .collect();
-        let norm: f64 = candidates.iter().map(|c| c.acceptance.min(1.0)).sum();
-        for c in &mut candidates {
-            c.p = c.acceptance.min(1.0) / norm;
-        }
+        normalise(&mut candidates);
         Distribution { s_prev, candidates }
     }
 
@@ -300,10 +301,7 @@ impl Distribution {
             c.review = term;
             c.acceptance += term;
         }
-        let norm: f64 = self.candidates.iter().map(|c| c.acceptance.min(1.0)).sum();
-        for c in &mut self.candidates {
-            c.p = c.acceptance.min(1.0) / norm;
-        }
+        normalise(&mut self.candidates);
         self
     }
 

@@ -21,10 +21,10 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group};
+use hastings::book::PositionGraph;
 use hastings::book::polyglot::{
     BookWriter, Entry, MoveCounts, PolyglotBook, RawMove, WriterOptions, gnuchess, read_games,
 };
-use hastings::book::PositionGraph;
 use hastings::sampler::{MoveSource, Popularity, Style};
 use hastings::workspace::polyglot::PolyglotFile;
 use rand::{RngExt, SeedableRng};
@@ -246,15 +246,18 @@ fn drill_replies(c: &mut Criterion) {
     let book = PolyglotFile::open(&path).unwrap().into_shared().unwrap();
     group.throughput(Throughput::Elements(positions.len() as u64));
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    group.bench_function("1,000 replies at book positions (candidates, P, MH step)", |b| {
-        b.iter(|| {
-            let source = MoveSource::new(&graph, vec![book.book()], Popularity::Games);
-            for pos in &positions {
-                let d = source.distribution(pos, &style, 0.5, None);
-                black_box(d.step(&mut rng));
-            }
-        })
-    });
+    group.bench_function(
+        "1,000 replies at book positions (candidates, P, MH step)",
+        |b| {
+            b.iter(|| {
+                let source = MoveSource::new(&graph, vec![book.book()], Popularity::Games);
+                for pos in &positions {
+                    let d = source.distribution(pos, &style, 0.5, None);
+                    black_box(d.step(&mut rng));
+                }
+            })
+        },
+    );
     group.finish();
 }
 

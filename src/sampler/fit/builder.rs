@@ -310,10 +310,9 @@ impl Builder<'_, '_> {
                         if player {
                             if let Some((p, m, n)) = pending.take() {
                                 let t = self.table(&p, None, n);
-                                prev = self.find(t, m).map_or(Prev::One, |cand| Prev::Move {
-                                    table: t,
-                                    cand,
-                                });
+                                prev = self
+                                    .find(t, m)
+                                    .map_or(Prev::One, |cand| Prev::Move { table: t, cand });
                             }
                             self.data.counts.moves_scored += 1;
                             let ply = u32::try_from(ply).unwrap_or(u32::MAX);

@@ -81,11 +81,7 @@ fn neighbours(
 /// in `data` the popularity stays that of the lines).
 pub fn local_search(data: &FitData, start: &Style, popularity: Popularity) -> LocalResult {
     let blend = data.has_books();
-    let mut popularity = if blend {
-        popularity
-    } else {
-        Popularity::Lines
-    };
+    let mut popularity = if blend { popularity } else { Popularity::Lines };
     let mut style = start.clone();
     let mut ll = data.log_likelihood_with(&style, popularity);
     let mut evaluations = 1u64;

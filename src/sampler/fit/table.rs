@@ -266,11 +266,7 @@ impl FitData {
                 game: o.first.0 as usize,
                 ply: o.first.1 as usize,
                 count: o.count,
-                p: if e.norm > 0.0 {
-                    e.played / e.norm
-                } else {
-                    0.0
-                },
+                p: if e.norm > 0.0 { e.played / e.norm } else { 0.0 },
             });
         });
         out
@@ -284,7 +280,8 @@ impl FitData {
             let p = style.params()[i];
             if p.enabled { p.weight } else { 0.0 }
         });
-        let bonus_of = |f: &FlagWeights| -> f64 { effective.iter().zip(f).map(|(e, f)| e * f).sum() };
+        let bonus_of =
+            |f: &FlagWeights| -> f64 { effective.iter().zip(f).map(|(e, f)| e * f).sum() };
         let mut share = vec![0.0; self.cands.len()];
         let mut bonus = vec![0.0; self.cands.len()];
         for &t in &self.used {
@@ -317,7 +314,10 @@ impl FitData {
                 let (weight, flags) = match (graph, c.graph, book, c.book) {
                     (Some(a), Some(g), Some(b), Some(k)) => {
                         let w = a + b;
-                        (w, std::array::from_fn(|f| (g.flags[f] * a + k.flags[f] * b) / w))
+                        (
+                            w,
+                            std::array::from_fn(|f| (g.flags[f] * a + k.flags[f] * b) / w),
+                        )
                     }
                     (Some(a), Some(g), None, _) => (a, g.flags),
                     (None, _, Some(b), Some(k)) => (b, k.flags),

@@ -28,6 +28,7 @@ fn fit_json_has_exactly_the_documented_keys_in_order() {
         "params",
         "weights",
         "tau",
+        "popularity",
         "log_likelihood",
         "log_likelihood_neutral",
         "moves_scored",
@@ -44,6 +45,7 @@ fn fit_json_has_exactly_the_documented_keys_in_order() {
         "\"params\"",
         "\"weights\"",
         "\"tau\"",
+        "\"popularity\"",
         "\"log_likelihood\"",
         "\"log_likelihood_neutral\"",
         "\"moves_scored\"",
@@ -56,6 +58,7 @@ fn fit_json_has_exactly_the_documented_keys_in_order() {
     .collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "{out}");
     assert_eq!(v["params"].as_array().unwrap().len(), 5);
+    assert_eq!(v["popularity"], "eco");
     // The player's 10 games in this file: 35 moves in ECO, 4 leaving it.
     assert_eq!(v["moves_scored"], 35);
     assert_eq!(v["moves_out_of_book"], 4);
@@ -172,5 +175,77 @@ fn fit_names_the_players_it_knows_when_the_name_is_missing() {
         "book.bin",
     ]);
     assert_eq!(code, 1);
-    assert!(err.contains("only `eco`"), "{err}");
+    assert!(err.contains("book.bin"), "{err}");
+    let (code, _, err) = hastings(&[
+        "fit",
+        "--games",
+        games.to_str().unwrap(),
+        "--player",
+        "x",
+        "--theory",
+        "polyglot",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("expected eco, gnuchess or a Polyglot book"),
+        "{err}"
+    );
+}
+
+#[test]
+fn fit_with_a_polyglot_book_fits_the_blend_and_the_profile_records_it() {
+    let dir = common::temp_dir("fit-cli-blend");
+    let profile = dir.join("p.ron");
+    let games = fixture("twic1599_100k.pgn");
+    let args = |theory: &str| {
+        vec![
+            "fit".to_owned(),
+            "--games".to_owned(),
+            games.to_str().unwrap().to_owned(),
+            "--player".to_owned(),
+            "praggnanandhaa".to_owned(),
+            "--generations".to_owned(),
+            "5".to_owned(),
+            "--population".to_owned(),
+            "10".to_owned(),
+            "--theory".to_owned(),
+            theory.to_owned(),
+            "--json".to_owned(),
+            "-o".to_owned(),
+            profile.to_str().unwrap().to_owned(),
+        ]
+    };
+    let run = |theory: &str| {
+        let a = args(theory);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let (code, out, err) = hastings(&a);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let text = std::fs::read_to_string(&profile).unwrap();
+        (
+            v,
+            hastings::sampler::profile::StyleProfile::from_ron(&text).unwrap(),
+        )
+    };
+    let (eco, _) = run("eco");
+    let (v, p) = run("gnuchess");
+    // The book scores the moves past the ECO lines too.
+    assert!(v["moves_scored"].as_u64().unwrap() > eco["moves_scored"].as_u64().unwrap());
+    let popularity: hastings::sampler::Popularity =
+        v["popularity"].as_str().unwrap().parse().unwrap();
+    assert_ne!(popularity, hastings::sampler::Popularity::Lines, "{v}");
+    assert_eq!(p.popularity, popularity);
+    assert!(v["log_likelihood"].as_f64().unwrap().is_finite());
+    // The same book as a file gives the same fit.
+    let bin = dir.join("gnuchess.bin");
+    let gnuchess = hastings::book::polyglot::SharedBook::gnuchess().unwrap();
+    let bytes: Vec<u8> = gnuchess
+        .book()
+        .entries()
+        .flat_map(|e| e.to_bytes())
+        .collect();
+    std::fs::write(&bin, bytes).unwrap();
+    let (file, _) = run(bin.to_str().unwrap());
+    assert_eq!(file, v);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

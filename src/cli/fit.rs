@@ -9,8 +9,10 @@ use rustc_hash::FxHashMap;
 
 use super::CliError;
 use crate::book::OpeningLine;
+use crate::book::polyglot::SharedBook;
 use crate::sampler::fit::{FitData, FitReport, GaConfig, fit, names_player};
 use crate::sampler::profile::{FitProvenance, StyleProfile};
+use crate::workspace::polyglot::PolyglotFile;
 use crate::workspace::profiles::save_profile;
 use crate::workspace::{BookChoice, FileMode, Workspace};
 
@@ -24,8 +26,11 @@ pub struct FitArgs {
     /// is enough: `--player carlsen`).
     #[arg(long, value_name = "NAME")]
     pub player: String,
-    /// The book the player's moves are compared with: `eco` (the embedded ECO list).
-    #[arg(long, value_name = "BOOK", default_value = "eco")]
+    /// The book the player's moves are compared with: `eco` (the embedded ECO list), or
+    /// a Polyglot book `FILE.bin` (or `gnuchess`, the embedded gnuchess book) together
+    /// with the ECO list, in which case the popularity blend λ of the two is fitted
+    /// as well (0 = the ECO lines' popularity, 1 = the book's).
+    #[arg(long, value_name = "eco|gnuchess|FILE.bin", default_value = "eco")]
     pub theory: String,
     /// Plies read from each game.
     #[arg(long, value_name = "N", default_value_t = 20)]
@@ -57,6 +62,9 @@ pub struct FitJson {
     pub weights: [f64; 5],
     /// The transposition weight.
     pub tau: f64,
+    /// The fitted popularity: `eco` (the lines'; always without a book), `book` or
+    /// `blend:λ`.
+    pub popularity: String,
     /// `Σ ln P` of the scored moves under the fitted style.
     pub log_likelihood: f64,
     /// The same under the neutral style.
@@ -79,6 +87,7 @@ impl FitJson {
             params: p.map(|p| u8::from(p.enabled)),
             weights: p.map(|p| p.weight),
             tau: report.style.tau(),
+            popularity: report.popularity.to_string(),
             log_likelihood: report.fitted.log_likelihood,
             log_likelihood_neutral: report.neutral.log_likelihood,
             moves_scored: report.counts.moves_scored,
@@ -110,14 +119,32 @@ fn frequent_players(lines: &[OpeningLine]) -> String {
         .join(", ")
 }
 
-pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> {
-    if !args.theory.eq_ignore_ascii_case("eco") {
+/// The Polyglot book of `--theory`: none for `eco`, the embedded book for `gnuchess`,
+/// else the file.
+fn theory_book(theory: &str) -> Result<Option<SharedBook>, CliError> {
+    let theory = theory.trim();
+    if theory.eq_ignore_ascii_case("eco") {
+        return Ok(None);
+    }
+    if theory.eq_ignore_ascii_case("gnuchess") {
+        return SharedBook::gnuchess()
+            .map(Some)
+            .map_err(|e| CliError::Usage(format!("the embedded gnuchess book: {e}")));
+    }
+    let path = std::path::Path::new(theory);
+    let is_bin = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("bin"));
+    if !is_bin && !path.exists() {
         return Err(CliError::Usage(format!(
-            "--theory {}: only `eco` (the embedded ECO list) is available; the sampler has \
-             no Polyglot popularity blend to fit yet",
-            args.theory
+            "--theory {theory}: expected eco, gnuchess or a Polyglot book file (.bin)"
         )));
     }
+    Ok(Some(PolyglotFile::open(path)?.into_shared()?))
+}
+
+pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let book = theory_book(&args.theory)?;
     let started = Instant::now();
     let mut ws = Workspace::new(BookChoice::default())?;
     let lines = std::sync::Arc::clone(
@@ -125,7 +152,14 @@ pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> 
             .lines,
     );
     let graph = std::sync::Arc::clone(ws.eco());
-    let data = FitData::from_games(&graph, &lines, &args.player, args.max_plies as usize);
+    let books: Vec<_> = book.iter().map(SharedBook::book).collect();
+    let data = FitData::from_games_with_books(
+        &graph,
+        &books,
+        &lines,
+        &args.player,
+        args.max_plies as usize,
+    );
     let counts = *data.counts();
     if counts.games_with_player == 0 {
         return Err(CliError::Usage(format!(
@@ -162,7 +196,10 @@ pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> 
         let provenance = FitProvenance {
             games: args.games.display().to_string(),
             player: matched,
-            theory: "eco".to_owned(),
+            theory: match &book {
+                None => "eco".to_owned(),
+                Some(_) => format!("eco + {}", args.theory.trim()),
+            },
             max_plies: args.max_plies,
             moves_scored: counts.moves_scored,
             moves_out_of_book: counts.moves_out_of_book,
@@ -174,7 +211,9 @@ pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> 
             population: args.population,
             generations: args.generations,
         };
-        save_profile(path, &StyleProfile::fitted(&report, provenance))?;
+        let mut profile = StyleProfile::fitted(&report, provenance);
+        profile.popularity = report.popularity;
+        save_profile(path, &profile)?;
     }
     if args.json {
         writeln!(
@@ -222,6 +261,14 @@ fn write_text(
         "transpositions τ",
         "",
         report.style.tau()
+    )?;
+    writeln!(
+        out,
+        "{:<20} {:>4} {:>7.3}   ({})",
+        "book blend λ",
+        "",
+        report.popularity.book_part(),
+        report.popularity
     )?;
     writeln!(out)?;
     writeln!(

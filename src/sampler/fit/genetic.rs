@@ -2,7 +2,10 @@
 //!
 //! An organism's chromosome is a bit string: one bit per parameter (`p_i`), and a
 //! 10-bit gene each for the five weights and τ (value = gene / 1023), 65 bits in all.
-//! Each generation:
+//! When the tables hold a Polyglot book ([`FitData::has_books`]) a seventh 10-bit gene
+//! is the popularity blend `λ` (0 = the lines' popularity, 1 = the book's alone), 75
+//! bits; without a book the seventh gene is never drawn, crossed or mutated, so the RNG
+//! stream and the result are those of the six-gene algorithm. Each generation:
 //!
 //! - **Elitism**: the best `elitism` share of the population (at least one) is copied
 //!   over unchanged.
@@ -18,13 +21,14 @@
 //! The paper's rates were crossover 0.75, mutation 0.005 per bit of a 244-bit chromosome
 //! (about 1.2 flips per child) and elitism 0.1; the defaults keep the crossover and
 //! elitism rates and scale the mutation rate to the same ~1.3 flips per 65-bit child.
-//! The initial population is random, with the neutral style as one of its members.
-//! All randomness comes from the RNG passed in, so a seed repeats the search.
+//! The initial population is random, with the neutral style as one of its members (with
+//! a book: at `λ = ½`). All randomness comes from the RNG passed in, so a seed repeats
+//! the search.
 
 use rand::{Rng, RngExt};
 
 use super::table::FitData;
-use crate::sampler::{Style, StyleParam};
+use crate::sampler::{Popularity, Style, StyleParam};
 
 /// Bits of a weight or τ gene.
 const GENE_BITS: u32 = 10;
@@ -59,19 +63,42 @@ impl Default for GaConfig {
     }
 }
 
-/// A chromosome: five on/off bits and six 10-bit genes (five weights, then τ).
+/// A chromosome: five on/off bits and seven 10-bit genes (five weights, τ, then λ; λ
+/// only takes part with a book).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Genome {
     on: [bool; 5],
-    genes: [u16; 6],
+    genes: [u16; 7],
+}
+
+/// The value of a gene, in `[0, 1]`.
+fn value(g: u16) -> f64 {
+    f64::from(g) / f64::from(GENE_MAX)
+}
+
+/// The popularity of a blend `λ`: the lines at 0, the book at 1, else the blend.
+pub fn popularity_of(lambda: f64) -> Popularity {
+    if lambda <= 0.0 {
+        Popularity::Lines
+    } else if lambda >= 1.0 {
+        Popularity::Games
+    } else {
+        Popularity::Blend(lambda)
+    }
 }
 
 impl Genome {
-    fn random(rng: &mut impl Rng) -> Genome {
-        Genome {
-            on: std::array::from_fn(|_| rng.random()),
-            genes: std::array::from_fn(|_| rng.random_range(0..=GENE_MAX)),
+    /// A random genome; `blend`: draw λ too.
+    fn random(blend: bool, rng: &mut impl Rng) -> Genome {
+        let on = std::array::from_fn(|_| rng.random());
+        let mut genes = Genome::neutral().genes;
+        for g in &mut genes[..6] {
+            *g = rng.random_range(0..=GENE_MAX);
         }
+        if blend {
+            genes[6] = rng.random_range(0..=GENE_MAX);
+        }
+        Genome { on, genes }
     }
 
     /// The neutral style: all parameters off, τ = 1.
@@ -85,12 +112,21 @@ impl Genome {
                 GENE_MAX / 2,
                 GENE_MAX / 2,
                 GENE_MAX,
+                GENE_MAX / 2,
             ],
         }
     }
 
+    /// The popularity: the lines without a book, else the blend of the seventh gene.
+    fn popularity(&self, blend: bool) -> Popularity {
+        if blend {
+            popularity_of(value(self.genes[6]))
+        } else {
+            Popularity::Lines
+        }
+    }
+
     fn style(&self) -> Style {
-        let value = |g: u16| f64::from(g) / f64::from(GENE_MAX);
         let params = std::array::from_fn(|i| StyleParam {
             enabled: self.on[i],
             weight: value(self.genes[i]),
@@ -99,29 +135,31 @@ impl Genome {
         Style::new(params, value(self.genes[5])).unwrap_or_else(|_| Style::neutral())
     }
 
-    /// Uniform crossover: each of the 11 genes changes places with probability ½.
-    fn cross(&mut self, other: &mut Genome, rng: &mut impl Rng) {
+    /// Uniform crossover: each of the 11 genes (12 with `blend`) changes places with
+    /// probability ½.
+    fn cross(&mut self, other: &mut Genome, blend: bool, rng: &mut impl Rng) {
         for i in 0..5 {
             if rng.random_bool(0.5) {
                 std::mem::swap(&mut self.on[i], &mut other.on[i]);
             }
         }
-        for i in 0..6 {
+        for i in 0..genes(blend) {
             if rng.random_bool(0.5) {
                 std::mem::swap(&mut self.genes[i], &mut other.genes[i]);
             }
         }
     }
 
-    /// Bit flip mutation: each of the 65 bits flips with probability `rate`.
-    fn mutate(&mut self, rate: f64, rng: &mut impl Rng) {
+    /// Bit flip mutation: each of the 65 bits (75 with `blend`) flips with probability
+    /// `rate`.
+    fn mutate(&mut self, rate: f64, blend: bool, rng: &mut impl Rng) {
         let rate = rate.clamp(0.0, 1.0);
         for on in &mut self.on {
             if rng.random_bool(rate) {
                 *on = !*on;
             }
         }
-        for gene in &mut self.genes {
+        for gene in &mut self.genes[..genes(blend)] {
             for bit in 0..GENE_BITS {
                 if rng.random_bool(rate) {
                     *gene ^= 1 << bit;
@@ -129,6 +167,11 @@ impl Genome {
             }
         }
     }
+}
+
+/// The number of 10-bit genes in play.
+fn genes(blend: bool) -> usize {
+    if blend { 7 } else { 6 }
 }
 
 /// An organism and its log-likelihood.
@@ -143,6 +186,8 @@ struct Organism {
 pub struct GaResult {
     /// The fittest organism of the last generation.
     pub style: Style,
+    /// Its popularity (the lines' without a book).
+    pub popularity: Popularity,
     /// Its log-likelihood.
     pub log_likelihood: f64,
     /// The best log-likelihood of each generation, the initial population first.
@@ -201,12 +246,13 @@ fn by_fitness(a: &Organism, b: &Organism) -> std::cmp::Ordering {
 /// Runs the genetic algorithm on `data` (see the [module docs](self)).
 pub fn genetic(data: &FitData, config: &GaConfig, rng: &mut impl Rng) -> GaResult {
     let size = config.population.max(2);
+    let blend = data.has_books();
     let mut evaluations = 0u64;
     let mut evaluate = |genome: Genome| {
         evaluations += 1;
         Organism {
             genome,
-            ll: data.log_likelihood(&genome.style()),
+            ll: data.log_likelihood_with(&genome.style(), genome.popularity(blend)),
         }
     };
     let mut population: Vec<Organism> = (0..size)
@@ -214,7 +260,7 @@ pub fn genetic(data: &FitData, config: &GaConfig, rng: &mut impl Rng) -> GaResul
             if i == 0 {
                 Genome::neutral()
             } else {
-                Genome::random(rng)
+                Genome::random(blend, rng)
             }
         })
         .map(&mut evaluate)
@@ -231,11 +277,11 @@ pub fn genetic(data: &FitData, config: &GaConfig, rng: &mut impl Rng) -> GaResul
             let mut a = population[roulette(&fit, total, rng)].genome;
             let mut b = population[roulette(&fit, total, rng)].genome;
             if rng.random_bool(config.crossover_rate.clamp(0.0, 1.0)) {
-                a.cross(&mut b, rng);
+                a.cross(&mut b, blend, rng);
             }
             for mut child in [a, b] {
                 if next.len() < size {
-                    child.mutate(config.mutation_rate, rng);
+                    child.mutate(config.mutation_rate, blend, rng);
                     next.push(evaluate(child));
                 }
             }
@@ -247,6 +293,7 @@ pub fn genetic(data: &FitData, config: &GaConfig, rng: &mut impl Rng) -> GaResul
     let best = population[0];
     GaResult {
         style: best.genome.style(),
+        popularity: best.genome.popularity(blend),
         log_likelihood: best.ll,
         best_by_generation,
         evaluations,
@@ -263,8 +310,9 @@ mod tests {
     fn genes_decode_into_the_unit_interval_and_neutral_is_neutral() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for _ in 0..100 {
-            let mut g = Genome::random(&mut rng);
-            g.mutate(0.5, &mut rng);
+            let mut g = Genome::random(true, &mut rng);
+            g.mutate(0.5, true, &mut rng);
+            assert!((0.0..=1.0).contains(&g.popularity(true).book_part()));
             let s = g.style();
             assert!(s.params().iter().all(|p| (0.0..=1.0).contains(&p.weight)));
         }

@@ -1,23 +1,27 @@
 //! Fitting an opponent's style to their games (seed 003's genetic algorithm).
 //!
 //! Given a player's games and the book they are compared with, find the style — the
-//! five parameters (on/off and weight) and τ — under which the sampler's exact reply
-//! distribution makes the player's own moves most likely:
+//! five parameters (on/off and weight), τ and, when a Polyglot book takes part, the
+//! popularity blend λ — under which the sampler's exact reply distribution makes the
+//! player's own moves most likely:
 //!
 //! ```text
 //! LL(style) = Σ over the player's scored moves  ln P(played move | position, s_prev; style)
 //! ```
 //!
-//! - [`table`]: the games replayed once into per-position candidate tables, so that
-//!   [`FitData::score`] is arithmetic (maximum likelihood needs thousands of
-//!   evaluations).
+//! - [`table`]: per-position candidate tables, so that [`FitData::score_with`] is
+//!   arithmetic (maximum likelihood needs thousands of evaluations); [`builder`] replays
+//!   the games once into them, on the ECO graph and optionally Polyglot books.
 //! - [`genetic`](mod@genetic): the genetic algorithm (population, roulette selection,
 //!   uniform crossover, bit flip mutation, elitism), seeded.
 //! - [`local`]: a local search from the GA's best style, as a check.
 //! - [`synthetic`]: games sampled under a known style, for recovery tests.
 //!
-//! A popularity blend (book weights mixed with a Polyglot book's) is not fitted: the
-//! sampler's popularity is the book's line weights only, so there is no blend to fit.
+//! With Polyglot books ([`FitData::from_games_with_books`]) the popularity blend of
+//! [`MoveSource`](crate::sampler::MoveSource) is fitted too: `λ` is a seventh gene of the
+//! GA and a seventh coordinate of the local search, and [`FitReport::popularity`] is
+//! the result ([`Popularity::Lines`] at λ = 0, [`Popularity::Games`] at 1). Without a
+//! book λ stays 0 and the fit is the six-parameter one.
 //!
 //! ```
 //! use hastings::book::{ImportMode, ImportOptions, PositionGraph, SourceId, pgn::read_pgn};
@@ -34,6 +38,7 @@
 //! assert!(report.fitted.log_likelihood >= report.neutral.log_likelihood);
 //! ```
 
+pub mod builder;
 pub mod genetic;
 pub mod local;
 pub mod synthetic;
@@ -42,11 +47,12 @@ pub mod table;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-pub use genetic::{GaConfig, GaResult, genetic};
+pub use builder::names_player;
+pub use genetic::{GaConfig, GaResult, genetic, popularity_of};
 pub use local::{LocalResult, local_search};
-pub use table::{FitCounts, FitData, Score, names_player};
+pub use table::{FitCounts, FitData, Score, Term};
 
-use crate::sampler::{Style, StyleParam};
+use crate::sampler::{Popularity, Style, StyleParam};
 
 /// The result of [`fit`].
 #[derive(Clone, Debug, PartialEq)]
@@ -54,9 +60,11 @@ pub struct FitReport {
     /// The fitted style (the local search's result, in canonical form: see
     /// [`canonical`]).
     pub style: Style,
-    /// How the fitted style scores.
+    /// The fitted popularity: the lines' without a book, else the fitted blend.
+    pub popularity: Popularity,
+    /// How the fitted style scores (with the fitted popularity).
     pub fitted: Score,
-    /// How the neutral style (popularity alone) scores.
+    /// How the neutral style (popularity alone) scores, with the fitted popularity.
     pub neutral: Score,
     /// What the genetic algorithm found.
     pub ga: GaResult,
@@ -85,15 +93,18 @@ pub fn canonical(style: &Style) -> Style {
 }
 
 /// Fits a style to `data`: the genetic algorithm with `config`, seeded with `seed`
-/// (`ChaCha8Rng`, so the result repeats), then a local search from its best.
+/// (`ChaCha8Rng`, so the result repeats), then a local search from its best. With a
+/// book in `data` the popularity blend is fitted too.
 pub fn fit(data: &FitData, config: &GaConfig, seed: u64) -> FitReport {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let ga = genetic(data, config, &mut rng);
-    let local = local_search(data, &ga.style);
+    let local = local_search(data, &ga.style, ga.popularity);
     let style = canonical(&local.style);
+    let popularity = local.popularity;
     FitReport {
-        fitted: data.score(&style),
-        neutral: data.score(&Style::neutral()),
+        fitted: data.score_with(&style, popularity),
+        neutral: data.score_with(&Style::neutral(), popularity),
+        popularity,
         style,
         ga,
         local,

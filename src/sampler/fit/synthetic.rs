@@ -5,6 +5,11 @@
 //! `s_prev` along as the drill does, until the book ends or the ply limit. The games
 //! are written as PGN text, so a test can read them back through the importer and fit
 //! them with the whole path exercised.
+//!
+//! The `*_from` functions sample from a [`MoveSource`] (the graph and Polyglot books
+//! under a popularity blend), carrying the game's ECO name along for the flags of book
+//! moves as [`MoveSource::explore`] does; a game stops where the source does not know
+//! the position ([`MoveSource::knows`]) or has no candidate.
 
 use std::sync::Arc;
 
@@ -13,23 +18,38 @@ use shakmaty::{Chess, Move, Position, san::San};
 
 use crate::book::export::{ExportError, write_pgn};
 use crate::book::{GameTags, LineSource, OpeningLine, PositionGraph, SourceId};
-use crate::sampler::{Distribution, Style};
+use crate::sampler::{MoveSource, Style};
 
-/// One sampled game: the moves from the standard position.
+/// One sampled game from the graph alone: the moves from the standard position.
 pub fn sample_game(
     graph: &PositionGraph,
     style: &Style,
     plies: usize,
     rng: &mut impl Rng,
 ) -> Vec<Move> {
+    sample_game_from(&MoveSource::graph(graph), style, plies, rng)
+}
+
+/// One sampled game from `source`: the moves from the standard position.
+pub fn sample_game_from(
+    source: &MoveSource<'_>,
+    style: &Style,
+    plies: usize,
+    rng: &mut impl Rng,
+) -> Vec<Move> {
+    let graph = source.graph_ref();
     let mut pos = Chess::default();
     let mut s_prev = 1.0;
+    let mut named = None;
     let mut moves = Vec::new();
     while moves.len() < plies {
-        let Some(node) = graph.lookup(&pos) else {
+        if !source.knows(&pos) {
             break;
-        };
-        let dist = Distribution::at(graph, node, &pos, style, s_prev);
+        }
+        if let Some(line) = graph.lookup(&pos).and_then(|n| graph.name(n)) {
+            named = Some(line);
+        }
+        let dist = source.distribution(&pos, style, s_prev, named);
         let Some(step) = dist.step(rng) else {
             break;
         };
@@ -56,9 +76,25 @@ pub fn sample_games_pgn(
     player: &str,
     rng: &mut impl Rng,
 ) -> Result<String, ExportError> {
+    sample_games_pgn_from(&MoveSource::graph(graph), style, n, plies, player, rng)
+}
+
+/// As [`sample_games_pgn`], sampling from `source` ([`sample_game_from`]).
+///
+/// # Errors
+///
+/// [`ExportError`] only if writing to memory fails (it does not).
+pub fn sample_games_pgn_from(
+    source: &MoveSource<'_>,
+    style: &Style,
+    n: usize,
+    plies: usize,
+    player: &str,
+    rng: &mut impl Rng,
+) -> Result<String, ExportError> {
     let mut lines = Vec::with_capacity(n);
     for i in 0..n {
-        let moves = sample_game(graph, style, plies, rng);
+        let moves = sample_game_from(source, style, plies, rng);
         let mut pos = Chess::default();
         let sans = moves
             .iter()

@@ -18,40 +18,95 @@
 //! 1 at the start, when the previous position is not in the book, or when the previous
 //! move is not a candidate there (an implied transposition while `τ = 0`).
 //!
+//! **With Polyglot books** ([`FitData::from_games_with_books`]) a candidate keeps two
+//! τ-free parts, either of which may be absent: the graph's (as above) and the books'
+//! (an entry's weight, or `T(y)` = the sum of `y`'s entry weights for an implied
+//! transposition, with 0/1 flags from the ECO name of `y` or of the game so far). Under
+//! a popularity blend `λ` ([`Popularity`]) the weight of a candidate is
+//! `(1 − λ)·share_graph + λ·share_book`, its flag shares the parts' flags mixed in the
+//! same proportions, and its share that weight over the sum of all candidates' weights:
+//! what [`MoveSource::distribution`](crate::sampler::MoveSource::distribution) computes,
+//! so the likelihood is that of the drill with that popularity. Positions outside the
+//! graph where a book has entries have tables too (keyed by the position itself and,
+//! when a book move's flags fall back to it, the name of the game so far).
+//!
 //! Identical observations (same position, same previous move, same move played) are
 //! kept once with a count, so the common first moves cost one term each.
 
-use rustc_hash::FxHashMap;
-use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Square};
+use crate::book::FlagWeights;
+use crate::sampler::{Popularity, Style};
 
-use crate::book::{FlagWeights, NodeId, OpeningLine, PositionGraph};
-use crate::sampler::Style;
-
-/// One candidate, without τ.
+/// One source's part of a candidate, without τ.
 #[derive(Clone, Copy, Debug)]
-struct Cand {
-    /// A book continuation (else an implied transposition, weighted by τ).
-    book: bool,
-    /// `cw(x→y)` of a book continuation, `T(y)` of a transposition.
-    weight: f64,
+pub(super) struct Part {
+    /// A continuation or book entry (else an implied transposition, weighted by τ).
+    pub(super) entry: bool,
+    /// `cw(x→y)` of a continuation, an entry's weight, `T(y)` of a transposition.
+    pub(super) weight: f64,
     /// `f_i(x→y)`.
-    flags: FlagWeights,
+    pub(super) flags: FlagWeights,
+}
+
+impl Part {
+    /// The part's weight under `tau`.
+    fn weight(&self, tau: f64) -> f64 {
+        if self.entry {
+            self.weight
+        } else {
+            tau * self.weight
+        }
+    }
+}
+
+/// One candidate: its graph part and its books' part.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cand {
+    pub(super) graph: Option<Part>,
+    pub(super) book: Option<Part>,
+}
+
+/// The τ-free totals of one source at a position.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Totals {
+    /// The total weight of the continuations (entries).
+    pub(super) entries: f64,
+    /// The total `T(y)` of the transpositions.
+    pub(super) trans: f64,
+}
+
+impl Totals {
+    fn den(&self, tau: f64) -> f64 {
+        self.entries + tau * self.trans
+    }
+
+    /// The share of `part` among this source's candidates under `tau`, if it is one.
+    fn share(&self, part: Option<Part>, tau: f64) -> Option<f64> {
+        let part = part?;
+        let (w, den) = (part.weight(tau), self.den(tau));
+        (w > 0.0 && den > 0.0).then(|| w / den)
+    }
 }
 
 /// The candidates of one position: `cands[start..start + len]`.
 #[derive(Clone, Copy, Debug)]
-struct TableInfo {
-    start: u32,
-    len: u32,
-    /// `B`: the total weight of the book continuations.
-    book_total: f64,
-    /// `Tt`: the total `T(y)` of the transpositions.
-    trans_total: f64,
+pub(super) struct TableInfo {
+    pub(super) start: u32,
+    pub(super) len: u32,
+    /// The graph's totals (0 when the graph does not have the position).
+    pub(super) graph: Totals,
+    /// The books' totals.
+    pub(super) book: Totals,
+}
+
+impl TableInfo {
+    fn range(&self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
 }
 
 /// Where `s_prev` comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Prev {
+pub(super) enum Prev {
     /// `s_prev = 1`: the start, or the previous position is not in the book, or the
     /// previous move was not a candidate at all.
     One,
@@ -61,11 +116,13 @@ enum Prev {
 
 /// One scored move (possibly many identical ones).
 #[derive(Clone, Copy, Debug)]
-struct Observation {
-    table: u32,
-    prev: Prev,
-    played: u32,
-    count: u32,
+pub(super) struct Observation {
+    pub(super) table: u32,
+    pub(super) prev: Prev,
+    pub(super) played: u32,
+    pub(super) count: u32,
+    /// The game (index into the games read) and ply where it was first seen.
+    pub(super) first: (u32, u32),
 }
 
 /// What replaying the games found.
@@ -106,254 +163,84 @@ pub struct Score {
     pub top1: f64,
 }
 
+/// One distinct term of the likelihood, for checking it against the sampler.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Term {
+    /// The index (in the games passed to [`FitData::from_games`]) of the first game
+    /// with this term.
+    pub game: usize,
+    /// The ply of the move in that game (0 = White's first move).
+    pub ply: usize,
+    /// How many of the player's moves the term stands for.
+    pub count: u32,
+    /// `P(played move)` under the style and popularity asked.
+    pub p: f64,
+}
+
 /// The player's moves in the book, tabled once for fast likelihood evaluation.
 #[derive(Clone, Debug, Default)]
 pub struct FitData {
-    cands: Vec<Cand>,
-    tables: Vec<TableInfo>,
-    obs: Vec<Observation>,
-    counts: FitCounts,
+    pub(super) cands: Vec<Cand>,
+    pub(super) tables: Vec<TableInfo>,
+    pub(super) obs: Vec<Observation>,
+    /// The tables an observation reads (its own or its previous move's).
+    pub(super) used: Vec<u32>,
+    pub(super) counts: FitCounts,
+    /// Whether the candidates come from Polyglot books too (the blend can be fitted).
+    pub(super) books: bool,
 }
 
-/// Whether a `White`/`Black` tag names the player: `player` occurs in it, ignoring case
-/// (`"carlsen"` matches `"Carlsen, Magnus"`). An empty `player` matches nothing.
-pub fn names_player(tag: &str, player: &str) -> bool {
-    let player = player.trim().to_lowercase();
-    !player.is_empty() && tag.to_lowercase().contains(&player)
-}
-
-/// The key of a table: the node and the rights that decide the legal moves there.
-type TableKey = (NodeId, Bitboard, Option<Square>);
-
-/// Builds tables and observations while the games are replayed.
-struct Builder<'g> {
-    graph: &'g PositionGraph,
-    data: FitData,
-    index: FxHashMap<TableKey, u32>,
-    /// The moves of each table's candidates, aligned with `data.cands`.
-    moves: Vec<Move>,
-    terms: FxHashMap<(u32, Prev, u32), usize>,
-}
-
-impl Builder<'_> {
-    /// The table of `pos` (a position of `node`), computed on first use.
-    fn table(&mut self, node: NodeId, pos: &Chess) -> u32 {
-        let key = (
-            node,
-            pos.castles().castling_rights(),
-            pos.ep_square(EnPassantMode::Legal),
-        );
-        if let Some(&t) = self.index.get(&key) {
-            return t;
-        }
-        let start = self.data.cands.len();
-        let (mut book_total, mut trans_total) = (0.0, 0.0);
-        for c in self.graph.continuations(node) {
-            if c.weight > 0.0 && pos.is_legal(c.mv) {
-                book_total += c.weight;
-                self.data.cands.push(Cand {
-                    book: true,
-                    weight: c.weight,
-                    flags: c.flag_weights.map(|f| f / c.weight),
-                });
-                self.moves.push(c.mv);
-            }
-        }
-        for t in self.graph.transpositions_at(node, pos) {
-            let total = self.graph.weight(t.to);
-            if total > 0.0 {
-                trans_total += total;
-                self.data.cands.push(Cand {
-                    book: false,
-                    weight: total,
-                    flags: self.graph.flag_weights(t.to).map(|f| f / total),
-                });
-                self.moves.push(t.mv);
-            }
-        }
-        let id = u32::try_from(self.data.tables.len()).unwrap_or(u32::MAX);
-        self.data.tables.push(TableInfo {
-            start: u32::try_from(start).unwrap_or(u32::MAX),
-            len: u32::try_from(self.data.cands.len() - start).unwrap_or(0),
-            book_total,
-            trans_total,
-        });
-        self.index.insert(key, id);
-        id
-    }
-
-    /// The index of `mv` among the candidates of `table`.
-    fn find(&self, table: u32, mv: Move) -> Option<u32> {
-        let t = self.data.tables[table as usize];
-        let (s, n) = (t.start as usize, t.len as usize);
-        self.moves[s..s + n]
-            .iter()
-            .position(|&m| m == mv)
-            .and_then(|i| u32::try_from(i).ok())
-    }
-
-    fn observe(&mut self, table: u32, prev: Prev, played: u32) {
-        let key = (table, prev, played);
-        if let Some(&i) = self.terms.get(&key) {
-            self.data.obs[i].count += 1;
-        } else {
-            self.terms.insert(key, self.data.obs.len());
-            self.data.obs.push(Observation {
-                table,
-                prev,
-                played,
-                count: 1,
-            });
-        }
-    }
-
-    /// Replays one game; `sides` says which colours the player had.
-    fn game(&mut self, line: &OpeningLine, sides: [bool; 2], max_plies: usize) {
-        let mut pos = Chess::default();
-        let mut prev = Prev::One;
-        for san in line.moves.iter().take(max_plies) {
-            let Ok(mv) = san.to_move(&pos) else {
-                return; // the importer only keeps legal prefixes; nothing to score past this
-            };
-            let player = sides[usize::from(pos.turn() == Color::Black)];
-            let here = self.graph.lookup(&pos).map(|node| self.table(node, &pos));
-            let next_prev = match here {
-                Some(table) => match self.find(table, mv) {
-                    Some(cand) => {
-                        if player {
-                            self.data.counts.moves_scored += 1;
-                            self.observe(table, prev, cand);
-                        }
-                        Prev::Move { table, cand }
-                    }
-                    None => {
-                        if player {
-                            if self.data.tables[table as usize].len == 0 {
-                                self.data.counts.moves_after_book_end += 1;
-                            } else {
-                                self.data.counts.moves_out_of_book += 1;
-                            }
-                        }
-                        Prev::One
-                    }
-                },
-                None => {
-                    if player {
-                        self.data.counts.moves_outside_book += 1;
-                    }
-                    Prev::One
-                }
-            };
-            prev = next_prev;
-            pos.play_unchecked(mv);
-        }
-    }
+/// One observation evaluated: `P` of the played move and whether it is the style's
+/// most probable candidate (as a share of a tie).
+#[derive(Clone, Copy, Debug)]
+struct Evaluated {
+    /// `min(1, A)` of the played move (0 when it is no candidate).
+    played: f64,
+    /// `Σ min(1, A)`.
+    norm: f64,
+    /// `k` when the played move is among the `k` most probable candidates, else 0.
+    ties: u32,
 }
 
 impl FitData {
-    /// Replays `games` (from the standard position; at most `max_plies` plies each) on
-    /// `graph` and tables the moves of `player` (see [`names_player`]).
-    ///
-    /// A move of the player at a position of the book is scored when it is a book
-    /// continuation or an implied transposition there; at a position with candidates it
-    /// is otherwise counted out of book. The scored moves are the same for every style.
-    pub fn from_games(
-        graph: &PositionGraph,
-        games: &[OpeningLine],
-        player: &str,
-        max_plies: usize,
-    ) -> FitData {
-        let mut b = Builder {
-            graph,
-            data: FitData::default(),
-            index: FxHashMap::default(),
-            moves: Vec::new(),
-            terms: FxHashMap::default(),
-        };
-        b.data.counts.games = games.len();
-        for line in games {
-            let tag = |name| line.tags.as_ref().and_then(|t| t.get(name)).unwrap_or("");
-            let sides = [
-                names_player(tag("White"), player),
-                names_player(tag("Black"), player),
-            ];
-            if !sides.iter().any(|s| *s) {
-                continue;
-            }
-            b.data.counts.games_with_player += 1;
-            if line.start.is_some() {
-                b.data.counts.games_not_from_start += 1;
-                continue;
-            }
-            b.game(line, sides, max_plies);
-        }
-        b.data.counts.distinct_terms = b.data.obs.len();
-        b.data.counts.tables = b.data.tables.len();
-        b.data
-    }
-
     /// What replaying the games found.
     pub fn counts(&self) -> &FitCounts {
         &self.counts
     }
 
-    /// The log-likelihood of the scored moves under `style`, and top-1 agreement.
+    /// Whether the tables hold Polyglot books' candidates, so that a popularity blend
+    /// can be fitted ([`FitData::from_games_with_books`]).
+    pub fn has_books(&self) -> bool {
+        self.books
+    }
+
+    /// The log-likelihood of the scored moves under `style` with the lines' popularity
+    /// ([`Popularity::Lines`]), and top-1 agreement.
     ///
     /// Each call is arithmetic on the tables: no position is replayed.
     pub fn score(&self, style: &Style) -> Score {
-        let tau = style.tau();
-        let effective: FlagWeights = std::array::from_fn(|i| {
-            let p = style.params()[i];
-            if p.enabled { p.weight } else { 0.0 }
-        });
-        let share = |t: &TableInfo, c: &Cand| -> Option<f64> {
-            let den = t.book_total + tau * t.trans_total;
-            let w = if c.book { c.weight } else { tau * c.weight };
-            (w > 0.0 && den > 0.0).then(|| w / den)
-        };
+        self.score_with(style, Popularity::Lines)
+    }
+
+    /// The log-likelihood and top-1 agreement under `style` with `popularity` (which
+    /// is that of the lines when the tables hold no book, as for
+    /// [`MoveSource::new`](crate::sampler::MoveSource::new)).
+    pub fn score_with(&self, style: &Style, popularity: Popularity) -> Score {
         let mut ll = 0.0;
         let mut top1 = 0.0;
         let mut total = 0.0;
-        for o in &self.obs {
+        self.evaluate(style, popularity, |o, e| {
             let n = f64::from(o.count);
             total += n;
-            let s_prev = match o.prev {
-                Prev::One => 1.0,
-                Prev::Move { table, cand } => {
-                    let t = &self.tables[table as usize];
-                    let c = &self.cands[(t.start + cand) as usize];
-                    share(t, c).filter(|s| *s > 0.0 && *s <= 1.0).unwrap_or(1.0)
-                }
-            };
-            let t = &self.tables[o.table as usize];
-            let cands = &self.cands[t.start as usize..(t.start + t.len) as usize];
-            let (mut norm, mut best, mut ties, mut played) = (0.0, f64::NEG_INFINITY, 0u32, 0.0);
-            for (i, c) in cands.iter().enumerate() {
-                let Some(s) = share(t, c) else {
-                    continue;
-                };
-                let bonus: f64 = effective.iter().zip(&c.flags).map(|(e, f)| e * f).sum();
-                let m = (s / s_prev + bonus).min(1.0);
-                norm += m;
-                if i == o.played as usize {
-                    played = m;
-                }
-                if m > best + 1e-12 {
-                    best = m;
-                    ties = 1;
-                } else if (m - best).abs() <= 1e-12 {
-                    ties += 1;
-                }
-            }
-            if played <= 0.0 || norm <= 0.0 {
+            if e.played <= 0.0 || e.norm <= 0.0 {
                 ll = f64::NEG_INFINITY;
-                continue;
+                return;
             }
-            ll += n * (played / norm).ln();
-            if (played - best).abs() <= 1e-12 {
-                top1 += n / f64::from(ties.max(1));
+            ll += n * (e.played / e.norm).ln();
+            if e.ties > 0 {
+                top1 += n / f64::from(e.ties);
             }
-        }
+        });
         Score {
             log_likelihood: ll,
             top1: if total > 0.0 { top1 / total } else { 0.0 },
@@ -364,16 +251,137 @@ impl FitData {
     pub fn log_likelihood(&self, style: &Style) -> f64 {
         self.score(style).log_likelihood
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+    /// The log-likelihood under `style` with `popularity` (see [`FitData::score_with`]).
+    pub fn log_likelihood_with(&self, style: &Style, popularity: Popularity) -> f64 {
+        self.score_with(style, popularity).log_likelihood
+    }
 
-    #[test]
-    fn names_match_case_insensitively_and_never_when_empty() {
-        assert!(names_player("Carlsen, Magnus", "carlsen"));
-        assert!(!names_player("Carlsen, Magnus", "Kasparov"));
-        assert!(!names_player("Carlsen, Magnus", "  "));
+    /// Every distinct term with `P` of its played move under `style` and
+    /// `popularity`, and where it was first seen.
+    pub fn terms(&self, style: &Style, popularity: Popularity) -> Vec<Term> {
+        let mut out = Vec::with_capacity(self.obs.len());
+        self.evaluate(style, popularity, |o, e| {
+            out.push(Term {
+                game: o.first.0 as usize,
+                ply: o.first.1 as usize,
+                count: o.count,
+                p: if e.norm > 0.0 { e.played / e.norm } else { 0.0 },
+            });
+        });
+        out
+    }
+
+    /// The share and bonus of every candidate of the used tables (share 0: not a
+    /// candidate under this style and popularity).
+    fn shares(&self, style: &Style, lambda: f64) -> (Vec<f64>, Vec<f64>) {
+        let tau = style.tau();
+        let effective: FlagWeights = std::array::from_fn(|i| {
+            let p = style.params()[i];
+            if p.enabled { p.weight } else { 0.0 }
+        });
+        let bonus_of =
+            |f: &FlagWeights| -> f64 { effective.iter().zip(f).map(|(e, f)| e * f).sum() };
+        let mut share = vec![0.0; self.cands.len()];
+        let mut bonus = vec![0.0; self.cands.len()];
+        for &t in &self.used {
+            let t = &self.tables[t as usize];
+            if lambda <= 0.0 {
+                // The lines alone: exactly `Distribution::at`.
+                for i in t.range() {
+                    let c = &self.cands[i];
+                    if let (Some(s), Some(g)) = (t.graph.share(c.graph, tau), c.graph) {
+                        share[i] = s;
+                        bonus[i] = bonus_of(&g.flags);
+                    }
+                }
+                continue;
+            }
+            // The blend, as `MoveSource::weighted` mixes it.
+            let mut sum = 0.0;
+            for i in t.range() {
+                let c = &self.cands[i];
+                let graph = if lambda < 1.0 {
+                    t.graph.share(c.graph, tau).map(|s| (1.0 - lambda) * s)
+                } else {
+                    None
+                };
+                let book = t
+                    .book
+                    .share(c.book, tau)
+                    .map(|s| lambda * s)
+                    .filter(|w| *w > 0.0);
+                let (weight, flags) = match (graph, c.graph, book, c.book) {
+                    (Some(a), Some(g), Some(b), Some(k)) => {
+                        let w = a + b;
+                        (
+                            w,
+                            std::array::from_fn(|f| (g.flags[f] * a + k.flags[f] * b) / w),
+                        )
+                    }
+                    (Some(a), Some(g), None, _) => (a, g.flags),
+                    (None, _, Some(b), Some(k)) => (b, k.flags),
+                    _ => continue,
+                };
+                share[i] = weight;
+                bonus[i] = bonus_of(&flags);
+                sum += weight;
+            }
+            if sum > 0.0 {
+                for s in &mut share[t.range()] {
+                    *s /= sum;
+                }
+            }
+        }
+        (share, bonus)
+    }
+
+    /// Evaluates every observation under `style` and `popularity`.
+    fn evaluate(
+        &self,
+        style: &Style,
+        popularity: Popularity,
+        mut each: impl FnMut(&Observation, Evaluated),
+    ) {
+        let lambda = if self.books {
+            popularity.book_part()
+        } else {
+            0.0
+        };
+        let (share, bonus) = self.shares(style, lambda);
+        for o in &self.obs {
+            let s_prev = match o.prev {
+                Prev::One => 1.0,
+                Prev::Move { table, cand } => {
+                    let s = share[(self.tables[table as usize].start + cand) as usize];
+                    if s > 0.0 && s <= 1.0 { s } else { 1.0 }
+                }
+            };
+            let t = &self.tables[o.table as usize];
+            let (mut norm, mut best, mut ties, mut played) = (0.0, f64::NEG_INFINITY, 0u32, 0.0);
+            for (k, i) in t.range().enumerate() {
+                let s = share[i];
+                if s <= 0.0 {
+                    continue;
+                }
+                let m = (s / s_prev + bonus[i]).min(1.0);
+                norm += m;
+                if k == o.played as usize {
+                    played = m;
+                }
+                if m > best + 1e-12 {
+                    best = m;
+                    ties = 1;
+                } else if (m - best).abs() <= 1e-12 {
+                    ties += 1;
+                }
+            }
+            let ties = if (played - best).abs() <= 1e-12 {
+                ties.max(1)
+            } else {
+                0
+            };
+            each(o, Evaluated { played, norm, ties });
+        }
     }
 }

@@ -236,6 +236,51 @@ fn fit_with_a_polyglot_book_fits_the_blend_and_the_profile_records_it() {
     assert_ne!(popularity, hastings::sampler::Popularity::Lines, "{v}");
     assert_eq!(p.popularity, popularity);
     assert!(v["log_likelihood"].as_f64().unwrap().is_finite());
+    // `sample --style` applies the fitted blend (with the embedded book), as
+    // `--popularity` with the fitted vectors does.
+    let join = |key: &str| {
+        v[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let common = [
+        "--moves",
+        "e4 c5 Nf3 d6",
+        "--iterations",
+        "10",
+        "--seed",
+        "1",
+        "--json",
+    ];
+    let (params, weights, tau) = (join("params"), join("weights"), v["tau"].to_string());
+    let explicit: Vec<&str> = [
+        "sample",
+        "--popularity",
+        v["popularity"].as_str().unwrap(),
+        "--params",
+        &params,
+        "--weights",
+        &weights,
+        "--tau",
+        &tau,
+    ]
+    .into_iter()
+    .chain(common)
+    .collect();
+    let by_profile: Vec<&str> = ["sample", "--style", profile.to_str().unwrap()]
+        .into_iter()
+        .chain(common)
+        .collect();
+    let (c1, o1, e1) = hastings(&explicit);
+    let (c2, o2, e2) = hastings(&by_profile);
+    assert_eq!((c1, c2), (0, 0), "{e1} {e2}");
+    let p1: serde_json::Value = serde_json::from_str(&o1).unwrap();
+    let p2: serde_json::Value = serde_json::from_str(&o2).unwrap();
+    assert_eq!(p1["candidates"], p2["candidates"]);
     // The same book as a file gives the same fit.
     let bin = dir.join("gnuchess.bin");
     let gnuchess = hastings::book::polyglot::SharedBook::gnuchess().unwrap();

@@ -50,9 +50,11 @@ pub struct SampleArgs {
 }
 
 impl SampleArgs {
-    fn style(&self) -> Result<Style, CliError> {
+    /// The style, and the popularity a `--style` profile asks for.
+    fn style(&self) -> Result<(Style, Option<crate::sampler::Popularity>), CliError> {
         if let Some(path) = &self.style {
-            return Ok(crate::workspace::profiles::load_profile(path)?.style);
+            let profile = crate::workspace::profiles::load_profile(path)?;
+            return Ok((profile.style, Some(profile.popularity)));
         }
         for (name, n) in [
             ("--params", self.params.len()),
@@ -72,7 +74,7 @@ impl SampleArgs {
         for (dst, src) in weights.iter_mut().zip(&self.weights) {
             *dst = *src;
         }
-        Ok(Style::from_vectors(params, weights, self.tau)?)
+        Ok((Style::from_vectors(params, weights, self.tau)?, None))
     }
 }
 
@@ -194,18 +196,24 @@ pub fn sample_report(
 }
 
 pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let style = args.style()?;
+    let (style, profile_popularity) = args.style()?;
+    // A profile's popularity applies unless the command line says otherwise (a book it
+    // needs is the embedded gnuchess book unless `--book` names one).
+    let mut popularity = args.popularity.clone();
+    if popularity.popularity.is_none() && popularity.books.is_empty() {
+        popularity.popularity = profile_popularity;
+    }
     let (graph, _) = args.book.build()?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let limits = crate::sampler::ExploreLimits {
         iterations: args.iterations,
         ply_limit: args.ply_limit,
     };
-    let books = args.popularity.books()?;
+    let books = popularity.books()?;
     let source = MoveSource::new(
         &graph,
         books.iter().map(SharedBook::book).collect(),
-        args.popularity.popularity(),
+        popularity.popularity(),
     );
     let report = sample_report(&source, &args.moves, &style, limits, seed)?;
     if args.json {

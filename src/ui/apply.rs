@@ -229,6 +229,12 @@ impl TrainerApp {
         let profile = load_profile(path)?;
         self.settings.style = profile.style.clone();
         self.session.set_style(profile.style.clone());
+        // A fitted blend comes with the profile (its book: the loaded ones, else gnuchess).
+        if self.workspace.choice().popularity != profile.popularity {
+            let mut choice = self.workspace.choice().clone();
+            choice.popularity = profile.popularity;
+            self.workspace.set_choice(choice);
+        }
         self.message = Some(format!("Playing with the profile {}.", profile.name));
         self.profile = Some(profile);
         if add_games {

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashSet;
 use shakmaty::Chess;
 
 use super::report::{ImportIssue, IssueReason, Summary};
@@ -12,9 +11,9 @@ use super::scan::Unknown;
 use super::tree::{NONE, Tree};
 use super::visitor::GameRecord;
 use super::{ImportMode, ImportOptions, MAX_KEPT_ISSUES, PgnImport};
+use crate::book::graph::index::KeySet;
 use crate::book::graph::{LineId, PositionGraph};
 use crate::book::line::{LineSource, MoveAnnotation, OpeningLine, SourceId};
-use crate::book::matrix::NodeKey;
 use crate::book::tags::GameTags;
 
 /// Collects the lines and the report of one file, game by game.
@@ -23,7 +22,7 @@ pub(super) struct Importer<'a> {
     options: ImportOptions,
     names: Option<&'a PositionGraph>,
     out: PgnImport,
-    keys: FxHashSet<NodeKey>,
+    keys: KeySet,
 }
 
 impl<'a> Importer<'a> {
@@ -37,7 +36,7 @@ impl<'a> Importer<'a> {
             options,
             names,
             out: PgnImport::default(),
-            keys: FxHashSet::default(),
+            keys: KeySet::default(),
         }
     }
 

@@ -12,8 +12,8 @@ use super::comment::merge_note;
 use super::report::IssueReason;
 use super::visitor::Event;
 use crate::book::error::MoveErrorKind;
+use crate::book::key::NodeKey;
 use crate::book::line::MoveAnnotation;
-use crate::book::matrix::NodeKey;
 use crate::book::movelist;
 
 /// No node: the parent of the root, the end of a child list.

@@ -37,9 +37,10 @@ pub(crate) struct KeyTable {
 impl KeyTable {
     /// A table that holds `n` ids without growing.
     pub(crate) fn with_capacity(n: usize) -> KeyTable {
-        let mut t = KeyTable::default();
-        t.slots = vec![FREE; slots_for(n)];
-        t
+        KeyTable {
+            slots: vec![FREE; slots_for(n)],
+            len: 0,
+        }
     }
 
     /// The id whose key is `key`.

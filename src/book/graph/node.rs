@@ -98,12 +98,23 @@ impl Node {
         };
         // The setup is that of a legal position, so it is accepted; should it not be, the
         // rights that fail are dropped rather than the position.
-        Chess::from_setup(setup, CastlingMode::Standard)
-            .or_else(|e| e.ignore_invalid_castling_rights())
-            .or_else(|e| e.ignore_invalid_ep_square())
-            .or_else(|e| e.ignore_too_much_material())
-            .or_else(|e| e.ignore_impossible_check())
-            .unwrap_or_default()
+        let error = match Chess::from_setup(setup, CastlingMode::Standard) {
+            Ok(pos) => return pos,
+            Err(e) => e,
+        };
+        let error = match error.ignore_invalid_castling_rights() {
+            Ok(pos) => return pos,
+            Err(e) => e,
+        };
+        let error = match error.ignore_invalid_ep_square() {
+            Ok(pos) => return pos,
+            Err(e) => e,
+        };
+        let error = match error.ignore_too_much_material() {
+            Ok(pos) => return pos,
+            Err(e) => e,
+        };
+        error.ignore_impossible_check().unwrap_or_default()
     }
 
     /// The first line that ends here.

@@ -178,7 +178,7 @@ pub fn read_pgn(
 ///
 /// let pgn = "1. e4 e5 2. Nf3 (2. Bc4 Bc5) Nc6 *\n\n1. d4 d5 2. c4 *\n";
 /// let report = check_pgn(pgn.as_bytes(), &ImportOptions::default())?;
-/// assert_eq!((report.games, report.lines, report.positions), (2, 3, 9));
+/// assert_eq!((report.games, report.lines, report.positions), (2, 3, 10));
 /// # Ok::<(), hastings::book::pgn::ImportError>(())
 /// ```
 pub fn check_pgn(reader: impl Read, options: &ImportOptions) -> Result<ImportReport, ImportError> {

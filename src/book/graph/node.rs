@@ -141,3 +141,48 @@ impl NodeWeights {
         [self.weight.to_bits(), f[0], f[1], f[2], f[3], f[4]]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    #[test]
+    fn a_node_rebuilds_its_position_with_rights_and_counters() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // Some castling rights gone, an en-passant square, counters.
+            "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R b Kq - 7 12",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            // An en-passant square without a capture (kept as the position keeps it).
+            "rnbqkbnr/pppp1ppp/8/8/4p3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3",
+            "8/8/8/4k3/8/8/8/4K3 b - - 99 200",
+        ] {
+            let pos: Chess = Fen::from_ascii(fen.as_bytes())
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let node = Node::new(&pos, &NodeKey::from_position(&pos));
+            let back = node.position();
+            assert_eq!(back, pos, "{fen}");
+            assert_eq!(
+                Fen::from_position(&back, EnPassantMode::Always).to_string(),
+                Fen::from_position(&pos, EnPassantMode::Always).to_string(),
+                "{fen}"
+            );
+            assert_eq!(node.key(), NodeKey::from_position(&pos), "{fen}");
+        }
+        // After a double push the position keeps the square even without a capture.
+        let mut pos = Chess::default();
+        let mv = shakmaty::san::San::from_ascii(b"e4")
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        pos.play_unchecked(mv);
+        let node = Node::new(&pos, &NodeKey::from_position(&pos));
+        assert_eq!(
+            node.position().ep_square(EnPassantMode::Always),
+            pos.ep_square(EnPassantMode::Always)
+        );
+    }
+}

@@ -48,7 +48,7 @@ fn transposed_move_orders_share_one_node() {
 #[test]
 fn start_matrix_has_the_thesis_rows() {
     let start = ECO.start().unwrap();
-    let m = BoardMatrix::from_position(ECO.position(start));
+    let m = BoardMatrix::from_position(&ECO.position(start));
     let rows = m.rows();
     assert_eq!(rows[0], [12, 13, 14, 15, 16, 14, 13, 12]);
     assert_eq!(rows[1], [11; 8]);

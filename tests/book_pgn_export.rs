@@ -65,7 +65,7 @@ fn eco_and_pgn_sources_merge_and_the_choice_selects_sources() {
     // The merged graph has every position of each part.
     let rep_graph = graph_of(&mut ws, false, &[rep]);
     for node in rep_graph.node_ids() {
-        assert!(all.lookup(rep_graph.position(node)).is_some());
+        assert!(all.lookup(&rep_graph.position(node)).is_some());
     }
     assert_eq!(ws.files()[0].report.lines, 7);
 }
@@ -83,8 +83,8 @@ struct Shape {
 }
 
 fn key(g: &PositionGraph, n: hastings::book::NodeId) -> String {
-    let k = NodeKey::from_position(g.position(n));
-    format!("{} {:?}", k.matrix, k.turn)
+    let k = NodeKey::from_position(&g.position(n));
+    format!("{} {:?}", k.matrix(), k.turn())
 }
 
 fn shape(g: &PositionGraph) -> Shape {

@@ -311,7 +311,7 @@ proptest! {
 
     #[test]
     fn exact_probabilities_sum_to_one(node in arb_node(), style in arb_style(), s_prev in 0.001f64..=1.0) {
-        let d = Distribution::at(&ECO, node, ECO.position(node), &style, s_prev);
+        let d = Distribution::at(&ECO, node, &ECO.position(node), &style, s_prev);
         if !d.candidates.is_empty() {
             let sum: f64 = d.candidates.iter().map(|c| c.p).sum();
             prop_assert!((sum - 1.0).abs() < 1e-9);
@@ -324,14 +324,14 @@ proptest! {
     fn zero_weights_make_parameters_irrelevant(node in arb_node(), p in prop::array::uniform5(0u8..2), tau in 0.0f64..=1.0, s_prev in 0.001f64..=1.0) {
         let on = Style::from_vectors(p, [0.0; 5], tau).unwrap();
         let off = Style::from_vectors([0; 5], [0.0; 5], tau).unwrap();
-        let a = Distribution::at(&ECO, node, ECO.position(node), &on, s_prev);
-        let b = Distribution::at(&ECO, node, ECO.position(node), &off, s_prev);
+        let a = Distribution::at(&ECO, node, &ECO.position(node), &on, s_prev);
+        let b = Distribution::at(&ECO, node, &ECO.position(node), &off, s_prev);
         prop_assert_eq!(a, b);
     }
 
     #[test]
     fn a_single_candidate_is_always_returned(node in arb_node(), style in arb_style(), s_prev in 0.001f64..=1.0, seed in any::<u64>()) {
-        let d = Distribution::at(&ECO, node, ECO.position(node), &style, s_prev);
+        let d = Distribution::at(&ECO, node, &ECO.position(node), &style, s_prev);
         prop_assume!(d.candidates.len() == 1);
         prop_assert_eq!(d.candidates[0].p, 1.0);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -347,7 +347,7 @@ fn many_nodes_have_a_single_candidate() {
     let single = ECO
         .node_ids()
         .filter(|&n| {
-            Distribution::at(&ECO, n, ECO.position(n), &Style::neutral(), 1.0)
+            Distribution::at(&ECO, n, &ECO.position(n), &Style::neutral(), 1.0)
                 .candidates
                 .len()
                 == 1

@@ -1,4 +1,5 @@
-//! The thesis's board encoding: an 8×8 matrix of piece codes, and the node key.
+//! The thesis's board encoding: an 8×8 matrix of piece codes, and the occupancy words
+//! that rule positions out of the graph cheaply.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -149,39 +150,6 @@ impl fmt::Debug for BoardMatrix {
     }
 }
 
-/// The identity of a node in the position graph: the piece matrix and the side to move.
-///
-/// Castling and en-passant rights are deliberately not part of the key, so that
-/// lines which reach the same placement of pieces by different move orders meet.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct NodeKey {
-    /// The pieces.
-    pub matrix: BoardMatrix,
-    /// The side to move.
-    pub turn: Color,
-}
-
-impl NodeKey {
-    /// The key of a position.
-    pub fn from_position(pos: &impl Position) -> NodeKey {
-        NodeKey {
-            matrix: BoardMatrix::from_position(pos),
-            turn: pos.turn(),
-        }
-    }
-}
-
-impl NodeKey {
-    /// The key after `mv`, computed on the matrix alone.
-    #[must_use]
-    pub fn after_move(&self, mv: Move) -> NodeKey {
-        NodeKey {
-            matrix: self.matrix.after_move(mv, self.turn),
-            turn: !self.turn,
-        }
-    }
-}
-
 /// The occupied squares and side to move of a position, as one word: equal keys give
 /// equal words, so a word missing from a graph's set rules the position out.
 pub(crate) fn occupancy_word(occupied: shakmaty::Bitboard, turn: shakmaty::Color) -> u64 {
@@ -229,13 +197,13 @@ mod tests {
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
-            let key = NodeKey::from_position(&pos);
+            let matrix = BoardMatrix::from_position(&pos);
             for mv in pos.legal_moves() {
                 let mut next = pos.clone();
                 next.play_unchecked(mv);
                 assert_eq!(
-                    key.after_move(mv),
-                    NodeKey::from_position(&next),
+                    matrix.after_move(mv, pos.turn()),
+                    BoardMatrix::from_position(&next),
                     "{fen} {mv:?}"
                 );
                 assert_eq!(
@@ -255,16 +223,5 @@ mod tests {
         assert_eq!(first, "12 13 14 15 16 14 13 12");
         assert_eq!(text.lines().count(), 8);
         assert_eq!(text.lines().nth(3).unwrap(), " 0  0  0  0  0  0  0  0");
-    }
-
-    #[test]
-    fn side_to_move_separates_keys() {
-        let pos = Chess::default();
-        let a = NodeKey::from_position(&pos);
-        let b = NodeKey {
-            turn: Color::Black,
-            ..a
-        };
-        assert_ne!(a, b);
     }
 }

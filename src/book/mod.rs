@@ -1,6 +1,7 @@
 //! The opening book: lines replayed into a graph of positions.
 //!
-//! - [`matrix`]: the thesis's 8×8 board encoding and the node key.
+//! - [`matrix`]: the thesis's 8×8 board encoding.
+//! - [`key`]: the node key (the pieces and the side to move).
 //! - [`line`](mod@line): opening lines (unchecked input) and their style flags.
 //! - [`eco`]: the embedded ECO list.
 //! - [`graph`]: the position graph with book continuations and implied transpositions.
@@ -21,6 +22,7 @@ pub mod error;
 pub mod export;
 pub mod filter;
 pub mod graph;
+pub mod key;
 pub mod line;
 pub mod matrix;
 pub mod movelist;
@@ -33,8 +35,9 @@ pub use filter::LineFilter;
 pub use graph::{
     Continuation, GraphBuild, GraphStats, LineId, NodeId, PositionGraph, Transposition,
 };
+pub use key::NodeKey;
 pub use line::{Flag, FlagSet, FlagWeights, LineSource, MoveAnnotation, OpeningLine, SourceId};
-pub use matrix::{BoardMatrix, NodeKey};
+pub use matrix::BoardMatrix;
 pub use pgn::{ImportError, ImportIssue, ImportMode, ImportOptions, ImportReport, PgnImport};
 pub use tags::GameTags;
 

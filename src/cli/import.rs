@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::book::{ImportError, ImportMode, ImportReport};
-use crate::workspace::{BookChoice, FileMode, Workspace, WorkspaceError};
+use crate::workspace::{FileMode, WorkspaceError, check_file_now};
 
 /// `hastings import`.
 #[derive(Debug, Args)]
@@ -101,12 +101,9 @@ impl ImportJson {
 }
 
 pub(super) fn run(args: &ImportArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let mut ws = Workspace::new(BookChoice {
-        eco: false,
-        ..BookChoice::default()
-    })?;
-    let (report, error) = match ws.import_now(&args.file, args.mode(), args.max_plies) {
-        Ok(file) => (file.report.clone(), None),
+    // Only the report is wanted: the lines are counted, not kept, and not named.
+    let (report, error) = match check_file_now(&args.file, args.mode(), args.max_plies) {
+        Ok(report) => (report, None),
         Err(
             e @ WorkspaceError::Import {
                 source: ImportError::NoGames { .. },

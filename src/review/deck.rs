@@ -89,7 +89,7 @@ impl Deck {
                     .clone()
             });
             let card = DeckCard {
-                key: CardKey::from_position(pos),
+                key: CardKey::from_position(&pos),
                 node,
                 moves: tree.moves_to(node),
                 opening,

@@ -498,7 +498,7 @@ pub fn explore(
             } else if graph.is_representative(node, &game) {
                 tables
                     .entry(node)
-                    .or_insert_with(|| Table::new(graph, node, graph.position(node), style))
+                    .or_insert_with(|| Table::new(graph, node, &graph.position(node), style))
             } else {
                 fresh = Table::new(graph, node, &game, style);
                 &fresh

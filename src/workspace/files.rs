@@ -6,10 +6,10 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use super::choice::BookFile;
+use super::choice::{BookFile, FileMode};
 use super::error::WorkspaceError;
-use super::job::JobProgress;
-use crate::book::{ImportOptions, PgnImport, PositionGraph, SourceId};
+use super::job::{JobProgress, run_inline};
+use crate::book::{ImportError, ImportOptions, ImportReport, PgnImport, PositionGraph, SourceId};
 
 /// The file name of `path`, or the whole path when it has none.
 pub fn file_name(path: &Path) -> String {
@@ -70,6 +70,54 @@ pub fn import_file(
     names: &PositionGraph,
     progress: &JobProgress,
 ) -> Result<(PgnImport, FileStamp), WorkspaceError> {
+    read_file(path, progress, |reader| {
+        crate::book::pgn::read_pgn(reader, id, options, Some(names))
+    })
+}
+
+/// Reads the PGN file at `path` as [`import_file`] does and returns only its report
+/// (the lines are counted, not kept: `hastings import`).
+///
+/// # Errors
+///
+/// As [`import_file`].
+pub fn check_file(
+    path: &Path,
+    options: &ImportOptions,
+    progress: &JobProgress,
+) -> Result<(ImportReport, FileStamp), WorkspaceError> {
+    read_file(path, progress, |reader| {
+        crate::book::pgn::check_pgn(reader, options)
+    })
+}
+
+/// [`check_file`] on this thread with a progress bar on a terminal (the command line's
+/// way): the report of the PGN file at `path`, read in `mode`.
+///
+/// # Errors
+///
+/// As [`import_file`].
+pub fn check_file_now(
+    path: &Path,
+    mode: FileMode,
+    max_plies: Option<u32>,
+) -> Result<ImportReport, WorkspaceError> {
+    let options = ImportOptions {
+        mode: mode.into(),
+        max_plies,
+    };
+    run_inline(&path.display().to_string(), |progress| {
+        check_file(path, &options, progress)
+    })
+    .map(|(report, _)| report)
+}
+
+/// Runs `read` on the file at `path` through a [`ProgressReader`].
+fn read_file<T>(
+    path: &Path,
+    progress: &JobProgress,
+    read: impl FnOnce(ProgressReader<'_, File>) -> Result<T, ImportError>,
+) -> Result<(T, FileStamp), WorkspaceError> {
     let open_err = |source| WorkspaceError::Open {
         path: path.to_owned(),
         source,
@@ -77,14 +125,8 @@ pub fn import_file(
     let stamp = FileStamp::of(path).map_err(open_err)?;
     let file = File::open(path).map_err(open_err)?;
     progress.set_total(stamp.size);
-    let reader = ProgressReader {
-        inner: file,
-        progress,
-        tail: Vec::new(),
-        at_file_start: true,
-    };
-    match crate::book::pgn::read_pgn(reader, id, options, Some(names)) {
-        Ok(import) => Ok((import, stamp)),
+    match read(ProgressReader::new(file, progress)) {
+        Ok(found) => Ok((found, stamp)),
         Err(_) if progress.is_cancelled() => Err(WorkspaceError::Cancelled {
             path: path.to_owned(),
         }),
@@ -95,19 +137,67 @@ pub fn import_file(
     }
 }
 
+/// `[Event `: a game's first tag, counted at line starts.
+const TAG: &[u8] = b"[Event ";
+
 /// Counts bytes and `[Event ` tags at line starts as they pass, and stops with an error
 /// when the job is cancelled.
 struct ProgressReader<'a, R> {
     inner: R,
     progress: &'a JobProgress,
-    /// The last bytes read (up to [`TAIL`]), so a tag split between reads is counted.
-    tail: Vec<u8>,
-    /// Whether `tail` starts at the file's first byte (a tag there counts).
-    at_file_start: bool,
+    /// Whether the next byte starts a line.
+    line_start: bool,
+    /// How many bytes of [`TAG`] the last read ended with, at a line start (0: none).
+    partial: usize,
 }
 
-/// `\n[Event `: the bytes a game's start needs to be seen.
-const TAIL: usize = 8;
+impl<'a, R> ProgressReader<'a, R> {
+    fn new(inner: R, progress: &'a JobProgress) -> ProgressReader<'a, R> {
+        ProgressReader {
+            inner,
+            progress,
+            line_start: true,
+            partial: 0,
+        }
+    }
+
+    /// The `[Event ` tags at line starts that end in `data`, the bytes after those
+    /// already seen.
+    fn count_event_tags(&mut self, data: &[u8]) -> u64 {
+        let mut games = 0;
+        if self.partial > 0 {
+            let rest = &TAG[self.partial..];
+            let n = rest.len().min(data.len());
+            if data[..n] != rest[..n] {
+                self.partial = 0;
+            } else if n == rest.len() {
+                games += 1;
+                self.partial = 0;
+            } else {
+                self.partial += n;
+                return games;
+            }
+        }
+        let starts = self.line_start.then_some(0).into_iter().chain(
+            data.iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        for p in starts {
+            let line = &data[p..];
+            if line.starts_with(TAG) {
+                games += 1;
+            } else if line.len() < TAG.len() && TAG.starts_with(line) && !line.is_empty() {
+                self.partial = line.len();
+            }
+        }
+        if let Some(&last) = data.last() {
+            self.line_start = last == b'\n';
+        }
+        games
+    }
+}
 
 impl<R: Read> Read for ProgressReader<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
@@ -115,35 +205,11 @@ impl<R: Read> Read for ProgressReader<'_, R> {
             return Err(io::Error::other("the import was cancelled"));
         }
         let n = self.inner.read(buf)?;
-        let mut window = std::mem::take(&mut self.tail);
-        let old = window.len();
-        window.extend_from_slice(&buf[..n]);
-        let games = count_event_tags(&window, old, self.at_file_start);
-        let cut = window.len().saturating_sub(TAIL);
-        self.tail = window[cut..].to_vec();
-        self.at_file_start &= cut == 0;
+        let games = self.count_event_tags(&buf[..n]);
         self.progress.add_items(games);
         self.progress.advance(n as u64);
         Ok(n)
     }
-}
-
-/// `[Event ` tags at line starts in `window` that end past its first `old` bytes (those
-/// were counted by the read before); `at_start` says `window` starts the file.
-fn count_event_tags(window: &[u8], old: usize, at_start: bool) -> u64 {
-    const TAG: &[u8] = b"[Event ";
-    let mut games = 0;
-    for p in 0..window.len() {
-        let line_start = if p == 0 {
-            at_start
-        } else {
-            window[p - 1] == b'\n'
-        };
-        if line_start && p + TAG.len() > old && window[p..].starts_with(TAG) {
-            games += 1;
-        }
-    }
-    games
 }
 
 #[cfg(test)]
@@ -152,28 +218,18 @@ mod tests {
 
     #[test]
     fn event_tags_split_between_reads_are_counted_once() {
-        let text = b"[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4 *\n";
+        let text = b"[Event \"a\"]\n1. e4 *\n[Eventual\n[Even\n\n[Event \"b\"]\n1. d4 *\n";
         let progress = JobProgress::new();
-        for chunk in [1, 3, 7, 64] {
+        for chunk in [1, 2, 3, 5, 7, 8, 9, 64] {
             let progress = JobProgress::new();
-            let mut r = ProgressReader {
-                inner: ChunkedReader(text.as_slice(), chunk),
-                progress: &progress,
-                tail: Vec::new(),
-                at_file_start: true,
-            };
+            let mut r = ProgressReader::new(ChunkedReader(text.as_slice(), chunk), &progress);
             let mut sink = Vec::new();
             r.read_to_end(&mut sink).unwrap();
             assert_eq!(progress.snapshot().items, 2, "chunks of {chunk}");
             assert_eq!(progress.snapshot().done, text.len() as u64);
         }
         progress.cancel();
-        let mut r = ProgressReader {
-            inner: text.as_slice(),
-            progress: &progress,
-            tail: Vec::new(),
-            at_file_start: true,
-        };
+        let mut r = ProgressReader::new(text.as_slice(), &progress);
         assert!(r.read(&mut [0; 8]).is_err(), "a cancelled read fails");
     }
 

@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 pub use choice::{BookChoice, BookFile, FileMode, PolyglotChoice};
 pub use error::WorkspaceError;
-pub use files::{FileStamp, file_name};
+pub use files::{FileStamp, check_file_now, file_name};
 pub use loader::{ImportProgress, WorkspaceEvent};
 
 use crate::book::{

@@ -4,17 +4,16 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashSet;
 use shakmaty::Chess;
 
 use super::report::{ImportIssue, IssueReason, Summary};
 use super::scan::Unknown;
-use super::tree::{NONE, Tree};
+use super::tree::{NONE, Tree, TreeNode};
 use super::visitor::GameRecord;
 use super::{ImportMode, ImportOptions, MAX_KEPT_ISSUES, PgnImport};
+use crate::book::graph::index::KeySet;
 use crate::book::graph::{LineId, PositionGraph};
 use crate::book::line::{LineSource, MoveAnnotation, OpeningLine, SourceId};
-use crate::book::matrix::NodeKey;
 use crate::book::tags::GameTags;
 
 /// Collects the lines and the report of one file, game by game.
@@ -23,7 +22,11 @@ pub(super) struct Importer<'a> {
     options: ImportOptions,
     names: Option<&'a PositionGraph>,
     out: PgnImport,
-    keys: FxHashSet<NodeKey>,
+    keys: KeySet,
+    /// Whether to keep the lines, or only count them (a report of the file).
+    keep_lines: bool,
+    /// The last game's tree nodes, reused.
+    spare: Vec<TreeNode>,
 }
 
 impl<'a> Importer<'a> {
@@ -31,13 +34,16 @@ impl<'a> Importer<'a> {
         source: SourceId,
         options: ImportOptions,
         names: Option<&'a PositionGraph>,
+        keep_lines: bool,
     ) -> Importer<'a> {
         Importer {
             source,
             options,
             names,
             out: PgnImport::default(),
-            keys: FxHashSet::default(),
+            keys: KeySet::default(),
+            keep_lines,
+            spare: Vec::new(),
         }
     }
 
@@ -56,7 +62,7 @@ impl<'a> Importer<'a> {
         number: u32,
         offset: u64,
         mode: ImportMode,
-        game: GameRecord,
+        game: &mut GameRecord,
         unknown: Option<Unknown>,
         parse_error: Option<IssueReason>,
     ) {
@@ -92,7 +98,8 @@ impl<'a> Importer<'a> {
             None => (Chess::default(), None),
         };
         let games_mode = mode == ImportMode::Games;
-        let mut tree = Tree::new(start_pos, self.options.limit(mode), games_mode);
+        let spare = std::mem::take(&mut self.spare);
+        let mut tree = Tree::new(start_pos, self.options.limit(mode), games_mode, spare);
         let cut = unknown.as_ref().map_or(game.events.len(), |u| u.event);
         let played = tree.play(&game.events[..cut.min(game.events.len())]);
         let (outcome, ply) = (played.outcome, played.depth + 1);
@@ -142,7 +149,9 @@ impl<'a> Importer<'a> {
         if let Some(problem) = problem {
             self.issue(problem);
         }
-        self.emit(number, &tree, game.tags, start_fen, truncated);
+        let tags = std::mem::take(&mut game.tags);
+        self.emit(number, &tree, tags, start_fen, truncated);
+        self.spare = tree.into_nodes();
     }
 
     fn emit(
@@ -155,6 +164,17 @@ impl<'a> Importer<'a> {
     ) {
         for node in &tree.nodes {
             self.keys.insert(node.key);
+        }
+        if !self.keep_lines {
+            // Games mode keeps the mainline only (the tree has no other branch).
+            let lines = if tree.games_mode {
+                1
+            } else {
+                tree.leaf_count()
+            };
+            self.out.report.lines += lines;
+            self.out.report.imported += 1;
+            return;
         }
         let tag_name = line_name(&tags);
         let named = match (&tag_name, self.names) {

@@ -163,6 +163,36 @@ pub fn read_pgn(
     options: &ImportOptions,
     names: Option<&PositionGraph>,
 ) -> Result<PgnImport, ImportError> {
+    read(reader, source, options, names, true)
+}
+
+/// Reads every game of a PGN file as [`read_pgn`] does, and returns only the report:
+/// the lines are counted, not kept (nor named), so memory does not grow with the file.
+///
+/// # Errors
+///
+/// As [`read_pgn`].
+///
+/// ```
+/// use hastings::book::pgn::{check_pgn, ImportOptions};
+///
+/// let pgn = "1. e4 e5 2. Nf3 (2. Bc4 Bc5) Nc6 *\n\n1. d4 d5 2. c4 *\n";
+/// let report = check_pgn(pgn.as_bytes(), &ImportOptions::default())?;
+/// assert_eq!((report.games, report.lines, report.positions), (2, 3, 10));
+/// # Ok::<(), hastings::book::pgn::ImportError>(())
+/// ```
+pub fn check_pgn(reader: impl Read, options: &ImportOptions) -> Result<ImportReport, ImportError> {
+    read(reader, SourceId(0), options, None, false).map(|import| import.report)
+}
+
+/// [`read_pgn`], keeping the lines or only counting them.
+fn read(
+    reader: impl Read,
+    source: SourceId,
+    options: &ImportOptions,
+    names: Option<&PositionGraph>,
+    keep_lines: bool,
+) -> Result<PgnImport, ImportError> {
     let capture = Rc::new(RefCell::new(Capture::default()));
     let tee = Tee {
         inner: reader,
@@ -170,7 +200,7 @@ pub fn read_pgn(
     };
     let mut reader = Reader::new(tee);
     let mut recorder = Recorder::new(*options);
-    let mut importer = Importer::new(source, *options, names);
+    let mut importer = Importer::new(source, *options, names, keep_lines);
     let mut number = 0u32;
     loop {
         if !reader.has_more()? {
@@ -193,7 +223,7 @@ pub fn read_pgn(
             let (bytes, complete) = cap.slice(start, end);
             recorder.rescan(bytes, complete)
         };
-        let game = std::mem::take(&mut recorder.game);
+        let mut game = std::mem::take(&mut recorder.game);
         // Auto-detection waits for a real game: moves before any junk.
         let real = unknown.as_ref().is_none_or(|u| {
             game.events[..u.event.min(game.events.len())]
@@ -204,7 +234,8 @@ pub fn read_pgn(
             recorder.mode = Some(decide_mode(&game));
         }
         let mode = recorder.mode.unwrap_or(ImportMode::Repertoire);
-        importer.game(number, start, mode, game, unknown, parse_error);
+        importer.game(number, start, mode, &mut game, unknown, parse_error);
+        recorder.recycle(game);
         if !more {
             break;
         }

@@ -12,8 +12,8 @@ use super::comment::merge_note;
 use super::report::IssueReason;
 use super::visitor::Event;
 use crate::book::error::MoveErrorKind;
+use crate::book::key::NodeKey;
 use crate::book::line::MoveAnnotation;
-use crate::book::matrix::NodeKey;
 use crate::book::movelist;
 
 /// No node: the parent of the root, the end of a child list.
@@ -70,21 +70,31 @@ pub(super) struct Tree {
 }
 
 impl Tree {
-    pub(super) fn new(start: Chess, limit: u32, games_mode: bool) -> Tree {
+    /// The tree of a game from `start`; `spare` is a vector to reuse (its nodes are
+    /// dropped).
+    pub(super) fn new(start: Chess, limit: u32, games_mode: bool, spare: Vec<TreeNode>) -> Tree {
+        let mut nodes = spare;
+        nodes.clear();
+        nodes.push(TreeNode {
+            parent: NONE,
+            first_child: NONE,
+            next_sibling: NONE,
+            mv: None,
+            key: NodeKey::from_position(&start),
+            pos: start,
+            depth: 0,
+            note: None,
+        });
         Tree {
-            nodes: vec![TreeNode {
-                parent: NONE,
-                first_child: NONE,
-                next_sibling: NONE,
-                mv: None,
-                key: NodeKey::from_position(&start),
-                pos: start,
-                depth: 0,
-                note: None,
-            }],
+            nodes,
             limit,
             games_mode,
         }
+    }
+
+    /// The nodes' vector, to reuse for the next game.
+    pub(super) fn into_nodes(self) -> Vec<TreeNode> {
+        self.nodes
     }
 
     /// The child of `parent` by `mv`, made if new.
@@ -276,6 +286,15 @@ impl Tree {
             stack.extend(children.into_iter().rev());
         }
         out
+    }
+
+    /// The number of leaves (the lines of the tree).
+    pub(super) fn leaf_count(&self) -> usize {
+        self.nodes
+            .iter()
+            .skip(1)
+            .filter(|n| n.first_child == NONE)
+            .count()
     }
 
     pub(super) fn path(&self, leaf: u32) -> Vec<u32> {

@@ -135,6 +135,8 @@ pub(super) struct Recorder {
     /// The decided mode; `None` while auto-detection waits for the first game.
     pub mode: Option<ImportMode>,
     pub game: GameRecord,
+    /// The events' vector of the last game, reused.
+    spare_events: Vec<Event>,
 }
 
 impl Recorder {
@@ -146,7 +148,15 @@ impl Recorder {
                 mode => Some(mode),
             },
             game: GameRecord::default(),
+            spare_events: Vec::new(),
         }
+    }
+
+    /// Keeps the vectors of a game that was read, for the next one.
+    pub fn recycle(&mut self, game: GameRecord) {
+        let mut events = game.events;
+        events.clear();
+        self.spare_events = events;
     }
 
     fn games_mode(&self) -> bool {
@@ -192,7 +202,10 @@ impl Visitor for Recorder {
     type Output = ();
 
     fn begin_tags(&mut self) -> ControlFlow<(), ()> {
-        self.game = GameRecord::default();
+        self.game = GameRecord {
+            events: std::mem::take(&mut self.spare_events),
+            ..GameRecord::default()
+        };
         ControlFlow::Continue(())
     }
 

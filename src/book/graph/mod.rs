@@ -2,15 +2,21 @@
 
 use std::ops::Range;
 
-use rustc_hash::{FxHashMap, FxHashSet};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::error::{LineError, MoveErrorKind};
-use super::line::{Flag, FlagSet, FlagWeights, OpeningLine};
-use super::matrix::{NodeKey, occupancy_key, occupancy_word};
+use super::key::NodeKey;
+use super::line::{FlagSet, FlagWeights, OpeningLine};
+
+mod build;
+pub(crate) mod index;
+mod node;
+
+use index::KeyTable;
+use node::{Node, NodeWeights};
 
 /// The index of a node (a position) in a [`PositionGraph`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,18 +64,6 @@ pub struct Transposition {
     pub mv: Move,
 }
 
-#[derive(Clone, Debug)]
-struct Node {
-    /// The position of the first line that reached the node (lines in input order).
-    position: Chess,
-    weight: f64,
-    flag_weights: FlagWeights,
-    /// The first line that ends here.
-    name: Option<LineId>,
-    /// The number of distinct nodes with a book continuation into this one.
-    parents: u32,
-}
-
 /// Counts that describe a graph (the `stats` command).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct GraphStats {
@@ -106,7 +100,9 @@ pub struct PositionGraph {
     line_flags: Vec<FlagSet>,
     line_ends: Vec<NodeId>,
     nodes: Vec<Node>,
-    index: FxHashMap<NodeKey, NodeId>,
+    /// The distinct `(T(x), T_i(x))` of the nodes.
+    weights: Vec<NodeWeights>,
+    index: KeyTable,
     roots: Vec<NodeId>,
     /// Continuations of node `n`: `continuations[cont_start[n]..cont_start[n + 1]]`.
     continuations: Vec<Continuation>,
@@ -123,14 +119,6 @@ pub struct GraphBuild {
     pub graph: PositionGraph,
     /// The lines that did not replay, with where and why.
     pub issues: Vec<LineError>,
-}
-
-struct BuildEdge {
-    to: NodeId,
-    mv: Move,
-    weight: f64,
-    flag_weights: FlagWeights,
-    lines: Vec<LineId>,
 }
 
 /// Plays SAN `san` (the `ply`-th move, 1-based) of `line` in `pos`.
@@ -174,201 +162,7 @@ impl PositionGraph {
     /// reported; the others are inserted. Each node's representative position is the
     /// one of the first line that reached it, and its name the first line ending there.
     pub fn build(lines: impl IntoIterator<Item = OpeningLine>) -> GraphBuild {
-        let mut g = PositionGraph::default();
-        let mut issues = Vec::new();
-        let mut edges: Vec<Vec<BuildEdge>> = Vec::new();
-        let mut positions: Vec<Chess> = Vec::new();
-        // The node keys of `positions`, each from the one before (cheaper than reading
-        // every board).
-        let mut keys: Vec<NodeKey> = Vec::new();
-        let mut moves: Vec<Move> = Vec::new();
-        let mut path: Vec<NodeId> = Vec::new();
-
-        // The previous line's replay: a line sharing its first moves reuses those
-        // positions (ECO rows and repertoire paths come in prefix order).
-        let mut prev: Option<(Option<String>, Vec<San>)> = None;
-
-        // A book has about two new positions per line; reserving them up front spares
-        // the copies of growing tables.
-        let lines = lines.into_iter();
-        let expected = lines.size_hint().0.saturating_mul(2);
-        g.nodes.reserve(expected);
-        g.index.reserve(expected);
-        edges.reserve(expected);
-
-        for line in lines {
-            // Replay first, so that a bad line leaves no trace in the graph.
-            let shared = match &prev {
-                Some((start, sans)) if *start == line.start => sans
-                    .iter()
-                    .zip(&line.moves)
-                    .take_while(|(a, b)| a == b)
-                    .count(),
-                _ => {
-                    positions.clear();
-                    keys.clear();
-                    path.clear();
-                    match start_position(&line) {
-                        Ok(pos) => {
-                            keys.push(NodeKey::from_position(&pos));
-                            positions.push(pos);
-                        }
-                        Err(e) => {
-                            prev = None;
-                            issues.push(e);
-                            continue;
-                        }
-                    }
-                    0
-                }
-            };
-            positions.truncate(shared + 1);
-            keys.truncate(shared + 1);
-            moves.truncate(shared);
-            path.truncate(shared + 1);
-            let replay = (|| {
-                for (i, san) in line.moves.iter().enumerate().skip(shared) {
-                    let mut pos = positions[i].clone();
-                    let mv = san_to_move(&pos, *san, i + 1, &line)?;
-                    pos.play_unchecked(mv);
-                    keys.push(keys[i].after_move(mv));
-                    moves.push(mv);
-                    positions.push(pos);
-                }
-                Ok::<(), LineError>(())
-            })();
-            if let Err(e) = replay {
-                prev = None;
-                issues.push(e);
-                continue;
-            }
-            prev = Some((line.start.clone(), line.moves.clone()));
-
-            let id = LineId(u32::try_from(g.lines.len()).unwrap_or(u32::MAX));
-            let standard = line.start.is_none();
-            let flags = FlagSet::classify(&line.name, moves.first().copied().filter(|_| standard));
-            let flag_w = flag_amounts(flags, line.weight);
-
-            // Nodes of the shared prefix are known; intern the rest.
-            for (pos, key) in positions.iter().zip(&keys).skip(path.len()) {
-                let node = g.intern(pos, key, &mut edges);
-                path.push(node);
-            }
-            if let Some(&root) = path.first()
-                && !g.roots.contains(&root)
-            {
-                g.roots.push(root);
-            }
-            for (i, &node) in path.iter().enumerate() {
-                // A line that repeats a position passes through it once.
-                if path[..i].contains(&node) {
-                    continue;
-                }
-                let n = &mut g.nodes[node.index()];
-                n.weight += line.weight;
-                add(&mut n.flag_weights, &flag_w);
-            }
-            for (i, mv) in moves.iter().enumerate() {
-                let (from, to) = (path[i], path[i + 1]);
-                let out = &mut edges[from.index()];
-                let edge = match out.iter().position(|e| e.to == to) {
-                    Some(k) => &mut out[k],
-                    None => {
-                        out.push(BuildEdge {
-                            to,
-                            mv: *mv,
-                            weight: 0.0,
-                            flag_weights: [0.0; 5],
-                            lines: Vec::new(),
-                        });
-                        let last = out.len() - 1;
-                        &mut out[last]
-                    }
-                };
-                if edge.lines.last() != Some(&id) {
-                    edge.weight += line.weight;
-                    add(&mut edge.flag_weights, &flag_w);
-                    edge.lines.push(id);
-                }
-            }
-            let Some(&end) = path.last() else {
-                continue;
-            };
-            let end_node = &mut g.nodes[end.index()];
-            if end_node.name.is_none() && !line.name.is_empty() {
-                end_node.name = Some(id);
-            }
-            g.lines.push(line);
-            g.line_flags.push(flags);
-            g.line_ends.push(end);
-        }
-
-        g.flatten(edges);
-        g.compute_transpositions();
-        GraphBuild { graph: g, issues }
-    }
-
-    fn intern(&mut self, pos: &Chess, key: &NodeKey, edges: &mut Vec<Vec<BuildEdge>>) -> NodeId {
-        let next = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
-        *self.index.entry(*key).or_insert_with(|| {
-            self.nodes.push(Node {
-                position: pos.clone(),
-                weight: 0.0,
-                flag_weights: [0.0; 5],
-                name: None,
-                parents: 0,
-            });
-            edges.push(Vec::new());
-            next
-        })
-    }
-
-    fn flatten(&mut self, edges: Vec<Vec<BuildEdge>>) {
-        self.cont_start = Vec::with_capacity(edges.len() + 1);
-        self.cont_start.push(0);
-        for out in edges {
-            for e in out {
-                let first = len_u32(&self.continuation_lines);
-                self.continuation_lines.extend_from_slice(&e.lines);
-                let last = len_u32(&self.continuation_lines);
-                self.nodes[e.to.index()].parents += 1;
-                self.continuations.push(Continuation {
-                    to: e.to,
-                    mv: e.mv,
-                    weight: e.weight,
-                    flag_weights: e.flag_weights,
-                    lines: first..last,
-                });
-            }
-            self.cont_start.push(len_u32(&self.continuations));
-        }
-    }
-
-    fn compute_transpositions(&mut self) {
-        // Each node's key, from the index rather than read again from its board.
-        let mut keys: Vec<Option<&NodeKey>> = vec![None; self.nodes.len()];
-        for (key, node) in &self.index {
-            keys[node.index()] = Some(key);
-        }
-        let occupancy: FxHashSet<u64> = self
-            .nodes
-            .iter()
-            .map(|n| occupancy_word(n.position.board().occupied(), n.position.turn()))
-            .collect();
-        let mut trans_start: Vec<u32> = Vec::with_capacity(self.nodes.len() + 1);
-        trans_start.push(0);
-        let mut all = Vec::new();
-        for (i, key) in keys.iter().enumerate() {
-            let node = NodeId(i as u32);
-            let pos = &self.nodes[i].position;
-            match key {
-                Some(key) => self.scan_from_key(node, pos, key, Some(&occupancy), &mut all),
-                None => self.scan_transpositions(node, pos, &mut all),
-            }
-            trans_start.push(len_u32(&all));
-        }
-        self.trans_start = trans_start;
-        self.transpositions = all;
+        build::Builder::build(lines)
     }
 
     /// Appends to `out` the legal moves of `pos` (a position of `node`) that reach a
@@ -377,38 +171,12 @@ impl PositionGraph {
         self.scan_from_key(node, pos, &NodeKey::from_position(pos), None, out);
     }
 
-    /// [`PositionGraph::scan_transpositions`] with the key of `pos` known.
-    fn scan_from_key(
-        &self,
-        node: NodeId,
-        pos: &Chess,
-        key: &NodeKey,
-        occupancy: Option<&FxHashSet<u64>>,
-        out: &mut Vec<Transposition>,
-    ) {
-        let book = self.continuations(node);
-        let occupied = pos.board().occupied();
-        let mover = pos.turn();
-        for mv in pos.legal_moves() {
-            // Most moves leave the book; the squares they occupy say so cheaply.
-            if occupancy.is_some_and(|set| !set.contains(&occupancy_key(occupied, mv, mover))) {
-                continue;
-            }
-            if let Some(&to) = self.index.get(&key.after_move(mv))
-                && !book.iter().any(|c| c.to == to)
-            {
-                out.push(Transposition { to, mv });
-            }
-        }
-    }
-
     /// The implied transpositions from `node` when the game stands at `pos`.
     ///
     /// `pos` must have the node's key; its castling and en-passant rights may differ
     /// from the representative's, and the legal moves are those of `pos`.
     pub fn transpositions_at(&self, node: NodeId, pos: &Chess) -> Vec<Transposition> {
-        let rep = &self.nodes[node.index()].position;
-        if same_rights(rep, pos) {
+        if self.is_representative(node, pos) {
             return self.transpositions(node).to_vec();
         }
         let mut out = Vec::new();
@@ -419,7 +187,7 @@ impl PositionGraph {
     /// Whether `pos` (a position of `node`) has the castling and en-passant rights of
     /// the node's representative, so the precomputed transpositions apply to it.
     pub fn is_representative(&self, node: NodeId, pos: &Chess) -> bool {
-        same_rights(&self.nodes[node.index()].position, pos)
+        same_rights(&self.nodes[node.index()].position(), pos)
     }
 
     /// Counts for the `stats` command.
@@ -476,7 +244,15 @@ impl PositionGraph {
 
     /// The node with this key.
     pub fn node(&self, key: &NodeKey) -> Option<NodeId> {
-        self.index.get(key).copied()
+        let nodes = &self.nodes;
+        self.index
+            .get(key, |id| nodes[id as usize].key())
+            .map(NodeId)
+    }
+
+    /// The key of a node.
+    pub fn key(&self, node: NodeId) -> NodeKey {
+        self.nodes[node.index()].key()
     }
 
     /// The node of a position.
@@ -485,23 +261,26 @@ impl PositionGraph {
     }
 
     /// The node's representative position (that of the first line that reached it).
-    pub fn position(&self, node: NodeId) -> &Chess {
-        &self.nodes[node.index()].position
+    ///
+    /// The graph keeps the position packed (pieces, rights and counters); this rebuilds
+    /// it, which costs about as much as generating its legal moves.
+    pub fn position(&self, node: NodeId) -> Chess {
+        self.nodes[node.index()].position()
     }
 
     /// The representative position as FEN.
     pub fn fen(&self, node: NodeId) -> String {
-        Fen::from_position(self.position(node), EnPassantMode::Legal).to_string()
+        Fen::from_position(&self.position(node), EnPassantMode::Legal).to_string()
     }
 
     /// `T(x)`: the total weight of the lines through the node.
     pub fn weight(&self, node: NodeId) -> f64 {
-        self.nodes[node.index()].weight
+        self.weights[self.nodes[node.index()].weights as usize].weight
     }
 
     /// `T_i(x)`: the part of `T(x)` whose lines have each flag.
     pub fn flag_weights(&self, node: NodeId) -> &FlagWeights {
-        &self.nodes[node.index()].flag_weights
+        &self.weights[self.nodes[node.index()].weights as usize].flags
     }
 
     /// The book continuations from the node.
@@ -528,7 +307,7 @@ impl PositionGraph {
 
     /// The first line (in input order) that ends at the node.
     pub fn name(&self, node: NodeId) -> Option<LineId> {
-        self.nodes[node.index()].name
+        self.nodes[node.index()].name()
     }
 
     /// The name of a game's position: the deepest node of `history` (start first) that a
@@ -558,7 +337,7 @@ impl PositionGraph {
 
     /// The SAN of `mv` played from the node's representative position, with `+`/`#`.
     pub fn san(&self, node: NodeId, mv: Move) -> SanPlus {
-        SanPlus::from_move(self.position(node).clone(), mv)
+        SanPlus::from_move(self.position(node), mv)
     }
 
     /// The UCI notation of a move (standard castling: `e1g1`).
@@ -569,16 +348,6 @@ impl PositionGraph {
 
 fn len_u32<T>(v: &[T]) -> u32 {
     u32::try_from(v.len()).unwrap_or(u32::MAX)
-}
-
-fn flag_amounts(flags: FlagSet, weight: f64) -> FlagWeights {
-    Flag::ALL.map(|f| if flags.contains(f) { weight } else { 0.0 })
-}
-
-fn add(acc: &mut FlagWeights, w: &FlagWeights) {
-    for (a, b) in acc.iter_mut().zip(w) {
-        *a += b;
-    }
 }
 
 fn same_rights(a: &Chess, b: &Chess) -> bool {

@@ -1,0 +1,373 @@
+//! Building the graph: lines replayed into nodes and continuations, then laid out flat.
+//!
+//! The continuations are kept in one vector in the order they are first played, each
+//! node's linked through `next` (so finding the continuation `x → y` walks only
+//! `x`'s); the lines that play them are recorded as one edge id per (line, edge). At the
+//! end a counting sort by node puts each node's continuations together, still in the
+//! order they were first played, and the lines of each continuation in line order.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use shakmaty::san::San;
+use shakmaty::{Chess, Move, Position};
+
+use super::node::{NONE, Node, NodeWeights};
+use super::{
+    Continuation, GraphBuild, LineId, NodeId, PositionGraph, Transposition, len_u32, san_to_move,
+    start_position,
+};
+use crate::book::error::LineError;
+use crate::book::key::NodeKey;
+use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine};
+use crate::book::matrix::{occupancy_key, occupancy_word};
+
+/// The graph under construction and what is thrown away once it is laid out.
+#[derive(Default)]
+pub(super) struct Builder {
+    g: PositionGraph,
+    /// `T(x)` and `T_i(x)` of each node, summed line by line.
+    node_weights: Vec<NodeWeights>,
+    /// Each node's last continuation made (the head of its list), or [`NONE`].
+    head: Vec<u32>,
+    /// The continuations in the order they were made; `lines` is set at the end.
+    edges: Vec<Continuation>,
+    /// Per edge: the node it leaves, the node's edge made before it, the last line
+    /// that played it.
+    edge_from: Vec<u32>,
+    edge_next: Vec<u32>,
+    edge_last_line: Vec<u32>,
+    /// The edges each line plays, line after line; `line_edges_end[l]` ends line `l`'s.
+    line_edges: Vec<u32>,
+    line_edges_end: Vec<u32>,
+}
+
+impl Builder {
+    /// Builds the graph of `lines` (see [`PositionGraph::build`]).
+    pub(super) fn build(lines: impl IntoIterator<Item = OpeningLine>) -> GraphBuild {
+        let mut b = Builder::default();
+        let mut issues = Vec::new();
+        let mut positions: Vec<Chess> = Vec::new();
+        let mut moves: Vec<Move> = Vec::new();
+        let mut path: Vec<NodeId> = Vec::new();
+
+        // The previous line's replay: a line sharing its first moves reuses those
+        // positions (ECO rows and repertoire paths come in prefix order).
+        let mut prev: Option<(Option<String>, Vec<San>)> = None;
+
+        // A book has about two new positions per line; reserving them up front spares
+        // the copies of growing tables.
+        let lines = lines.into_iter();
+        let expected = lines.size_hint().0.saturating_mul(2);
+        b.g.nodes.reserve(expected);
+        b.g.index = super::index::KeyTable::with_capacity(expected);
+        b.node_weights.reserve(expected);
+        b.head.reserve(expected);
+        b.edges.reserve(expected);
+
+        for line in lines {
+            // Replay first, so that a bad line leaves no trace in the graph.
+            let shared = match &prev {
+                Some((start, sans)) if *start == line.start => sans
+                    .iter()
+                    .zip(&line.moves)
+                    .take_while(|(a, b)| a == b)
+                    .count(),
+                _ => {
+                    positions.clear();
+                    path.clear();
+                    match start_position(&line) {
+                        Ok(pos) => positions.push(pos),
+                        Err(e) => {
+                            prev = None;
+                            issues.push(e);
+                            continue;
+                        }
+                    }
+                    0
+                }
+            };
+            positions.truncate(shared + 1);
+            moves.truncate(shared);
+            path.truncate(shared + 1);
+            let replay = (|| {
+                for (i, san) in line.moves.iter().enumerate().skip(shared) {
+                    let mut pos = positions[i].clone();
+                    let mv = san_to_move(&pos, *san, i + 1, &line)?;
+                    pos.play_unchecked(mv);
+                    moves.push(mv);
+                    positions.push(pos);
+                }
+                Ok::<(), LineError>(())
+            })();
+            if let Err(e) = replay {
+                prev = None;
+                issues.push(e);
+                continue;
+            }
+            match &mut prev {
+                Some((start, sans)) if *start == line.start => {
+                    sans.truncate(shared);
+                    sans.extend_from_slice(&line.moves[shared..]);
+                }
+                _ => prev = Some((line.start.clone(), line.moves.clone())),
+            }
+
+            // Nodes of the shared prefix are known; intern the rest.
+            for pos in positions.iter().skip(path.len()) {
+                let node = b.intern(pos);
+                path.push(node);
+            }
+            b.add_line(line, &moves, &path);
+        }
+        let graph = b.finish();
+        GraphBuild { graph, issues }
+    }
+
+    /// The node of `pos`, made if new.
+    fn intern(&mut self, pos: &Chess) -> NodeId {
+        let key = NodeKey::from_position(pos);
+        let next = len_u32(&self.g.nodes);
+        let nodes = &self.g.nodes;
+        let (id, added) = self
+            .g
+            .index
+            .get_or_insert(&key, next, |id| nodes[id as usize].key());
+        if added {
+            self.g.nodes.push(Node::new(pos, &key));
+            self.node_weights.push(NodeWeights::default());
+            self.head.push(NONE);
+        }
+        NodeId(id)
+    }
+
+    /// Adds a replayed line: its weight to the nodes and continuations of `path`.
+    fn add_line(&mut self, line: OpeningLine, moves: &[Move], path: &[NodeId]) {
+        let Some(&end) = path.last() else {
+            return;
+        };
+        let id = LineId(len_u32(&self.g.lines));
+        let standard = line.start.is_none();
+        let flags = FlagSet::classify(&line.name, moves.first().copied().filter(|_| standard));
+        let flag_w = flag_amounts(flags, line.weight);
+
+        if let Some(&root) = path.first()
+            && !self.g.roots.contains(&root)
+        {
+            self.g.roots.push(root);
+        }
+        for (i, &node) in path.iter().enumerate() {
+            // A line that repeats a position passes through it once.
+            if path[..i].contains(&node) {
+                continue;
+            }
+            let w = &mut self.node_weights[node.index()];
+            w.weight += line.weight;
+            add(&mut w.flags, &flag_w);
+        }
+        for (i, mv) in moves.iter().enumerate() {
+            let (from, to) = (path[i], path[i + 1]);
+            let e = self.edge(from, to, *mv);
+            if self.edge_last_line[e] != id.0 {
+                self.edge_last_line[e] = id.0;
+                let edge = &mut self.edges[e];
+                edge.weight += line.weight;
+                add(&mut edge.flag_weights, &flag_w);
+                self.line_edges.push(e as u32);
+            }
+        }
+        self.line_edges_end.push(len_u32(&self.line_edges));
+        let end_node = &mut self.g.nodes[end.index()];
+        if end_node.name().is_none() && !line.name.is_empty() {
+            end_node.set_name(id);
+        }
+        self.g.lines.push(line);
+        self.g.line_flags.push(flags);
+        self.g.line_ends.push(end);
+    }
+
+    /// The continuation `from → to` (by `mv`), made if new.
+    fn edge(&mut self, from: NodeId, to: NodeId, mv: Move) -> usize {
+        let mut e = self.head[from.index()];
+        while e != NONE {
+            if self.edges[e as usize].to == to {
+                return e as usize;
+            }
+            e = self.edge_next[e as usize];
+        }
+        let id = self.edges.len();
+        self.edges.push(Continuation {
+            to,
+            mv,
+            weight: 0.0,
+            flag_weights: [0.0; 5],
+            lines: 0..0,
+        });
+        self.edge_from.push(from.0);
+        self.edge_next.push(self.head[from.index()]);
+        self.edge_last_line.push(NONE);
+        self.head[from.index()] = id as u32;
+        id
+    }
+
+    /// Lays the graph out: weights shared, continuations by node, transpositions.
+    fn finish(mut self) -> PositionGraph {
+        self.share_weights();
+        self.flatten();
+        let mut g = self.g;
+        g.compute_transpositions();
+        g.nodes.shrink_to_fit();
+        g.lines.shrink_to_fit();
+        g.line_flags.shrink_to_fit();
+        g.line_ends.shrink_to_fit();
+        g
+    }
+
+    /// Stores each distinct `(T(x), T_i(x))` once.
+    fn share_weights(&mut self) {
+        let mut ids: FxHashMap<[u64; 6], u32> = FxHashMap::default();
+        let weights = &mut self.g.weights;
+        for (node, w) in self.g.nodes.iter_mut().zip(&self.node_weights) {
+            node.weights = *ids.entry(w.bits()).or_insert_with(|| {
+                weights.push(*w);
+                len_u32(weights) - 1
+            });
+        }
+        weights.shrink_to_fit();
+        self.node_weights = Vec::new();
+    }
+
+    /// Puts each node's continuations together (in the order they were made) and each
+    /// continuation's lines together (in line order).
+    fn flatten(&mut self) {
+        let n = self.g.nodes.len();
+        let m = self.edges.len();
+        // Continuations per node, then where each goes.
+        let mut start = vec![0u32; n + 1];
+        for &from in &self.edge_from {
+            start[from as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut cursor = start.clone();
+        let mut place: Vec<u32> = Vec::with_capacity(m);
+        for &from in &self.edge_from {
+            place.push(cursor[from as usize]);
+            cursor[from as usize] += 1;
+        }
+        drop(cursor);
+        self.edge_from = Vec::new();
+        self.edge_next = Vec::new();
+        self.edge_last_line = Vec::new();
+        self.head = Vec::new();
+
+        // Lines per continuation (at its place), then the lines in place.
+        let mut lines_start = vec![0u32; m + 1];
+        for &e in &self.line_edges {
+            lines_start[place[e as usize] as usize + 1] += 1;
+        }
+        for k in 0..m {
+            lines_start[k + 1] += lines_start[k];
+        }
+        let mut cursor = lines_start.clone();
+        let mut lines = vec![LineId(0); self.line_edges.len()];
+        let mut from = 0usize;
+        for (l, &end) in self.line_edges_end.iter().enumerate() {
+            for &e in &self.line_edges[from..end as usize] {
+                let k = place[e as usize] as usize;
+                lines[cursor[k] as usize] = LineId(l as u32);
+                cursor[k] += 1;
+            }
+            from = end as usize;
+        }
+        drop(cursor);
+        self.line_edges = Vec::new();
+        self.line_edges_end = Vec::new();
+
+        let mut edges = std::mem::take(&mut self.edges);
+        for (e, edge) in edges.iter_mut().enumerate() {
+            let k = place[e] as usize;
+            edge.lines = lines_start[k]..lines_start[k + 1];
+            self.g.nodes[edge.to.index()].parents += 1;
+        }
+        drop(lines_start);
+        permute(&mut edges, &mut place);
+        edges.shrink_to_fit();
+        self.g.continuations = edges;
+        self.g.cont_start = start;
+        self.g.continuation_lines = lines;
+    }
+}
+
+/// Moves `items[i]` to `items[place[i]]` for every `i` (`place` is a permutation; it is
+/// used up).
+fn permute<T>(items: &mut [T], place: &mut [u32]) {
+    for i in 0..items.len() {
+        while place[i] as usize != i {
+            let j = place[i] as usize;
+            items.swap(i, j);
+            place.swap(i, j);
+        }
+    }
+}
+
+impl PositionGraph {
+    pub(super) fn compute_transpositions(&mut self) {
+        let occupancy: FxHashSet<u64> = self
+            .nodes
+            .iter()
+            .map(|n| {
+                let key = n.key();
+                occupancy_word(key.occupied(), key.turn())
+            })
+            .collect();
+        let mut trans_start: Vec<u32> = Vec::with_capacity(self.nodes.len() + 1);
+        trans_start.push(0);
+        let mut all = Vec::new();
+        for (i, node) in self.nodes.iter().enumerate() {
+            let pos = node.position();
+            let key = node.key();
+            self.scan_from_key(NodeId(i as u32), &pos, &key, Some(&occupancy), &mut all);
+            trans_start.push(len_u32(&all));
+        }
+        all.shrink_to_fit();
+        self.trans_start = trans_start;
+        self.transpositions = all;
+    }
+
+    /// Appends to `out` the legal moves of `pos` (a position of `node`, with key `key`)
+    /// that reach a node of the graph no continuation of `node` leads to. `occupancy`,
+    /// the occupancy words of every node, rules most moves out before the lookup.
+    pub(super) fn scan_from_key(
+        &self,
+        node: NodeId,
+        pos: &Chess,
+        key: &NodeKey,
+        occupancy: Option<&FxHashSet<u64>>,
+        out: &mut Vec<Transposition>,
+    ) {
+        let book = self.continuations(node);
+        let occupied = pos.board().occupied();
+        let mover = pos.turn();
+        for mv in pos.legal_moves() {
+            // Most moves leave the book; the squares they occupy say so cheaply.
+            if occupancy.is_some_and(|set| !set.contains(&occupancy_key(occupied, mv, mover))) {
+                continue;
+            }
+            if let Some(to) = self.node(&key.after_move(mv))
+                && !book.iter().any(|c| c.to == to)
+            {
+                out.push(Transposition { to, mv });
+            }
+        }
+    }
+}
+
+fn flag_amounts(flags: FlagSet, weight: f64) -> FlagWeights {
+    Flag::ALL.map(|f| if flags.contains(f) { weight } else { 0.0 })
+}
+
+fn add(acc: &mut FlagWeights, w: &FlagWeights) {
+    for (a, b) in acc.iter_mut().zip(w) {
+        *a += b;
+    }
+}

@@ -106,6 +106,7 @@ fn main() {
         eco: true,
         files: Vec::new(),
         filter: LineFilter::default(),
+        ..BookChoice::default()
     })
     .unwrap();
     let file = ws.import_now(&path, mode, None).unwrap();

@@ -20,8 +20,9 @@ pub struct GuiArgs {
     #[arg(long, value_name = "SAN", requires = "screenshot")]
     pub moves: Option<String>,
     /// With `--screenshot`: open this tab of the left panel (`progress`: review mode on
-    /// the review log in the data directory, read only).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress"])]
+    /// the review log in the data directory, read only), or `play-on`: play on after
+    /// the moves against the built-in engine (it moves first), the eval bar and arrow on.
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "play-on"])]
     pub tab: Option<String>,
     /// The window size in points, `WIDTHxHEIGHT`.
     #[arg(long, value_name = "WxH", value_parser = parse_size)]

@@ -327,8 +327,7 @@ mod tests {
 
     #[test]
     fn turns_alternate_between_learner_and_engine_after_the_book() {
-        let mut g = PlayOnGame::new(Chess::default(), &moves("e4 e5"), None, Color::White)
-            .unwrap();
+        let mut g = PlayOnGame::new(Chess::default(), &moves("e4 e5"), None, Color::White).unwrap();
         assert_eq!(g.turn(), Turn::Learner);
         let nf3 = one(g.position(), "Nf3");
         assert_eq!(
@@ -362,8 +361,7 @@ mod tests {
 
     #[test]
     fn take_back_undoes_the_reply_and_the_learners_move_but_never_the_book() {
-        let mut g =
-            PlayOnGame::new(Chess::default(), &moves("d4 d5"), None, Color::White).unwrap();
+        let mut g = PlayOnGame::new(Chess::default(), &moves("d4 d5"), None, Color::White).unwrap();
         assert!(!g.take_back(), "nothing played on yet");
         g.play_learner(one(g.position(), "c4")).unwrap();
         g.play_engine(one(g.position(), "e6"), None).unwrap();

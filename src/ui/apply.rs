@@ -25,6 +25,14 @@ impl TrainerApp {
     pub(super) fn is_enabled(&self, action: Action) -> bool {
         let phase = self.session.phase();
         let viewing = self.session.viewing().is_some();
+        if let Some(run) = self.play_on() {
+            // The drill waits while the learner plays on; take back is the game's.
+            return match action {
+                Action::NewLine | Action::Flip | Action::Open | Action::Quit => true,
+                Action::TakeBack => run.game().played().iter().any(|m| m.by_learner),
+                _ => false,
+            };
+        }
         match action {
             Action::NewLine | Action::Flip | Action::Explore | Action::Quit => true,
             Action::Open => !self.dialogs.is_choosing(),
@@ -41,6 +49,7 @@ impl TrainerApp {
                         || self.session.moves().iter().any(|m| m.by_learner))
             }
             Action::ContinueFromHere => viewing,
+            Action::PlayOn => !matches!(phase, Phase::OutOfBook { .. }),
         }
     }
 
@@ -96,6 +105,7 @@ impl TrainerApp {
             Command::BackToRepertoire => self.back_to_repertoire(),
             Command::CheckGames => self.dialogs.start_games_dialog(ctx),
             Command::CompareGames(path) => self.check_games(ctx, path),
+            Command::PlayOn(c) => self.apply_play_on(ctx, c),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),
             Command::SetLearner(color) => {
@@ -158,6 +168,17 @@ impl TrainerApp {
             return;
         }
         self.message = None;
+        if self.play_on.is_active() {
+            match action {
+                Action::TakeBack => {
+                    return self.apply_play_on(ctx, super::play_on::PlayOnCommand::TakeBack);
+                }
+                Action::NewLine => {
+                    self.apply_play_on(ctx, super::play_on::PlayOnCommand::BackToBook);
+                }
+                _ => {}
+            }
+        }
         match action {
             Action::NewLine | Action::NextLine => {
                 self.new_seed();
@@ -208,6 +229,7 @@ impl TrainerApp {
                 self.last_reply = None;
             }
             Action::Explore => self.start_explore(ctx),
+            Action::PlayOn => self.start_play_on(),
             Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
     }

@@ -73,8 +73,13 @@ pub struct Evaluation {
 /// What [`PlayOn::poll`] found.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayOnEvent {
-    /// The engine started; its name.
-    Ready(String),
+    /// The engine started.
+    Ready {
+        /// Its name.
+        name: String,
+        /// The process id of a UCI engine.
+        pid: Option<u32>,
+    },
     /// The engine played a move (SAN).
     EngineMoved(String),
     /// The chosen engine failed and the built-in α-β engine took over.
@@ -167,9 +172,11 @@ impl PlayOn {
     pub fn learner_share(&self) -> Option<f64> {
         match self.game.end().map(GameEnd::outcome) {
             Some(KnownOutcome::Draw) => Some(0.5),
-            Some(KnownOutcome::Decisive { winner }) => {
-                Some(if winner == self.game.learner() { 1.0 } else { 0.0 })
-            }
+            Some(KnownOutcome::Decisive { winner }) => Some(if winner == self.game.learner() {
+                1.0
+            } else {
+                0.0
+            }),
             None => self.eval.as_ref().map(|e| e.score.win_probability()),
         }
     }
@@ -223,13 +230,14 @@ impl PlayOn {
         }
     }
 
-    /// Plays on against another engine or with another strength or time (the engine
-    /// is restarted; the game stays).
+    /// Plays on against another engine, or with another strength or time per move.
+    /// Another engine is started (the game stays, the search starts again); a new
+    /// strength or time applies from the engine's next move.
     pub fn set_opponent(&mut self, opponent: Opponent) {
         if opponent == self.opponent {
             return;
         }
-        let restart = opponent.choice != self.opponent.choice;
+        let restart = without_strength(&opponent.choice) != without_strength(&self.opponent.choice);
         self.opponent = opponent;
         if restart {
             drop_in_background(self.handle.take());
@@ -237,8 +245,8 @@ impl PlayOn {
             self.engine_name = choice_name(&self.opponent.choice);
             self.set_to = self.opponent.strength();
             self.eval = None;
+            self.next_search();
         }
-        self.next_search();
     }
 
     /// Takes the engine's reports: updates the evaluation, plays the engine's move when
@@ -256,9 +264,9 @@ impl PlayOn {
 
     fn on_event(&mut self, event: EngineEvent, out: &mut Vec<PlayOnEvent>) {
         match event {
-            EngineEvent::Ready { name, .. } => {
+            EngineEvent::Ready { name, pid } => {
                 self.engine_name.clone_from(&name);
-                out.push(PlayOnEvent::Ready(name));
+                out.push(PlayOnEvent::Ready { name, pid });
             }
             EngineEvent::Info { search, info } => {
                 let Some(run) = self.running.filter(|r| r.id == search) else {
@@ -421,14 +429,28 @@ fn drop_in_background(handle: Option<EngineHandle>) {
     }
 }
 
+/// The engine of a choice, whatever its strength.
+fn without_strength(choice: &EngineChoice) -> EngineChoice {
+    match choice {
+        EngineChoice::Builtin(_) => EngineChoice::Builtin(Strength::Full),
+        EngineChoice::Mcts => EngineChoice::Mcts,
+        EngineChoice::Uci { path, args, .. } => EngineChoice::Uci {
+            path: path.clone(),
+            args: args.clone(),
+            strength: Strength::Full,
+        },
+    }
+}
+
 /// A name for the engine before it says its own.
 fn choice_name(choice: &EngineChoice) -> String {
     match choice {
         EngineChoice::Builtin(_) => "Hastings α-β".to_owned(),
         EngineChoice::Mcts => "Hastings MCTS".to_owned(),
-        EngineChoice::Uci { path, .. } => path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into()),
+        EngineChoice::Uci { path, .. } => path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        ),
     }
 }
 
@@ -534,15 +556,10 @@ mod tests {
             "{events:?}"
         );
         assert!(
-            !events
-                .iter()
-                .any(|e| matches!(e, PlayOnEvent::Warning(_))),
+            !events.iter().any(|e| matches!(e, PlayOnEvent::Warning(_))),
             "the fallback is not asked for an Elo: {events:?}"
         );
-        assert_eq!(
-            p.opponent().choice,
-            EngineChoice::Builtin(Strength::Full)
-        );
+        assert_eq!(p.opponent().choice, EngineChoice::Builtin(Strength::Full));
     }
 
     #[test]

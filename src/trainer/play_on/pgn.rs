@@ -174,7 +174,10 @@ mod tests {
         let mut moves = Vec::new();
         let mut pos = Chess::default();
         for s in sans.split_whitespace() {
-            let mv = San::from_ascii(s.as_bytes()).unwrap().to_move(&pos).unwrap();
+            let mv = San::from_ascii(s.as_bytes())
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
             pos.play_unchecked(mv);
             moves.push(mv);
         }
@@ -218,7 +221,9 @@ mod tests {
         assert!(pgn.contains("[Result \"0-1\"]"));
         assert!(pgn.contains("[Termination \"normal\"]"));
         assert!(
-            pgn.replace('\n', " ").trim_end().ends_with("2... Qh4# {checkmate} 0-1"),
+            pgn.replace('\n', " ")
+                .trim_end()
+                .ends_with("2... Qh4# {checkmate} 0-1"),
             "{pgn}"
         );
     }
@@ -236,17 +241,21 @@ mod tests {
         }
         let pgn = g.to_pgn("MCTS");
         let movetext = pgn.split("\n\n").nth(1).unwrap();
-        assert!(movetext.starts_with("{Book ends: unnamed line} 1. Nf3"), "{movetext}");
-        assert!(movetext.lines().all(|l| l.chars().count() <= LINE), "{movetext}");
+        assert!(
+            movetext.starts_with("{Book ends: unnamed line} 1. Nf3"),
+            "{movetext}"
+        );
+        assert!(
+            movetext.lines().all(|l| l.chars().count() <= LINE),
+            "{movetext}"
+        );
         assert!(pgn.contains("[Result \"1/2-1/2\"]"));
     }
 
     #[test]
     fn a_position_start_writes_its_fen() {
         let fen: Fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
-        let start: Chess = fen
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let start: Chess = fen.into_position(shakmaty::CastlingMode::Standard).unwrap();
         let g = PlayOnGame::new(start, &[], None, Color::White).unwrap();
         let pgn = g.to_pgn("x");
         assert!(pgn.contains("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]"));

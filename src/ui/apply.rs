@@ -60,6 +60,9 @@ impl TrainerApp {
 
     /// Carries out one command.
     pub(super) fn apply(&mut self, ctx: &egui::Context, command: Command) {
+        if command.restarts_drill() {
+            self.end_play_on();
+        }
         match command {
             Command::Action(action) => self.apply_action(ctx, action),
             Command::Play(mv) => {

@@ -84,7 +84,9 @@ impl Default for PlayOnSettings {
         PlayOnSettings {
             engine: EngineKind::AlphaBeta,
             path: String::new(),
-            skill: 10,
+            // Full strength: a weakened α-β picks among moves up to 1.5 pawns worse
+            // than the best (at level 10), which looks random; the learner lowers it.
+            skill: 20,
             use_elo: false,
             elo: 1350,
             movetime_ms: 500,
@@ -161,6 +163,22 @@ pub enum PlayOnCommand {
     Settings(PlayOnSettings),
 }
 
+impl super::command::Command {
+    /// Whether the command starts another drill (the play-on game ends then: the
+    /// board shows the drill again).
+    pub(super) fn restarts_drill(&self) -> bool {
+        use super::command::Command;
+        matches!(
+            self,
+            Command::SetLearner(_)
+                | Command::DrillFrom(_)
+                | Command::DrillAt(..)
+                | Command::SetDrillMode(_)
+                | Command::BackToRepertoire
+        )
+    }
+}
+
 /// The play-on game of the window, if one is being played.
 #[derive(Debug, Default)]
 pub struct PlayOnView {
@@ -226,6 +244,13 @@ impl TrainerApp {
         self.message = None;
     }
 
+    /// Ends the play-on game, if one is played (the engine ends on its own thread).
+    pub(super) fn end_play_on(&mut self) {
+        self.play_on.run = None;
+        self.play_on.animation = None;
+        self.play_on.notice = None;
+    }
+
     /// Carries out a play-on command.
     pub(super) fn apply_play_on(&mut self, ctx: &egui::Context, command: PlayOnCommand) {
         if command == PlayOnCommand::Start {
@@ -248,10 +273,7 @@ impl TrainerApp {
             return;
         }
         if command == PlayOnCommand::BackToBook {
-            // The engine is stopped and ends on its own thread (PlayOn's drop).
-            self.play_on.run = None;
-            self.play_on.animation = None;
-            self.play_on.notice = None;
+            self.end_play_on();
             self.message = Some("Back to the book.".to_owned());
             return;
         }
@@ -368,14 +390,19 @@ impl TrainerApp {
     /// Whether the screenshot should wait: the engine's first move and a few depths of
     /// analysis (at most 20 s).
     pub(super) fn play_on_busy(&mut self) -> bool {
-        let Some(run) = &self.play_on.run else {
+        let Some(run) = self
+            .play_on
+            .run
+            .as_ref()
+            .filter(|_| self.screenshot.is_some())
+        else {
             return false;
         };
         let since = *self
             .play_on
             .screenshot_since
             .get_or_insert_with(Instant::now);
-        let ready = run.game().played().len() >= 1
+        let ready = !run.game().played().is_empty()
             && run.best_move().is_some()
             && run.evaluation().is_some_and(|e| e.depth >= 8);
         !ready && since.elapsed() < Duration::from_secs(20)

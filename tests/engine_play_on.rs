@@ -118,3 +118,46 @@ fn killing_the_engine_process_mid_search_falls_back_and_the_game_goes_on() {
     let pgn = play_on.game().to_pgn(play_on.engine_name());
     assert!(pgn.contains("{Book ends: unnamed line} 1."), "{pgn}");
 }
+
+#[test]
+fn stockfish_limited_by_elo_plays_on_and_analyses_at_full_strength() {
+    let Some(path) = hastings::engine::discover::stockfish() else {
+        eprintln!("note: Stockfish is not installed; skipping (apt-get install stockfish)");
+        return;
+    };
+    // White to move after 1.e4 e5; the learner plays Black, Stockfish White at Elo 1350.
+    let mut pos = Chess::default();
+    let mut book = Vec::new();
+    for uci in ["e2e4", "e7e5"] {
+        let mv = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        pos.play_unchecked(mv);
+        book.push(mv);
+    }
+    let game = PlayOnGame::new(Chess::default(), &book, None, Color::Black).unwrap();
+    let opponent = Opponent {
+        choice: EngineChoice::Uci {
+            path,
+            args: Vec::new(),
+            strength: Strength::Elo(1350),
+        },
+        movetime: Duration::from_millis(100),
+    };
+    let mut play_on = PlayOn::start(game, opponent);
+    let events = poll_until(&mut play_on, "Stockfish's move and analysis", |p, _| {
+        p.game().moves().len() == 3 && p.best_move().is_some()
+    });
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, PlayOnEvent::FellBack { .. } | PlayOnEvent::Warning(_))),
+        "{events:?}"
+    );
+    assert!(play_on.engine_name().starts_with("Stockfish"));
+    let best = play_on.best_move().unwrap();
+    assert!(play_on.game().position().is_legal(best));
+    assert!(play_on.eval_text().is_some());
+}

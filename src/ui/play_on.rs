@@ -429,3 +429,65 @@ impl TrainerApp {
         self.start_play_on();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_choose_the_engine_and_its_strength() {
+        let builtin = PlayOnSettings {
+            skill: 7,
+            movetime_ms: 250,
+            ..PlayOnSettings::default()
+        };
+        let (o, problem) = builtin.opponent();
+        assert_eq!(o.choice, EngineChoice::Builtin(Strength::Skill(7)));
+        assert_eq!(o.movetime, Duration::from_millis(250));
+        assert_eq!(problem, None);
+        let full = PlayOnSettings::default().opponent().0;
+        assert_eq!(full.choice, EngineChoice::Builtin(Strength::Full));
+        let mcts = PlayOnSettings {
+            engine: EngineKind::Mcts,
+            ..PlayOnSettings::default()
+        };
+        assert_eq!(mcts.opponent().0.choice, EngineChoice::Mcts);
+    }
+
+    #[test]
+    fn a_missing_uci_engine_is_replaced_by_the_builtin_one_with_the_reason() {
+        let missing = PlayOnSettings {
+            engine: EngineKind::Path,
+            path: " /nonexistent/dragon ".to_owned(),
+            skill: 3,
+            use_elo: true,
+            ..PlayOnSettings::default()
+        };
+        let (o, problem) = missing.opponent();
+        assert_eq!(o.choice, EngineChoice::Builtin(Strength::Skill(3)));
+        let problem = problem.unwrap();
+        assert!(problem.contains("/nonexistent/dragon"), "{problem}");
+        assert!(problem.ends_with("the built-in engine plays instead."));
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_uci_engine_limited_by_elo_gets_the_elo() {
+        let sh = PlayOnSettings {
+            engine: EngineKind::Path,
+            path: "/bin/sh".to_owned(),
+            use_elo: true,
+            elo: 1500,
+            ..PlayOnSettings::default()
+        };
+        let (o, problem) = sh.opponent();
+        assert_eq!(problem, None);
+        assert!(matches!(
+            o.choice,
+            EngineChoice::Uci {
+                strength: Strength::Elo(1500),
+                ..
+            }
+        ));
+    }
+}

@@ -176,9 +176,7 @@ impl TrainerApp {
                 Action::TakeBack => {
                     return self.apply_play_on(ctx, super::play_on::PlayOnCommand::TakeBack);
                 }
-                Action::NewLine => {
-                    self.apply_play_on(ctx, super::play_on::PlayOnCommand::BackToBook);
-                }
+                Action::NewLine => self.end_play_on(),
                 _ => {}
             }
         }

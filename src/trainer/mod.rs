@@ -7,11 +7,13 @@
 //!   notes) and what it reports (`phase`).
 //! - [`review_drill`]: review mode, a [`Session`] driven by the spaced-repetition queue.
 //! - [`progress`]: tries and mistakes per position, completed lines.
+//! - [`play_on`]: playing on against an engine after the book.
 
 pub mod compare;
 pub mod coverage;
 pub mod learner_style;
 mod phase;
+pub mod play_on;
 pub mod progress;
 pub mod review_drill;
 mod session;

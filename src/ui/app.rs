@@ -102,6 +102,8 @@ pub struct TrainerApp {
     pub(super) profile: Option<StyleProfile>,
     /// The learner's style: drilled lines, imported games, the adaptive opponent's coin.
     pub(super) learner_style: LearnerStyleState,
+    /// Playing on against an engine after the book.
+    pub(super) play_on: super::play_on::PlayOnView,
 }
 
 impl TrainerApp {
@@ -179,6 +181,7 @@ impl TrainerApp {
             } else {
                 Adaptation::Sharp
             }),
+            play_on: super::play_on::PlayOnView::default(),
         }
     }
 
@@ -386,11 +389,18 @@ impl TrainerApp {
         for command in self.dialogs.poll(ctx) {
             self.apply(ctx, command);
         }
-        self.computer_reply(ctx);
+        if self.play_on.is_active() {
+            self.play_on_logic(ctx);
+        } else {
+            self.computer_reply(ctx);
+        }
         self.review_logic(ctx);
         self.animate(ctx);
         self.record_completions();
-        let busy = self.explore.is_some() || self.is_loading() || self.coverage.job.is_some();
+        let busy = self.explore.is_some()
+            || self.is_loading()
+            || self.coverage.job.is_some()
+            || self.play_on_busy();
         if let Some(plan) = &mut self.screenshot
             && let Err(reason) = plan.step(ctx, busy)
         {

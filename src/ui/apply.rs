@@ -25,6 +25,14 @@ impl TrainerApp {
     pub(super) fn is_enabled(&self, action: Action) -> bool {
         let phase = self.session.phase();
         let viewing = self.session.viewing().is_some();
+        if let Some(run) = self.play_on() {
+            // The drill waits while the learner plays on; take back is the game's.
+            return match action {
+                Action::NewLine | Action::Flip | Action::Open | Action::Quit => true,
+                Action::TakeBack => run.game().played().iter().any(|m| m.by_learner),
+                _ => false,
+            };
+        }
         match action {
             Action::NewLine | Action::Flip | Action::Explore | Action::Quit => true,
             Action::Open => !self.dialogs.is_choosing(),
@@ -41,6 +49,7 @@ impl TrainerApp {
                         || self.session.moves().iter().any(|m| m.by_learner))
             }
             Action::ContinueFromHere => viewing,
+            Action::PlayOn => !matches!(phase, Phase::OutOfBook { .. }),
         }
     }
 
@@ -51,6 +60,9 @@ impl TrainerApp {
 
     /// Carries out one command.
     pub(super) fn apply(&mut self, ctx: &egui::Context, command: Command) {
+        if command.restarts_drill() {
+            self.end_play_on();
+        }
         match command {
             Command::Action(action) => self.apply_action(ctx, action),
             Command::Play(mv) => {
@@ -98,6 +110,7 @@ impl TrainerApp {
             Command::RecordDeviations => self.record_deviations(),
             Command::AddAnswer(moves, name) => self.add_answer(&moves, &name),
             Command::CompareGames(path) => self.check_games(ctx, path),
+            Command::PlayOn(c) => self.apply_play_on(ctx, c),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),
             Command::SetLearner(color) => {
@@ -160,6 +173,15 @@ impl TrainerApp {
             return;
         }
         self.message = None;
+        if self.play_on.is_active() {
+            match action {
+                Action::TakeBack => {
+                    return self.apply_play_on(ctx, super::play_on::PlayOnCommand::TakeBack);
+                }
+                Action::NewLine => self.end_play_on(),
+                _ => {}
+            }
+        }
         match action {
             Action::NewLine | Action::NextLine => {
                 self.new_seed();
@@ -210,6 +232,7 @@ impl TrainerApp {
                 self.last_reply = None;
             }
             Action::Explore => self.start_explore(ctx),
+            Action::PlayOn => self.start_play_on(),
             Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
     }

@@ -17,6 +17,9 @@ use crate::trainer::review_drill::ReviewStep;
 
 /// The board panel.
 pub(super) fn board_panel_ui(ui: &mut Ui, app: &mut TrainerApp, commands: &mut Vec<Command>) {
+    if app.play_on.is_active() {
+        return super::play_on_panel::play_on_board_ui(ui, app, commands);
+    }
     let position = app.session.display_position();
     let last_move = app.session.display_last_move();
     let arrows = board_arrows(app);

@@ -38,6 +38,8 @@ pub enum Action {
     ContinueFromHere,
     /// Sample lines from the shown position on a background thread.
     Explore,
+    /// Play on against an engine from the position shown.
+    PlayOn,
     /// Choose PGN files to load (a file dialog).
     Open,
     /// Close the window.
@@ -46,7 +48,7 @@ pub enum Action {
 
 impl Action {
     /// Every action (`NewLineFromHere` before `NewLine`: Shift+N is matched first).
-    pub const ALL: [Action; 12] = [
+    pub const ALL: [Action; 13] = [
         Action::NewLineFromHere,
         Action::NewLine,
         Action::NextLine,
@@ -57,6 +59,7 @@ impl Action {
         Action::Flip,
         Action::ContinueFromHere,
         Action::Explore,
+        Action::PlayOn,
         Action::Open,
         Action::Quit,
     ];
@@ -74,6 +77,7 @@ impl Action {
             Action::Flip => "Flip board",
             Action::ContinueFromHere => "Continue from here",
             Action::Explore => "Explore",
+            Action::PlayOn => "Play on from here",
             Action::Open => "Open PGN…",
             Action::Quit => "Quit",
         }
@@ -96,6 +100,9 @@ impl Action {
             Action::Explore => {
                 "Sample lines from this position in the background and show how often each \
                  move was chosen"
+            }
+            Action::PlayOn => {
+                "Play the game on from this position against an engine, with an eval bar"
             }
             Action::Open => {
                 "Load a repertoire or a game collection from PGN files (or drop them on the \
@@ -126,6 +133,7 @@ impl Action {
             Action::Flip => &const { [KeyboardShortcut::new(NONE, Key::F)] },
             Action::ContinueFromHere => &const { [KeyboardShortcut::new(NONE, Key::C)] },
             Action::Explore => &const { [KeyboardShortcut::new(NONE, Key::E)] },
+            Action::PlayOn => &const { [KeyboardShortcut::new(NONE, Key::P)] },
             Action::Open => &const { [KeyboardShortcut::new(Modifiers::COMMAND, Key::O)] },
             Action::Quit => &const { [KeyboardShortcut::new(Modifiers::COMMAND, Key::Q)] },
         }
@@ -263,6 +271,8 @@ pub enum Command {
     RecordDeviations,
     /// Add these moves (a gap and its answer) to a copy of the repertoire, with a name.
     AddAnswer(Vec<Move>, String),
+    /// Playing on against an engine.
+    PlayOn(super::play_on::PlayOnCommand),
 }
 
 /// The book a position is drilled on (Coverage tab).

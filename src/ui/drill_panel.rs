@@ -18,6 +18,9 @@ use crate::trainer::{BookMove, Phase, Session};
 
 /// The drill panel.
 pub(super) fn drill_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+    if app.play_on.is_active() {
+        return super::play_on_panel::play_on_panel_ui(ui, app, commands);
+    }
     ui.add_space(4.0);
     super::review_panel::review_drill_ui(ui, app, commands);
     let title = app
@@ -56,6 +59,7 @@ fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
         ui.horizontal_wrapped(|ui| {
             Action::ContinueFromHere.button_ui(ui, true, commands);
             Action::NewLineFromHere.button_ui(ui, true, commands);
+            Action::PlayOn.button_ui(ui, true, commands);
             if ui
                 .button("Back to the game")
                 .on_hover_text("Show the current position again")
@@ -90,6 +94,7 @@ fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
             ui.horizontal_wrapped(|ui| {
                 Action::Hint.button_ui(ui, true, commands);
                 Action::ShowMe.button_ui(ui, true, commands);
+                Action::PlayOn.button_ui(ui, true, commands);
             });
         }
         Phase::ComputerToMove => {
@@ -130,7 +135,16 @@ fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
                 .wrap(),
             );
             ui.label(format!("Mistakes in this line: {mistakes}"));
-            Action::NextLine.button_ui(ui, true, commands);
+            ui.horizontal_wrapped(|ui| {
+                Action::NextLine.button_ui(ui, true, commands);
+                if ui
+                    .button(RichText::new("Play on").strong())
+                    .on_hover_text(Action::PlayOn.tooltip_with_shortcut(ui.ctx()))
+                    .clicked()
+                {
+                    commands.push(Command::Action(Action::PlayOn));
+                }
+            });
         }
     }
     if let Some((san, a)) = last_move_annotation(session) {

@@ -9,7 +9,7 @@ use super::app::{LeftTab, TrainerApp};
 use super::command::{Action, Command};
 use super::{
     board_panel, book_panel, chart_panel, coverage_panel, drill_panel, import_report,
-    learner_style_panel, profile_panel, progress_panel, style_panel, top_bar,
+    learner_style_panel, play_on_panel, profile_panel, progress_panel, style_panel, top_bar,
 };
 
 impl TrainerApp {
@@ -52,7 +52,13 @@ impl TrainerApp {
         egui::Panel::bottom("hastings_chart")
             .resizable(false)
             .exact_size((window.y * 0.3).clamp(140.0, 320.0))
-            .show(ui, |ui| chart_panel::chart_panel_ui(ui, self, commands));
+            .show(ui, |ui| {
+                if self.play_on.is_active() {
+                    play_on_panel::engine_lines_ui(ui, self);
+                } else {
+                    chart_panel::chart_panel_ui(ui, self, commands);
+                }
+            });
         egui::CentralPanel::default()
             .show(ui, |ui| board_panel::board_panel_ui(ui, self, commands));
         let ctx = ui.ctx().clone();

@@ -13,7 +13,9 @@
 //!   `board_panel`, `drill_panel`,
 //!   `chart_panel`, `import_report` (report window, "read as" dialog, import progress),
 //!   `profile_panel` (profiles and the adaptive opponent, in the Style tab),
-//!   `learner_style_panel` (the learner's style, in the Progress tab).
+//!   `learner_style_panel` (the learner's style, in the Progress tab),
+//!   `play_on_panel` (playing on against an engine: board with [`eval_bar`], the
+//!   game, the engine's line; its state and commands in [`play_on`]).
 //! - Widgets: [`board`] (the chess board), [`chart`] (the next-move chart), `pieces`.
 //! - Runtime helpers: `dialogs` (file dialogs, path field), `explore` (sampling on a
 //!   thread), `screenshot`, `shutdown` (SIGTERM closes and saves), `timings`, `format`.
@@ -30,6 +32,7 @@ pub mod coverage;
 pub mod coverage_panel;
 mod dialogs;
 mod drill_panel;
+pub mod eval_bar;
 mod explore;
 pub mod format;
 pub mod import_report;
@@ -39,6 +42,8 @@ mod make_book_panel;
 pub mod native;
 mod optimize_panel;
 pub mod pieces;
+pub mod play_on;
+mod play_on_panel;
 mod profile_panel;
 mod progress_panel;
 pub mod review_mode;

@@ -135,6 +135,9 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
                     if tab.as_deref() == Some("progress") {
                         app.show_review_progress(progress_path());
                     }
+                    if tab.as_deref() == Some("play-on") {
+                        app.show_play_on();
+                    }
                     app.screenshot = Some(ScreenshotPlan::new(path, app_outcome));
                     app.start_explore(&cc.egui_ctx);
                     app

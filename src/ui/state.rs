@@ -76,6 +76,8 @@ pub struct Settings {
     pub learner_name: String,
     /// Whether the computer's style follows the learner's (the adaptive opponent).
     pub adaptive: bool,
+    /// The engine to play on against after the book.
+    pub play_on: super::play_on::PlayOnSettings,
 }
 
 impl Default for Settings {
@@ -94,6 +96,7 @@ impl Default for Settings {
             animate_moves: true,
             learner_name: String::new(),
             adaptive: false,
+            play_on: super::play_on::PlayOnSettings::default(),
         }
     }
 }

@@ -1,0 +1,493 @@
+//! Playing on against an engine in the window: the runtime state ([`PlayOnView`]), the
+//! persisted engine settings ([`PlayOnSettings`]) and the commands
+//! ([`PlayOnCommand`]). The game and the engine are [`crate::trainer::play_on`]'s; this
+//! file starts and ends them, routes the commands and takes the engine's reports once
+//! a frame (never waiting: [`PlayOn::poll`] only drains a channel).
+//!
+//! The drill's [`Session`](crate::trainer::Session) is left as it was while the learner
+//! plays on, so "Back to the book" simply drops the game: the board shows the last
+//! book position and the drill goes on from there.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use serde::{Deserialize, Serialize};
+use shakmaty::Move;
+
+use super::app::{MOVE_ANIMATION, TrainerApp};
+use crate::engine::{EngineChoice, Strength, discover};
+use crate::trainer::play_on::{Opponent, PlayOn, PlayOnEvent, PlayOnGame, pgn_date};
+use crate::workspace::job::{Job, JobPoll};
+
+/// How often the window redraws while an engine searches (the eval bar moves).
+const SEARCH_REPAINT: Duration = Duration::from_millis(100);
+
+/// Which engine the learner plays on against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum EngineKind {
+    /// The built-in α-β engine (needs nothing installed).
+    #[default]
+    AlphaBeta,
+    /// The built-in MCTS engine.
+    Mcts,
+    /// Stockfish, found on `PATH` or where distributions install it.
+    Stockfish,
+    /// Another UCI engine, by its path.
+    Path,
+}
+
+impl EngineKind {
+    /// Every kind, in the order of the menu.
+    pub const ALL: [EngineKind; 4] = [
+        EngineKind::AlphaBeta,
+        EngineKind::Mcts,
+        EngineKind::Stockfish,
+        EngineKind::Path,
+    ];
+
+    /// The menu text.
+    pub fn text(self) -> &'static str {
+        match self {
+            EngineKind::AlphaBeta => "Built-in α-β",
+            EngineKind::Mcts => "Built-in MCTS",
+            EngineKind::Stockfish => "Stockfish",
+            EngineKind::Path => "Other UCI engine",
+        }
+    }
+}
+
+/// The engine settings for playing on, saved between runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PlayOnSettings {
+    /// Which engine.
+    pub engine: EngineKind,
+    /// The program of [`EngineKind::Path`].
+    pub path: String,
+    /// Skill Level 0–20 (20: full strength).
+    pub skill: u8,
+    /// UCI engines: limit the strength by Elo (`UCI_LimitStrength`) instead of the
+    /// skill level.
+    pub use_elo: bool,
+    /// The Elo of `use_elo` (Stockfish: 1350 to 2850).
+    pub elo: u32,
+    /// Time per move, in milliseconds.
+    pub movetime_ms: u32,
+    /// Whether the best move for the learner is drawn as an arrow.
+    pub best_move_arrow: bool,
+}
+
+impl Default for PlayOnSettings {
+    fn default() -> PlayOnSettings {
+        PlayOnSettings {
+            engine: EngineKind::AlphaBeta,
+            path: String::new(),
+            // Full strength: a weakened α-β picks among moves up to 1.5 pawns worse
+            // than the best (at level 10), which looks random; the learner lowers it.
+            skill: 20,
+            use_elo: false,
+            elo: 1350,
+            movetime_ms: 500,
+            best_move_arrow: false,
+        }
+    }
+}
+
+impl PlayOnSettings {
+    /// The engine to start: Stockfish and a path are looked up first (a few file
+    /// checks); when they cannot be found, the built-in engine and why.
+    pub fn opponent(&self) -> (Opponent, Option<String>) {
+        let strength = if self.skill >= 20 {
+            Strength::Full
+        } else {
+            Strength::Skill(self.skill)
+        };
+        let uci_strength = if self.use_elo {
+            Strength::Elo(self.elo)
+        } else {
+            strength
+        };
+        let uci = |name: &str| {
+            discover::resolve(name).map(|path| EngineChoice::Uci {
+                path,
+                args: Vec::new(),
+                strength: uci_strength,
+            })
+        };
+        let (choice, problem) = match self.engine {
+            EngineKind::AlphaBeta => (EngineChoice::Builtin(strength), None),
+            EngineKind::Mcts => (EngineChoice::Mcts, None),
+            EngineKind::Stockfish | EngineKind::Path => {
+                let name = if self.engine == EngineKind::Stockfish {
+                    "stockfish"
+                } else {
+                    self.path.trim()
+                };
+                match uci(name) {
+                    Ok(choice) => (choice, None),
+                    Err(e) => (
+                        EngineChoice::Builtin(strength),
+                        Some(format!("{e}; the built-in engine plays instead.")),
+                    ),
+                }
+            }
+        };
+        let opponent = Opponent {
+            choice,
+            movetime: Duration::from_millis(u64::from(self.movetime_ms.max(10))),
+        };
+        (opponent, problem)
+    }
+}
+
+/// What the learner asks of the play-on game.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlayOnCommand {
+    /// Play on from the position shown.
+    Start,
+    /// The learner's move on the board.
+    Play(Move),
+    /// Take back the engine's reply and the learner's move.
+    TakeBack,
+    /// Ask the engine to move at once.
+    MoveNow,
+    /// End the game and go back to the drill at the last book position.
+    BackToBook,
+    /// Copy the game's PGN to the clipboard.
+    CopyPgn,
+    /// Save the game's PGN (asks where).
+    SavePgn,
+    /// New engine settings (applied to the game being played).
+    Settings(PlayOnSettings),
+}
+
+impl super::command::Command {
+    /// Whether the command starts another drill (the play-on game ends then: the
+    /// board shows the drill again).
+    pub(super) fn restarts_drill(&self) -> bool {
+        use super::command::Command;
+        matches!(
+            self,
+            Command::SetLearner(_)
+                | Command::DrillFrom(_)
+                | Command::DrillAt(..)
+                | Command::SetDrillMode(_)
+                | Command::BackToRepertoire
+        )
+    }
+}
+
+/// The play-on game of the window, if one is being played.
+#[derive(Debug, Default)]
+pub struct PlayOnView {
+    pub(super) run: Option<PlayOn>,
+    /// The engine's last move gliding to its square, and when it started.
+    pub(super) animation: Option<(Move, f64)>,
+    /// What happened last (a fallback, the end of the game).
+    pub(super) notice: Option<String>,
+    /// A save dialog on its own thread.
+    saving: Option<Job<Option<String>>>,
+    /// When the screenshot mode started the game (it waits for the analysis).
+    screenshot_since: Option<Instant>,
+}
+
+impl PlayOnView {
+    /// Whether a game is being played on.
+    pub fn is_active(&self) -> bool {
+        self.run.is_some()
+    }
+}
+
+impl TrainerApp {
+    /// The play-on game, if the learner is playing on.
+    pub fn play_on(&self) -> Option<&PlayOn> {
+        self.play_on.run.as_ref()
+    }
+
+    /// The notice of the play-on panel (an engine that failed, the end of the game).
+    pub fn play_on_notice(&self) -> Option<&str> {
+        self.play_on.notice.as_deref()
+    }
+
+    /// The play-on game as PGN, the book part and the engine part marked.
+    pub fn play_on_pgn(&self) -> Option<String> {
+        let run = self.play_on.run.as_ref()?;
+        let date = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .map(|d| pgn_date(d.as_secs()));
+        Some(run.game().to_pgn_dated(run.engine_name(), date.as_deref()))
+    }
+
+    /// Starts playing on from the position shown (the drill's moves up to it are the
+    /// book part).
+    pub(super) fn start_play_on(&mut self) {
+        let ply = self.session.viewing().unwrap_or(self.session.moves().len());
+        let moves: Vec<Move> = self.session.moves()[..ply].iter().map(|m| m.mv).collect();
+        let start = self.session.position_at(0).clone();
+        let mut history: Vec<_> = self.graph.lookup(&start).into_iter().collect();
+        history.extend(self.session.moves()[..ply].iter().filter_map(|m| m.node));
+        let opening = self.graph.name_at(&history).map(|l| l.title());
+        let game = match PlayOnGame::new(start, &moves, opening, self.session.learner()) {
+            Ok(game) => game,
+            Err(e) => {
+                self.message = Some(format!("Cannot play on: {e}."));
+                return;
+            }
+        };
+        let (opponent, problem) = self.settings.play_on.opponent();
+        self.play_on.notice = problem;
+        self.play_on.animation = None;
+        self.play_on.run = Some(PlayOn::start(game, opponent));
+        self.message = None;
+    }
+
+    /// Ends the play-on game, if one is played (the engine ends on its own thread).
+    pub(super) fn end_play_on(&mut self) {
+        self.play_on.run = None;
+        self.play_on.animation = None;
+        self.play_on.notice = None;
+    }
+
+    /// Carries out a play-on command.
+    pub(super) fn apply_play_on(&mut self, ctx: &egui::Context, command: PlayOnCommand) {
+        if command == PlayOnCommand::Start {
+            if !self.play_on.is_active() {
+                self.start_play_on();
+            }
+            return;
+        }
+        if let PlayOnCommand::Settings(settings) = command {
+            let engine_changed = settings.engine != self.settings.play_on.engine
+                || settings.path != self.settings.play_on.path;
+            self.settings.play_on = settings;
+            if let Some(run) = &mut self.play_on.run {
+                let (opponent, problem) = self.settings.play_on.opponent();
+                if engine_changed {
+                    self.play_on.notice = problem;
+                }
+                run.set_opponent(opponent);
+            }
+            return;
+        }
+        if command == PlayOnCommand::BackToBook {
+            self.end_play_on();
+            self.message = Some("Back to the book.".to_owned());
+            return;
+        }
+        let pgn = self.play_on_pgn();
+        let Some(run) = &mut self.play_on.run else {
+            return;
+        };
+        match command {
+            PlayOnCommand::Play(mv) => {
+                self.play_on.animation = None;
+                if let Err(e) = run.play(mv) {
+                    self.play_on.notice = Some(format!("{e}."));
+                }
+            }
+            PlayOnCommand::TakeBack => {
+                self.play_on.animation = None;
+                if run.take_back() {
+                    self.play_on.notice = None;
+                }
+            }
+            PlayOnCommand::MoveNow => run.move_now(),
+            PlayOnCommand::CopyPgn => {
+                if let Some(pgn) = pgn {
+                    ctx.copy_text(pgn);
+                    self.play_on.notice = Some("The game's PGN was copied.".to_owned());
+                }
+            }
+            PlayOnCommand::SavePgn => {
+                if let Some(pgn) = pgn {
+                    self.start_save(ctx, pgn);
+                }
+            }
+            PlayOnCommand::Start | PlayOnCommand::BackToBook | PlayOnCommand::Settings(_) => {}
+        }
+    }
+
+    fn start_save(&mut self, ctx: &egui::Context, pgn: String) {
+        let ctx = ctx.clone();
+        let wake = Arc::new(move || ctx.request_repaint());
+        let job = Job::spawn("save-game", wake, move |_| {
+            let path: Option<PathBuf> = rfd::FileDialog::new()
+                .set_title("Save the game as PGN")
+                .add_filter("PGN", &["pgn"])
+                .set_file_name("play-on.pgn")
+                .save_file();
+            path.map(|path| match std::fs::write(&path, pgn) {
+                Ok(()) => format!("The game was saved to {}.", path.display()),
+                Err(e) => format!("Cannot save to {}: {e}.", path.display()),
+            })
+        });
+        match job {
+            Ok(job) => self.play_on.saving = Some(job),
+            Err(e) => self.play_on.notice = Some(format!("Cannot save: {e}.")),
+        }
+    }
+
+    /// Once a frame: the engine's reports (its move, the evaluation, a fallback), the
+    /// animation, a finished save. Never waits.
+    pub(super) fn play_on_logic(&mut self, ctx: &egui::Context) {
+        if let Some(job) = &self.play_on.saving {
+            match job.poll() {
+                JobPoll::Running => {}
+                JobPoll::Finished(message) => {
+                    self.play_on.saving = None;
+                    self.play_on.notice = Some(message.unwrap_or_else(|| {
+                        "Not saved (no file chosen); \"Copy PGN\" copies the game.".to_owned()
+                    }));
+                }
+                JobPoll::Died(e) => {
+                    self.play_on.saving = None;
+                    self.play_on.notice = Some(format!("Cannot save: {e}."));
+                }
+            }
+        }
+        let Some(run) = &mut self.play_on.run else {
+            return;
+        };
+        let now = ctx.input(|i| i.time);
+        for event in run.poll() {
+            match event {
+                PlayOnEvent::EngineMoved(_) => {
+                    if self.settings.animate_moves
+                        && let Some(mv) = run.game().last_move()
+                    {
+                        self.play_on.animation = Some((mv, now));
+                    }
+                    ctx.request_repaint();
+                }
+                PlayOnEvent::FellBack { engine, error } => {
+                    self.play_on.notice = Some(format!(
+                        "The engine {engine} failed ({error}); the built-in engine plays on."
+                    ));
+                }
+                PlayOnEvent::Warning(text) => self.play_on.notice = Some(text),
+                PlayOnEvent::GameOver(end) => {
+                    self.play_on.notice =
+                        Some(format!("Game over: {end} ({}).", run.game().result()));
+                }
+                PlayOnEvent::Ready { .. } => {}
+            }
+        }
+        if let Some((_, started)) = self.play_on.animation {
+            if now - started >= MOVE_ANIMATION {
+                self.play_on.animation = None;
+            } else {
+                ctx.request_repaint();
+            }
+        }
+        if run.is_searching() {
+            ctx.request_repaint_after(SEARCH_REPAINT);
+        }
+    }
+
+    /// Whether the screenshot should wait: the engine's first move and a few depths of
+    /// analysis (at most 20 s).
+    pub(super) fn play_on_busy(&mut self) -> bool {
+        let Some(run) = self
+            .play_on
+            .run
+            .as_ref()
+            .filter(|_| self.screenshot.is_some())
+        else {
+            return false;
+        };
+        let since = *self
+            .play_on
+            .screenshot_since
+            .get_or_insert_with(Instant::now);
+        let ready = !run.game().played().is_empty()
+            && run.best_move().is_some()
+            && run.evaluation().is_some_and(|e| e.depth >= 8);
+        !ready && since.elapsed() < Duration::from_secs(20)
+    }
+
+    /// For the screenshot (`--tab play-on`): the learner plays the side that is not to
+    /// move after the moves shown, so the engine moves first; the arrow is on.
+    pub(super) fn show_play_on(&mut self) {
+        let learner = !shakmaty::Position::turn(self.session.position());
+        let moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
+        if let Ok(session) = crate::trainer::Session::from_moves(
+            Arc::clone(&self.graph),
+            learner,
+            self.settings.style.clone(),
+            1,
+            &moves,
+        ) {
+            self.session = session;
+        }
+        self.settings.learner = super::state::Side::from(learner);
+        self.orientation = super::board::Orientation::from_color(learner);
+        self.settings.play_on.best_move_arrow = true;
+        self.settings.play_on.movetime_ms = 300;
+        self.start_play_on();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_choose_the_engine_and_its_strength() {
+        let builtin = PlayOnSettings {
+            skill: 7,
+            movetime_ms: 250,
+            ..PlayOnSettings::default()
+        };
+        let (o, problem) = builtin.opponent();
+        assert_eq!(o.choice, EngineChoice::Builtin(Strength::Skill(7)));
+        assert_eq!(o.movetime, Duration::from_millis(250));
+        assert_eq!(problem, None);
+        let full = PlayOnSettings::default().opponent().0;
+        assert_eq!(full.choice, EngineChoice::Builtin(Strength::Full));
+        let mcts = PlayOnSettings {
+            engine: EngineKind::Mcts,
+            ..PlayOnSettings::default()
+        };
+        assert_eq!(mcts.opponent().0.choice, EngineChoice::Mcts);
+    }
+
+    #[test]
+    fn a_missing_uci_engine_is_replaced_by_the_builtin_one_with_the_reason() {
+        let missing = PlayOnSettings {
+            engine: EngineKind::Path,
+            path: " /nonexistent/dragon ".to_owned(),
+            skill: 3,
+            use_elo: true,
+            ..PlayOnSettings::default()
+        };
+        let (o, problem) = missing.opponent();
+        assert_eq!(o.choice, EngineChoice::Builtin(Strength::Skill(3)));
+        let problem = problem.unwrap();
+        assert!(problem.contains("/nonexistent/dragon"), "{problem}");
+        assert!(problem.ends_with("the built-in engine plays instead."));
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_uci_engine_limited_by_elo_gets_the_elo() {
+        let sh = PlayOnSettings {
+            engine: EngineKind::Path,
+            path: "/bin/sh".to_owned(),
+            use_elo: true,
+            elo: 1500,
+            ..PlayOnSettings::default()
+        };
+        let (o, problem) = sh.opponent();
+        assert_eq!(problem, None);
+        assert!(matches!(
+            o.choice,
+            EngineChoice::Uci {
+                strength: Strength::Elo(1500),
+                ..
+            }
+        ));
+    }
+}

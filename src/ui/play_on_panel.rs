@@ -1,0 +1,331 @@
+//! Drawing the play-on game: the board with the eval bar beside it
+//! ([`play_on_board_ui`]), the panel on the right with the game, the buttons and the
+//! engine settings ([`play_on_panel_ui`]), and the engine's line below the board
+//! ([`engine_lines_ui`]). Drawing only: every change is a [`PlayOnCommand`].
+
+use eframe::egui;
+use egui::{Color32, RichText, Ui, UiBuilder, pos2, vec2};
+use shakmaty::{Move, Position};
+
+use super::app::{MOVE_ANIMATION, TrainerApp};
+use super::board::{Arrow, BoardView, SlidingPiece, board_ui};
+use super::command::Command;
+use super::eval_bar::{EvalBarView, eval_bar_ui};
+use super::play_on::{EngineKind, PlayOnCommand, PlayOnSettings};
+use crate::engine::discover;
+use crate::trainer::play_on::{PlayOn, Turn};
+
+/// The arrow of the best move (lichess's analysis blue).
+const BEST_MOVE: Color32 = Color32::from_rgba_premultiplied(0, 30, 85, 170);
+
+fn push(commands: &mut Vec<Command>, c: PlayOnCommand) {
+    commands.push(Command::PlayOn(c));
+}
+
+/// The board of the play-on game, the eval bar on its left.
+pub(super) fn play_on_board_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+    let Some(run) = app.play_on.run.as_ref() else {
+        return;
+    };
+    let game = run.game();
+    let position = game.position().clone();
+    let last_move = game.last_move();
+    let arrows: Vec<Arrow> = run
+        .best_move()
+        .filter(|_| app.settings.play_on.best_move_arrow)
+        .and_then(|mv| Arrow::of_move(&mv, 0.7, BEST_MOVE))
+        .into_iter()
+        .collect();
+    let now = ui.input(|i| i.time);
+    let animation = app
+        .play_on
+        .animation
+        .filter(|(mv, _)| Some(*mv) == last_move)
+        .and_then(|(mv, started)| {
+            SlidingPiece::of_move(&mv, ((now - started) / MOVE_ANIMATION) as f32)
+        });
+    let view = BoardView {
+        position: &position,
+        last_move: last_move.as_ref(),
+        interactive: game.turn() == Turn::Learner,
+        arrows: &arrows,
+        hint: None,
+        animation,
+    };
+    // The bar and the board, centred together.
+    let area = ui.available_rect_before_wrap();
+    let bar = (area.width() * 0.035).clamp(24.0, 30.0);
+    let gap = 6.0;
+    let side = (area.width() - bar - gap).min(area.height()).max(64.0);
+    let left = area.center().x - (bar + gap + side) / 2.0;
+    let top = area.center().y - side / 2.0;
+    let board_rect = egui::Rect::from_min_size(pos2(left + bar + gap, top), vec2(side, side));
+    let response = ui
+        .scope_builder(UiBuilder::new().max_rect(board_rect), |ui| {
+            board_ui(ui, &view, app.orientation)
+        })
+        .inner;
+    let drawn = response.response.rect;
+    let bar_rect = egui::Rect::from_min_size(
+        pos2(drawn.left() - gap - bar, drawn.top()),
+        vec2(bar, drawn.height()),
+    );
+    let bottom = match app.orientation {
+        super::board::Orientation::WhiteBottom => shakmaty::Color::White,
+        super::board::Orientation::BlackBottom => shakmaty::Color::Black,
+    };
+    eval_bar_ui(
+        ui,
+        bar_rect,
+        &EvalBarView {
+            learner_share: run.learner_share(),
+            text: run.eval_text(),
+            learner: game.learner(),
+            bottom,
+        },
+    );
+    if let Some(mv) = response.played {
+        push(commands, PlayOnCommand::Play(mv));
+    }
+}
+
+/// The right panel while playing on: whose turn, the notice, the buttons, the moves
+/// (book part and engine part) and the engine settings.
+pub(super) fn play_on_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+    let Some(run) = app.play_on.run.as_ref() else {
+        return;
+    };
+    ui.add_space(4.0);
+    ui.add(
+        egui::Label::new(
+            RichText::new(format!("Playing on against {}", run.engine_name())).heading(),
+        )
+        .wrap(),
+    );
+    if let Some(opening) = run.game().opening() {
+        ui.add(egui::Label::new(format!("After the book: {opening}")).wrap());
+    }
+    ui.separator();
+    status_ui(ui, run);
+    if let Some(notice) = &app.play_on.notice {
+        ui.add(
+            egui::Label::new(RichText::new(notice).color(Color32::from_rgb(0x2a, 0x7a, 0xc0)))
+                .wrap(),
+        );
+    }
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .button("Back to the book")
+            .on_hover_text("End the game and return to the last book position and the drill")
+            .clicked()
+        {
+            push(commands, PlayOnCommand::BackToBook);
+        }
+        if ui
+            .add_enabled(run.is_thinking(), egui::Button::new("Move now"))
+            .on_hover_text("Ask the engine to play the best move it has found")
+            .clicked()
+        {
+            push(commands, PlayOnCommand::MoveNow);
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .button("Copy PGN")
+            .on_hover_text("Copy the game as PGN; the end of the book is a comment")
+            .clicked()
+        {
+            push(commands, PlayOnCommand::CopyPgn);
+        }
+        if ui
+            .button("Save PGN…")
+            .on_hover_text("Save the game as a PGN file; the end of the book is a comment")
+            .clicked()
+        {
+            push(commands, PlayOnCommand::SavePgn);
+        }
+    });
+    ui.separator();
+    settings_ui(ui, &app.settings.play_on, commands);
+    ui.separator();
+    moves_ui(ui, run);
+}
+
+fn status_ui(ui: &mut Ui, run: &PlayOn) {
+    match run.game().turn() {
+        Turn::Learner => {
+            ui.label(RichText::new("Your move").strong());
+        }
+        Turn::Engine => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!("{} is thinking…", run.engine_name()));
+            });
+        }
+        Turn::Over(end) => {
+            ui.label(RichText::new(format!("Game over: {end}, {}", run.game().result())).strong());
+        }
+    }
+}
+
+/// The engine, its strength, the time per move and the arrow; a changed copy of the
+/// settings becomes a command.
+fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command>) {
+    let mut s = current.clone();
+    let mut path_done = false;
+    egui::CollapsingHeader::new("Engine settings")
+        .default_open(false)
+        .show(ui, |ui| {
+            egui::ComboBox::from_label("Engine")
+                .selected_text(s.engine.text())
+                .show_ui(ui, |ui| {
+                    for kind in EngineKind::ALL {
+                        ui.selectable_value(&mut s.engine, kind, kind.text());
+                    }
+                });
+            match s.engine {
+                EngineKind::Stockfish => {
+                    let found = discover::stockfish();
+                    ui.add(
+                        egui::Label::new(match &found {
+                            Some(p) => format!("Found at {}", p.display()),
+                            None => "Not found: install it (apt-get install stockfish) or \
+                                     choose its path under \"Other UCI engine\""
+                                .to_owned(),
+                        })
+                        .wrap(),
+                    );
+                }
+                EngineKind::Path => {
+                    ui.label("Program:");
+                    let r = ui.add(
+                        egui::TextEdit::singleline(&mut s.path)
+                            .hint_text("/path/to/engine")
+                            .desired_width(f32::INFINITY),
+                    );
+                    path_done = r.lost_focus();
+                }
+                EngineKind::AlphaBeta | EngineKind::Mcts => {}
+            }
+            let uci = matches!(s.engine, EngineKind::Stockfish | EngineKind::Path);
+            if uci {
+                ui.checkbox(&mut s.use_elo, "Limit by Elo (UCI_Elo)");
+            }
+            if s.engine == EngineKind::Mcts {
+                ui.label("MCTS has no strength setting.");
+            } else if uci && s.use_elo {
+                ui.add(egui::Slider::new(&mut s.elo, 1350..=2850).text("Elo"));
+            } else {
+                ui.add(egui::Slider::new(&mut s.skill, 0..=20).text("Skill level"))
+                    .on_hover_text("0 is the weakest, 20 full strength");
+            }
+            ui.add(
+                egui::Slider::new(&mut s.movetime_ms, 50..=10_000)
+                    .logarithmic(true)
+                    .suffix(" ms")
+                    .text("Time per move"),
+            );
+        });
+    ui.checkbox(&mut s.best_move_arrow, "Best move arrow")
+        .on_hover_text("Show the engine's best move for you as an arrow");
+    // A path is taken when its field is left, not at every key.
+    let path_pending = s.path != current.path && !path_done;
+    if s != *current && !path_pending {
+        push(commands, PlayOnCommand::Settings(s));
+    }
+}
+
+/// The moves: the book part in grey, then the moves played on; the switch marked.
+fn moves_ui(ui: &mut Ui, run: &PlayOn) {
+    ui.label(RichText::new("Moves").strong());
+    let game = run.game();
+    let mut pos = game.game().start().clone();
+    egui::ScrollArea::vertical()
+        .id_salt("play_on_moves")
+        .auto_shrink([false, true])
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing.x = 4.0;
+                let weak = ui.visuals().weak_text_color();
+                for (i, m) in game.moves().iter().enumerate() {
+                    if i == game.book_plies() {
+                        ui.label(RichText::new("(book ends)").italics().color(weak));
+                    }
+                    let number = pos.fullmoves().get();
+                    let mut text = String::new();
+                    if pos.turn() == shakmaty::Color::White {
+                        text = format!("{number}. ");
+                    } else if i == 0 || i == game.book_plies() {
+                        text = format!("{number}… ");
+                    }
+                    text.push_str(&m.san);
+                    let rich = if i < game.book_plies() {
+                        RichText::new(text).color(weak)
+                    } else if m.by_learner {
+                        RichText::new(text).strong()
+                    } else {
+                        RichText::new(text)
+                    };
+                    ui.label(rich);
+                    pos.play_unchecked(m.mv);
+                }
+                if game.book_plies() == game.moves().len() {
+                    ui.label(RichText::new("(book ends)").italics().color(weak));
+                }
+            });
+        });
+}
+
+/// Below the board while playing on: the engine's evaluation, depth, speed and line.
+pub(super) fn engine_lines_ui(ui: &mut Ui, app: &TrainerApp) {
+    let Some(run) = app.play_on.run.as_ref() else {
+        return;
+    };
+    ui.add_space(4.0);
+    ui.label(RichText::new("Engine").strong());
+    let Some(e) = run.evaluation() else {
+        ui.label("No evaluation yet.");
+        return;
+    };
+    let game = run.game();
+    let speed = e
+        .nps
+        .map(|n| format!(", {} nodes/s", super::format::count(n)))
+        .unwrap_or_default();
+    ui.label(format!(
+        "{} for you, depth {}, {} nodes{speed}",
+        e.score,
+        e.depth,
+        super::format::count(e.nodes)
+    ));
+    // The line in SAN from the position evaluated (if it is still on the board or
+    // the one before it).
+    let mut pos = game.game().start().clone();
+    for m in game.moves().iter().take(e.plies) {
+        pos.play_unchecked(m.mv);
+    }
+    let line = san_line(&pos, &e.pv);
+    if !line.is_empty() {
+        ui.add(egui::Label::new(RichText::new(line).monospace()).wrap());
+    }
+}
+
+/// `pv` in SAN from `pos`, with move numbers.
+fn san_line(pos: &shakmaty::Chess, pv: &[Move]) -> String {
+    let mut pos = pos.clone();
+    let mut words = Vec::new();
+    for (i, &mv) in pv.iter().enumerate().take(16) {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        let n = pos.fullmoves().get();
+        if pos.turn() == shakmaty::Color::White {
+            words.push(format!("{n}."));
+        } else if i == 0 {
+            words.push(format!("{n}…"));
+        }
+        words.push(shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string());
+    }
+    words.join(" ")
+}

@@ -1,0 +1,222 @@
+//! Playing on after the book, through the window's real widgets (egui_kittest): a line
+//! ends, "Play on" lets the built-in engine reply, the eval bar shows a value, the
+//! best-move arrow can be turned on, the game exports as PGN with the book marked, and
+//! "Back to the book" returns to the drill at the last book position.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use std::time::{Duration, Instant};
+
+use eframe::egui::{self, Pos2, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use hastings::trainer::Phase;
+use hastings::trainer::play_on::Turn;
+use hastings::ui::TrainerApp;
+use hastings::ui::play_on::PlayOnSettings;
+use hastings::ui::state::{Settings, Side};
+use shakmaty::{Position, Square};
+
+mod common;
+
+fn harness(learner: Side) -> Harness<'static, TrainerApp> {
+    let settings = Settings {
+        learner,
+        seed: "11".to_owned(),
+        reply_delay_ms: 0,
+        animate_moves: false,
+        // A quick engine: the built-in α-β at full strength, 50 ms a move.
+        play_on: PlayOnSettings {
+            skill: 20,
+            movetime_ms: 50,
+            ..PlayOnSettings::default()
+        },
+        ..Settings::default()
+    };
+    let app = TrainerApp::new(common::eco(), settings);
+    Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
+}
+
+/// Steps frames (the engine works on its own thread meanwhile) until `done`.
+fn wait_until(
+    harness: &mut Harness<'_, TrainerApp>,
+    what: &str,
+    done: impl Fn(&TrainerApp) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !done(harness.state()) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        harness.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    harness.step();
+}
+
+/// Plays the line to its end with "Show me" (the most popular book move).
+fn drill_to_the_end(harness: &mut Harness<'_, TrainerApp>) {
+    for _ in 0..80 {
+        match harness.state().session().phase() {
+            Phase::EndOfLine { .. } => return,
+            Phase::LearnerToMove => harness.get_by_label("Show me").click(),
+            _ => {}
+        }
+        harness.run_ok();
+    }
+    panic!(
+        "the line did not end: {:?}",
+        harness.state().session().phase()
+    );
+}
+
+fn square_center(harness: &Harness<'_, TrainerApp>, sq: Square) -> Pos2 {
+    harness
+        .get_by(|node| {
+            node.label()
+                .is_some_and(|l| l == sq.to_string() || l.starts_with(&format!("{sq} ")))
+        })
+        .rect()
+        .center()
+}
+
+fn click_square(harness: &mut Harness<'_, TrainerApp>, sq: Square) {
+    let center = square_center(harness, sq);
+    harness.hover_at(center);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: center,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    harness.step();
+}
+
+/// The eval bar's accessible label, if it shows a value.
+fn eval_label(harness: &Harness<'_, TrainerApp>) -> Option<String> {
+    harness
+        .query_by(|n| n.label().is_some_and(|l| l.starts_with("Evaluation ")))
+        .and_then(|n| n.accesskit_node().label())
+        .filter(|l| l != "Evaluation pending")
+}
+
+#[test]
+fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_returns() {
+    let mut harness = harness(Side::White);
+    harness.run_ok();
+    drill_to_the_end(&mut harness);
+    let book_position = harness.state().session().display_position();
+    let book_plies = harness.state().session().moves().len();
+    let opening = harness.state().session().opening_title().unwrap();
+
+    harness.get_by_label("Play on").click();
+    harness.run_ok();
+    let game = harness.state().play_on().expect("playing on").game();
+    assert_eq!(game.book_plies(), book_plies);
+    assert_eq!(game.position(), &book_position);
+
+    // If it is the learner's turn at the end of the line, they play a move on the
+    // board: the first legal move that is not a promotion.
+    if game.turn() == Turn::Learner {
+        let mv = book_position
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.promotion().is_none() && !m.is_castle())
+            .unwrap();
+        click_square(&mut harness, mv.from().unwrap());
+        click_square(&mut harness, mv.to());
+        let played = harness.state().play_on().unwrap().game().played();
+        assert_eq!(
+            played.first().map(|m| m.mv),
+            Some(mv),
+            "the board's move was played"
+        );
+    }
+    wait_until(&mut harness, "the engine's reply", |app| {
+        app.play_on()
+            .is_some_and(|p| p.game().played().iter().any(|m| !m.by_learner))
+    });
+    let game = harness.state().play_on().unwrap().game();
+    let reply = game.played().iter().find(|m| !m.by_learner).unwrap();
+    assert!(!reply.san.is_empty());
+
+    // The learner's turn: the analysis fills the eval bar.
+    wait_until(&mut harness, "an evaluation", |app| {
+        app.play_on().is_some_and(|p| p.eval_text().is_some())
+    });
+    let label = eval_label(&harness).expect("the eval bar shows a value");
+    assert!(label.ends_with(" for you"), "{label}");
+    let text = harness.state().play_on().unwrap().eval_text().unwrap();
+    assert_eq!(label, format!("Evaluation {text} for you"));
+
+    // The best-move arrow is a toggle (saved in the settings).
+    assert!(!harness.state().settings().play_on.best_move_arrow);
+    harness.get_by_label("Best move arrow").click();
+    harness.run_ok();
+    assert!(harness.state().settings().play_on.best_move_arrow);
+
+    // The PGN marks where the book ends.
+    let pgn = harness.state().play_on_pgn().unwrap();
+    assert!(pgn.contains(&format!("{{Book ends: {opening}}}")), "{pgn}");
+    assert!(
+        pgn.contains(&format!("[BookPlies \"{book_plies}\"]")),
+        "{pgn}"
+    );
+
+    harness.get_by_label("Back to the book").click();
+    harness.run_ok();
+    assert!(harness.state().play_on().is_none());
+    assert_eq!(harness.state().session().display_position(), book_position);
+    assert!(matches!(
+        harness.state().session().phase(),
+        Phase::EndOfLine { .. }
+    ));
+    harness.get_by_label("Next line");
+    assert!(eval_label(&harness).is_none(), "the eval bar is gone");
+}
+
+#[test]
+fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
+    let mut harness = harness(Side::Black);
+    harness.state_mut().settings_mut().play_on = PlayOnSettings {
+        engine: hastings::ui::play_on::EngineKind::Path,
+        path: "/nonexistent/engine".to_owned(),
+        movetime_ms: 50,
+        ..PlayOnSettings::default()
+    };
+    harness.run_ok();
+    wait_until(&mut harness, "the computer's first move", |app| {
+        *app.session().phase() == Phase::LearnerToMove
+    });
+    harness.get_by_label("Play on from here").click();
+    harness.run_ok();
+    let notice = harness.state().play_on_notice().unwrap().to_owned();
+    assert!(notice.contains("/nonexistent/engine"), "{notice}");
+    assert!(notice.contains("built-in engine plays instead"), "{notice}");
+    harness.get_by_label(&notice);
+    // Black to move after White's first move: the learner moves; e7-e5 is legal.
+    click_square(&mut harness, Square::E7);
+    click_square(&mut harness, Square::E5);
+    wait_until(&mut harness, "the built-in engine's reply", |app| {
+        app.play_on().is_some_and(|p| p.game().played().len() == 2)
+    });
+    assert_eq!(
+        harness.state().play_on().unwrap().game().turn(),
+        Turn::Learner
+    );
+    // Take back (the top bar's button) returns to the book position.
+    harness.get_by_label("Take back").click();
+    harness.run_ok();
+    assert!(
+        harness
+            .state()
+            .play_on()
+            .unwrap()
+            .game()
+            .played()
+            .is_empty()
+    );
+}

@@ -56,17 +56,33 @@ impl MakeBookForm {
 
     /// Takes a finished job's result: the book to add as a source when one was made.
     pub fn poll(&mut self) -> Option<PathBuf> {
-        let (output, job) = self.job.as_ref()?;
-        let result = match job.poll() {
-            JobPoll::Running => return None,
+        let (_, job) = self.job.as_ref()?;
+        let polled = job.poll();
+        if matches!(polled, JobPoll::Running) {
+            return None;
+        }
+        let (output, _) = self.job.take()?;
+        self.conclude(output, polled)
+    }
+
+    /// Waits for the running job (tests; the window never waits) and returns as
+    /// [`MakeBookForm::poll`] does.
+    pub fn finish(&mut self) -> Option<PathBuf> {
+        let (output, job) = self.job.take()?;
+        let polled = job.poll_blocking();
+        self.conclude(output, polled)
+    }
+
+    /// The outcome of a job that ended: the message, and the book when one was made.
+    fn conclude(&mut self, output: PathBuf, polled: JobPoll<MakeResult>) -> Option<PathBuf> {
+        let result = match polled {
             JobPoll::Finished(result) => result,
+            JobPoll::Running => return None,
             JobPoll::Died(e) => Err(MakeError::Temp {
                 path: output.clone(),
                 source: std::io::Error::other(e.to_string()),
             }),
         };
-        let output = output.clone();
-        self.job = None;
         match result {
             Ok(report) => {
                 let problems = if report.issue_count > 0 {
@@ -90,15 +106,6 @@ impl MakeBookForm {
                 None
             }
         }
-    }
-
-    /// Waits for the running job (tests; the window never waits) and returns as
-    /// [`MakeBookForm::poll`] does.
-    pub fn finish(&mut self) -> Option<PathBuf> {
-        if let Some((_, job)) = &self.job {
-            while matches!(job.poll_blocking(), JobPoll::Running) {}
-        }
-        self.poll()
     }
 }
 

@@ -187,7 +187,7 @@ impl PositionGraph {
     /// Whether `pos` (a position of `node`) has the castling and en-passant rights of
     /// the node's representative, so the precomputed transpositions apply to it.
     pub fn is_representative(&self, node: NodeId, pos: &Chess) -> bool {
-        same_rights(&self.nodes[node.index()].position(), pos)
+        self.nodes[node.index()].has_rights_of(pos)
     }
 
     /// Counts for the `stats` command.
@@ -348,9 +348,4 @@ impl PositionGraph {
 
 fn len_u32<T>(v: &[T]) -> u32 {
     u32::try_from(v.len()).unwrap_or(u32::MAX)
-}
-
-fn same_rights(a: &Chess, b: &Chess) -> bool {
-    a.castles().castling_rights() == b.castles().castling_rights()
-        && a.ep_square(EnPassantMode::Legal) == b.ep_square(EnPassantMode::Legal)
 }

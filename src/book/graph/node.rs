@@ -20,12 +20,16 @@ const CORNERS: [Square; 4] = [Square::A1, Square::H1, Square::A8, Square::H8];
 /// No en-passant square.
 const NO_EP: u8 = u8::MAX;
 
+/// The flag of a legal en-passant capture.
+const LEGAL_EP: u8 = 1 << 5;
+
 /// One position of the graph.
 #[derive(Clone, Debug)]
 pub(super) struct Node {
     /// The pieces ([`NodeKey::planes`]).
     planes: [u64; 4],
-    /// Bit 0: Black to move; bits 1–4: castling rights of the rooks on a1, h1, a8, h8.
+    /// Bit 0: Black to move; bits 1–4: castling rights of the rooks on a1, h1, a8, h8;
+    /// bit 5: the en-passant square is a legal capture ([`EnPassantMode::Legal`]).
     flags: u8,
     /// The en-passant square (as the position keeps it), or [`NO_EP`].
     ep: u8,
@@ -48,6 +52,9 @@ impl Node {
             if rights.contains(corner) {
                 flags |= 2 << i;
             }
+        }
+        if pos.ep_square(EnPassantMode::Legal).is_some() {
+            flags |= LEGAL_EP;
         }
         let node = Node {
             planes: key.planes(),
@@ -76,15 +83,29 @@ impl Node {
         }
     }
 
+    /// The castling rights, as the rooks' squares.
+    fn castling_rights(&self) -> Bitboard {
+        let mut rights = Bitboard::EMPTY;
+        for (i, corner) in CORNERS.into_iter().enumerate() {
+            if self.flags & (2 << i) != 0 {
+                rights.add(corner);
+            }
+        }
+        rights
+    }
+
+    /// Whether `pos` (a position of this node) has the representative's castling and
+    /// en-passant rights, read without rebuilding the representative.
+    pub(super) fn has_rights_of(&self, pos: &Chess) -> bool {
+        let ep = (self.flags & LEGAL_EP != 0).then(|| Square::new(u32::from(self.ep)));
+        self.castling_rights() == pos.castles().castling_rights()
+            && ep == pos.ep_square(EnPassantMode::Legal)
+    }
+
     /// The representative position, rebuilt.
     pub(super) fn position(&self) -> Chess {
         let key = self.key();
-        let mut castling_rights = Bitboard::EMPTY;
-        for (i, corner) in CORNERS.into_iter().enumerate() {
-            if self.flags & (2 << i) != 0 {
-                castling_rights.add(corner);
-            }
-        }
+        let castling_rights = self.castling_rights();
         let setup = Setup {
             board: key.board(),
             promoted: Bitboard::EMPTY,
@@ -171,6 +192,7 @@ mod tests {
                 "{fen}"
             );
             assert_eq!(node.key(), NodeKey::from_position(&pos), "{fen}");
+            assert!(node.has_rights_of(&pos), "{fen}");
         }
         // After a double push the position keeps the square even without a capture.
         let mut pos = Chess::default();
@@ -184,5 +206,28 @@ mod tests {
             node.position().ep_square(EnPassantMode::Always),
             pos.ep_square(EnPassantMode::Always)
         );
+    }
+
+    #[test]
+    fn rights_are_told_apart_without_rebuilding_the_position() {
+        let fen = |f: &str| -> Chess {
+            Fen::from_ascii(f.as_bytes())
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap()
+        };
+        // A legal en-passant capture, and the same board without it (same key).
+        let with_ep = fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+        let without = fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
+        // Fewer castling rights on the same board.
+        let fewer = fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w Kkq f6 0 3");
+        for (a, b) in [(&with_ep, &without), (&with_ep, &fewer), (&without, &fewer)] {
+            let node = Node::new(a, &NodeKey::from_position(a));
+            let expected = a.castles().castling_rights() == b.castles().castling_rights()
+                && a.ep_square(EnPassantMode::Legal) == b.ep_square(EnPassantMode::Legal);
+            assert_eq!(node.has_rights_of(b), expected);
+            assert!(!expected);
+            assert!(node.has_rights_of(a));
+        }
     }
 }

@@ -323,13 +323,15 @@ impl Session {
     /// Recomputes `s_prev` along the game and the current distribution (after a change
     /// of style or graph).
     fn recompute(&mut self) {
+        let source = self.source();
+        let shares: Vec<f64> = self
+            .moves
+            .iter()
+            .zip(&self.positions)
+            .map(|(m, pos)| source.move_share(pos, m.mv, &self.style))
+            .collect();
         self.s_prevs.truncate(1);
-        for i in 0..self.moves.len() {
-            let s = self
-                .source()
-                .move_share(&self.positions[i], self.moves[i].mv, &self.style);
-            self.s_prevs.push(s);
-        }
+        self.s_prevs.extend(shares);
         self.dist = self.compute_distribution();
     }
 

@@ -114,60 +114,14 @@ fn slots_for(n: usize) -> usize {
     (n.saturating_mul(4) / 3 + 1).next_power_of_two().max(16)
 }
 
-/// A set of node keys: the keys in a vector, found through a [`KeyTable`].
-///
-/// Positions met again are mostly those near the start of games, met again and again: a
-/// small direct-mapped cache of keys inserted recently answers for many of them without
-/// reading the big table and the key it points to. (Keeping the keys in the table's
-/// slots instead was slower: the table is then five times larger.)
-#[derive(Clone, Debug, Default)]
-pub(crate) struct KeySet {
-    keys: Vec<NodeKey>,
-    table: KeyTable,
-    /// [`RECENT`] slots of keys known to be in the set (empty until the first insert).
-    recent: Vec<Option<NodeKey>>,
-}
-
-/// The slots of [`KeySet::recent`]: 16,384 keys, about 650 KB.
-const RECENT: usize = 1 << 14;
-
-impl KeySet {
-    /// Adds `key`; whether it was new.
-    pub(crate) fn insert(&mut self, key: NodeKey) -> bool {
-        if self.recent.is_empty() {
-            self.recent = vec![None; RECENT];
-        }
-        let r = key.hash64() as usize & (RECENT - 1);
-        if self.recent[r] == Some(key) {
-            return false;
-        }
-        self.recent[r] = Some(key);
-        let new = u32::try_from(self.keys.len()).unwrap_or(EMPTY - 1);
-        let keys = &self.keys;
-        let (_, added) = self.table.get_or_insert(&key, new, |id| {
-            keys.get(id as usize).copied().unwrap_or(key)
-        });
-        if added {
-            self.keys.push(key);
-        }
-        added
-    }
-
-    /// The number of keys.
-    pub(crate) fn len(&self) -> usize {
-        self.keys.len()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use shakmaty::{Chess, Position};
 
     #[test]
-    fn keys_of_every_position_two_plies_deep_are_found_once() {
+    fn every_position_two_plies_deep_gets_one_id() {
         let start = Chess::default();
-        let mut set = KeySet::default();
         let mut all = Vec::new();
         for a in start.legal_moves() {
             let mut p = start.clone();
@@ -179,9 +133,23 @@ mod tests {
             }
         }
         let distinct: std::collections::HashSet<NodeKey> = all.iter().copied().collect();
-        let added = all.iter().filter(|&&k| set.insert(k)).count();
+        let mut table = KeyTable::default();
+        let mut keys: Vec<NodeKey> = Vec::new();
+        let mut insert = |key: NodeKey, keys: &mut Vec<NodeKey>| {
+            let new = u32::try_from(keys.len()).unwrap();
+            let stored = keys.clone();
+            let (id, added) = table.get_or_insert(&key, new, |id| {
+                stored.get(id as usize).copied().unwrap_or(key)
+            });
+            if added {
+                keys.push(key);
+            }
+            assert_eq!(keys[id as usize], key);
+            added
+        };
+        let added = all.iter().filter(|&&k| insert(k, &mut keys)).count();
         assert_eq!(added, distinct.len());
-        assert_eq!(set.len(), distinct.len());
-        assert!(all.iter().all(|&k| !set.insert(k)));
+        assert_eq!(keys.len(), distinct.len());
+        assert!(all.iter().all(|&k| !insert(k, &mut keys)));
     }
 }

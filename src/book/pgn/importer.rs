@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use shakmaty::Chess;
 
+use super::distinct::DistinctPositions;
 use super::report::{ImportIssue, IssueReason, Summary};
 use super::scan::Unknown;
 use super::tree::{NONE, Tree, TreeNode};
 use super::visitor::GameRecord;
 use super::{ImportMode, ImportOptions, MAX_KEPT_ISSUES, PgnImport};
-use crate::book::graph::index::KeySet;
 use crate::book::graph::{LineId, PositionGraph};
 use crate::book::line::{LineSource, MoveAnnotation, OpeningLine, SourceId};
 use crate::book::tags::GameTags;
@@ -22,7 +22,7 @@ pub(super) struct Importer<'a> {
     options: ImportOptions,
     names: Option<&'a PositionGraph>,
     out: PgnImport,
-    keys: KeySet,
+    positions: DistinctPositions,
     /// Whether to keep the lines, or only count them (a report of the file).
     keep_lines: bool,
     /// The last game's tree nodes, reused.
@@ -41,7 +41,7 @@ impl<'a> Importer<'a> {
             options,
             names,
             out: PgnImport::default(),
-            keys: KeySet::default(),
+            positions: DistinctPositions::default(),
             keep_lines,
             spare: Vec::new(),
         }
@@ -163,7 +163,7 @@ impl<'a> Importer<'a> {
         truncated: bool,
     ) {
         for node in &tree.nodes {
-            self.keys.insert(node.key);
+            self.positions.insert(&node.key);
         }
         if !self.keep_lines {
             // Games mode keeps the mainline only (the tree has no other branch).
@@ -244,7 +244,7 @@ impl<'a> Importer<'a> {
 
     /// The import, with the distinct positions counted and the mode decided.
     pub fn finish(mut self, mode: Option<ImportMode>) -> PgnImport {
-        self.out.report.positions = self.keys.len();
+        self.out.report.positions = self.positions.len();
         self.out.report.mode = mode.unwrap_or(self.options.mode);
         self.out
     }

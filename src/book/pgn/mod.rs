@@ -43,6 +43,7 @@
 //! - `visitor`: the pgn-reader visitor that records one game's tags and events.
 //! - `scan`: the tokens pgn-reader skipped without telling the visitor.
 //! - `comment`: comments into text, arrows and circles.
+//! - `distinct`: the count of distinct positions.
 //! - `tree`: a recorded game played into a tree of moves.
 //! - `importer`: the tree's paths into lines, and the counts.
 //! - `report`: the import report, its issues and errors.
@@ -76,6 +77,7 @@ use super::line::{OpeningLine, SourceId};
 
 mod capture;
 mod comment;
+mod distinct;
 mod importer;
 mod report;
 mod scan;

@@ -152,7 +152,9 @@ pub struct ImportReport {
     pub imported: usize,
     /// Lines added.
     pub lines: usize,
-    /// Distinct positions (node keys) the lines reach, start positions included.
+    /// Distinct positions (node keys) the lines reach, start positions included,
+    /// counted by their 64-bit hashes (two positions could count as one, at odds of
+    /// about 3 × 10⁻⁸ for a million positions).
     pub positions: usize,
     /// The mode used (the one decided when the options said [`ImportMode::Auto`]).
     pub mode: ImportMode,

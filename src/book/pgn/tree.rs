@@ -26,8 +26,9 @@ pub(super) struct TreeNode {
     next_sibling: u32,
     /// The move into this node (`None` for the root).
     pub(super) mv: Option<(San, Move)>,
-    pos: Chess,
-    /// The node key of `pos`, kept up to date move by move (cheaper than from scratch).
+    /// The node key of the position, kept up to date move by move (cheaper than from
+    /// scratch). The positions themselves are kept only where moves are read (in the
+    /// frames), which keeps the nodes small.
     pub(super) key: NodeKey,
     depth: u32,
     pub(super) note: Option<Box<MoveAnnotation>>,
@@ -36,6 +37,11 @@ pub(super) struct TreeNode {
 struct Frame {
     /// The last node of the line this frame reads.
     node: u32,
+    /// The position at `node`.
+    pos: Chess,
+    /// The position before `node`'s move, once this frame has played one: where a
+    /// variation of that move starts.
+    before: Chess,
     /// Plies read in this frame's line, counting those past the ply limit.
     depth: u32,
     /// No move yet in this frame: comments wait for the first move.
@@ -65,6 +71,7 @@ pub(super) struct Played {
 /// The moves of one game; node 0 is the start.
 pub(super) struct Tree {
     pub(super) nodes: Vec<TreeNode>,
+    start: Chess,
     limit: u32,
     pub(super) games_mode: bool,
 }
@@ -81,12 +88,12 @@ impl Tree {
             next_sibling: NONE,
             mv: None,
             key: NodeKey::from_position(&start),
-            pos: start,
             depth: 0,
             note: None,
         });
         Tree {
             nodes,
+            start,
             limit,
             games_mode,
         }
@@ -109,8 +116,6 @@ impl Tree {
             last = c;
             c = self.nodes[c as usize].next_sibling;
         }
-        let mut pos = self.nodes[p].pos.clone();
-        pos.play_unchecked(mv);
         let id = u32::try_from(self.nodes.len()).unwrap_or(NONE);
         self.nodes.push(TreeNode {
             parent,
@@ -118,7 +123,6 @@ impl Tree {
             next_sibling: NONE,
             mv: Some((san, mv)),
             key: self.nodes[p].key.after_move(mv),
-            pos,
             depth: self.nodes[p].depth + 1,
             note: None,
         });
@@ -142,6 +146,8 @@ impl Tree {
     pub(super) fn play(&mut self, events: &[Event]) -> Played {
         let mut frames = vec![Frame {
             node: 0,
+            pos: self.start.clone(),
+            before: self.start.clone(),
             depth: 0,
             fresh: true,
             pending: None,
@@ -167,9 +173,8 @@ impl Tree {
                         frame.fresh = false;
                         continue;
                     }
-                    let pos = &self.nodes[frame.node as usize].pos;
                     let ply = frame.depth + 1;
-                    let (mv, standard) = match movelist::to_move_and_san(pos, *san) {
+                    let (mv, standard) = match movelist::to_move_and_san(&frame.pos, *san) {
                         Ok(found) => found,
                         Err(e) => {
                             let reason = match (san, e) {
@@ -191,6 +196,8 @@ impl Tree {
                         }
                     };
                     let pending = frame.pending.take();
+                    frame.before.clone_from(&frame.pos);
+                    frame.pos.play_unchecked(mv);
                     let (parent, depth) = (frame.node, frame.depth);
                     let child = self.child(parent, standard, mv);
                     if let Some(frame) = frames.last_mut() {
@@ -217,15 +224,19 @@ impl Tree {
                 Event::Begin if self.games_mode => skipping = 1,
                 Event::Begin => {
                     // A variation replaces the last move of the line it is in.
-                    let (node, depth) = if frame.fresh || frame.depth == 0 {
-                        (frame.node, frame.depth)
+                    let (node, depth, pos) = if frame.fresh || frame.depth == 0 {
+                        (frame.node, frame.depth, &frame.pos)
                     } else if frame.depth > self.nodes[frame.node as usize].depth {
-                        (frame.node, frame.depth - 1)
+                        (frame.node, frame.depth - 1, &frame.pos)
                     } else {
-                        (self.nodes[frame.node as usize].parent, frame.depth - 1)
+                        let parent = self.nodes[frame.node as usize].parent;
+                        (parent, frame.depth - 1, &frame.before)
                     };
+                    let pos = pos.clone();
                     frames.push(Frame {
                         node,
+                        before: pos.clone(),
+                        pos,
                         depth,
                         fresh: true,
                         pending: None,

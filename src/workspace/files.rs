@@ -149,6 +149,8 @@ struct ProgressReader<'a, R> {
     line_start: bool,
     /// How many bytes of [`TAG`] the last read ended with, at a line start (0: none).
     partial: usize,
+    /// Finds [`TAG`].
+    finder: memchr::memmem::Finder<'static>,
 }
 
 impl<'a, R> ProgressReader<'a, R> {
@@ -158,6 +160,7 @@ impl<'a, R> ProgressReader<'a, R> {
             progress,
             line_start: true,
             partial: 0,
+            finder: memchr::memmem::Finder::new(TAG),
         }
     }
 
@@ -178,17 +181,21 @@ impl<'a, R> ProgressReader<'a, R> {
                 return games;
             }
         }
-        let starts = self.line_start.then_some(0).into_iter().chain(
-            data.iter()
-                .enumerate()
-                .filter(|(_, b)| **b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        for p in starts {
+        for p in self.finder.find_iter(data) {
+            let at_line_start = match p.checked_sub(1) {
+                Some(before) => data[before] == b'\n',
+                None => self.line_start,
+            };
+            games += u64::from(at_line_start);
+        }
+        // The last line may begin a tag that the next read ends.
+        let last_line = match memchr::memrchr(b'\n', data) {
+            Some(i) => Some(i + 1),
+            None => self.line_start.then_some(0),
+        };
+        if let Some(p) = last_line {
             let line = &data[p..];
-            if line.starts_with(TAG) {
-                games += 1;
-            } else if line.len() < TAG.len() && TAG.starts_with(line) && !line.is_empty() {
+            if !line.is_empty() && line.len() < TAG.len() && TAG.starts_with(line) {
                 self.partial = line.len();
             }
         }

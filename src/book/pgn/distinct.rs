@@ -19,7 +19,7 @@ const EMPTY: u64 = 0;
 const PARTS: usize = 256;
 
 /// Hashes wait in their part's buffer until this many have come.
-const PENDING: usize = 4096;
+const PENDING: usize = 512;
 
 /// A set of positions, by the 64-bit hash of their node keys.
 ///
@@ -53,7 +53,7 @@ impl DistinctPositions {
     /// Adds the position of `key`.
     pub(super) fn insert(&mut self, key: &NodeKey) {
         let hash = key.hash64().max(1);
-        let part = &mut self.parts[(hash >> 56) as usize];
+        let part = &mut self.parts[(hash >> (64 - PARTS.trailing_zeros())) as usize];
         part.pending.push(hash);
         if part.pending.len() >= PENDING {
             part.flush();

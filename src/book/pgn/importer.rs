@@ -149,8 +149,7 @@ impl<'a> Importer<'a> {
         if let Some(problem) = problem {
             self.issue(problem);
         }
-        let tags = std::mem::take(&mut game.tags);
-        self.emit(number, &tree, tags, start_fen, truncated);
+        self.emit(number, &tree, &mut game.tags, start_fen, truncated);
         self.spare = tree.into_nodes();
     }
 
@@ -158,7 +157,7 @@ impl<'a> Importer<'a> {
         &mut self,
         number: u32,
         tree: &Tree,
-        mut tags: GameTags,
+        game_tags: &mut GameTags,
         start: Option<String>,
         truncated: bool,
     ) {
@@ -176,6 +175,8 @@ impl<'a> Importer<'a> {
             self.out.report.imported += 1;
             return;
         }
+        // The lines keep the tags; a report leaves them to be reused.
+        let mut tags = std::mem::take(game_tags);
         let tag_name = line_name(&tags);
         let named = match (&tag_name, self.names) {
             (None, Some(names)) => eco_names(tree, names),

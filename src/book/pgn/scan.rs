@@ -442,7 +442,11 @@ impl Scanner<'_> {
                     {
                         // The move the visitor recorded next, as SAN writes it.
                         self.i += n;
-                        Some(Kind::San(*expected))
+                        self.seen += 1;
+                        if stopped && self.seen == self.events.len() {
+                            return None;
+                        }
+                        continue;
                     } else if let Ok((san, n)) = SanPlus::from_ascii_prefix(self.rest()) {
                         self.i += n;
                         if self.peek().is_none_or(is_token_end) {

@@ -26,9 +26,8 @@ pub(super) struct TreeNode {
     next_sibling: u32,
     /// The move into this node (`None` for the root).
     pub(super) mv: Option<(San, Move)>,
-    /// The node key of the position, kept up to date move by move (cheaper than from
-    /// scratch). The positions themselves are kept only where moves are read (in the
-    /// frames), which keeps the nodes small.
+    /// The node key of the position. The positions themselves are kept only where
+    /// moves are read (in the frames), which keeps the nodes small.
     pub(super) key: NodeKey,
     depth: u32,
     pub(super) note: Option<Box<MoveAnnotation>>,
@@ -104,8 +103,8 @@ impl Tree {
         self.nodes
     }
 
-    /// The child of `parent` by `mv`, made if new.
-    fn child(&mut self, parent: u32, san: San, mv: Move) -> u32 {
+    /// The child of `parent` by `mv`, made if new with the node key `key`.
+    fn child(&mut self, parent: u32, san: San, mv: Move, key: NodeKey) -> u32 {
         let p = parent as usize;
         let mut last = NONE;
         let mut c = self.nodes[p].first_child;
@@ -122,7 +121,7 @@ impl Tree {
             first_child: NONE,
             next_sibling: NONE,
             mv: Some((san, mv)),
-            key: self.nodes[p].key.after_move(mv),
+            key,
             depth: self.nodes[p].depth + 1,
             note: None,
         });
@@ -199,7 +198,8 @@ impl Tree {
                     frame.before.clone_from(&frame.pos);
                     frame.pos.play_unchecked(mv);
                     let (parent, depth) = (frame.node, frame.depth);
-                    let child = self.child(parent, standard, mv);
+                    let key = NodeKey::from_position(&frame.pos);
+                    let child = self.child(parent, standard, mv, key);
                     if let Some(frame) = frames.last_mut() {
                         frame.node = child;
                         frame.depth = depth + 1;

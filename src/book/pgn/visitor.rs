@@ -137,6 +137,8 @@ pub(super) struct Recorder {
     pub game: GameRecord,
     /// The events' vector of the last game, reused.
     spare_events: Vec<Event>,
+    /// The last game's tags, when the importer did not keep them, reused.
+    spare_tags: GameTags,
 }
 
 impl Recorder {
@@ -149,6 +151,7 @@ impl Recorder {
             },
             game: GameRecord::default(),
             spare_events: Vec::new(),
+            spare_tags: GameTags::new(),
         }
     }
 
@@ -157,6 +160,9 @@ impl Recorder {
         let mut events = game.events;
         events.clear();
         self.spare_events = events;
+        let mut tags = game.tags;
+        tags.clear();
+        self.spare_tags = tags;
     }
 
     fn games_mode(&self) -> bool {
@@ -204,6 +210,7 @@ impl Visitor for Recorder {
     fn begin_tags(&mut self) -> ControlFlow<(), ()> {
         self.game = GameRecord {
             events: std::mem::take(&mut self.spare_events),
+            tags: std::mem::take(&mut self.spare_tags),
             ..GameRecord::default()
         };
         ControlFlow::Continue(())

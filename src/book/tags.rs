@@ -66,10 +66,16 @@ impl GameTags {
 
     /// The value of the last tag called `name`, as written.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.iter()
-            .filter(|(n, _)| *n == name)
-            .last()
-            .map(|(_, v)| v)
+        let mut start = 0;
+        let mut found = None;
+        for &(name_end, value_end) in &self.ends {
+            let (name_end, value_end) = (name_end as usize, value_end as usize);
+            if self.text.get(start..name_end) == Some(name) {
+                found = Some((name_end, value_end));
+            }
+            start = value_end;
+        }
+        found.and_then(|(from, to)| self.text.get(from..to))
     }
 
     /// The value of the tag `name`, trimmed, when it says something: `None` when the

@@ -221,8 +221,11 @@ impl Visitor for Recorder {
         if name.is_empty() || !name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_') {
             return ControlFlow::Continue(());
         }
-        let name = String::from_utf8_lossy(name);
-        self.game.tags.push(&name, &value.decode_utf8_lossy());
+        // Names are checked ASCII above; values are mostly valid UTF-8, which
+        // `decode_utf8` checks faster than the lossy decoding that would replace bad bytes.
+        let name = std::str::from_utf8(name).unwrap_or_default();
+        let value = value.decode_utf8().unwrap_or_else(|_| value.decode_utf8_lossy());
+        self.game.tags.push(name, &value);
         ControlFlow::Continue(())
     }
 

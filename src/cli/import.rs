@@ -26,6 +26,10 @@ pub struct ImportArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Threads reading a file of 4 MB or more in parts; 0 for one per core, 1 to read
+    /// it whole on one.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
 }
 
 impl ImportArgs {
@@ -102,25 +106,26 @@ impl ImportJson {
 
 pub(super) fn run(args: &ImportArgs, out: &mut impl Write) -> Result<(), CliError> {
     // Only the report is wanted: the lines are counted, not kept, and not named.
-    let (report, error) = match check_file_now(&args.file, args.mode(), args.max_plies) {
-        Ok(report) => (report, None),
-        Err(
-            e @ WorkspaceError::Import {
-                source: ImportError::NoGames { .. },
-                ..
-            },
-        ) => {
-            // Still print what was found: the issues say why nothing was read.
-            let report = ImportReport {
-                issue_count: e.issues().len(),
-                issues: e.issues().to_vec(),
-                mode: ImportMode::from(args.mode()),
-                ..ImportReport::default()
-            };
-            (report, Some(e))
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let (report, error) =
+        match check_file_now(&args.file, args.mode(), args.max_plies, args.threads) {
+            Ok(report) => (report, None),
+            Err(
+                e @ WorkspaceError::Import {
+                    source: ImportError::NoGames { .. },
+                    ..
+                },
+            ) => {
+                // Still print what was found: the issues say why nothing was read.
+                let report = ImportReport {
+                    issue_count: e.issues().len(),
+                    issues: e.issues().to_vec(),
+                    mode: ImportMode::from(args.mode()),
+                    ..ImportReport::default()
+                };
+                (report, Some(e))
+            }
+            Err(e) => return Err(e.into()),
+        };
     print_report(&args.file, &report, args.json, out)?;
     if let Some(e) = error {
         return Err(e.into());

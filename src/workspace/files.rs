@@ -6,6 +6,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
+use super::check_parts::{Parallel, check_in_parts};
 use super::choice::{BookFile, FileMode};
 use super::error::WorkspaceError;
 use super::job::{JobProgress, run_inline};
@@ -81,11 +82,26 @@ pub fn import_file(
 /// # Errors
 ///
 /// As [`import_file`].
+///
+/// A file of [`MIN_PARALLEL_BYTES`](super::check_parts::MIN_PARALLEL_BYTES) or more is
+/// read in parts on `threads` workers (0: one per core; see [`check_in_parts`]), and
+/// read again whole in the rare file where a part cannot be read apart.
 pub fn check_file(
     path: &Path,
     options: &ImportOptions,
+    threads: usize,
     progress: &JobProgress,
 ) -> Result<(ImportReport, FileStamp), WorkspaceError> {
+    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+    if let Some(parallel) = Parallel::for_file(size, threads) {
+        let (found, stamp) = read_file(path, progress, |reader| {
+            check_in_parts(reader, options, parallel)
+        })?;
+        if let Some(report) = found {
+            return Ok((report, stamp));
+        }
+        progress.restart();
+    }
     read_file(path, progress, |reader| {
         crate::book::pgn::check_pgn(reader, options)
     })
@@ -101,13 +117,14 @@ pub fn check_file_now(
     path: &Path,
     mode: FileMode,
     max_plies: Option<u32>,
+    threads: usize,
 ) -> Result<ImportReport, WorkspaceError> {
     let options = ImportOptions {
         mode: mode.into(),
         max_plies,
     };
     run_inline(&path.display().to_string(), |progress| {
-        check_file(path, &options, progress)
+        check_file(path, &options, threads, progress)
     })
     .map(|(report, _)| report)
 }

@@ -115,6 +115,15 @@ impl JobProgress {
         }
     }
 
+    /// Starts the counting again from nothing done (the work is done over).
+    pub fn restart(&self) {
+        self.done.store(0, Ordering::Relaxed);
+        self.items.store(0, Ordering::Relaxed);
+        if let Some(bar) = &self.bar {
+            bar.set_position(0);
+        }
+    }
+
     /// Adds `n` units done.
     pub fn advance(&self, n: u64) {
         self.done.fetch_add(n, Ordering::Relaxed);

@@ -18,7 +18,9 @@
 //! do. It knows no egui.
 
 pub mod books;
+pub mod check_parts;
 pub mod choice;
+mod chunks;
 pub mod error;
 pub mod export;
 pub mod files;

@@ -23,7 +23,6 @@
 //! The output does not depend on the number of threads, the chunking or the memory:
 //! counting is order-free and the book is written in key order.
 
-mod chunks;
 mod runs;
 
 use std::fs::{self, File};
@@ -35,8 +34,8 @@ use std::thread;
 
 use thiserror::Error;
 
-use self::chunks::{Chunk, read_chunks};
 use self::runs::{RunDir, RunFile, read_run, write_run};
+use super::chunks::{Chunk, read_chunks};
 use crate::book::polyglot::{
     BookWriter, DEFAULT_MAX_PLIES, GameIssue, GamesReport, MAX_KEPT_ISSUES, MoveCount, MoveCounts,
     MoveSink, RawMove, WeightRule, WriteSummary, WriterOptions, merge_runs, read_games,
@@ -300,16 +299,21 @@ fn read_inputs(
         if !open {
             break;
         }
-        read_chunks(file, chunk_bytes, |bytes| {
-            open = !progress.is_cancelled()
-                && send(Chunk {
-                    file: file_index,
-                    seq,
-                    bytes,
-                });
-            seq += 1;
-            open
-        })
+        read_chunks(
+            file,
+            chunk_bytes,
+            || None,
+            |bytes| {
+                open = !progress.is_cancelled()
+                    && send(Chunk {
+                        file: file_index,
+                        seq,
+                        bytes,
+                    });
+                seq += 1;
+                open
+            },
+        )
         .map_err(|source| MakeError::Read {
             path: path.clone(),
             source,

@@ -22,7 +22,7 @@ pub(super) struct Importer<'a> {
     options: ImportOptions,
     names: Option<&'a PositionGraph>,
     out: PgnImport,
-    positions: DistinctPositions,
+    positions: &'a mut DistinctPositions,
     /// Whether to keep the lines, or only count them (a report of the file).
     keep_lines: bool,
     /// The last game's tree nodes, reused.
@@ -35,13 +35,14 @@ impl<'a> Importer<'a> {
         options: ImportOptions,
         names: Option<&'a PositionGraph>,
         keep_lines: bool,
+        positions: &'a mut DistinctPositions,
     ) -> Importer<'a> {
         Importer {
             source,
             options,
             names,
             out: PgnImport::default(),
-            positions: DistinctPositions::default(),
+            positions,
             keep_lines,
             spare: Vec::new(),
         }

@@ -43,7 +43,9 @@
 //! - `visitor`: the pgn-reader visitor that records one game's tags and events.
 //! - `scan`: the tokens pgn-reader skipped without telling the visitor.
 //! - `comment`: comments into text, arrows and circles.
-//! - `distinct`: the count of distinct positions.
+//! - `distinct`: the count of distinct positions, shared by threads reading parts.
+//! - `split`: where a file may be cut into parts read apart, and putting their
+//!   reports together.
 //! - `tree`: a recorded game played into a tree of moves.
 //! - `importer`: the tree's paths into lines, and the counts.
 //! - `report`: the import report, its issues and errors.
@@ -81,12 +83,14 @@ mod distinct;
 mod importer;
 mod report;
 mod scan;
+pub mod split;
 mod tree;
 mod visitor;
 
 #[cfg(test)]
 mod tests;
 
+pub use distinct::DistinctPositions;
 pub use report::{ImportError, ImportIssue, ImportReport, IssueReason, Summary};
 
 use capture::{Capture, Tee};
@@ -165,7 +169,13 @@ pub fn read_pgn(
     options: &ImportOptions,
     names: Option<&PositionGraph>,
 ) -> Result<PgnImport, ImportError> {
-    read(reader, source, options, names, true)
+    let how = How {
+        source,
+        options,
+        names,
+        keep_lines: true,
+    };
+    read(reader, &how, &mut DistinctPositions::new())?.into_import()
 }
 
 /// Reads every game of a PGN file as [`read_pgn`] does, and returns only the report:
@@ -184,25 +194,101 @@ pub fn read_pgn(
 /// # Ok::<(), hastings::book::pgn::ImportError>(())
 /// ```
 pub fn check_pgn(reader: impl Read, options: &ImportOptions) -> Result<ImportReport, ImportError> {
-    read(reader, SourceId(0), options, None, false).map(|import| import.report)
+    read(reader, &How::check(options), &mut DistinctPositions::new())?
+        .into_import()
+        .map(|import| import.report)
 }
 
-/// [`read_pgn`], keeping the lines or only counting them.
+/// What reading one part of a PGN file found ([`check_part`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PartCheck {
+    /// The part's report: game numbers and byte offsets of its issues count from the
+    /// part's start; `positions` counts the set the part was read into; `mode` is the
+    /// one decided, or [`ImportMode::Auto`] while no game has decided it.
+    pub report: ImportReport,
+    /// The game numbers the part used (the stretches read, junk included).
+    pub numbers: u32,
+}
+
+/// Reads one part of a PGN file for its report, as [`check_pgn`] reads the whole, with
+/// the distinct positions added to `positions` (see [`split`] for where a file may be
+/// cut into parts, and the mode a part after the first must be read in).
+/// `report.positions` is then the count of `positions` so far.
+pub fn check_part(
+    bytes: &[u8],
+    options: &ImportOptions,
+    positions: &mut DistinctPositions,
+) -> PartCheck {
+    match read(bytes, &How::check(options), positions) {
+        Ok(read) => PartCheck {
+            report: read.import.report,
+            numbers: read.numbers,
+        },
+        // A byte slice cannot fail to read: count it as a part without games.
+        Err(_) => PartCheck::default(),
+    }
+}
+
+/// How to read a file.
+struct How<'a> {
+    source: SourceId,
+    options: &'a ImportOptions,
+    names: Option<&'a PositionGraph>,
+    keep_lines: bool,
+}
+
+impl<'a> How<'a> {
+    /// For a report only.
+    fn check(options: &'a ImportOptions) -> How<'a> {
+        How {
+            source: SourceId(0),
+            options,
+            names: None,
+            keep_lines: false,
+        }
+    }
+}
+
+/// What [`read`] found.
+struct Found {
+    import: PgnImport,
+    /// Game numbers used.
+    numbers: u32,
+}
+
+impl Found {
+    /// The import, or [`ImportError::NoGames`] when there was no game.
+    fn into_import(self) -> Result<PgnImport, ImportError> {
+        let mut import = self.import;
+        if import.report.games == 0 {
+            return Err(ImportError::NoGames {
+                issues: std::mem::take(&mut import.report.issues),
+            });
+        }
+        Ok(import)
+    }
+}
+
+/// Reads the games of `reader`, keeping the lines or only counting them.
 fn read(
     reader: impl Read,
-    source: SourceId,
-    options: &ImportOptions,
-    names: Option<&PositionGraph>,
-    keep_lines: bool,
-) -> Result<PgnImport, ImportError> {
+    how: &How<'_>,
+    positions: &mut DistinctPositions,
+) -> Result<Found, ImportError> {
     let capture = Rc::new(RefCell::new(Capture::default()));
     let tee = Tee {
         inner: reader,
         capture: Rc::clone(&capture),
     };
     let mut reader = Reader::new(tee);
-    let mut recorder = Recorder::new(*options);
-    let mut importer = Importer::new(source, *options, names, keep_lines);
+    let mut recorder = Recorder::new(*how.options);
+    let mut importer = Importer::new(
+        how.source,
+        *how.options,
+        how.names,
+        how.keep_lines,
+        positions,
+    );
     let mut number = 0u32;
     loop {
         if !reader.has_more()? {
@@ -242,13 +328,10 @@ fn read(
             break;
         }
     }
-    let mut out = importer.finish(recorder.mode);
-    if out.report.games == 0 {
-        return Err(ImportError::NoGames {
-            issues: std::mem::take(&mut out.report.issues),
-        });
-    }
-    Ok(out)
+    Ok(Found {
+        import: importer.finish(recorder.mode),
+        numbers: number,
+    })
 }
 
 /// The auto-detection rule: a variation, or no decisive result, means a repertoire.

@@ -224,7 +224,9 @@ impl Visitor for Recorder {
         // Names are checked ASCII above; values are mostly valid UTF-8, which
         // `decode_utf8` checks faster than the lossy decoding that would replace bad bytes.
         let name = std::str::from_utf8(name).unwrap_or_default();
-        let value = value.decode_utf8().unwrap_or_else(|_| value.decode_utf8_lossy());
+        let value = value
+            .decode_utf8()
+            .unwrap_or_else(|_| value.decode_utf8_lossy());
         self.game.tags.push(name, &value);
         ControlFlow::Continue(())
     }

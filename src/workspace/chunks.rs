@@ -4,12 +4,12 @@ use std::io::{self, Read};
 
 /// A chunk that finds no game start grows up to this size before it is cut anyway (a
 /// single game this long is cut, and its rest read as a broken game).
-pub(super) const MAX_CHUNK_GROWTH: usize = 64 << 20;
+pub(crate) const MAX_CHUNK_GROWTH: usize = 64 << 20;
 
 /// A piece of one input file, starting at a game's first line (or the file's start)
 /// and ending before another game's first line (or at the file's end).
 #[derive(Debug)]
-pub(super) struct Chunk {
+pub(crate) struct Chunk {
     /// The index of the input file.
     pub file: usize,
     /// The chunk's number across all files, in reading order.
@@ -22,7 +22,7 @@ pub(super) struct Chunk {
 /// `[` that follows a blank line, or a line beginning with `[Event `. A `[` inside a
 /// comment that happens to follow a blank line would be taken for a game start too;
 /// the game around it is then read as two broken games and reported.
-pub(super) fn last_game_start(buf: &[u8]) -> Option<usize> {
+pub(crate) fn last_game_start(buf: &[u8]) -> Option<usize> {
     let mut end = buf.len();
     while let Some(i) = buf[..end].iter().rposition(|&b| b == b'[') {
         if i > 0 && buf[i - 1] == b'\n' {
@@ -44,16 +44,23 @@ pub(super) fn last_game_start(buf: &[u8]) -> Option<usize> {
 }
 
 /// Reads `input` in chunks of about `chunk_bytes`, each cut at a game start, and hands
-/// each to `send` (which returns `false` to stop early). Returns the bytes read.
-pub(super) fn read_chunks(
+/// each to `send` (which returns `false` to stop early). A chunk is read into a buffer
+/// from `spare` when it has one (buffers handed back after use, so that the memory is
+/// not given back to the system and asked for again, chunk after chunk). Returns the
+/// bytes read.
+pub(crate) fn read_chunks(
     mut input: impl Read,
     chunk_bytes: usize,
+    mut spare: impl FnMut() -> Option<Vec<u8>>,
     mut send: impl FnMut(Vec<u8>) -> bool,
 ) -> io::Result<u64> {
     let mut total = 0u64;
     let mut carry: Vec<u8> = Vec::new();
     loop {
-        let mut buf = std::mem::take(&mut carry);
+        let mut buf = spare().unwrap_or_default();
+        buf.clear();
+        buf.extend_from_slice(&carry);
+        carry.clear();
         // A chunk without a game start doubles, so a long game is scanned a few times only.
         let want = chunk_bytes
             .saturating_sub(buf.len())
@@ -71,7 +78,7 @@ pub(super) fn read_chunks(
         }
         match last_game_start(&buf) {
             Some(cut) => {
-                carry = buf[cut..].to_vec();
+                carry.extend_from_slice(&buf[cut..]);
                 buf.truncate(cut);
             }
             None if buf.len() < MAX_CHUNK_GROWTH => {
@@ -108,10 +115,15 @@ mod tests {
         let game = |i: usize| format!("[Event \"{i}\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n");
         let text: String = (0..500).map(game).collect();
         let mut chunks: Vec<Vec<u8>> = Vec::new();
-        let read = read_chunks(text.as_bytes(), 4096, |c| {
-            chunks.push(c);
-            true
-        })
+        let read = read_chunks(
+            text.as_bytes(),
+            4096,
+            || None,
+            |c| {
+                chunks.push(c);
+                true
+            },
+        )
         .unwrap();
         assert_eq!(read, text.len() as u64);
         assert!(chunks.len() > 3);

@@ -1,0 +1,162 @@
+//! Reading one PGN file in parts, on several threads, with the report that reading it
+//! whole gives.
+//!
+//! A file is cut before a line that starts with `[` (see the workspace's chunks), and
+//! each part is read by [`check_part`](super::check_part) from a fresh reader. That is
+//! what reading the whole file does at that line, provided the reader would be between
+//! games there: in the movetext of a game, where a line starting with `[` ends it. It
+//! is not when the cut falls inside a `{` comment (which pgn-reader reads across lines)
+//! or among a game's tags (blank lines between tags do not end them). [`ends_cleanly`]
+//! tells these apart by the part before the cut; a file with such a cut is read whole.
+//!
+//! The mode is per file: in [`ImportMode::Auto`] the parts are read in order, one at a
+//! time, until one decides it (the first game with moves); the rest are then read in
+//! the decided mode, which is what the whole file's reader would use for them.
+
+use super::report::{ImportError, ImportReport};
+use super::{ImportMode, MAX_KEPT_ISSUES, PartCheck};
+
+/// Whether a part that starts at a game's first line (or the file's start) ends where
+/// reading the whole file would be in a game's movetext or between games: not inside a
+/// `{` comment, and not with tags that the next part's first line would continue.
+///
+/// The part is walked by lines as pgn-reader reads them: a line that starts with `[` is
+/// a tag (a `{` in it is in its value), a line that starts with `%` is skipped, and in
+/// other lines a `;` comments out the rest of the line and a `{` opens a comment that
+/// ends at the next `}`, on any line.
+///
+/// ```
+/// use hastings::book::pgn::split::ends_cleanly;
+///
+/// assert!(ends_cleanly(b"[Event \"a\"]\n\n1. e4 {good} e5 *\n\n"));
+/// assert!(!ends_cleanly(b"[Event \"a\"]\n\n1. e4 {a comment\n\n"));
+/// assert!(!ends_cleanly(b"[Event \"a\"]\n\n"));
+/// assert!(ends_cleanly(b"[Event \"{\"]\n\n1. e4 ; {\n*\n"));
+/// ```
+pub fn ends_cleanly(part: &[u8]) -> bool {
+    let mut i = 0;
+    let mut last_is_tag = false;
+    while i < part.len() {
+        // `i` is at a line start.
+        let line_end = memchr::memchr(b'\n', &part[i..]).map_or(part.len(), |k| i + k);
+        match part[i] {
+            b'[' => {
+                last_is_tag = true;
+                i = line_end + 1;
+                continue;
+            }
+            b'%' => {
+                i = line_end + 1;
+                continue;
+            }
+            _ => {}
+        }
+        // A movetext line: up to its end, through any comments it opens.
+        let mut j = i;
+        let mut said = false;
+        loop {
+            let rest = &part[j..];
+            match memchr::memchr3(b'{', b';', b'\n', rest) {
+                Some(k) => {
+                    said |= rest[..k].iter().any(|b| !b.is_ascii_whitespace());
+                    match rest[k] {
+                        b'{' => {
+                            said = true;
+                            match memchr::memchr(b'}', &rest[k + 1..]) {
+                                Some(close) => j += k + 1 + close + 1,
+                                None => return false,
+                            }
+                        }
+                        b';' => {
+                            said = true;
+                            j = memchr::memchr(b'\n', &rest[k..]).map_or(part.len(), |n| j + k + n);
+                        }
+                        _ => {
+                            j += k;
+                            break;
+                        }
+                    }
+                }
+                None => {
+                    said |= rest.iter().any(|b| !b.is_ascii_whitespace());
+                    j = part.len();
+                    break;
+                }
+            }
+        }
+        if said {
+            last_is_tag = false;
+        }
+        i = j + 1;
+    }
+    !last_is_tag
+}
+
+/// Puts the reports of the parts of one file together, as reading the file whole
+/// reports it: `parts` in file order, each with the byte offset it starts at; `mode`
+/// the mode decided; `positions` the distinct positions of the shared set.
+///
+/// # Errors
+///
+/// [`ImportError::NoGames`] when no part had a game.
+pub fn merge(
+    parts: impl IntoIterator<Item = (u64, PartCheck)>,
+    mode: ImportMode,
+    positions: usize,
+) -> Result<ImportReport, ImportError> {
+    let mut out = ImportReport {
+        mode,
+        positions,
+        ..ImportReport::default()
+    };
+    let mut numbers = 0u32;
+    for (offset, part) in parts {
+        let report = part.report;
+        out.games += report.games;
+        out.imported += report.imported;
+        out.lines += report.lines;
+        out.issue_count += report.issue_count;
+        let room = MAX_KEPT_ISSUES.saturating_sub(out.issues.len());
+        out.issues
+            .extend(report.issues.into_iter().take(room).map(|mut issue| {
+                issue.game = issue.game.saturating_add(numbers);
+                issue.offset += offset;
+                issue
+            }));
+        numbers = numbers.saturating_add(part.numbers);
+    }
+    if out.games == 0 {
+        return Err(ImportError::NoGames { issues: out.issues });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_inside_comments_or_tags_are_told_apart() {
+        let clean: [&[u8]; 6] = [
+            b"",
+            b"[Event \"a\"]\n[Site \"b\"]\n\n1. e4 e5 1-0\n\n",
+            b"[Event \"a\"]\r\n\r\n1. e4 {a\n\n[Event \"b\"]\n} e5 *\r\n\r\n",
+            b"[Event \"a\"]\n\n1. e4 e5\n%{ escaped\n",
+            b"[Event \"a\"]\n\n1. e4 ; {\n",
+            b"junk without tags\n\n",
+        ];
+        for part in clean {
+            assert!(ends_cleanly(part), "{}", String::from_utf8_lossy(part));
+        }
+        let broken: [&[u8]; 5] = [
+            b"[Event \"a\"]\n\n1. e4 {a\n\n",
+            b"[Event \"a\"]\n\n{",
+            b"[Event \"a\"]\n[Site \"b\"]\n\n",
+            b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n  \n",
+            b"[Event \"a\"]\n\n1. e4 { } e5 {\n}{\n",
+        ];
+        for part in broken {
+            assert!(!ends_cleanly(part), "{}", String::from_utf8_lossy(part));
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The report of a PGN file (`hastings import`) read in parts on every core, the same
+//! report as reading it whole (see [`crate::book::pgn::split`]).
+//!
+//! The calling thread reads the file in chunks cut before lines that start with `[`
+//! and hands them to the workers over a bounded channel; the workers count positions
+//! in one set whose tables they share. In
+//! [`ImportMode::Auto`] the calling thread reads the first parts itself until one
+//! decides the mode. When a cut fell inside a comment
+//! or among a game's tags, or where no game starts, the parts' reports are dropped and
+//! the caller reads the file whole.
+
+use std::io::{self, Read};
+use std::sync::mpsc::{channel, sync_channel};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+
+use super::chunks::read_chunks;
+use crate::book::pgn::split::{ends_cleanly, merge};
+use crate::book::pgn::{
+    DistinctPositions, ImportError, ImportMode, ImportOptions, ImportReport, PartCheck, check_part,
+};
+
+/// Files smaller than this are read whole, on one thread.
+pub const MIN_PARALLEL_BYTES: u64 = 4 << 20;
+
+/// How a file is read in parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parallel {
+    /// Worker threads.
+    pub threads: usize,
+    /// The size of a part, about (parts are cut at game starts).
+    pub part_bytes: usize,
+}
+
+impl Parallel {
+    /// How to read a file of `size` bytes with `threads` workers (0: one per core):
+    /// `None` when one thread does as well (one worker, or a file under
+    /// [`MIN_PARALLEL_BYTES`]). Parts are an eighth of a thread's share, from 1 to 8 MB.
+    pub fn for_file(size: u64, threads: usize) -> Option<Parallel> {
+        let threads = match threads {
+            0 => thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        if threads < 2 || size < MIN_PARALLEL_BYTES {
+            return None;
+        }
+        let share = size / (threads as u64 * 8);
+        let part_bytes = usize::try_from(share.clamp(1 << 20, 8 << 20)).unwrap_or(8 << 20);
+        Some(Parallel {
+            threads,
+            part_bytes,
+        })
+    }
+}
+
+/// One part read.
+struct Part {
+    seq: usize,
+    offset: u64,
+    check: PartCheck,
+    /// Whether the part starts with a line that starts with `[` (or is the first).
+    starts_at_game: bool,
+    /// [`ends_cleanly`].
+    ends_cleanly: bool,
+}
+
+impl Part {
+    fn read(
+        seq: usize,
+        offset: u64,
+        bytes: &[u8],
+        options: &ImportOptions,
+        positions: &mut DistinctPositions,
+    ) -> Part {
+        Part {
+            seq,
+            offset,
+            check: check_part(bytes, options, positions),
+            starts_at_game: seq == 0 || bytes.first() == Some(&b'['),
+            ends_cleanly: ends_cleanly(bytes),
+        }
+    }
+}
+
+/// The report of the PGN text `reader` in `options`, read in parts as `parallel` says;
+/// `Ok(None)` when the file must be read whole instead (see the [module docs](self)).
+///
+/// # Errors
+///
+/// [`ImportError::Io`] when reading fails (a cancelled job's reader fails) or a worker
+/// thread stopped; [`ImportError::NoGames`] when no part had a game.
+pub fn check_in_parts(
+    reader: impl Read,
+    options: &ImportOptions,
+    parallel: Parallel,
+) -> Result<Option<ImportReport>, ImportError> {
+    let mut positions = DistinctPositions::new();
+    let mut mode = options.mode;
+    let mut parts: Vec<Part> = Vec::new();
+    let threads = parallel.threads.max(1);
+    let read = thread::scope(|scope| {
+        let (tx, rx) = sync_channel::<(usize, u64, Vec<u8>, ImportOptions)>(threads);
+        let rx = Arc::new(Mutex::new(rx));
+        // Read chunks' buffers, handed back for the next chunks.
+        let (back_tx, back_rx) = channel::<Vec<u8>>();
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let rx = Arc::clone(&rx);
+                let back = back_tx.clone();
+                let shared = positions.sharing();
+                scope.spawn(move || {
+                    let mut mine = shared;
+                    let mut done = Vec::new();
+                    loop {
+                        let next = rx.lock().unwrap_or_else(PoisonError::into_inner).recv();
+                        let Ok((seq, offset, bytes, options)) = next else {
+                            return done;
+                        };
+                        done.push(Part::read(seq, offset, &bytes, &options, &mut mine));
+                        // The reader may have stopped: then the buffer is not needed.
+                        let _ = back.send(bytes);
+                    }
+                })
+            })
+            .collect();
+        let (mut seq, mut offset) = (0usize, 0u64);
+        drop(back_tx);
+        let spare = || back_rx.try_recv().ok();
+        let read = read_chunks(reader, parallel.part_bytes, spare, |bytes| {
+            let len = bytes.len() as u64;
+            if mode == ImportMode::Auto {
+                // Until a game decides the mode, parts are read in order, here.
+                let part = Part::read(seq, offset, &bytes, options, &mut positions);
+                mode = part.check.report.mode;
+                parts.push(part);
+            } else {
+                let options = ImportOptions { mode, ..*options };
+                if tx.send((seq, offset, bytes, options)).is_err() {
+                    return false;
+                }
+            }
+            seq += 1;
+            offset += len;
+            true
+        });
+        drop(tx);
+        let mut stopped = false;
+        for worker in workers {
+            match worker.join() {
+                Ok(done) => parts.extend(done),
+                Err(_) => stopped = true,
+            }
+        }
+        if stopped {
+            return Err(io::Error::other(
+                "a thread reading the file stopped unexpectedly",
+            ));
+        }
+        read
+    });
+    read?;
+    parts.sort_by_key(|p| p.seq);
+    let whole = parts
+        .split_last()
+        .is_none_or(|(_, before)| before.iter().all(|p| p.ends_cleanly))
+        && parts.iter().all(|p| p.starts_at_game);
+    if !whole {
+        return Ok(None);
+    }
+    let count = positions.len();
+    merge(parts.into_iter().map(|p| (p.offset, p.check)), mode, count).map(Some)
+}

@@ -28,12 +28,18 @@ const PARTS: usize = 256;
 /// Hashes wait in their part's buffer until this many have come.
 const PENDING: usize = 512;
 
+/// The hashes a set remembers having added, without looking in the tables (32 KB).
+const RECENT: usize = 4096;
+
 /// A set of positions, by the 64-bit hash of their node keys: this thread's buffers,
 /// and tables that the sets made by [`DistinctPositions::sharing`] share.
 ///
 /// Dropping the set puts its buffers in the tables.
 #[derive(Debug)]
 pub struct DistinctPositions {
+    /// Hashes added recently, by their low bits: the positions near the start, which
+    /// most games pass through, are then found here without going to the tables.
+    recent: Vec<u64>,
     pending: Vec<Vec<u64>>,
     tables: Arc<[Mutex<Table>]>,
 }
@@ -48,6 +54,7 @@ struct Table {
 impl Default for DistinctPositions {
     fn default() -> DistinctPositions {
         DistinctPositions {
+            recent: vec![EMPTY; RECENT],
             pending: vec![Vec::new(); PARTS],
             tables: (0..PARTS).map(|_| Mutex::new(Table::default())).collect(),
         }
@@ -63,6 +70,7 @@ impl DistinctPositions {
     /// A set for another thread: its own buffers, the same tables.
     pub fn sharing(&self) -> DistinctPositions {
         DistinctPositions {
+            recent: vec![EMPTY; RECENT],
             pending: vec![Vec::new(); PARTS],
             tables: Arc::clone(&self.tables),
         }
@@ -71,6 +79,11 @@ impl DistinctPositions {
     /// Adds the position of `key`.
     pub fn insert(&mut self, key: &NodeKey) {
         let hash = key.hash64().max(1);
+        let seen = &mut self.recent[hash as usize & (RECENT - 1)];
+        if *seen == hash {
+            return;
+        }
+        *seen = hash;
         let part = (hash >> (64 - PARTS.trailing_zeros())) as usize;
         let pending = &mut self.pending[part];
         pending.push(hash);

@@ -21,9 +21,10 @@ use super::{ImportMode, MAX_KEPT_ISSUES, PartCheck};
 /// `{` comment, and not with tags that the next part's first line would continue.
 ///
 /// The part is walked by lines as pgn-reader reads them: a line that starts with `[` is
-/// a tag (a `{` in it is in its value), a line that starts with `%` is skipped, and in
-/// other lines a `;` comments out the rest of the line and a `{` opens a comment that
-/// ends at the next `}`, on any line.
+/// a tag, a line that starts with `%` is skipped, and in other lines a `;` comments out
+/// the rest of the line and a `{` opens a comment that ends at the next `}`, on any
+/// line. A tag line with a `{` (which opens a comment after the tag, not in its value)
+/// counts as not clean: the file is then read whole, which is always right.
 ///
 /// ```
 /// use hastings::book::pgn::split::ends_cleanly;
@@ -31,7 +32,8 @@ use super::{ImportMode, MAX_KEPT_ISSUES, PartCheck};
 /// assert!(ends_cleanly(b"[Event \"a\"]\n\n1. e4 {good} e5 *\n\n"));
 /// assert!(!ends_cleanly(b"[Event \"a\"]\n\n1. e4 {a comment\n\n"));
 /// assert!(!ends_cleanly(b"[Event \"a\"]\n\n"));
-/// assert!(ends_cleanly(b"[Event \"{\"]\n\n1. e4 ; {\n*\n"));
+/// assert!(ends_cleanly(b"[Event \"a\"]\n\n1. e4 ; {\n*\n"));
+/// assert!(!ends_cleanly(b"[Event \"a\"] { a comment\n\n"));
 /// ```
 pub fn ends_cleanly(part: &[u8]) -> bool {
     let mut i = 0;
@@ -41,6 +43,11 @@ pub fn ends_cleanly(part: &[u8]) -> bool {
         let line_end = memchr::memchr(b'\n', &part[i..]).map_or(part.len(), |k| i + k);
         match part[i] {
             b'[' => {
+                // A `{` after a tag on its line opens a comment; in a tag's value it
+                // does not. Rather than tell them apart, such a part is read whole.
+                if memchr::memchr(b'{', &part[i..line_end]).is_some() {
+                    return false;
+                }
                 last_is_tag = true;
                 i = line_end + 1;
                 continue;
@@ -148,12 +155,14 @@ mod tests {
         for part in clean {
             assert!(ends_cleanly(part), "{}", String::from_utf8_lossy(part));
         }
-        let broken: [&[u8]; 5] = [
+        let broken: [&[u8]; 7] = [
             b"[Event \"a\"]\n\n1. e4 {a\n\n",
             b"[Event \"a\"]\n\n{",
             b"[Event \"a\"]\n[Site \"b\"]\n\n",
             b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n  \n",
             b"[Event \"a\"]\n\n1. e4 { } e5 {\n}{\n",
+            b"[Event \"a\"] {\n\n",
+            b"[Annotator \"{x}\"]\n\n1. e4 *\n",
         ];
         for part in broken {
             assert!(!ends_cleanly(part), "{}", String::from_utf8_lossy(part));

@@ -398,3 +398,39 @@ fn stockfish_killed_mid_search_falls_back_in_the_handle() {
         matches!(events.last(), Some(EngineEvent::BestMove { result, .. }) if result.best.is_some())
     );
 }
+
+/// The wake-up is called when the engine is ready and when its move is sent, so a
+/// window draws the move at once; search reports alone do not call it.
+#[test]
+fn handle_wakes_its_owner_when_ready_and_when_it_has_moved() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&calls);
+    let wake = Arc::new(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
+    let mut handle = EngineHandle::spawn_waking(EngineChoice::Builtin(Strength::Full), wake);
+    wait_for(&handle, |e| matches!(e, EngineEvent::Ready { .. }));
+    // The call follows the send: wait for it.
+    let settle = |n: usize| {
+        for _ in 0..200 {
+            if calls.load(Ordering::SeqCst) >= n {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        calls.load(Ordering::SeqCst)
+    };
+    assert_eq!(settle(1), 1, "ready");
+    let id = handle.search(Game::default(), Limits::depth(4));
+    let events = wait_for(&handle, |e| matches!(e, EngineEvent::BestMove { .. }));
+    assert!(matches!(events.last(), Some(EngineEvent::BestMove { search, .. }) if *search == id));
+    let infos = events
+        .iter()
+        .filter(|e| matches!(e, EngineEvent::Info { .. }))
+        .count();
+    assert!(infos >= 1, "{events:?}");
+    assert_eq!(settle(2), 2, "moved, with {infos} reports in between");
+}

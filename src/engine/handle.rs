@@ -147,11 +147,18 @@ impl EngineHandle {
     /// Starts the worker; the engine starts on it (a UCI handshake never blocks the
     /// caller). [`EngineEvent::Ready`] or [`EngineEvent::FellBack`] tells how it went.
     pub fn spawn(choice: EngineChoice) -> EngineHandle {
+        EngineHandle::spawn_waking(choice, Arc::new(|| {}))
+    }
+
+    /// As [`EngineHandle::spawn`], calling `wake` after each event but the search
+    /// reports ([`EngineEvent::Info`]): after a best move, when the engine is ready or
+    /// fell back, after a warning. A window repaints then instead of at its next tick.
+    pub fn spawn_waking(choice: EngineChoice, wake: Arc<dyn Fn() + Send + Sync>) -> EngineHandle {
         let (requests, inbox) = mpsc::channel();
         let (outbox, events) = mpsc::channel();
         let worker = thread::Builder::new()
             .name("engine worker".into())
-            .spawn(move || work(&choice, &inbox, &outbox))
+            .spawn(move || work(&choice, &inbox, &outbox, &*wake))
             .ok();
         EngineHandle {
             requests,
@@ -296,12 +303,18 @@ fn fall_back(
 }
 
 /// The worker: serves requests until `Quit` or the handle is gone.
-fn work(choice: &EngineChoice, inbox: &Receiver<Request>, outbox: &Sender<EngineEvent>) {
+fn work(
+    choice: &EngineChoice,
+    inbox: &Receiver<Request>,
+    outbox: &Sender<EngineEvent>,
+    wake: &(dyn Fn() + Send + Sync),
+) {
     let strength = match choice {
         EngineChoice::Builtin(s) | EngineChoice::Uci { strength: s, .. } => *s,
         EngineChoice::Mcts => Strength::Full,
     };
     let mut current = start(choice, outbox);
+    wake();
     while let Ok(request) = inbox.recv() {
         match request {
             Request::Search {
@@ -328,6 +341,7 @@ fn work(choice: &EngineChoice, inbox: &Receiver<Request>, outbox: &Sender<Engine
                     }
                 };
                 let _ = outbox.send(EngineEvent::BestMove { search: id, result });
+                wake();
             }
             Request::SetStrength(s) => {
                 if let Err(e) = current.engine.set_strength(s) {
@@ -337,6 +351,7 @@ fn work(choice: &EngineChoice, inbox: &Receiver<Request>, outbox: &Sender<Engine
                     } else {
                         let _ = outbox.send(EngineEvent::Warning(e.to_string()));
                     }
+                    wake();
                 }
             }
             Request::Quit => break,

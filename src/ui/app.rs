@@ -91,7 +91,8 @@ pub struct TrainerApp {
     pub(super) window_title: String,
     pub(super) screenshot: Option<ScreenshotPlan>,
     pub(super) timings: Option<Timings>,
-    wake: Option<Wake>,
+    /// Asks egui for a frame, from any thread (made on the first frame).
+    pub(super) wake: Option<Wake>,
     /// Review mode, when it is on.
     pub(super) review: Option<super::review_mode::ReviewMode>,
     /// The review log (beside the progress file); `None`: no review mode.

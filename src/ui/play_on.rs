@@ -240,7 +240,13 @@ impl TrainerApp {
         let (opponent, problem) = self.settings.play_on.opponent();
         self.play_on.notice = problem;
         self.play_on.animation = None;
-        self.play_on.run = Some(PlayOn::start(game, opponent));
+        // The engine's thread wakes the window when it has moved (once a frame has
+        // made the wake-up; before that the window polls).
+        let wake = self
+            .wake
+            .clone()
+            .unwrap_or_else(|| std::sync::Arc::new(|| {}));
+        self.play_on.run = Some(PlayOn::start_waking(game, opponent, wake));
         self.message = None;
     }
 

@@ -8,6 +8,7 @@
 //! fails, the handle replaces it by the built-in α-β engine and repeats the search;
 //! [`PlayOnEvent::FellBack`] says so and the game goes on.
 
+use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
@@ -17,6 +18,7 @@ use super::{PlayOnError, PlayOnGame, Turn};
 use crate::engine::adjudicate::GameEnd;
 use crate::engine::handle::SearchId;
 use crate::engine::{EngineChoice, EngineEvent, EngineHandle, Limits, Score, Strength};
+use crate::workspace::job::Wake;
 
 /// How long the engine analyses the learner's position (at full strength).
 pub const ANALYSIS_TIME: Duration = Duration::from_secs(5);
@@ -105,9 +107,20 @@ struct Running {
     plies: usize,
 }
 
+/// A window's wake-up call (it has no `Debug` of its own).
+struct WakeUp(Wake);
+
+impl std::fmt::Debug for WakeUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WakeUp")
+    }
+}
+
 /// A play-on game and the engine playing it.
 #[derive(Debug)]
 pub struct PlayOn {
+    /// Called by the engine's thread when there is something to draw.
+    wake: WakeUp,
     game: PlayOnGame,
     opponent: Opponent,
     handle: Option<EngineHandle>,
@@ -122,8 +135,15 @@ impl PlayOn {
     /// Starts the engine (on its own thread) and, on its turn, its first search; on the
     /// learner's turn, the analysis.
     pub fn start(game: PlayOnGame, opponent: Opponent) -> PlayOn {
-        let handle = EngineHandle::spawn(opponent.choice.clone());
+        PlayOn::start_waking(game, opponent, Arc::new(|| {}))
+    }
+
+    /// As [`PlayOn::start`], calling `wake` when the engine has moved or changed state
+    /// (see [`EngineHandle::spawn_waking`]), so that a window draws the move at once.
+    pub fn start_waking(game: PlayOnGame, opponent: Opponent, wake: Wake) -> PlayOn {
+        let handle = EngineHandle::spawn_waking(opponent.choice.clone(), Arc::clone(&wake));
         let mut play_on = PlayOn {
+            wake: WakeUp(wake),
             game,
             engine_name: choice_name(&opponent.choice),
             set_to: opponent.strength(),
@@ -241,7 +261,10 @@ impl PlayOn {
         self.opponent = opponent;
         if restart {
             drop_in_background(self.handle.take());
-            self.handle = Some(EngineHandle::spawn(self.opponent.choice.clone()));
+            self.handle = Some(EngineHandle::spawn_waking(
+                self.opponent.choice.clone(),
+                Arc::clone(&self.wake.0),
+            ));
             self.engine_name = choice_name(&self.opponent.choice);
             self.set_to = self.opponent.strength();
             self.eval = None;

@@ -3,14 +3,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use hastings::book::pgn::{ImportOptions, ImportReport, check_pgn};
+use hastings::book::pgn::{ImportOptions, ImportReport, check_pgn, read_pgn};
 use hastings::book::{ImportError, ImportMode};
-use hastings::workspace::check_parts::{Parallel, check_in_parts};
-use hastings::workspace::files::check_file;
+use hastings::book::{PgnImport, SourceId};
+use hastings::workspace::check_parts::{Parallel, check_in_parts, import_in_parts};
+use hastings::workspace::files::{check_file, import_file};
 use hastings::workspace::job::JobProgress;
 
 mod common;
-use common::{fixture_bytes, temp_dir};
+use common::{eco_graph, fixture_bytes, temp_dir};
 
 const FIXTURES: [&str; 14] = [
     "bad_collection.pgn",
@@ -161,4 +162,58 @@ fn parts_without_games_give_no_games() {
         check_pgn(junk.as_bytes(), &ImportOptions::default()),
         Err(ImportError::NoGames { .. })
     ));
+}
+
+/// The window's import (lines kept and named) in parts: the same lines, in the same
+/// order with the same game numbers, and the same report, on every fixture in every
+/// mode; and through `import_file` on a file big enough to be cut.
+#[test]
+fn lines_read_in_parts_are_the_lines_of_a_whole_read() {
+    let names = eco_graph();
+    let same = |found: &PgnImport, expected: &PgnImport, what: &str| {
+        assert_eq!(found.report, expected.report, "{what}");
+        assert_eq!(found.lines.len(), expected.lines.len(), "{what}");
+        assert!(found.lines == expected.lines, "{what}: the lines differ");
+    };
+    let mut compared = 0;
+    for name in FIXTURES {
+        let bytes = fixture_bytes(name);
+        for mode in MODES {
+            let options = ImportOptions {
+                mode,
+                max_plies: None,
+            };
+            let Ok(expected) = read_pgn(&bytes[..], SourceId(3), &options, Some(names)) else {
+                continue;
+            };
+            for part_bytes in [1 << 10, 64 << 10] {
+                let parallel = Parallel {
+                    threads: 3,
+                    part_bytes,
+                };
+                let found = import_in_parts(&bytes[..], SourceId(3), &options, names, parallel);
+                if let Some(found) = found.unwrap() {
+                    same(
+                        &found,
+                        &expected,
+                        &format!("{name} {mode} parts of {part_bytes}"),
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 20, "{compared}");
+    let one = fixture_bytes("lichess_db_100k.pgn");
+    let mut big = Vec::new();
+    while big.len() < 4_500_000 {
+        big.extend_from_slice(&one);
+        big.extend_from_slice(b"\n\n");
+    }
+    let path = temp_dir("import_parts_lines").join("big.pgn");
+    std::fs::write(&path, &big).unwrap();
+    let options = ImportOptions::default();
+    let expected = read_pgn(&big[..], SourceId(3), &options, Some(names)).unwrap();
+    let (found, _) = import_file(&path, SourceId(3), &options, names, &JobProgress::new()).unwrap();
+    same(&found, &expected, "import_file");
 }

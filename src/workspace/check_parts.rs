@@ -1,5 +1,6 @@
-//! The report of a PGN file (`hastings import`) read in parts on every core, the same
-//! report as reading it whole (see [`crate::book::pgn::split`]).
+//! A PGN file read in parts on every core, for its report (`hastings import`) or its
+//! lines (the window, `--pgn`): the same report and lines as reading it whole (see
+//! [`crate::book::pgn::split`]).
 //!
 //! The calling thread reads the file in chunks cut before lines that start with `[`
 //! and hands them to the workers over a bounded channel; the workers count positions
@@ -15,10 +16,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 use super::chunks::read_chunks;
-use crate::book::pgn::split::{ends_cleanly, merge};
+use crate::book::pgn::split::{ends_cleanly, merge, merge_imports};
 use crate::book::pgn::{
-    DistinctPositions, ImportError, ImportMode, ImportOptions, ImportReport, PartCheck, check_part,
+    DistinctPositions, ImportError, ImportMode, ImportOptions, ImportReport, PgnImport, check_part,
+    read_part,
 };
+use crate::book::{PositionGraph, SourceId};
 
 /// Files smaller than this are read whole, on one thread.
 pub const MIN_PARALLEL_BYTES: u64 = 4 << 20;
@@ -53,34 +56,20 @@ impl Parallel {
     }
 }
 
-/// One part read.
-struct Part {
+/// One part read: what `T` the reader made of it.
+struct Part<T> {
     seq: usize,
     offset: u64,
-    check: PartCheck,
+    found: T,
     /// Whether the part starts with a line that starts with `[` (or is the first).
     starts_at_game: bool,
     /// [`ends_cleanly`].
     ends_cleanly: bool,
 }
 
-impl Part {
-    fn read(
-        seq: usize,
-        offset: u64,
-        bytes: &[u8],
-        options: &ImportOptions,
-        positions: &mut DistinctPositions,
-    ) -> Part {
-        Part {
-            seq,
-            offset,
-            check: check_part(bytes, options, positions),
-            starts_at_game: seq == 0 || bytes.first() == Some(&b'['),
-            ends_cleanly: ends_cleanly(bytes),
-        }
-    }
-}
+/// What reading one part gave, and the mode it decided ([`ImportMode::Auto`] when it
+/// decided none).
+pub type PartRead<T> = (T, ImportMode);
 
 /// The report of the PGN text `reader` in `options`, read in parts as `parallel` says;
 /// `Ok(None)` when the file must be read whole instead (see the [module docs](self)).
@@ -94,15 +83,79 @@ pub fn check_in_parts(
     options: &ImportOptions,
     parallel: Parallel,
 ) -> Result<Option<ImportReport>, ImportError> {
+    let read = |bytes: &[u8], options: &ImportOptions, positions: &mut DistinctPositions| {
+        let part = check_part(bytes, options, positions);
+        let mode = part.report.mode;
+        (part, mode)
+    };
+    let Some((parts, mode, positions)) = in_parts(reader, options, parallel, read)? else {
+        return Ok(None);
+    };
+    merge(parts, mode, positions).map(Some)
+}
+
+/// The lines and report of the PGN text `reader` as source `id`, named by `names`, read
+/// in parts as `parallel` says (the window's import of a big file); `Ok(None)` when the
+/// file must be read whole instead.
+///
+/// # Errors
+///
+/// As [`check_in_parts`].
+pub fn import_in_parts(
+    reader: impl Read,
+    id: SourceId,
+    options: &ImportOptions,
+    names: &PositionGraph,
+    parallel: Parallel,
+) -> Result<Option<PgnImport>, ImportError> {
+    let read = |bytes: &[u8], options: &ImportOptions, positions: &mut DistinctPositions| {
+        let (import, numbers) = read_part(bytes, id, options, Some(names), positions);
+        let mode = import.report.mode;
+        ((import, numbers), mode)
+    };
+    let Some((parts, mode, positions)) = in_parts(reader, options, parallel, read)? else {
+        return Ok(None);
+    };
+    let parts = parts
+        .into_iter()
+        .map(|(offset, (import, numbers))| (offset, import, numbers));
+    merge_imports(parts, mode, positions).map(Some)
+}
+
+/// Reads `reader` in parts with `read`, on the workers of `parallel`: the parts in file
+/// order with their offsets, the mode decided and the distinct positions; `None` when a
+/// part cannot be read apart.
+fn in_parts<T: Send>(
+    reader: impl Read,
+    options: &ImportOptions,
+    parallel: Parallel,
+    read: impl Fn(&[u8], &ImportOptions, &mut DistinctPositions) -> PartRead<T> + Sync,
+) -> Result<Option<(Vec<(u64, T)>, ImportMode, usize)>, ImportError> {
     let mut positions = DistinctPositions::new();
     let mut mode = options.mode;
-    let mut parts: Vec<Part> = Vec::new();
+    let mut parts: Vec<Part<T>> = Vec::new();
     let threads = parallel.threads.max(1);
-    let read = thread::scope(|scope| {
+    let read_part = |seq: usize,
+                     offset: u64,
+                     bytes: &[u8],
+                     options: &ImportOptions,
+                     positions: &mut DistinctPositions| {
+        let (found, decided) = read(bytes, options, positions);
+        let part = Part {
+            seq,
+            offset,
+            found,
+            starts_at_game: seq == 0 || bytes.first() == Some(&b'['),
+            ends_cleanly: ends_cleanly(bytes),
+        };
+        (part, decided)
+    };
+    let done = thread::scope(|scope| {
         let (tx, rx) = sync_channel::<(usize, u64, Vec<u8>, ImportOptions)>(threads);
         let rx = Arc::new(Mutex::new(rx));
         // Read chunks' buffers, handed back for the next chunks.
         let (back_tx, back_rx) = channel::<Vec<u8>>();
+        let read_part = &read_part;
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 let rx = Arc::clone(&rx);
@@ -116,7 +169,7 @@ pub fn check_in_parts(
                         let Ok((seq, offset, bytes, options)) = next else {
                             return done;
                         };
-                        done.push(Part::read(seq, offset, &bytes, &options, &mut mine));
+                        done.push(read_part(seq, offset, &bytes, &options, &mut mine).0);
                         // The reader may have stopped: then the buffer is not needed.
                         let _ = back.send(bytes);
                     }
@@ -126,12 +179,12 @@ pub fn check_in_parts(
         let (mut seq, mut offset) = (0usize, 0u64);
         drop(back_tx);
         let spare = || back_rx.try_recv().ok();
-        let read = read_chunks(reader, parallel.part_bytes, spare, |bytes| {
+        let done = read_chunks(reader, parallel.part_bytes, spare, |bytes| {
             let len = bytes.len() as u64;
             if mode == ImportMode::Auto {
                 // Until a game decides the mode, parts are read in order, here.
-                let part = Part::read(seq, offset, &bytes, options, &mut positions);
-                mode = part.check.report.mode;
+                let (part, decided) = read_part(seq, offset, &bytes, options, &mut positions);
+                mode = decided;
                 parts.push(part);
             } else {
                 let options = ImportOptions { mode, ..*options };
@@ -156,9 +209,9 @@ pub fn check_in_parts(
                 "a thread reading the file stopped unexpectedly",
             ));
         }
-        read
+        done
     });
-    read?;
+    done?;
     parts.sort_by_key(|p| p.seq);
     let whole = parts
         .split_last()
@@ -168,5 +221,6 @@ pub fn check_in_parts(
         return Ok(None);
     }
     let count = positions.len();
-    merge(parts.into_iter().map(|p| (p.offset, p.check)), mode, count).map(Some)
+    let parts = parts.into_iter().map(|p| (p.offset, p.found)).collect();
+    Ok(Some((parts, mode, count)))
 }

@@ -6,7 +6,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use super::check_parts::{Parallel, check_in_parts};
+use super::check_parts::{Parallel, check_in_parts, import_in_parts};
 use super::choice::{BookFile, FileMode};
 use super::error::WorkspaceError;
 use super::job::{JobProgress, run_inline};
@@ -57,7 +57,8 @@ impl FileStamp {
 }
 
 /// Reads the PGN file at `path` as source `id`, reporting bytes read and games started
-/// to `progress`; lines without an `[Opening]` tag are named by `names`.
+/// to `progress`; lines without an `[Opening]` tag are named by `names`. A file of 4 MB
+/// or more is read in parts on every core, as [`check_file`] does.
 ///
 /// # Errors
 ///
@@ -71,6 +72,16 @@ pub fn import_file(
     names: &PositionGraph,
     progress: &JobProgress,
 ) -> Result<(PgnImport, FileStamp), WorkspaceError> {
+    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+    if let Some(parallel) = Parallel::for_file(size, 0) {
+        let (found, stamp) = read_file(path, progress, |reader| {
+            import_in_parts(reader, id, options, names, parallel)
+        })?;
+        if let Some(import) = found {
+            return Ok((import, stamp));
+        }
+        progress.restart();
+    }
     read_file(path, progress, |reader| {
         crate::book::pgn::read_pgn(reader, id, options, Some(names))
     })

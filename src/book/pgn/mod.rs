@@ -229,6 +229,29 @@ pub fn check_part(
     }
 }
 
+/// Reads one part of a PGN file as [`read_pgn`] reads the whole, keeping its lines:
+/// their game numbers, like the report's, count from the part's start (see
+/// [`split::merge_imports`]). Returns the import and the game numbers the part used.
+pub fn read_part(
+    bytes: &[u8],
+    source: SourceId,
+    options: &ImportOptions,
+    names: Option<&PositionGraph>,
+    positions: &mut DistinctPositions,
+) -> (PgnImport, u32) {
+    let how = How {
+        source,
+        options,
+        names,
+        keep_lines: true,
+    };
+    match read(bytes, &how, positions) {
+        Ok(found) => (found.import, found.numbers),
+        // A byte slice cannot fail to read: count it as a part without games.
+        Err(_) => (PgnImport::default(), 0),
+    }
+}
+
 /// How to read a file.
 struct How<'a> {
     source: SourceId,

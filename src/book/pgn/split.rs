@@ -1,8 +1,9 @@
-//! Reading one PGN file in parts, on several threads, with the report that reading it
-//! whole gives.
+//! Reading one PGN file in parts, on several threads, with the report and lines that
+//! reading it whole gives.
 //!
 //! A file is cut before a line that starts with `[` (see the workspace's chunks), and
-//! each part is read by [`check_part`](super::check_part) from a fresh reader. That is
+//! each part is read by [`check_part`](super::check_part) or
+//! [`read_part`](super::read_part) from a fresh reader. That is
 //! what reading the whole file does at that line, provided the reader would be between
 //! games there: in the movetext of a game, where a line starting with `[` ends it. It
 //! is not when the cut falls inside a `{` comment (which pgn-reader reads across lines)
@@ -14,7 +15,8 @@
 //! the decided mode, which is what the whole file's reader would use for them.
 
 use super::report::{ImportError, ImportReport};
-use super::{ImportMode, MAX_KEPT_ISSUES, PartCheck};
+use super::{ImportMode, MAX_KEPT_ISSUES, PartCheck, PgnImport};
+use crate::book::line::LineSource;
 
 /// Whether a part that starts at a game's first line (or the file's start) ends where
 /// reading the whole file would be in a game's movetext or between games: not inside a
@@ -111,31 +113,88 @@ pub fn merge(
     mode: ImportMode,
     positions: usize,
 ) -> Result<ImportReport, ImportError> {
-    let mut out = ImportReport {
-        mode,
-        positions,
-        ..ImportReport::default()
-    };
-    let mut numbers = 0u32;
+    let mut out = Merged::new(mode, positions);
     for (offset, part) in parts {
-        let report = part.report;
+        out.add(offset, part.report, part.numbers);
+    }
+    out.finish()
+}
+
+/// Puts the imports of the parts of one file together, lines in file order with
+/// their game numbers counted from the file's start, as [`read_pgn`](super::read_pgn)
+/// reads the whole: `parts` in file order, each with its byte offset, its import and
+/// the game numbers it used ([`read_part`](super::read_part)).
+///
+/// # Errors
+///
+/// [`ImportError::NoGames`] when no part had a game.
+pub fn merge_imports(
+    parts: impl IntoIterator<Item = (u64, PgnImport, u32)>,
+    mode: ImportMode,
+    positions: usize,
+) -> Result<PgnImport, ImportError> {
+    let mut out = Merged::new(mode, positions);
+    let mut lines = Vec::new();
+    for (offset, import, numbers) in parts {
+        let before = out.numbers;
+        lines.extend(import.lines.into_iter().map(|mut line| {
+            if let LineSource::Pgn { game, .. } = &mut line.source {
+                *game = game.saturating_add(before);
+            }
+            line
+        }));
+        out.add(offset, import.report, numbers);
+    }
+    Ok(PgnImport {
+        lines,
+        report: out.finish()?,
+    })
+}
+
+/// Reports being put together.
+struct Merged {
+    report: ImportReport,
+    /// Game numbers used by the parts so far.
+    numbers: u32,
+}
+
+impl Merged {
+    fn new(mode: ImportMode, positions: usize) -> Merged {
+        Merged {
+            report: ImportReport {
+                mode,
+                positions,
+                ..ImportReport::default()
+            },
+            numbers: 0,
+        }
+    }
+
+    fn add(&mut self, offset: u64, report: ImportReport, numbers: u32) {
+        let out = &mut self.report;
         out.games += report.games;
         out.imported += report.imported;
         out.lines += report.lines;
         out.issue_count += report.issue_count;
         let room = MAX_KEPT_ISSUES.saturating_sub(out.issues.len());
+        let before = self.numbers;
         out.issues
             .extend(report.issues.into_iter().take(room).map(|mut issue| {
-                issue.game = issue.game.saturating_add(numbers);
+                issue.game = issue.game.saturating_add(before);
                 issue.offset += offset;
                 issue
             }));
-        numbers = numbers.saturating_add(part.numbers);
+        self.numbers = self.numbers.saturating_add(numbers);
     }
-    if out.games == 0 {
-        return Err(ImportError::NoGames { issues: out.issues });
+
+    fn finish(self) -> Result<ImportReport, ImportError> {
+        if self.report.games == 0 {
+            return Err(ImportError::NoGames {
+                issues: self.report.issues,
+            });
+        }
+        Ok(self.report)
     }
-    Ok(out)
 }
 
 #[cfg(test)]

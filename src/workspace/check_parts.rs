@@ -71,6 +71,16 @@ struct Part<T> {
 /// decided none).
 pub type PartRead<T> = (T, ImportMode);
 
+/// What reading all parts gave.
+struct PartsRead<T> {
+    /// Each part's byte offset and what it gave, in file order.
+    parts: Vec<(u64, T)>,
+    /// The mode decided.
+    mode: ImportMode,
+    /// The distinct positions of all parts.
+    positions: usize,
+}
+
 /// The report of the PGN text `reader` in `options`, read in parts as `parallel` says;
 /// `Ok(None)` when the file must be read whole instead (see the [module docs](self)).
 ///
@@ -88,10 +98,10 @@ pub fn check_in_parts(
         let mode = part.report.mode;
         (part, mode)
     };
-    let Some((parts, mode, positions)) = in_parts(reader, options, parallel, read)? else {
+    let Some(read) = in_parts(reader, options, parallel, read)? else {
         return Ok(None);
     };
-    merge(parts, mode, positions).map(Some)
+    merge(read.parts, read.mode, read.positions).map(Some)
 }
 
 /// The lines and report of the PGN text `reader` as source `id`, named by `names`, read
@@ -113,13 +123,14 @@ pub fn import_in_parts(
         let mode = import.report.mode;
         ((import, numbers), mode)
     };
-    let Some((parts, mode, positions)) = in_parts(reader, options, parallel, read)? else {
+    let Some(read) = in_parts(reader, options, parallel, read)? else {
         return Ok(None);
     };
-    let parts = parts
+    let parts = read
+        .parts
         .into_iter()
         .map(|(offset, (import, numbers))| (offset, import, numbers));
-    merge_imports(parts, mode, positions).map(Some)
+    merge_imports(parts, read.mode, read.positions).map(Some)
 }
 
 /// Reads `reader` in parts with `read`, on the workers of `parallel`: the parts in file
@@ -130,7 +141,7 @@ fn in_parts<T: Send>(
     options: &ImportOptions,
     parallel: Parallel,
     read: impl Fn(&[u8], &ImportOptions, &mut DistinctPositions) -> PartRead<T> + Sync,
-) -> Result<Option<(Vec<(u64, T)>, ImportMode, usize)>, ImportError> {
+) -> Result<Option<PartsRead<T>>, ImportError> {
     let mut positions = DistinctPositions::new();
     let mut mode = options.mode;
     let mut parts: Vec<Part<T>> = Vec::new();
@@ -222,5 +233,9 @@ fn in_parts<T: Send>(
     }
     let count = positions.len();
     let parts = parts.into_iter().map(|p| (p.offset, p.found)).collect();
-    Ok(Some((parts, mode, count)))
+    Ok(Some(PartsRead {
+        parts,
+        mode,
+        positions: count,
+    }))
 }

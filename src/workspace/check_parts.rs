@@ -69,7 +69,7 @@ struct Part<T> {
 
 /// What reading one part gave, and the mode it decided ([`ImportMode::Auto`] when it
 /// decided none).
-pub type PartRead<T> = (T, ImportMode);
+type PartRead<T> = (T, ImportMode);
 
 /// What reading all parts gave.
 struct PartsRead<T> {

@@ -32,6 +32,17 @@ const FIXTURES: [&str; 14] = [
 
 const MODES: [ImportMode; 3] = [ImportMode::Auto, ImportMode::Games, ImportMode::Repertoire];
 
+/// A fixture repeated to 4.5 MB: big enough to be read in parts.
+fn big_file(name: &str) -> Vec<u8> {
+    let one = fixture_bytes(name);
+    let mut big = Vec::new();
+    while big.len() < 4_500_000 {
+        big.extend_from_slice(&one);
+        big.extend_from_slice(b"\n\n");
+    }
+    big
+}
+
 fn whole(bytes: &[u8], options: &ImportOptions) -> Result<ImportReport, String> {
     check_pgn(bytes, options).map_err(|e| format!("{e:?}"))
 }
@@ -119,12 +130,7 @@ fn a_cut_inside_a_comment_or_tags_makes_the_file_read_whole() {
 /// through `check_file` the report of a whole read.
 #[test]
 fn check_file_reads_a_big_file_in_parts_with_the_same_report() {
-    let one = fixture_bytes("twic1599_100k.pgn");
-    let mut big = Vec::new();
-    while big.len() < 4_500_000 {
-        big.extend_from_slice(&one);
-        big.extend_from_slice(b"\n\n");
-    }
+    let big = big_file("twic1599_100k.pgn");
     let path = temp_dir("import_parts").join("big.pgn");
     std::fs::write(&path, &big).unwrap();
     for mode in MODES {
@@ -204,12 +210,7 @@ fn lines_read_in_parts_are_the_lines_of_a_whole_read() {
         }
     }
     assert!(compared >= 20, "{compared}");
-    let one = fixture_bytes("lichess_db_100k.pgn");
-    let mut big = Vec::new();
-    while big.len() < 4_500_000 {
-        big.extend_from_slice(&one);
-        big.extend_from_slice(b"\n\n");
-    }
+    let big = big_file("lichess_db_100k.pgn");
     let path = temp_dir("import_parts_lines").join("big.pgn");
     std::fs::write(&path, &big).unwrap();
     let options = ImportOptions::default();

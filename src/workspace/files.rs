@@ -72,19 +72,13 @@ pub fn import_file(
     names: &PositionGraph,
     progress: &JobProgress,
 ) -> Result<(PgnImport, FileStamp), WorkspaceError> {
-    let size = std::fs::metadata(path).map_or(0, |m| m.len());
-    if let Some(parallel) = Parallel::for_file(size, 0) {
-        let (found, stamp) = read_file(path, progress, |reader| {
-            import_in_parts(reader, id, options, names, parallel)
-        })?;
-        if let Some(import) = found {
-            return Ok((import, stamp));
-        }
-        progress.restart();
-    }
-    read_file(path, progress, |reader| {
-        crate::book::pgn::read_pgn(reader, id, options, Some(names))
-    })
+    read_file_in_parts(
+        path,
+        progress,
+        0,
+        |reader, parallel| import_in_parts(reader, id, options, names, parallel),
+        |reader| crate::book::pgn::read_pgn(reader, id, options, Some(names)),
+    )
 }
 
 /// Reads the PGN file at `path` as [`import_file`] does and returns only its report
@@ -103,19 +97,13 @@ pub fn check_file(
     threads: usize,
     progress: &JobProgress,
 ) -> Result<(ImportReport, FileStamp), WorkspaceError> {
-    let size = std::fs::metadata(path).map_or(0, |m| m.len());
-    if let Some(parallel) = Parallel::for_file(size, threads) {
-        let (found, stamp) = read_file(path, progress, |reader| {
-            check_in_parts(reader, options, parallel)
-        })?;
-        if let Some(report) = found {
-            return Ok((report, stamp));
-        }
-        progress.restart();
-    }
-    read_file(path, progress, |reader| {
-        crate::book::pgn::check_pgn(reader, options)
-    })
+    read_file_in_parts(
+        path,
+        progress,
+        threads,
+        |reader, parallel| check_in_parts(reader, options, parallel),
+        |reader| crate::book::pgn::check_pgn(reader, options),
+    )
 }
 
 /// [`check_file`] on this thread with a progress bar on a terminal (the command line's
@@ -138,6 +126,27 @@ pub fn check_file_now(
         check_file(path, &options, threads, progress)
     })
     .map(|(report, _)| report)
+}
+
+/// Runs `in_parts` on the file at `path` when it is big enough to be read in parts on
+/// `threads` workers (0: one per core), else `whole`; `whole` also when a part cannot
+/// be read apart (the progress then starts again).
+fn read_file_in_parts<T>(
+    path: &Path,
+    progress: &JobProgress,
+    threads: usize,
+    in_parts: impl FnOnce(ProgressReader<'_, File>, Parallel) -> Result<Option<T>, ImportError>,
+    whole: impl FnOnce(ProgressReader<'_, File>) -> Result<T, ImportError>,
+) -> Result<(T, FileStamp), WorkspaceError> {
+    let size = FileStamp::of(path).map_or(0, |stamp| stamp.size);
+    if let Some(parallel) = Parallel::for_file(size, threads) {
+        let (found, stamp) = read_file(path, progress, |reader| in_parts(reader, parallel))?;
+        if let Some(found) = found {
+            return Ok((found, stamp));
+        }
+        progress.restart();
+    }
+    read_file(path, progress, whole)
 }
 
 /// Runs `read` on the file at `path` through a [`ProgressReader`].

@@ -219,13 +219,10 @@ pub fn check_part(
     options: &ImportOptions,
     positions: &mut DistinctPositions,
 ) -> PartCheck {
-    match read(bytes, &How::check(options), positions) {
-        Ok(read) => PartCheck {
-            report: read.import.report,
-            numbers: read.numbers,
-        },
-        // A byte slice cannot fail to read: count it as a part without games.
-        Err(_) => PartCheck::default(),
+    let found = read_bytes(bytes, &How::check(options), positions);
+    PartCheck {
+        report: found.import.report,
+        numbers: found.numbers,
     }
 }
 
@@ -245,11 +242,17 @@ pub fn read_part(
         names,
         keep_lines: true,
     };
-    match read(bytes, &how, positions) {
-        Ok(found) => (found.import, found.numbers),
-        // A byte slice cannot fail to read: count it as a part without games.
-        Err(_) => (PgnImport::default(), 0),
-    }
+    let found = read_bytes(bytes, &how, positions);
+    (found.import, found.numbers)
+}
+
+/// [`read`] on bytes in memory, which cannot fail to read (an error would count as a
+/// part without games).
+fn read_bytes(bytes: &[u8], how: &How<'_>, positions: &mut DistinctPositions) -> Found {
+    read(bytes, how, positions).unwrap_or_else(|_| Found {
+        import: PgnImport::default(),
+        numbers: 0,
+    })
 }
 
 /// How to read a file.

@@ -25,8 +25,14 @@ struct Session {
 
 impl Session {
     fn start() -> Session {
+        Session::start_with(&[])
+    }
+
+    /// `hastings uci` with more command-line arguments.
+    fn start_with(args: &[&str]) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hastings"))
             .arg("uci")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -237,4 +243,102 @@ fn bad_commands_are_reported_and_ignored() {
         lines.iter().any(|l| l.contains("unknown command")),
         "{lines:?}"
     );
+}
+
+/// Waits until `hastings uci` has exited after `quit`, and checks that it succeeded.
+fn quits(mut s: Session) {
+    s.send("quit");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < WAIT,
+            "hastings uci did not exit on quit"
+        );
+        thread::sleep(Duration::from_millis(10));
+    };
+    assert!(status.success());
+}
+
+#[test]
+fn human_agent_passes_handshake_legal_moves_stop_and_quit() {
+    let mut s = Session::start_with(&["--agent", "human", "--temperature", "0.5"]);
+    s.send("uci");
+    let hello = s.until(|l| l == "uciok");
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Search type combo default human")),
+        "{hello:?}"
+    );
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Temperature type string default 0.5")),
+        "{hello:?}"
+    );
+    s.send("isready");
+    s.until(|l| l == "readyok");
+    // Twenty positions along a game: each reply is legal there.
+    let mut pos = Chess::default();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..20 {
+        s.send(&format!("position startpos moves {}", moves.join(" ")));
+        s.send("go movetime 50");
+        let (best, lines) = s.bestmove();
+        let m = best
+            .unwrap()
+            .to_move(&pos)
+            .unwrap_or_else(|e| panic!("{e}: {lines:?}"));
+        moves.push(m.to_uci(shakmaty::CastlingMode::Standard).to_string());
+        pos.play_unchecked(m);
+        if pos.is_game_over() {
+            break;
+        }
+    }
+    // An infinite search answers on stop.
+    s.send("position startpos");
+    s.send("go infinite");
+    s.send("isready");
+    s.until(|l| l == "readyok");
+    s.send("stop");
+    let (best, _) = s.bestmove();
+    assert!(best.unwrap().to_move(&Chess::default()).is_ok());
+    quits(s);
+}
+
+#[test]
+fn human_agent_at_temperature_zero_plays_the_predictors_top_move() {
+    let mut s = Session::start();
+    s.send("setoption name Search value human");
+    s.send("setoption name Temperature value 0");
+    let predictor = hastings::engine::predictor::Predictor::shipped().unwrap();
+    for sans in ["", "e4 c5", "d4 Nf6 c4 e6 Nc3"] {
+        let pos = common::position_after(sans);
+        let moves: Vec<String> = common::san_moves(sans)
+            .iter()
+            .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+            .collect();
+        s.send(&format!("position startpos moves {}", moves.join(" ")));
+        s.send("go depth 1");
+        let (best, lines) = s.bestmove();
+        let top = predictor.predict(&pos)[0].mv;
+        assert_eq!(
+            best.unwrap().to_move(&pos).unwrap(),
+            top,
+            "{sans}: {lines:?}"
+        );
+    }
+    s.send("setoption name Temperature value hot");
+    s.send("isready");
+    let lines = s.until(|l| l == "readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string Temperature")),
+        "{lines:?}"
+    );
+    quits(s);
 }

@@ -12,6 +12,8 @@ pub mod export;
 pub mod fit;
 pub mod import;
 pub mod matches;
+pub mod predict;
+pub mod predictor;
 pub mod review;
 pub mod sample;
 pub mod stats;
@@ -85,6 +87,11 @@ pub enum Command {
     Compare(CompareArgs),
     /// Fit the style under which a player's own moves are most likely (a profile).
     Fit(FitArgs),
+    /// The move predictor: what strong players play in a position, or its accuracy on games.
+    Predict(predict::PredictArgs),
+    /// The move predictor's training data.
+    #[command(subcommand)]
+    Predictor(predictor::PredictorCommand),
 }
 
 /// What went wrong in a headless command.
@@ -146,6 +153,15 @@ pub enum CliError {
     /// A review could not be listed or recorded.
     #[error(transparent)]
     Review(#[from] crate::workspace::review_store::ReviewCommandError),
+    /// The predictor's training set could not be made.
+    #[error(transparent)]
+    Dataset(#[from] crate::workspace::predictor_dataset::DatasetError),
+    /// An engine failed while scoring moves.
+    #[error(transparent)]
+    Engine(#[from] crate::engine::EngineError),
+    /// The predictor's weights cannot be used.
+    #[error(transparent)]
+    Weights(#[from] crate::engine::predictor::WeightsError),
     /// A style profile cannot be read or written.
     #[error(transparent)]
     Profile(#[from] crate::workspace::profiles::ProfileFileError),
@@ -199,5 +215,7 @@ pub fn run_in(
         Command::Coverage(args) => coverage::run(args, out),
         Command::Compare(args) => compare::run(args, data_dir, out),
         Command::Fit(args) => fit::run(args, out),
+        Command::Predict(args) => predict::run(args, out),
+        Command::Predictor(command) => predictor::run(command, out),
     }
 }

@@ -236,6 +236,7 @@ pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliErro
         let kind = match c.kind {
             crate::sampler::CandidateKind::Book => "book",
             crate::sampler::CandidateKind::Transposition => "transposition",
+            crate::sampler::CandidateKind::Predicted => "predicted",
         };
         writeln!(
             out,

@@ -7,8 +7,9 @@
 //! So `isready` and `stop` are answered while a search runs, and `stop` gets its
 //! `bestmove` at once.
 //!
-//! Options: `Search` (`alphabeta` or `mcts`), `Skill Level` (0–20, as Stockfish),
-//! `Hash` (MB) and `Seed` (for the weaker levels' random choices).
+//! Options: `Search` (`alphabeta`, `mcts` or `human`, the move predictor sampled with
+//! a temperature), `Skill Level` (0–20, as Stockfish), `Hash` (MB), `Temperature` (of
+//! `human`) and `Seed` (for the weaker levels' and `human`'s random choices).
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
@@ -23,9 +24,11 @@ use shakmaty_uci::{UciMessage, UciOptionConfig, UciSearchControl, UciTimeControl
 use super::Engine;
 use super::alphabeta::AlphaBeta;
 use super::game::Game;
+use super::human::{DEFAULT_TEMPERATURE, HumanLike, MAX_TEMPERATURE};
 use super::info::SearchInfo;
 use super::limits::Limits;
 use super::mcts::Mcts;
+use super::predictor::Predictor;
 use super::strength::MAX_SKILL;
 
 /// What the main loop reacts to.
@@ -40,27 +43,85 @@ enum Event {
     Finished(u64),
 }
 
-/// Which built-in search `go` uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+/// Which built-in engine `go` uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Agent {
+    /// The α-β search.
+    #[default]
     AlphaBeta,
+    /// Monte Carlo tree search.
     Mcts,
+    /// The move predictor, sampled with a temperature.
+    Human,
+}
+
+impl std::str::FromStr for Agent {
+    type Err = String;
+
+    /// `alphabeta`, `mcts` or `human`.
+    fn from_str(s: &str) -> Result<Agent, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "alphabeta" => Ok(Agent::AlphaBeta),
+            "mcts" => Ok(Agent::Mcts),
+            "human" => Ok(Agent::Human),
+            other => Err(format!(
+                "the agent is alphabeta, mcts or human, not `{other}`"
+            )),
+        }
+    }
+}
+
+/// How `hastings uci` starts: the agent and its settings, as the command line gives
+/// them (the GUI can change them with `setoption`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ServeOptions {
+    /// The engine `go` uses.
+    pub agent: Agent,
+    /// The human-like agent's temperature.
+    pub temperature: f64,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            agent: Agent::AlphaBeta,
+            temperature: DEFAULT_TEMPERATURE,
+        }
+    }
 }
 
 /// The built-in engines, owned by whichever thread searches.
 struct Engines {
     alphabeta: AlphaBeta,
     mcts: Mcts,
-    kind: Kind,
+    /// Made when first chosen (it reads the predictor's weights).
+    human: Option<HumanLike>,
+    temperature: f64,
+    seed: u64,
+    kind: Agent,
 }
 
 impl Engines {
-    fn new() -> Engines {
+    fn new(options: ServeOptions) -> Engines {
         Engines {
             alphabeta: AlphaBeta::new(DEFAULT_HASH_MB as usize, 0),
             mcts: Mcts::default(),
-            kind: Kind::AlphaBeta,
+            human: None,
+            temperature: options.temperature.clamp(0.0, MAX_TEMPERATURE),
+            seed: 0,
+            kind: options.agent,
         }
+    }
+
+    /// The human-like engine, made on first use.
+    fn human(&mut self) -> Result<&mut HumanLike, String> {
+        if self.human.is_none() {
+            let predictor = Predictor::shared().map_err(|e| format!("no move predictor: {e}"))?;
+            self.human = Some(HumanLike::new(predictor, self.temperature, self.seed));
+        }
+        self.human
+            .as_mut()
+            .ok_or_else(|| "no move predictor".to_string())
     }
 }
 
@@ -82,6 +143,19 @@ const DEFAULT_HASH_MB: i64 = 16;
 ///
 /// Only when writing to `out` fails.
 pub fn serve<R: BufRead + Send + 'static>(input: R, out: &mut impl Write) -> io::Result<()> {
+    serve_with(input, out, ServeOptions::default())
+}
+
+/// [`serve`] with the agent and settings `options` at the start.
+///
+/// # Errors
+///
+/// Only when writing to `out` fails.
+pub fn serve_with<R: BufRead + Send + 'static>(
+    input: R,
+    out: &mut impl Write,
+    options: ServeOptions,
+) -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
     thread::Builder::new()
@@ -96,7 +170,8 @@ pub fn serve<R: BufRead + Send + 'static>(input: R, out: &mut impl Write) -> io:
             let _ = reader_tx.send(Event::InputClosed);
         })?;
     let mut server = Server {
-        engines: Some(Engines::new()),
+        options,
+        engines: Some(Engines::new(options)),
         search: None,
         searches: 0,
         game: Game::default(),
@@ -150,6 +225,8 @@ struct Server {
     searches: u64,
     game: Game,
     tx: Sender<Event>,
+    /// The settings at the start, for fresh engines.
+    options: ServeOptions,
 }
 
 impl Server {
@@ -165,7 +242,7 @@ impl Server {
             return Ok(true);
         };
         match message {
-            UciMessage::Uci => identify(out)?,
+            UciMessage::Uci => identify(out, self.options)?,
             UciMessage::IsReady => writeln!(out, "readyok")?,
             UciMessage::UciNewGame => {
                 self.stop();
@@ -222,11 +299,27 @@ impl Server {
         };
         match name.to_ascii_lowercase().as_str() {
             "search" => {
-                e.kind = match value.trim().to_ascii_lowercase().as_str() {
-                    "alphabeta" => Kind::AlphaBeta,
-                    "mcts" => Kind::Mcts,
-                    other => return Err(format!("Search is alphabeta or mcts, not `{other}`")),
-                };
+                let agent = value.parse::<Agent>()?;
+                if agent == Agent::Human {
+                    e.human()?;
+                }
+                e.kind = agent;
+            }
+            "temperature" => {
+                let t: f64 = value
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|t: &f64| t.is_finite() && *t >= 0.0)
+                    .ok_or_else(|| {
+                        format!(
+                            "Temperature takes a number from 0 to {MAX_TEMPERATURE}, not `{value}`"
+                        )
+                    })?;
+                e.temperature = t.min(MAX_TEMPERATURE);
+                if let Some(human) = e.human.as_mut() {
+                    human.set_temperature(t);
+                }
             }
             "skill level" => {
                 let level = number()?.clamp(0, i64::from(MAX_SKILL));
@@ -237,7 +330,14 @@ impl Server {
                 let mb = number()?.clamp(1, 1024);
                 e.alphabeta.resize_hash(usize::try_from(mb).unwrap_or(1));
             }
-            "seed" => e.alphabeta.reseed(number()?.unsigned_abs()),
+            "seed" => {
+                let seed = number()?.unsigned_abs();
+                e.alphabeta.reseed(seed);
+                e.seed = seed;
+                if let Some(human) = e.human.as_mut() {
+                    human.reseed(seed);
+                }
+            }
             _ => return Err(format!("unknown option `{name}`")),
         }
         Ok(())
@@ -274,7 +374,7 @@ impl Server {
                 // No thread for the search (out of resources): answer, and start over
                 // with fresh engines, as the old ones went down with the closure.
                 let _ = self.tx.send(Event::Output("bestmove (none)".into()));
-                self.engines = Some(Engines::new());
+                self.engines = Some(Engines::new(self.options));
             }
         }
     }
@@ -311,8 +411,15 @@ fn search(
         let _ = tx.send(Event::Output(UciMessage::Info(info.to_uci()).to_string()));
     };
     let engine: &mut dyn Engine = match engines.kind {
-        Kind::AlphaBeta => &mut engines.alphabeta,
-        Kind::Mcts => &mut engines.mcts,
+        Agent::AlphaBeta => &mut engines.alphabeta,
+        Agent::Mcts => &mut engines.mcts,
+        Agent::Human => match engines.human() {
+            Ok(human) => human,
+            Err(reason) => {
+                let _ = tx.send(Event::Output(format!("info string {reason}")));
+                &mut engines.alphabeta
+            }
+        },
     };
     let result = engine
         .search(game, limits, stop, &mut on_info)
@@ -376,15 +483,27 @@ fn limits_of(
     (limits, infinite)
 }
 
+fn agent_name(agent: Agent) -> &'static str {
+    match agent {
+        Agent::AlphaBeta => "alphabeta",
+        Agent::Mcts => "mcts",
+        Agent::Human => "human",
+    }
+}
+
 /// The answer to `uci`: names, options, `uciok`.
-fn identify(out: &mut impl Write) -> io::Result<()> {
+fn identify(out: &mut impl Write, options: ServeOptions) -> io::Result<()> {
     writeln!(out, "id name hastings {}", env!("CARGO_PKG_VERSION"))?;
     writeln!(out, "id author the Hastings authors")?;
     let options = [
         UciOptionConfig::Combo {
             name: "Search".into(),
-            default: Some("alphabeta".into()),
-            var: vec!["alphabeta".into(), "mcts".into()],
+            default: Some(agent_name(options.agent).into()),
+            var: vec!["alphabeta".into(), "mcts".into(), "human".into()],
+        },
+        UciOptionConfig::String {
+            name: "Temperature".into(),
+            default: Some(options.temperature.to_string()),
         },
         UciOptionConfig::Spin {
             name: "Skill Level".into(),

@@ -15,6 +15,9 @@ pub enum CandidateKind {
     Book,
     /// An implied transposition: the move reaches a book position no line plays it into.
     Transposition,
+    /// Past the book: a legal move whose share is the move predictor's estimate of how
+    /// many strong players play it here.
+    Predicted,
 }
 
 /// One candidate reply at a node, with every number the sampler uses.
@@ -234,6 +237,29 @@ impl Distribution {
                 (r, bonus)
             }),
         )
+    }
+
+    /// The distribution over moves whose shares are given (they should sum to 1), of
+    /// one `kind`, with no style flags: past the book, where the move predictor gives
+    /// the shares. `A` and `P` are those of SAMPLER.md as for book candidates.
+    pub fn from_shares(
+        shares: impl IntoIterator<Item = (Move, f64)>,
+        kind: CandidateKind,
+        style: &Style,
+        s_prev: f64,
+    ) -> Distribution {
+        let raw = shares
+            .into_iter()
+            .map(|(mv, share)| RawCandidate {
+                to: None,
+                mv,
+                kind,
+                weight: share,
+                share,
+                flag_shares: FlagWeights::default(),
+            })
+            .collect();
+        Distribution::from_raw(raw, style, s_prev)
     }
 
     fn from_table(table: &Table, s_prev: f64) -> Distribution {

@@ -19,4 +19,4 @@ pub mod review_drill;
 mod session;
 
 pub use phase::{BookMove, Hint, MoveOutcome, Phase, PlayedMove, Reply};
-pub use session::{DEFAULT_REPLY_DELAY, ReviewSteering, Session};
+pub use session::{DEFAULT_REPLY_DELAY, PastBook, ReviewSteering, Session};

@@ -72,6 +72,8 @@ pub struct Session {
     books: Vec<SharedBook>,
     /// Where the popularity shares come from.
     popularity: Popularity,
+    /// Play past the book with the move predictor, when on.
+    past_book: Option<PastBook>,
 }
 
 /// The review term of review mode: the computer's candidates get `weight · d(y)` added
@@ -85,7 +87,10 @@ pub struct ReviewSteering {
 }
 
 mod naming;
+mod past_book;
 mod popularity;
+
+pub use past_book::PastBook;
 
 impl Session {
     /// A new drill from the standard start position, the RNG seeded with `seed`.
@@ -114,6 +119,7 @@ impl Session {
             review: None,
             books: Vec::new(),
             popularity: Popularity::Lines,
+            past_book: None,
         };
         s.restart(Chess::default());
         s
@@ -279,12 +285,13 @@ impl Session {
         if ply >= self.moves.len() {
             return self.dist.clone();
         }
-        self.source().distribution(
+        let d = self.source().distribution(
             &self.positions[ply],
             &self.style,
             self.s_prev_at(ply),
             self.naming_line(ply + 1).map(|(l, _)| l),
-        )
+        );
+        self.or_past_book(d, &self.positions[ply], ply, self.s_prev_at(ply))
     }
 
     /// The drilled moves as a line (for export), named by the opening reached; `None`
@@ -328,7 +335,10 @@ impl Session {
             .moves
             .iter()
             .zip(&self.positions)
-            .map(|(m, pos)| source.move_share(pos, m.mv, &self.style))
+            .map(|(m, pos)| match m.kind {
+                CandidateKind::Predicted => self.predicted_share(pos, m.mv).unwrap_or(1.0),
+                _ => source.move_share(pos, m.mv, &self.style),
+            })
             .collect();
         self.s_prevs.truncate(1);
         self.s_prevs.extend(shares);
@@ -344,6 +354,7 @@ impl Session {
             self.s_prev(),
             self.naming_line(self.nodes.len()).map(|(l, _)| l),
         );
+        let d = self.or_past_book(d, self.position(), self.moves.len(), self.s_prev());
         match &self.review {
             Some(r) if self.position().turn() != self.learner => {
                 d.with_review(r.weight, |n| r.term.d(n))

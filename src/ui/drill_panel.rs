@@ -226,6 +226,7 @@ fn move_list_ui(ui: &mut Ui, session: &Session, commands: &mut Vec<Command>) {
                                 match m.kind {
                                     CandidateKind::Book => "book move",
                                     CandidateKind::Transposition => "transposition",
+                                    CandidateKind::Predicted => "past the book",
                                 }
                             );
                             if ui

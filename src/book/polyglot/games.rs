@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError};
-use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Position};
+use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Position};
 use thiserror::Error;
 
 use super::key::key;
@@ -40,6 +40,32 @@ pub trait MoveSink {
 impl MoveSink for Vec<(u64, RawMove, u8)> {
     fn add(&mut self, key: u64, raw_move: RawMove, score: u8) {
         self.push((key, raw_move, score));
+    }
+}
+
+/// Receives the plies of the games read with the position they were played in: what a
+/// book needs ([`MoveSink`], through the blanket implementation) or more (a training
+/// set's boards and legal moves).
+pub trait PlySink {
+    /// What is kept of a ply until its game's result is known.
+    type Ply;
+    /// The ply `mv` (encoded as `raw_move`), about to be played at `pos`: the
+    /// `ply`-th of game `game` (the game's 1-based number in the text read; plies from 0).
+    fn ply(&mut self, game: u64, ply: u32, pos: &Chess, mv: Move, raw_move: RawMove) -> Self::Ply;
+    /// A ply of a game that has ended, with the game's score for the side that moved
+    /// (2 win, 1 draw or unknown, 0 loss), in game order.
+    fn add(&mut self, ply: Self::Ply, score: u8);
+}
+
+impl<S: MoveSink> PlySink for S {
+    type Ply = (u64, RawMove);
+
+    fn ply(&mut self, _: u64, _: u32, pos: &Chess, _: Move, raw_move: RawMove) -> Self::Ply {
+        (key(pos), raw_move)
+    }
+
+    fn add(&mut self, (key, raw_move): Self::Ply, score: u8) {
+        MoveSink::add(self, key, raw_move, score);
     }
 }
 
@@ -145,10 +171,10 @@ impl GamesReport {
 /// # Errors
 ///
 /// Only the reader's I/O errors; problems in games are [`GamesReport::issues`].
-pub fn read_games(
+pub fn read_games<S: PlySink>(
     pgn: impl Read,
     max_plies: u32,
-    sink: &mut impl MoveSink,
+    sink: &mut S,
 ) -> io::Result<GamesReport> {
     let mut visitor = GameVisitor {
         sink,
@@ -208,15 +234,15 @@ struct Game {
     ended: bool,
 }
 
-struct GameVisitor<'s, S> {
+struct GameVisitor<'s, S: PlySink> {
     sink: &'s mut S,
     max_plies: u32,
     report: GamesReport,
-    /// The current game's plies: key, move, side that moved.
-    plies: Vec<(u64, RawMove, Color)>,
+    /// The current game's plies, as the sink keeps them, and the side that moved.
+    plies: Vec<(S::Ply, Color)>,
 }
 
-impl<S: MoveSink> GameVisitor<'_, S> {
+impl<S: PlySink> GameVisitor<'_, S> {
     fn issue(&mut self, ply: u32, san: String, reason: GameIssueReason) {
         self.report.issue_count += 1;
         if self.report.issues.len() < MAX_KEPT_ISSUES {
@@ -232,8 +258,8 @@ impl<S: MoveSink> GameVisitor<'_, S> {
     /// Gives the game's plies to the sink, scored by its result.
     fn flush(&mut self, result: GameResult) {
         self.report.plies += self.plies.len() as u64;
-        for (key, raw_move, mover) in self.plies.drain(..) {
-            self.sink.add(key, raw_move, result.score(mover));
+        for (ply, mover) in self.plies.drain(..) {
+            self.sink.add(ply, result.score(mover));
         }
     }
 
@@ -273,7 +299,7 @@ impl<S: MoveSink> GameVisitor<'_, S> {
     }
 }
 
-impl<S: MoveSink> Visitor for GameVisitor<'_, S> {
+impl<S: PlySink> Visitor for GameVisitor<'_, S> {
     type Tags = Tags;
     type Movetext = Game;
     type Output = ();
@@ -335,7 +361,10 @@ impl<S: MoveSink> Visitor for GameVisitor<'_, S> {
         });
         match encoded {
             Ok((mv, raw)) => {
-                self.plies.push((key(&game.pos), raw, game.pos.turn()));
+                let ply = self
+                    .sink
+                    .ply(self.report.games, game.sans - 1, &game.pos, mv, raw);
+                self.plies.push((ply, game.pos.turn()));
                 game.pos.play_unchecked(mv);
             }
             Err(reason) => {

@@ -46,7 +46,7 @@ pub use entry::{ENTRY_SIZE, Entry};
 pub use error::{MoveSkip, PolyglotError};
 pub use filter::KeyFilter;
 pub use games::{
-    DEFAULT_MAX_PLIES, GameIssue, GameIssueReason, GamesReport, MAX_KEPT_ISSUES, MoveSink,
+    DEFAULT_MAX_PLIES, GameIssue, GameIssueReason, GamesReport, MAX_KEPT_ISSUES, MoveSink, PlySink,
     read_games,
 };
 pub use key::key;

@@ -1,0 +1,233 @@
+//! `hastings predict`: the move predictor's distribution at a position (`--fen`), or its
+//! accuracy on the moves of games (`--eval`).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Move};
+
+use super::CliError;
+use crate::book::polyglot::{PlySink, RawMove, gnuchess, read_games};
+use crate::engine::matching::{BookRanker, EngineRanker, PredictorRanker, match_moves};
+use crate::engine::predictor::Predictor;
+use crate::engine::{AlphaBeta, Limits, UciEngine, discover};
+
+/// `hastings predict`.
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    /// The position (default: the starting position).
+    #[arg(long, conflicts_with = "eval")]
+    pub fen: Option<String>,
+    /// Print only the N most likely moves (0: all).
+    #[arg(long, default_value_t = 0)]
+    pub top: usize,
+    /// Measure the accuracy on every game move of these PGN files instead.
+    #[arg(long, num_args = 1..)]
+    pub eval: Vec<PathBuf>,
+    /// With `--eval`: leave out positions before this ply (half-moves played).
+    #[arg(long, default_value_t = 8)]
+    pub min_ply: u32,
+    /// With `--eval`: at most this many positions (the first, in file order).
+    #[arg(long)]
+    pub max_positions: Option<usize>,
+    /// With `--eval`: whose moves to score: `cnn` (the move predictor), `book` (the
+    /// gnuchess book's most played move, where it has one), `alphabeta` or `stockfish`
+    /// (their best move at `--depth`).
+    #[arg(long, value_enum, default_value_t = EvalAgent::Cnn)]
+    pub agent: EvalAgent,
+    /// With `--eval` and a search agent: the search depth.
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+    /// With `--eval`: worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Weights to use instead of the shipped ones (a trainer's `predictor.safetensors`).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One move of `predict --fen --json`.
+#[derive(Debug, Serialize)]
+pub struct MoveJson {
+    /// UCI (standard castling: `e1g1`).
+    pub uci: String,
+    /// SAN.
+    pub san: String,
+    /// Probability.
+    pub p: f64,
+}
+
+/// `predict --fen --json`.
+#[derive(Debug, Serialize)]
+pub struct PredictJson {
+    /// The legal moves, most likely first.
+    pub moves: Vec<MoveJson>,
+}
+
+/// The agents `predict --eval` scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalAgent {
+    /// The move predictor.
+    Cnn,
+    /// The gnuchess book's most played move.
+    Book,
+    /// The built-in α-β search.
+    Alphabeta,
+    /// Stockfish.
+    Stockfish,
+}
+
+pub(super) fn run(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if args.eval.is_empty() {
+        predict_fen(args, &load_predictor(args)?, out)
+    } else {
+        evaluate(args, out)
+    }
+}
+
+/// `--weights`, or the shipped predictor.
+fn load_predictor(args: &PredictArgs) -> Result<Predictor, CliError> {
+    match &args.weights {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|source| CliError::Create {
+                path: path.clone(),
+                source,
+            })?;
+            Ok(Predictor::from_safetensors(&bytes)?)
+        }
+        None => Ok(Predictor::shipped()?),
+    }
+}
+
+fn predict_fen(
+    args: &PredictArgs,
+    predictor: &Predictor,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let pos: Chess = match &args.fen {
+        None => Chess::default(),
+        Some(text) => text
+            .parse::<Fen>()
+            .map_err(|e| CliError::Usage(format!("--fen: {e}")))?
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| CliError::Usage(format!("--fen: {e}")))?,
+    };
+    let mut moves = predictor.predict(&pos);
+    if args.top > 0 {
+        moves.truncate(args.top);
+    }
+    let moves: Vec<MoveJson> = moves
+        .into_iter()
+        .map(|m| MoveJson {
+            uci: m.mv.to_uci(CastlingMode::Standard).to_string(),
+            san: SanPlus::from_move(pos.clone(), m.mv).to_string(),
+            p: m.p,
+        })
+        .collect();
+    if args.json {
+        serde_json::to_writer(&mut *out, &PredictJson { moves })?;
+        writeln!(out)?;
+    } else {
+        for m in &moves {
+            writeln!(out, "{:<8} {:>6.2} %", m.san, 100.0 * m.p)?;
+        }
+    }
+    Ok(())
+}
+
+/// The positions and moves of games from `min_ply` on.
+struct Collect {
+    min_ply: u32,
+    positions: Vec<(Chess, Move)>,
+}
+
+impl PlySink for Collect {
+    type Ply = ();
+
+    fn ply(&mut self, _: u64, ply: u32, pos: &Chess, mv: Move, _: RawMove) {
+        if ply >= self.min_ply {
+            self.positions.push((pos.clone(), mv));
+        }
+    }
+
+    fn add(&mut self, (): (), _: u8) {}
+}
+
+/// The game moves from `min_ply` on of `files`, at most `max` of them.
+fn game_positions(
+    files: &[PathBuf],
+    min_ply: u32,
+    max: Option<usize>,
+) -> Result<Vec<(Chess, Move)>, CliError> {
+    let mut sink = Collect {
+        min_ply,
+        positions: Vec::new(),
+    };
+    for path in files {
+        let file = std::fs::File::open(path).map_err(|source| CliError::Create {
+            path: path.clone(),
+            source,
+        })?;
+        read_games(std::io::BufReader::new(file), u32::MAX, &mut sink)?;
+        if max.is_some_and(|max| sink.positions.len() >= max) {
+            break;
+        }
+    }
+    let mut positions = sink.positions;
+    if let Some(max) = max {
+        positions.truncate(max);
+    }
+    Ok(positions)
+}
+
+fn evaluate(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let positions = game_positions(&args.eval, args.min_ply, args.max_positions)?;
+    let depth = Limits::depth(args.depth);
+    let report = match args.agent {
+        EvalAgent::Cnn => {
+            let predictor = load_predictor(args)?;
+            match_moves(&positions, args.threads, || {
+                Ok(PredictorRanker::new(&predictor))
+            })?
+        }
+        EvalAgent::Book => {
+            let book =
+                gnuchess().map_err(|e| CliError::Usage(format!("the gnuchess book: {e}")))?;
+            match_moves(&positions, args.threads, || Ok(BookRanker::new(&book)))?
+        }
+        EvalAgent::Alphabeta => match_moves(&positions, args.threads, || {
+            Ok(EngineRanker::new(AlphaBeta::new(16, 0), depth.clone()))
+        })?,
+        EvalAgent::Stockfish => {
+            let path = discover::stockfish().ok_or_else(|| {
+                CliError::Usage("--agent stockfish: Stockfish is not installed".into())
+            })?;
+            match_moves(&positions, args.threads, || {
+                Ok(EngineRanker::new(UciEngine::start(&path)?, depth.clone()))
+            })?
+        }
+    };
+    if args.json {
+        serde_json::to_writer(&mut *out, &report)?;
+        writeln!(out)?;
+    } else {
+        let top3 = report
+            .top3
+            .map_or(String::new(), |t| format!(", top-3 {:.1} %", 100.0 * t));
+        writeln!(
+            out,
+            "{} positions: top-1 {:.1} %{top3}, from-square {:.1} %",
+            report.positions,
+            100.0 * report.top1,
+            100.0 * report.from_accuracy
+        )?;
+    }
+    Ok(())
+}

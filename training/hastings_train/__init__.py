@@ -1,0 +1,1 @@
+"""Training of the Hastings move predictor (ChessNet) on `hastings predictor dataset` output."""

@@ -27,6 +27,7 @@ fn harness(learner: Side) -> Harness<'static, TrainerApp> {
         animate_moves: false,
         // A quick engine: the built-in α-β at full strength, 50 ms a move.
         play_on: PlayOnSettings {
+            engine: hastings::ui::play_on::EngineKind::AlphaBeta,
             skill: 20,
             movetime_ms: 50,
             ..PlayOnSettings::default()
@@ -219,4 +220,49 @@ fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
             .played()
             .is_empty()
     );
+}
+
+#[test]
+fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
+    let mut harness = harness(Side::Black);
+    harness.run_ok();
+    wait_until(&mut harness, "the computer's first move", |app| {
+        *app.session().phase() == Phase::LearnerToMove
+    });
+    harness.get_by_label("Play on from here").click();
+    harness.run_ok();
+    // The harness starts with the built-in α-β engine; choose Human-like in the menu.
+    harness.get_by_label("Engine settings").click();
+    harness.run_ok();
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "Engine")
+        .click();
+    harness.run_ok();
+    harness.get_by_label("Human-like").click();
+    harness.run_ok();
+    assert_eq!(
+        harness.state().settings().play_on.engine,
+        hastings::ui::play_on::EngineKind::Human
+    );
+    assert!(
+        !harness
+            .get_all_by_label("Temperature")
+            .collect::<Vec<_>>()
+            .is_empty()
+    );
+    // Black to move after White's first move: the learner plays e7-e5.
+    let before = harness.state().play_on().unwrap().game().position().clone();
+    click_square(&mut harness, Square::E7);
+    click_square(&mut harness, Square::E5);
+    wait_until(&mut harness, "the human-like reply", |app| {
+        app.play_on().is_some_and(|p| p.game().played().len() == 2)
+    });
+    let game = harness.state().play_on().unwrap().game();
+    let mut pos = before;
+    for m in game.played() {
+        assert!(pos.is_legal(m.mv), "{} is legal", m.san);
+        pos.play_unchecked(m.mv);
+    }
+    assert!(!game.played()[1].by_learner);
+    assert_eq!(game.turn(), Turn::Learner);
 }

@@ -82,6 +82,9 @@ pub enum EngineError {
         /// The engine's name.
         engine: String,
     },
+    /// The move predictor's weights cannot be read (the human-like engine).
+    #[error("no move predictor: {0}")]
+    Predictor(String),
     /// The engine has no such option, or the value is out of range.
     #[error("engine {engine}: {reason}")]
     Option {

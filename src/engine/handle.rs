@@ -34,9 +34,11 @@ use super::alphabeta::AlphaBeta;
 use super::client::{Timeouts, UciEngine};
 use super::error::EngineError;
 use super::game::Game;
+use super::human::{HumanLike, HumanOpponent, PLAYING};
 use super::info::{SearchInfo, SearchResult};
 use super::limits::Limits;
 use super::mcts::Mcts;
+use super::predictor::Predictor;
 use super::strength::Strength;
 
 /// Which engine a handle runs.
@@ -46,6 +48,14 @@ pub enum EngineChoice {
     Builtin(Strength),
     /// The built-in MCTS engine, in-process.
     Mcts,
+    /// The human-like engine (the move predictor sampled at `temperature`), in-process;
+    /// it analyses with the built-in α-β engine.
+    Human {
+        /// Its temperature.
+        temperature: f64,
+        /// The seed of its random choices.
+        seed: u64,
+    },
     /// A UCI engine process: `path args…`, set to `strength`.
     Uci {
         /// The program.
@@ -254,6 +264,23 @@ fn start(choice: &EngineChoice, outbox: &Sender<EngineEvent>) -> Current {
             announce(&current, None, outbox);
             current
         }
+        EngineChoice::Human { temperature, seed } => match Predictor::shared() {
+            Ok(predictor) => {
+                let human = HumanLike::new(predictor, *temperature, *seed);
+                let current = Current {
+                    engine: Box::new(HumanOpponent::new(human)),
+                    is_process: false,
+                };
+                announce(&current, None, outbox);
+                current
+            }
+            Err(e) => fall_back(
+                "Human-like",
+                &EngineError::Predictor(e.to_string()),
+                Strength::Full,
+                outbox,
+            ),
+        },
         EngineChoice::Uci {
             path,
             args,
@@ -312,6 +339,7 @@ fn work(
     let strength = match choice {
         EngineChoice::Builtin(s) | EngineChoice::Uci { strength: s, .. } => *s,
         EngineChoice::Mcts => Strength::Full,
+        EngineChoice::Human { .. } => PLAYING,
     };
     let mut current = start(choice, outbox);
     wake();

@@ -27,8 +27,10 @@ const SEARCH_REPAINT: Duration = Duration::from_millis(100);
 /// Which engine the learner plays on against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum EngineKind {
-    /// The built-in α-β engine (needs nothing installed).
+    /// Human-like: the move predictor's moves, as strong players would play.
     #[default]
+    Human,
+    /// The built-in α-β engine (needs nothing installed).
     AlphaBeta,
     /// The built-in MCTS engine.
     Mcts,
@@ -40,7 +42,8 @@ pub enum EngineKind {
 
 impl EngineKind {
     /// Every kind, in the order of the menu.
-    pub const ALL: [EngineKind; 4] = [
+    pub const ALL: [EngineKind; 5] = [
+        EngineKind::Human,
         EngineKind::AlphaBeta,
         EngineKind::Mcts,
         EngineKind::Stockfish,
@@ -50,6 +53,7 @@ impl EngineKind {
     /// The menu text.
     pub fn text(self) -> &'static str {
         match self {
+            EngineKind::Human => "Human-like",
             EngineKind::AlphaBeta => "Built-in α-β",
             EngineKind::Mcts => "Built-in MCTS",
             EngineKind::Stockfish => "Stockfish",
@@ -77,12 +81,15 @@ pub struct PlayOnSettings {
     pub movetime_ms: u32,
     /// Whether the best move for the learner is drawn as an arrow.
     pub best_move_arrow: bool,
+    /// The human-like engine's temperature: 0 plays the most likely move, 1 as often as
+    /// strong players do, more is wilder.
+    pub temperature: f64,
 }
 
 impl Default for PlayOnSettings {
     fn default() -> PlayOnSettings {
         PlayOnSettings {
-            engine: EngineKind::AlphaBeta,
+            engine: EngineKind::Human,
             path: String::new(),
             // Full strength: a weakened α-β picks among moves up to 1.5 pawns worse
             // than the best (at level 10), which looks random; the learner lowers it.
@@ -91,6 +98,7 @@ impl Default for PlayOnSettings {
             elo: 1350,
             movetime_ms: 500,
             best_move_arrow: false,
+            temperature: crate::engine::human::DEFAULT_TEMPERATURE,
         }
     }
 }
@@ -117,6 +125,13 @@ impl PlayOnSettings {
             })
         };
         let (choice, problem) = match self.engine {
+            EngineKind::Human => (
+                EngineChoice::Human {
+                    temperature: self.temperature,
+                    seed: 0,
+                },
+                None,
+            ),
             EngineKind::AlphaBeta => (EngineChoice::Builtin(strength), None),
             EngineKind::Mcts => (EngineChoice::Mcts, None),
             EngineKind::Stockfish | EngineKind::Path => {
@@ -443,6 +458,7 @@ mod tests {
     #[test]
     fn settings_choose_the_engine_and_its_strength() {
         let builtin = PlayOnSettings {
+            engine: EngineKind::AlphaBeta,
             skill: 7,
             movetime_ms: 250,
             ..PlayOnSettings::default()
@@ -451,8 +467,22 @@ mod tests {
         assert_eq!(o.choice, EngineChoice::Builtin(Strength::Skill(7)));
         assert_eq!(o.movetime, Duration::from_millis(250));
         assert_eq!(problem, None);
-        let full = PlayOnSettings::default().opponent().0;
+        let full = PlayOnSettings {
+            engine: EngineKind::AlphaBeta,
+            ..PlayOnSettings::default()
+        }
+        .opponent()
+        .0;
         assert_eq!(full.choice, EngineChoice::Builtin(Strength::Full));
+        // Human-like is the default, at its temperature.
+        let human = PlayOnSettings::default().opponent().0;
+        assert_eq!(
+            human.choice,
+            EngineChoice::Human {
+                temperature: 1.0,
+                seed: 0
+            }
+        );
         let mcts = PlayOnSettings {
             engine: EngineKind::Mcts,
             ..PlayOnSettings::default()

@@ -205,6 +205,15 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
                     );
                     path_done = r.lost_focus();
                 }
+                EngineKind::Human => {
+                    ui.add(
+                        egui::Label::new(
+                            "Plays what strong players play here (a network trained on master \
+                         games); the eval bar comes from the built-in engine.",
+                        )
+                        .wrap(),
+                    );
+                }
                 EngineKind::AlphaBeta | EngineKind::Mcts => {}
             }
             let uci = matches!(s.engine, EngineKind::Stockfish | EngineKind::Path);
@@ -213,6 +222,12 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
             }
             if s.engine == EngineKind::Mcts {
                 ui.label("MCTS has no strength setting.");
+            } else if s.engine == EngineKind::Human {
+                ui.add(egui::Slider::new(&mut s.temperature, 0.0..=2.0).text("Temperature"))
+                    .on_hover_text(
+                        "0: always the most likely move; 1: each move as often as strong \
+                         players play it; higher: more surprising moves",
+                    );
             } else if uci && s.use_elo {
                 ui.add(egui::Slider::new(&mut s.elo, 1350..=2850).text("Elo"));
             } else {

@@ -17,6 +17,7 @@ use shakmaty::{Color, KnownOutcome, Move, Position};
 use super::{PlayOnError, PlayOnGame, Turn};
 use crate::engine::adjudicate::GameEnd;
 use crate::engine::handle::SearchId;
+use crate::engine::human::PLAYING;
 use crate::engine::{EngineChoice, EngineEvent, EngineHandle, Limits, Score, Strength};
 use crate::workspace::job::Wake;
 
@@ -42,6 +43,8 @@ impl Opponent {
         match &self.choice {
             EngineChoice::Builtin(s) | EngineChoice::Uci { strength: s, .. } => Some(*s),
             EngineChoice::Mcts => None,
+            // It plays human-like moves below full strength and analyses at full.
+            EngineChoice::Human { .. } => Some(PLAYING),
         }
     }
 }
@@ -457,6 +460,7 @@ fn without_strength(choice: &EngineChoice) -> EngineChoice {
     match choice {
         EngineChoice::Builtin(_) => EngineChoice::Builtin(Strength::Full),
         EngineChoice::Mcts => EngineChoice::Mcts,
+        EngineChoice::Human { .. } => choice.clone(),
         EngineChoice::Uci { path, args, .. } => EngineChoice::Uci {
             path: path.clone(),
             args: args.clone(),
@@ -470,6 +474,7 @@ fn choice_name(choice: &EngineChoice) -> String {
     match choice {
         EngineChoice::Builtin(_) => "Hastings α-β".to_owned(),
         EngineChoice::Mcts => "Hastings MCTS".to_owned(),
+        EngineChoice::Human { .. } => "Human-like".to_owned(),
         EngineChoice::Uci { path, .. } => path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into(),

@@ -203,14 +203,14 @@ fn evaluate(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
             match_moves(&positions, args.threads, || Ok(BookRanker::new(&book)))?
         }
         EvalAgent::Alphabeta => match_moves(&positions, args.threads, || {
-            Ok(EngineRanker::new(AlphaBeta::new(16, 0), depth.clone()))
+            Ok(EngineRanker::new(AlphaBeta::new(16, 0), depth))
         })?,
         EvalAgent::Stockfish => {
             let path = discover::stockfish().ok_or_else(|| {
                 CliError::Usage("--agent stockfish: Stockfish is not installed".into())
             })?;
             match_moves(&positions, args.threads, || {
-                Ok(EngineRanker::new(UciEngine::start(&path)?, depth.clone()))
+                Ok(EngineRanker::new(UciEngine::start(&path)?, depth))
             })?
         }
     };

@@ -30,10 +30,11 @@ use super::screenshot::ScreenshotPlan;
 use super::state::{SETTINGS_KEY, Settings};
 use super::timings::Timings;
 use crate::book::PositionGraph;
+use crate::engine::predictor::Predictor;
 use crate::sampler::profile::StyleProfile;
 use crate::trainer::learner_style::{Adaptation, Posterior, StyleClass};
 use crate::trainer::progress::Progress;
-use crate::trainer::{Reply, Session};
+use crate::trainer::{PastBook, Reply, Session};
 use crate::workspace::job::Wake;
 use crate::workspace::store::ProgressFile;
 use crate::workspace::{Workspace, WorkspaceError, WorkspaceEvent, export};
@@ -409,12 +410,23 @@ impl TrainerApp {
         }
     }
 
-    /// Gives the drill the workspace's Polyglot books and popularity (issue 11).
+    /// Gives the drill the workspace's Polyglot books and popularity, and play past the
+    /// book as the settings say.
     pub(super) fn sync_books(&mut self) {
         self.books_seen = self.workspace.open_books().generation();
         self.settings.book = self.workspace.choice().clone();
         let books = self.workspace.books();
         self.session.set_books(books, self.settings.book.popularity);
+        let plies = self.settings.past_book_plies;
+        let past_book = match (plies, Predictor::shared()) {
+            (0, _) => None,
+            (plies, Ok(predictor)) => Some(PastBook { predictor, plies }),
+            (_, Err(e)) => {
+                self.message = Some(format!("Past the book is off: {e}"));
+                None
+            }
+        };
+        self.session.set_past_book(past_book);
         self.chart.invalidate();
     }
 

@@ -92,6 +92,10 @@ impl TrainerApp {
             Command::CancelOpen => self.dialogs.close_mode(),
             Command::CancelImport => self.workspace.cancel_import(),
             Command::SetBook(choice) => self.workspace.set_choice(choice),
+            Command::SetPastBook(plies) => {
+                self.settings.past_book_plies = plies;
+                self.sync_books();
+            }
             Command::RemoveFile(path) => self.workspace.remove(&path),
             Command::ShowReport(path) => {
                 if let Some(f) = self.workspace.file(&path) {

@@ -230,6 +230,8 @@ pub enum Command {
     CancelImport,
     /// Use these sources and filters for the book (the graph is rebuilt).
     SetBook(BookChoice),
+    /// Go on this many plies past the book with the move predictor (0: off).
+    SetPastBook(u32),
     /// Forget a loaded file.
     RemoveFile(PathBuf),
     /// Show the import report of a loaded file again.

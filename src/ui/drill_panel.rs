@@ -73,7 +73,21 @@ fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
     match session.phase() {
         Phase::LearnerToMove => {
             ui.label(RichText::new(format!("Your move ({learner})")).strong());
-            if let Some(reply) = &app.last_reply {
+            if let Some(reply) = &app.last_reply
+                && reply.candidate.kind == CandidateKind::Predicted
+            {
+                let c = &reply.candidate;
+                ui.add(
+                    egui::Label::new(format!(
+                        "Past the book: the computer played {} (P {:.1}%): the predictor \
+                         expects {:.0}% of strong players to play it here.",
+                        reply.san,
+                        c.p * 100.0,
+                        c.share * 100.0,
+                    ))
+                    .wrap(),
+                );
+            } else if let Some(reply) = &app.last_reply {
                 let c = &reply.candidate;
                 ui.add(
                     egui::Label::new(format!(

@@ -78,6 +78,8 @@ pub struct Settings {
     pub adaptive: bool,
     /// The engine to play on against after the book.
     pub play_on: super::play_on::PlayOnSettings,
+    /// How many plies the drill goes on past the book with the move predictor (0: off).
+    pub past_book_plies: u32,
 }
 
 impl Default for Settings {
@@ -97,6 +99,7 @@ impl Default for Settings {
             learner_name: String::new(),
             adaptive: false,
             play_on: super::play_on::PlayOnSettings::default(),
+            past_book_plies: 0,
         }
     }
 }

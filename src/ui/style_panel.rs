@@ -198,6 +198,16 @@ fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) 
         book.popularity = chosen;
         commands.push(Command::SetBook(book));
     }
+    let mut plies = settings.past_book_plies;
+    let r = ui
+        .add(egui::Slider::new(&mut plies, 0..=12).text("plies past the book"))
+        .on_hover_text(
+            "Where the book ends, the drill goes on this many moves (plies) with what strong \
+             players play there, as a network trained on master games predicts (0: off)",
+        );
+    if r.changed() && plies != settings.past_book_plies {
+        commands.push(Command::SetPastBook(plies));
+    }
 }
 
 fn slider_info(name: &str, value: f64, enabled: bool) -> WidgetInfo {

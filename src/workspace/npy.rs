@@ -51,7 +51,7 @@ pub fn npy_bytes<T: NpyElement>(shape: &[usize], data: &[T]) -> Vec<u8> {
     let unpadded = 10 + header.len() + 1;
     header.push_str(&" ".repeat(unpadded.next_multiple_of(64) - unpadded));
     header.push('\n');
-    let mut out = Vec::with_capacity(10 + header.len() + data.len() * size_of::<T>());
+    let mut out = Vec::with_capacity(10 + header.len() + std::mem::size_of_val(data));
     out.extend_from_slice(b"\x93NUMPY\x01\x00");
     // The header of a dataset's arrays is far below 64 KiB.
     out.extend_from_slice(

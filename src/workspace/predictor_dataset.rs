@@ -307,7 +307,7 @@ pub fn make_dataset(
             min_ply: options.min_ply,
         });
     }
-    let is_valid = |game: u64| options.valid_every > 0 && game % options.valid_every == 0;
+    let is_valid = |game: u64| options.valid_every > 0 && game.is_multiple_of(options.valid_every);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
     let mut hasher = Sha256::new();
     let mut counts = Vec::new();

@@ -167,8 +167,11 @@ fn predict_fen_json_lists_every_legal_move_once() {
     assert!(err.contains("--fen"), "{err}");
 }
 
-/// The shipped net's accuracy on a slice of the held-out TWIC file (`docs/human.md`
-/// has the full figures); the floor is a little under what it measures.
+/// The shipped net's accuracy on the first 2,000 positions after ply 8 of a slice of the
+/// held-out TWIC file (`docs/human.md` has the full figures). It measures top-1 41.5 %,
+/// from-square 58.0 % there (release build, `predict --eval
+/// tests/fixtures/twic1599_100k.pgn --max-positions 2000`); the floors are a little
+/// under.
 #[test]
 fn predict_eval_on_a_held_out_slice_is_above_the_floor() {
     let games = common::fixture("twic1599_100k.pgn");
@@ -178,12 +181,14 @@ fn predict_eval_on_a_held_out_slice_is_above_the_floor() {
         games.to_str().unwrap(),
         "--min-ply",
         "8",
+        "--max-positions",
+        "2000",
         "--json",
     ]);
     assert_eq!(code, 0, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let positions = json["positions"].as_u64().unwrap();
-    assert_eq!(positions, 8938, "every game move from ply 8 on");
+    assert_eq!(json["positions"], 2000);
+    assert_eq!(json["answered"], 2000);
     let top1 = json["top1"].as_f64().unwrap();
     let from = json["from_accuracy"].as_f64().unwrap();
     let top3 = json["top3"].as_f64().unwrap();
@@ -196,8 +201,8 @@ fn predict_eval_on_a_held_out_slice_is_above_the_floor() {
     }
 }
 
-const TOP1_FLOOR: f64 = 0.0;
-const FROM_FLOOR: f64 = 0.0;
+const TOP1_FLOOR: f64 = 0.39;
+const FROM_FLOOR: f64 = 0.55;
 
 fn read_npy_u64(path: &std::path::Path) -> (Vec<usize>, Vec<u64>) {
     let bytes = std::fs::read(path).unwrap();

@@ -260,21 +260,25 @@ fn im2col(input: &[f32], channels: usize, batch: usize, cols: &mut Vec<f32>) {
     for channel in 0..channels {
         let plane = &input[channel * width..][..width];
         for ky in 0..3 {
+            // The board's rows that have a row `dy` away on the board.
+            let dy = ky as isize - 1;
+            let ys = (-dy).max(0) as usize..(8 - dy).min(8) as usize;
             for kx in 0..3 {
                 let row = &mut cols[(channel * 9 + ky * 3 + kx) * width..][..width];
-                let (dy, dx) = (ky as isize - 1, kx as isize - 1);
-                let xs = (dx.max(0) as usize)..((8 + dx).min(8) as usize);
+                // Within a board row, the squares with a square `dx` away: copied as one run.
+                let dx = kx as isize - 1;
+                let (dst_x, src_x, run) = match dx {
+                    -1 => (1, 0, 7),
+                    0 => (0, 0, 8),
+                    _ => (0, 1, 7),
+                };
                 for p in 0..batch {
                     let base = p * SQUARES;
-                    for y in 0..8isize {
-                        let sy = y + dy;
-                        if !(0..8).contains(&sy) {
-                            continue;
-                        }
-                        let (src, dst) = (base + sy as usize * 8, base + y as usize * 8);
-                        for sx in xs.clone() {
-                            row[dst + (sx as isize - dx) as usize] = plane[src + sx];
-                        }
+                    for y in ys.clone() {
+                        let sy = (y as isize + dy) as usize;
+                        let dst = base + y * 8 + dst_x;
+                        let src = base + sy * 8 + src_x;
+                        row[dst..dst + run].copy_from_slice(&plane[src..src + run]);
                     }
                 }
             }

@@ -120,19 +120,7 @@ fn scripted_session_plays_a_legal_reply_and_quits() {
         lines.iter().any(|l| l.starts_with("info depth")),
         "{lines:?}"
     );
-    s.send("quit");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = s.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            started.elapsed() < WAIT,
-            "hastings uci did not exit on quit"
-        );
-        thread::sleep(Duration::from_millis(10));
-    };
-    assert!(status.success());
+    quits(s);
 }
 
 #[test]

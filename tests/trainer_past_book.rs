@@ -121,28 +121,10 @@ fn sampled_replies_past_the_book_follow_exact_p() {
     for _ in 0..n {
         counts[d.step(&mut rng).unwrap().index] += 1;
     }
-    // Pool the candidates expected fewer than 5 times into one cell.
-    let (mut chi2, mut df, mut rest_obs, mut rest_exp) = (0.0, 0usize, 0.0, 0.0);
-    for (c, &obs) in d.candidates.iter().zip(&counts) {
-        let exp = c.p * n as f64;
-        if exp < 5.0 {
-            rest_obs += obs as f64;
-            rest_exp += exp;
-        } else {
-            chi2 += (obs as f64 - exp).powi(2) / exp;
-            df += 1;
-        }
-    }
-    if rest_exp > 0.0 {
-        chi2 += (rest_obs - rest_exp).powi(2) / rest_exp.max(1e-9);
-        df += 1;
-    }
-    let critical = common::chi2_critical(df - 1);
-    assert!(
-        chi2 < critical,
-        "chi2 {chi2:.1} ≥ {critical:.1} (df {})",
-        df - 1
-    );
+    let expected: Vec<f64> = d.candidates.iter().map(|c| c.p * n as f64).collect();
+    let (chi2, df) = common::pooled_chi2(&expected, &counts);
+    let critical = common::chi2_critical(df);
+    assert!(chi2 < critical, "chi2 {chi2:.1} ≥ {critical:.1} (df {df})");
     // And the session's own reply is one of the candidates, drawn the same way.
     let mut s = s;
     let reply = s.reply().unwrap();

@@ -200,12 +200,10 @@ fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) 
     }
     let mut plies = settings.past_book_plies;
     ui.label("Past the book (plies; 0 = off)");
-    let r = ui
-        .add(egui::Slider::new(&mut plies, 0..=12))
-        .on_hover_text(
-            "Where the book ends, the drill goes on this many moves (plies) with what strong \
+    let r = ui.add(egui::Slider::new(&mut plies, 0..=12)).on_hover_text(
+        "Where the book ends, the drill goes on this many moves (plies) with what strong \
              players play there, as a network trained on master games predicts (0: off)",
-        );
+    );
     if r.changed() && plies != settings.past_book_plies {
         commands.push(Command::SetPastBook(plies));
     }

@@ -118,6 +118,26 @@ pub fn line_sans(line: &hastings::book::OpeningLine) -> String {
         .join(" ")
 }
 
+/// Pearson's chi-square of `observed` counts against `expected` ones, cells expected
+/// fewer than 5 times pooled into one: (chi-square, degrees of freedom).
+pub fn pooled_chi2(expected: &[f64], observed: &[usize]) -> (f64, usize) {
+    let (mut chi2, mut cells, mut pool_e, mut pool_o) = (0.0, 0usize, 0.0, 0.0);
+    for (&e, &o) in expected.iter().zip(observed) {
+        if e < 5.0 {
+            pool_e += e;
+            pool_o += o as f64;
+        } else {
+            chi2 += (o as f64 - e).powi(2) / e;
+            cells += 1;
+        }
+    }
+    if pool_e > 0.0 {
+        chi2 += (pool_o - pool_e).powi(2) / pool_e;
+        cells += 1;
+    }
+    (chi2, cells.saturating_sub(1))
+}
+
 /// The chi-square critical value for `df` degrees of freedom at p = 0.001
 /// (Wilson–Hilferty; z = 3.0902).
 pub fn chi2_critical(df: usize) -> f64 {

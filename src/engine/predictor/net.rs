@@ -198,11 +198,12 @@ impl Network {
         b.iter_mut().for_each(|x| *x = x.max(0.0));
         for (conv1, conv2) in &self.blocks {
             conv1.apply(b, batch, cols, c);
-            c.iter_mut().for_each(|x| *x = selu(*x));
+            selu_in_place(c);
             conv2.apply(c, batch, cols, a);
             for (x, skip) in a.iter_mut().zip(b.iter()) {
-                *x = selu(*x + skip);
+                *x += skip;
             }
+            selu_in_place(a);
             std::mem::swap(a, b);
         }
         self.head.apply(b, batch, cols, c);
@@ -286,12 +287,34 @@ fn im2col(input: &[f32], channels: usize, batch: usize, cols: &mut Vec<f32>) {
     }
 }
 
-fn selu(x: f32) -> f32 {
-    if x > 0.0 {
-        SELU_SCALE * x
-    } else {
-        SELU_SCALE * SELU_ALPHA * x.exp_m1()
+/// SELU over a buffer, without branches so that the compiler vectorises it (a libm
+/// `expm1` call per element took a third of the forward pass).
+fn selu_in_place(xs: &mut [f32]) {
+    for x in xs.iter_mut() {
+        let v = *x;
+        let negative = SELU_ALPHA * (exp_non_positive(v.min(0.0)) - 1.0);
+        *x = SELU_SCALE * if v > 0.0 { v } else { negative };
     }
+}
+
+/// `e^x` for `x ≤ 0`: Cody–Waite range reduction and a degree-6 polynomial (relative
+/// error about 1e-7), 0 below −87.
+#[inline(always)]
+fn exp_non_positive(x: f32) -> f32 {
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    // Adding and subtracting 1.5 × 2^23 rounds to an integer.
+    const ROUND: f32 = 12_582_912.0;
+    let x = x.max(-87.0);
+    let n = (x * std::f32::consts::LOG2_E + ROUND) - ROUND;
+    let r = x - n * LN2_HI - n * LN2_LO;
+    let p = 1.0
+        + r * (1.0
+            + r * (0.5
+                + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0))))));
+    // n is an integer in [-126, 0]: 2^n as a float's exponent bits.
+    let scale = f32::from_bits(((n as i32 + 127) << 23) as u32);
+    p * scale
 }
 
 /// A float32 tensor of the given shape, as a flat vector.
@@ -362,4 +385,33 @@ pub fn read_tensor_f32(bytes: &[u8], name: &str) -> Result<(Vec<f32>, Vec<usize>
         .shape()
         .to_vec();
     Ok((floats(&tensors, name, &shape)?, shape))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fast_exponential_matches_the_library_one() {
+        for i in 0..=20_000 {
+            let x = -(i as f32) * 0.005;
+            let (ours, libm) = (exp_non_positive(x), x.exp());
+            assert!(
+                (ours - libm).abs() <= 1e-6 * libm + 1e-37,
+                "{x}: {ours} vs {libm}"
+            );
+        }
+        assert_eq!(exp_non_positive(-200.0), exp_non_positive(-87.0));
+    }
+
+    #[test]
+    fn selu_is_pytorchs() {
+        let mut xs = [-3.0f32, -0.5, 0.0, 0.25, 2.0];
+        selu_in_place(&mut xs);
+        // torch.nn.functional.selu(torch.tensor([-3, -0.5, 0, 0.25, 2.0]))
+        let torch = [-1.670_568_7f32, -0.691_758_16, 0.0, 0.262_675_26, 2.101_402];
+        for (a, b) in xs.iter().zip(torch) {
+            assert!((a - b).abs() < 1e-6, "{a} vs {b}");
+        }
+    }
 }

@@ -31,7 +31,7 @@
 
 use std::fmt;
 
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
 /// The version of the encoding; the weights' metadata names the one they were trained on.
 pub const ENCODING: u32 = 1;
@@ -157,16 +157,10 @@ pub fn legal_moves(pos: &Chess) -> Vec<(MoveCode, Move)> {
         .collect()
 }
 
-/// The move of `pos` whose UCI text is `uci` in standard notation, if it is legal there.
-pub fn legal_move_by_uci(pos: &Chess, uci: &str) -> Option<Move> {
-    pos.legal_moves()
-        .into_iter()
-        .find(|mv| mv.to_uci(CastlingMode::Standard).to_string() == uci)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
     fn position(fen: &str) -> Chess {

@@ -13,6 +13,7 @@
 pub mod book;
 pub mod cli;
 pub mod engine;
+pub mod job;
 pub mod review;
 pub mod sampler;
 pub mod trainer;

@@ -164,7 +164,12 @@ impl BookArgs {
             ..BookChoice::default()
         })?;
         for path in &self.pgn {
-            let file = ws.import_now(path, FileMode::Auto, None)?;
+            let file = ws.import_now_with(
+                path,
+                FileMode::Auto,
+                None,
+                &super::progress_bar::terminal_progress(&path.display().to_string()),
+            )?;
             if let Some(first) = file.report.issues.first() {
                 eprintln!(
                     "hastings: {}: {} problem(s), first: {first}",

@@ -16,7 +16,8 @@ use crate::trainer::compare::{
     CompareOptions, Comparison, Deviation, GameComparison, Mover, compare, games_ply_limit,
 };
 use crate::trainer::coverage::{CoverageOptions, describe, exposure};
-use crate::workspace::{WorkspaceError, files, job};
+use crate::workspace::{WorkspaceError, files};
+use super::progress_bar as job;
 
 /// `hastings compare`.
 #[derive(Debug, Args)]

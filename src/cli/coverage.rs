@@ -264,7 +264,12 @@ pub fn theory_graph(theory: &[String]) -> Result<PositionGraph, CliError> {
         ..BookChoice::default()
     })?;
     for t in theory.iter().filter(|t| !t.eq_ignore_ascii_case("eco")) {
-        ws.import_now(&PathBuf::from(t), FileMode::Auto, None)?;
+        ws.import_now_with(
+            &PathBuf::from(t),
+            FileMode::Auto,
+            None,
+            &super::progress_bar::terminal_progress(t),
+        )?;
     }
     let build = ws.build_now();
     if !build.issues.is_empty() {

@@ -148,7 +148,12 @@ pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> 
     let started = Instant::now();
     let mut ws = Workspace::new(BookChoice::default())?;
     let lines = std::sync::Arc::clone(
-        &ws.import_now(&args.games, FileMode::Games, Some(args.max_plies))?
+        &ws.import_now_with(
+            &args.games,
+            FileMode::Games,
+            Some(args.max_plies),
+            &super::progress_bar::terminal_progress(&args.games.display().to_string()),
+        )?
             .lines,
     );
     let graph = std::sync::Arc::clone(ws.eco());

@@ -106,8 +106,15 @@ impl ImportJson {
 
 pub(super) fn run(args: &ImportArgs, out: &mut impl Write) -> Result<(), CliError> {
     // Only the report is wanted: the lines are counted, not kept, and not named.
+    let progress = super::progress_bar::terminal_progress(&args.file.display().to_string());
     let (report, error) =
-        match check_file_now(&args.file, args.mode(), args.max_plies, args.threads) {
+        match check_file_now(
+            &args.file,
+            args.mode(),
+            args.max_plies,
+            args.threads,
+            &progress,
+        ) {
             Ok(report) => (report, None),
             Err(
                 e @ WorkspaceError::Import {

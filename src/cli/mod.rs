@@ -14,6 +14,7 @@ pub mod import;
 pub mod matches;
 pub mod predict;
 pub mod predictor;
+pub mod progress_bar;
 pub mod review;
 pub mod sample;
 pub mod stats;

@@ -11,7 +11,7 @@ use thiserror::Error;
 
 use super::card::CardKey;
 use super::log::ReviewRecord;
-use crate::workspace::job::JobProgress;
+use crate::job::JobProgress;
 
 /// The fewest reviews the optimiser accepts.
 pub const MIN_REVIEWS: usize = 400;

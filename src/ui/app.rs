@@ -35,7 +35,7 @@ use crate::sampler::profile::StyleProfile;
 use crate::trainer::learner_style::{Adaptation, Posterior, StyleClass};
 use crate::trainer::progress::Progress;
 use crate::trainer::{PastBook, Reply, Session};
-use crate::workspace::job::Wake;
+use crate::job::Wake;
 use crate::workspace::store::ProgressFile;
 use crate::workspace::{Workspace, WorkspaceError, WorkspaceEvent, export};
 

@@ -27,7 +27,7 @@ use crate::trainer::compare::{
 use crate::trainer::coverage::{
     CoverageOptions, DEFAULT_DEPTH, DEFAULT_THRESHOLD, Exposure, describe, exposure_from,
 };
-use crate::workspace::job::{Job, JobPoll};
+use crate::job::{Job, JobPoll};
 use crate::workspace::review_store::{ReviewStore, local_offset_minutes};
 use crate::workspace::{file_name, files};
 
@@ -200,7 +200,7 @@ fn describe_rows(
     }
 }
 
-fn repaint(ctx: &egui::Context) -> crate::workspace::job::Wake {
+fn repaint(ctx: &egui::Context) -> crate::job::Wake {
     let ctx = ctx.clone();
     Arc::new(move || ctx.request_repaint())
 }

@@ -12,7 +12,7 @@ use super::command::Command;
 use super::import_report::open_dialog_ui;
 use crate::book::OpeningLine;
 use crate::sampler::profile::StyleProfile;
-use crate::workspace::job::{Job, JobPoll};
+use crate::job::{Job, JobPoll};
 use crate::workspace::profiles::save_profile;
 use crate::workspace::{FileMode, export};
 
@@ -418,7 +418,7 @@ fn profile_file_stem(name: &str) -> String {
     }
 }
 
-fn repaint(ctx: &egui::Context) -> crate::workspace::job::Wake {
+fn repaint(ctx: &egui::Context) -> crate::job::Wake {
     let ctx = ctx.clone();
     std::sync::Arc::new(move || ctx.request_repaint())
 }

@@ -10,7 +10,7 @@ use shakmaty::Chess;
 use super::chart_panel::ChartKey;
 use crate::book::{NodeId, PositionGraph};
 use crate::sampler::{Exploration, ExploreLimits, Style, explore};
-use crate::workspace::job::{Job, JobError, JobPoll};
+use crate::job::{Job, JobError, JobPoll};
 
 /// Where and how to sample.
 pub(super) struct ExploreStart {

@@ -8,7 +8,7 @@ use eframe::egui;
 use egui::{RichText, Ui};
 
 use super::format::count;
-use crate::workspace::job::{Job, JobPoll};
+use crate::job::{Job, JobPoll};
 use crate::workspace::polyglot_make::{MakeError, MakeOptions, MakeReport, make_book};
 
 type MakeResult = Result<MakeReport, MakeError>;

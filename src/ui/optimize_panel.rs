@@ -8,7 +8,7 @@ use egui::{RichText, Ui};
 use super::app::TrainerApp;
 use super::command::Command;
 use crate::review::optimize::{MIN_REVIEWS, OptimizeError, Optimized, optimize};
-use crate::workspace::job::{Job, JobPoll};
+use crate::job::{Job, JobPoll};
 use crate::workspace::review_store::{ReviewParams, load_params, save_params};
 
 /// The optimiser's job and its last result.

@@ -19,7 +19,7 @@ use shakmaty::Move;
 use super::app::{MOVE_ANIMATION, TrainerApp};
 use crate::engine::{EngineChoice, Strength, discover};
 use crate::trainer::play_on::{Opponent, PlayOn, PlayOnEvent, PlayOnGame, pgn_date};
-use crate::workspace::job::{Job, JobPoll};
+use crate::job::{Job, JobPoll};
 
 /// How often the window redraws while an engine searches (the eval bar moves).
 const SEARCH_REPAINT: Duration = Duration::from_millis(100);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use super::job::JobError;
+use crate::job::JobError;
 use super::store::StoreError;
 use crate::book::export::ExportError;
 use crate::book::{BookError, ImportError};

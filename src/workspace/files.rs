@@ -9,7 +9,7 @@ use std::time::UNIX_EPOCH;
 use super::check_parts::{Parallel, check_in_parts, import_in_parts};
 use super::choice::{BookFile, FileMode};
 use super::error::WorkspaceError;
-use super::job::{JobProgress, run_inline};
+use crate::job::JobProgress;
 use crate::book::{ImportError, ImportOptions, ImportReport, PgnImport, PositionGraph, SourceId};
 
 /// The file name of `path`, or the whole path when it has none.
@@ -117,15 +117,13 @@ pub fn check_file_now(
     mode: FileMode,
     max_plies: Option<u32>,
     threads: usize,
+    progress: &JobProgress,
 ) -> Result<ImportReport, WorkspaceError> {
     let options = ImportOptions {
         mode: mode.into(),
         max_plies,
     };
-    run_inline(&path.display().to_string(), |progress| {
-        check_file(path, &options, threads, progress)
-    })
-    .map(|(report, _)| report)
+    check_file(path, &options, threads, progress).map(|(report, _)| report)
 }
 
 /// Runs `in_parts` on the file at `path` when it is big enough to be read in parts on

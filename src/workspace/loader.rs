@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::error::WorkspaceError;
 use super::files::{FileStamp, file_name, import_file};
-use super::job::{Job, JobPoll, ProgressSnapshot, Wake};
+use crate::job::{Job, JobPoll, ProgressSnapshot, Wake};
 use super::{FileMode, Workspace, build_job};
 use crate::book::{ImportOptions, ImportReport, PgnImport, PositionGraph, SourceId};
 

@@ -1,7 +1,7 @@
 //! What the command line and the window share: the book's sources (the embedded ECO
 //! list and the PGN files the learner loaded), rebuilding the graph, the theory of
 //! repertoire drills, export, the learner's data on disk, and long work run as
-//! [`job::Job`]s with progress and cancel.
+//! [`crate::job::Job`]s with progress and cancel.
 //!
 //! - [`Workspace`]: the sources and the jobs that import and build them. The window
 //!   queues work and polls it each frame ([`Workspace::poll`]); the command line runs
@@ -24,7 +24,6 @@ mod chunks;
 pub mod error;
 pub mod export;
 pub mod files;
-pub mod job;
 mod loader;
 pub mod npy;
 pub mod polyglot;
@@ -48,7 +47,7 @@ use crate::book::{
     GraphBuild, ImportMode, ImportOptions, ImportReport, LineFilter, OpeningLine, PositionGraph,
     SourceId,
 };
-use job::{Job, JobProgress, Wake};
+use crate::job::{Job, JobProgress, Wake};
 
 /// A PGN file whose lines are in the workspace.
 #[derive(Debug, Clone)]
@@ -396,15 +395,29 @@ impl Workspace {
         mode: FileMode,
         max_plies: Option<u32>,
     ) -> Result<&LoadedFile, WorkspaceError> {
+        self.import_now_with(path, mode, max_plies, &JobProgress::new())
+    }
+
+    /// As [`Workspace::import_now`], reporting how far it is to `progress` (the CLI
+    /// draws it as a terminal bar).
+    ///
+    /// # Errors
+    ///
+    /// As [`Workspace::import_now`].
+    pub fn import_now_with(
+        &mut self,
+        path: &Path,
+        mode: FileMode,
+        max_plies: Option<u32>,
+        progress: &JobProgress,
+    ) -> Result<&LoadedFile, WorkspaceError> {
         let id = self.source_id(path);
         let options = ImportOptions {
             mode: mode.into(),
             max_plies,
         };
         let names = Arc::clone(self.eco());
-        let (import, stamp) = job::run_inline(&path.display().to_string(), |progress| {
-            files::import_file(path, id, &options, &names, progress)
-        })?;
+        let (import, stamp) = files::import_file(path, id, &options, &names, progress)?;
         let index = self.add_file(path, id, mode, import, stamp);
         Ok(&self.files[index])
     }

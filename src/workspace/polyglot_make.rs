@@ -40,7 +40,7 @@ use crate::book::polyglot::{
     BookWriter, DEFAULT_MAX_PLIES, GameIssue, GamesReport, MAX_KEPT_ISSUES, MoveCount, MoveCounts,
     MoveSink, RawMove, WeightRule, WriteSummary, WriterOptions, merge_runs, read_games,
 };
-use crate::workspace::job::JobProgress;
+use crate::job::JobProgress;
 
 /// The memory bound when none is given, in MB.
 pub const DEFAULT_MEMORY_MB: usize = 512;

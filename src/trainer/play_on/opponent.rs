@@ -19,7 +19,7 @@ use crate::engine::adjudicate::GameEnd;
 use crate::engine::handle::SearchId;
 use crate::engine::human::PLAYING;
 use crate::engine::{EngineChoice, EngineEvent, EngineHandle, Limits, Score, Strength};
-use crate::workspace::job::Wake;
+use crate::job::Wake;
 
 /// How long the engine analyses the learner's position (at full strength).
 pub const ANALYSIS_TIME: Duration = Duration::from_secs(5);

@@ -4,19 +4,22 @@
 //! ([`JobProgress::set_total`], [`JobProgress::advance`], [`JobProgress::add_items`]) and
 //! stops early when [`JobProgress::is_cancelled`] says so. The window runs it on its own
 //! thread with [`Job::spawn`] and polls it each frame ([`Job::poll`]); the CLI runs it on
-//! the calling thread with [`run_inline`], where the same counters drive a terminal
-//! progress bar (indicatif; drawn only when stderr is a terminal).
+//! the calling thread, where the same counters drive a terminal progress bar through a
+//! [`ProgressObserver`] (the CLI's `progress_bar`).
+//!
+//! This module sits below every other one: the book, the engines, the review and the
+//! workspace all report progress and wake their caller through it.
 //!
 //! ```
 //! use std::sync::Arc;
-//! use hastings::workspace::job::{Job, JobPoll};
+//! use hastings::job::{Job, JobPoll};
 //!
 //! let job = Job::spawn("sum", Arc::new(|| {}), |progress| {
 //!     progress.set_total(10);
 //!     (1..=10u64).inspect(|_| progress.advance(1)).sum::<u64>()
 //! })?;
 //! assert_eq!(job.wait()?, 55);
-//! # Ok::<(), hastings::workspace::job::JobError>(())
+//! # Ok::<(), hastings::job::JobError>(())
 //! ```
 
 use std::sync::Arc;
@@ -49,13 +52,34 @@ pub enum JobError {
 }
 
 /// How far a job is, shared between the job and whoever watches it.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct JobProgress {
     done: AtomicU64,
     total: AtomicU64,
     items: AtomicU64,
     cancelled: AtomicBool,
-    bar: Option<indicatif::ProgressBar>,
+    observer: Option<Box<dyn ProgressObserver>>,
+}
+
+impl std::fmt::Debug for JobProgress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobProgress")
+            .field("snapshot", &self.snapshot())
+            .field("observed", &self.observer.is_some())
+            .finish()
+    }
+}
+
+/// Watches a job's counters as they change (the CLI draws a terminal progress bar).
+pub trait ProgressObserver: Send + Sync {
+    /// The number of units in all is now `total`.
+    fn set_total(&self, total: u64);
+    /// The count starts again from nothing done.
+    fn restart(&self);
+    /// `n` more units are done.
+    fn advance(&self, n: u64);
+    /// The work has ended.
+    fn finish(&self);
 }
 
 /// A copy of a job's counters at one moment.
@@ -88,21 +112,10 @@ impl JobProgress {
         JobProgress::default()
     }
 
-    /// Counters that also draw a progress bar labelled `label` on stderr (only when
-    /// stderr is a terminal; elsewhere nothing is drawn).
-    pub fn with_terminal_bar(label: &str) -> JobProgress {
-        let bar = indicatif::ProgressBar::with_draw_target(
-            None,
-            indicatif::ProgressDrawTarget::stderr_with_hz(10),
-        );
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{msg} [{bar:30}] {percent:>3}% {binary_bytes}/{binary_total_bytes} ({eta})",
-        ) {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        bar.set_message(label.to_owned());
+    /// Counters that also tell `observer` how they change.
+    pub fn observed(observer: Box<dyn ProgressObserver>) -> JobProgress {
         JobProgress {
-            bar: Some(bar),
+            observer: Some(observer),
             ..JobProgress::default()
         }
     }
@@ -110,8 +123,8 @@ impl JobProgress {
     /// Sets the number of units in all.
     pub fn set_total(&self, total: u64) {
         self.total.store(total, Ordering::Relaxed);
-        if let Some(bar) = &self.bar {
-            bar.set_length(total);
+        if let Some(o) = &self.observer {
+            o.set_total(total);
         }
     }
 
@@ -119,16 +132,16 @@ impl JobProgress {
     pub fn restart(&self) {
         self.done.store(0, Ordering::Relaxed);
         self.items.store(0, Ordering::Relaxed);
-        if let Some(bar) = &self.bar {
-            bar.set_position(0);
+        if let Some(o) = &self.observer {
+            o.restart();
         }
     }
 
     /// Adds `n` units done.
     pub fn advance(&self, n: u64) {
         self.done.fetch_add(n, Ordering::Relaxed);
-        if let Some(bar) = &self.bar {
-            bar.inc(n);
+        if let Some(o) = &self.observer {
+            o.advance(n);
         }
     }
 
@@ -157,10 +170,10 @@ impl JobProgress {
         }
     }
 
-    /// Clears the terminal bar, if any.
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+    /// Tells the observer, if any, that the work has ended.
+    pub fn finish(&self) {
+        if let Some(o) = &self.observer {
+            o.finish();
         }
     }
 }
@@ -279,15 +292,6 @@ impl<T: Send + 'static> Job<T> {
     }
 }
 
-/// Runs `work` on the calling thread with a terminal progress bar labelled `label`
-/// (the CLI's way to run a job).
-pub fn run_inline<T>(label: &str, work: impl FnOnce(&JobProgress) -> T) -> T {
-    let progress = JobProgress::with_terminal_bar(label);
-    let result = work(&progress);
-    progress.finish();
-    result
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,14 +328,4 @@ mod tests {
         assert_eq!(err.to_string(), "boom stopped unexpectedly");
     }
 
-    #[test]
-    fn inline_work_runs_on_the_calling_thread() {
-        let here = std::thread::current().id();
-        let there = run_inline("inline", |p| {
-            p.advance(3);
-            assert_eq!(p.snapshot().done, 3);
-            std::thread::current().id()
-        });
-        assert_eq!(here, there);
-    }
 }

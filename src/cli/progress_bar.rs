@@ -1,0 +1,72 @@
+//! The command line's progress bar: a job's counters drawn on stderr with indicatif
+//! (only when stderr is a terminal; elsewhere nothing is drawn).
+
+use crate::job::{JobProgress, ProgressObserver};
+
+/// An indicatif bar that follows a job's counters.
+struct TerminalBar(indicatif::ProgressBar);
+
+impl ProgressObserver for TerminalBar {
+    fn set_total(&self, total: u64) {
+        self.0.set_length(total);
+    }
+
+    fn restart(&self) {
+        self.0.set_position(0);
+    }
+
+    fn advance(&self, n: u64) {
+        self.0.inc(n);
+    }
+
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+impl Drop for TerminalBar {
+    fn drop(&mut self) {
+        // Counters dropped without `finish` (an error ended the work) clear the bar too.
+        self.0.finish_and_clear();
+    }
+}
+
+/// Counters that draw a progress bar labelled `label` on stderr.
+pub fn terminal_progress(label: &str) -> JobProgress {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        None,
+        indicatif::ProgressDrawTarget::stderr_with_hz(10),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{msg} [{bar:30}] {percent:>3}% {binary_bytes}/{binary_total_bytes} ({eta})",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(label.to_owned());
+    JobProgress::observed(Box::new(TerminalBar(bar)))
+}
+
+/// Runs `work` on the calling thread with a terminal progress bar labelled `label`
+/// (the command line's way to run a job).
+pub fn run_inline<T>(label: &str, work: impl FnOnce(&JobProgress) -> T) -> T {
+    let progress = terminal_progress(label);
+    let result = work(&progress);
+    progress.finish();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_work_runs_on_the_calling_thread() {
+        let here = std::thread::current().id();
+        let there = run_inline("inline", |p| {
+            p.advance(3);
+            assert_eq!(p.snapshot().done, 3);
+            std::thread::current().id()
+        });
+        assert_eq!(here, there);
+    }
+}

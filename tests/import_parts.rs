@@ -8,7 +8,7 @@ use hastings::book::{ImportError, ImportMode};
 use hastings::book::{PgnImport, SourceId};
 use hastings::workspace::check_parts::{Parallel, check_in_parts, import_in_parts};
 use hastings::workspace::files::{check_file, import_file};
-use hastings::workspace::job::JobProgress;
+use hastings::job::JobProgress;
 
 mod common;
 use common::{eco_graph, fixture_bytes, temp_dir};

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use common::hastings;
 use hastings::book::polyglot::{GameIssueReason, PolyglotBook, WeightRule};
-use hastings::workspace::job::JobProgress;
+use hastings::job::JobProgress;
 use hastings::workspace::polyglot_make::{MakeError, MakeOptions, MakeReport, make_book};
 
 fn fixture(name: &str) -> PathBuf {

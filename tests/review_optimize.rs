@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use hastings::review::optimize::{MIN_REVIEWS, OptimizeError, optimize, training_items};
 use hastings::review::{CardKey, Rating, ReviewRecord, Schedule, Scheduler, Timestamp};
-use hastings::workspace::job::{Job, JobProgress};
+use hastings::job::{Job, JobProgress};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Position};

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use hastings::book::{ImportError, ImportMode};
-use hastings::workspace::job::Wake;
+use hastings::job::Wake;
 use hastings::workspace::{
     BookChoice, BookFile, FileMode, Workspace, WorkspaceError, WorkspaceEvent,
 };

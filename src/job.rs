@@ -327,5 +327,4 @@ mod tests {
         let err = job.wait().unwrap_err();
         assert_eq!(err.to_string(), "boom stopped unexpectedly");
     }
-
 }

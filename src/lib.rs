@@ -4,14 +4,17 @@
 //! into 8×8 board matrices, and identical positions from different lines are one node.
 //! The computer's replies come from a weighted Metropolis–Hastings sampler
 //! ([`sampler`]) steered by a [`sampler::Style`]. A drill is a [`trainer::Session`].
-//! The [`workspace`] holds what the command line ([`cli`]) and the window ([`ui`])
-//! share: the book's sources, jobs with progress and cancel, the learner's files.
+//! The [`workspace`] holds the learner's files and the book's sources; the [`coach`] is
+//! the headless trainer the window ([`ui`]) draws and the command line ([`cli`]) shares
+//! its workflows with. Long work runs as a [`job`] with progress and cancel.
 //!
-//! Dependency direction: `ui → trainer → sampler → book`, with `workspace` beside
-//! `trainer`; only `ui` names egui, and `book`, `sampler` and `trainer` open no files.
+//! Imports only go down: [`job`] < [`book`] < [`engine`], [`sampler`], [`review`] <
+//! [`trainer`] < [`workspace`] < [`coach`] < [`cli`], [`ui`]. Only `ui` names egui, and
+//! `book`, `sampler` and `trainer` open no files.
 
 pub mod book;
 pub mod cli;
+pub mod coach;
 pub mod engine;
 pub mod job;
 pub mod review;

@@ -26,7 +26,7 @@ fn main() -> ExitCode {
         };
     };
     let stdout = std::io::stdout();
-    let data_dir = ui::progress_path().and_then(|p| p.parent().map(std::path::Path::to_path_buf));
+    let data_dir = hastings::workspace::data_dir::data_dir();
     match cli::run_in(command, data_dir.as_deref(), &mut stdout.lock()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

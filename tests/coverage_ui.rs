@@ -8,10 +8,10 @@ use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hastings::book::{ImportMode, NodeKey, PositionGraph};
+use hastings::coach::settings::{Settings, Side};
 use hastings::trainer::Phase;
 use hastings::trainer::coverage::one_in;
 use hastings::ui::TrainerApp;
-use hastings::ui::state::{Settings, Side};
 use std::path::PathBuf;
 
 mod common;
@@ -139,10 +139,9 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
 
     // The file chosen in "Check my games…", with the name left empty: the file's most
     // frequent player is the learner.
-    let ctx = harness.ctx.clone();
     harness
         .state_mut()
-        .check_games(&ctx, fixture("compare_games.pgn"));
+        .check_games(fixture("compare_games.pgn"));
     harness.state_mut().finish_coverage();
     harness.run();
     let report = harness.state().games_report().unwrap().as_ref().unwrap();
@@ -197,10 +196,9 @@ fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
     harness.run();
     load_repertoire(&mut harness, fixture("compare_white.pgn"));
     open_coverage(&mut harness);
-    let ctx = harness.ctx.clone();
     harness
         .state_mut()
-        .check_games(&ctx, fixture("compare_games.pgn"));
+        .check_games(fixture("compare_games.pgn"));
     harness.state_mut().finish_coverage();
     harness.run();
     let report = harness.state().games_report().unwrap().as_ref().unwrap();

@@ -6,9 +6,9 @@
 use hastings::book::pgn::{ImportOptions, ImportReport, check_pgn, read_pgn};
 use hastings::book::{ImportError, ImportMode};
 use hastings::book::{PgnImport, SourceId};
+use hastings::job::JobProgress;
 use hastings::workspace::check_parts::{Parallel, check_in_parts, import_in_parts};
 use hastings::workspace::files::{check_file, import_file};
-use hastings::job::JobProgress;
 
 mod common;
 use common::{eco_graph, fixture_bytes, temp_dir};

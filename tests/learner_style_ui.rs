@@ -6,10 +6,10 @@
 use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use hastings::coach::settings::{Settings, Side};
 use hastings::trainer::Phase;
 use hastings::trainer::learner_style::Adaptation;
 use hastings::ui::TrainerApp;
-use hastings::ui::state::{Settings, Side};
 
 mod common;
 

@@ -5,11 +5,11 @@
 use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use hastings::coach::settings::{Settings, Side};
 use hastings::sampler::Distribution;
 use hastings::sampler::Style;
 use hastings::sampler::profile::{FitProvenance, Popularity, Provenance, StyleProfile};
 use hastings::ui::TrainerApp;
-use hastings::ui::state::{Settings, Side};
 use hastings::workspace::profiles::save_profile;
 use shakmaty::Chess;
 

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
+use hastings::job::{Job, JobProgress};
 use hastings::review::optimize::{MIN_REVIEWS, OptimizeError, optimize, training_items};
 use hastings::review::{CardKey, Rating, ReviewRecord, Schedule, Scheduler, Timestamp};
-use hastings::job::{Job, JobProgress};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Position};

@@ -9,11 +9,11 @@ use eframe::egui::{self, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use hastings::book::PositionGraph;
+use hastings::coach::settings::{Settings, Side};
 use hastings::sampler::Distribution;
 use hastings::trainer::Phase;
 use hastings::ui::TrainerApp;
 use hastings::ui::board::{BoardView, Orientation, board_ui, square_label};
-use hastings::ui::state::{Settings, Side};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square};
 

@@ -6,10 +6,10 @@
 use eframe::egui::{self, Rect, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use hastings::coach::settings::{Settings, Side};
 use hastings::sampler::Style;
 use hastings::trainer::{Phase, Session};
 use hastings::ui::TrainerApp;
-use hastings::ui::state::{Settings, Side};
 use shakmaty::{Color, Position};
 
 mod common;

@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use hastings::coach::play_on::PlayOnSettings;
+use hastings::coach::settings::{Settings, Side};
 use hastings::trainer::Phase;
 use hastings::trainer::play_on::Turn;
 use hastings::ui::TrainerApp;
-use hastings::ui::play_on::PlayOnSettings;
-use hastings::ui::state::{Settings, Side};
 use shakmaty::{Position, Square};
 
 mod common;
@@ -27,7 +27,7 @@ fn harness(learner: Side) -> Harness<'static, TrainerApp> {
         animate_moves: false,
         // A quick engine: the built-in α-β at full strength, 50 ms a move.
         play_on: PlayOnSettings {
-            engine: hastings::ui::play_on::EngineKind::AlphaBeta,
+            engine: hastings::coach::play_on::EngineKind::AlphaBeta,
             skill: 20,
             movetime_ms: 50,
             ..PlayOnSettings::default()
@@ -183,7 +183,7 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
 fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
     let mut harness = harness(Side::Black);
     harness.state_mut().settings_mut().play_on = PlayOnSettings {
-        engine: hastings::ui::play_on::EngineKind::Path,
+        engine: hastings::coach::play_on::EngineKind::Path,
         path: "/nonexistent/engine".to_owned(),
         movetime_ms: 50,
         ..PlayOnSettings::default()
@@ -242,7 +242,7 @@ fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
     harness.run_ok();
     assert_eq!(
         harness.state().settings().play_on.engine,
-        hastings::ui::play_on::EngineKind::Human
+        hastings::coach::play_on::EngineKind::Human
     );
     assert!(
         !harness

@@ -7,10 +7,10 @@
 use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use hastings::coach::settings::{Settings, Side};
 use hastings::sampler::Popularity;
 use hastings::trainer::Phase;
 use hastings::ui::TrainerApp;
-use hastings::ui::state::{Settings, Side};
 use shakmaty::{Chess, Position};
 
 mod common;

@@ -14,10 +14,10 @@ use egui_kittest::kittest::Queryable as _;
 use hastings::book::annotation::{annotation_text, move_annotation};
 use hastings::book::pgn::{ImportOptions, read_pgn};
 use hastings::book::{LineSource, PositionGraph, SourceId};
+use hastings::coach::settings::{Settings, Side};
 use hastings::trainer::Phase;
 use hastings::ui::TrainerApp;
 use hastings::ui::board::Orientation;
-use hastings::ui::state::{Settings, Side};
 use shakmaty::{Chess, Move, Position};
 
 mod common;
@@ -625,7 +625,7 @@ fn exporting_a_loaded_repertoire_writes_pgn_that_imports_to_the_same_lines() {
     let app = harness.state();
     let id = app.workspace().files()[0].id;
     let games = app
-        .export_to(hastings::ui::command::ExportWhat::Source(id), &out)
+        .export_to(hastings::coach::command::ExportWhat::Source(id), &out)
         .unwrap();
     assert_eq!(games, 2);
     let text = std::fs::read(&out).unwrap();

@@ -8,12 +8,12 @@
 use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use hastings::coach::review::DrillMode;
+use hastings::coach::settings::{Settings, Side};
 use hastings::review::{Rating, Timestamp};
 use hastings::trainer::Phase;
 use hastings::trainer::review_drill::ReviewStep;
 use hastings::ui::TrainerApp;
-use hastings::ui::review_mode::DrillMode;
-use hastings::ui::state::{Settings, Side};
 use hastings::workspace::review_store::ReviewStore;
 use shakmaty::{Move, Position};
 

@@ -11,8 +11,8 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use super::CliError;
-use crate::book::polyglot::{BookSummary, DEFAULT_MAX_PLIES, WeightRule, WriteSummary};
 use super::progress_bar as job;
+use crate::book::polyglot::{BookSummary, DEFAULT_MAX_PLIES, WeightRule, WriteSummary};
 use crate::workspace::polyglot::PolyglotFile;
 use crate::workspace::polyglot_make::{DEFAULT_MEMORY_MB, MakeOptions, MakeReport, make_book};
 

@@ -10,14 +10,11 @@ use shakmaty::{Color, Move};
 use super::CliError;
 use super::args::BookArgs;
 use super::coverage::{ColorArg, learner_colour};
-use crate::book::{ImportMode, ImportOptions, OpeningLine, PositionGraph, SourceId};
-use crate::sampler::Style;
-use crate::trainer::compare::{
-    CompareOptions, Comparison, Deviation, GameComparison, Mover, compare, games_ply_limit,
-};
-use crate::trainer::coverage::{CoverageOptions, describe, exposure};
-use crate::workspace::{WorkspaceError, files};
-use super::progress_bar as job;
+use crate::book::PositionGraph;
+use crate::sampler::{MoveSource, Style};
+use crate::trainer::compare::{Comparison, Deviation, GameComparison, Mover};
+use crate::trainer::coverage::{CoverageOptions, describe};
+use crate::workspace::compare_games::{CompareGamesError, KnownGaps, compare_games_file};
 
 /// `hastings compare`.
 #[derive(Debug, Args)]
@@ -231,42 +228,13 @@ pub fn compare_json(c: &Comparison) -> CompareJson {
     }
 }
 
-/// Reads the games of `path` (as a game collection, cut at `max_plies`), naming them by
-/// `names`, with a progress bar on a terminal.
-///
-/// # Errors
-///
-/// [`WorkspaceError`] when the file cannot be read or holds no game.
-pub fn read_games(
-    path: &Path,
-    max_plies: u32,
-    names: &PositionGraph,
-) -> Result<Vec<OpeningLine>, WorkspaceError> {
-    let options = ImportOptions {
-        mode: ImportMode::Games,
-        max_plies: Some(max_plies),
-    };
-    let (import, _) = job::run_inline(&path.display().to_string(), |progress| {
-        files::import_file(path, SourceId(u16::MAX), &options, names, progress)
-    })?;
-    Ok(import.lines)
-}
-
-/// Compares the games with the repertoire; known gaps come from the exposure against
-/// `theory` with the neutral style and the default depth and threshold.
-pub fn compare_with_gaps(
-    repertoire: &PositionGraph,
-    theory: &PositionGraph,
-    games: &[OpeningLine],
-    options: &CompareOptions,
-) -> Comparison {
-    let ex = exposure(
-        repertoire,
-        theory,
-        &Style::neutral(),
-        &CoverageOptions::new(options.learner),
-    );
-    compare(repertoire, games, options, ex.gaps())
+impl From<CompareGamesError> for CliError {
+    fn from(e: CompareGamesError) -> CliError {
+        match e {
+            CompareGamesError::Read(e) => CliError::Workspace(e),
+            e @ CompareGamesError::NoPlayer { .. } => CliError::Usage(e.to_string()),
+        }
+    }
 }
 
 pub(super) fn run(
@@ -277,12 +245,23 @@ pub(super) fn run(
     let (repertoire, _) = args.book.build()?;
     let learner = learner_colour(args.color, &repertoire)?;
     let eco = PositionGraph::eco()?;
-    let games = read_games(&args.games, games_ply_limit(&repertoire), &eco)?;
-    let options = CompareOptions {
-        player: args.player.clone(),
-        learner,
+    let theory = MoveSource::graph(&eco);
+    let progress = super::progress_bar::terminal_progress(&args.games.display().to_string());
+    let gaps = KnownGaps::Exposure {
+        theory: &theory,
+        style: &Style::neutral(),
+        options: &CoverageOptions::new(learner),
     };
-    let result = compare_with_gaps(&repertoire, &eco, &games, &options);
+    let result = compare_games_file(
+        &args.games,
+        &repertoire,
+        &eco,
+        &args.player,
+        learner,
+        gaps,
+        &progress,
+    )?
+    .comparison;
     if args.record_reviews {
         record_reviews(args, data_dir, &result)?;
     }

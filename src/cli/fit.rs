@@ -154,7 +154,7 @@ pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> 
             Some(args.max_plies),
             &super::progress_bar::terminal_progress(&args.games.display().to_string()),
         )?
-            .lines,
+        .lines,
     );
     let graph = std::sync::Arc::clone(ws.eco());
     let books: Vec<_> = book.iter().map(SharedBook::book).collect();

@@ -107,32 +107,31 @@ impl ImportJson {
 pub(super) fn run(args: &ImportArgs, out: &mut impl Write) -> Result<(), CliError> {
     // Only the report is wanted: the lines are counted, not kept, and not named.
     let progress = super::progress_bar::terminal_progress(&args.file.display().to_string());
-    let (report, error) =
-        match check_file_now(
-            &args.file,
-            args.mode(),
-            args.max_plies,
-            args.threads,
-            &progress,
-        ) {
-            Ok(report) => (report, None),
-            Err(
-                e @ WorkspaceError::Import {
-                    source: ImportError::NoGames { .. },
-                    ..
-                },
-            ) => {
-                // Still print what was found: the issues say why nothing was read.
-                let report = ImportReport {
-                    issue_count: e.issues().len(),
-                    issues: e.issues().to_vec(),
-                    mode: ImportMode::from(args.mode()),
-                    ..ImportReport::default()
-                };
-                (report, Some(e))
-            }
-            Err(e) => return Err(e.into()),
-        };
+    let (report, error) = match check_file_now(
+        &args.file,
+        args.mode(),
+        args.max_plies,
+        args.threads,
+        &progress,
+    ) {
+        Ok(report) => (report, None),
+        Err(
+            e @ WorkspaceError::Import {
+                source: ImportError::NoGames { .. },
+                ..
+            },
+        ) => {
+            // Still print what was found: the issues say why nothing was read.
+            let report = ImportReport {
+                issue_count: e.issues().len(),
+                issues: e.issues().to_vec(),
+                mode: ImportMode::from(args.mode()),
+                ..ImportReport::default()
+            };
+            (report, Some(e))
+        }
+        Err(e) => return Err(e.into()),
+    };
     print_report(&args.file, &report, args.json, out)?;
     if let Some(e) = error {
         return Err(e.into());

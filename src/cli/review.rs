@@ -55,7 +55,7 @@ pub(super) fn review_log(
     match progress {
         Some(p) => Ok(p.to_owned()),
         None => data_dir
-            .map(|d| d.join(crate::workspace::review_store::LOG_FILE))
+            .map(crate::workspace::data_dir::review_log_in)
             .ok_or_else(|| CliError::Usage("no data directory; pass --progress FILE".into())),
     }
 }

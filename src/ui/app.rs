@@ -1,43 +1,39 @@
-//! The trainer window's state, [`TrainerApp`], and what it does each frame.
+//! The trainer window, [`TrainerApp`]: a thin shell over the headless [`Coach`].
 //!
-//! The persisted choices are [`Settings`]; everything else is runtime: the drill
-//! ([`Session`]), the book's sources ([`Workspace`]), the jobs, the caches. Each frame
-//! first does the non-drawing work ([`TrainerApp::logic`]: finished jobs, the
-//! computer's delayed reply, completed lines), then the panels draw and collect
-//! [`Command`](super::command::Command)s, then `TrainerApp::apply` carries them out. egui redraws only on input
-//! or when a timer asks (the reply delay, a move being animated, a running job), so an
-//! idle window draws nothing.
+//! The app keeps only what a window needs: the tab shown, moves gliding to their
+//! squares, the chart's cache, the file dialogs, the make-a-book form's fields, the
+//! title, the screenshot plan and the frame timings. Each frame it hands the coach the
+//! time and lets it do its work ([`Coach::logic`]), draws the panels (each reads the
+//! coach and pushes [`Command`]s), hands the commands to the coach, and carries out the
+//! coach's [`Notice`]s (dialogs, the clipboard, animations). egui redraws only on input
+//! or when the coach asks (the reply delay, a running job), so an idle window draws
+//! nothing.
+//!
+//! The app dereferences to its coach, so tests read the drill as the panels do
+//! (`app.session()`, `app.settings()`).
 
+use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use eframe::egui;
 use egui::Ui;
-use shakmaty::{Color, Move};
+use shakmaty::Move;
 
-use super::board::Orientation;
 use super::chart::ChartData;
-use super::chart_panel;
-use super::chart_panel::ChartCache;
-use super::command::ExportWhat;
-use super::coverage::CoverageView;
+use super::chart_panel::{self, ChartCache};
+use super::command::{Action, ActionUi, Command};
 use super::dialogs::Dialogs;
-use super::explore::{ExploreRun, Explored};
-use super::import_report::ReportView;
-use super::learner_style_panel::LearnerStyleState;
+use super::make_book_panel::MakeBookForm;
 use super::screenshot::ScreenshotPlan;
-use super::state::{SETTINGS_KEY, Settings};
 use super::timings::Timings;
+use super::{
+    board_panel, book_panel, coverage_panel, drill_panel, import_report, learner_style_panel,
+    play_on_panel, profile_panel, progress_panel, review_panel, style_panel, top_bar,
+};
 use crate::book::PositionGraph;
-use crate::engine::predictor::Predictor;
-use crate::sampler::profile::StyleProfile;
-use crate::trainer::learner_style::{Adaptation, Posterior, StyleClass};
-use crate::trainer::progress::Progress;
-use crate::trainer::{PastBook, Reply, Session};
-use crate::job::Wake;
-use crate::workspace::store::ProgressFile;
-use crate::workspace::{Workspace, WorkspaceError, WorkspaceEvent, export};
+use crate::coach::settings::{SETTINGS_KEY, Settings};
+use crate::coach::{Coach, Notice};
 
 /// How long a move glides to its square.
 pub(super) const MOVE_ANIMATION: f64 = 0.15;
@@ -58,54 +54,35 @@ pub(super) struct Animation {
     pub(super) started: f64,
 }
 
-/// The trainer window's state.
+/// The trainer window's state: the coach and what only a window has.
 pub struct TrainerApp {
-    pub(super) settings: Settings,
-    pub(super) workspace: Workspace,
-    /// The book the drill uses (also held by the session).
-    pub(super) graph: Arc<PositionGraph>,
-    /// Counts the books drilled on, so caches know the book changed.
-    pub(super) book_generation: u64,
-    /// The workspace's books generation the drill last took its books from.
-    books_seen: u64,
-    /// "Make a book from PGN…" in the Book tab.
-    pub(super) make_book: super::make_book_panel::MakeBookForm,
-    pub(super) session: Session,
-    pub(super) orientation: Orientation,
-    pub(super) progress: ProgressFile,
+    coach: Coach,
     pub(super) left_tab: LeftTab,
-    /// When (egui time) the computer's pending reply is due.
-    reply_due: Option<f64>,
-    pub(super) last_reply: Option<Reply>,
-    /// What happened last, for the feedback panel.
-    pub(super) message: Option<String>,
+    /// The computer's move in the drill, gliding to its square.
     pub(super) animation: Option<Animation>,
-    pub(super) explore: Option<ExploreRun>,
-    pub(super) explored: Option<Explored>,
+    /// The engine's move in the play-on game, gliding to its square.
+    pub(super) play_on_animation: Option<Animation>,
     pub(super) chart: ChartCache,
     pub(super) dialogs: Dialogs,
-    pub(super) report: Option<ReportView>,
-    /// The Coverage tab's state and jobs.
-    pub(super) coverage: CoverageView,
-    /// `Session::lines_completed` when completions were last recorded.
-    completed_seen: u32,
-    pub(super) window_title: String,
+    /// "Make a book from PGN…"'s fields.
+    pub(super) make_book: MakeBookForm,
+    window_title: String,
     pub(super) screenshot: Option<ScreenshotPlan>,
     pub(super) timings: Option<Timings>,
-    /// Asks egui for a frame, from any thread (made on the first frame).
-    pub(super) wake: Option<Wake>,
-    /// Review mode, when it is on.
-    pub(super) review: Option<super::review_mode::ReviewMode>,
-    /// The review log (beside the progress file); `None`: no review mode.
-    pub(super) review_log: Option<PathBuf>,
-    /// Fuzz review intervals (off in tests, for reproducible due dates).
-    pub(super) review_fuzz: bool,
-    /// The style profile loaded last, if any.
-    pub(super) profile: Option<StyleProfile>,
-    /// The learner's style: drilled lines, imported games, the adaptive opponent's coin.
-    pub(super) learner_style: LearnerStyleState,
-    /// Playing on against an engine after the book.
-    pub(super) play_on: super::play_on::PlayOnView,
+}
+
+impl Deref for TrainerApp {
+    type Target = Coach;
+
+    fn deref(&self) -> &Coach {
+        &self.coach
+    }
+}
+
+impl DerefMut for TrainerApp {
+    fn deref_mut(&mut self) -> &mut Coach {
+        &mut self.coach
+    }
 }
 
 impl TrainerApp {
@@ -138,116 +115,34 @@ impl TrainerApp {
         settings: Settings,
         progress_file: Option<PathBuf>,
     ) -> TrainerApp {
-        let seed = settings.fixed_seed().unwrap_or_else(rand::random);
-        let learner = Color::from(settings.learner);
-        let session = Session::new(Arc::clone(&graph), learner, settings.style.clone(), seed);
-        let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
-        workspace.restore();
-        let review_log = progress_file
-            .as_deref()
-            .map(super::review_mode::review_log_path);
+        TrainerApp::of(Coach::new(graph, settings, progress_file))
+    }
+
+    /// The window over `coach`.
+    pub fn of(coach: Coach) -> TrainerApp {
         TrainerApp {
-            workspace,
-            graph,
-            book_generation: 0,
-            books_seen: 0,
-            make_book: Default::default(),
-            orientation: settings
-                .orientation
-                .unwrap_or(Orientation::from_color(learner)),
-            settings,
-            session,
-            progress: ProgressFile::load(progress_file),
+            coach,
             left_tab: LeftTab::Style,
-            reply_due: None,
-            last_reply: None,
-            message: None,
             animation: None,
-            explore: None,
-            explored: None,
+            play_on_animation: None,
             chart: ChartCache::default(),
             dialogs: Dialogs::default(),
-            report: None,
-            coverage: CoverageView::default(),
-            completed_seen: 0,
+            make_book: MakeBookForm::default(),
             window_title: String::new(),
             screenshot: None,
             timings: None,
-            wake: None,
-            review: None,
-            review_log,
-            review_fuzz: true,
-            profile: None,
-            learner_style: LearnerStyleState::new(if rand::random() {
-                Adaptation::Solid
-            } else {
-                Adaptation::Sharp
-            }),
-            play_on: super::play_on::PlayOnView::default(),
         }
     }
 
-    // ----- reading (tests and panels) -----
-
-    /// The book's sources.
-    pub fn workspace(&self) -> &Workspace {
-        &self.workspace
-    }
-
-    /// The book the drill uses.
-    pub fn graph(&self) -> &Arc<PositionGraph> {
-        &self.graph
-    }
-
-    /// Whether the book is only the learner's repertoire.
-    pub fn is_repertoire(&self) -> bool {
-        self.workspace.is_repertoire()
-    }
-
-    /// The learner's progress.
-    pub fn progress(&self) -> &Progress {
-        self.progress.progress()
-    }
-
-    /// The warning about the progress file (set aside, not saved), if any.
-    pub fn progress_warning(&self) -> Option<&str> {
-        self.progress.warning()
-    }
-
-    /// The import report shown, if any.
-    pub fn report(&self) -> Option<&ReportView> {
-        self.report.as_ref()
-    }
-
-    /// The drill.
-    pub fn session(&self) -> &Session {
-        &self.session
-    }
-
-    /// The learner's settings.
-    pub fn settings(&self) -> &Settings {
-        &self.settings
-    }
-
-    /// The learner's settings, to change them as the panels would (tests set the seed here).
-    pub fn settings_mut(&mut self) -> &mut Settings {
-        &mut self.settings
-    }
-
-    /// The board's orientation.
-    pub fn orientation(&self) -> Orientation {
-        self.orientation
+    /// The coach the window draws.
+    pub fn coach(&self) -> &Coach {
+        &self.coach
     }
 
     /// The chart as it is drawn now (computed on demand).
     pub fn chart(&mut self) -> &ChartData {
-        chart_panel::refresh(self);
+        chart_panel::refresh(&self.coach, &mut self.chart);
         self.chart.data()
-    }
-
-    /// Whether an exploration is running.
-    pub fn is_exploring(&self) -> bool {
-        self.explore.is_some()
     }
 
     /// Whether a move is being animated on the board.
@@ -255,49 +150,10 @@ impl TrainerApp {
         self.animation.is_some()
     }
 
-    /// Whether files are being loaded or the book is being built.
-    pub fn is_loading(&self) -> bool {
-        self.workspace.is_busy()
-    }
-
-    /// The message shown in the drill panel, if any (what happened last).
-    pub fn message(&self) -> Option<&str> {
-        self.message.as_deref()
-    }
-
-    /// The style profile loaded last, if any.
-    pub fn profile(&self) -> Option<&StyleProfile> {
-        self.profile.as_ref()
-    }
-
-    /// The learner's style posterior (drilled lines and their games among the loaded
-    /// files), `None` before any.
-    pub fn learner_style(&self) -> Option<Posterior> {
-        self.learner_style.posterior()
-    }
-
-    /// The learner's most likely style class and the posterior.
-    pub fn learner_style_class(&self) -> Option<(Posterior, StyleClass)> {
-        self.learner_style.posterior().map(|p| (p, p.class()))
-    }
-
-    /// The adaptive opponent's pick for a mixed learner in this session.
-    pub fn adaptation_coin(&self) -> Adaptation {
-        self.learner_style.coin
-    }
-
-    // ----- files (tests and the window) -----
-
     /// Files were chosen in the file dialog or dropped on the window: Polyglot books
     /// (`.bin`) become sources at once, PGN files ask how to read them.
     pub fn open_files(&mut self, paths: Vec<PathBuf>) {
-        // A Polyglot book needs no "read as" question: it gives popularity.
-        let (books, pgn): (Vec<PathBuf>, Vec<PathBuf>) = paths
-            .into_iter()
-            .partition(|p| crate::workspace::books::is_polyglot(p));
-        if !books.is_empty() {
-            self.workspace.open(books, crate::workspace::FileMode::Auto);
-        }
+        let pgn = self.coach.open_files(paths);
         if !pgn.is_empty() {
             self.dialogs.ask_mode(pgn);
         }
@@ -315,50 +171,10 @@ impl TrainerApp {
         self.dialogs.ask_profile_load_path(play_like);
     }
 
-    /// Waits until every import and graph build has finished and applies the results,
-    /// as the frames would one by one. For tests and the screenshot mode; the window
-    /// itself never waits.
-    pub fn finish_loading(&mut self) {
-        let wake: Wake = self.wake.clone().unwrap_or_else(|| Arc::new(|| {}));
-        while self.workspace.is_busy() {
-            for event in self.workspace.poll(true, &wake) {
-                self.on_workspace_event(event);
-            }
-        }
-    }
-
-    /// Writes what `what` exports to `path` as PGN; returns the number of games.
-    ///
-    /// # Errors
-    ///
-    /// [`WorkspaceError::NothingToExport`] when there is nothing to export, else why
-    /// writing failed.
-    pub fn export_to(
-        &self,
-        what: ExportWhat,
-        path: &std::path::Path,
-    ) -> Result<usize, WorkspaceError> {
-        let (lines, _) = self.export_lines(what)?;
-        export::write_pgn_file(&lines, path)
-    }
-
-    /// The lines `what` exports and a file name to suggest.
-    pub(super) fn export_lines(
-        &self,
-        what: ExportWhat,
-    ) -> Result<(Vec<crate::book::OpeningLine>, String), WorkspaceError> {
-        match what {
-            ExportWhat::Source(id) => self
-                .workspace
-                .source_lines(id)
-                .map(|(lines, name)| (lines.to_vec(), name))
-                .ok_or(WorkspaceError::NothingToExport),
-            ExportWhat::Line => self
-                .session
-                .to_line()
-                .map(|line| (vec![line], "drill.pgn".to_owned()))
-                .ok_or(WorkspaceError::NothingToExport),
-        }
+    /// Waits until the book being made is written and adds it as a source, as the
+    /// frames would (tests; the window never waits).
+    pub fn finish_making_book(&mut self) {
+        self.coach.finish_making_book();
     }
 
     // ----- each frame -----
@@ -370,39 +186,30 @@ impl TrainerApp {
         self.draw_and_apply(ui);
     }
 
-    /// The non-drawing work of a frame: finished jobs, the computer's reply when it is
-    /// due, the animation, completed lines, the screenshot steps.
+    /// The non-drawing work of a frame: the coach's (finished jobs, the computer's
+    /// reply), the dialogs, the animations, the screenshot steps.
     pub fn logic(&mut self, ctx: &egui::Context) {
-        if let Some(run) = &self.explore
-            && let Some(done) = run.poll(ctx)
-        {
-            self.explore = None;
-            if let Some(explored) = done {
-                self.explored = Some(explored);
-                self.chart.invalidate();
-            }
+        if !self.coach.has_wake() {
+            let ctx = ctx.clone();
+            self.coach.set_wake(Arc::new(move || ctx.request_repaint()));
         }
-        self.poll_workspace(ctx);
-        self.poll_coverage(ctx);
-        if let Some(book) = self.make_book.poll() {
-            self.workspace
-                .open(vec![book], crate::workspace::FileMode::Auto);
+        self.coach.set_time(ctx.input(|i| i.time));
+        self.coach
+            .set_coverage_shown(self.left_tab == LeftTab::Coverage);
+        let loading = self.coach.is_loading();
+        self.coach.logic();
+        if let Some(t) = &self.timings
+            && loading
+            && !self.coach.is_loading()
+        {
+            t.event("the files were loaded");
         }
         for command in self.dialogs.poll(ctx) {
             self.apply(ctx, command);
         }
-        if self.play_on.is_active() {
-            self.play_on_logic(ctx);
-        } else {
-            self.computer_reply(ctx);
-        }
-        self.review_logic(ctx);
+        self.after_coach(ctx);
         self.animate(ctx);
-        self.record_completions();
-        let busy = self.explore.is_some()
-            || self.is_loading()
-            || self.coverage.job.is_some()
-            || self.play_on_busy();
+        let busy = self.coach.is_busy();
         if let Some(plan) = &mut self.screenshot
             && let Err(reason) = plan.step(ctx, busy)
         {
@@ -410,209 +217,320 @@ impl TrainerApp {
         }
     }
 
-    /// Gives the drill the workspace's Polyglot books and popularity, and play past the
-    /// book as the settings say.
-    pub(super) fn sync_books(&mut self) {
-        self.books_seen = self.workspace.open_books().generation();
-        self.settings.book = self.workspace.choice().clone();
-        let books = self.workspace.books();
-        self.session.set_books(books, self.settings.book.popularity);
-        let plies = self.settings.past_book_plies;
-        let past_book = match (plies, Predictor::shared()) {
-            (0, _) => None,
-            (plies, Ok(predictor)) => Some(PastBook { predictor, plies }),
-            (_, Err(e)) => {
-                self.message = Some(format!("Past the book is off: {e}"));
-                None
-            }
-        };
-        self.session.set_past_book(past_book);
-        self.chart.invalidate();
+    /// Carries out one command: the coach's, then what it asks of the window.
+    pub(super) fn apply(&mut self, ctx: &egui::Context, command: Command) {
+        match &command {
+            Command::Play(_) => self.animation = None,
+            Command::PlayOn(_) => self.play_on_animation = None,
+            _ => {}
+        }
+        self.coach.set_time(ctx.input(|i| i.time));
+        self.coach.apply(command);
+        self.after_coach(ctx);
     }
 
-    fn poll_workspace(&mut self, ctx: &egui::Context) {
-        if self.workspace.open_books().generation() != self.books_seen {
-            self.sync_books();
-        }
-        let wake = Arc::clone(self.wake.get_or_insert_with(|| {
-            let ctx = ctx.clone();
-            Arc::new(move || ctx.request_repaint())
-        }));
-        for event in self.workspace.poll(false, &wake) {
-            if let Some(t) = &self.timings {
-                t.event(match &event {
-                    WorkspaceEvent::Imported { .. } => "a file was imported",
-                    WorkspaceEvent::Built { .. } => "the book was built",
-                    _ => "an import or build stopped",
-                });
-            }
-            self.on_workspace_event(event);
-            ctx.request_repaint();
-        }
-        if self.workspace.is_importing() {
-            // The progress bar moves while the file is read.
-            ctx.request_repaint_after(Duration::from_millis(50));
-        }
+    /// Whether `action` can be used now (a second file dialog is not opened).
+    pub(super) fn is_enabled(&self, action: Action) -> bool {
+        self.coach.is_enabled(action) && !(action == Action::Open && self.dialogs.is_choosing())
     }
 
-    fn on_workspace_event(&mut self, event: WorkspaceEvent) {
-        match event {
-            WorkspaceEvent::Imported {
-                path,
-                report,
-                remembered,
-            } => {
-                if !remembered || !report.issues.is_empty() {
-                    self.report = Some(ReportView::of_report(path, report));
-                }
-            }
-            WorkspaceEvent::ImportFailed {
-                path,
-                error,
-                remembered,
-            } => {
-                // A remembered file's failure is a warning of the workspace's.
-                if !remembered {
-                    self.report = Some(ReportView::of_error(path, &error));
-                }
-            }
-            WorkspaceEvent::Cancelled { path } => {
-                self.message = Some(format!(
-                    "Loading {} was cancelled.",
-                    crate::workspace::file_name(&path)
-                ));
-            }
-            WorkspaceEvent::Built { graph, theory } => self.set_book(graph, theory),
-            WorkspaceEvent::BuildFailed { error } => {
-                self.message = Some(format!("The book could not be rebuilt: {error}"));
-            }
-        }
-        self.settings.book = self.workspace.choice().clone();
-    }
-
-    /// Drills on a new book.
-    fn set_book(&mut self, graph: Arc<PositionGraph>, theory: Option<Arc<PositionGraph>>) {
-        if let Some(run) = self.explore.take() {
-            run.cancel();
-        }
-        let repertoire = theory.is_some();
-        self.session.set_graph(Arc::clone(&graph));
-        self.session.set_theory(theory);
-        let old = std::mem::replace(&mut self.graph, graph);
-        // A large graph takes a while to free: not on the UI thread.
-        let _ = std::thread::Builder::new()
-            .name("hastings-drop".to_owned())
-            .spawn(move || drop(old));
-        self.book_generation += 1;
-        self.coverage.book_changed();
-        self.explored = None;
-        self.chart.invalidate();
-        self.last_reply = None;
-        self.reply_due = None;
-        self.animation = None;
-        // A review session's cards are the new book's.
-        self.restart_review();
-        self.message = Some(format!(
-            "The book now has {} lines{}.",
-            super::format::count(self.graph.lines().len()),
-            if repertoire { " (your repertoire)" } else { "" }
-        ));
-    }
-
-    /// Records the lines the drill completed since the last call.
-    fn record_completions(&mut self) {
-        let done = self.session.lines_completed();
-        if done > self.completed_seen {
-            let title = self
-                .session
-                .opening_title()
-                .unwrap_or_else(|| "unnamed line".to_owned());
-            self.progress.progress_mut().record_completion(&title);
-            self.progress.save();
-            if shakmaty::Position::board(self.session.position_at(0))
-                == shakmaty::Position::board(&shakmaty::Chess::default())
-            {
-                let moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
-                self.learner_style.record(&moves, self.session.learner());
-            }
-            self.adapt_style();
-        }
-        self.completed_seen = done;
-    }
-
-    /// With the adaptive opponent on, sets the computer's style to the answer to the
-    /// learner's style (seed 001 §5.1); the style panel shows the result.
-    pub(super) fn adapt_style(&mut self) {
-        if !self.settings.adaptive {
-            return;
-        }
-        self.learner_style
-            .refresh(&self.workspace, &self.settings.learner_name);
-        let Some((_, class)) = self.learner_style_class() else {
-            return;
-        };
-        let style =
-            Adaptation::for_class(class, self.learner_style.coin).style(self.settings.style.tau());
-        if style != *self.session.style() {
-            self.settings.style = style.clone();
-            self.session.set_style(style);
-        }
-    }
-
-    fn computer_reply(&mut self, ctx: &egui::Context) {
-        if !self.session.reply_pending() || self.session.viewing().is_some() {
-            self.reply_due = None;
-            return;
-        }
+    /// The coach's notices and redraw requests.
+    fn after_coach(&mut self, ctx: &egui::Context) {
         let now = ctx.input(|i| i.time);
-        let Some(due) = self.reply_due else {
-            // The learner's move is drawn at least once before the reply, even with no delay.
-            let delay = f64::from(self.settings.reply_delay_ms) / 1000.0;
-            self.reply_due = Some(now + delay);
-            ctx.request_repaint_after(Duration::from_secs_f64(delay));
-            return;
-        };
-        if now + 1e-9 >= due {
-            self.reply_due = None;
-            // A transposition is announced under the opening name (Session::announcement).
-            let reply = match self.review_reply() {
-                Some(reply) => reply,
-                None => self.session.reply(),
-            };
-            if let Some(reply) = reply {
-                self.message = None;
-                self.start_animation(ctx, reply.candidate.mv);
-                self.last_reply = Some(reply);
+        for notice in self.coach.take_notices() {
+            match notice {
+                Notice::Animate(mv) => self.animation = Some(Animation { mv, started: now }),
+                Notice::AnimatePlayOn(mv) => {
+                    self.play_on_animation = Some(Animation { mv, started: now });
+                }
+                Notice::ShowDrill => self.left_tab = LeftTab::Style,
+                Notice::Close => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+                Notice::AskHowToRead(paths) => self.dialogs.ask_mode(paths),
+                Notice::CloseHowToRead => self.dialogs.close_mode(),
+                Notice::ChooseFiles => self.dialogs.start_file_dialog(ctx),
+                Notice::ChooseGames => self.dialogs.start_games_dialog(ctx),
+                Notice::ChooseProfile { play_like } => {
+                    self.dialogs.start_profile_load(ctx, play_like);
+                }
+                Notice::SaveProfileAs(profile) => self.dialogs.start_profile_save(ctx, *profile),
+                Notice::ExportAs(lines, name) => self.dialogs.start_export(ctx, lines, name),
+                Notice::SaveGameAs(pgn) => self.dialogs.start_game_save(ctx, pgn),
+                Notice::CopyText(text) => ctx.copy_text(text),
             }
-            ctx.request_repaint();
-        } else {
-            ctx.request_repaint_after(Duration::from_secs_f64(due - now));
+        }
+        if let Some(after) = self.coach.take_repaint() {
+            ctx.request_repaint_after(after);
         }
     }
 
-    pub(super) fn start_animation(&mut self, ctx: &egui::Context, mv: Move) {
-        if self.settings.animate_moves {
-            self.animation = Some(Animation {
-                mv,
-                started: ctx.input(|i| i.time),
-            });
-            ctx.request_repaint();
-        }
-    }
-
-    /// Ends the animation when its time is up (this frame draws the piece at rest);
-    /// asks for the next frame meanwhile.
+    /// Ends an animation when its time is up (this frame draws the piece at rest); asks
+    /// for the next frame meanwhile.
     fn animate(&mut self, ctx: &egui::Context) {
-        let Some(a) = self.animation else {
-            return;
-        };
         let now = ctx.input(|i| i.time);
-        if now - a.started >= MOVE_ANIMATION || self.session.display_last_move() != Some(a.mv) {
-            self.animation = None;
-        } else {
-            ctx.request_repaint();
+        if let Some(a) = self.animation {
+            if now - a.started >= MOVE_ANIMATION
+                || self.coach.session().display_last_move() != Some(a.mv)
+            {
+                self.animation = None;
+            } else {
+                ctx.request_repaint();
+            }
+        }
+        if let Some(a) = self.play_on_animation {
+            if now - a.started >= MOVE_ANIMATION || !self.coach.play_on.is_active() {
+                self.play_on_animation = None;
+            } else {
+                ctx.request_repaint();
+            }
         }
     }
+
+    // ----- drawing -----
+
+    fn draw_and_apply(&mut self, ui: &mut Ui) {
+        let mut commands: Vec<Command> = Action::consume_shortcuts(ui.ctx())
+            .into_iter()
+            .filter(|a| self.is_enabled(*a))
+            .map(Command::Action)
+            .collect();
+        self.draw(ui, &mut commands);
+        for command in commands {
+            self.apply(ui.ctx(), command);
+        }
+        self.update_title(ui.ctx());
+        let loading = self.coach.is_loading();
+        let fraction = self
+            .coach
+            .workspace()
+            .import_progress()
+            .map(|p| p.counters.fraction());
+        if let Some(t) = &mut self.timings {
+            t.frame(ui.ctx(), loading, fraction);
+        }
+    }
+
+    /// The panels: top bar, left tabs, drill on the right, chart below, board in the
+    /// centre; then the windows (import report, open dialog, path entry).
+    fn draw(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        // Panel sizes follow the window, so that 800×600 and full screen both leave the
+        // board the most room.
+        let window = ui.available_size();
+        let open_enabled = self.is_enabled(Action::Open);
+        egui::Panel::top("hastings_top").show(ui, |ui| {
+            top_bar::top_bar_ui(ui, &self.coach, open_enabled, commands);
+        });
+        egui::Panel::left("hastings_style")
+            .resizable(false)
+            .exact_size((window.x * 0.2).clamp(180.0, 300.0))
+            .show(ui, |ui| self.left_panel_ui(ui, commands));
+        egui::Panel::right("hastings_drill")
+            .resizable(false)
+            .exact_size((window.x * 0.22).clamp(190.0, 360.0))
+            .show(ui, |ui| {
+                drill_panel::drill_panel_ui(ui, &self.coach, commands)
+            });
+        egui::Panel::bottom("hastings_chart")
+            .resizable(false)
+            .exact_size((window.y * 0.3).clamp(140.0, 320.0))
+            .show(ui, |ui| {
+                if self.coach.play_on.is_active() {
+                    play_on_panel::engine_lines_ui(ui, &self.coach);
+                } else {
+                    chart_panel::chart_panel_ui(ui, &self.coach, &mut self.chart, commands);
+                }
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            if self.coach.play_on.is_active() {
+                play_on_panel::play_on_board_ui(ui, &self.coach, self.play_on_animation, commands);
+            } else {
+                chart_panel::refresh(&self.coach, &mut self.chart);
+                let extras = board_panel::BoardExtras {
+                    animation: self.animation,
+                    chart: self.chart.data(),
+                    hides_answer: chart_panel::hides_answer(&self.coach),
+                };
+                board_panel::board_panel_ui(ui, &self.coach, &extras, commands);
+            }
+        });
+        let ctx = ui.ctx().clone();
+        if let Some(view) = self.coach.report() {
+            import_report::report_window_ui(&ctx, view, commands);
+        }
+        self.dialogs.windows_ui(&ctx, commands);
+        import_report::drop_overlay_ui(&ctx);
+    }
+
+    fn left_panel_ui(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        // The tabs wrap to a second row when the panel is narrow (800x600).
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 4.0;
+            ui.spacing_mut().button_padding.x = 4.0;
+            for (tab, name) in [
+                (LeftTab::Style, "Style"),
+                (LeftTab::Book, "Book"),
+                (LeftTab::Progress, "Progress"),
+                (LeftTab::Coverage, "Coverage"),
+            ] {
+                if ui.selectable_label(self.left_tab == tab, name).clicked() {
+                    self.left_tab = tab;
+                }
+            }
+        });
+        ui.separator();
+        // The panels edit a copy of the settings; a change becomes one command.
+        let mut settings = self.coach.settings().clone();
+        egui::ScrollArea::vertical().show(ui, |ui| match self.left_tab {
+            LeftTab::Style => {
+                let seed = Some(self.coach.session().seed());
+                style_panel::style_panel_ui(ui, &mut settings, seed, commands);
+                profile_panel::profile_panel_ui(ui, &self.coach, commands);
+            }
+            LeftTab::Book => {
+                book_panel::book_panel_ui(ui, self.coach.workspace(), commands);
+                ui.separator();
+                super::make_book_panel::make_book_ui(
+                    ui,
+                    &mut self.make_book,
+                    &self.coach.make_book,
+                    commands,
+                );
+            }
+            LeftTab::Progress => {
+                review_panel::review_progress_ui(ui, &self.coach, commands);
+                progress_panel::progress_panel_ui(
+                    ui,
+                    self.coach.progress(),
+                    self.coach.progress_warning(),
+                    self.coach.graph(),
+                    commands,
+                );
+                let state = self.coach.learner_style_state();
+                learner_style_panel::learner_style_panel_ui(ui, state, &mut settings.learner_name);
+            }
+            LeftTab::Coverage => {
+                let repertoire = self.coach.is_repertoire();
+                let orientation = self.coach.orientation();
+                coverage_panel::coverage_panel_ui(
+                    ui,
+                    &self.coach.coverage,
+                    repertoire,
+                    orientation,
+                    commands,
+                );
+            }
+        });
+        if settings != *self.coach.settings() {
+            commands.push(Command::SetSettings(Box::new(settings)));
+        }
+    }
+
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let title = match self.coach.session().opening_title() {
+            Some(t) => format!("Hastings — {t}"),
+            None => "Hastings — opening trainer".to_owned(),
+        };
+        if title != self.window_title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.window_title = title;
+        }
+    }
+
+    // ----- starting (the screenshot mode) -----
+
+    /// Sets the window up as `hastings --screenshot` starts it: `moves` shown, the
+    /// tab, the exploration started.
+    pub(super) fn set_up_screenshot(
+        &mut self,
+        moves: &[Move],
+        tab: Option<&str>,
+        progress_file: Option<PathBuf>,
+        plan: ScreenshotPlan,
+    ) {
+        self.coach.show_moves(moves);
+        if tab == Some("progress") {
+            self.coach.show_review_progress(progress_file);
+            self.left_tab = LeftTab::Progress;
+        }
+        if tab == Some("play-on") {
+            self.coach.screenshot = true;
+            self.coach.show_play_on();
+        }
+        self.coach.screenshot = true;
+        self.screenshot = Some(plan);
+        self.coach.start_explore();
+    }
+
+    /// Loads the files given on the command line (`options.files`), as the window
+    /// starts: in the Book tab; for a screenshot of a tab, loaded to the end first.
+    pub(super) fn open_at_start(
+        &mut self,
+        ctx: &egui::Context,
+        files: Vec<PathBuf>,
+        tab: Option<&str>,
+    ) {
+        let shot = self.screenshot.is_some();
+        if !files.is_empty() {
+            self.left_tab = LeftTab::Book;
+            let coverage = shot && tab == Some("coverage");
+            // The coverage of a repertoire: the files alone, read as a repertoire.
+            let mode = if coverage {
+                crate::workspace::FileMode::Repertoire
+            } else {
+                crate::workspace::FileMode::Auto
+            };
+            self.apply(ctx, Command::Import(files, mode));
+            if shot && tab.is_some() {
+                // A screenshot of a tab shows the tab, not the import report.
+                self.coach.finish_loading();
+                self.apply(ctx, Command::CloseReport);
+            }
+            if coverage {
+                let mut choice = self.coach.workspace().choice().clone();
+                choice.eco = false;
+                self.apply(ctx, Command::SetBook(choice));
+                self.coach.finish_loading();
+            }
+        }
+        match tab {
+            Some("coverage") => self.left_tab = LeftTab::Coverage,
+            Some("book") => self.left_tab = LeftTab::Book,
+            Some("style") => self.left_tab = LeftTab::Style,
+            _ => {}
+        }
+    }
+}
+
+/// How the window starts (`hastings` with its options).
+pub(super) struct Start {
+    pub(super) graph: Arc<PositionGraph>,
+    /// `--screenshot`: the moves to show and the plan.
+    pub(super) screenshot: Option<(Vec<Move>, ScreenshotPlan)>,
+    /// The progress file (none for a screenshot).
+    pub(super) progress_file: Option<PathBuf>,
+    /// Files to load at start.
+    pub(super) files: Vec<PathBuf>,
+    /// The tab to show.
+    pub(super) tab: Option<String>,
+    /// `HASTINGS_TIMINGS`.
+    pub(super) timings: Option<Timings>,
+}
+
+/// The app as eframe creates it: the settings from eframe's storage (or the screenshot's
+/// defaults), the files of the command line loading.
+pub(super) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Box<dyn eframe::App> {
+    let tab = start.tab.as_deref();
+    let mut app = match start.screenshot {
+        Some((moves, plan)) => {
+            let mut app = TrainerApp::new(start.graph, Settings::default());
+            let log_beside = crate::workspace::data_dir::progress_path();
+            app.set_up_screenshot(&moves, tab, log_beside, plan);
+            app
+        }
+        None => TrainerApp::restore(start.graph, cc.storage, start.progress_file),
+    };
+    app.open_at_start(&cc.egui_ctx, start.files, tab);
+    app.timings = start.timings;
+    Box::new(app)
 }
 
 impl eframe::App for TrainerApp {
@@ -629,20 +547,13 @@ impl eframe::App for TrainerApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.screenshot.is_none() {
-            self.settings.book = self.workspace.choice().clone();
-            eframe::set_value(storage, SETTINGS_KEY, &self.settings);
-            self.progress.save();
-            self.save_reviews();
+            self.coach.save();
+            eframe::set_value(storage, SETTINGS_KEY, self.coach.settings());
         }
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
-        if let Some(run) = &self.explore {
-            run.cancel();
-        }
-        self.workspace.cancel_all();
-        self.progress.save();
-        self.end_review();
+        self.coach.shut_down();
         if let Some(t) = &self.timings {
             t.report();
         }

@@ -18,39 +18,11 @@ use egui::{
     Align2, Color32, FontId, Id, Order, Pos2, Rect, Response, Sense, Shape, Stroke, Ui, Vec2,
     WidgetInfo, vec2,
 };
-use serde::{Deserialize, Serialize};
-use shakmaty::{Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
+use shakmaty::{Chess, File, Move, Piece, Position, Rank, Role, Square};
 
 use super::pieces;
 
-/// Which side sits at the bottom of the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum Orientation {
-    /// White at the bottom (rank 1 at the bottom, file a on the left).
-    #[default]
-    WhiteBottom,
-    /// Black at the bottom (rank 8 at the bottom, file h on the left).
-    BlackBottom,
-}
-
-impl Orientation {
-    /// The orientation with `color` at the bottom.
-    pub fn from_color(color: Color) -> Orientation {
-        match color {
-            Color::White => Orientation::WhiteBottom,
-            Color::Black => Orientation::BlackBottom,
-        }
-    }
-
-    /// The other orientation.
-    #[must_use]
-    pub fn flipped(self) -> Orientation {
-        match self {
-            Orientation::WhiteBottom => Orientation::BlackBottom,
-            Orientation::BlackBottom => Orientation::WhiteBottom,
-        }
-    }
-}
+pub use crate::coach::settings::Orientation;
 
 /// An arrow drawn over the board, e.g. a book move; thicker for a higher `weight`.
 #[derive(Debug, Clone, Copy, PartialEq)]

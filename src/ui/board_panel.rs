@@ -6,39 +6,50 @@ use eframe::egui;
 use egui::{Color32, Ui};
 use shakmaty::Move;
 
-use super::app::{MOVE_ANIMATION, TrainerApp};
+use super::app::{Animation, MOVE_ANIMATION};
 use super::board::{Arrow, BoardView, SlidingPiece, board_ui};
-use super::chart_panel;
+use super::chart::ChartData;
 use super::command::Command;
 use super::drill_panel::last_move_annotation;
 use crate::book::MoveAnnotation;
+use crate::coach::Coach;
 use crate::trainer::Phase;
 use crate::trainer::review_drill::ReviewStep;
 
+/// What the board draws besides the drill: the move gliding to its square, the chart
+/// (for the likely-move arrows) and whether it hides the learner's answer now.
+pub(super) struct BoardExtras<'a> {
+    pub(super) animation: Option<Animation>,
+    pub(super) chart: &'a ChartData,
+    pub(super) hides_answer: bool,
+}
+
 /// The board panel.
-pub(super) fn board_panel_ui(ui: &mut Ui, app: &mut TrainerApp, commands: &mut Vec<Command>) {
-    if app.play_on.is_active() {
-        return super::play_on_panel::play_on_board_ui(ui, app, commands);
-    }
-    let position = app.session.display_position();
-    let last_move = app.session.display_last_move();
-    let arrows = board_arrows(app);
+pub(super) fn board_panel_ui(
+    ui: &mut Ui,
+    coach: &Coach,
+    extras: &BoardExtras<'_>,
+    commands: &mut Vec<Command>,
+) {
+    let position = coach.session().display_position();
+    let last_move = coach.session().display_last_move();
+    let arrows = board_arrows(coach, extras);
     let now = ui.input(|i| i.time);
-    let animation = app
+    let animation = extras
         .animation
         .filter(|a| Some(a.mv) == last_move)
         .and_then(|a| SlidingPiece::of_move(&a.mv, ((now - a.started) / MOVE_ANIMATION) as f32));
     let view = BoardView {
         position: &position,
         last_move: last_move.as_ref(),
-        interactive: app.session.viewing().is_none()
-            && *app.session.phase() == Phase::LearnerToMove,
+        interactive: coach.session().viewing().is_none()
+            && *coach.session().phase() == Phase::LearnerToMove,
         arrows: &arrows,
-        hint: app.session.hint().map(|h| h.from),
+        hint: coach.session().hint().map(|h| h.from),
         animation,
     };
     let response = ui
-        .centered_and_justified(|ui| board_ui(ui, &view, app.orientation))
+        .centered_and_justified(|ui| board_ui(ui, &view, coach.orientation()))
         .inner;
     if let Some(mv) = response.played {
         commands.push(Command::Play(mv));
@@ -48,13 +59,13 @@ pub(super) fn board_panel_ui(ui: &mut Ui, app: &mut TrainerApp, commands: &mut V
 /// The arrows on the board: after a wrong move the book moves; else the repertoire's
 /// arrows for the last move, the hint's arrow, and (when chosen, and unless it would
 /// give the answer away) the likely moves.
-fn board_arrows(app: &mut TrainerApp) -> Vec<Arrow> {
-    if let Phase::OutOfBook { book_moves, .. } = app.session.phase() {
+fn board_arrows(coach: &Coach, extras: &BoardExtras<'_>) -> Vec<Arrow> {
+    if let Phase::OutOfBook { book_moves, .. } = coach.session().phase() {
         return weighted_arrows(book_moves.iter().map(|b| (b.mv, b.share)));
     }
     // Review mode: a new card shows its move and the source's arrows; a card being
     // asked shows no likely moves (they would give the answer away).
-    let step = app.review_step();
+    let step = coach.review_step();
     if let Some(ReviewStep::Learn(card)) = &step {
         let mut arrows = vec![Arrow {
             from: card.mv.from().unwrap_or(card.mv.to()),
@@ -70,10 +81,10 @@ fn board_arrows(app: &mut TrainerApp) -> Vec<Arrow> {
     }
     let asked = matches!(step, Some(ReviewStep::Ask { .. }));
     let mut arrows = Vec::new();
-    if let Some((_, a)) = last_move_annotation(&app.session) {
+    if let Some((_, a)) = last_move_annotation(coach.session()) {
         arrows.extend(annotation_arrows(&a));
     }
-    if let Some(hint) = app.session.hint()
+    if let Some(hint) = coach.session().hint()
         && let Some(to) = hint.to
     {
         arrows.push(Arrow {
@@ -83,8 +94,8 @@ fn board_arrows(app: &mut TrainerApp) -> Vec<Arrow> {
             color: Color32::from_rgba_unmultiplied(0, 48, 136, 170),
         });
     }
-    if app.settings.show_arrows && !asked && !chart_panel::hides_answer(app) {
-        let rows: Vec<(Move, f64)> = app.chart().rows.iter().map(|r| (r.mv, r.p)).collect();
+    if coach.settings().show_arrows && !asked && !extras.hides_answer {
+        let rows: Vec<(Move, f64)> = extras.chart.rows.iter().map(|r| (r.mv, r.p)).collect();
         arrows.extend(weighted_arrows(rows.into_iter()));
     }
     arrows

@@ -4,7 +4,7 @@
 use eframe::egui;
 use egui::{RichText, Ui};
 
-use super::command::{Action, Command, ExportWhat};
+use super::command::{Action, ActionUi, Command, ExportWhat};
 use super::format::count;
 use crate::book::SourceId;
 use crate::workspace::{Workspace, file_name};

@@ -3,33 +3,13 @@
 
 use eframe::egui;
 use egui::{RichText, Ui};
-use shakmaty::{Color, Move};
+use shakmaty::Color;
 
-use super::app::TrainerApp;
 use super::chart::{ChartData, chart_ui};
-use super::command::{Action, Command};
-use crate::sampler::Style;
+use super::command::{Action, ActionUi, Command};
+use crate::coach::Coach;
+use crate::coach::explore::ChartKey;
 use crate::trainer::Phase;
-
-/// What a chart was computed for: the game up to the position, the style, the book.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct ChartKey {
-    moves: Vec<Move>,
-    style: Style,
-    book: u64,
-}
-
-impl ChartKey {
-    /// The key of the position after `ply` moves of the drill.
-    pub(super) fn of(app: &TrainerApp, ply: usize) -> ChartKey {
-        let moves = app.session.moves();
-        ChartKey {
-            moves: moves[..ply.min(moves.len())].iter().map(|m| m.mv).collect(),
-            style: app.session.style().clone(),
-            book: app.book_generation,
-        }
-    }
-}
 
 /// Which position the chart shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +25,7 @@ enum Shown {
 /// The chart and what it was computed for.
 #[derive(Debug, Default)]
 pub(super) struct ChartCache {
-    key: Option<(ChartKey, Option<usize>)>,
+    key: Option<(ChartKey, Option<usize>, u64)>,
     data: ChartData,
     shown: Option<Shown>,
 }
@@ -55,27 +35,22 @@ impl ChartCache {
     pub(super) fn data(&self) -> &ChartData {
         &self.data
     }
-
-    /// Forgets the chart (the book or the exploration changed).
-    pub(super) fn invalidate(&mut self) {
-        self.key = None;
-    }
 }
 
 /// The position the chart shows: the one viewed, else the current one, unless that
 /// would show the learner the answer (then the position of their last choice).
-fn shown(app: &TrainerApp) -> Shown {
-    let session = &app.session;
+fn shown(coach: &Coach) -> Shown {
+    let session = &coach.session;
     let current = session.moves().len();
     if let Some(ply) = session.viewing() {
         return Shown::Ply(ply);
     }
-    let explored_here = app.explore.is_some()
-        || app
+    let explored_here = coach.explore.is_some()
+        || coach
             .explored
             .as_ref()
-            .is_some_and(|e| e.key == ChartKey::of(app, current));
-    if !app.settings.hide_answer || explored_here || *session.phase() != Phase::LearnerToMove {
+            .is_some_and(|e| e.key == coach.chart_key(current));
+    if !coach.settings.hide_answer || explored_here || *session.phase() != Phase::LearnerToMove {
         return Shown::Ply(current);
     }
     match session.moves().iter().rposition(|m| m.by_learner) {
@@ -85,64 +60,75 @@ fn shown(app: &TrainerApp) -> Shown {
 }
 
 /// Recomputes the chart if the position, the style, the book or the exploration changed.
-pub(super) fn refresh(app: &mut TrainerApp) {
-    let shown = shown(app);
+pub(super) fn refresh(coach: &Coach, chart: &mut ChartCache) {
+    let shown = shown(coach);
     let ply = match shown {
         Shown::Ply(p) | Shown::LastChoice(p) => Some(p),
         Shown::Hidden => None,
     };
-    let key = ply.map(|p| ChartKey::of(app, p));
-    let explored = app
+    let key = ply.map(|p| coach.chart_key(p));
+    let explored = coach
         .explored
         .as_ref()
         .filter(|e| Some(&e.key) == key.as_ref());
-    let cache_key = key.map(|k| (k, explored.map(|e| e.exploration.iterations as usize)));
-    if app.chart.key == cache_key && app.chart.shown == Some(shown) && cache_key.is_some() {
+    let cache_key = key.map(|k| {
+        (
+            k,
+            explored.map(|e| e.exploration.iterations as usize),
+            coach.chart_generation(),
+        )
+    });
+    if chart.key == cache_key && chart.shown == Some(shown) && cache_key.is_some() {
         return;
     }
-    app.chart.data = match ply {
+    chart.data = match ply {
         Some(p) => ChartData::new(
-            &app.session.distribution_at(p),
-            app.session.position_at(p),
+            &coach.session.distribution_at(p),
+            coach.session.position_at(p),
             explored.map(|e| (&e.exploration, e.reached.as_slice())),
         ),
         None => ChartData {
-            side_to_move: Some(app.session.learner()),
+            side_to_move: Some(coach.session.learner()),
             ..ChartData::default()
         },
     };
-    app.chart.key = cache_key;
-    app.chart.shown = Some(shown);
+    chart.key = cache_key;
+    chart.shown = Some(shown);
 }
 
 /// Whether the chart (and the book arrows) hide the learner's candidates now.
-pub(super) fn hides_answer(app: &TrainerApp) -> bool {
-    !matches!(shown(app), Shown::Ply(_))
+pub(super) fn hides_answer(coach: &Coach) -> bool {
+    !matches!(shown(coach), Shown::Ply(_))
 }
 
 /// The chart panel.
-pub(super) fn chart_panel_ui(ui: &mut Ui, app: &mut TrainerApp, commands: &mut Vec<Command>) {
-    refresh(app);
-    let side = match app.chart.data.side_to_move {
+pub(super) fn chart_panel_ui(
+    ui: &mut Ui,
+    coach: &Coach,
+    chart: &mut ChartCache,
+    commands: &mut Vec<Command>,
+) {
+    refresh(coach, chart);
+    let side = match chart.data.side_to_move {
         Some(Color::Black) => "Black",
         _ => "White",
     };
     ui.horizontal_wrapped(|ui| {
-        let title = match app.chart.shown {
+        let title = match chart.shown {
             Some(Shown::LastChoice(_)) => format!("Before your last move ({side})"),
             Some(Shown::Hidden) => "Next move".to_owned(),
             _ => format!("Next move for {side}"),
         };
         ui.label(RichText::new(title).strong());
-        Action::Explore.button_ui(ui, app.explore.is_none(), commands);
-        if let Some(run) = &app.explore {
+        Action::Explore.button_ui(ui, !coach.is_exploring(), commands);
+        if let Some((done, total, seed)) = coach.explore_progress() {
             ui.add(
-                egui::ProgressBar::new(run.done() as f32 / run.total.max(1) as f32)
+                egui::ProgressBar::new(done as f32 / total.max(1) as f32)
                     .desired_width(120.0)
-                    .text(format!("{}/{} (seed {})", run.done(), run.total, run.seed)),
+                    .text(format!("{done}/{total} (seed {seed})")),
             );
         }
-        let mut hide = app.settings.hide_answer;
+        let mut hide = coach.settings().hide_answer;
         if ui
             .checkbox(&mut hide, "Hide the answer until I move")
             .on_hover_text(
@@ -152,10 +138,12 @@ pub(super) fn chart_panel_ui(ui: &mut Ui, app: &mut TrainerApp, commands: &mut V
             )
             .changed()
         {
-            app.settings.hide_answer = hide;
+            let mut settings = coach.settings().clone();
+            settings.hide_answer = hide;
+            commands.push(Command::SetSettings(Box::new(settings)));
         }
     });
-    if app.chart.shown == Some(Shown::Hidden) {
+    if chart.shown == Some(Shown::Hidden) {
         ui.add_space(12.0);
         ui.label(
             RichText::new(
@@ -166,5 +154,5 @@ pub(super) fn chart_panel_ui(ui: &mut Ui, app: &mut TrainerApp, commands: &mut V
         );
         return;
     }
-    chart_ui(ui, &app.chart.data);
+    chart_ui(ui, &chart.data);
 }

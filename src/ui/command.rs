@@ -1,119 +1,30 @@
-//! What the user asked for, collected while drawing and applied afterwards.
-//!
-//! As in egui_demo_app's `wrap_app.rs` and rerun's `re_ui/src/command.rs`: drawing code
-//! never mutates the drill; it pushes a [`Command`], and the app applies the commands
-//! once the frame is drawn. Each [`Action`] (a command without data, with a button)
-//! carries its text, tooltip and keyboard shortcuts in one place.
-
-use std::path::PathBuf;
+//! The window's side of the commands: each [`Action`]'s keyboard shortcuts, its button
+//! and tooltip with the shortcut (the commands themselves, with their text and tooltip,
+//! are the coach's: [`crate::coach::command`]).
 
 use eframe::egui;
 use egui::{Key, KeyboardShortcut, Modifiers, Ui};
-use shakmaty::{Color, Move};
 
-use crate::book::SourceId;
-use crate::sampler::Style;
-use crate::workspace::{BookChoice, FileMode};
+pub use crate::coach::command::{Action, Command, DrillBook, ExportWhat};
 
-/// A command with a button and (maybe) a keyboard shortcut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    /// Restart the drill from the start position.
-    NewLine,
-    /// Restart the drill from the position shown, keeping the moves up to it.
-    NewLineFromHere,
-    /// After the end of a line: start the next one.
-    NextLine,
-    /// Take the wrong move back and let the learner try again.
-    TryAgain,
-    /// Play the most popular book move instead of the wrong one.
-    ShowMe,
-    /// Highlight the piece of a book move; pressed again, show its arrow.
-    Hint,
-    /// Take back the learner's last move and the computer's reply.
-    TakeBack,
-    /// Turn the board around.
-    Flip,
-    /// Continue the drill from the earlier position shown.
-    ContinueFromHere,
-    /// Sample lines from the shown position on a background thread.
-    Explore,
-    /// Play on against an engine from the position shown.
-    PlayOn,
-    /// Choose PGN files to load (a file dialog).
-    Open,
-    /// Close the window.
-    Quit,
+/// What the window adds to an [`Action`]: shortcuts and a button.
+pub trait ActionUi: Sized {
+    /// The keyboard shortcuts, the first one shown in the tooltip.
+    fn shortcuts(self) -> &'static [KeyboardShortcut];
+
+    /// The tooltip followed by the shortcuts, formatted for this platform.
+    fn tooltip_with_shortcut(self, ctx: &egui::Context) -> String;
+
+    /// A button for the action; pushes it onto `commands` when clicked.
+    fn button_ui(self, ui: &mut Ui, enabled: bool, commands: &mut Vec<Command>);
+
+    /// The actions whose shortcut was pressed this frame (consumed from the input).
+    fn consume_shortcuts(ctx: &egui::Context) -> Vec<Self>;
 }
 
-impl Action {
-    /// Every action (`NewLineFromHere` before `NewLine`: Shift+N is matched first).
-    pub const ALL: [Action; 13] = [
-        Action::NewLineFromHere,
-        Action::NewLine,
-        Action::NextLine,
-        Action::TryAgain,
-        Action::ShowMe,
-        Action::Hint,
-        Action::TakeBack,
-        Action::Flip,
-        Action::ContinueFromHere,
-        Action::Explore,
-        Action::PlayOn,
-        Action::Open,
-        Action::Quit,
-    ];
-
-    /// The button text.
-    pub const fn text(self) -> &'static str {
-        match self {
-            Action::NewLine => "New line",
-            Action::NewLineFromHere => "New line from here",
-            Action::NextLine => "Next line",
-            Action::TryAgain => "Try again",
-            Action::ShowMe => "Show me",
-            Action::Hint => "Hint",
-            Action::TakeBack => "Take back",
-            Action::Flip => "Flip board",
-            Action::ContinueFromHere => "Continue from here",
-            Action::Explore => "Explore",
-            Action::PlayOn => "Play on from here",
-            Action::Open => "Open PGN…",
-            Action::Quit => "Quit",
-        }
-    }
-
-    /// What the button does, shown on hover (with the shortcut).
-    pub const fn tooltip(self) -> &'static str {
-        match self {
-            Action::NewLine => "Start a new drill from the starting position",
-            Action::NewLineFromHere => {
-                "Start a new drill from the position shown; its moves are kept as given"
-            }
-            Action::NextLine => "Start the next drill",
-            Action::TryAgain => "Take the move back and try another",
-            Action::ShowMe => "Play the most popular book move for you",
-            Action::Hint => "Highlight the piece of a book move; press again for its arrow",
-            Action::TakeBack => "Take back your last move and the computer's reply",
-            Action::Flip => "Turn the board around",
-            Action::ContinueFromHere => "Drop the later moves and continue the drill from here",
-            Action::Explore => {
-                "Sample lines from this position in the background and show how often each \
-                 move was chosen"
-            }
-            Action::PlayOn => {
-                "Play the game on from this position against an engine, with an eval bar"
-            }
-            Action::Open => {
-                "Load a repertoire or a game collection from PGN files (or drop them on the \
-                 window)"
-            }
-            Action::Quit => "Close the window (the settings are saved)",
-        }
-    }
-
+impl ActionUi for Action {
     /// The keyboard shortcuts, the first one shown in the tooltip.
-    pub fn shortcuts(self) -> &'static [KeyboardShortcut] {
+    fn shortcuts(self) -> &'static [KeyboardShortcut] {
         const NONE: Modifiers = Modifiers::NONE;
         match self {
             Action::NewLine => &const { [KeyboardShortcut::new(NONE, Key::N)] },
@@ -140,7 +51,7 @@ impl Action {
     }
 
     /// The tooltip followed by the shortcuts, formatted for this platform.
-    pub fn tooltip_with_shortcut(self, ctx: &egui::Context) -> String {
+    fn tooltip_with_shortcut(self, ctx: &egui::Context) -> String {
         let keys: Vec<String> = self
             .shortcuts()
             .iter()
@@ -154,7 +65,7 @@ impl Action {
     }
 
     /// A button for the action; pushes it onto `commands` when clicked.
-    pub fn button_ui(self, ui: &mut Ui, enabled: bool, commands: &mut Vec<Command>) {
+    fn button_ui(self, ui: &mut Ui, enabled: bool, commands: &mut Vec<Command>) {
         let tooltip = self.tooltip_with_shortcut(ui.ctx());
         let response = ui
             .add_enabled(enabled, egui::Button::new(self.text()))
@@ -170,7 +81,7 @@ impl Action {
     /// Shortcuts without a modifier are skipped while a text field has the keyboard, so
     /// typing a seed does not flip the board, and arrow keys are left to a focused
     /// widget (a slider).
-    pub fn consume_shortcuts(ctx: &egui::Context) -> Vec<Action> {
+    fn consume_shortcuts(ctx: &egui::Context) -> Vec<Action> {
         let typing = ctx.egui_wants_keyboard_input();
         let focused = ctx.memory(|m| m.focused().is_some());
         let mut pressed = Vec::new();
@@ -193,104 +104,4 @@ impl Action {
         });
         pressed
     }
-}
-
-/// Everything the user can ask the app to do.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    /// A button or shortcut.
-    Action(Action),
-    /// A move made on the board.
-    Play(Move),
-    /// Show the position after this many plies (0: the start), read-only.
-    ShowPly(usize),
-    /// Show the current position again.
-    ShowCurrent,
-    /// The learner plays this colour (starts a new line).
-    SetLearner(Color),
-    /// A new style for the next reply and the chart.
-    SetStyle(Style),
-    /// Free drill, review, or mistakes only.
-    SetDrillMode(super::review_mode::DrillMode),
-    /// The new card shown in review mode has been seen: ask it.
-    GotIt,
-    /// Turn the last Good grade into Easy.
-    Easy,
-    /// Start a line at the position after these moves.
-    DrillFrom(Vec<Move>),
-    /// Fit the FSRS parameters to the review log (a background job).
-    Optimize,
-    /// Files were chosen or dropped: ask how to read them.
-    OpenFiles(Vec<PathBuf>),
-    /// Import these files in this mode (the choice of the open dialog).
-    Import(Vec<PathBuf>, FileMode),
-    /// Close the open dialog without importing.
-    CancelOpen,
-    /// Stop the running import.
-    CancelImport,
-    /// Use these sources and filters for the book (the graph is rebuilt).
-    SetBook(BookChoice),
-    /// Go on this many plies past the book with the move predictor (0: off).
-    SetPastBook(u32),
-    /// Forget a loaded file.
-    RemoveFile(PathBuf),
-    /// Show the import report of a loaded file again.
-    ShowReport(PathBuf),
-    /// Close the import report.
-    CloseReport,
-    /// Save a loaded file's lines, or the drilled line, as PGN (asks where).
-    Export(ExportWhat),
-    /// Show this message in the drill panel (a finished job's result).
-    Message(String),
-    /// Choose a style profile file to load (a file dialog); with `play_like`, the
-    /// player's games of a fitted profile are added to the book too.
-    ChooseProfile {
-        /// Also add the fitted player's games as a book source.
-        play_like: bool,
-    },
-    /// Load the style profile at this path (a corrupt file changes nothing).
-    LoadProfile {
-        /// The file.
-        path: PathBuf,
-        /// Also add the fitted player's games as a book source.
-        add_games: bool,
-    },
-    /// Save the current style as a profile (asks where).
-    SaveProfile,
-    /// Add the games of the loaded fitted profile to the book.
-    AddProfileGames,
-    /// Let the computer's style follow the learner's (seed 001 §5.1), or stop.
-    SetAdaptive(bool),
-    /// Start a drill at the position after these moves, on this book (Coverage tab).
-    DrillAt(Vec<Move>, DrillBook),
-    /// End a gap drill on the theory book: drill the repertoire again.
-    BackToRepertoire,
-    /// Choose a PGN file of the learner's games to compare with the repertoire.
-    CheckGames,
-    /// Compare the learner's games in this file with the repertoire.
-    CompareGames(PathBuf),
-    /// Record the compared games' deviations as failed reviews.
-    RecordDeviations,
-    /// Add these moves (a gap and its answer) to a copy of the repertoire, with a name.
-    AddAnswer(Vec<Move>, String),
-    /// Playing on against an engine.
-    PlayOn(super::play_on::PlayOnCommand),
-}
-
-/// The book a position is drilled on (Coverage tab).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DrillBook {
-    /// The learner's repertoire.
-    Repertoire,
-    /// The theory book: for gaps, where the repertoire has no move.
-    Theory,
-}
-
-/// What to export as PGN.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExportWhat {
-    /// The lines of one source (a loaded file, or ECO).
-    Source(SourceId),
-    /// The moves of the current drill.
-    Line,
 }

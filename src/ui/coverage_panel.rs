@@ -12,20 +12,36 @@ use egui_plot::{Bar, BarChart, Legend, Plot};
 
 use super::board::{BoardView, Orientation, board_ui};
 use super::command::{Command, DrillBook};
-use super::coverage::{CoverageReport, CoverageRow, CoverageView};
 use super::format::count;
+use crate::coach::coverage::{CoverageParams, CoverageReport, CoverageRow, CoverageState};
 use crate::trainer::coverage::{Exposure, one_in};
 
 /// The Coverage tab.
 pub(super) fn coverage_panel_ui(
     ui: &mut Ui,
-    view: &mut CoverageView,
+    view: &CoverageState,
     repertoire: bool,
     orientation: Orientation,
     commands: &mut Vec<Command>,
 ) {
     ui.heading("Coverage");
-    if view.set_aside.is_some() {
+    // The fields edit a copy of the parameters; a change becomes one command.
+    let mut params = view.params.clone();
+    coverage_ui(ui, view, &mut params, repertoire, orientation, commands);
+    if params != view.params {
+        commands.push(Command::SetCoverage(params));
+    }
+}
+
+fn coverage_ui(
+    ui: &mut Ui,
+    view: &CoverageState,
+    params: &mut CoverageParams,
+    repertoire: bool,
+    orientation: Orientation,
+    commands: &mut Vec<Command>,
+) {
+    if view.is_drilling_theory() {
         ui.label(RichText::new("Drilling a gap with the theory book.").italics());
         if ui
             .button("Back to my repertoire")
@@ -45,30 +61,30 @@ pub(super) fn coverage_panel_ui(
     }
     ui.horizontal(|ui| {
         let label = ui.label("Depth (plies)");
-        ui.add(egui::DragValue::new(&mut view.depth).range(1..=40))
+        ui.add(egui::DragValue::new(&mut params.depth).range(1..=40))
             .labelled_by(label.id);
     });
     ui.horizontal(|ui| {
         let label = ui.label("Gap threshold (%)");
         ui.add(
-            egui::DragValue::new(&mut view.threshold_percent)
+            egui::DragValue::new(&mut params.threshold_percent)
                 .range(0.01..=50.0)
                 .speed(0.05),
         )
         .labelled_by(label.id);
     });
-    if view.job.is_some() {
+    if view.is_computing() {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("computing…");
         });
     }
-    if let Some((_, report)) = &view.report {
+    if let Some(report) = view.report() {
         let report = Arc::clone(report);
         report_ui(ui, &report, orientation, commands);
     }
     ui.separator();
-    games_ui(ui, view, commands);
+    games_ui(ui, view, params, commands);
 }
 
 /// One gap: how often, where, its name, the theory's moves, "Drill this gap".
@@ -225,17 +241,22 @@ fn coverage_chart_ui(ui: &mut Ui, ex: &Exposure) {
     });
 }
 
-fn games_ui(ui: &mut Ui, view: &mut CoverageView, commands: &mut Vec<Command>) {
+fn games_ui(
+    ui: &mut Ui,
+    view: &CoverageState,
+    params: &mut CoverageParams,
+    commands: &mut Vec<Command>,
+) {
     ui.label(RichText::new("Your games").strong());
     ui.horizontal(|ui| {
         let label = ui.label("Your name");
-        ui.add(egui::TextEdit::singleline(&mut view.player).desired_width(100.0))
+        ui.add(egui::TextEdit::singleline(&mut params.player).desired_width(100.0))
             .labelled_by(label.id)
             .on_hover_text(
                 "As in the games' White and Black tags; empty: the most frequent player",
             );
     });
-    let busy = view.compare_job.is_some();
+    let busy = view.comparing().is_some();
     if ui
         .add_enabled(!busy, egui::Button::new("Check my games…"))
         .on_hover_text("Open a PGN file of your games and find where each left your repertoire")
@@ -243,13 +264,13 @@ fn games_ui(ui: &mut Ui, view: &mut CoverageView, commands: &mut Vec<Command>) {
     {
         commands.push(Command::CheckGames);
     }
-    if let Some((file, _)) = &view.compare_job {
+    if let Some(file) = view.comparing() {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label(format!("reading {file}…"));
         });
     }
-    match &view.games {
+    match view.games() {
         None => {}
         Some(Err(e)) => {
             ui.label(RichText::new(e).color(ui.visuals().warn_fg_color));

@@ -11,9 +11,10 @@ use egui::RichText;
 use super::command::Command;
 use super::import_report::open_dialog_ui;
 use crate::book::OpeningLine;
-use crate::sampler::profile::StyleProfile;
 use crate::job::{Job, JobPoll};
+use crate::sampler::profile::StyleProfile;
 use crate::workspace::profiles::save_profile;
+use crate::workspace::store::write_atomic;
 use crate::workspace::{FileMode, export};
 
 /// What a save dialog brought.
@@ -77,7 +78,11 @@ pub(super) struct Dialogs {
     saving: Option<(Job<Saved>, Instant)>,
     /// A profile dialog (load or save) running on its own thread.
     profile: Option<(Job<ProfileDone>, Instant)>,
+    /// A dialog saving the play-on game, running on its own thread.
+    game: Option<Job<Option<String>>>,
     path_entry: Option<PathEntry>,
+    /// Commands to hand over at the next poll (a dialog that could not start).
+    pending: Vec<Command>,
 }
 
 impl Dialogs {
@@ -165,8 +170,32 @@ impl Dialogs {
                 None => Saved::NoFile(lines, name),
             }
         });
-        if let Ok(job) = job {
-            self.saving = Some((job, Instant::now()));
+        match job {
+            Ok(job) => self.saving = Some((job, Instant::now())),
+            Err(e) => self
+                .pending
+                .push(Command::Message(format!("Cannot export: {e}."))),
+        }
+    }
+
+    /// Asks where to save the play-on game's `pgn` (on a thread) and writes it there.
+    pub(super) fn start_game_save(&mut self, ctx: &egui::Context, pgn: String) {
+        let job = Job::spawn("save-game", repaint(ctx), move |_| {
+            let path: Option<PathBuf> = rfd::FileDialog::new()
+                .set_title("Save the game as PGN")
+                .add_filter("PGN", &["pgn"])
+                .set_file_name("play-on.pgn")
+                .save_file();
+            path.map(|path| match write_atomic(&path, pgn.as_bytes()) {
+                Ok(()) => format!("The game was saved to {}.", path.display()),
+                Err(e) => format!("Cannot save: {e}."),
+            })
+        });
+        match job {
+            Ok(job) => self.game = Some(job),
+            Err(e) => self
+                .pending
+                .push(play_on_notice(format!("Cannot save: {e}."))),
         }
     }
 
@@ -203,8 +232,11 @@ impl Dialogs {
                 None => ProfileDone::SaveNoFile(Box::new(profile)),
             }
         });
-        if let Ok(job) = job {
-            self.profile = Some((job, Instant::now()));
+        match job {
+            Ok(job) => self.profile = Some((job, Instant::now())),
+            Err(e) => self
+                .pending
+                .push(Command::Message(format!("Cannot save the profile: {e}."))),
         }
     }
 
@@ -252,7 +284,22 @@ impl Dialogs {
     /// Takes what the dialogs brought: commands for the app (files to open, messages).
     /// Dropped files are asked about like chosen ones.
     pub(super) fn poll(&mut self, ctx: &egui::Context) -> Vec<Command> {
-        let mut commands = Vec::new();
+        let mut commands = std::mem::take(&mut self.pending);
+        if let Some(job) = &self.game {
+            match job.poll() {
+                JobPoll::Running => {}
+                JobPoll::Finished(message) => {
+                    self.game = None;
+                    commands.push(play_on_notice(message.unwrap_or_else(|| {
+                        "Not saved (no file chosen); \"Copy PGN\" copies the game.".to_owned()
+                    })));
+                }
+                JobPoll::Died(e) => {
+                    self.game = None;
+                    commands.push(play_on_notice(format!("Cannot save: {e}.")));
+                }
+            }
+        }
         if let Some((job, opened, pick)) = &self.picking {
             let pick = *pick;
             match job.poll() {
@@ -376,6 +423,11 @@ impl Dialogs {
             _ => {}
         }
     }
+}
+
+/// A notice for the play-on panel.
+fn play_on_notice(text: String) -> Command {
+    Command::PlayOn(crate::coach::play_on::PlayOnCommand::Notice(text))
 }
 
 /// Writes `lines` to `path` and says how it went.

@@ -9,26 +9,26 @@ use eframe::egui;
 use egui::{Color32, RichText, Ui};
 use shakmaty::Color;
 
-use super::app::TrainerApp;
-use super::command::{Action, Command};
+use super::command::{Action, ActionUi, Command};
 use crate::book::MoveAnnotation;
 use crate::book::annotation::{annotation_text, move_annotation};
+use crate::coach::Coach;
 use crate::sampler::CandidateKind;
 use crate::trainer::{BookMove, Phase, Session};
 
 /// The drill panel.
-pub(super) fn drill_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
-    if app.play_on.is_active() {
-        return super::play_on_panel::play_on_panel_ui(ui, app, commands);
+pub(super) fn drill_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    if coach.play_on.is_active() {
+        return super::play_on_panel::play_on_panel_ui(ui, coach, commands);
     }
     ui.add_space(4.0);
-    super::review_panel::review_drill_ui(ui, app, commands);
-    let title = app
+    super::review_panel::review_drill_ui(ui, coach, commands);
+    let title = coach
         .session
         .opening_title()
         .unwrap_or_else(|| "Starting position".to_owned());
     ui.add(egui::Label::new(RichText::new(title).heading()).wrap());
-    if let Some(a) = app.session.announcement() {
+    if let Some(a) = coach.session.announcement() {
         ui.add(
             egui::Label::new(
                 RichText::new(format!("Transposed to {a}"))
@@ -38,13 +38,13 @@ pub(super) fn drill_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<C
         );
     }
     ui.separator();
-    feedback_ui(ui, app, commands);
+    feedback_ui(ui, coach, commands);
     ui.separator();
-    move_list_ui(ui, &app.session, commands);
+    move_list_ui(ui, &coach.session, commands);
 }
 
-fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
-    let session = &app.session;
+fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    let session = &coach.session;
     let learner = match session.learner() {
         Color::White => "White",
         Color::Black => "Black",
@@ -73,7 +73,7 @@ fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
     match session.phase() {
         Phase::LearnerToMove => {
             ui.label(RichText::new(format!("Your move ({learner})")).strong());
-            if let Some(reply) = &app.last_reply
+            if let Some(reply) = &coach.last_reply
                 && reply.candidate.kind == CandidateKind::Predicted
             {
                 let c = &reply.candidate;
@@ -87,7 +87,7 @@ fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
                     ))
                     .wrap(),
                 );
-            } else if let Some(reply) = &app.last_reply {
+            } else if let Some(reply) = &coach.last_reply {
                 let c = &reply.candidate;
                 ui.add(
                     egui::Label::new(format!(
@@ -169,7 +169,7 @@ fn feedback_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
             egui::Label::new(RichText::new(note).color(Color32::from_rgb(0x2a, 0x7a, 0xc0))).wrap(),
         );
     }
-    if let Some(message) = &app.message {
+    if let Some(message) = &coach.message {
         ui.add(egui::Label::new(message.as_str()).wrap());
     }
 }

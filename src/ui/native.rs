@@ -9,15 +9,12 @@ use eframe::egui;
 use shakmaty::{Chess, Move, Position};
 use thiserror::Error;
 
-use super::app::{LeftTab, TrainerApp};
-use super::command::Command;
 use super::screenshot::ScreenshotPlan;
-use super::state::Settings;
 use super::timings::Timings;
 use crate::book::movelist::{self, MoveListError};
 use crate::book::{BookError, PositionGraph};
 use crate::trainer::progress::Progress;
-use crate::workspace::FileMode;
+use crate::workspace::data_dir::progress_path;
 use crate::workspace::store::{self, StoreError};
 
 /// What can stop the window from running.
@@ -67,11 +64,6 @@ pub struct RunOptions {
     pub files: Vec<PathBuf>,
     /// Start with empty progress (the saved progress is overwritten).
     pub reset_progress: bool,
-}
-
-/// Where the learner's progress is saved: `progress.ron` in eframe's data directory.
-pub fn progress_path() -> Option<PathBuf> {
-    eframe::storage_dir("hastings").map(|d| d.join("progress.ron"))
 }
 
 /// Opens the trainer window and runs it until it is closed (or the screenshot is taken).
@@ -128,58 +120,20 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
         "Hastings",
         native,
         Box::new(move |cc| {
-            let mut app = match screenshot {
-                Some((path, moves)) => {
-                    let mut app = TrainerApp::new(graph, Settings::default());
-                    app.show_moves(&moves);
-                    if tab.as_deref() == Some("progress") {
-                        app.show_review_progress(progress_path());
-                    }
-                    if tab.as_deref() == Some("play-on") {
-                        app.show_play_on();
-                    }
-                    app.screenshot = Some(ScreenshotPlan::new(path, app_outcome));
-                    app.start_explore(&cc.egui_ctx);
-                    app
-                }
-                None => TrainerApp::restore(graph, cc.storage, progress_file),
+            let start = super::app::Start {
+                graph,
+                screenshot: screenshot
+                    .map(|(path, moves)| (moves, ScreenshotPlan::new(path, app_outcome))),
+                progress_file,
+                files,
+                tab,
+                timings: timings.then(|| Timings::new(started)),
             };
-            let shot = app.screenshot.is_some();
-            if !files.is_empty() {
-                app.left_tab = LeftTab::Book;
-                let coverage = shot && tab.as_deref() == Some("coverage");
-                // The coverage of a repertoire: the files alone, read as a repertoire.
-                let mode = if coverage {
-                    FileMode::Repertoire
-                } else {
-                    FileMode::Auto
-                };
-                app.apply(&cc.egui_ctx, Command::Import(files, mode));
-                if shot && tab.is_some() {
-                    // A screenshot of a tab shows the tab, not the import report.
-                    app.finish_loading();
-                    app.report = None;
-                }
-                if coverage {
-                    let mut choice = app.workspace().choice().clone();
-                    choice.eco = false;
-                    app.apply(&cc.egui_ctx, Command::SetBook(choice));
-                    app.finish_loading();
-                }
-            }
-            match tab.as_deref() {
-                Some("coverage") => app.left_tab = LeftTab::Coverage,
-                Some("book") => app.left_tab = LeftTab::Book,
-                Some("style") => app.left_tab = LeftTab::Style,
-                _ => {}
-            }
-            if timings {
-                app.timings = Some(Timings::new(started));
-            }
+            let app = super::app::start(cc, start);
             if let Err(e) = super::shutdown::close_on_termination(&cc.egui_ctx) {
                 eprintln!("hastings: SIGTERM will not save the settings: {e}");
             }
-            Ok(Box::new(app))
+            Ok(app)
         }),
     )
     .map_err(|e| UiError::Window(e.to_string()))?;

@@ -5,89 +5,21 @@
 use eframe::egui;
 use egui::{RichText, Ui};
 
-use super::app::TrainerApp;
 use super::command::Command;
-use crate::review::optimize::{MIN_REVIEWS, OptimizeError, Optimized, optimize};
-use crate::job::{Job, JobPoll};
-use crate::workspace::review_store::{ReviewParams, load_params, save_params};
-
-/// The optimiser's job and its last result.
-#[derive(Default)]
-pub(super) struct OptimizeState {
-    job: Option<Job<Result<Optimized, OptimizeError>>>,
-    result: Option<Result<Optimized, String>>,
-}
-
-impl TrainerApp {
-    /// Starts the optimiser on the review log.
-    pub(super) fn start_optimize(&mut self, ctx: &egui::Context) {
-        let Some(review) = &mut self.review else {
-            return;
-        };
-        if review.optimize.job.is_some() {
-            return;
-        }
-        let records = review.store.records().to_vec();
-        let params_path = review
-            .store
-            .path()
-            .with_file_name(super::review_mode::PARAMS_FILE);
-        let current = load_params(&params_path).value.parameters;
-        let ctx = ctx.clone();
-        let wake = std::sync::Arc::new(move || ctx.request_repaint());
-        match Job::spawn("optimize", wake, move |p| optimize(&records, &current, p)) {
-            Ok(job) => {
-                review.optimize.job = Some(job);
-                review.optimize.result = None;
-            }
-            Err(e) => review.optimize.result = Some(Err(e.to_string())),
-        }
-    }
-
-    /// Takes the optimiser's result when it is done and saves the new parameters.
-    pub(super) fn poll_optimize(&mut self, ctx: &egui::Context) {
-        let Some(review) = &mut self.review else {
-            return;
-        };
-        let Some(job) = &review.optimize.job else {
-            return;
-        };
-        let result = match job.poll() {
-            JobPoll::Running => {
-                ctx.request_repaint_after(std::time::Duration::from_millis(100));
-                return;
-            }
-            JobPoll::Finished(Ok(o)) => {
-                let path = review
-                    .store
-                    .path()
-                    .with_file_name(super::review_mode::PARAMS_FILE);
-                let mut params: ReviewParams = load_params(&path).value;
-                params.parameters = o.new.clone();
-                match save_params(&path, &params) {
-                    Ok(()) => Ok(o),
-                    Err(e) => Err(format!("The new parameters could not be saved: {e}")),
-                }
-            }
-            JobPoll::Finished(Err(e)) => Err(e.to_string()),
-            JobPoll::Died(e) => Err(e.to_string()),
-        };
-        review.optimize.job = None;
-        review.optimize.result = Some(result);
-    }
-}
+use crate::coach::Coach;
+use crate::review::optimize::MIN_REVIEWS;
 
 /// The optimiser's button, progress bar and result.
-pub(super) fn optimize_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
-    let Some(review) = &app.review else {
+pub(super) fn optimize_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    let Some(review) = &coach.review else {
         return;
     };
     let reviews = review.store.records().len();
     let state = &review.optimize;
     ui.label(RichText::new("Memory model").strong());
-    if let Some(job) = &state.job {
+    if let Some(progress) = state.progress() {
         ui.add(
-            egui::ProgressBar::new(job.progress().snapshot().fraction())
+            egui::ProgressBar::new(progress.fraction())
                 .show_percentage()
                 .desired_width(ui.available_width()),
         );
@@ -104,7 +36,7 @@ pub(super) fn optimize_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Comm
     {
         commands.push(Command::Optimize);
     }
-    match &state.result {
+    match state.result() {
         Some(Ok(o)) => {
             ui.label(format!(
                 "Log-loss on {} reviews: {:.4} (old) → {:.4} (new). Saved; used from the \

@@ -7,11 +7,12 @@ use eframe::egui;
 use egui::{Color32, RichText, Ui, UiBuilder, pos2, vec2};
 use shakmaty::{Move, Position};
 
-use super::app::{MOVE_ANIMATION, TrainerApp};
+use super::app::{Animation, MOVE_ANIMATION};
 use super::board::{Arrow, BoardView, SlidingPiece, board_ui};
 use super::command::Command;
 use super::eval_bar::{EvalBarView, eval_bar_ui};
-use super::play_on::{EngineKind, PlayOnCommand, PlayOnSettings};
+use crate::coach::Coach;
+use crate::coach::play_on::{EngineKind, PlayOnCommand, PlayOnSettings};
 use crate::engine::discover;
 use crate::trainer::play_on::{PlayOn, Turn};
 
@@ -23,8 +24,13 @@ fn push(commands: &mut Vec<Command>, c: PlayOnCommand) {
 }
 
 /// The board of the play-on game, the eval bar on its left.
-pub(super) fn play_on_board_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
-    let Some(run) = app.play_on.run.as_ref() else {
+pub(super) fn play_on_board_ui(
+    ui: &mut Ui,
+    coach: &Coach,
+    animation: Option<Animation>,
+    commands: &mut Vec<Command>,
+) {
+    let Some(run) = coach.play_on.run.as_ref() else {
         return;
     };
     let game = run.game();
@@ -32,18 +38,14 @@ pub(super) fn play_on_board_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec
     let last_move = game.last_move();
     let arrows: Vec<Arrow> = run
         .best_move()
-        .filter(|_| app.settings.play_on.best_move_arrow)
+        .filter(|_| coach.settings.play_on.best_move_arrow)
         .and_then(|mv| Arrow::of_move(&mv, 0.7, BEST_MOVE))
         .into_iter()
         .collect();
     let now = ui.input(|i| i.time);
-    let animation = app
-        .play_on
-        .animation
-        .filter(|(mv, _)| Some(*mv) == last_move)
-        .and_then(|(mv, started)| {
-            SlidingPiece::of_move(&mv, ((now - started) / MOVE_ANIMATION) as f32)
-        });
+    let animation = animation
+        .filter(|a| Some(a.mv) == last_move)
+        .and_then(|a| SlidingPiece::of_move(&a.mv, ((now - a.started) / MOVE_ANIMATION) as f32));
     let view = BoardView {
         position: &position,
         last_move: last_move.as_ref(),
@@ -62,7 +64,7 @@ pub(super) fn play_on_board_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec
     let board_rect = egui::Rect::from_min_size(pos2(left + bar + gap, top), vec2(side, side));
     let response = ui
         .scope_builder(UiBuilder::new().max_rect(board_rect), |ui| {
-            board_ui(ui, &view, app.orientation)
+            board_ui(ui, &view, coach.orientation)
         })
         .inner;
     let drawn = response.response.rect;
@@ -70,7 +72,7 @@ pub(super) fn play_on_board_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec
         pos2(drawn.left() - gap - bar, drawn.top()),
         vec2(bar, drawn.height()),
     );
-    let bottom = match app.orientation {
+    let bottom = match coach.orientation {
         super::board::Orientation::WhiteBottom => shakmaty::Color::White,
         super::board::Orientation::BlackBottom => shakmaty::Color::Black,
     };
@@ -91,8 +93,8 @@ pub(super) fn play_on_board_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec
 
 /// The right panel while playing on: whose turn, the notice, the buttons, the moves
 /// (book part and engine part) and the engine settings.
-pub(super) fn play_on_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
-    let Some(run) = app.play_on.run.as_ref() else {
+pub(super) fn play_on_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    let Some(run) = coach.play_on.run.as_ref() else {
         return;
     };
     ui.add_space(4.0);
@@ -107,7 +109,7 @@ pub(super) fn play_on_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec
     }
     ui.separator();
     status_ui(ui, run);
-    if let Some(notice) = &app.play_on.notice {
+    if let Some(notice) = &coach.play_on.notice {
         ui.add(
             egui::Label::new(RichText::new(notice).color(Color32::from_rgb(0x2a, 0x7a, 0xc0)))
                 .wrap(),
@@ -146,7 +148,7 @@ pub(super) fn play_on_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec
         }
     });
     ui.separator();
-    settings_ui(ui, &app.settings.play_on, commands);
+    settings_ui(ui, &coach.settings.play_on, commands);
     ui.separator();
     moves_ui(ui, run);
 }
@@ -293,8 +295,8 @@ fn moves_ui(ui: &mut Ui, run: &PlayOn) {
 }
 
 /// Below the board while playing on: the engine's evaluation, depth, speed and line.
-pub(super) fn engine_lines_ui(ui: &mut Ui, app: &TrainerApp) {
-    let Some(run) = app.play_on.run.as_ref() else {
+pub(super) fn engine_lines_ui(ui: &mut Ui, coach: &Coach) {
+    let Some(run) = coach.play_on.run.as_ref() else {
         return;
     };
     ui.add_space(4.0);

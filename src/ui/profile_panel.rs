@@ -4,13 +4,13 @@
 use eframe::egui;
 use egui::{RichText, Ui};
 
-use super::app::TrainerApp;
 use super::command::Command;
+use crate::coach::Coach;
 use crate::sampler::profile::Provenance;
 use crate::trainer::learner_style::Adaptation;
 
 /// Draws the profile controls and the adaptive opponent.
-pub(super) fn profile_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+pub(super) fn profile_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
     ui.separator();
     ui.label(RichText::new("Profiles").strong());
     ui.horizontal_wrapped(|ui| {
@@ -38,8 +38,8 @@ pub(super) fn profile_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec
             commands.push(Command::ChooseProfile { play_like: true });
         }
     });
-    if let Some(profile) = app.profile() {
-        let current = profile.style == app.settings().style;
+    if let Some(profile) = coach.profile() {
+        let current = profile.style == coach.settings().style;
         ui.label(format!(
             "Profile: {}{}",
             profile.name,
@@ -59,7 +59,7 @@ pub(super) fn profile_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec
                 ))
                 .small(),
             );
-            let loaded = app
+            let loaded = coach
                 .workspace()
                 .files()
                 .iter()
@@ -76,7 +76,7 @@ pub(super) fn profile_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec
     }
 
     ui.separator();
-    let mut adaptive = app.settings().adaptive;
+    let mut adaptive = coach.settings().adaptive;
     if ui
         .checkbox(&mut adaptive, "Adapt to my style")
         .on_hover_text(
@@ -88,10 +88,10 @@ pub(super) fn profile_panel_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec
     {
         commands.push(Command::SetAdaptive(adaptive));
     }
-    if app.settings().adaptive {
-        let text = match app.learner_style_class() {
+    if coach.settings().adaptive {
+        let text = match coach.learner_style_class() {
             Some((p, class)) => {
-                let a = Adaptation::for_class(class, app.adaptation_coin());
+                let a = Adaptation::for_class(class, coach.adaptation_coin());
                 format!(
                     "You look {} ({:.2}), so the computer plays {}.",
                     class.label(),

@@ -10,12 +10,12 @@ use shakmaty::{Chess, Position};
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::app::TrainerApp;
 use super::board::{BoardView, Orientation, board_ui};
 use super::command::Command;
 use super::format::count;
-use super::review_mode::{DrillMode, now};
 use crate::book::{NodeId, PositionGraph};
+use crate::coach::Coach;
+use crate::coach::review::{DrillMode, now};
 use crate::review::Rating;
 use crate::trainer::review_drill::ReviewStep;
 
@@ -25,8 +25,8 @@ const FORECAST_DAYS: usize = 30;
 const SMALL_BOARD: f32 = 120.0;
 
 /// The mode switch and, in review mode, the card shown or asked and the Easy button.
-pub(super) fn review_drill_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
-    let mode = app.drill_mode();
+pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    let mode = coach.drill_mode();
     ui.horizontal_wrapped(|ui| {
         for m in [DrillMode::Free, DrillMode::Review, DrillMode::Mistakes] {
             if ui.selectable_label(mode == m, m.text()).clicked() && mode != m {
@@ -34,7 +34,7 @@ pub(super) fn review_drill_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<
             }
         }
     });
-    let Some(review) = &app.review else {
+    let Some(review) = &coach.review else {
         return;
     };
     if let Some(w) = &review.warning {
@@ -85,9 +85,9 @@ pub(super) fn review_drill_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<
 }
 
 /// The review half of the Progress tab.
-pub(super) fn review_progress_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+pub(super) fn review_progress_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
     ui.heading("Review");
-    let Some(drill) = app.review_drill() else {
+    let Some(drill) = coach.review_drill() else {
         ui.label("Switch to Review (drill panel) to see your cards.");
         ui.separator();
         return;
@@ -141,7 +141,7 @@ pub(super) fn review_progress_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut V
         .small(),
     )
     .on_hover_text("Reviews due per day (overdue cards count today)");
-    let mut mastery = study.line_mastery(app.graph());
+    let mut mastery = study.line_mastery(coach.graph());
     mastery.retain(|m| m.mastery > 0.0);
     mastery.sort_by(|a, b| b.mastery.total_cmp(&a.mastery));
     if !mastery.is_empty() {
@@ -158,7 +158,7 @@ pub(super) fn review_progress_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut V
             });
         }
     }
-    super::optimize_panel::optimize_ui(ui, app, commands);
+    super::optimize_panel::optimize_ui(ui, coach, commands);
     let lapsed = study.most_lapsed(5);
     if !lapsed.is_empty() {
         ui.label(RichText::new("Most lapsed").strong());

@@ -5,8 +5,8 @@ use eframe::egui;
 use egui::{RichText, Ui, WidgetInfo};
 
 use super::command::Command;
-use super::state::Settings;
 use crate::book::Flag;
+use crate::coach::settings::Settings;
 use crate::sampler::{Popularity, Style};
 use crate::workspace::books::books_label;
 

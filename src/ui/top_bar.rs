@@ -5,18 +5,23 @@ use eframe::egui;
 use egui::Ui;
 use shakmaty::Color;
 
-use super::app::TrainerApp;
-use super::command::{Action, Command};
+use super::command::{Action, ActionUi, Command};
 use super::format::count;
 use super::import_report::import_progress_ui;
+use crate::coach::Coach;
 
 /// The top bar.
-pub(super) fn top_bar_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Command>) {
+pub(super) fn top_bar_ui(
+    ui: &mut Ui,
+    coach: &Coach,
+    open_enabled: bool,
+    commands: &mut Vec<Command>,
+) {
     ui.horizontal_wrapped(|ui| {
         ui.heading("Hastings");
         ui.separator();
         ui.label("You play");
-        let learner = app.session.learner();
+        let learner = coach.session.learner();
         for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
             if ui
                 .selectable_label(learner == color, name)
@@ -31,24 +36,24 @@ pub(super) fn top_bar_ui(ui: &mut Ui, app: &TrainerApp, commands: &mut Vec<Comma
             }
         }
         ui.separator();
-        Action::Open.button_ui(ui, app.is_enabled(Action::Open), commands);
+        Action::Open.button_ui(ui, open_enabled, commands);
         ui.separator();
-        Action::NewLine.button_ui(ui, app.is_enabled(Action::NewLine), commands);
-        Action::TakeBack.button_ui(ui, app.is_enabled(Action::TakeBack), commands);
+        Action::NewLine.button_ui(ui, coach.is_enabled(Action::NewLine), commands);
+        Action::TakeBack.button_ui(ui, coach.is_enabled(Action::TakeBack), commands);
         Action::Flip.button_ui(ui, true, commands);
         ui.separator();
         // Kept whole: moves to a row of its own when the window is narrow.
         ui.add(
             egui::Label::new(format!(
                 "Lines completed: {}   Mistakes: {}",
-                count(app.session.lines_completed()),
-                count(app.session.mistakes_total())
+                count(coach.session.lines_completed()),
+                count(coach.session.mistakes_total())
             ))
             .extend(),
         )
         .on_hover_text("In this session");
     });
-    if let Some(progress) = app.workspace.import_progress() {
+    if let Some(progress) = coach.workspace.import_progress() {
         ui.horizontal_wrapped(|ui| import_progress_ui(ui, &progress, commands));
     }
 }

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::job::JobError;
 use super::store::StoreError;
 use crate::book::export::ExportError;
 use crate::book::{BookError, ImportError};
+use crate::job::JobError;
 
 /// A failure of the workspace, with the file it concerns.
 #[derive(Debug, Error)]

@@ -9,8 +9,8 @@ use std::time::UNIX_EPOCH;
 use super::check_parts::{Parallel, check_in_parts, import_in_parts};
 use super::choice::{BookFile, FileMode};
 use super::error::WorkspaceError;
-use crate::job::JobProgress;
 use crate::book::{ImportError, ImportOptions, ImportReport, PgnImport, PositionGraph, SourceId};
+use crate::job::JobProgress;
 
 /// The file name of `path`, or the whole path when it has none.
 pub fn file_name(path: &Path) -> String {

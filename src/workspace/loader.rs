@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use super::error::WorkspaceError;
 use super::files::{FileStamp, file_name, import_file};
-use crate::job::{Job, JobPoll, ProgressSnapshot, Wake};
 use super::{FileMode, Workspace, build_job};
 use crate::book::{ImportOptions, ImportReport, PgnImport, PositionGraph, SourceId};
+use crate::job::{Job, JobPoll, ProgressSnapshot, Wake};
 
 /// One file waiting to be imported.
 #[derive(Debug, Clone)]

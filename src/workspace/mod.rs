@@ -21,6 +21,8 @@ pub mod books;
 pub mod check_parts;
 pub mod choice;
 mod chunks;
+pub mod compare_games;
+pub mod data_dir;
 pub mod error;
 pub mod export;
 pub mod files;

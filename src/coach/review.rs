@@ -1,25 +1,23 @@
-//! Review mode in the window: the app drives a [`ReviewDrill`] instead of the bare
-//! session, appends its reviews to the review log every frame, and commits the last
-//! grade when the window closes.
+//! Review mode: the coach drives a [`ReviewDrill`] instead of the bare session, appends
+//! its reviews to the review log every frame, and commits the last grade when the
+//! window closes.
 //!
-//! The app keeps one [`Session`](crate::trainer::Session) for the board and chart panels to read. While review
-//! mode is on, that session is the drill's: `TrainerApp::with_drill` swaps it into the
-//! drill for each call and back afterwards, so nothing else in the window changes.
+//! The coach keeps one [`Session`](crate::trainer::Session) for the board and chart to
+//! read. While review mode is on, that session is the drill's: `Coach::with_drill` swaps
+//! it into the drill for each call and back afterwards, so nothing else changes.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use eframe::egui;
 use shakmaty::Move;
 
-use super::app::TrainerApp;
+use super::Coach;
 use crate::review::{Deck, Rating, SessionKind, Timestamp};
 use crate::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
 use crate::trainer::{MoveOutcome, Reply};
+use crate::workspace::data_dir::review_log_in;
 use crate::workspace::review_store::{ReviewStore, load_params, local_offset_minutes};
 
-/// The review log's file name, beside the progress file.
-pub const REVIEW_LOG: &str = "reviews.log";
 pub use crate::workspace::review_store::PARAMS_FILE;
 
 /// How the learner drills.
@@ -45,37 +43,37 @@ impl DrillMode {
 }
 
 /// A running review session and its log.
-pub(super) struct ReviewMode {
-    pub(super) mode: DrillMode,
+pub struct ReviewMode {
+    pub(crate) mode: DrillMode,
     /// The drill; its own session is a parked copy while the app's is in use.
-    pub(super) drill: ReviewDrill,
-    pub(super) store: ReviewStore,
+    pub(crate) drill: ReviewDrill,
+    pub(crate) store: ReviewStore,
     /// The last error writing the log, or the log's warnings.
-    pub(super) warning: Option<String>,
+    pub(crate) warning: Option<String>,
     /// The grade of the learner's last answer, while it can still change to Easy.
-    pub(super) last_grade: Option<Rating>,
+    pub(crate) last_grade: Option<Rating>,
     /// "Optimise my memory model".
-    pub(super) optimize: super::optimize_panel::OptimizeState,
+    pub(crate) optimize: super::jobs::OptimizeState,
 }
 
 /// The current time at the learner's offset.
-pub(super) fn now() -> Timestamp {
+pub(crate) fn now() -> Timestamp {
     Timestamp::now(local_offset_minutes())
 }
 
 /// The review log beside `progress_file`.
-pub(super) fn review_log_path(progress_file: &Path) -> PathBuf {
-    progress_file.with_file_name(REVIEW_LOG)
+pub(crate) fn review_log_path(progress_file: &Path) -> Option<PathBuf> {
+    progress_file.parent().map(review_log_in)
 }
 
-impl TrainerApp {
+impl Coach {
     /// The drill mode.
     pub fn drill_mode(&self) -> DrillMode {
         self.review.as_ref().map_or(DrillMode::Free, |r| r.mode)
     }
 
     /// The review drill, when review mode is on (its session is not the one drawn: read
-    /// [`TrainerApp::session`]).
+    /// [`Coach::session`]).
     pub fn review_drill(&self) -> Option<&ReviewDrill> {
         self.review.as_ref().map(|r| &r.drill)
     }
@@ -97,7 +95,7 @@ impl TrainerApp {
     }
 
     /// Runs `f` on the review drill with the app's session swapped in.
-    pub(super) fn with_drill<R>(&mut self, f: impl FnOnce(&mut ReviewDrill) -> R) -> Option<R> {
+    pub(crate) fn with_drill<R>(&mut self, f: impl FnOnce(&mut ReviewDrill) -> R) -> Option<R> {
         let review = self.review.as_mut()?;
         std::mem::swap(&mut self.session, review.drill.session_mut());
         let r = f(&mut review.drill);
@@ -107,7 +105,7 @@ impl TrainerApp {
 
     /// Switches the drill mode: opens the review log and starts a review session, or
     /// commits the last grade and returns to free drill.
-    pub(super) fn set_drill_mode(&mut self, mode: DrillMode) {
+    pub(crate) fn set_drill_mode(&mut self, mode: DrillMode) {
         if mode == self.drill_mode() {
             return;
         }
@@ -174,14 +172,13 @@ impl TrainerApp {
 
     /// For the screenshot: review mode on the review log beside `progress_file` (read
     /// only: the screenshot grades nothing), the Progress tab shown.
-    pub(super) fn show_review_progress(&mut self, progress_file: Option<PathBuf>) {
-        self.review_log = progress_file.as_deref().map(review_log_path);
+    pub fn show_review_progress(&mut self, progress_file: Option<PathBuf>) {
+        self.review_log = progress_file.as_deref().and_then(review_log_path);
         self.set_drill_mode(DrillMode::Review);
-        self.left_tab = super::app::LeftTab::Progress;
     }
 
     /// Starts the review session again (the book or the colour changed).
-    pub(super) fn restart_review(&mut self) {
+    pub(crate) fn restart_review(&mut self) {
         let mode = self.drill_mode();
         if mode != DrillMode::Free {
             self.set_drill_mode(DrillMode::Free);
@@ -190,14 +187,14 @@ impl TrainerApp {
     }
 
     /// Commits the pending grade, appends it, and leaves review mode.
-    pub(super) fn end_review(&mut self) {
+    pub(crate) fn end_review(&mut self) {
         let records = self.with_drill(|d| d.finish()).unwrap_or_default();
         self.append_reviews(records);
         self.review = None;
     }
 
     /// Appends the reviews the drill committed since the last frame (synced).
-    pub(super) fn save_reviews(&mut self) {
+    pub(crate) fn save_reviews(&mut self) {
         let records = self
             .review
             .as_mut()
@@ -218,19 +215,19 @@ impl TrainerApp {
     }
 
     /// The learner's move in review mode.
-    pub(super) fn review_play(&mut self, mv: Move) -> Option<MoveOutcome> {
+    pub(crate) fn review_play(&mut self, mv: Move) -> Option<MoveOutcome> {
         let (outcome, graded) = self.with_drill(|d| d.play(mv, now()))?;
         self.set_last_grade(graded.map(|g| g.rating));
         Some(outcome)
     }
 
     /// The computer's reply in review mode (`None` outside it).
-    pub(super) fn review_reply(&mut self) -> Option<Option<Reply>> {
+    pub(crate) fn review_reply(&mut self) -> Option<Option<Reply>> {
         self.with_drill(|d| d.reply(now()))
     }
 
     /// "Show me" in review mode.
-    pub(super) fn review_show_me(&mut self) -> Option<Option<MoveOutcome>> {
+    pub(crate) fn review_show_me(&mut self) -> Option<Option<MoveOutcome>> {
         let (outcome, graded) = self.with_drill(|d| d.show_me(now()))?;
         self.set_last_grade(graded.map(|g| g.rating));
         Some(outcome)
@@ -243,31 +240,31 @@ impl TrainerApp {
     }
 
     /// The next line in review mode.
-    pub(super) fn review_next_line(&mut self) -> bool {
+    pub(crate) fn review_next_line(&mut self) -> bool {
         self.set_last_grade(None);
         self.with_drill(|d| d.next_line(now())).is_some()
     }
 
     /// "Got it": the new card shown is now asked.
-    pub(super) fn review_learned(&mut self) {
+    pub(crate) fn review_learned(&mut self) {
         self.with_drill(|d| d.learned(now()));
     }
 
     /// "Easy" after a right first-try move.
-    pub(super) fn review_easy(&mut self) {
+    pub(crate) fn review_easy(&mut self) {
         if let Some(Some(g)) = self.with_drill(|d| d.mark_easy()) {
             self.set_last_grade(Some(g.rating));
         }
     }
 
     /// A hint in review mode (the answer counts as Hard at best).
-    pub(super) fn review_hint(&mut self) -> Option<bool> {
+    pub(crate) fn review_hint(&mut self) -> Option<bool> {
         self.with_drill(|d| d.ask_hint().is_some())
     }
 
     /// Called every frame: saves the committed reviews.
-    pub(super) fn review_logic(&mut self, ctx: &egui::Context) {
+    pub(crate) fn review_logic(&mut self) {
         self.save_reviews();
-        self.poll_optimize(ctx);
+        self.poll_optimize();
     }
 }

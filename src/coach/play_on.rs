@@ -1,4 +1,4 @@
-//! Playing on against an engine in the window: the runtime state ([`PlayOnView`]), the
+//! Playing on against an engine: the runtime state ([`PlayOnState`]), the
 //! persisted engine settings ([`PlayOnSettings`]) and the commands
 //! ([`PlayOnCommand`]). The game and the engine are [`crate::trainer::play_on`]'s; this
 //! file starts and ends them, routes the commands and takes the engine's reports once
@@ -8,18 +8,15 @@
 //! plays on, so "Back to the book" simply drops the game: the board shows the last
 //! book position and the drill goes on from there.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use eframe::egui;
 use serde::{Deserialize, Serialize};
 use shakmaty::Move;
 
-use super::app::{MOVE_ANIMATION, TrainerApp};
+use super::{Coach, Notice};
 use crate::engine::{EngineChoice, Strength, discover};
 use crate::trainer::play_on::{Opponent, PlayOn, PlayOnEvent, PlayOnGame, pgn_date};
-use crate::job::{Job, JobPoll};
 
 /// How often the window redraws while an engine searches (the eval bar moves).
 const SEARCH_REPAINT: Duration = Duration::from_millis(100);
@@ -176,12 +173,14 @@ pub enum PlayOnCommand {
     SavePgn,
     /// New engine settings (applied to the game being played).
     Settings(PlayOnSettings),
+    /// Show this in the play-on panel (how saving the game went).
+    Notice(String),
 }
 
 impl super::command::Command {
     /// Whether the command starts another drill (the play-on game ends then: the
     /// board shows the drill again).
-    pub(super) fn restarts_drill(&self) -> bool {
+    pub fn restarts_drill(&self) -> bool {
         use super::command::Command;
         matches!(
             self,
@@ -194,28 +193,24 @@ impl super::command::Command {
     }
 }
 
-/// The play-on game of the window, if one is being played.
+/// The play-on game, if one is being played.
 #[derive(Debug, Default)]
-pub struct PlayOnView {
-    pub(super) run: Option<PlayOn>,
-    /// The engine's last move gliding to its square, and when it started.
-    pub(super) animation: Option<(Move, f64)>,
+pub struct PlayOnState {
+    pub(crate) run: Option<PlayOn>,
     /// What happened last (a fallback, the end of the game).
-    pub(super) notice: Option<String>,
-    /// A save dialog on its own thread.
-    saving: Option<Job<Option<String>>>,
+    pub(crate) notice: Option<String>,
     /// When the screenshot mode started the game (it waits for the analysis).
     screenshot_since: Option<Instant>,
 }
 
-impl PlayOnView {
+impl PlayOnState {
     /// Whether a game is being played on.
     pub fn is_active(&self) -> bool {
         self.run.is_some()
     }
 }
 
-impl TrainerApp {
+impl Coach {
     /// The play-on game, if the learner is playing on.
     pub fn play_on(&self) -> Option<&PlayOn> {
         self.play_on.run.as_ref()
@@ -238,7 +233,7 @@ impl TrainerApp {
 
     /// Starts playing on from the position shown (the drill's moves up to it are the
     /// book part).
-    pub(super) fn start_play_on(&mut self) {
+    pub(crate) fn start_play_on(&mut self) {
         let ply = self.session.viewing().unwrap_or(self.session.moves().len());
         let moves: Vec<Move> = self.session.moves()[..ply].iter().map(|m| m.mv).collect();
         let start = self.session.position_at(0).clone();
@@ -254,26 +249,21 @@ impl TrainerApp {
         };
         let (opponent, problem) = self.settings.play_on.opponent();
         self.play_on.notice = problem;
-        self.play_on.animation = None;
         // The engine's thread wakes the window when it has moved (once a frame has
         // made the wake-up; before that the window polls).
-        let wake = self
-            .wake
-            .clone()
-            .unwrap_or_else(|| std::sync::Arc::new(|| {}));
+        let wake = self.wake();
         self.play_on.run = Some(PlayOn::start_waking(game, opponent, wake));
         self.message = None;
     }
 
     /// Ends the play-on game, if one is played (the engine ends on its own thread).
-    pub(super) fn end_play_on(&mut self) {
+    pub(crate) fn end_play_on(&mut self) {
         self.play_on.run = None;
-        self.play_on.animation = None;
         self.play_on.notice = None;
     }
 
     /// Carries out a play-on command.
-    pub(super) fn apply_play_on(&mut self, ctx: &egui::Context, command: PlayOnCommand) {
+    pub(crate) fn apply_play_on(&mut self, command: PlayOnCommand) {
         if command == PlayOnCommand::Start {
             if !self.play_on.is_active() {
                 self.start_play_on();
@@ -293,6 +283,10 @@ impl TrainerApp {
             }
             return;
         }
+        if let PlayOnCommand::Notice(text) = command {
+            self.play_on.notice = Some(text);
+            return;
+        }
         if command == PlayOnCommand::BackToBook {
             self.end_play_on();
             self.message = Some("Back to the book.".to_owned());
@@ -304,13 +298,11 @@ impl TrainerApp {
         };
         match command {
             PlayOnCommand::Play(mv) => {
-                self.play_on.animation = None;
                 if let Err(e) = run.play(mv) {
                     self.play_on.notice = Some(format!("{e}."));
                 }
             }
             PlayOnCommand::TakeBack => {
-                self.play_on.animation = None;
                 if run.take_back() {
                     self.play_on.notice = None;
                 }
@@ -318,70 +310,38 @@ impl TrainerApp {
             PlayOnCommand::MoveNow => run.move_now(),
             PlayOnCommand::CopyPgn => {
                 if let Some(pgn) = pgn {
-                    ctx.copy_text(pgn);
+                    self.notices.push(Notice::CopyText(pgn));
                     self.play_on.notice = Some("The game's PGN was copied.".to_owned());
                 }
             }
             PlayOnCommand::SavePgn => {
                 if let Some(pgn) = pgn {
-                    self.start_save(ctx, pgn);
+                    self.notices.push(Notice::SaveGameAs(pgn));
                 }
             }
-            PlayOnCommand::Start | PlayOnCommand::BackToBook | PlayOnCommand::Settings(_) => {}
-        }
-    }
-
-    fn start_save(&mut self, ctx: &egui::Context, pgn: String) {
-        let ctx = ctx.clone();
-        let wake = Arc::new(move || ctx.request_repaint());
-        let job = Job::spawn("save-game", wake, move |_| {
-            let path: Option<PathBuf> = rfd::FileDialog::new()
-                .set_title("Save the game as PGN")
-                .add_filter("PGN", &["pgn"])
-                .set_file_name("play-on.pgn")
-                .save_file();
-            path.map(|path| match std::fs::write(&path, pgn) {
-                Ok(()) => format!("The game was saved to {}.", path.display()),
-                Err(e) => format!("Cannot save to {}: {e}.", path.display()),
-            })
-        });
-        match job {
-            Ok(job) => self.play_on.saving = Some(job),
-            Err(e) => self.play_on.notice = Some(format!("Cannot save: {e}.")),
+            PlayOnCommand::Start
+            | PlayOnCommand::BackToBook
+            | PlayOnCommand::Settings(_)
+            | PlayOnCommand::Notice(_) => {}
         }
     }
 
     /// Once a frame: the engine's reports (its move, the evaluation, a fallback), the
     /// animation, a finished save. Never waits.
-    pub(super) fn play_on_logic(&mut self, ctx: &egui::Context) {
-        if let Some(job) = &self.play_on.saving {
-            match job.poll() {
-                JobPoll::Running => {}
-                JobPoll::Finished(message) => {
-                    self.play_on.saving = None;
-                    self.play_on.notice = Some(message.unwrap_or_else(|| {
-                        "Not saved (no file chosen); \"Copy PGN\" copies the game.".to_owned()
-                    }));
-                }
-                JobPoll::Died(e) => {
-                    self.play_on.saving = None;
-                    self.play_on.notice = Some(format!("Cannot save: {e}."));
-                }
-            }
-        }
+    pub(crate) fn play_on_logic(&mut self) {
         let Some(run) = &mut self.play_on.run else {
             return;
         };
-        let now = ctx.input(|i| i.time);
+        let mut repaint = false;
         for event in run.poll() {
             match event {
                 PlayOnEvent::EngineMoved(_) => {
                     if self.settings.animate_moves
                         && let Some(mv) = run.game().last_move()
                     {
-                        self.play_on.animation = Some((mv, now));
+                        self.notices.push(Notice::AnimatePlayOn(mv));
                     }
-                    ctx.request_repaint();
+                    repaint = true;
                 }
                 PlayOnEvent::FellBack { engine, error } => {
                     self.play_on.notice = Some(format!(
@@ -396,27 +356,19 @@ impl TrainerApp {
                 PlayOnEvent::Ready { .. } => {}
             }
         }
-        if let Some((_, started)) = self.play_on.animation {
-            if now - started >= MOVE_ANIMATION {
-                self.play_on.animation = None;
-            } else {
-                ctx.request_repaint();
-            }
+        let searching = run.is_searching();
+        if repaint {
+            self.request_repaint();
         }
-        if run.is_searching() {
-            ctx.request_repaint_after(SEARCH_REPAINT);
+        if searching {
+            self.request_repaint_after(SEARCH_REPAINT);
         }
     }
 
     /// Whether the screenshot should wait: the engine's first move and a few depths of
     /// analysis (at most 20 s).
-    pub(super) fn play_on_busy(&mut self) -> bool {
-        let Some(run) = self
-            .play_on
-            .run
-            .as_ref()
-            .filter(|_| self.screenshot.is_some())
-        else {
+    pub(crate) fn play_on_busy(&mut self) -> bool {
+        let Some(run) = self.play_on.run.as_ref().filter(|_| self.screenshot) else {
             return false;
         };
         let since = *self
@@ -431,7 +383,7 @@ impl TrainerApp {
 
     /// For the screenshot (`--tab play-on`): the learner plays the side that is not to
     /// move after the moves shown, so the engine moves first; the arrow is on.
-    pub(super) fn show_play_on(&mut self) {
+    pub fn show_play_on(&mut self) {
         let learner = !shakmaty::Position::turn(self.session.position());
         let moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
         if let Ok(session) = crate::trainer::Session::from_moves(
@@ -443,8 +395,8 @@ impl TrainerApp {
         ) {
             self.session = session;
         }
-        self.settings.learner = super::state::Side::from(learner);
-        self.orientation = super::board::Orientation::from_color(learner);
+        self.settings.learner = super::settings::Side::from(learner);
+        self.orientation = super::settings::Orientation::from_color(learner);
         self.settings.play_on.best_move_arrow = true;
         self.settings.play_on.movetime_ms = 300;
         self.start_play_on();

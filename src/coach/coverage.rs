@@ -5,38 +5,36 @@
 //! whenever the book, the style, the colour, the depth or the threshold changed; names
 //! and SAN are computed on the job's thread too. A gap is drilled on the theory book (the
 //! repertoire has no move there by definition) until "Back to my repertoire" or a new
-//! book. The tab itself is drawn by [`super::coverage_panel`].
+//! book. The window's Coverage tab draws this state.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use eframe::egui;
 use shakmaty::{Chess, Color, Move};
 
-use super::app::TrainerApp;
+use super::Coach;
 use super::command::DrillBook;
 use super::format::count;
 use crate::book::polyglot::SharedBook;
-use crate::book::{ImportMode, ImportOptions, PositionGraph, SourceId};
+use crate::book::{ImportMode, PositionGraph};
+use crate::job::{Job, JobPoll};
 use crate::review::{ReviewRecord, Timestamp};
 use crate::sampler::{MoveSource, Popularity, Style};
 use crate::trainer::Session;
-use crate::trainer::compare::{
-    CompareOptions, Comparison, Mover, compare, games_ply_limit, most_frequent_player,
-};
+use crate::trainer::compare::{Comparison, Mover};
 use crate::trainer::coverage::{
-    CoverageOptions, DEFAULT_DEPTH, DEFAULT_THRESHOLD, Exposure, describe, exposure_from,
+    CoverageOptions, DEFAULT_DEPTH, DEFAULT_THRESHOLD, Exposure, Gap, describe, exposure_from,
 };
-use crate::job::{Job, JobPoll};
+use crate::workspace::compare_games::{CompareGamesError, KnownGaps, compare_games_file};
+use crate::workspace::file_name;
 use crate::workspace::review_store::{ReviewStore, local_offset_minutes};
-use crate::workspace::{file_name, files};
 
 /// How many likely positions the tab lists.
 const LIKELY_SHOWN: usize = 12;
 
 /// What an exposure was computed for.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct CoverageKey {
+pub struct CoverageKey {
     book: u64,
     style: Style,
     learner: Color,
@@ -105,10 +103,12 @@ pub struct GamesReport {
     pub recorded: bool,
 }
 
-pub(super) type CompareResult = Result<GamesReport, String>;
+/// A comparison of the learner's games: the games listed, or why it failed.
+pub type CompareResult = Result<GamesReport, String>;
 
-/// The tab's state (runtime only).
-pub struct CoverageView {
+/// What the Coverage tab computes: the depth, the threshold and whose games to compare.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoverageParams {
     /// The depth of the exposure, in plies.
     pub depth: u32,
     /// The gap threshold, in percent.
@@ -116,40 +116,66 @@ pub struct CoverageView {
     /// The player whose games "Check my games…" compares (empty: the file's most
     /// frequent player).
     pub player: String,
-    /// Counts the books, so a new book recomputes the exposure.
-    generation: u64,
-    pub(super) job: Option<(CoverageKey, Job<CoverageReport>)>,
-    pub(super) report: Option<(CoverageKey, Arc<CoverageReport>)>,
-    pub(super) compare_job: Option<(String, Job<CompareResult>)>,
-    pub(super) games: Option<CompareResult>,
-    /// The repertoire while a gap is drilled on the theory book.
-    pub(super) set_aside: Option<Arc<PositionGraph>>,
 }
 
-impl Default for CoverageView {
-    fn default() -> CoverageView {
-        CoverageView {
+impl Default for CoverageParams {
+    fn default() -> CoverageParams {
+        CoverageParams {
             depth: DEFAULT_DEPTH,
             threshold_percent: DEFAULT_THRESHOLD * 100.0,
             player: String::new(),
-            generation: 0,
-            job: None,
-            report: None,
-            compare_job: None,
-            games: None,
-            set_aside: None,
         }
     }
 }
 
-impl CoverageView {
+/// The Coverage tab's parameters, jobs and results (runtime only).
+#[derive(Default)]
+pub struct CoverageState {
+    /// What to compute.
+    pub params: CoverageParams,
+    /// Counts the books, so a new book recomputes the exposure.
+    generation: u64,
+    pub(crate) job: Option<(CoverageKey, Job<CoverageReport>)>,
+    pub(crate) report: Option<(CoverageKey, Arc<CoverageReport>)>,
+    pub(crate) compare_job: Option<(String, Job<CompareResult>)>,
+    pub(crate) games: Option<CompareResult>,
+    /// The repertoire while a gap is drilled on the theory book.
+    pub(crate) set_aside: Option<Arc<PositionGraph>>,
+}
+
+impl CoverageState {
     /// The book was rebuilt: the exposure is recomputed, a gap drill is over.
-    pub(super) fn book_changed(&mut self) {
+    pub(crate) fn book_changed(&mut self) {
         self.generation += 1;
         self.set_aside = None;
         if let Some((_, job)) = self.job.take() {
             job.cancel();
         }
+    }
+
+    /// Whether the exposure is being computed.
+    pub fn is_computing(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// The file whose games are being compared, if any.
+    pub fn comparing(&self) -> Option<&str> {
+        self.compare_job.as_ref().map(|(label, _)| label.as_str())
+    }
+
+    /// The last exposure computed, with its described rows.
+    pub fn report(&self) -> Option<&Arc<CoverageReport>> {
+        self.report.as_ref().map(|(_, r)| r)
+    }
+
+    /// The last comparison of the learner's games: the games listed, or why it failed.
+    pub fn games(&self) -> Option<&CompareResult> {
+        self.games.as_ref()
+    }
+
+    /// Whether a gap is being drilled on the theory book.
+    pub fn is_drilling_theory(&self) -> bool {
+        self.set_aside.is_some()
     }
 }
 
@@ -200,12 +226,7 @@ fn describe_rows(
     }
 }
 
-fn repaint(ctx: &egui::Context) -> crate::job::Wake {
-    let ctx = ctx.clone();
-    Arc::new(move || ctx.request_repaint())
-}
-
-impl TrainerApp {
+impl Coach {
     /// The repertoire the exposure is computed for (set aside while a gap is drilled),
     /// and the theory; `None` unless the book is a repertoire.
     fn coverage_books(&mut self) -> Option<(Arc<PositionGraph>, Arc<PositionGraph>)> {
@@ -223,8 +244,8 @@ impl TrainerApp {
             book: self.coverage.generation,
             style: self.settings.style.clone(),
             learner: self.session.learner(),
-            depth: self.coverage.depth,
-            threshold: self.coverage.threshold_percent / 100.0,
+            depth: self.coverage.params.depth,
+            threshold: self.coverage.params.threshold_percent / 100.0,
             books: self.workspace.open_books().generation(),
             popularity: self.settings.book.popularity,
         }
@@ -232,11 +253,12 @@ impl TrainerApp {
 
     /// Takes finished coverage work and, while the tab is shown, starts the exposure
     /// when what it depends on changed.
-    pub(super) fn poll_coverage(&mut self, ctx: &egui::Context) {
+    pub(crate) fn poll_coverage(&mut self) {
+        let mut running = false;
         let view = &mut self.coverage;
         if let Some((key, job)) = &view.job {
             match job.poll() {
-                JobPoll::Running => ctx.request_repaint_after(std::time::Duration::from_millis(50)),
+                JobPoll::Running => running = true,
                 JobPoll::Finished(report) => {
                     view.report = Some((key.clone(), Arc::new(report)));
                     view.job = None;
@@ -246,7 +268,7 @@ impl TrainerApp {
         }
         if let Some((_, job)) = &view.compare_job {
             match job.poll() {
-                JobPoll::Running => ctx.request_repaint_after(std::time::Duration::from_millis(50)),
+                JobPoll::Running => running = true,
                 JobPoll::Finished(result) => {
                     view.games = Some(result);
                     view.compare_job = None;
@@ -257,13 +279,16 @@ impl TrainerApp {
                 }
             }
         }
-        if self.left_tab == super::app::LeftTab::Coverage {
-            self.start_coverage(ctx);
+        if running {
+            self.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        if self.coverage_shown {
+            self.start_coverage();
         }
     }
 
     /// Starts the exposure unless it is computed (or being computed) for the current key.
-    fn start_coverage(&mut self, ctx: &egui::Context) {
+    fn start_coverage(&mut self) {
         let key = self.coverage_key();
         let done = self
             .coverage
@@ -288,7 +313,7 @@ impl TrainerApp {
             threshold: key.threshold,
             ..CoverageOptions::new(key.learner)
         };
-        let job = Job::spawn("coverage", repaint(ctx), move |_| {
+        let job = Job::spawn("coverage", self.wake(), move |_| {
             // The opponent replies as the drill does: the theory with the games book as
             // the popularity says.
             let source = MoveSource::new(
@@ -340,7 +365,7 @@ impl TrainerApp {
 
     /// Appends the compared games' deviations to the review log as failed reviews (the
     /// button under the games), so that real games feed the schedule.
-    pub(super) fn record_deviations(&mut self) {
+    pub(crate) fn record_deviations(&mut self) {
         let Some(Ok(report)) = &mut self.coverage.games else {
             return;
         };
@@ -367,7 +392,7 @@ impl TrainerApp {
     /// Adds `moves` (a gap and the theory's answer) to a copy of the learner's repertoire
     /// file, written beside it, and drills the copy instead (the learner's file is not
     /// touched).
-    pub(super) fn add_answer(&mut self, moves: &[Move], name: &str) {
+    pub(crate) fn add_answer(&mut self, moves: &[Move], name: &str) {
         let Some(file) = self
             .workspace
             .files()
@@ -405,7 +430,7 @@ impl TrainerApp {
 
     /// Compares the learner's games in `path` with the repertoire on a background thread
     /// (what "Check my games…" does once a file is chosen).
-    pub fn check_games(&mut self, ctx: &egui::Context, path: PathBuf) {
+    pub fn check_games(&mut self, path: PathBuf) {
         let Some((repertoire, theory)) = self.coverage_books() else {
             self.coverage.games = Some(Err(
                 "Checking games needs your repertoire: untick ECO in the Book tab and load it."
@@ -413,32 +438,55 @@ impl TrainerApp {
             ));
             return;
         };
-        let gaps = self
+        // The known gaps: the exposure's, as the tab shows it (computed here when it
+        // is not yet).
+        let key = self.coverage_key();
+        let gaps: Option<Vec<Gap>> = self
             .coverage
             .report
             .as_ref()
-            .map(|(_, r)| r.exposure.gaps().to_vec())
-            .unwrap_or_default();
+            .filter(|(k, _)| *k == key)
+            .map(|(_, r)| r.exposure.gaps().to_vec());
+        let books = self.workspace.books();
         let learner = self.session.learner();
-        let player = self.coverage.player.trim().to_owned();
+        let player = self.coverage.params.player.clone();
         let label = file_name(&path);
-        let job = Job::spawn("compare", repaint(ctx), move |progress| {
-            let options = ImportOptions {
-                mode: ImportMode::Games,
-                max_plies: Some(games_ply_limit(&repertoire)),
+        let job = Job::spawn("compare", self.wake(), move |progress| {
+            let source = MoveSource::new(
+                &theory,
+                books.iter().map(SharedBook::book).collect(),
+                key.popularity,
+            );
+            let options = CoverageOptions {
+                depth: key.depth,
+                threshold: key.threshold,
+                ..CoverageOptions::new(key.learner)
             };
-            let (import, _) =
-                files::import_file(&path, SourceId(u16::MAX), &options, &theory, progress)
-                    .map_err(|e| e.to_string())?;
-            let player = if player.is_empty() {
-                most_frequent_player(&import.lines)
-                    .ok_or_else(|| "The games name no players: type your name.".to_owned())?
-            } else {
-                player
+            let known = match &gaps {
+                Some(gaps) => KnownGaps::Given(gaps),
+                None => KnownGaps::Exposure {
+                    theory: &source,
+                    style: &key.style,
+                    options: &options,
+                },
             };
-            let options = CompareOptions { player, learner };
-            let result = compare(&repertoire, &import.lines, &options, &gaps);
-            let mut report = games_report(file_name(&path), &options.player, &result);
+            let compared = compare_games_file(
+                &path,
+                &repertoire,
+                &theory,
+                &player,
+                learner,
+                known,
+                progress,
+            )
+            .map_err(|e| match e {
+                CompareGamesError::NoPlayer { .. } => {
+                    "The games name no players: type your name.".to_owned()
+                }
+                e => e.to_string(),
+            })?;
+            let result = &compared.comparison;
+            let mut report = games_report(file_name(&path), &compared.player, result);
             report.failed_reviews = result.failed_reviews(Timestamp::now(local_offset_minutes()));
             Ok(report)
         });
@@ -454,7 +502,7 @@ impl TrainerApp {
     /// Starts a drill at the position after `moves`: on the repertoire, or on the theory
     /// book (a gap, which the repertoire cannot drill). Falls back to the other book when
     /// the game reached the position through positions outside the first.
-    pub(super) fn drill_at(&mut self, moves: &[Move], book: DrillBook) {
+    pub(crate) fn drill_at(&mut self, moves: &[Move], book: DrillBook) {
         let Some((repertoire, theory)) = self.coverage_books() else {
             self.message = Some("Drilling a position needs your repertoire.".to_owned());
             return;
@@ -501,7 +549,7 @@ impl TrainerApp {
     }
 
     /// Ends a gap drill: the repertoire is the book again.
-    pub(super) fn back_to_repertoire(&mut self) {
+    pub(crate) fn back_to_repertoire(&mut self) {
         let Some(repertoire) = self.coverage.set_aside.take() else {
             return;
         };
@@ -520,9 +568,8 @@ impl TrainerApp {
             run.cancel();
         }
         self.explored = None;
-        self.chart.invalidate();
+        self.invalidate_chart();
         self.last_reply = None;
-        self.animation = None;
     }
 }
 

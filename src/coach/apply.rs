@@ -3,26 +3,23 @@
 
 use std::sync::Arc;
 
-use eframe::egui;
 use shakmaty::{Move, Position};
 
-use super::app::TrainerApp;
-use super::board::Orientation;
-use super::chart_panel::ChartKey;
 use super::command::{Action, Command};
 use super::explore::ExploreRun;
-use super::import_report::ReportView;
-use super::state::Side;
+use super::report::ReportView;
+use super::settings::{Orientation, Settings, Side};
+use super::{Coach, Notice};
 use crate::sampler::profile::{Provenance, StyleProfile};
 use crate::trainer::{MoveOutcome, Phase, Session};
 use crate::workspace::FileMode;
 use crate::workspace::profiles::{ProfileFileError, load_profile};
 
-impl TrainerApp {
+impl Coach {
     // ----- commands -----
 
     /// Whether `action` can be used now (its button is enabled, its shortcut works).
-    pub(super) fn is_enabled(&self, action: Action) -> bool {
+    pub fn is_enabled(&self, action: Action) -> bool {
         let phase = self.session.phase();
         let viewing = self.session.viewing().is_some();
         if let Some(run) = self.play_on() {
@@ -35,7 +32,7 @@ impl TrainerApp {
         }
         match action {
             Action::NewLine | Action::Flip | Action::Explore | Action::Quit => true,
-            Action::Open => !self.dialogs.is_choosing(),
+            Action::Open => true,
             Action::NewLineFromHere => !matches!(phase, Phase::OutOfBook { .. }),
             Action::NextLine => matches!(phase, Phase::EndOfLine { .. }),
             Action::TryAgain => matches!(phase, Phase::OutOfBook { .. }),
@@ -59,15 +56,14 @@ impl TrainerApp {
     }
 
     /// Carries out one command.
-    pub(super) fn apply(&mut self, ctx: &egui::Context, command: Command) {
+    pub fn apply(&mut self, command: Command) {
         if command.restarts_drill() {
             self.end_play_on();
         }
         match command {
-            Command::Action(action) => self.apply_action(ctx, action),
+            Command::Action(action) => self.apply_action(action),
             Command::Play(mv) => {
                 self.last_reply = None;
-                self.animation = None;
                 let before = self.session.position().clone();
                 let outcome = match self.review_play(mv) {
                     Some(outcome) => outcome,
@@ -84,12 +80,17 @@ impl TrainerApp {
                     MoveOutcome::Rejected => Some("That move cannot be played now.".to_owned()),
                 };
             }
-            Command::OpenFiles(paths) => self.open_files(paths),
+            Command::OpenFiles(paths) => {
+                let pgn = self.open_files(paths);
+                if !pgn.is_empty() {
+                    self.notify(Notice::AskHowToRead(pgn));
+                }
+            }
             Command::Import(paths, mode) => {
-                self.dialogs.close_mode();
+                self.notify(Notice::CloseHowToRead);
                 self.workspace.open(paths, mode);
             }
-            Command::CancelOpen => self.dialogs.close_mode(),
+            Command::CancelOpen => self.notify(Notice::CloseHowToRead),
             Command::CancelImport => self.workspace.cancel_import(),
             Command::SetBook(choice) => self.workspace.set_choice(choice),
             Command::SetPastBook(plies) => {
@@ -104,17 +105,17 @@ impl TrainerApp {
             }
             Command::CloseReport => self.report = None,
             Command::Export(what) => match self.export_lines(what) {
-                Ok((lines, name)) => self.dialogs.start_export(ctx, lines, name),
+                Ok((lines, name)) => self.notify(Notice::ExportAs(lines, name)),
                 Err(e) => self.message = Some(format!("Cannot export: {e}.")),
             },
             Command::Message(text) => self.message = Some(text),
             Command::DrillAt(moves, book) => self.drill_at(&moves, book),
             Command::BackToRepertoire => self.back_to_repertoire(),
-            Command::CheckGames => self.dialogs.start_games_dialog(ctx),
+            Command::CheckGames => self.notify(Notice::ChooseGames),
             Command::RecordDeviations => self.record_deviations(),
             Command::AddAnswer(moves, name) => self.add_answer(&moves, &name),
-            Command::CompareGames(path) => self.check_games(ctx, path),
-            Command::PlayOn(c) => self.apply_play_on(ctx, c),
+            Command::CompareGames(path) => self.check_games(path),
+            Command::PlayOn(c) => self.apply_play_on(c),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),
             Command::SetLearner(color) => {
@@ -123,7 +124,7 @@ impl TrainerApp {
                 self.settings.orientation = Some(self.orientation);
                 self.new_seed();
                 let mode = self.drill_mode();
-                self.set_drill_mode(super::review_mode::DrillMode::Free);
+                self.set_drill_mode(super::review::DrillMode::Free);
                 self.session.set_learner(color);
                 // A review session's cards are the new colour's.
                 self.set_drill_mode(mode);
@@ -133,10 +134,10 @@ impl TrainerApp {
             Command::SetDrillMode(mode) => self.set_drill_mode(mode),
             Command::GotIt => self.review_learned(),
             Command::Easy => self.review_easy(),
-            Command::Optimize => self.start_optimize(ctx),
+            Command::Optimize => self.start_optimize(),
             Command::DrillFrom(moves) => {
                 self.last_reply = None;
-                self.left_tab = super::app::LeftTab::Style;
+                self.notify(Notice::ShowDrill);
                 if self.session.start_after(&moves).is_err() {
                     self.message = Some("That position is not in the book.".to_owned());
                 }
@@ -146,7 +147,7 @@ impl TrainerApp {
                 self.session.set_style(style);
             }
             Command::ChooseProfile { play_like } => {
-                self.dialogs.start_profile_load(ctx, play_like);
+                self.notify(Notice::ChooseProfile { play_like });
             }
             Command::LoadProfile { path, add_games } => {
                 if let Err(e) = self.load_profile(&path, add_games) {
@@ -160,19 +161,60 @@ impl TrainerApp {
                     .filter(|p| p.style == self.settings.style)
                     .map_or_else(|| "My style".to_owned(), |p| p.name.clone());
                 let profile = StyleProfile::manual(&name, self.settings.style.clone());
-                self.dialogs.start_profile_save(ctx, profile);
+                self.notify(Notice::SaveProfileAs(Box::new(profile)));
             }
             Command::AddProfileGames => self.add_profile_games(),
             Command::SetAdaptive(on) => {
                 self.settings.adaptive = on;
                 self.adapt_style();
             }
+            Command::SetSettings(settings) => self.set_settings(*settings),
+            Command::SetCoverage(params) => self.coverage.params = params,
+            Command::MakeBook { inputs, output } => {
+                let wake = self.wake();
+                self.make_book.start(inputs, output, wake);
+            }
+            Command::CancelMakeBook => self.make_book.cancel(),
         }
         self.settings.book = self.workspace.choice().clone();
-        ctx.request_repaint();
+        self.request_repaint();
     }
 
-    fn apply_action(&mut self, ctx: &egui::Context, action: Action) {
+    /// Takes the settings a panel edited: the plain choices as they are; a changed
+    /// style, colour, orientation, play past the book or adaptive opponent as its own
+    /// command would carry it out. The book's sources stay the workspace's.
+    fn set_settings(&mut self, new: Settings) {
+        let old = std::mem::replace(&mut self.settings, new);
+        self.settings.book = old.book.clone();
+        if self.settings.orientation != old.orientation
+            && let Some(o) = self.settings.orientation
+        {
+            self.orientation = o;
+        }
+        if self.settings.style != old.style {
+            let style = self.settings.style.clone();
+            self.settings.style = old.style.clone();
+            self.apply(Command::SetStyle(style));
+        }
+        if self.settings.learner != old.learner {
+            let learner = self.settings.learner;
+            self.settings.learner = old.learner;
+            self.apply(Command::SetLearner(learner.into()));
+        }
+        if self.settings.past_book_plies != old.past_book_plies {
+            self.sync_books();
+        }
+        if self.settings.adaptive != old.adaptive {
+            self.adapt_style();
+        }
+        if self.settings.play_on != old.play_on {
+            let play_on = self.settings.play_on.clone();
+            self.settings.play_on = old.play_on;
+            self.apply_play_on(super::play_on::PlayOnCommand::Settings(play_on));
+        }
+    }
+
+    fn apply_action(&mut self, action: Action) {
         if !self.is_enabled(action) {
             return;
         }
@@ -180,7 +222,7 @@ impl TrainerApp {
         if self.play_on.is_active() {
             match action {
                 Action::TakeBack => {
-                    return self.apply_play_on(ctx, super::play_on::PlayOnCommand::TakeBack);
+                    return self.apply_play_on(super::play_on::PlayOnCommand::TakeBack);
                 }
                 Action::NewLine => self.end_play_on(),
                 _ => {}
@@ -209,7 +251,7 @@ impl TrainerApp {
                 if let Some(MoveOutcome::Accepted { san, .. }) = outcome {
                     self.message = Some(format!("The book plays {san}."));
                     if let Some(m) = self.session.moves().last() {
-                        self.start_animation(ctx, m.mv);
+                        self.animate(m.mv);
                     }
                 }
             }
@@ -230,14 +272,14 @@ impl TrainerApp {
                 self.orientation = self.orientation.flipped();
                 self.settings.orientation = Some(self.orientation);
             }
-            Action::Open => self.dialogs.start_file_dialog(ctx),
+            Action::Open => self.notify(Notice::ChooseFiles),
             Action::ContinueFromHere => {
                 self.session.continue_from_here();
                 self.last_reply = None;
             }
-            Action::Explore => self.start_explore(ctx),
+            Action::Explore => self.start_explore(),
             Action::PlayOn => self.start_play_on(),
-            Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            Action::Quit => self.notify(Notice::Close),
         }
     }
 
@@ -287,7 +329,7 @@ impl TrainerApp {
     }
 
     /// Starts sampling lines from the position shown on a background thread.
-    pub(super) fn start_explore(&mut self, ctx: &egui::Context) {
+    pub fn start_explore(&mut self) {
         if let Some(run) = self.explore.take() {
             run.cancel();
         }
@@ -297,7 +339,7 @@ impl TrainerApp {
             self.message = Some("This position is not in the book.".to_owned());
             return;
         };
-        let key = ChartKey::of(self, ply);
+        let key = self.chart_key(ply);
         let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
         let limits = crate::sampler::ExploreLimits {
             iterations: self.settings.iterations.max(1),
@@ -312,7 +354,7 @@ impl TrainerApp {
             limits,
             seed,
         };
-        match ExploreRun::start(ctx, key, start) {
+        match ExploreRun::start(self.wake(), key, start) {
             Ok(run) => self.explore = Some(run),
             Err(e) => self.message = Some(format!("Cannot start the exploration: {e}")),
         }
@@ -321,7 +363,7 @@ impl TrainerApp {
     /// Sets up the drill to show `moves` (for the screenshot): the learner plays the
     /// side to move after them, so no reply is pending; seed 1, book arrows on, no
     /// animation, the chart shown.
-    pub(super) fn show_moves(&mut self, moves: &[Move]) {
+    pub fn show_moves(&mut self, moves: &[Move]) {
         let mut pos = shakmaty::Chess::default();
         for &mv in moves {
             pos.play_unchecked(mv);

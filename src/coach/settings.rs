@@ -1,14 +1,13 @@
 //! The settings that outlive the window (saved by eframe between runs).
 //!
-//! Runtime state (the drill, the board selection, a running exploration) lives in
-//! [`crate::ui::TrainerApp`]; only what the user chose is persisted here, as in
+//! Runtime state (the drill, a running exploration) lives in the [`Coach`](super::Coach);
+//! only what the user chose is persisted here, as in
 //! egui_demo_app's `State` with `#[serde(default)]`, so that a settings file from an
 //! older version still loads.
 
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::board::Orientation;
 use crate::sampler::Style;
 use crate::workspace::BookChoice;
 
@@ -108,5 +107,34 @@ impl Settings {
     /// The seed the user typed, if it is a number.
     pub fn fixed_seed(&self) -> Option<u64> {
         self.seed.trim().parse().ok()
+    }
+}
+
+/// Which side sits at the bottom of the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Orientation {
+    /// White at the bottom (rank 1 at the bottom, file a on the left).
+    #[default]
+    WhiteBottom,
+    /// Black at the bottom (rank 8 at the bottom, file h on the left).
+    BlackBottom,
+}
+
+impl Orientation {
+    /// The orientation with `color` at the bottom.
+    pub fn from_color(color: Color) -> Orientation {
+        match color {
+            Color::White => Orientation::WhiteBottom,
+            Color::Black => Orientation::BlackBottom,
+        }
+    }
+
+    /// The other orientation.
+    #[must_use]
+    pub fn flipped(self) -> Orientation {
+        match self {
+            Orientation::WhiteBottom => Orientation::BlackBottom,
+            Orientation::BlackBottom => Orientation::WhiteBottom,
+        }
     }
 }

@@ -3,59 +3,77 @@
 
 use std::sync::Arc;
 
-use eframe::egui;
 use rand::SeedableRng;
-use shakmaty::Chess;
+use shakmaty::{Chess, Move};
 
-use super::chart_panel::ChartKey;
+use super::Coach;
 use crate::book::{NodeId, PositionGraph};
+use crate::job::{Job, JobError, JobPoll, Wake};
 use crate::sampler::{Exploration, ExploreLimits, Style, explore};
-use crate::job::{Job, JobError, JobPoll};
+
+/// What a chart (or an exploration) was computed for: the game up to the position, the
+/// style, the book.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartKey {
+    moves: Vec<Move>,
+    style: Style,
+    book: u64,
+}
+
+impl Coach {
+    /// The key of the position after `ply` moves of the drill.
+    pub fn chart_key(&self, ply: usize) -> ChartKey {
+        let moves = self.session.moves();
+        ChartKey {
+            moves: moves[..ply.min(moves.len())].iter().map(|m| m.mv).collect(),
+            style: self.session.style().clone(),
+            book: self.book_generation,
+        }
+    }
+}
 
 /// Where and how to sample.
-pub(super) struct ExploreStart {
-    pub(super) graph: Arc<PositionGraph>,
-    pub(super) node: NodeId,
-    pub(super) pos: Chess,
-    pub(super) style: Style,
-    pub(super) s_prev: f64,
-    pub(super) limits: ExploreLimits,
-    pub(super) seed: u64,
+pub(crate) struct ExploreStart {
+    pub(crate) graph: Arc<PositionGraph>,
+    pub(crate) node: NodeId,
+    pub(crate) pos: Chess,
+    pub(crate) style: Style,
+    pub(crate) s_prev: f64,
+    pub(crate) limits: ExploreLimits,
+    pub(crate) seed: u64,
 }
 
 /// A finished exploration and the position it was run from.
-pub(super) struct Explored {
-    pub(super) key: ChartKey,
-    pub(super) exploration: Exploration,
+pub struct Explored {
+    /// Where it was run.
+    pub key: ChartKey,
+    /// How often each move was chosen.
+    pub exploration: Exploration,
     /// The line names the sampled lines ended in, most frequent first.
-    pub(super) reached: Vec<(String, u32)>,
+    pub reached: Vec<(String, u32)>,
 }
 
 /// What the exploration thread gives back: the counts and the line names reached.
 type Sampled = Option<(Exploration, Vec<(String, u32)>)>;
 
 /// A running exploration.
-pub(super) struct ExploreRun {
+pub(crate) struct ExploreRun {
     job: Job<Sampled>,
     key: ChartKey,
-    pub(super) seed: u64,
-    pub(super) total: u32,
+    pub(crate) seed: u64,
+    pub(crate) total: u32,
 }
 
 impl ExploreRun {
     /// Starts sampling on its own thread.
-    pub(super) fn start(
-        ctx: &egui::Context,
+    pub(crate) fn start(
+        wake: Wake,
         key: ChartKey,
         start: ExploreStart,
     ) -> Result<ExploreRun, JobError> {
         let total = start.limits.iterations;
         let seed = start.seed;
-        let repaint = ctx.clone();
-        let wake = {
-            let ctx = ctx.clone();
-            Arc::new(move || ctx.request_repaint())
-        };
+        let repaint = Arc::clone(&wake);
         let job = Job::spawn("explore", wake, move |progress| {
             progress.set_total(u64::from(total));
             let ExploreStart {
@@ -81,7 +99,7 @@ impl ExploreRun {
                 };
                 sum.merge(explore(&graph, node, &pos, &style, s_prev, part, &mut rng));
                 progress.advance(u64::from(n));
-                repaint.request_repaint();
+                repaint();
             }
             let reached = sum.reached(&graph);
             Some((sum, reached))
@@ -95,12 +113,9 @@ impl ExploreRun {
     }
 
     /// `Some` once the job has ended: the result, or `None` when it was cancelled or died.
-    pub(super) fn poll(&self, ctx: &egui::Context) -> Option<Option<Explored>> {
+    pub(crate) fn poll(&self) -> Option<Option<Explored>> {
         match self.job.poll() {
-            JobPoll::Running => {
-                ctx.request_repaint_after(std::time::Duration::from_millis(50));
-                None
-            }
+            JobPoll::Running => None,
             JobPoll::Finished(result) => Some(result.map(|(exploration, reached)| Explored {
                 key: self.key.clone(),
                 exploration,
@@ -111,12 +126,12 @@ impl ExploreRun {
     }
 
     /// Lines sampled so far.
-    pub(super) fn done(&self) -> u64 {
+    pub(crate) fn done(&self) -> u64 {
         self.job.progress().snapshot().done
     }
 
     /// Stops the sampling.
-    pub(super) fn cancel(&self) {
+    pub(crate) fn cancel(&self) {
         self.job.cancel();
     }
 }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Layering: imports only go down. Each top-level module of src/ has a rank; code in a
+# module may name `crate::X` only for a module X of a lower rank (modules of one rank
+# never name each other). Comments (doc links) are not imports and are skipped.
+#   job < book < engine, sampler, review < trainer < workspace < coach < cli, ui
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+declare -A rank=(
+  [job]=0 [book]=1 [engine]=2 [sampler]=2 [review]=2 [trainer]=3
+  [workspace]=4 [coach]=5 [cli]=6 [ui]=6
+)
+
+# Every top-level module must have a rank.
+status=0
+for path in src/*; do
+  name=$(basename "$path" .rs)
+  case "$name" in main | lib) continue ;; esac
+  if [ -z "${rank[$name]+x}" ]; then
+    echo "layering: src/$name has no rank in .ci/layering.sh"
+    status=1
+  fi
+done
+
+for module in "${!rank[@]}"; do
+  files=()
+  [ -d "src/$module" ] && while IFS= read -r f; do files+=("$f"); done < <(find "src/$module" -name '*.rs')
+  [ -f "src/$module.rs" ] && files+=("src/$module.rs")
+  [ ${#files[@]} -eq 0 ] && continue
+  mine=${rank[$module]}
+  # `crate::x` outside comments, one per line: file:line:x
+  while IFS=: read -r file line target; do
+    [ "$target" = "$module" ] && continue
+    theirs=${rank[$target]:-}
+    [ -z "$theirs" ] && continue
+    if [ "$theirs" -ge "$mine" ]; then
+      echo "layering: $file:$line: $module (rank $mine) names crate::$target (rank $theirs)"
+      status=1
+    fi
+  done < <(grep -nE 'crate::[a-z_]+' "${files[@]}" /dev/null \
+    | grep -vE '^[^:]+:[0-9]+:\s*//' \
+    | sed -E 's/\/\/.*$//' \
+    | grep -oE '^[^:]+:[0-9]+:|crate::[a-z_]+' \
+    | awk '/^src/ {loc=$0; next} {sub("crate::", ""); print loc $0}')
+done
+
+# Only the window and the binary name egui.
+core=$(ls -d src/*/ src/*.rs | grep -vE '^src/(ui/|main\.rs|lib\.rs)$')
+if grep -rnE '\b(egui|eframe|egui_plot|egui_extras|egui_kittest)::' $core | grep -vE ':\s*//'; then
+  echo "layering: egui used outside src/ui"
+  status=1
+fi
+# The window reaches files through the workspace, and no panel names the app.
+if grep -rnE 'book::(pgn|export|sources)\b' src/ui; then
+  echo "layering: the window uses book's file formats directly instead of the workspace"
+  status=1
+fi
+if grep -lw 'TrainerApp' src/ui/*.rs | grep -vE '^src/ui/(app|mod)\.rs$'; then
+  echo "layering: a panel names TrainerApp (panels take the coach and push commands)"
+  status=1
+fi
+exit $status

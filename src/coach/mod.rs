@@ -1,0 +1,688 @@
+//! The headless trainer core, [`Coach`]: everything the window does, without a window.
+//!
+//! The coach owns the drill ([`Session`]), the book's sources ([`Workspace`]), the
+//! learner's progress, review mode and its log, the background jobs (coverage, compare,
+//! explore, play-on, making a book, optimising the memory model), the learner's style
+//! and the adaptive opponent. It takes [`Command`]s ([`Coach::apply`]), is polled once
+//! a frame for finished jobs and the computer's reply ([`Coach::logic`]), and tells its
+//! caller what it needs: a redraw ([`Coach::take_repaint`]) or something only a window
+//! can do ([`Notice`], [`Coach::take_notices`]).
+//!
+//! The window (`crate::ui`) draws the coach's state and sends it commands; tests drive
+//! the same coach without egui. Time comes from the caller ([`Coach::set_time`], in
+//! seconds since any fixed start), so the reply delay follows the window's clock.
+//!
+//! - [`command`]: what the user can ask; [`settings`]: what is saved between runs.
+//! - [`apply`]: carrying commands out; [`review`]: review mode; [`coverage`]: the
+//!   Coverage tab's work (exposure, compare my games, gap drills, adding an answer);
+//!   [`play_on`]: playing on against an engine; [`explore`]: sampling on a thread;
+//!   [`learner_style`]: the learner's style; [`jobs`]: making a book and optimising.
+
+pub mod apply;
+pub mod command;
+pub mod coverage;
+pub mod explore;
+pub mod format;
+pub mod jobs;
+pub mod learner_style;
+pub mod play_on;
+pub mod report;
+pub mod review;
+pub mod settings;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use shakmaty::{Color, Move};
+
+use self::command::ExportWhat;
+use self::coverage::CoverageState;
+use self::explore::{ExploreRun, Explored};
+use self::learner_style::LearnerStyleState;
+use self::report::ReportView;
+use self::settings::{Orientation, Settings};
+use crate::book::PositionGraph;
+use crate::engine::predictor::Predictor;
+use crate::job::Wake;
+use crate::sampler::profile::StyleProfile;
+use crate::trainer::learner_style::{Adaptation, Posterior, StyleClass};
+use crate::trainer::progress::Progress;
+use crate::trainer::{PastBook, Reply, Session};
+use crate::workspace::store::ProgressFile;
+use crate::workspace::{Workspace, WorkspaceError, WorkspaceEvent, export};
+
+pub use self::command::{Action, Command, DrillBook};
+
+/// What the coach asks of the window beyond a redraw.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    /// The computer (or "Show me") played `mv` in the drill: let it glide to its square.
+    Animate(Move),
+    /// The engine played `mv` in the play-on game: let it glide to its square.
+    AnimatePlayOn(Move),
+    /// A drill was started from another tab: show the drill's tab.
+    ShowDrill,
+    /// The user asked to close the window.
+    Close,
+    /// Ask how to read these PGN files (the "read as" window).
+    AskHowToRead(Vec<PathBuf>),
+    /// Close the "read as" window.
+    CloseHowToRead,
+    /// Let the user choose files to open (a file dialog).
+    ChooseFiles,
+    /// Let the user choose a PGN file of their games to compare with the repertoire.
+    ChooseGames,
+    /// Let the user choose a style profile to load.
+    ChooseProfile {
+        /// Also add the fitted player's games as a book source.
+        play_like: bool,
+    },
+    /// Ask where to save this profile, then save it.
+    SaveProfileAs(Box<StyleProfile>),
+    /// Ask where to save these lines as PGN (the suggested file name), then save them.
+    ExportAs(Vec<crate::book::OpeningLine>, String),
+    /// Ask where to save this game's PGN, then save it.
+    SaveGameAs(String),
+    /// Put this text on the clipboard.
+    CopyText(String),
+}
+
+/// The trainer's state and what it does, without a window.
+pub struct Coach {
+    pub(crate) settings: Settings,
+    pub(crate) workspace: Workspace,
+    /// The book the drill uses (also held by the session).
+    pub(crate) graph: Arc<PositionGraph>,
+    /// Counts the books drilled on, so caches know the book changed.
+    pub(crate) book_generation: u64,
+    /// Counts what changes the chart beyond its key (a finished exploration, the books).
+    chart_generation: u64,
+    /// The workspace's books generation the drill last took its books from.
+    books_seen: u64,
+    pub(crate) session: Session,
+    pub(crate) orientation: Orientation,
+    pub(crate) progress: ProgressFile,
+    /// When (caller's time) the computer's pending reply is due.
+    reply_due: Option<f64>,
+    pub(crate) last_reply: Option<Reply>,
+    /// What happened last, for the feedback panel.
+    pub(crate) message: Option<String>,
+    pub(crate) explore: Option<ExploreRun>,
+    pub(crate) explored: Option<Explored>,
+    pub(crate) report: Option<ReportView>,
+    /// The Coverage tab's parameters and jobs.
+    pub(crate) coverage: CoverageState,
+    /// Whether the Coverage tab is shown (its exposure is computed only then).
+    coverage_shown: bool,
+    /// `Session::lines_completed` when completions were last recorded.
+    completed_seen: u32,
+    /// Asks the caller for a frame, from any thread.
+    wake: Option<Wake>,
+    /// Review mode, when it is on.
+    pub(crate) review: Option<review::ReviewMode>,
+    /// The review log (beside the progress file); `None`: no review mode.
+    pub(crate) review_log: Option<PathBuf>,
+    /// Fuzz review intervals (off in tests, for reproducible due dates).
+    review_fuzz: bool,
+    /// The style profile loaded last, if any.
+    pub(crate) profile: Option<StyleProfile>,
+    /// The learner's style: drilled lines, imported games, the adaptive opponent's coin.
+    pub(crate) learner_style: LearnerStyleState,
+    /// Playing on against an engine after the book.
+    pub(crate) play_on: play_on::PlayOnState,
+    /// "Make a book from PGN…".
+    pub(crate) make_book: jobs::MakeBookJob,
+    /// Whether a screenshot is being taken (the play-on game waits for its analysis).
+    pub(crate) screenshot: bool,
+    /// The caller's time now, in seconds.
+    now: f64,
+    /// The soonest redraw asked for since the last [`Coach::take_repaint`].
+    repaint: Option<Duration>,
+    notices: Vec<Notice>,
+}
+
+impl Coach {
+    /// A coach on `graph` (the whole ECO book) with the learner's `settings`; progress is
+    /// loaded from and saved to `progress_file` (in memory only when `None`; a corrupt
+    /// file is set aside with a warning).
+    ///
+    /// The PGN files of `settings.book` are imported again in the background, and the
+    /// book is rebuilt when the settings choose other sources or filters than all of ECO.
+    pub fn new(
+        graph: Arc<PositionGraph>,
+        settings: Settings,
+        progress_file: Option<PathBuf>,
+    ) -> Coach {
+        let seed = settings.fixed_seed().unwrap_or_else(rand::random);
+        let learner = Color::from(settings.learner);
+        let session = Session::new(Arc::clone(&graph), learner, settings.style.clone(), seed);
+        let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
+        workspace.restore();
+        let review_log = progress_file.as_deref().and_then(review::review_log_path);
+        Coach {
+            workspace,
+            graph,
+            book_generation: 0,
+            chart_generation: 0,
+            books_seen: 0,
+            orientation: settings
+                .orientation
+                .unwrap_or(Orientation::from_color(learner)),
+            settings,
+            session,
+            progress: ProgressFile::load(progress_file),
+            reply_due: None,
+            last_reply: None,
+            message: None,
+            explore: None,
+            explored: None,
+            report: None,
+            coverage: CoverageState::default(),
+            coverage_shown: false,
+            completed_seen: 0,
+            wake: None,
+            review: None,
+            review_log,
+            review_fuzz: true,
+            profile: None,
+            learner_style: LearnerStyleState::new(if rand::random() {
+                Adaptation::Solid
+            } else {
+                Adaptation::Sharp
+            }),
+            play_on: play_on::PlayOnState::default(),
+            make_book: jobs::MakeBookJob::default(),
+            screenshot: false,
+            now: 0.0,
+            repaint: None,
+            notices: Vec::new(),
+        }
+    }
+
+    // ----- the caller's side -----
+
+    /// Sets the function background jobs call when they have news (the window asks egui
+    /// for a frame).
+    pub fn set_wake(&mut self, wake: Wake) {
+        self.wake = Some(wake);
+    }
+
+    /// Whether a wake-up function was set.
+    pub fn has_wake(&self) -> bool {
+        self.wake.is_some()
+    }
+
+    /// The wake-up function for a new job (a no-op before one was set).
+    pub(crate) fn wake(&self) -> Wake {
+        self.wake.clone().unwrap_or_else(|| Arc::new(|| {}))
+    }
+
+    /// Sets the time now, in seconds since any fixed start (the window's clock).
+    pub fn set_time(&mut self, now: f64) {
+        self.now = now;
+    }
+
+    /// The time last set.
+    pub fn time(&self) -> f64 {
+        self.now
+    }
+
+    /// How soon the caller should call [`Coach::logic`] again (and redraw), if at all;
+    /// cleared by the call.
+    pub fn take_repaint(&mut self) -> Option<Duration> {
+        self.repaint.take()
+    }
+
+    /// What the window should do beyond redrawing; cleared by the call.
+    pub fn take_notices(&mut self) -> Vec<Notice> {
+        std::mem::take(&mut self.notices)
+    }
+
+    /// Asks for a redraw now.
+    pub(crate) fn request_repaint(&mut self) {
+        self.repaint = Some(Duration::ZERO);
+    }
+
+    /// Asks for a redraw after `after` (the sooner of this and any earlier request).
+    pub(crate) fn request_repaint_after(&mut self, after: Duration) {
+        self.repaint = Some(self.repaint.map_or(after, |d| d.min(after)));
+    }
+
+    pub(crate) fn notify(&mut self, notice: Notice) {
+        self.notices.push(notice);
+    }
+
+    /// Tells the coach whether the Coverage tab is shown: its exposure is computed (and
+    /// kept up to date) only then.
+    pub fn set_coverage_shown(&mut self, shown: bool) {
+        self.coverage_shown = shown;
+    }
+
+    /// Counts the changes that invalidate a chart computed earlier (a finished
+    /// exploration, other books).
+    pub fn chart_generation(&self) -> u64 {
+        self.chart_generation
+    }
+
+    pub(crate) fn invalidate_chart(&mut self) {
+        self.chart_generation += 1;
+    }
+
+    // ----- reading -----
+
+    /// The book's sources.
+    pub fn workspace(&self) -> &Workspace {
+        &self.workspace
+    }
+
+    /// The book the drill uses.
+    pub fn graph(&self) -> &Arc<PositionGraph> {
+        &self.graph
+    }
+
+    /// Counts the books drilled on (a new book, a gap drill).
+    pub fn book_generation(&self) -> u64 {
+        self.book_generation
+    }
+
+    /// Whether the book is only the learner's repertoire.
+    pub fn is_repertoire(&self) -> bool {
+        self.workspace.is_repertoire()
+    }
+
+    /// The learner's progress.
+    pub fn progress(&self) -> &Progress {
+        self.progress.progress()
+    }
+
+    /// The warning about the progress file (set aside, not saved), if any.
+    pub fn progress_warning(&self) -> Option<&str> {
+        self.progress.warning()
+    }
+
+    /// The import report shown, if any.
+    pub fn report(&self) -> Option<&ReportView> {
+        self.report.as_ref()
+    }
+
+    /// The drill.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The computer's last reply, while it is the last move.
+    pub fn last_reply(&self) -> Option<&Reply> {
+        self.last_reply.as_ref()
+    }
+
+    /// The learner's settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The learner's settings, to change them as the panels would (tests set the seed here).
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
+    /// The board's orientation.
+    pub fn orientation(&self) -> Orientation {
+        self.orientation
+    }
+
+    /// Whether an exploration is running.
+    pub fn is_exploring(&self) -> bool {
+        self.explore.is_some()
+    }
+
+    /// The running exploration: lines sampled so far, in all, and its seed.
+    pub fn explore_progress(&self) -> Option<(u64, u32, u64)> {
+        self.explore.as_ref().map(|r| (r.done(), r.total, r.seed))
+    }
+
+    /// The last finished exploration, if any.
+    pub fn explored(&self) -> Option<&Explored> {
+        self.explored.as_ref()
+    }
+
+    /// Whether files are being loaded or the book is being built.
+    pub fn is_loading(&self) -> bool {
+        self.workspace.is_busy()
+    }
+
+    /// Whether any background work runs (the screenshot waits for it).
+    pub fn is_busy(&mut self) -> bool {
+        self.explore.is_some()
+            || self.is_loading()
+            || self.coverage.job.is_some()
+            || self.play_on_busy()
+    }
+
+    /// The message shown in the drill panel, if any (what happened last).
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// The style profile loaded last, if any.
+    pub fn profile(&self) -> Option<&StyleProfile> {
+        self.profile.as_ref()
+    }
+
+    /// The learner's style posterior (drilled lines and their games among the loaded
+    /// files), `None` before any.
+    pub fn learner_style(&self) -> Option<Posterior> {
+        self.learner_style.posterior()
+    }
+
+    /// The learner's style as the panel shows it: recomputed from the loaded files when
+    /// they or the learner's name changed.
+    pub fn learner_style_state(&mut self) -> &LearnerStyleState {
+        self.learner_style
+            .refresh(&self.workspace, &self.settings.learner_name);
+        &self.learner_style
+    }
+
+    /// The learner's most likely style class and the posterior.
+    pub fn learner_style_class(&self) -> Option<(Posterior, StyleClass)> {
+        self.learner_style.posterior().map(|p| (p, p.class()))
+    }
+
+    /// The adaptive opponent's pick for a mixed learner in this session.
+    pub fn adaptation_coin(&self) -> Adaptation {
+        self.learner_style.coin
+    }
+
+    // ----- files -----
+
+    /// Files were chosen in the file dialog or dropped on the window: Polyglot books
+    /// (`.bin`) become sources at once; the PGN files are returned (the window asks how
+    /// to read them).
+    pub fn open_files(&mut self, paths: Vec<PathBuf>) -> Vec<PathBuf> {
+        // A Polyglot book needs no "read as" question: it gives popularity.
+        let (books, pgn): (Vec<PathBuf>, Vec<PathBuf>) = paths
+            .into_iter()
+            .partition(|p| crate::workspace::books::is_polyglot(p));
+        if !books.is_empty() {
+            self.workspace.open(books, crate::workspace::FileMode::Auto);
+        }
+        pgn
+    }
+
+    /// Waits until every import and graph build has finished and applies the results,
+    /// as the frames would one by one. For tests and the screenshot mode; the window
+    /// itself never waits.
+    pub fn finish_loading(&mut self) {
+        let wake = self.wake();
+        while self.workspace.is_busy() {
+            for event in self.workspace.poll(true, &wake) {
+                self.on_workspace_event(event);
+            }
+        }
+    }
+
+    /// Writes what `what` exports to `path` as PGN; returns the number of games.
+    ///
+    /// # Errors
+    ///
+    /// [`WorkspaceError::NothingToExport`] when there is nothing to export, else why
+    /// writing failed.
+    pub fn export_to(
+        &self,
+        what: ExportWhat,
+        path: &std::path::Path,
+    ) -> Result<usize, WorkspaceError> {
+        let (lines, _) = self.export_lines(what)?;
+        export::write_pgn_file(&lines, path)
+    }
+
+    /// The lines `what` exports and a file name to suggest.
+    ///
+    /// # Errors
+    ///
+    /// [`WorkspaceError::NothingToExport`] when there is nothing to export.
+    pub fn export_lines(
+        &self,
+        what: ExportWhat,
+    ) -> Result<(Vec<crate::book::OpeningLine>, String), WorkspaceError> {
+        match what {
+            ExportWhat::Source(id) => self
+                .workspace
+                .source_lines(id)
+                .map(|(lines, name)| (lines.to_vec(), name))
+                .ok_or(WorkspaceError::NothingToExport),
+            ExportWhat::Line => self
+                .session
+                .to_line()
+                .map(|line| (vec![line], "drill.pgn".to_owned()))
+                .ok_or(WorkspaceError::NothingToExport),
+        }
+    }
+
+    // ----- each frame -----
+
+    /// The non-drawing work of a frame: finished jobs, the computer's reply when it is
+    /// due, completed lines.
+    pub fn logic(&mut self) {
+        if let Some(run) = &self.explore
+            && let Some(done) = run.poll()
+        {
+            self.explore = None;
+            if let Some(explored) = done {
+                self.explored = Some(explored);
+                self.invalidate_chart();
+            }
+        } else if self.explore.is_some() {
+            self.request_repaint_after(Duration::from_millis(50));
+        }
+        self.poll_workspace();
+        self.poll_coverage();
+        if let Some(book) = self.make_book.poll() {
+            self.workspace
+                .open(vec![book], crate::workspace::FileMode::Auto);
+        }
+        if self.play_on.is_active() {
+            self.play_on_logic();
+        } else {
+            self.computer_reply();
+        }
+        self.review_logic();
+        self.record_completions();
+    }
+
+    /// Gives the drill the workspace's Polyglot books and popularity, and play past the
+    /// book as the settings say.
+    pub(crate) fn sync_books(&mut self) {
+        self.books_seen = self.workspace.open_books().generation();
+        self.settings.book = self.workspace.choice().clone();
+        let books = self.workspace.books();
+        self.session.set_books(books, self.settings.book.popularity);
+        let plies = self.settings.past_book_plies;
+        let past_book = match (plies, Predictor::shared()) {
+            (0, _) => None,
+            (plies, Ok(predictor)) => Some(PastBook { predictor, plies }),
+            (_, Err(e)) => {
+                self.message = Some(format!("Past the book is off: {e}"));
+                None
+            }
+        };
+        self.session.set_past_book(past_book);
+        self.invalidate_chart();
+    }
+
+    fn poll_workspace(&mut self) {
+        if self.workspace.open_books().generation() != self.books_seen {
+            self.sync_books();
+        }
+        let wake = self.wake();
+        for event in self.workspace.poll(false, &wake) {
+            self.on_workspace_event(event);
+            self.request_repaint();
+        }
+        if self.workspace.is_importing() {
+            // The progress bar moves while the file is read.
+            self.request_repaint_after(Duration::from_millis(50));
+        }
+    }
+
+    fn on_workspace_event(&mut self, event: WorkspaceEvent) {
+        match event {
+            WorkspaceEvent::Imported {
+                path,
+                report,
+                remembered,
+            } => {
+                if !remembered || !report.issues.is_empty() {
+                    self.report = Some(ReportView::of_report(path, report));
+                }
+            }
+            WorkspaceEvent::ImportFailed {
+                path,
+                error,
+                remembered,
+            } => {
+                // A remembered file's failure is a warning of the workspace's.
+                if !remembered {
+                    self.report = Some(ReportView::of_error(path, &error));
+                }
+            }
+            WorkspaceEvent::Cancelled { path } => {
+                self.message = Some(format!(
+                    "Loading {} was cancelled.",
+                    crate::workspace::file_name(&path)
+                ));
+            }
+            WorkspaceEvent::Built { graph, theory } => self.set_book(graph, theory),
+            WorkspaceEvent::BuildFailed { error } => {
+                self.message = Some(format!("The book could not be rebuilt: {error}"));
+            }
+        }
+        self.settings.book = self.workspace.choice().clone();
+    }
+
+    /// Drills on a new book.
+    fn set_book(&mut self, graph: Arc<PositionGraph>, theory: Option<Arc<PositionGraph>>) {
+        if let Some(run) = self.explore.take() {
+            run.cancel();
+        }
+        let repertoire = theory.is_some();
+        self.session.set_graph(Arc::clone(&graph));
+        self.session.set_theory(theory);
+        let old = std::mem::replace(&mut self.graph, graph);
+        // A large graph takes a while to free: not on the caller's thread. Should the
+        // thread not start, the closure and the graph are dropped here: only slower.
+        let _ = std::thread::Builder::new()
+            .name("hastings-drop".to_owned())
+            .spawn(move || drop(old));
+        self.book_generation += 1;
+        self.coverage.book_changed();
+        self.explored = None;
+        self.invalidate_chart();
+        self.last_reply = None;
+        self.reply_due = None;
+        // A review session's cards are the new book's.
+        self.restart_review();
+        self.message = Some(format!(
+            "The book now has {} lines{}.",
+            format::count(self.graph.lines().len()),
+            if repertoire { " (your repertoire)" } else { "" }
+        ));
+    }
+
+    /// Records the lines the drill completed since the last call.
+    fn record_completions(&mut self) {
+        let done = self.session.lines_completed();
+        if done > self.completed_seen {
+            let title = self
+                .session
+                .opening_title()
+                .unwrap_or_else(|| "unnamed line".to_owned());
+            self.progress.progress_mut().record_completion(&title);
+            self.progress.save();
+            if shakmaty::Position::board(self.session.position_at(0))
+                == shakmaty::Position::board(&shakmaty::Chess::default())
+            {
+                let moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
+                self.learner_style.record(&moves, self.session.learner());
+            }
+            self.adapt_style();
+        }
+        self.completed_seen = done;
+    }
+
+    /// With the adaptive opponent on, sets the computer's style to the answer to the
+    /// learner's style (BayesChess's adaptive opponent); the style panel shows the result.
+    pub(crate) fn adapt_style(&mut self) {
+        if !self.settings.adaptive {
+            return;
+        }
+        self.learner_style
+            .refresh(&self.workspace, &self.settings.learner_name);
+        let Some((_, class)) = self.learner_style_class() else {
+            return;
+        };
+        let style =
+            Adaptation::for_class(class, self.learner_style.coin).style(self.settings.style.tau());
+        if style != *self.session.style() {
+            self.settings.style = style.clone();
+            self.session.set_style(style);
+        }
+    }
+
+    fn computer_reply(&mut self) {
+        if !self.session.reply_pending() || self.session.viewing().is_some() {
+            self.reply_due = None;
+            return;
+        }
+        let now = self.now;
+        let Some(due) = self.reply_due else {
+            // The learner's move is drawn at least once before the reply, even with no delay.
+            let delay = f64::from(self.settings.reply_delay_ms) / 1000.0;
+            self.reply_due = Some(now + delay);
+            self.request_repaint_after(Duration::from_secs_f64(delay));
+            return;
+        };
+        if now + 1e-9 >= due {
+            self.reply_due = None;
+            // A transposition is announced under the opening name (Session::announcement).
+            let reply = match self.review_reply() {
+                Some(reply) => reply,
+                None => self.session.reply(),
+            };
+            if let Some(reply) = reply {
+                self.message = None;
+                self.animate(reply.candidate.mv);
+                self.last_reply = Some(reply);
+            }
+            self.request_repaint();
+        } else {
+            self.request_repaint_after(Duration::from_secs_f64(due - now));
+        }
+    }
+
+    /// Asks the window to let `mv` glide to its square, when the settings say so.
+    pub(crate) fn animate(&mut self, mv: Move) {
+        if self.settings.animate_moves {
+            self.notify(Notice::Animate(mv));
+            self.request_repaint();
+        }
+    }
+
+    /// Saves what must outlive the run: the settings' book choice, the progress, the
+    /// reviews (what the window does when eframe saves).
+    pub fn save(&mut self) {
+        self.settings.book = self.workspace.choice().clone();
+        self.progress.save();
+        self.save_reviews();
+    }
+
+    /// Stops the background work and saves (the window is closing).
+    pub fn shut_down(&mut self) {
+        if let Some(run) = &self.explore {
+            run.cancel();
+        }
+        self.workspace.cancel_all();
+        self.progress.save();
+        self.end_review();
+    }
+}

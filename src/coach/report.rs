@@ -1,0 +1,87 @@
+//! An import report as the window shows it: a file's summary and problems, or why it
+//! could not be read.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::format::count;
+use crate::book::{ImportIssue, ImportReport};
+use crate::workspace::WorkspaceError;
+
+/// What the import report window shows: a file's report, or why it failed.
+#[derive(Debug, Clone)]
+pub struct ReportView {
+    /// The file.
+    pub path: PathBuf,
+    /// The report, when the file was read.
+    pub report: Option<ImportReport>,
+    /// Why the file could not be read.
+    pub error: Option<String>,
+    /// Issues of a failed import.
+    pub issues: Vec<ImportIssue>,
+}
+
+impl ReportView {
+    /// The report of a file that was read.
+    pub fn of_report(path: PathBuf, report: ImportReport) -> ReportView {
+        ReportView {
+            path,
+            report: Some(report),
+            error: None,
+            issues: Vec::new(),
+        }
+    }
+
+    /// Why a file could not be read, with the problems found on the way.
+    pub fn of_error(path: PathBuf, error: &WorkspaceError) -> ReportView {
+        ReportView {
+            path,
+            report: None,
+            error: Some(error.to_string()),
+            issues: error.issues().to_vec(),
+        }
+    }
+
+    /// The issues shown.
+    pub fn issues(&self) -> &[ImportIssue] {
+        self.report.as_ref().map_or(&self.issues, |r| &r.issues)
+    }
+
+    /// The summary line: games, lines, positions (or the error).
+    pub fn summary(&self) -> String {
+        if let Some(e) = &self.error {
+            return e.clone();
+        }
+        let Some(r) = &self.report else {
+            return String::new();
+        };
+        format!(
+            "{} games read, {} imported as {}: {} lines, {} positions; {} issue{}",
+            count(r.games),
+            count(r.imported),
+            r.mode,
+            count(r.lines),
+            count(r.positions),
+            count(r.issue_count),
+            if r.issue_count == 1 { "" } else { "s" }
+        )
+    }
+
+    /// The report as text, one issue per line (what "Copy" puts on the clipboard).
+    pub fn text(&self) -> String {
+        let mut out = format!("{}\n{}\n", self.path.display(), self.summary());
+        for i in self.issues() {
+            let _ = writeln!(
+                out,
+                "game {}\t{}\tply {}\t{}\t{}",
+                i.game, i.summary.0, i.ply, i.san, i.reason
+            );
+        }
+        if let Some(r) = &self.report
+            && r.issue_count > r.issues.len()
+        {
+            let _ = writeln!(out, "… and {} more", r.issue_count - r.issues.len());
+        }
+        out
+    }
+}

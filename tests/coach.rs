@@ -1,0 +1,246 @@
+//! The headless trainer core driven without egui: the workflows that used to live in the
+//! window — the learner's style fed by drilled lines and by their games, the adaptive
+//! opponent, comparing the learner's games and recording their deviations as failed
+//! reviews, drilling a gap on the theory book and back, adding the theory's answer to a
+//! copy of the repertoire — and the redraws and notices the coach asks for.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use std::path::{Path, PathBuf};
+
+use hastings::coach::settings::{Settings, Side};
+use hastings::coach::{Action, Coach, Command, DrillBook, Notice};
+use hastings::review::ReviewRecord;
+use hastings::trainer::Phase;
+use hastings::trainer::learner_style::Adaptation;
+use hastings::workspace::FileMode;
+use hastings::workspace::review_store::ReviewStore;
+
+mod common;
+use common::{eco, fixture, temp_dir};
+
+fn settings() -> Settings {
+    Settings {
+        learner: Side::White,
+        seed: "3".to_owned(),
+        reply_delay_ms: 0,
+        animate_moves: false,
+        ..Settings::default()
+    }
+}
+
+/// A coach whose progress (and review log) live in `dir`, when given.
+fn coach_in(dir: Option<&Path>) -> Coach {
+    Coach::new(eco(), settings(), dir.map(|d| d.join("progress.ron")))
+}
+
+/// One frame's work, a second later than the last.
+fn frame(coach: &mut Coach) {
+    let now = coach.time() + 1.0;
+    coach.set_time(now);
+    coach.logic();
+}
+
+/// Plays `lines` drill lines to their end with "Show me" (the most popular book move),
+/// letting the computer reply as frames go by.
+fn drill(coach: &mut Coach, lines: usize) {
+    for _ in 0..lines {
+        for _ in 0..120 {
+            match coach.session().phase() {
+                Phase::EndOfLine { .. } => break,
+                Phase::LearnerToMove => coach.apply(Command::Action(Action::ShowMe)),
+                _ => frame(coach),
+            }
+        }
+        assert!(matches!(coach.session().phase(), Phase::EndOfLine { .. }));
+        coach.apply(Command::Action(Action::NextLine));
+        frame(coach);
+    }
+}
+
+/// Loads `path` as the learner's repertoire and drops ECO from the book.
+fn load_repertoire(coach: &mut Coach, path: PathBuf) {
+    coach.apply(Command::Import(vec![path], FileMode::Repertoire));
+    coach.finish_loading();
+    let mut choice = coach.workspace().choice().clone();
+    choice.eco = false;
+    coach.apply(Command::SetBook(choice));
+    coach.finish_loading();
+    frame(coach);
+    assert!(coach.is_repertoire());
+}
+
+/// Computes the Coverage tab's exposure, as the tab being shown does.
+fn show_coverage(coach: &mut Coach) {
+    coach.set_coverage_shown(true);
+    frame(coach);
+    coach.finish_coverage();
+    frame(coach);
+}
+
+#[test]
+fn drilled_lines_and_the_learners_games_feed_the_learners_style() {
+    let mut coach = coach_in(None);
+    assert!(coach.learner_style().is_none());
+    drill(&mut coach, 3);
+    let p = coach
+        .learner_style()
+        .expect("a posterior after three lines");
+    assert!((p.0.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    assert_eq!(coach.learner_style_state().counts(), (3, 0));
+
+    // Their games among the loaded files count once they are named.
+    coach.apply(Command::Import(
+        vec![fixture("compare_games.pgn")],
+        FileMode::Games,
+    ));
+    coach.finish_loading();
+    let mut named = coach.settings().clone();
+    named.learner_name = "Hastings Learner".to_owned();
+    coach.apply(Command::SetSettings(Box::new(named)));
+    let (drilled, games) = coach.learner_style_state().counts();
+    assert_eq!(drilled, 3);
+    assert!(games > 0, "the learner's games count");
+}
+
+#[test]
+fn the_adaptive_opponent_answers_the_learners_style() {
+    let mut coach = coach_in(None);
+    drill(&mut coach, 2);
+    coach.apply(Command::SetAdaptive(true));
+    let (_, class) = coach.learner_style_class().unwrap();
+    let adaptation = Adaptation::for_class(class, coach.adaptation_coin());
+    assert_eq!(coach.settings().style, adaptation.style(1.0));
+    assert_eq!(*coach.session().style(), adaptation.style(1.0));
+    // It keeps following: a later line's completion adapts again, to the same answer
+    // for the same class.
+    drill(&mut coach, 1);
+    let (_, class) = coach.learner_style_class().unwrap();
+    let adaptation = Adaptation::for_class(class, coach.adaptation_coin());
+    assert_eq!(*coach.session().style(), adaptation.style(1.0));
+}
+
+#[test]
+fn compared_games_become_failed_reviews_in_the_review_log() {
+    let dir = temp_dir("coach-compare");
+    let mut coach = coach_in(Some(&dir));
+    load_repertoire(&mut coach, fixture("compare_white.pgn"));
+    // Without the Coverage tab ever shown: the known gaps are computed with the games.
+    coach.check_games(fixture("compare_games.pgn"));
+    coach.finish_coverage();
+    let report = coach.games_report().unwrap().as_ref().unwrap().clone();
+    assert_eq!(report.player, "Hastings Learner");
+    assert_eq!(report.games.len(), 5);
+    assert!(
+        report.summary.contains("(1 into a known gap)"),
+        "{}",
+        report.summary
+    );
+    let failed = report.failed_reviews.len();
+    assert!(failed > 0);
+
+    coach.apply(Command::RecordDeviations);
+    assert!(
+        coach.message().unwrap().contains("recorded"),
+        "{:?}",
+        coach.message()
+    );
+    let store = ReviewStore::open(&dir.join("reviews.log")).unwrap();
+    let recorded: &[ReviewRecord] = store.records();
+    assert_eq!(recorded.len(), failed);
+    assert_eq!(recorded, report.failed_reviews.as_slice());
+    let Some(Ok(after)) = coach.games_report() else {
+        panic!("the report stays");
+    };
+    assert!(after.recorded);
+}
+
+#[test]
+fn a_gap_is_drilled_on_the_theory_book_and_the_repertoire_comes_back() {
+    let mut coach = coach_in(None);
+    load_repertoire(&mut coach, fixture("compare_white.pgn"));
+    let repertoire = std::sync::Arc::clone(coach.graph());
+    show_coverage(&mut coach);
+    let gap = coach.coverage_report().expect("computed").gaps[0].clone();
+
+    coach.apply(Command::DrillAt(gap.moves.clone(), DrillBook::Theory));
+    assert!(coach.is_drilling_theory());
+    assert_eq!(coach.session().position(), &gap.position);
+    assert!(!std::sync::Arc::ptr_eq(coach.graph(), &repertoire));
+
+    coach.apply(Command::BackToRepertoire);
+    assert!(!coach.is_drilling_theory());
+    assert!(std::sync::Arc::ptr_eq(coach.graph(), &repertoire));
+    assert_eq!(coach.message(), Some("Back to your repertoire."));
+}
+
+#[test]
+fn the_theorys_answer_is_added_to_a_copy_of_the_repertoire() {
+    let dir = temp_dir("coach-add-answer");
+    let original = dir.join("white.pgn");
+    std::fs::copy(fixture("compare_white.pgn"), &original).unwrap();
+    let before = std::fs::read(&original).unwrap();
+    let mut coach = coach_in(None);
+    load_repertoire(&mut coach, original.clone());
+    show_coverage(&mut coach);
+    let gap = coach.coverage_report().unwrap().gaps[0].clone();
+    let mut moves = gap.moves.clone();
+    moves.push(gap.answer.expect("the theory answers a gap"));
+
+    coach.apply(Command::AddAnswer(moves.clone(), "answer".to_owned()));
+    coach.finish_loading();
+    frame(&mut coach);
+    assert_eq!(
+        std::fs::read(&original).unwrap(),
+        before,
+        "the learner's file is kept"
+    );
+    let copy = dir.join("white-updated.pgn");
+    assert!(copy.is_file(), "{:?}", coach.message());
+    let files: Vec<&Path> = coach
+        .workspace()
+        .files()
+        .iter()
+        .map(|f| f.path.as_path())
+        .collect();
+    assert_eq!(files, [copy.as_path()]);
+    // The answer's position is in the book now.
+    let mut pos = shakmaty::Chess::default();
+    for mv in &moves {
+        shakmaty::Position::play_unchecked(&mut pos, *mv);
+    }
+    assert!(coach.graph().lookup(&pos).is_some());
+}
+
+#[test]
+fn the_reply_waits_for_the_delay_and_asks_for_a_redraw_when_due() {
+    let mut coach = Coach::new(
+        eco(),
+        Settings {
+            reply_delay_ms: 500,
+            animate_moves: true,
+            ..settings()
+        },
+        None,
+    );
+    coach.set_time(10.0);
+    coach.logic();
+    let e4 = common::san_moves("e4")[0];
+    coach.apply(Command::Play(e4));
+    assert_eq!(coach.take_repaint(), Some(std::time::Duration::ZERO));
+    coach.logic();
+    // The learner's move is drawn first; the coach asks to be called back at the delay.
+    assert_eq!(
+        coach.take_repaint(),
+        Some(std::time::Duration::from_millis(500))
+    );
+    assert_eq!(coach.session().moves().len(), 1);
+    coach.set_time(10.2);
+    coach.logic();
+    assert_eq!(coach.session().moves().len(), 1, "not yet");
+    coach.set_time(10.5);
+    coach.logic();
+    assert_eq!(coach.session().moves().len(), 2, "the reply came when due");
+    let reply = coach.session().moves()[1].mv;
+    assert!(coach.take_notices().contains(&Notice::Animate(reply)));
+}

@@ -7,13 +7,15 @@ use shakmaty::{Move, Position};
 
 use super::command::{Action, Command};
 use super::explore::ExploreRun;
+use super::format::count;
 use super::report::ReportView;
 use super::settings::{Orientation, Settings, Side};
 use super::{Coach, Notice};
 use crate::sampler::profile::{Provenance, StyleProfile};
 use crate::trainer::{MoveOutcome, Phase, Session};
 use crate::workspace::FileMode;
-use crate::workspace::profiles::{ProfileFileError, load_profile};
+use crate::workspace::export::write_pgn_file;
+use crate::workspace::profiles::{ProfileFileError, load_profile, save_profile};
 
 impl Coach {
     // ----- commands -----
@@ -175,6 +177,18 @@ impl Coach {
                 self.make_book.start(inputs, output, wake);
             }
             Command::CancelMakeBook => self.make_book.cancel(),
+            Command::SaveLines(lines, path) => {
+                self.message = Some(match write_pgn_file(&lines, &path) {
+                    Ok(games) => format!("Saved {} games to {}.", count(games), path.display()),
+                    Err(e) => format!("Cannot export to {}: {e}.", path.display()),
+                });
+            }
+            Command::SaveProfileTo(profile, path) => {
+                self.message = Some(match save_profile(&path, &profile) {
+                    Ok(()) => format!("Saved the style profile to {}.", path.display()),
+                    Err(e) => format!("Cannot save the profile: {e}."),
+                });
+            }
         }
         self.settings.book = self.workspace.choice().clone();
         self.request_repaint();

@@ -207,6 +207,10 @@ pub enum Command {
     },
     /// Stop making the book.
     CancelMakeBook,
+    /// Write these lines to this file as PGN (where the user chose to export them).
+    SaveLines(Vec<crate::book::OpeningLine>, PathBuf),
+    /// Write this style profile to this file.
+    SaveProfileTo(Box<crate::sampler::profile::StyleProfile>, PathBuf),
 }
 
 /// The book a position is drilled on (Coverage tab).

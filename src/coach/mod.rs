@@ -25,6 +25,7 @@ pub mod explore;
 pub mod format;
 pub mod jobs;
 pub mod learner_style;
+pub mod moves;
 pub mod play_on;
 pub mod report;
 pub mod review;
@@ -82,8 +83,8 @@ pub enum Notice {
     SaveProfileAs(Box<StyleProfile>),
     /// Ask where to save these lines as PGN (the suggested file name), then save them.
     ExportAs(Vec<crate::book::OpeningLine>, String),
-    /// Ask where to save this game's PGN, then save it.
-    SaveGameAs(String),
+    /// Ask where to save the play-on game's PGN (then send `PlayOnCommand::SaveTo`).
+    SaveGameAs,
     /// Put this text on the clipboard.
     CopyText(String),
 }

@@ -17,6 +17,7 @@ use shakmaty::Move;
 use super::{Coach, Notice};
 use crate::engine::{EngineChoice, Strength, discover};
 use crate::trainer::play_on::{Opponent, PlayOn, PlayOnEvent, PlayOnGame, pgn_date};
+use crate::workspace::store::write_atomic;
 
 /// How often the window redraws while an engine searches (the eval bar moves).
 const SEARCH_REPAINT: Duration = Duration::from_millis(100);
@@ -173,8 +174,10 @@ pub enum PlayOnCommand {
     SavePgn,
     /// New engine settings (applied to the game being played).
     Settings(PlayOnSettings),
-    /// Show this in the play-on panel (how saving the game went).
+    /// Show this in the play-on panel (why the game was not saved).
     Notice(String),
+    /// Write the game's PGN to this file.
+    SaveTo(std::path::PathBuf),
 }
 
 impl super::command::Command {
@@ -315,8 +318,16 @@ impl Coach {
                 }
             }
             PlayOnCommand::SavePgn => {
+                if pgn.is_some() {
+                    self.notices.push(Notice::SaveGameAs);
+                }
+            }
+            PlayOnCommand::SaveTo(path) => {
                 if let Some(pgn) = pgn {
-                    self.notices.push(Notice::SaveGameAs(pgn));
+                    self.play_on.notice = Some(match write_atomic(&path, pgn.as_bytes()) {
+                        Ok(()) => format!("The game was saved to {}.", path.display()),
+                        Err(e) => format!("Cannot save: {e}."),
+                    });
                 }
             }
             PlayOnCommand::Start

@@ -254,7 +254,7 @@ impl TrainerApp {
                 }
                 Notice::SaveProfileAs(profile) => self.dialogs.start_profile_save(ctx, *profile),
                 Notice::ExportAs(lines, name) => self.dialogs.start_export(ctx, lines, name),
-                Notice::SaveGameAs(pgn) => self.dialogs.start_game_save(ctx, pgn),
+                Notice::SaveGameAs => self.dialogs.start_game_save(ctx),
                 Notice::CopyText(text) => ctx.copy_text(text),
             }
         }

@@ -11,16 +11,15 @@ use egui::RichText;
 use super::command::Command;
 use super::import_report::open_dialog_ui;
 use crate::book::OpeningLine;
+use crate::coach::play_on::PlayOnCommand;
 use crate::job::{Job, JobPoll};
 use crate::sampler::profile::StyleProfile;
-use crate::workspace::profiles::save_profile;
-use crate::workspace::store::write_atomic;
-use crate::workspace::{FileMode, export};
+use crate::workspace::FileMode;
 
 /// What a save dialog brought.
 enum Saved {
-    /// The PGN was written: the message for the learner.
-    Done(String),
+    /// Where to write the lines.
+    Chosen(Vec<OpeningLine>, PathBuf),
     /// No file was chosen: the lines come back, in case no dialog could be shown.
     NoFile(Vec<OpeningLine>, String),
 }
@@ -43,8 +42,8 @@ enum PathPurpose {
 enum ProfileDone {
     /// A file to load was chosen (or none).
     Load(Option<PathBuf>, bool),
-    /// The profile was written (or not): the message for the learner.
-    Saved(String),
+    /// Where to write the profile.
+    SaveTo(Box<StyleProfile>, PathBuf),
     /// No file was chosen for saving: the profile comes back.
     SaveNoFile(Box<StyleProfile>),
 }
@@ -79,7 +78,7 @@ pub(super) struct Dialogs {
     /// A profile dialog (load or save) running on its own thread.
     profile: Option<(Job<ProfileDone>, Instant)>,
     /// A dialog saving the play-on game, running on its own thread.
-    game: Option<Job<Option<String>>>,
+    game: Option<Job<Option<PathBuf>>>,
     path_entry: Option<PathEntry>,
     /// Commands to hand over at the next poll (a dialog that could not start).
     pending: Vec<Command>,
@@ -166,7 +165,7 @@ impl Dialogs {
                 .set_file_name(&name)
                 .save_file();
             match chosen {
-                Some(path) => Saved::Done(save_message(&lines, &path)),
+                Some(path) => Saved::Chosen(lines, path),
                 None => Saved::NoFile(lines, name),
             }
         });
@@ -178,18 +177,14 @@ impl Dialogs {
         }
     }
 
-    /// Asks where to save the play-on game's `pgn` (on a thread) and writes it there.
-    pub(super) fn start_game_save(&mut self, ctx: &egui::Context, pgn: String) {
+    /// Asks where to save the play-on game (on a thread); the coach writes it there.
+    pub(super) fn start_game_save(&mut self, ctx: &egui::Context) {
         let job = Job::spawn("save-game", repaint(ctx), move |_| {
-            let path: Option<PathBuf> = rfd::FileDialog::new()
+            rfd::FileDialog::new()
                 .set_title("Save the game as PGN")
                 .add_filter("PGN", &["pgn"])
                 .set_file_name("play-on.pgn")
-                .save_file();
-            path.map(|path| match write_atomic(&path, pgn.as_bytes()) {
-                Ok(()) => format!("The game was saved to {}.", path.display()),
-                Err(e) => format!("Cannot save: {e}."),
-            })
+                .save_file()
         });
         match job {
             Ok(job) => self.game = Some(job),
@@ -228,7 +223,7 @@ impl Dialogs {
                 .set_file_name(&name)
                 .save_file();
             match chosen {
-                Some(path) => ProfileDone::Saved(profile_saved_message(&profile, &path)),
+                Some(path) => ProfileDone::SaveTo(Box::new(profile), path),
                 None => ProfileDone::SaveNoFile(Box::new(profile)),
             }
         });
@@ -268,8 +263,8 @@ impl Dialogs {
                     self.ask_profile_path(PathPurpose::LoadProfile { add_games });
                 }
             }
-            JobPoll::Finished(ProfileDone::Saved(message)) => {
-                commands.push(Command::Message(message));
+            JobPoll::Finished(ProfileDone::SaveTo(profile, path)) => {
+                commands.push(Command::SaveProfileTo(profile, path));
             }
             JobPoll::Finished(ProfileDone::SaveNoFile(profile)) => {
                 if missing {
@@ -288,11 +283,15 @@ impl Dialogs {
         if let Some(job) = &self.game {
             match job.poll() {
                 JobPoll::Running => {}
-                JobPoll::Finished(message) => {
+                JobPoll::Finished(Some(path)) => {
                     self.game = None;
-                    commands.push(play_on_notice(message.unwrap_or_else(|| {
-                        "Not saved (no file chosen); \"Copy PGN\" copies the game.".to_owned()
-                    })));
+                    commands.push(Command::PlayOn(PlayOnCommand::SaveTo(path)));
+                }
+                JobPoll::Finished(None) => {
+                    self.game = None;
+                    commands.push(play_on_notice(
+                        "Not saved (no file chosen); \"Copy PGN\" copies the game.".to_owned(),
+                    ));
                 }
                 JobPoll::Died(e) => {
                     self.game = None;
@@ -325,9 +324,9 @@ impl Dialogs {
         if let Some((job, opened)) = &self.saving {
             match job.poll() {
                 JobPoll::Running => {}
-                JobPoll::Finished(Saved::Done(message)) => {
+                JobPoll::Finished(Saved::Chosen(lines, path)) => {
                     self.saving = None;
-                    commands.push(Command::Message(message));
+                    commands.push(Command::SaveLines(lines, path));
                 }
                 JobPoll::Finished(Saved::NoFile(lines, name)) => {
                     if no_file_dialog(opened.elapsed()) {
@@ -406,15 +405,13 @@ impl Dialogs {
                 if let Some(entry) = self.path_entry.take() {
                     match entry.purpose {
                         PathPurpose::Open => commands.push(Command::OpenFiles(vec![path])),
-                        PathPurpose::Save(lines) => {
-                            commands.push(Command::Message(save_message(&lines, &path)));
-                        }
+                        PathPurpose::Save(lines) => commands.push(Command::SaveLines(lines, path)),
                         PathPurpose::Games => commands.push(Command::CompareGames(path)),
                         PathPurpose::LoadProfile { add_games } => {
                             commands.push(Command::LoadProfile { path, add_games });
                         }
                         PathPurpose::SaveProfile(profile) => {
-                            commands.push(Command::Message(profile_saved_message(&profile, &path)));
+                            commands.push(Command::SaveProfileTo(profile, path));
                         }
                     }
                 }
@@ -427,27 +424,7 @@ impl Dialogs {
 
 /// A notice for the play-on panel.
 fn play_on_notice(text: String) -> Command {
-    Command::PlayOn(crate::coach::play_on::PlayOnCommand::Notice(text))
-}
-
-/// Writes `lines` to `path` and says how it went.
-fn save_message(lines: &[OpeningLine], path: &std::path::Path) -> String {
-    match export::write_pgn_file(lines, path) {
-        Ok(games) => format!(
-            "Saved {} games to {}.",
-            super::format::count(games),
-            path.display()
-        ),
-        Err(e) => format!("Cannot export to {}: {e}.", path.display()),
-    }
-}
-
-/// Writes `profile` to `path` and says how it went.
-fn profile_saved_message(profile: &StyleProfile, path: &std::path::Path) -> String {
-    match save_profile(path, profile) {
-        Ok(()) => format!("Saved the style profile to {}.", path.display()),
-        Err(e) => format!("Cannot save the profile: {e}."),
-    }
+    Command::PlayOn(PlayOnCommand::Notice(text))
 }
 
 /// A file name for a profile: its name with letters, digits and dashes only.

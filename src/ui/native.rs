@@ -6,13 +6,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use eframe::egui;
-use shakmaty::{Chess, Move, Position};
 use thiserror::Error;
 
 use super::screenshot::ScreenshotPlan;
 use super::timings::Timings;
-use crate::book::movelist::{self, MoveListError};
 use crate::book::{BookError, PositionGraph};
+use crate::coach::moves::{BookMovesError, book_moves};
 use crate::trainer::progress::Progress;
 use crate::workspace::data_dir::progress_path;
 use crate::workspace::store::{self, StoreError};
@@ -23,15 +22,9 @@ pub enum UiError {
     /// The embedded book failed to load (a bug in the shipped data).
     #[error(transparent)]
     Book(#[from] BookError),
-    /// A move of `--moves` cannot be read or played.
+    /// A move of `--moves` cannot be read or played, or leaves the book.
     #[error("--moves: {0}")]
-    Moves(#[from] MoveListError),
-    /// A move of `--moves` leaves the book.
-    #[error("--moves: the position after move {ply} is not in the book")]
-    LeavesBook {
-        /// The 1-based ply.
-        ply: usize,
-    },
+    Moves(#[from] BookMovesError),
     /// `--reset-progress` could not write the empty progress file.
     #[error("cannot reset the progress: {0}")]
     ResetProgress(#[from] StoreError),
@@ -85,7 +78,7 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
     let (width, height) = options.size.unwrap_or((1280, 800));
     let screenshot = match &options.screenshot {
         Some(path) => {
-            let moves = parse_moves(&graph, options.moves.as_deref().unwrap_or(""))?;
+            let moves = book_moves(&graph, options.moves.as_deref().unwrap_or(""))?;
             Some((path.clone(), moves))
         }
         None => None,
@@ -149,17 +142,4 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
             reason: "the window closed before the screenshot was taken".to_owned(),
         }),
     }
-}
-
-/// Parses `--moves` (SAN from the start position); every position must be in the book.
-fn parse_moves(graph: &PositionGraph, moves: &str) -> Result<Vec<Move>, UiError> {
-    let played = movelist::parse_moves(&Chess::default(), moves)?;
-    let mut pos = Chess::default();
-    for (i, &mv) in played.iter().enumerate() {
-        pos.play_unchecked(mv);
-        if graph.lookup(&pos).is_none() {
-            return Err(UiError::LeavesBook { ply: i + 1 });
-        }
-    }
-    Ok(played)
 }

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashSet};
 use common::{fixture_bytes, import_fixture, import_options, line_sans};
 use hastings::book::graph::start_position;
 use hastings::book::pgn::{
-    ImportError, ImportIssue, ImportMode, ImportOptions, IssueReason, read_pgn,
+    ImportError, ImportIssue, ImportMode, ImportOptions, IssueReason, StartIssue, read_pgn,
 };
 use hastings::book::{Flag, LineSource, PositionGraph, SourceId};
 use shakmaty::fen::Fen;
@@ -378,7 +378,7 @@ fn fen_starts_begin_the_line_at_their_position() {
     let issue = &out.report.issues[0];
     assert_eq!((issue.game, issue.ply), (4, 0));
     assert!(
-        matches!(&issue.reason, IssueReason::BadFen { fen, .. } if fen.ends_with("RNBQKBNX w KQkq - 0 1"))
+        matches!(&issue.reason, IssueReason::Start(StartIssue::BadFen { fen, .. }) if fen.ends_with("RNBQKBNX w KQkq - 0 1"))
     );
     assert_eq!(out.lines.len(), 3);
     let lucena = &out.lines[0];
@@ -417,12 +417,20 @@ fn chess960_and_other_variants_are_skipped_with_a_message() {
     let out = import_fixture("chess960.pgn", ImportMode::Auto);
     let issues = brief(&out.report.issues);
     assert_eq!(issues.len(), 3);
-    assert_eq!(issues[0].3, IssueReason::Variant("Chess960".into()));
+    assert_eq!(
+        issues[0].3,
+        IssueReason::Start(StartIssue::Variant("Chess960".into()))
+    );
     assert_eq!(
         issues[1].3,
-        IssueReason::Chess960("nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1".into())
+        IssueReason::Start(StartIssue::Chess960(
+            "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1".into()
+        ))
     );
-    assert_eq!(issues[2].3, IssueReason::Variant("Crazyhouse".into()));
+    assert_eq!(
+        issues[2].3,
+        IssueReason::Start(StartIssue::Variant("Crazyhouse".into()))
+    );
     assert_eq!(issues.iter().map(|i| i.0).collect::<Vec<_>>(), [2, 3, 4]);
     assert_eq!(
         out.report.issues[0].to_string(),

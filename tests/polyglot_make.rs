@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use common::hastings;
+use hastings::book::pgn::StartIssue;
 use hastings::book::polyglot::{GameIssueReason, PolyglotBook, WeightRule};
 use hastings::job::JobProgress;
 use hastings::workspace::polyglot_make::{MakeError, MakeOptions, MakeReport, make_book};
@@ -192,15 +193,22 @@ fn problems_are_reported_with_file_and_game_number_across_chunks() {
     assert_eq!(first.file, inputs[0]);
     assert_eq!((first.issue.game, first.issue.ply), (2, 7));
     assert_eq!(first.issue.reason, GameIssueReason::IllegalMove);
-    // Then two variants, Chess960 castling rights (a bad FEN in standard chess), and the
+    // Then two variants, Chess960 castling rights (not a standard-chess FEN), and the
     // last game cut in the middle of a move (`truncated.pgn`).
     let reasons: Vec<&GameIssueReason> = report.issues[1..5]
         .iter()
         .map(|i| &i.issue.reason)
         .collect();
-    assert!(matches!(reasons[0], GameIssueReason::Variant(v) if v == "Chess960"));
-    assert!(matches!(reasons[1], GameIssueReason::BadFen { .. }));
-    assert!(matches!(reasons[2], GameIssueReason::Variant(v) if v == "Crazyhouse"));
+    assert!(
+        matches!(reasons[0], GameIssueReason::Start(StartIssue::Variant(v)) if v == "Chess960")
+    );
+    assert!(matches!(
+        reasons[1],
+        GameIssueReason::Start(StartIssue::Chess960(_))
+    ));
+    assert!(
+        matches!(reasons[2], GameIssueReason::Start(StartIssue::Variant(v)) if v == "Crazyhouse")
+    );
     assert_eq!(*reasons[3], GameIssueReason::Truncated);
     std::fs::remove_file(many).unwrap();
     std::fs::remove_file(out).unwrap();

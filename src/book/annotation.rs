@@ -24,7 +24,7 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::graph::{PositionGraph, start_position};
-use super::line::MoveAnnotation;
+use super::line::{MoveAnnotation, san_prefix};
 
 /// How many lines through a move are searched for an annotation of it.
 pub const MAX_LINES_SEARCHED: usize = 200;
@@ -46,10 +46,7 @@ pub fn move_annotation(graph: &PositionGraph, before: &Chess, mv: Move) -> Optio
         let Ok(mut pos) = start_position(line) else {
             continue;
         };
-        for (ply, san) in line.moves.iter().enumerate() {
-            let Ok(m) = san.to_move(&pos) else {
-                break;
-            };
+        for (ply, m) in san_prefix(&pos, &line.moves).into_iter().enumerate() {
             let at_from = graph.lookup(&pos) == Some(from);
             pos.play_unchecked(m);
             if at_from && graph.lookup(&pos) == Some(to) {

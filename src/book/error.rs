@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use super::line::LineSource;
+use super::line::{LineSource, SanPathError};
 
 /// A row of an ECO file that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -85,6 +85,19 @@ pub enum LineError {
         /// What is wrong with it.
         reason: String,
     },
+}
+
+impl LineError {
+    /// The error of a line from `source` whose SAN path, played after its first
+    /// `skipped` moves, stopped at `e`.
+    pub fn from_san_path(source: LineSource, skipped: usize, e: SanPathError) -> LineError {
+        LineError::Move {
+            line: source,
+            ply: skipped + e.ply,
+            san: e.san,
+            kind: e.kind,
+        }
+    }
 }
 
 /// The embedded book could not be built (a bug in the shipped data).

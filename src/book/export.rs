@@ -41,7 +41,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use thiserror::Error;
 
 use super::error::LineError;
-use super::graph::{PositionGraph, san_to_move, start_position};
+use super::graph::{PositionGraph, replay_line, start_position};
 use super::line::{LineSource, MoveAnnotation, OpeningLine, SourceId};
 use super::tags::known;
 
@@ -87,7 +87,7 @@ pub fn write_pgn<'a>(
     let mut games = 0;
     let mut group: Option<Group<'a>> = None;
     for line in lines {
-        let moves = replay(line)?;
+        let moves = replay_line(line)?;
         if let Some(g) = &mut group
             && g.accepts(line, &moves)
         {
@@ -107,17 +107,6 @@ pub fn write_pgn<'a>(
         games += 1;
     }
     Ok(games)
-}
-
-fn replay(line: &OpeningLine) -> Result<Vec<Move>, LineError> {
-    let mut pos = start_position(line)?;
-    let mut moves = Vec::with_capacity(line.moves.len());
-    for (i, san) in line.moves.iter().enumerate() {
-        let mv = san_to_move(&pos, *san, i + 1, line)?;
-        pos.play_unchecked(mv);
-        moves.push(mv);
-    }
-    Ok(moves)
 }
 
 struct Node {
@@ -297,22 +286,17 @@ impl<'a> Group<'a> {
     }
 
     fn write(&self, out: &mut impl Write) -> io::Result<()> {
-        let mut text = String::new();
+        let mut game = GameWriter::new();
         for (name, value) in self.tags() {
-            tag(&mut text, name, &value);
+            game.tag(name, &value);
         }
-        text.push('\n');
-        let mut movetext = Movetext::default();
-        self.movetext(&mut movetext);
-        movetext.token("*".to_owned());
-        text.push_str(&movetext.text);
-        text.push_str("\n\n");
-        out.write_all(text.as_bytes())
+        self.movetext(&mut game);
+        out.write_all(game.finish("*").as_bytes())
     }
 
     /// The movetext, mainline first, variations in parentheses after the move they
     /// replace. Iterative, so that deep trees cannot overflow the stack.
-    fn movetext(&self, m: &mut Movetext) {
+    fn movetext(&self, m: &mut GameWriter) {
         enum Task {
             /// Write what follows the node: its first child, the others as variations.
             Continue(usize),
@@ -324,7 +308,6 @@ impl<'a> Group<'a> {
             Close,
         }
         let mut tasks = vec![Task::Continue(0)];
-        m.force_number = true;
         while let Some(task) = tasks.pop() {
             match task {
                 Task::Continue(n) => {
@@ -343,41 +326,24 @@ impl<'a> Group<'a> {
                     }
                 }
                 Task::Open { node, parent } => {
-                    m.token("(".to_owned());
-                    m.force_number = true;
+                    m.begin_variation();
                     self.write_move(m, parent, node);
                 }
-                Task::Close => {
-                    m.token(")".to_owned());
-                    m.force_number = true;
-                }
+                Task::Close => m.end_variation(),
             }
         }
     }
 
-    fn write_move(&self, m: &mut Movetext, parent: usize, node: usize) {
-        let pos = &self.nodes[parent].pos;
+    fn write_move(&self, m: &mut GameWriter, parent: usize, node: usize) {
         let Some(mv) = self.nodes[node].mv else {
             return;
         };
-        let number = pos.fullmoves();
-        let san = SanPlus::from_move(pos.clone(), mv);
-        // A move number stays on the line of its move.
-        m.token(match pos.turn() {
-            Color::White => format!("{number}. {san}"),
-            Color::Black if m.force_number => format!("{number}... {san}"),
-            Color::Black => san.to_string(),
-        });
-        m.force_number = false;
+        m.san(&self.nodes[parent].pos, mv);
         if let Some(note) = &self.nodes[node].note {
-            for nag in &note.nags {
-                m.token(format!("${nag}"));
+            for &nag in &note.nags {
+                m.nag(nag);
             }
-            let comment = comment_text(note);
-            if !comment.is_empty() {
-                m.token(format!("{{{comment}}}"));
-                m.force_number = true;
-            }
+            m.comment(&comment_text(note));
         }
     }
 }
@@ -385,16 +351,8 @@ impl<'a> Group<'a> {
 fn comment_text(note: &MoveAnnotation) -> String {
     let mut parts = Vec::new();
     if let Some(text) = &note.comment {
-        let clean: String = text
-            .chars()
-            .map(|c| match c {
-                '}' => ')',
-                '{' => '(',
-                c if c.is_whitespace() => ' ',
-                c => c,
-            })
-            .collect();
-        let clean = clean.replace("[%", "[ %");
+        // The learner's text must not read as a command such as `[%cal …]`.
+        let clean = text.replace("[%", "[ %");
         if !clean.trim().is_empty() {
             parts.push(clean.trim().to_owned());
         }
@@ -418,44 +376,165 @@ fn comment_text(note: &MoveAnnotation) -> String {
     parts.join(" ")
 }
 
-/// Writes `[name "value"]`, the value escaped; a name that is not a PGN symbol
-/// (letters, digits, `_`) is left out, as the importer would not read it.
-fn tag(text: &mut String, name: &str, value: &str) {
-    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-        return;
-    }
-    let value: String = value
-        .chars()
-        .flat_map(|c| match c {
-            '"' => vec!['\\', '"'],
-            '\\' => vec!['\\', '\\'],
-            c if c.is_control() => vec![' '],
-            c => vec![c],
-        })
-        .collect();
-    text.push_str(&format!("[{name} \"{value}\"]\n"));
-}
-
-/// Movetext tokens wrapped at 80 columns.
-#[derive(Default)]
-struct Movetext {
-    text: String,
+/// One PGN game written as text, in the PGN export format: the tags, a blank line, the
+/// movetext in lines of at most 79 characters ending with the result, a blank line.
+///
+/// Every PGN this program writes goes through it: repertoires ([`write_pgn`]), play-on
+/// games and engine matches. Tag values are escaped (`"` and `\`), comments cannot
+/// close early (`{`/`}` become `(`/`)`), and move numbers are written where PGN needs
+/// them: before White's moves, and before Black's at the start, after a comment and
+/// at the start or end of a variation.
+///
+/// ```
+/// use hastings::book::export::GameWriter;
+/// use shakmaty::{Chess, Position};
+/// use shakmaty::san::San;
+///
+/// let mut pos = Chess::default();
+/// let mut game = GameWriter::new();
+/// game.tag("Event", "A \"quoted\" name");
+/// for san in ["e4", "e5"] {
+///     let mv = San::from_ascii(san.as_bytes())?.to_move(&pos)?;
+///     game.san(&pos, mv);
+///     if san == "e4" {
+///         game.comment("the {best} move");
+///     }
+///     pos.play_unchecked(mv);
+/// }
+/// assert_eq!(
+///     game.finish("*"),
+///     "[Event \"A \\\"quoted\\\" name\"]\n\n1. e4 {the (best) move} 1... e5 *\n\n"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct GameWriter {
+    tags: String,
+    movetext: String,
     column: usize,
+    /// The next Black move gets its number.
     force_number: bool,
 }
 
-impl Movetext {
-    fn token(&mut self, token: String) {
+impl Default for GameWriter {
+    fn default() -> GameWriter {
+        GameWriter::new()
+    }
+}
+
+/// The longest movetext line (the PGN export format asks for fewer than 80 characters).
+const LINE: usize = 79;
+
+impl GameWriter {
+    /// A game with no tags and no moves yet.
+    pub fn new() -> GameWriter {
+        GameWriter {
+            tags: String::new(),
+            movetext: String::new(),
+            column: 0,
+            force_number: true,
+        }
+    }
+
+    /// Adds the tag `[name "value"]`, the value escaped (`"` and `\` with a backslash,
+    /// control characters as spaces). A name that is not a PGN symbol (letters, digits,
+    /// `_`) is left out, as a PGN reader would not read it.
+    pub fn tag(&mut self, name: &str, value: &str) {
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return;
+        }
+        self.tags.push('[');
+        self.tags.push_str(name);
+        self.tags.push_str(" \"");
+        for c in value.chars() {
+            match c {
+                '"' | '\\' => {
+                    self.tags.push('\\');
+                    self.tags.push(c);
+                }
+                c if c.is_control() => self.tags.push(' '),
+                c => self.tags.push(c),
+            }
+        }
+        self.tags.push_str("\"]\n");
+    }
+
+    /// Adds the move `mv`, legal at `pos`, in SAN with its check mark, after its move
+    /// number when PGN wants one (kept on the same line as the move).
+    pub fn san(&mut self, pos: &Chess, mv: Move) {
+        let number = pos.fullmoves();
+        let san = SanPlus::from_move(pos.clone(), mv);
+        self.token(&match pos.turn() {
+            Color::White => format!("{number}. {san}"),
+            Color::Black if self.force_number => format!("{number}... {san}"),
+            Color::Black => san.to_string(),
+        });
+        self.force_number = false;
+    }
+
+    /// Adds the NAG `$nag` after the last move.
+    pub fn nag(&mut self, nag: u8) {
+        self.token(&format!("${nag}"));
+    }
+
+    /// Adds `{text}` after the last move (or before the first): braces in `text` become
+    /// parentheses and line breaks spaces, so the comment ends where it should. An empty
+    /// or blank text adds nothing.
+    pub fn comment(&mut self, text: &str) {
+        let clean: String = text
+            .trim()
+            .chars()
+            .map(|c| match c {
+                '}' => ')',
+                '{' => '(',
+                c if c.is_whitespace() => ' ',
+                c => c,
+            })
+            .collect();
+        if clean.is_empty() {
+            return;
+        }
+        self.token(&format!("{{{clean}}}"));
+        self.force_number = true;
+    }
+
+    /// Opens a variation: the moves up to [`GameWriter::end_variation`] replace the last
+    /// move.
+    pub fn begin_variation(&mut self) {
+        self.token("(");
+        self.force_number = true;
+    }
+
+    /// Closes the variation opened last.
+    pub fn end_variation(&mut self) {
+        self.token(")");
+        self.force_number = true;
+    }
+
+    /// The game's text, ending the movetext with `result` (`1-0`, `0-1`, `1/2-1/2`,
+    /// `*`).
+    pub fn finish(mut self, result: &str) -> String {
+        self.token(result);
+        let mut text = self.tags;
+        text.push('\n');
+        text.push_str(&self.movetext);
+        text.push_str("\n\n");
+        text
+    }
+
+    /// Appends a token, on a new line when this one would pass [`LINE`] characters (a
+    /// longer token gets a line of its own); none after `(` or before `)`.
+    fn token(&mut self, token: &str) {
         let width = token.chars().count();
-        let attach = self.text.ends_with('(') || token == ")";
-        if self.column > 0 && !attach && self.column + 1 + width > 79 {
-            self.text.push('\n');
+        let attach = self.movetext.ends_with('(') || token == ")";
+        if self.column > 0 && !attach && self.column + 1 + width > LINE {
+            self.movetext.push('\n');
             self.column = 0;
         } else if self.column > 0 && !attach {
-            self.text.push(' ');
+            self.movetext.push(' ');
             self.column += 1;
         }
-        self.text.push_str(&token);
+        self.movetext.push_str(token);
         self.column += width;
     }
 }
@@ -476,6 +555,60 @@ mod tests {
         let mut out = Vec::new();
         write_pgn(&import.lines, &mut out).expect("the lines write");
         String::from_utf8(out).expect("PGN is UTF-8")
+    }
+
+    #[test]
+    fn tag_values_are_escaped_and_bad_names_left_out() {
+        let mut game = GameWriter::new();
+        game.tag("White", r#"Say "hi" \ bye"#);
+        game.tag("Bad Name", "x");
+        game.tag("", "x");
+        game.tag("Note", "two\nlines");
+        let text = game.finish("*");
+        assert_eq!(
+            text,
+            "[White \"Say \\\"hi\\\" \\\\ bye\"]\n[Note \"two lines\"]\n\n*\n\n"
+        );
+        // Read back, the value is the one written.
+        let import = read_pgn(
+            text.replace("*\n\n", "1. e4 *\n").as_bytes(),
+            SourceId(1),
+            &ImportOptions::default(),
+            None,
+        )
+        .unwrap();
+        let tags = import.lines[0].tags.as_ref().unwrap();
+        assert_eq!(tags.get("White"), Some(r#"Say "hi" \ bye"#));
+    }
+
+    #[test]
+    fn movetext_wraps_numbers_black_after_comments_and_keeps_braces_out() {
+        let mut pos = Chess::default();
+        let mut game = GameWriter::new();
+        for i in 0..40 {
+            let mv = pos.legal_moves()[0];
+            game.san(&pos, mv);
+            if i == 0 {
+                game.nag(1);
+                game.comment(" a {nested}\ncomment ");
+            }
+            pos.play_unchecked(mv);
+        }
+        game.comment("   ");
+        let text = game.finish("1/2-1/2");
+        let movetext = text.trim_start_matches('\n');
+        assert!(movetext.starts_with("1. "), "{movetext}");
+        assert!(
+            movetext.contains(" $1 {a (nested) comment} 1... "),
+            "{movetext}"
+        );
+        assert!(
+            movetext.lines().all(|l| l.chars().count() <= LINE),
+            "{movetext}"
+        );
+        assert!(movetext.lines().count() > 2);
+        assert!(text.ends_with(" 1/2-1/2\n\n") || text.ends_with("\n1/2-1/2\n\n"));
+        assert!(!text.contains("{}"));
     }
 
     #[test]

@@ -195,22 +195,11 @@ impl fmt::Debug for NodeKey {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess};
+    use shakmaty::Chess;
 
     #[test]
     fn key_updates_agree_with_replayed_positions() {
-        // Castling both ways, en passant, promotion with capture, and plain moves.
-        for fen in [
-            "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
-            "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R b KQkq - 0 1",
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            "r1bqkbnr/pPpppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w KQkq - 0 1",
-        ] {
-            let pos: Chess = Fen::from_ascii(fen.as_bytes())
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
+        for (fen, pos) in crate::book::matrix::tests::update_positions() {
             let key = NodeKey::from_position(&pos);
             assert_eq!(&key.board(), pos.board(), "{fen}");
             assert_eq!(key.occupied(), pos.board().occupied(), "{fen}");

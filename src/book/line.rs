@@ -4,8 +4,11 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{Move, Role, Square, san::San};
+use shakmaty::san::{San, SanError};
+use shakmaty::{Chess, Move, Position, Role, Square};
+use thiserror::Error;
 
+use super::error::MoveErrorKind;
 use super::tags::GameTags;
 
 /// Where a line comes from.
@@ -223,5 +226,132 @@ impl MoveAnnotation {
             && self.nags.is_empty()
             && self.arrows.is_empty()
             && self.circles.is_empty()
+    }
+}
+
+/// A move of a SAN path that cannot be played, and the legal moves before it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("ply {ply} `{san}`: {kind}")]
+pub struct SanPathError {
+    /// The 1-based ply of the move in the path.
+    pub ply: usize,
+    /// The move as written.
+    pub san: String,
+    /// Why it cannot be played.
+    pub kind: MoveErrorKind,
+    /// The moves before it, all legal: the path's legal prefix.
+    pub legal: Vec<Move>,
+}
+
+/// Plays the SAN moves `sans` from `start` and returns the moves, stopping at the first
+/// one that is illegal or ambiguous.
+///
+/// SAN is read strictly, as shakmaty reads it (the moves of an [`OpeningLine`] are
+/// standard SAN); for text as people write it, see
+/// [`parse_moves`](super::movelist::parse_moves).
+///
+/// ```
+/// use hastings::book::line::san_path;
+/// use hastings::book::MoveErrorKind;
+/// use shakmaty::Chess;
+/// use shakmaty::san::San;
+///
+/// let sans: Vec<San> = ["e4", "e5", "Ke3", "Nc6"].iter().map(|s| s.parse().unwrap()).collect();
+/// assert_eq!(san_path(&Chess::default(), &sans[..2]).map(|m| m.len()), Ok(2));
+/// let err = san_path(&Chess::default(), &sans).unwrap_err();
+/// assert_eq!((err.ply, err.san.as_str(), err.kind), (3, "Ke3", MoveErrorKind::Illegal));
+/// assert_eq!(err.legal.len(), 2);
+/// assert_eq!(err.to_string(), "ply 3 `Ke3`: illegal move");
+/// ```
+///
+/// # Errors
+///
+/// [`SanPathError`] for the first move that cannot be played, with its ply, and the
+/// legal moves before it.
+pub fn san_path<'a>(
+    start: &Chess,
+    sans: impl IntoIterator<Item = &'a San>,
+) -> Result<Vec<Move>, SanPathError> {
+    let sans = sans.into_iter();
+    let mut pos = start.clone();
+    let mut moves = Vec::with_capacity(sans.size_hint().0);
+    for san in sans {
+        match san.to_move(&pos) {
+            Ok(mv) => {
+                pos.play_unchecked(mv);
+                moves.push(mv);
+            }
+            Err(e) => {
+                return Err(SanPathError {
+                    ply: moves.len() + 1,
+                    san: san.to_string(),
+                    kind: match e {
+                        SanError::IllegalSan => MoveErrorKind::Illegal,
+                        SanError::AmbiguousSan => MoveErrorKind::Ambiguous,
+                    },
+                    legal: moves,
+                });
+            }
+        }
+    }
+    Ok(moves)
+}
+
+/// The legal prefix of the SAN path `sans` from `start`: its moves up to the first one
+/// that cannot be played ([`san_path`] without the error).
+pub fn san_prefix<'a>(start: &Chess, sans: impl IntoIterator<Item = &'a San>) -> Vec<Move> {
+    san_path(start, sans).unwrap_or_else(|e| e.legal)
+}
+
+/// The SAN of each of `moves`, legal moves played in order from `start`: the inverse
+/// of [`san_path`].
+pub fn sans_of(start: &Chess, moves: &[Move]) -> Vec<San> {
+    let mut pos = start.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            let san = San::from_move(&pos, mv);
+            pos.play_unchecked(mv);
+            san
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sans(text: &str) -> Vec<San> {
+        text.split_whitespace()
+            .map(|s| s.parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_san_path_stops_at_an_illegal_move_with_its_ply() {
+        let path = sans("e4 e5 Nf3 Nc6 Bb5 Ke7 Bxe8");
+        let err = san_path(&Chess::default(), &path).unwrap_err();
+        assert_eq!(err.ply, 7);
+        assert_eq!(err.san, "Bxe8");
+        assert_eq!(err.kind, MoveErrorKind::Illegal);
+        assert_eq!(err.legal.len(), 6);
+        assert_eq!(san_prefix(&Chess::default(), &path), err.legal);
+        let ok = san_path(&Chess::default(), &path[..6]).unwrap();
+        assert_eq!(ok, err.legal);
+        assert_eq!(sans_of(&Chess::default(), &ok), path[..6]);
+    }
+
+    #[test]
+    fn an_ambiguous_move_is_told_apart_and_an_empty_path_is_legal() {
+        // Both knights can go to d2.
+        let start: Chess = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let err = san_path(&start, &sans("Nd2")).unwrap_err();
+        assert_eq!((err.ply, err.kind), (1, MoveErrorKind::Ambiguous));
+        assert!(err.legal.is_empty());
+        assert_eq!(san_path(&start, &[]), Ok(Vec::new()));
     }
 }

@@ -178,25 +178,35 @@ pub(crate) fn occupancy_key(occupied: shakmaty::Bitboard, mv: Move, mover: shakm
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use shakmaty::Chess;
 
-    #[test]
-    fn matrix_updates_agree_with_replayed_positions() {
+    /// Positions whose moves test the incremental updates (of the matrix and of the
+    /// node key): castling both ways, en passant, promotion with capture, plain moves.
+    pub(crate) fn update_positions() -> Vec<(&'static str, Chess)> {
         use shakmaty::CastlingMode;
         use shakmaty::fen::Fen;
-        // Castling both ways, en passant, promotion with capture, and plain moves.
-        for fen in [
+        [
             "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
             "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R b KQkq - 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "r1bqkbnr/pPpppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w KQkq - 0 1",
-        ] {
-            let pos: Chess = Fen::from_ascii(fen.as_bytes())
+        ]
+        .into_iter()
+        .map(|fen| {
+            let pos = Fen::from_ascii(fen.as_bytes())
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
+            (fen, pos)
+        })
+        .collect()
+    }
+
+    #[test]
+    fn matrix_updates_agree_with_replayed_positions() {
+        for (fen, pos) in update_positions() {
             let matrix = BoardMatrix::from_position(&pos);
             for mv in pos.legal_moves() {
                 let mut next = pos.clone();

@@ -13,7 +13,6 @@ use std::sync::atomic::AtomicBool;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::san::San;
 use shakmaty::{Chess, Color, KnownOutcome, Position};
 use thiserror::Error;
 
@@ -25,6 +24,8 @@ use super::game::Game;
 use super::limits::Limits;
 use super::spec::EngineSpec;
 use crate::book::eco;
+use crate::book::export::GameWriter;
+use crate::book::line::san_path;
 
 /// Where the games start.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -173,15 +174,8 @@ pub fn openings(
         .cycle()
         .take(count)
         .map(|line| {
-            let mut pos = Chess::default();
-            let mut moves = Vec::new();
-            for san in &line.moves {
-                let m = san
-                    .to_move(&pos)
-                    .map_err(|e| MatchError::Openings(format!("{}: {san}: {e}", line.title())))?;
-                pos.play_unchecked(m);
-                moves.push(m);
-            }
+            let moves = san_path(&Chess::default(), &line.moves)
+                .map_err(|e| MatchError::Openings(format!("{}: {e}", line.title())))?;
             let game = Game::from_moves(Chess::default(), &moves)
                 .map_err(|i| MatchError::Openings(format!("{}: move {}", line.title(), i + 1)))?;
             Ok((line.title(), game))
@@ -330,29 +324,23 @@ pub fn to_pgn(record: &GameRecord, first: &str, second: &str) -> String {
     } else {
         (second, first)
     };
-    let mut out = format!(
-        "[Event \"hastings match\"]\n[Round \"{}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
-         [Result \"{}\"]\n[Opening \"{}\"]\n[Termination \"{}\"]\n\n",
-        record.number,
-        record.result(),
-        record.opening,
-        record.end
-    );
+    let mut out = GameWriter::new();
+    out.tag("Event", "hastings match");
+    out.tag("Round", &record.number.to_string());
+    out.tag("White", white);
+    out.tag("Black", black);
+    out.tag("Result", record.result());
+    out.tag("Opening", &record.opening);
+    out.tag("Termination", &record.end.to_string());
     let mut pos = record.game.start().clone();
     for (i, &m) in record.game.moves().iter().enumerate() {
-        if i % 2 == 0 {
-            out.push_str(&format!("{}. ", i / 2 + 1));
-        }
-        out.push_str(&San::from_move(&pos, m).to_string());
-        out.push(' ');
+        out.san(&pos, m);
         if i + 1 == record.opening_plies {
-            out.push_str("{end of book} ");
+            out.comment("end of book");
         }
         pos.play_unchecked(m);
     }
-    out.push_str(record.result());
-    out.push('\n');
-    out
+    out.finish(record.result())
 }
 
 /// Plays a match and prints it to `out`: a header, one line per game with the running
@@ -399,7 +387,7 @@ pub fn run_and_print(
         );
         let written = writeln!(out, "{line}").and_then(|()| out.flush());
         let pgn_written = match pgn.as_mut() {
-            Some(w) => writeln!(w, "{}", to_pgn(record, &first_name, &second_name)),
+            Some(w) => write!(w, "{}", to_pgn(record, &first_name, &second_name)),
             None => Ok(()),
         };
         if let Err(e) = written.and(pgn_written) {

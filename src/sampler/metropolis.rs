@@ -64,14 +64,121 @@ pub struct Step {
     pub proposals: u32,
 }
 
-/// The style-independent part of a candidate, before shares are normalised.
+/// One source's part of a candidate without τ: a continuation or book entry with its
+/// weight, or an implied transposition with `T(y)` (weighted `τ·T(y)`). The drill, the
+/// explore loops and the fit tables all start from these.
 #[derive(Clone, Copy, Debug)]
-struct Raw {
-    to: NodeId,
-    mv: Move,
-    kind: CandidateKind,
-    weight: f64,
-    flag_shares: FlagWeights,
+pub(crate) struct Part {
+    /// The node the move leads to, when the graph has it.
+    pub(crate) to: Option<NodeId>,
+    /// The move.
+    pub(crate) mv: Move,
+    /// A continuation or book entry (else an implied transposition).
+    pub(crate) entry: bool,
+    /// `cw(x→y)` of a continuation, an entry's weight, `T(y)` of a transposition.
+    pub(crate) weight: f64,
+    /// `f_i(x→y)`.
+    pub(crate) flags: FlagWeights,
+}
+
+impl Part {
+    /// The part's weight under `tau`.
+    pub(crate) fn weight(&self, tau: f64) -> f64 {
+        if self.entry {
+            self.weight
+        } else {
+            tau * self.weight
+        }
+    }
+
+    /// A book candidate or an implied transposition.
+    pub(crate) fn kind(&self) -> CandidateKind {
+        if self.entry {
+            CandidateKind::Book
+        } else {
+            CandidateKind::Transposition
+        }
+    }
+}
+
+/// The graph's candidates at `node` as played from `pos`, without τ: the continuations
+/// of positive weight that are legal at `pos`, then (when `transpositions`) the implied
+/// transpositions whose target has weight.
+pub(crate) fn graph_parts(
+    graph: &PositionGraph,
+    node: NodeId,
+    pos: &Chess,
+    transpositions: bool,
+) -> Vec<Part> {
+    let mut out = Vec::new();
+    for c in graph.continuations(node) {
+        if c.weight > 0.0 && pos.is_legal(c.mv) {
+            out.push(Part {
+                to: Some(c.to),
+                mv: c.mv,
+                entry: true,
+                weight: c.weight,
+                flags: c.flag_weights.map(|f| f / c.weight),
+            });
+        }
+    }
+    if transpositions {
+        for t in graph.transpositions_at(node, pos) {
+            let total = graph.weight(t.to);
+            if total > 0.0 {
+                out.push(Part {
+                    to: Some(t.to),
+                    mv: t.mv,
+                    entry: false,
+                    weight: total,
+                    flags: graph.flag_weights(t.to).map(|f| f / total),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The τ-free totals of one source's parts at a position.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Totals {
+    /// `B`: the total weight of the continuations (entries).
+    pub(crate) entries: f64,
+    /// `Tt`: the total `T(y)` of the transpositions.
+    pub(crate) trans: f64,
+}
+
+impl Totals {
+    /// The totals of `parts`.
+    pub(crate) fn of(parts: &[Part]) -> Totals {
+        let mut totals = Totals::default();
+        for p in parts {
+            totals.add(p);
+        }
+        totals
+    }
+
+    /// Counts `part` in.
+    pub(crate) fn add(&mut self, part: &Part) {
+        if part.entry {
+            self.entries += part.weight;
+        } else {
+            self.trans += part.weight;
+        }
+    }
+
+    /// `B + τ·Tt`: the sum of the parts' weights under `tau` (SAMPLER.md §2).
+    pub(crate) fn den(&self, tau: f64) -> f64 {
+        self.entries + tau * self.trans
+    }
+
+    /// The share of `part` among these parts under `tau`, if it is a candidate (its
+    /// weight and the total are positive).
+    pub(crate) fn share(&self, part: Option<Part>, tau: f64) -> Option<f64> {
+        let part = part?;
+        let (w, den) = (part.weight(tau), self.den(tau));
+        (w > 0.0 && den > 0.0).then(|| w / den)
+    }
 }
 
 /// A candidate of any source with its share, before the style is applied.
@@ -85,85 +192,73 @@ pub(super) struct RawCandidate {
     pub(super) flag_shares: FlagWeights,
 }
 
-/// The graph's candidates at `node` as played from `pos`, with their shares.
-pub(super) fn graph_candidates(
-    graph: &PositionGraph,
-    node: NodeId,
-    pos: &Chess,
-    tau: f64,
-) -> Vec<RawCandidate> {
-    let entries = raw_candidates(graph, node, pos, tau);
-    let total: f64 = entries.iter().map(|r| r.weight).sum();
-    entries
-        .iter()
-        .map(|r| RawCandidate {
-            to: Some(r.to),
-            mv: r.mv,
-            kind: r.kind,
-            weight: r.weight,
-            share: r.weight / total,
-            flag_shares: r.flag_shares,
-        })
-        .collect()
-}
-
-/// Candidates of a node as played from `pos`, with their shares and bonuses.
-#[derive(Clone, Debug)]
-struct Table {
-    entries: Vec<Raw>,
-    shares: Vec<f64>,
+/// The candidates at a position with their shares and bonuses: what the exact reply
+/// distribution, the MH step and `s_prev` of the next move are computed from, for every
+/// source.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Table {
+    entries: Vec<RawCandidate>,
     bonuses: Vec<f64>,
 }
 
-fn raw_candidates(graph: &PositionGraph, node: NodeId, pos: &Chess, tau: f64) -> Vec<Raw> {
-    let mut out = Vec::new();
-    for c in graph.continuations(node) {
-        if c.weight > 0.0 && pos.is_legal(c.mv) {
-            out.push(Raw {
-                to: c.to,
-                mv: c.mv,
-                kind: CandidateKind::Book,
-                weight: c.weight,
-                flag_shares: c.flag_weights.map(|f| f / c.weight),
-            });
-        }
-    }
-    if tau > 0.0 {
-        for t in graph.transpositions_at(node, pos) {
-            let total = graph.weight(t.to);
-            if total > 0.0 {
-                out.push(Raw {
-                    to: t.to,
-                    mv: t.mv,
-                    kind: CandidateKind::Transposition,
-                    weight: tau * total,
-                    flag_shares: graph.flag_weights(t.to).map(|f| f / total),
-                });
-            }
-        }
-    }
-    out
-}
-
 impl Table {
+    /// The graph's candidates at `node` as played from `pos` under `style`.
     fn new(graph: &PositionGraph, node: NodeId, pos: &Chess, style: &Style) -> Table {
-        let entries = raw_candidates(graph, node, pos, style.tau());
-        let total: f64 = entries.iter().map(|r| r.weight).sum();
-        let shares = entries.iter().map(|r| r.weight / total).collect();
+        let tau = style.tau();
+        let parts = graph_parts(graph, node, pos, tau > 0.0);
+        let totals = Totals::of(&parts);
+        let entries = parts
+            .iter()
+            .filter_map(|p| {
+                Some(RawCandidate {
+                    to: p.to,
+                    mv: p.mv,
+                    kind: p.kind(),
+                    weight: p.weight(tau),
+                    share: totals.share(Some(*p), tau)?,
+                    flag_shares: p.flags,
+                })
+            })
+            .collect();
+        Table::from_entries(entries, style)
+    }
+
+    /// Candidates whose shares are set, with their bonuses under `style`.
+    pub(super) fn from_entries(entries: Vec<RawCandidate>, style: &Style) -> Table {
         let bonuses = entries
             .iter()
             .map(|r| style.bonus(&r.flag_shares))
             .collect();
-        Table {
-            entries,
-            shares,
-            bonuses,
-        }
+        Table { entries, bonuses }
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there is no candidate (the end of the book).
+    pub(super) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     fn acceptance(&self, i: usize, s_prev: f64) -> f64 {
-        self.shares[i] / s_prev + self.bonuses[i]
+        acceptance(self.entries[i].share, s_prev, self.bonuses[i])
     }
+
+    /// The share of `mv` here: `s_prev` for the position after it; 1 when `mv` is no
+    /// candidate (a fresh start).
+    pub(super) fn share_of(&self, mv: Move) -> f64 {
+        self.entries
+            .iter()
+            .find(|r| r.mv == mv)
+            .map_or(1.0, |r| r.share)
+    }
+}
+
+/// `A(y) = share(y|x) / s_prev + bonus` (SAMPLER.md §3), for the drill, the explore
+/// loops and the fit tables.
+pub(crate) fn acceptance(share: f64, s_prev: f64, bonus: f64) -> f64 {
+    share / s_prev + bonus
 }
 
 /// Sets each candidate's exact `P = min(1, A) / Σ min(1, A)` (SAMPLER.md §3).
@@ -175,7 +270,7 @@ fn normalise(candidates: &mut [Candidate]) {
 }
 
 /// `s_prev` as the formulas use it: a share in `(0, 1]`, else 1 (a fresh start).
-fn clean_s_prev(s_prev: f64) -> f64 {
+pub(crate) fn clean_s_prev(s_prev: f64) -> f64 {
     if s_prev > 0.0 && s_prev <= 1.0 {
         s_prev
     } else {
@@ -228,17 +323,6 @@ impl Distribution {
         Distribution::from_table(&table, clean_s_prev(s_prev))
     }
 
-    /// The distribution over candidates of any source (see [`super::MoveSource`]).
-    pub(super) fn from_raw(raw: Vec<RawCandidate>, style: &Style, s_prev: f64) -> Distribution {
-        Distribution::from_parts(
-            clean_s_prev(s_prev),
-            raw.into_iter().map(|r| {
-                let bonus = style.bonus(&r.flag_shares);
-                (r, bonus)
-            }),
-        )
-    }
-
     /// The distribution over moves whose shares are given (they should sum to 1), of
     /// one `kind`, with no style flags: past the book, where the move predictor gives
     /// the shares. `A` and `P` are those of SAMPLER.md as for book candidates.
@@ -248,7 +332,7 @@ impl Distribution {
         style: &Style,
         s_prev: f64,
     ) -> Distribution {
-        let raw = shares
+        let entries = shares
             .into_iter()
             .map(|(mv, share)| RawCandidate {
                 to: None,
@@ -259,28 +343,17 @@ impl Distribution {
                 flag_shares: FlagWeights::default(),
             })
             .collect();
-        Distribution::from_raw(raw, style, s_prev)
+        Distribution::from_table(&Table::from_entries(entries, style), clean_s_prev(s_prev))
     }
 
-    fn from_table(table: &Table, s_prev: f64) -> Distribution {
-        let parts = table.entries.iter().enumerate().map(|(i, r)| {
-            let raw = RawCandidate {
-                to: Some(r.to),
-                mv: r.mv,
-                kind: r.kind,
-                weight: r.weight,
-                share: table.shares[i],
-                flag_shares: r.flag_shares,
-            };
-            (raw, table.bonuses[i])
-        });
-        Distribution::from_parts(s_prev, parts)
-    }
-
-    /// Candidates with their bonuses, `A = share / s_prev + bonus` and exact `P`.
-    fn from_parts(s_prev: f64, parts: impl Iterator<Item = (RawCandidate, f64)>) -> Distribution {
-        let mut candidates: Vec<Candidate> = parts
-            .map(|(r, bonus)| Candidate {
+    /// Candidates with their bonuses, `A = share / s_prev + bonus` and exact `P`;
+    /// `s_prev` already clean.
+    pub(super) fn from_table(table: &Table, s_prev: f64) -> Distribution {
+        let mut candidates: Vec<Candidate> = table
+            .entries
+            .iter()
+            .zip(&table.bonuses)
+            .map(|(r, &bonus)| Candidate {
                 to: r.to,
                 mv: r.mv,
                 kind: r.kind,
@@ -289,7 +362,7 @@ impl Distribution {
                 share: r.share,
                 bonus,
                 review: 0.0,
-                acceptance: r.share / s_prev + bonus,
+                acceptance: acceptance(r.share, s_prev, bonus),
                 p: 0.0,
             })
             .collect();
@@ -371,15 +444,9 @@ impl Distribution {
 /// 1 when `before` is not in the graph or `mv` is not a candidate there (for example an
 /// implied transposition while `τ = 0`): the chain starts afresh.
 pub fn move_share(graph: &PositionGraph, before: &Chess, mv: Move, style: &Style) -> f64 {
-    let Some(node) = graph.lookup(before) else {
-        return 1.0;
-    };
-    let entries = raw_candidates(graph, node, before, style.tau());
-    let total: f64 = entries.iter().map(|r| r.weight).sum();
-    entries
-        .iter()
-        .find(|r| r.mv == mv)
-        .map_or(1.0, |r| r.weight / total)
+    graph.lookup(before).map_or(1.0, |node| {
+        Table::new(graph, node, before, style).share_of(mv)
+    })
 }
 
 /// What N sampled lines from one position found (SAMPLER.md §4).
@@ -495,60 +562,124 @@ pub fn explore(
     limits: ExploreLimits,
     rng: &mut impl Rng,
 ) -> Exploration {
-    let ExploreLimits {
-        iterations,
-        ply_limit,
-    } = limits;
-    let mut tables: FxHashMap<NodeId, Table> = FxHashMap::default();
     let first = Table::new(graph, start, pos, style);
+    let mut tables = GraphTables {
+        graph,
+        style,
+        cache: FxHashMap::default(),
+        fresh: Table::default(),
+    };
+    explore_tables(
+        graph,
+        Some(start),
+        pos,
+        s_prev,
+        None,
+        first,
+        limits,
+        rng,
+        &mut tables,
+    )
+}
+
+/// Where the explore loop finds the candidates of the positions its chains reach.
+pub(super) trait Tables {
+    /// The candidates at `game` (of the graph's node `node`, if any; `named` the line
+    /// naming the game so far).
+    fn at(&mut self, node: Option<NodeId>, game: &Chess, named: Option<LineId>) -> &Table;
+}
+
+/// The graph's tables, computed once per node for the positions that represent it.
+struct GraphTables<'a> {
+    graph: &'a PositionGraph,
+    style: &'a Style,
+    cache: FxHashMap<NodeId, Table>,
+    fresh: Table,
+}
+
+impl Tables for GraphTables<'_> {
+    fn at(&mut self, node: Option<NodeId>, game: &Chess, _: Option<LineId>) -> &Table {
+        let (graph, style) = (self.graph, self.style);
+        match node {
+            Some(node) if graph.is_representative(node, game) => self
+                .cache
+                .entry(node)
+                .or_insert_with(|| Table::new(graph, node, &graph.position(node), style)),
+            Some(node) => {
+                self.fresh = Table::new(graph, node, game, style);
+                &self.fresh
+            }
+            None => {
+                self.fresh = Table::default();
+                &self.fresh
+            }
+        }
+    }
+}
+
+/// The explore loop of every source (SAMPLER.md §4): `limits.iterations` chains from
+/// `pos` (the graph's node `start`, if any), each stepping with the MH rule from the
+/// candidates `tables` gives until there are none or `limits.ply_limit` moves were
+/// played; `first` is the table at `pos`. Visits and transitions count the graph's
+/// nodes; a chain's ending is the deepest position of the graph it named (`named`, the
+/// game's name at `pos`, when it named none).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn explore_tables(
+    graph: &PositionGraph,
+    start: Option<NodeId>,
+    pos: &Chess,
+    s_prev: f64,
+    named: Option<LineId>,
+    first: Table,
+    limits: ExploreLimits,
+    rng: &mut impl Rng,
+    tables: &mut impl Tables,
+) -> Exploration {
     let mut ex = Exploration {
-        iterations,
-        ply_limit,
-        start: Some(start),
-        first_steps: vec![0; first.entries.len()],
+        iterations: limits.iterations,
+        ply_limit: limits.ply_limit,
+        start,
+        first_steps: vec![0; first.len()],
         ..Exploration::default()
     };
+    let named_at_start = start.and_then(|n| graph.name(n)).or(named);
     let s0 = clean_s_prev(s_prev);
-    let mut path: Vec<NodeId> = Vec::with_capacity(ply_limit as usize + 1);
-    for _ in 0..iterations {
-        let mut node = start;
+    for _ in 0..limits.iterations {
         let mut game = pos.clone();
+        let mut node = start;
+        let mut named = named_at_start;
         let mut s = s0;
-        path.clear();
-        path.push(start);
-        *ex.visits.entry(start).or_default() += 1;
-        for ply in 0..ply_limit {
-            let fresh;
+        if let Some(n) = node {
+            *ex.visits.entry(n).or_default() += 1;
+        }
+        for ply in 0..limits.ply_limit {
             let table = if ply == 0 {
                 &first
-            } else if graph.is_representative(node, &game) {
-                tables
-                    .entry(node)
-                    .or_insert_with(|| Table::new(graph, node, &graph.position(node), style))
             } else {
-                fresh = Table::new(graph, node, &game, style);
-                &fresh
+                tables.at(node, &game, named)
             };
-            let n = table.entries.len();
-            if n == 0 {
+            if table.is_empty() {
                 break;
             }
-            let step = metropolis(n, rng, |i| table.acceptance(i, s));
+            let step = metropolis(table.len(), rng, |i| table.acceptance(i, s));
             ex.steps += 1;
             ex.proposals += u64::from(step.proposals);
             if ply == 0 {
                 ex.first_steps[step.index] += 1;
             }
             let chosen = table.entries[step.index];
-            s = table.shares[step.index];
+            s = clean_s_prev(chosen.share);
             game.play_unchecked(chosen.mv);
-            *ex.transitions.entry((node, chosen.to)).or_default() += 1;
-            *ex.visits.entry(chosen.to).or_default() += 1;
+            if let (Some(from), Some(to)) = (node, chosen.to) {
+                *ex.transitions.entry((from, to)).or_default() += 1;
+            }
+            if let Some(to) = chosen.to {
+                *ex.visits.entry(to).or_default() += 1;
+            }
             node = chosen.to;
-            path.push(node);
+            named = node.and_then(|n| graph.name(n)).or(named);
         }
-        let ending = path.iter().rev().find_map(|&n| graph.name(n));
-        *ex.endings.entry(ending).or_default() += 1;
+        *ex.endings.entry(named).or_default() += 1;
     }
     ex
 }

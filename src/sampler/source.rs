@@ -33,7 +33,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
 use super::metropolis::{
-    CandidateKind, Distribution, Exploration, ExploreLimits, RawCandidate, graph_candidates,
+    CandidateKind, Distribution, Exploration, ExploreLimits, Part, RawCandidate, Table, Tables,
+    Totals, clean_s_prev, explore_tables, graph_parts,
 };
 use super::style::Style;
 use crate::book::polyglot::{PolyglotBook, key};
@@ -136,16 +137,6 @@ pub struct MoveSource<'a> {
     popularity: Popularity,
 }
 
-/// A candidate before shares: where it leads, its weight and flag shares.
-#[derive(Clone, Copy, Debug)]
-struct Weighted {
-    mv: Move,
-    to: Option<NodeId>,
-    kind: CandidateKind,
-    weight: f64,
-    flag_shares: FlagWeights,
-}
-
 impl<'a> MoveSource<'a> {
     /// The graph alone ([`Popularity::Lines`]): exactly [`Distribution::at`].
     pub fn graph(graph: &'a PositionGraph) -> MoveSource<'a> {
@@ -189,7 +180,7 @@ impl<'a> MoveSource<'a> {
     /// entries there.
     pub fn knows(&self, pos: &Chess) -> bool {
         self.graph.lookup(pos).is_some()
-            || (self.popularity.uses_book() && self.book_total(key(pos)) > 0)
+            || (self.popularity.uses_book() && books_total(&self.books, key(pos)) > 0)
     }
 
     /// The candidates at `pos` and their exact probabilities under `style`, after a
@@ -208,20 +199,7 @@ impl<'a> MoveSource<'a> {
                 None => Distribution::default(),
             };
         }
-        let raw = self.weighted(pos, style.tau(), named);
-        let total: f64 = raw.iter().map(|w| w.weight).sum();
-        let raw: Vec<RawCandidate> = raw
-            .into_iter()
-            .map(|w| RawCandidate {
-                to: w.to,
-                mv: w.mv,
-                kind: w.kind,
-                weight: w.weight,
-                share: w.weight / total,
-                flag_shares: w.flag_shares,
-            })
-            .collect();
-        Distribution::from_raw(raw, style, s_prev)
+        Distribution::from_table(&self.table(pos, style, named), clean_s_prev(s_prev))
     }
 
     /// The share `mv` has among the candidates at `before` under `style`: `s_prev`
@@ -230,11 +208,7 @@ impl<'a> MoveSource<'a> {
         if !self.popularity.uses_book() {
             return super::move_share(self.graph, before, mv, style);
         }
-        let raw = self.weighted(before, style.tau(), None);
-        let total: f64 = raw.iter().map(|w| w.weight).sum();
-        raw.iter()
-            .find(|w| w.mv == mv)
-            .map_or(1.0, |w| w.weight / total)
+        self.table(before, style, None).share_of(mv)
     }
 
     /// The position after `moves` (legal moves from the standard start) and `s_prev`
@@ -270,56 +244,26 @@ impl<'a> MoveSource<'a> {
                 .map(|node| super::explore(self.graph, node, pos, style, s_prev, limits, rng));
         }
         let named = start.and_then(|n| self.graph.name(n)).or(named);
-        let first = self.distribution(pos, style, s_prev, named);
+        let first = self.table(pos, style, named);
         if first.is_empty() {
             return None;
         }
-        let mut ex = Exploration {
-            iterations: limits.iterations,
-            ply_limit: limits.ply_limit,
-            start,
-            first_steps: vec![0; first.candidates.len()],
-            ..Exploration::default()
+        let mut tables = SourceTables {
+            source: self,
+            style,
+            fresh: Table::default(),
         };
-        for _ in 0..limits.iterations {
-            let mut game = pos.clone();
-            let mut node = start;
-            let mut named = named;
-            if let Some(n) = node {
-                *ex.visits.entry(n).or_default() += 1;
-            }
-            let mut s = s_prev;
-            for ply in 0..limits.ply_limit {
-                let fresh;
-                let d = if ply == 0 {
-                    &first
-                } else {
-                    fresh = self.distribution(&game, style, s, named);
-                    &fresh
-                };
-                let Some(step) = d.step(rng) else {
-                    break;
-                };
-                ex.steps += 1;
-                ex.proposals += u64::from(step.proposals);
-                if ply == 0 {
-                    ex.first_steps[step.index] += 1;
-                }
-                let chosen = &d.candidates[step.index];
-                s = chosen.share;
-                game.play_unchecked(chosen.mv);
-                if let (Some(from), Some(to)) = (node, chosen.to) {
-                    *ex.transitions.entry((from, to)).or_default() += 1;
-                }
-                if let Some(to) = chosen.to {
-                    *ex.visits.entry(to).or_default() += 1;
-                }
-                node = chosen.to;
-                named = node.and_then(|n| self.graph.name(n)).or(named);
-            }
-            *ex.endings.entry(named).or_default() += 1;
-        }
-        Some(ex)
+        Some(explore_tables(
+            self.graph,
+            start,
+            pos,
+            s_prev,
+            named,
+            first,
+            limits,
+            rng,
+            &mut tables,
+        ))
     }
 
     /// The line naming the game after `moves` from the standard start: the deepest
@@ -336,104 +280,182 @@ impl<'a> MoveSource<'a> {
         named
     }
 
-    /// The blended candidates at `pos`.
-    fn weighted(&self, pos: &Chess, tau: f64, named: Option<LineId>) -> Vec<Weighted> {
+    /// The blended candidates at `pos` with their shares, under `style` (see the
+    /// [module docs](self)).
+    fn table(&self, pos: &Chess, style: &Style, named: Option<LineId>) -> Table {
+        let tau = style.tau();
         let lambda = self.popularity.book_part();
-        let mut out: Vec<Weighted> = Vec::new();
-        if lambda < 1.0
-            && let Some(node) = self.graph.lookup(pos)
-        {
-            let graph = graph_candidates(self.graph, node, pos, tau);
-            let total: f64 = graph.iter().map(|r| r.weight).sum();
-            for r in graph {
-                out.push(Weighted {
-                    mv: r.mv,
-                    to: r.to,
-                    kind: r.kind,
-                    weight: (1.0 - lambda) * r.weight / total,
-                    flag_shares: r.flag_shares,
-                });
-            }
+        let graph = match self.graph.lookup(pos) {
+            Some(node) if lambda < 1.0 => graph_parts(self.graph, node, pos, tau > 0.0),
+            _ => Vec::new(),
+        };
+        let book: Vec<Part> = book_parts(self.graph, &self.books, pos, named, tau > 0.0)
+            .into_iter()
+            .map(|(part, _)| part)
+            .collect();
+        let (graph_totals, book_totals) = (Totals::of(&graph), Totals::of(&book));
+        let mut entries: Vec<RawCandidate> = Vec::with_capacity(graph.len() + book.len());
+        let book_only = book.iter().filter(|b| !graph.iter().any(|g| g.mv == b.mv));
+        let pairs = graph
+            .iter()
+            .map(|g| (Some(g), book.iter().find(|b| b.mv == g.mv)))
+            .chain(book_only.map(|b| (None, Some(b))));
+        for (g, b) in pairs {
+            let g = g.and_then(|g| Some((graph_totals.share(Some(*g), tau)?, g)));
+            let b = b.and_then(|b| Some((book_totals.share(Some(*b), tau)?, b)));
+            let Some(blended) = blend(g, b, lambda) else {
+                continue;
+            };
+            let Some(p) = g.or(b).map(|(_, p)| p) else {
+                continue;
+            };
+            entries.push(RawCandidate {
+                to: p.to,
+                mv: p.mv,
+                kind: blended.kind,
+                weight: blended.weight,
+                share: blended.weight,
+                flag_shares: blended.flags,
+            });
         }
-        let book = self.book_candidates(pos, tau, named);
-        let total: f64 = book.iter().map(|w| w.weight).sum();
-        for b in book {
-            let weight = lambda * b.weight / total;
-            if weight <= 0.0 {
+        let total: f64 = entries.iter().map(|r| r.weight).sum();
+        for r in &mut entries {
+            r.share /= total;
+        }
+        Table::from_entries(entries, style)
+    }
+}
+
+/// The explore loop's tables for a source with books: computed afresh at each position.
+struct SourceTables<'s, 'a> {
+    source: &'s MoveSource<'a>,
+    style: &'s Style,
+    fresh: Table,
+}
+
+impl Tables for SourceTables<'_, '_> {
+    fn at(&mut self, _: Option<NodeId>, game: &Chess, named: Option<LineId>) -> &Table {
+        self.fresh = self.source.table(game, self.style, named);
+        &self.fresh
+    }
+}
+
+/// A candidate's weight, flag shares and kind under a popularity blend.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Blended {
+    /// `(1 − λ)·share_graph + λ·share_book` (before the shares are normalised).
+    pub(crate) weight: f64,
+    /// The parts' flag shares mixed in the proportions of their weights.
+    pub(crate) flags: FlagWeights,
+    /// A book candidate when either part that counts is a continuation or entry.
+    pub(crate) kind: CandidateKind,
+}
+
+/// The blend of a candidate's share among the graph's candidates and among the books'
+/// (each with its part), with the books' part `lambda`: the graph counts when
+/// `lambda < 1`, the books when their weighted share is positive. `None` when neither
+/// counts. The drill ([`MoveSource`]) and the fit tables both weigh candidates so.
+pub(crate) fn blend(
+    graph: Option<(f64, &Part)>,
+    book: Option<(f64, &Part)>,
+    lambda: f64,
+) -> Option<Blended> {
+    let graph = graph
+        .filter(|_| lambda < 1.0)
+        .map(|(s, p)| ((1.0 - lambda) * s, p));
+    let book = book.map(|(s, p)| (lambda * s, p)).filter(|(w, _)| *w > 0.0);
+    let kind = |p: &Part| p.kind();
+    match (graph, book) {
+        (Some((a, g)), Some((b, k))) => {
+            let weight = a + b;
+            Some(Blended {
+                weight,
+                flags: std::array::from_fn(|f| (g.flags[f] * a + k.flags[f] * b) / weight),
+                kind: if g.entry || k.entry {
+                    CandidateKind::Book
+                } else {
+                    CandidateKind::Transposition
+                },
+            })
+        }
+        (Some((weight, p)), None) | (None, Some((weight, p))) => Some(Blended {
+            weight,
+            flags: p.flags,
+            kind: kind(p),
+        }),
+        (None, None) => None,
+    }
+}
+
+/// The sum of the weights of every book's entries with `key`.
+pub(crate) fn books_total(books: &[PolyglotBook<'_>], key: u64) -> u64 {
+    books
+        .iter()
+        .flat_map(|b| b.entries_at(key))
+        .map(|e| u64::from(e.weight))
+        .sum()
+}
+
+/// The books' candidates at `pos` without τ: their entries (the weights of several
+/// books added up), then (when `transpositions`) the legal moves that are no entry but
+/// reach a position with entries, weighted `T(y)`. Each candidate's flags are those of
+/// the graph's line naming the position it reaches, else of `named` (the game's name),
+/// which the `bool` says.
+pub(crate) fn book_parts(
+    graph: &PositionGraph,
+    books: &[PolyglotBook<'_>],
+    pos: &Chess,
+    named: Option<LineId>,
+    transpositions: bool,
+) -> Vec<(Part, bool)> {
+    let mut entries: Vec<(Move, f64)> = Vec::new();
+    for book in books {
+        for m in book.moves(pos).moves {
+            if m.weight == 0 {
                 continue;
             }
-            match out.iter_mut().find(|w| w.mv == b.mv) {
-                Some(w) => {
-                    let sum = w.weight + weight;
-                    for (f, g) in w.flag_shares.iter_mut().zip(b.flag_shares) {
-                        *f = (*f * w.weight + g * weight) / sum;
-                    }
-                    w.weight = sum;
-                    if b.kind == CandidateKind::Book {
-                        w.kind = CandidateKind::Book;
-                    }
-                }
-                None => out.push(Weighted { weight, ..b }),
+            match entries.iter_mut().find(|(mv, _)| *mv == m.mv) {
+                Some((_, w)) => *w += f64::from(m.weight),
+                None => entries.push((m.mv, f64::from(m.weight))),
             }
         }
-        out
     }
-
-    /// The books' candidates at `pos` with their raw weights: entries, then implied
-    /// transpositions weighted `τ·T(y)`.
-    fn book_candidates(&self, pos: &Chess, tau: f64, named: Option<LineId>) -> Vec<Weighted> {
-        let mut out: Vec<Weighted> = Vec::new();
-        for book in &self.books {
-            for m in book.moves(pos).moves {
-                if m.weight == 0 {
-                    continue;
-                }
-                match out.iter_mut().find(|w| w.mv == m.mv) {
-                    Some(w) => w.weight += f64::from(m.weight),
-                    None => out.push(self.book_move(pos, m.mv, f64::from(m.weight), named)),
-                }
+    let mut weights: Vec<(Move, bool, f64)> = entries
+        .iter()
+        .map(|&(mv, weight)| (mv, true, weight))
+        .collect();
+    if transpositions {
+        for mv in pos.legal_moves() {
+            if entries.iter().any(|(m, _)| *m == mv) {
+                continue;
+            }
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            let total = books_total(books, key(&next));
+            if total > 0 {
+                weights.push((mv, false, total as f64));
             }
         }
-        if tau > 0.0 {
-            for mv in pos.legal_moves() {
-                if out.iter().any(|w| w.mv == mv) {
-                    continue;
-                }
-                let mut next = pos.clone();
-                next.play_unchecked(mv);
-                let total = self.book_total(key(&next));
-                if total > 0 {
-                    let mut w = self.book_move(pos, mv, tau * total as f64, named);
-                    w.kind = CandidateKind::Transposition;
-                    out.push(w);
-                }
-            }
-        }
-        out
     }
-
-    /// A book candidate: where it leads in the graph and its flags by name.
-    fn book_move(&self, pos: &Chess, mv: Move, weight: f64, named: Option<LineId>) -> Weighted {
-        let mut next = pos.clone();
-        next.play_unchecked(mv);
-        let to = self.graph.lookup(&next);
-        let line = to.and_then(|n| self.graph.name(n)).or(named);
-        let flags = line.map(|l| self.graph.line_flags(l)).unwrap_or_default();
-        Weighted {
-            mv,
-            to,
-            kind: CandidateKind::Book,
-            weight,
-            flag_shares: Flag::ALL.map(|f| if flags.contains(f) { 1.0 } else { 0.0 }),
-        }
-    }
-
-    /// The sum of the weights of every book's entries with `key`.
-    fn book_total(&self, key: u64) -> u64 {
-        self.books
-            .iter()
-            .flat_map(|b| b.entries_at(key))
-            .map(|e| u64::from(e.weight))
-            .sum()
-    }
+    weights
+        .into_iter()
+        .map(|(mv, entry, weight)| {
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            let to = graph.lookup(&next);
+            let own = to.and_then(|n| graph.name(n));
+            let flags = own
+                .or(named)
+                .map(|l| graph.line_flags(l))
+                .unwrap_or_default();
+            let part = Part {
+                to,
+                mv,
+                entry,
+                weight,
+                flags: Flag::ALL.map(|f| if flags.contains(f) { 1.0 } else { 0.0 }),
+            };
+            (part, own.is_none())
+        })
+        .collect()
 }

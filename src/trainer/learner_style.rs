@@ -31,6 +31,7 @@ use std::fmt;
 use shakmaty::{Board, Chess, Color, File, Move, Position, Rank, Square};
 
 use crate::book::OpeningLine;
+use crate::book::line::san_prefix;
 use crate::sampler::{Style, StyleParam};
 
 /// Plies of a game the features look at: the opening, the first 10 moves.
@@ -211,16 +212,7 @@ pub fn line_moves(line: &OpeningLine) -> Option<Vec<Move>> {
     if line.start.is_some() {
         return None;
     }
-    let mut pos = Chess::default();
-    let mut out = Vec::with_capacity(line.moves.len());
-    for san in &line.moves {
-        let Ok(mv) = san.to_move(&pos) else {
-            break;
-        };
-        pos.play_unchecked(mv);
-        out.push(mv);
-    }
-    Some(out)
+    Some(san_prefix(&Chess::default(), &line.moves))
 }
 
 /// Labelled examples from the training games: one per side played by a player of the

@@ -305,17 +305,7 @@ mod tests {
     use super::*;
 
     fn moves(sans: &str) -> Vec<Move> {
-        let mut pos = Chess::default();
-        sans.split_whitespace()
-            .map(|s| {
-                let mv = San::from_ascii(s.as_bytes())
-                    .unwrap()
-                    .to_move(&pos)
-                    .unwrap();
-                pos.play_unchecked(mv);
-                mv
-            })
-            .collect()
+        crate::book::movelist::parse_moves(&Chess::default(), sans).unwrap()
     }
 
     fn one(pos: &Chess, san: &str) -> Move {

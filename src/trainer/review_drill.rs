@@ -28,6 +28,7 @@ use super::phase::{Hint, MoveOutcome, Reply};
 use super::session::{ReviewSteering, Session};
 use crate::book::NodeId;
 use crate::book::graph::start_position;
+use crate::book::line::san_prefix;
 use crate::review::study::{DEFAULT_NEW_PER_DAY, DeckStates, SessionKind, Study};
 use crate::review::{
     CardState, Deck, Rating, ReviewRecord, ReviewTerm, Schedule, Scheduler, SteerSettings,
@@ -498,15 +499,11 @@ impl ReviewDrill {
                 let Ok(mut pos) = start_position(l) else {
                     continue;
                 };
-                let ply = l.moves.iter().position(|san| {
+                let moves = san_prefix(&pos, &l.moves);
+                let ply = moves.iter().position(|&m| {
                     let here = graph.lookup(&pos) == Some(node);
-                    match san.to_move(&pos) {
-                        Ok(m) if !here => {
-                            pos.play_unchecked(m);
-                            false
-                        }
-                        _ => true,
-                    }
+                    pos.play_unchecked(m);
+                    here
                 });
                 let Some(ply) = ply else { continue };
                 if let Some(a) = l.annotations.iter().find(|a| a.ply as usize == ply) {

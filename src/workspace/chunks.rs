@@ -1,6 +1,12 @@
 //! Cutting PGN files into chunks of whole games, so that threads can read them apart.
+//!
+//! Where a chunk may end is the book's rule ([`last_cut`]): before a line that starts
+//! with `[` where reading the whole file would be between games, never inside a
+//! comment or a game's tags.
 
 use std::io::{self, Read};
+
+use crate::book::pgn::split::last_cut;
 
 /// A chunk that finds no game start grows up to this size before it is cut anyway (a
 /// single game this long is cut, and its rest read as a broken game).
@@ -18,32 +24,8 @@ pub(crate) struct Chunk {
     pub bytes: Vec<u8>,
 }
 
-/// The start of the last game in `buf` after its first byte: a line beginning with
-/// `[` that follows a blank line, or a line beginning with `[Event `. A `[` inside a
-/// comment that happens to follow a blank line would be taken for a game start too;
-/// the game around it is then read as two broken games and reported.
-pub(crate) fn last_game_start(buf: &[u8]) -> Option<usize> {
-    let mut end = buf.len();
-    while let Some(i) = buf[..end].iter().rposition(|&b| b == b'[') {
-        if i > 0 && buf[i - 1] == b'\n' {
-            let line_end = i - 1;
-            let line_start = buf[..line_end]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |p| p + 1);
-            let blank_before = buf[line_start..line_end]
-                .iter()
-                .all(|b| matches!(b, b' ' | b'\t' | b'\r'));
-            if blank_before || buf[i..].starts_with(b"[Event ") {
-                return Some(i);
-            }
-        }
-        end = i;
-    }
-    None
-}
-
-/// Reads `input` in chunks of about `chunk_bytes`, each cut at a game start, and hands
+/// Reads `input` in chunks of about `chunk_bytes`, each cut at a game start
+/// ([`last_cut`]; a chunk that finds none grows, up to [`MAX_CHUNK_GROWTH`]), and hands
 /// each to `send` (which returns `false` to stop early). A chunk is read into a buffer
 /// from `spare` when it has one (buffers handed back after use, so that the memory is
 /// not given back to the system and asked for again, chunk after chunk). Returns the
@@ -76,7 +58,7 @@ pub(crate) fn read_chunks(
             }
             return Ok(total);
         }
-        match last_game_start(&buf) {
+        match last_cut(&buf) {
             Some(cut) => {
                 carry.extend_from_slice(&buf[cut..]);
                 buf.truncate(cut);
@@ -96,19 +78,6 @@ pub(crate) fn read_chunks(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_game_starts_at_a_tag_after_a_blank_line() {
-        let text =
-            b"[Event \"a\"]\n[Site \"b\"]\n\n1. e4 { [%clk 0:01] } *\n\n[Event \"c\"]\n\n1. d4 *\n";
-        let start = last_game_start(text).unwrap();
-        assert!(text[start..].starts_with(b"[Event \"c\"]"));
-        assert_eq!(last_game_start(&text[..start]), None);
-        let crlf = b"1. e4 *\r\n\r\n[White \"x\"]\r\n\r\n1. d4 *\r\n";
-        assert!(crlf[last_game_start(crlf).unwrap()..].starts_with(b"[White"));
-        let no_blank = b"1. e4 1-0\n[Event \"x\"]\n1. d4 1-0\n";
-        assert!(no_blank[last_game_start(no_blank).unwrap()..].starts_with(b"[Event"));
-    }
 
     #[test]
     fn chunks_hold_whole_games_and_all_the_text() {

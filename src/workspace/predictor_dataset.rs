@@ -2,9 +2,10 @@
 //! the format `training/DATASET.md` describes (`.npy` arrays that numpy reads without
 //! chess code).
 //!
-//! Each file is read whole and cut into parts at game starts (the workspace's chunk
-//! rule, checked by [`ends_cleanly`]: a file with a cut inside a comment or a game's
-//! tags is read as one part); the parts are read on every core. Games are numbered over
+//! Each file is read whole and cut into parts at game starts (the book's cut rule,
+//! [`last_cut`](crate::book::pgn::split::last_cut); a file with a cut forced inside a
+//! comment or a game's tags, which [`ends_cleanly`] finds, is read as one part); the
+//! parts are read on every core. Games are numbered over
 //! all files in order; a game goes to the validation split when its number is a
 //! multiple of `valid_every`, so the split is by game. Each split is shuffled with the
 //! seed. The output depends only on the inputs and the options, not on the threads.

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use shakmaty::san::San;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move};
 
 use super::error::WorkspaceError;
 use super::export::write_pgn_file;
+use crate::book::line::sans_of;
 use crate::book::{LineSource, OpeningLine};
 
 /// Writes the repertoire `lines` (read from `original`) with the line `moves` (legal
@@ -24,15 +24,7 @@ pub fn add_line_to_copy(
     moves: &[Move],
     name: &str,
 ) -> Result<PathBuf, WorkspaceError> {
-    let mut pos = Chess::default();
-    let sans: Vec<San> = moves
-        .iter()
-        .map(|&mv| {
-            let san = San::from_move(&pos, mv);
-            pos.play_unchecked(mv);
-            san
-        })
-        .collect();
+    let sans = sans_of(&Chess::default(), moves);
     let source = match lines.first().map(|l| &l.source) {
         Some(LineSource::Pgn { source, .. }) => *source,
         _ => crate::book::SourceId(u16::MAX),

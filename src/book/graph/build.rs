@@ -12,12 +12,11 @@ use shakmaty::{Chess, Move, Position};
 
 use super::node::{NONE, Node, NodeWeights};
 use super::{
-    Continuation, GraphBuild, LineId, NodeId, PositionGraph, Transposition, len_u32, san_to_move,
-    start_position,
+    Continuation, GraphBuild, LineId, NodeId, PositionGraph, Transposition, len_u32, start_position,
 };
 use crate::book::error::LineError;
 use crate::book::key::NodeKey;
-use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine};
+use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine, san_path};
 use crate::book::matrix::{occupancy_key, occupancy_word};
 
 /// The graph under construction and what is thrown away once it is laid out.
@@ -88,20 +87,19 @@ impl Builder {
             positions.truncate(shared + 1);
             moves.truncate(shared);
             path.truncate(shared + 1);
-            let replay = (|| {
-                for (i, san) in line.moves.iter().enumerate().skip(shared) {
-                    let mut pos = positions[i].clone();
-                    let mv = san_to_move(&pos, *san, i + 1, &line)?;
-                    pos.play_unchecked(mv);
-                    moves.push(mv);
-                    positions.push(pos);
+            let rest = match san_path(&positions[shared], &line.moves[shared..]) {
+                Ok(rest) => rest,
+                Err(e) => {
+                    prev = None;
+                    issues.push(LineError::from_san_path(line.source, shared, e));
+                    continue;
                 }
-                Ok::<(), LineError>(())
-            })();
-            if let Err(e) = replay {
-                prev = None;
-                issues.push(e);
-                continue;
+            };
+            let mut pos = positions[shared].clone();
+            for mv in rest {
+                pos.play_unchecked(mv);
+                moves.push(mv);
+                positions.push(pos.clone());
             }
             match &mut prev {
                 Some((start, sans)) if *start == line.start => {

@@ -3,13 +3,13 @@
 use std::ops::Range;
 
 use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanError, SanPlus};
+use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
-use super::error::{LineError, MoveErrorKind};
+use super::error::LineError;
 use super::key::NodeKey;
-use super::line::{FlagSet, FlagWeights, OpeningLine};
+use super::line::{FlagSet, FlagWeights, OpeningLine, san_path};
 
 mod build;
 pub(crate) mod index;
@@ -121,22 +121,15 @@ pub struct GraphBuild {
     pub issues: Vec<LineError>,
 }
 
-/// Plays SAN `san` (the `ply`-th move, 1-based) of `line` in `pos`.
-pub(crate) fn san_to_move(
-    pos: &Chess,
-    san: San,
-    ply: usize,
-    line: &OpeningLine,
-) -> Result<Move, LineError> {
-    san.to_move(pos).map_err(|e| LineError::Move {
-        line: line.source,
-        ply,
-        san: san.to_string(),
-        kind: match e {
-            SanError::IllegalSan => MoveErrorKind::Illegal,
-            SanError::AmbiguousSan => MoveErrorKind::Ambiguous,
-        },
-    })
+/// The moves of `line` from its start position.
+///
+/// # Errors
+///
+/// [`LineError::BadStart`] when its start does not read, [`LineError::Move`] for its
+/// first move that cannot be played.
+pub fn replay_line(line: &OpeningLine) -> Result<Vec<Move>, LineError> {
+    let start = start_position(line)?;
+    san_path(&start, &line.moves).map_err(|e| LineError::from_san_path(line.source, 0, e))
 }
 
 /// The start position of a line: its FEN, or the standard position.

@@ -46,6 +46,7 @@
 //! - `distinct`: the count of distinct positions, shared by threads reading parts.
 //! - `split`: where a file may be cut into parts read apart, and putting their
 //!   reports together.
+//! - `start`: the start position from the `[Variant]` and `[FEN]` tags.
 //! - `tree`: a recorded game played into a tree of moves.
 //! - `importer`: the tree's paths into lines, and the counts.
 //! - `report`: the import report, its issues and errors.
@@ -84,6 +85,7 @@ mod importer;
 mod report;
 mod scan;
 pub mod split;
+mod start;
 mod tree;
 mod visitor;
 
@@ -92,6 +94,7 @@ mod tests;
 
 pub use distinct::DistinctPositions;
 pub use report::{ImportError, ImportIssue, ImportReport, IssueReason, Summary};
+pub use start::{StartIssue, start_from_tags};
 
 use capture::{Capture, Tee};
 use importer::Importer;

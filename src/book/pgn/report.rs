@@ -8,6 +8,7 @@ use std::io;
 use thiserror::Error;
 
 use super::ImportMode;
+use super::start::StartIssue;
 use crate::book::tags::GameTags;
 
 /// Why a game (or the rest of it) was not imported.
@@ -39,20 +40,10 @@ pub enum IssueReason {
     /// A tag line that is not closed before the end of the reader's buffer or file.
     #[error("a tag is not closed")]
     UnterminatedTag,
-    /// The `[FEN]` tag is not a legal standard-chess position.
-    #[error("bad FEN start position `{fen}`: {reason}; game skipped")]
-    BadFen {
-        /// The FEN as given.
-        fen: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A `[Variant]` other than standard chess.
-    #[error("variant `{0}` is not supported; game skipped")]
-    Variant(String),
-    /// A `[FEN]` whose castling rights only make sense in Chess960.
-    #[error("Chess960 castling rights in the FEN `{0}`; Chess960 is not supported; game skipped")]
-    Chess960(String),
+    /// The start position from the `[Variant]` and `[FEN]` tags cannot be played; the
+    /// game is skipped.
+    #[error(transparent)]
+    Start(#[from] StartIssue),
     /// Text between games with neither a tag nor a move (junk).
     #[error("neither tags nor moves: not a game")]
     NotAGame,

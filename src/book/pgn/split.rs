@@ -1,8 +1,8 @@
 //! Reading one PGN file in parts, on several threads, with the report and lines that
 //! reading it whole gives.
 //!
-//! A file is cut before a line that starts with `[` (see the workspace's chunks), and
-//! each part is read by [`check_part`](super::check_part) or
+//! A file is cut before a line that starts with `[` ([`last_cut`]), and each part is
+//! read by [`check_part`](super::check_part) or
 //! [`read_part`](super::read_part) from a fresh reader. That is
 //! what reading the whole file does at that line, provided the reader would be between
 //! games there: in the movetext of a game, where a line starting with `[` ends it. It
@@ -38,6 +38,41 @@ use crate::book::line::LineSource;
 /// assert!(!ends_cleanly(b"[Event \"a\"] { a comment\n\n"));
 /// ```
 pub fn ends_cleanly(part: &[u8]) -> bool {
+    walk(part, |_| {})
+}
+
+/// The last place after the first byte of `part` (which starts at a game's first line,
+/// or is the file's start) where the file may be cut for reading in parts: the start
+/// of a line that begins with `[` and before which the text [`ends_cleanly`]. `None`
+/// when there is none: the part must grow (or be read whole).
+///
+/// This is the one rule for cutting a PGN file: the parts it gives are read as the
+/// whole file is.
+///
+/// ```
+/// use hastings::book::pgn::split::last_cut;
+///
+/// let text = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+/// assert_eq!(last_cut(text), Some(22));
+/// assert!(text[22..].starts_with(b"[Event \"b\"]"));
+/// // A `[` inside a comment, even after a blank line, is no game start.
+/// assert_eq!(last_cut(b"[Event \"a\"]\n\n1. e4 {see\n\n[Event \"b\"]\n} *\n"), None);
+/// ```
+pub fn last_cut(part: &[u8]) -> Option<usize> {
+    let mut cut = None;
+    walk(part, |at| {
+        if at > 0 {
+            cut = Some(at);
+        }
+    });
+    cut
+}
+
+/// Walks `part` by lines as pgn-reader reads them (see [`ends_cleanly`]), calling
+/// `clean_tag_line` with the start of every line that begins with `[` and before which
+/// the text ends cleanly. Returns whether the whole part ends cleanly; the walk stops
+/// (`false`) at a comment that is not closed or a tag line with a `{`.
+fn walk(part: &[u8], mut clean_tag_line: impl FnMut(usize)) -> bool {
     let mut i = 0;
     let mut last_is_tag = false;
     while i < part.len() {
@@ -45,6 +80,9 @@ pub fn ends_cleanly(part: &[u8]) -> bool {
         let line_end = memchr::memchr(b'\n', &part[i..]).map_or(part.len(), |k| i + k);
         match part[i] {
             b'[' => {
+                if !last_is_tag {
+                    clean_tag_line(i);
+                }
                 // A `{` after a tag on its line opens a comment; in a tag's value it
                 // does not. Rather than tell them apart, such a part is read whole.
                 if memchr::memchr(b'{', &part[i..line_end]).is_some() {
@@ -226,5 +264,36 @@ mod tests {
         for part in broken {
             assert!(!ends_cleanly(part), "{}", String::from_utf8_lossy(part));
         }
+    }
+
+    #[test]
+    fn a_game_starts_at_a_tag_after_a_blank_line() {
+        let text =
+            b"[Event \"a\"]\n[Site \"b\"]\n\n1. e4 { [%clk 0:01] } *\n\n[Event \"c\"]\n\n1. d4 *\n";
+        let start = last_cut(text).unwrap();
+        assert!(text[start..].starts_with(b"[Event \"c\"]"));
+        assert_eq!(last_cut(&text[..start]), None);
+        let crlf = b"1. e4 *\r\n\r\n[White \"x\"]\r\n\r\n1. d4 *\r\n";
+        assert!(crlf[last_cut(crlf).unwrap()..].starts_with(b"[White"));
+        let no_blank = b"1. e4 1-0\n[Event \"x\"]\n1. d4 1-0\n";
+        assert!(no_blank[last_cut(no_blank).unwrap()..].starts_with(b"[Event"));
+    }
+
+    #[test]
+    fn cuts_fall_only_where_the_whole_file_is_between_games() {
+        // A `[` line after a blank line inside a comment, and tags split by a blank
+        // line: neither is a place to cut.
+        let text = b"[Event \"a\"]\n\n1. e4 {a note\n\n[Event \"not a tag\"]\n} e5 *\n\n\
+                     [Event \"b\"]\n\n[Site \"still b\"]\n\n1. d4 *\n";
+        let cut = last_cut(text).unwrap();
+        assert!(text[cut..].starts_with(b"[Event \"b\"]"), "{cut}");
+        assert!(ends_cleanly(&text[..cut]));
+        // Before that, the only `[` lines are inside the comment or the first tag.
+        assert_eq!(last_cut(&text[..cut]), None);
+        // A cut after a tag line with a `{` is never taken.
+        let braces =
+            b"[Event \"a\"]\n\n1. e4 *\n\n[Annotator \"{x}\"]\n\n1. d4 *\n\n[Event \"c\"]\n";
+        let cut = last_cut(braces).unwrap();
+        assert!(braces[cut..].starts_with(b"[Annotator"));
     }
 }

@@ -8,13 +8,14 @@
 use std::ops::ControlFlow;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor};
-use shakmaty::fen::{Epd, Fen};
+use shakmaty::fen::Fen;
 use shakmaty::san::San;
-use shakmaty::{CastlingMode, Chess, EnPassantMode};
+use shakmaty::{Chess, EnPassantMode};
 
 use super::comment::{MAX_COMMENT_BYTES, parse_comment};
 use super::report::IssueReason;
 use super::scan;
+use super::start::start_from_tags;
 use super::{ImportMode, ImportOptions};
 use crate::book::line::MoveAnnotation;
 use crate::book::tags::GameTags;
@@ -34,44 +35,14 @@ pub(super) enum Event {
 /// The start of a game: the position and its FEN, `None` for the standard position.
 pub(super) type Start = Result<Option<(Chess, String)>, IssueReason>;
 
-/// The start position from the `[Variant]` and `[FEN]` tags.
+/// The start position from the `[Variant]` and `[FEN]` tags, with its FEN as the
+/// lines keep it.
 fn game_start(tags: &GameTags) -> Start {
-    if let Some(variant) = tags.get("Variant") {
-        let v = variant.trim().to_ascii_lowercase();
-        if !matches!(
-            v.as_str(),
-            "" | "standard" | "chess" | "normal" | "from position"
-        ) {
-            return Err(IssueReason::Variant(variant.trim().to_owned()));
-        }
-    }
-    let Some(text) = tags.get("FEN") else {
-        return Ok(None);
-    };
-    let text = text.trim();
-    let bad = |reason: String| IssueReason::BadFen {
-        fen: text.to_owned(),
-        reason,
-    };
-    let fen = Fen::from_ascii(text.as_bytes()).map_err(|e| bad(e.to_string()))?;
-    match fen.clone().into_position::<Chess>(CastlingMode::Standard) {
-        Ok(pos) => {
-            let standard = Epd::from_position(&Chess::default(), EnPassantMode::Legal);
-            if Epd::from_position(&pos, EnPassantMode::Legal) == standard {
-                Ok(None)
-            } else {
-                let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-                Ok(Some((pos, fen)))
-            }
-        }
-        Err(e) => {
-            if fen.into_position::<Chess>(CastlingMode::Chess960).is_ok() {
-                Err(IssueReason::Chess960(text.to_owned()))
-            } else {
-                Err(bad(e.to_string()))
-            }
-        }
-    }
+    let pos = start_from_tags(tags.get("Variant"), tags.get("FEN"))?;
+    Ok(pos.map(|pos| {
+        let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+        (pos, fen)
+    }))
 }
 
 /// What the visitor recorded of one game.

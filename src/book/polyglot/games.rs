@@ -16,13 +16,13 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError};
-use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Position};
+use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
 use thiserror::Error;
 
 use super::key::key;
 use super::moves::RawMove;
+use crate::book::pgn::{StartIssue, start_from_tags};
 
 /// The ply limit of `hastings book make` when none is given.
 pub const DEFAULT_MAX_PLIES: u32 = 30;
@@ -81,17 +81,10 @@ pub enum GameIssueReason {
     /// A null move (`--`, `Z0`); the plies before it count.
     #[error("null move")]
     NullMove,
-    /// The `[FEN]` is not a legal standard-chess position; the game is skipped.
-    #[error("bad FEN `{fen}`: {reason}; game skipped")]
-    BadFen {
-        /// The FEN as given.
-        fen: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A `[Variant]` other than standard chess; the game is skipped.
-    #[error("variant `{0}` is not supported; game skipped")]
-    Variant(String),
+    /// The start position from the `[Variant]` and `[FEN]` tags cannot be played (another
+    /// variant, a bad FEN, Chess960 castling rights); the game is skipped.
+    #[error(transparent)]
+    Start(#[from] StartIssue),
     /// The movetext ends without a result token (`1-0`, `0-1`, `1/2-1/2`, `*`): the
     /// game may be cut short. Its plies count. (Checked only for games read to their
     /// end, not for those stopped at the ply limit.)
@@ -264,35 +257,11 @@ impl<S: PlySink> GameVisitor<'_, S> {
     }
 
     fn start(&mut self, tags: &Tags) -> Option<Chess> {
-        if let Some(variant) = &tags.variant {
-            let v = variant.trim().to_ascii_lowercase();
-            if !matches!(
-                v.as_str(),
-                "" | "standard" | "chess" | "normal" | "from position"
-            ) {
-                let name = variant.trim().to_owned();
-                self.issue(0, String::new(), GameIssueReason::Variant(name));
-                return None;
-            }
-        }
-        let Some(raw) = &tags.fen else {
-            return Some(Chess::default());
-        };
-        let text = String::from_utf8_lossy(raw).trim().to_owned();
-        let parsed = Fen::from_ascii(text.as_bytes())
-            .map_err(|e| e.to_string())
-            .and_then(|fen| {
-                fen.into_position::<Chess>(CastlingMode::Standard)
-                    .map_err(|e| e.to_string())
-            });
-        match parsed {
-            Ok(pos) => Some(pos),
-            Err(reason) => {
-                self.issue(
-                    0,
-                    String::new(),
-                    GameIssueReason::BadFen { fen: text, reason },
-                );
+        let fen = tags.fen.as_deref().map(String::from_utf8_lossy);
+        match start_from_tags(tags.variant.as_deref(), fen.as_deref()) {
+            Ok(pos) => Some(pos.unwrap_or_default()),
+            Err(issue) => {
+                self.issue(0, String::new(), issue.into());
                 None
             }
         }
@@ -466,19 +435,19 @@ mod tests {
         let (plies, report) = read(pgn, 30);
         assert_eq!(report.games, 3);
         assert_eq!(plies.len(), 1);
-        let start = Fen::from_ascii(b"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+        let start = shakmaty::fen::Fen::from_ascii(b"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
             .unwrap()
-            .into_position::<Chess>(CastlingMode::Standard)
+            .into_position::<Chess>(shakmaty::CastlingMode::Standard)
             .unwrap();
         assert_eq!(plies[0].0, key(&start));
         assert_eq!(report.issue_count, 2);
         assert!(matches!(
             report.issues[0].reason,
-            GameIssueReason::BadFen { .. }
+            GameIssueReason::Start(StartIssue::BadFen { .. })
         ));
         assert_eq!(
             report.issues[1].reason,
-            GameIssueReason::Variant("Atomic".into())
+            GameIssueReason::Start(StartIssue::Variant("Atomic".into()))
         );
     }
 

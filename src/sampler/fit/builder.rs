@@ -10,9 +10,12 @@
 use rustc_hash::FxHashMap;
 use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square};
 
-use super::table::{Cand, FitData, Observation, Part, Prev, TableInfo, Totals};
+use super::table::{Cand, FitData, Observation, Prev, TableInfo};
+use crate::book::line::san_prefix;
 use crate::book::polyglot::{PolyglotBook, key};
-use crate::book::{Flag, LineId, NodeId, OpeningLine, PositionGraph};
+use crate::book::{LineId, NodeId, OpeningLine, PositionGraph};
+use crate::sampler::metropolis::{Totals, graph_parts};
+use crate::sampler::source::{book_parts, books_total};
 
 /// Whether a `White`/`Black` tag names the player: `player` occurs in it, ignoring case
 /// (`"carlsen"` matches `"Carlsen, Magnus"`). An empty `player` matches nothing.
@@ -59,18 +62,9 @@ fn position_key(pos: &Chess) -> PositionKey {
 }
 
 impl Builder<'_, '_> {
-    /// The sum of the weights of every book's entries at `key`.
-    fn book_total(&self, key: u64) -> u64 {
-        self.books
-            .iter()
-            .flat_map(|b| b.entries_at(key))
-            .map(|e| u64::from(e.weight))
-            .sum()
-    }
-
     /// Whether a game may stand at `pos` (see the [module docs](self)).
     fn knows(&self, pos: &Chess, node: Option<NodeId>) -> bool {
-        node.is_some() || (!self.books.is_empty() && self.book_total(key(pos)) > 0)
+        node.is_some() || (!self.books.is_empty() && books_total(self.books, key(pos)) > 0)
     }
 
     /// The table of `pos` (`node` its node, `named` the game's name there), computed
@@ -129,124 +123,49 @@ impl Builder<'_, '_> {
         id
     }
 
-    /// The graph's candidates at `node` as played from `pos` (as `graph_candidates`).
+    /// The graph's candidates at `node` as played from `pos`, with transpositions (the
+    /// tables are τ-free), and their totals.
     fn graph_parts(&self, pos: &Chess, node: Option<NodeId>) -> (Vec<(Move, Cand)>, Totals) {
-        let mut out = Vec::new();
-        let mut totals = Totals::default();
         let Some(node) = node else {
-            return (out, totals);
+            return (Vec::new(), Totals::default());
         };
-        for c in self.graph.continuations(node) {
-            if c.weight > 0.0 && pos.is_legal(c.mv) {
-                totals.entries += c.weight;
-                let part = Part {
-                    entry: true,
-                    weight: c.weight,
-                    flags: c.flag_weights.map(|f| f / c.weight),
+        let parts = graph_parts(self.graph, node, pos, true);
+        let totals = Totals::of(&parts);
+        let cands = parts
+            .into_iter()
+            .map(|part| {
+                let cand = Cand {
+                    graph: Some(part),
+                    book: None,
                 };
-                out.push((
-                    c.mv,
-                    Cand {
-                        graph: Some(part),
-                        book: None,
-                    },
-                ));
-            }
-        }
-        for t in self.graph.transpositions_at(node, pos) {
-            let total = self.graph.weight(t.to);
-            if total > 0.0 {
-                totals.trans += total;
-                let part = Part {
-                    entry: false,
-                    weight: total,
-                    flags: self.graph.flag_weights(t.to).map(|f| f / total),
-                };
-                out.push((
-                    t.mv,
-                    Cand {
-                        graph: Some(part),
-                        book: None,
-                    },
-                ));
-            }
-        }
-        (out, totals)
+                (part.mv, cand)
+            })
+            .collect();
+        (cands, totals)
     }
 
     /// Adds the books' candidates at `pos` to `cands` (entries, then implied
-    /// transpositions, as `MoveSource::book_candidates`); their totals, and whether a
-    /// candidate's flags came from `named`.
+    /// transpositions, as the drill's `MoveSource` has them); their totals, and whether
+    /// a candidate's flags came from `named`.
     fn book_parts(
         &self,
         pos: &Chess,
         named: Option<LineId>,
         cands: &mut Vec<(Move, Cand)>,
     ) -> (Totals, bool) {
-        let mut totals = Totals::default();
         if self.books.is_empty() {
-            return (totals, false);
+            return (Totals::default(), false);
         }
-        let mut entries: Vec<(Move, f64)> = Vec::new();
-        for book in self.books {
-            for m in book.moves(pos).moves {
-                if m.weight == 0 {
-                    continue;
-                }
-                match entries.iter_mut().find(|(mv, _)| *mv == m.mv) {
-                    Some((_, w)) => *w += f64::from(m.weight),
-                    None => entries.push((m.mv, f64::from(m.weight))),
-                }
-            }
-        }
-        let mut parts: Vec<(Move, Part)> = entries
-            .iter()
-            .map(|&(mv, weight)| {
-                totals.entries += weight;
-                (
-                    mv,
-                    Part {
-                        entry: true,
-                        weight,
-                        flags: [0.0; 5],
-                    },
-                )
-            })
-            .collect();
-        for mv in pos.legal_moves() {
-            if entries.iter().any(|(m, _)| *m == mv) {
-                continue;
-            }
-            let mut next = pos.clone();
-            next.play_unchecked(mv);
-            let total = self.book_total(key(&next));
-            if total > 0 {
-                totals.trans += total as f64;
-                parts.push((
-                    mv,
-                    Part {
-                        entry: false,
-                        weight: total as f64,
-                        flags: [0.0; 5],
-                    },
-                ));
-            }
-        }
+        let parts = book_parts(self.graph, self.books, pos, named, true);
         let mut used_name = false;
-        for (mv, mut part) in parts {
-            let mut next = pos.clone();
-            next.play_unchecked(mv);
-            let own = self.graph.lookup(&next).and_then(|n| self.graph.name(n));
-            used_name |= own.is_none();
-            let flags = own
-                .or(named)
-                .map(|l| self.graph.line_flags(l))
-                .unwrap_or_default();
-            part.flags = Flag::ALL.map(|f| if flags.contains(f) { 1.0 } else { 0.0 });
-            match cands.iter_mut().find(|(m, _)| *m == mv) {
+        let mut totals = Totals::default();
+        for (part, by_name) in parts {
+            used_name |= by_name;
+            totals.add(&part);
+            match cands.iter_mut().find(|(m, _)| *m == part.mv) {
                 Some((_, c)) => c.book = Some(part),
                 None => cands.push((
-                    mv,
+                    part.mv,
                     Cand {
                         graph: None,
                         book: Some(part),
@@ -291,10 +210,9 @@ impl Builder<'_, '_> {
         // the next position needs it: the position, the move and the game's name.
         let mut pending: Option<(Chess, Move, Option<LineId>)> = None;
         let mut named = None;
-        for (ply, san) in line.moves.iter().take(max_plies).enumerate() {
-            let Ok(mv) = san.to_move(&pos) else {
-                return; // the importer only keeps legal prefixes; nothing to score past this
-            };
+        // The importer only keeps legal prefixes; nothing is scored past an illegal move.
+        let moves = san_prefix(&pos, line.moves.iter().take(max_plies));
+        for (ply, mv) in moves.into_iter().enumerate() {
             let player = sides[usize::from(pos.turn() == Color::Black)];
             let node = self.graph.lookup(&pos);
             if let Some(line) = node.and_then(|n| self.graph.name(n)) {

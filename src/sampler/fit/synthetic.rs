@@ -14,9 +14,10 @@
 use std::sync::Arc;
 
 use rand::Rng;
-use shakmaty::{Chess, Move, Position, san::San};
+use shakmaty::{Chess, Move, Position};
 
 use crate::book::export::{ExportError, write_pgn};
+use crate::book::line::sans_of;
 use crate::book::{GameTags, LineSource, OpeningLine, PositionGraph, SourceId};
 use crate::sampler::{MoveSource, Style};
 
@@ -95,15 +96,7 @@ pub fn sample_games_pgn_from(
     let mut lines = Vec::with_capacity(n);
     for i in 0..n {
         let moves = sample_game_from(source, style, plies, rng);
-        let mut pos = Chess::default();
-        let sans = moves
-            .iter()
-            .map(|&mv| {
-                let san = San::from_move(&pos, mv);
-                pos.play_unchecked(mv);
-                san
-            })
-            .collect();
+        let sans = sans_of(&Chess::default(), &moves);
         let (white, black) = if i % 2 == 0 {
             (player, "Opponent")
         } else {

@@ -33,58 +33,15 @@
 //! Identical observations (same position, same previous move, same move played) are
 //! kept once with a count, so the common first moves cost one term each.
 
-use crate::book::FlagWeights;
+use crate::sampler::metropolis::{Part, Totals, acceptance, clean_s_prev};
+use crate::sampler::source::blend;
 use crate::sampler::{Popularity, Style};
-
-/// One source's part of a candidate, without τ.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Part {
-    /// A continuation or book entry (else an implied transposition, weighted by τ).
-    pub(super) entry: bool,
-    /// `cw(x→y)` of a continuation, an entry's weight, `T(y)` of a transposition.
-    pub(super) weight: f64,
-    /// `f_i(x→y)`.
-    pub(super) flags: FlagWeights,
-}
-
-impl Part {
-    /// The part's weight under `tau`.
-    fn weight(&self, tau: f64) -> f64 {
-        if self.entry {
-            self.weight
-        } else {
-            tau * self.weight
-        }
-    }
-}
 
 /// One candidate: its graph part and its books' part.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Cand {
     pub(super) graph: Option<Part>,
     pub(super) book: Option<Part>,
-}
-
-/// The τ-free totals of one source at a position.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Totals {
-    /// The total weight of the continuations (entries).
-    pub(super) entries: f64,
-    /// The total `T(y)` of the transpositions.
-    pub(super) trans: f64,
-}
-
-impl Totals {
-    fn den(&self, tau: f64) -> f64 {
-        self.entries + tau * self.trans
-    }
-
-    /// The share of `part` among this source's candidates under `tau`, if it is one.
-    fn share(&self, part: Option<Part>, tau: f64) -> Option<f64> {
-        let part = part?;
-        let (w, den) = (part.weight(tau), self.den(tau));
-        (w > 0.0 && den > 0.0).then(|| w / den)
-    }
 }
 
 /// The candidates of one position: `cands[start..start + len]`.
@@ -276,12 +233,6 @@ impl FitData {
     /// candidate under this style and popularity).
     fn shares(&self, style: &Style, lambda: f64) -> (Vec<f64>, Vec<f64>) {
         let tau = style.tau();
-        let effective: FlagWeights = std::array::from_fn(|i| {
-            let p = style.params()[i];
-            if p.enabled { p.weight } else { 0.0 }
-        });
-        let bonus_of =
-            |f: &FlagWeights| -> f64 { effective.iter().zip(f).map(|(e, f)| e * f).sum() };
         let mut share = vec![0.0; self.cands.len()];
         let mut bonus = vec![0.0; self.cands.len()];
         for &t in &self.used {
@@ -292,40 +243,23 @@ impl FitData {
                     let c = &self.cands[i];
                     if let (Some(s), Some(g)) = (t.graph.share(c.graph, tau), c.graph) {
                         share[i] = s;
-                        bonus[i] = bonus_of(&g.flags);
+                        bonus[i] = style.bonus(&g.flags);
                     }
                 }
                 continue;
             }
-            // The blend, as `MoveSource::weighted` mixes it.
+            // The blend, as the drill's `MoveSource` mixes it.
             let mut sum = 0.0;
             for i in t.range() {
                 let c = &self.cands[i];
-                let graph = if lambda < 1.0 {
-                    t.graph.share(c.graph, tau).map(|s| (1.0 - lambda) * s)
-                } else {
-                    None
+                let graph = t.graph.share(c.graph, tau).zip(c.graph.as_ref());
+                let book = t.book.share(c.book, tau).zip(c.book.as_ref());
+                let Some(blended) = blend(graph, book, lambda) else {
+                    continue;
                 };
-                let book = t
-                    .book
-                    .share(c.book, tau)
-                    .map(|s| lambda * s)
-                    .filter(|w| *w > 0.0);
-                let (weight, flags) = match (graph, c.graph, book, c.book) {
-                    (Some(a), Some(g), Some(b), Some(k)) => {
-                        let w = a + b;
-                        (
-                            w,
-                            std::array::from_fn(|f| (g.flags[f] * a + k.flags[f] * b) / w),
-                        )
-                    }
-                    (Some(a), Some(g), None, _) => (a, g.flags),
-                    (None, _, Some(b), Some(k)) => (b, k.flags),
-                    _ => continue,
-                };
-                share[i] = weight;
-                bonus[i] = bonus_of(&flags);
-                sum += weight;
+                share[i] = blended.weight;
+                bonus[i] = style.bonus(&blended.flags);
+                sum += blended.weight;
             }
             if sum > 0.0 {
                 for s in &mut share[t.range()] {
@@ -353,8 +287,7 @@ impl FitData {
             let s_prev = match o.prev {
                 Prev::One => 1.0,
                 Prev::Move { table, cand } => {
-                    let s = share[(self.tables[table as usize].start + cand) as usize];
-                    if s > 0.0 && s <= 1.0 { s } else { 1.0 }
+                    clean_s_prev(share[(self.tables[table as usize].start + cand) as usize])
                 }
             };
             let t = &self.tables[o.table as usize];
@@ -364,7 +297,7 @@ impl FitData {
                 if s <= 0.0 {
                     continue;
                 }
-                let m = (s / s_prev + bonus[i]).min(1.0);
+                let m = acceptance(s, s_prev, bonus[i]).min(1.0);
                 norm += m;
                 if k == o.played as usize {
                     played = m;

@@ -8,16 +8,12 @@
 //! says who wrote the comments, and a non-standard `[BookPlies "6"]` tag lets a program
 //! find the switch without reading comments (PGN readers keep unknown tags).
 
-use std::fmt::Write as _;
-
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color, EnPassantMode, Position};
 
 use super::PlayOnGame;
+use crate::book::export::GameWriter;
 use crate::engine::Score;
-
-/// The longest line of movetext (PGN export format asks for at most 80 characters).
-const LINE: usize = 79;
 
 impl PlayOnGame {
     /// The game as PGN; `engine` names the engine's side, `date` is `YYYY.MM.DD` (see
@@ -27,71 +23,53 @@ impl PlayOnGame {
             Color::White => ("Learner", engine),
             Color::Black => (engine, "Learner"),
         };
-        let mut out = String::new();
-        let mut tag = |name: &str, value: &str| {
-            let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-            let _ = writeln!(out, "[{name} \"{value}\"]");
-        };
-        tag("Event", "Play on after the book");
-        tag("Site", "Hastings");
-        tag("Date", date.unwrap_or("????.??.??"));
-        tag("Round", "-");
-        tag("White", white);
-        tag("Black", black);
-        tag("Result", self.result());
+        let mut out = GameWriter::new();
+        out.tag("Event", "Play on after the book");
+        out.tag("Site", "Hastings");
+        out.tag("Date", date.unwrap_or("????.??.??"));
+        out.tag("Round", "-");
+        out.tag("White", white);
+        out.tag("Black", black);
+        out.tag("Result", self.result());
         if let Some(opening) = &self.opening {
-            tag("Opening", opening);
+            out.tag("Opening", opening);
         }
-        tag("Annotator", "Hastings");
-        tag("BookPlies", &self.book_plies.to_string());
-        tag("PlyCount", &self.moves.len().to_string());
+        out.tag("Annotator", "Hastings");
+        out.tag("BookPlies", &self.book_plies.to_string());
+        out.tag("PlyCount", &self.moves.len().to_string());
         let start = self.game.start();
         if *start != Chess::default() {
-            tag("SetUp", "1");
-            tag(
+            out.tag("SetUp", "1");
+            out.tag(
                 "FEN",
                 &Fen::from_position(start, EnPassantMode::Legal).to_string(),
             );
         }
         if self.end.is_some() {
-            tag("Termination", "normal");
+            out.tag("Termination", "normal");
         }
-        out.push('\n');
-        let mut words = Vec::new();
         let book_end = format!(
-            "{{Book ends: {}}}",
+            "Book ends: {}",
             self.opening.as_deref().unwrap_or("unnamed line")
         );
         if self.book_plies == 0 {
-            words.push(book_end.clone());
+            out.comment(&book_end);
         }
         let mut pos = start.clone();
-        let mut after_comment = false;
         for (i, m) in self.moves.iter().enumerate() {
-            let number = pos.fullmoves().get();
-            if pos.turn() == Color::White {
-                words.push(format!("{number}."));
-            } else if i == 0 || after_comment {
-                words.push(format!("{number}..."));
-            }
-            words.push(m.san.clone());
-            after_comment = false;
+            out.san(&pos, m.mv);
             if let Some(score) = m.eval {
-                words.push(format!("{{[%eval {}]}}", eval_text(score)));
-                after_comment = true;
+                out.comment(&format!("[%eval {}]", eval_text(score)));
             }
             if i + 1 == self.book_plies {
-                words.push(book_end.clone());
-                after_comment = true;
+                out.comment(&book_end);
             }
             pos.play_unchecked(m.mv);
         }
         if let Some(end) = &self.end {
-            words.push(format!("{{{end}}}"));
+            out.comment(&end.to_string());
         }
-        words.push(self.result().to_owned());
-        wrap(&mut out, &words);
-        out
+        out.finish(self.result())
     }
 
     /// The game as PGN with an unknown date (see [`PlayOnGame::to_pgn_dated`]).
@@ -106,26 +84,6 @@ fn eval_text(score: Score) -> String {
         Score::Cp(cp) => format!("{:.2}", f64::from(cp) / 100.0),
         Score::Mate(n) => format!("#{n}"),
     }
-}
-
-/// Appends `words` to `out` in lines of at most [`LINE`] characters (a longer word gets
-/// a line of its own), then a blank line.
-fn wrap(out: &mut String, words: &[String]) {
-    let mut width = 0;
-    for word in words {
-        let len = word.chars().count();
-        if width > 0 && width + 1 + len > LINE {
-            out.push('\n');
-            width = 0;
-        }
-        if width > 0 {
-            out.push(' ');
-            width += 1;
-        }
-        out.push_str(word);
-        width += len;
-    }
-    out.push_str("\n\n");
 }
 
 /// The PGN date (`YYYY.MM.DD`, UTC) of a time in seconds since 1970.
@@ -171,16 +129,7 @@ mod tests {
 
     /// The book part `sans`, the learner playing Black.
     fn book(sans: &str) -> PlayOnGame {
-        let mut moves = Vec::new();
-        let mut pos = Chess::default();
-        for s in sans.split_whitespace() {
-            let mv = San::from_ascii(s.as_bytes())
-                .unwrap()
-                .to_move(&pos)
-                .unwrap();
-            pos.play_unchecked(mv);
-            moves.push(mv);
-        }
+        let moves = crate::book::movelist::parse_moves(&Chess::default(), sans).unwrap();
         PlayOnGame::new(
             Chess::default(),
             &moves,
@@ -246,7 +195,7 @@ mod tests {
             "{movetext}"
         );
         assert!(
-            movetext.lines().all(|l| l.chars().count() <= LINE),
+            movetext.lines().all(|l| l.chars().count() <= 79),
             "{movetext}"
         );
         assert!(pgn.contains("[Result \"1/2-1/2\"]"));

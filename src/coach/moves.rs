@@ -49,7 +49,7 @@ mod tests {
         assert_eq!(book_moves(&eco, "e4 c5").unwrap().len(), 2);
         assert_eq!(book_moves(&eco, "").unwrap().len(), 0);
         assert!(matches!(
-            book_moves(&eco, "a3 h6 h3 a6"),
+            book_moves(&eco, "e4 e5 Qh5 Ke7"),
             Err(BookMovesError::LeavesBook { ply: 4 })
         ));
         assert!(matches!(

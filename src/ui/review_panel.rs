@@ -191,12 +191,14 @@ pub(super) fn position_row_ui(
     commands: &mut Vec<Command>,
     extra: impl FnOnce(&mut Ui),
 ) {
-    let mut pos = Chess::default();
-    let mut sans = Vec::new();
-    for mv in moves {
-        sans.push(shakmaty::san::San::from_move(&pos, *mv).to_string());
+    let sans: Vec<String> = crate::book::line::sans_of(&Chess::default(), moves)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let pos = moves.iter().fold(Chess::default(), |mut pos, mv| {
         pos.play_unchecked(*mv);
-    }
+        pos
+    });
     let orientation = Orientation::from_color(pos.turn());
     ui.push_id(("position_row", id), |ui| {
         ui.horizontal(|ui| {

@@ -9,9 +9,11 @@
 //!
 //! Dependency direction: `ui → trainer → sampler → book`, with `workspace` beside
 //! `trainer`; only `ui` names egui, and `book`, `sampler` and `trainer` open no files.
+//! Below them all, [`clock`] gives now and the local time zone.
 
 pub mod book;
 pub mod cli;
+pub mod clock;
 pub mod engine;
 pub mod review;
 pub mod sampler;

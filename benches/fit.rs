@@ -1,5 +1,5 @@
-//! `fit` on 500 real games × 20 plies with population 50 × 40 generations (the target
-//! of issue 14: under 30 s), against the ECO graph and against the ECO graph plus the
+//! `fit` on 500 real games × 20 plies with population 50 × 40 generations (the target:
+//! under 30 s), against the ECO graph and against the ECO graph plus the
 //! gnuchess book (the popularity blend fitted too). The games: the first 500 of
 //! Karpov's in tests/fixtures/style_training.pgn (master games, cut at 20 plies).
 

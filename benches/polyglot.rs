@@ -216,7 +216,7 @@ fn big_book_with_gnuchess(path: &Path, random: &Path) {
     out.flush().unwrap();
 }
 
-/// Drilling from a 10,000,000-entry book (issue 11): opening it for a drill, and one
+/// Drilling from a 10,000,000-entry book: opening it for a drill, and one
 /// reply of the computer at a book position (the candidates read from the book,
 /// implied transpositions looked up, the exact table, one MH step).
 fn drill_replies(c: &mut Criterion) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference numbers for `tests/coverage.rs` (exposure of a repertoire).
 
-Written from SAMPLER.md and docs/coverage.md alone, with python-chess (PyPI `chess`,
+Written from docs/sampler.md and docs/coverage.md alone, with python-chess (PyPI `chess`,
 tested with 1.11.2); it shares no code with the Rust implementation:
 
 - the ECO graph is rebuilt from `data/eco/*.tsv` (nodes keyed by piece placement and
@@ -40,7 +40,7 @@ def flags(name, first_san):
 
 
 class Graph:
-    """The position graph of SAMPLER.md §1-2."""
+    """The position graph of docs/sampler.md §1-2."""
 
     def __init__(self, lines):
         self.weight = defaultdict(float)  # T(x)

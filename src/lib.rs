@@ -8,12 +8,14 @@
 //! the headless trainer the window ([`ui`]) draws and the command line ([`cli`]) shares
 //! its workflows with. Long work runs as a [`job`] with progress and cancel.
 //!
-//! Imports only go down: [`job`] < [`book`] < [`engine`], [`sampler`], [`review`] <
-//! [`trainer`] < [`workspace`] < [`coach`] < [`cli`], [`ui`]. Only `ui` names egui, and
-//! `book`, `sampler` and `trainer` open no files.
+//! Imports only go down: [`clock`], [`job`] < [`book`] < [`engine`], [`sampler`],
+//! [`review`] < [`trainer`] < [`workspace`] < [`coach`] < [`cli`], [`ui`]. Only `ui`
+//! names egui, and `book`, `sampler` and `trainer` open no files. [`clock`] gives now
+//! and the local time zone.
 
 pub mod book;
 pub mod cli;
+pub mod clock;
 pub mod coach;
 pub mod engine;
 pub mod job;

@@ -118,3 +118,11 @@ fn sample_reports_transpositions_and_bad_moves() {
         "{err}"
     );
 }
+
+#[test]
+fn sample_refuses_zero_iterations() {
+    let (code, out, err) = hastings(&["sample", "--iterations", "0"]);
+    assert_eq!(code, 2, "clap refuses it: {out}{err}");
+    assert!(err.contains("--iterations"), "{err}");
+    assert!(err.contains("0 is not in 1.."), "{err}");
+}

@@ -148,3 +148,48 @@ fn export_writes_pgn_that_imports_back_into_the_same_lines() {
     assert_eq!(out.matches("[Event ").count(), 2);
     assert!(out.contains("[Opening \"Italian Game\"]"));
 }
+
+#[cfg(unix)]
+#[test]
+fn export_on_a_full_disk_fails_and_leaves_the_target_as_it_was() {
+    // The temporary file beside the target is `/dev/full`, so writing it fails with
+    // "no space left on device" as on a full disk.
+    let rep = fixture("repertoire.pgn");
+    let dir = common::temp_dir("cli-pgn-full-disk");
+    for old in [Some("an old export\n"), None] {
+        let target = dir.join("book.pgn");
+        let _ = std::fs::remove_file(&target);
+        if let Some(text) = old {
+            std::fs::write(&target, text).unwrap();
+        }
+        let tmp = hastings::workspace::store::temp_path(&target);
+        std::os::unix::fs::symlink("/dev/full", &tmp).unwrap();
+        let (code, _, err) = hastings(&["export", "--pgn", &rep, "-o", target.to_str().unwrap()]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("No space left on device"), "{err}");
+        match old {
+            Some(text) => assert_eq!(std::fs::read_to_string(&target).unwrap(), text),
+            None => assert!(!target.exists(), "a partial PGN was left at the target"),
+        }
+        assert!(
+            std::fs::symlink_metadata(&tmp).is_err(),
+            "the temporary file was left"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn book_make_on_a_file_with_no_games_fails_and_writes_nothing() {
+    let empty = fixture("empty.pgn");
+    let dir = common::temp_dir("cli-pgn-make-empty");
+    let out = dir.join("book.bin");
+    let (code, stdout, err) = hastings(&["book", "make", &empty, "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stdout}{err}");
+    assert!(err.contains("no games in"), "{err}");
+    assert!(err.contains("no book was written"), "{err}");
+    assert!(!out.exists());
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "files left beside the book: {left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

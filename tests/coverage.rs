@@ -57,7 +57,7 @@ fn san_of(pos: &Chess, mv: Move) -> String {
 
 #[test]
 fn unanswered_first_replies_to_e4_are_the_gaps_with_their_exact_probability() {
-    // Issue 13: White plays 1.e4 and answers only e5, c5 and e6; ECO, neutral, τ = 0.
+    // docs/coverage.md: White plays 1.e4 and answers only e5, c5 and e6; ECO, neutral, τ = 0.
     let rep = repertoire("coverage_e4.pgn");
     let style = tau0();
     let ex = exposure(&rep, eco_graph(), &style, &options(Color::White, 3));

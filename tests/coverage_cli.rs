@@ -1,5 +1,5 @@
 //! `hastings coverage` and `hastings compare` through the binary: the options and JSON
-//! keys of issue 13, and the same numbers as the library.
+//! keys of docs/coverage.md, and the same numbers as the library.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 

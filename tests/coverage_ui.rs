@@ -20,7 +20,9 @@ use common::{eco, fixture, import_fixture, position_after};
 fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
     Harness::builder()
         .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(8)
+        // The exposure and the games are computed on background threads; when one ends
+        // during `run`, the frames that show its result need more than 8 steps to settle.
+        .with_max_steps(20)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 

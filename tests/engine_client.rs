@@ -1,7 +1,10 @@
 //! The UCI client against real engine processes: `hastings uci` always, Stockfish
-//! when it is installed (`apt-get install stockfish`), and misbehaving programs.
+//! when it is installed (`apt-get install stockfish`; required when `CI` is set), and
+//! misbehaving programs.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,7 +16,7 @@ use std::time::{Duration, Instant};
 use hastings::engine::client::Timeouts;
 use hastings::engine::{
     Engine, EngineChoice, EngineError, EngineEvent, EngineHandle, Game, Limits, Score, Strength,
-    UciEngine, discover,
+    UciEngine,
 };
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -30,11 +33,7 @@ fn hastings() -> UciEngine {
 }
 
 fn stockfish() -> Option<PathBuf> {
-    let found = discover::stockfish();
-    if found.is_none() {
-        eprintln!("note: Stockfish is not installed; skipping (apt-get install stockfish)");
-    }
-    found
+    common::stockfish_or_skip()
 }
 
 fn game(fen: &str) -> Game {

@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -121,8 +123,7 @@ fn killing_the_engine_process_mid_search_falls_back_and_the_game_goes_on() {
 
 #[test]
 fn stockfish_limited_by_elo_plays_on_and_analyses_at_full_strength() {
-    let Some(path) = hastings::engine::discover::stockfish() else {
-        eprintln!("note: Stockfish is not installed; skipping (apt-get install stockfish)");
+    let Some(path) = common::stockfish_or_skip() else {
         return;
     };
     // White to move after 1.e4 e5; the learner plays Black, Stockfish White at Elo 1350.

@@ -1,4 +1,4 @@
-//! The learner-style classifier (seed 001): features on hand-built positions, the
+//! The learner-style classifier (after BayesChess): features on hand-built positions, the
 //! shipped tables recounted from the training games, cross-validated accuracy.
 
 #![allow(clippy::unwrap_used)]

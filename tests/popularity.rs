@@ -1,4 +1,4 @@
-//! Popularity from a Polyglot games book (issue 11): the sampler's candidates, exact P
+//! Popularity from a Polyglot games book: the sampler's candidates, exact P
 //! and MH steps with the shipped gnuchess book, blends with the ECO lines, and a drill
 //! that plays from the book past the end of the ECO lines.
 
@@ -73,7 +73,7 @@ fn the_lines_popularity_ignores_the_book_and_keeps_the_thesis_numbers() {
         plain,
         Distribution::at(graph, start, &Chess::default(), &style, 1.0)
     );
-    // The thesis's 1.e4 at the start (SAMPLER.md reference numbers).
+    // The thesis's 1.e4 at the start (docs/sampler.md reference numbers).
     assert!((share_of(&plain, "e2e4") - 0.5306).abs() < 1e-4);
 }
 

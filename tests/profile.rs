@@ -32,7 +32,9 @@ fn a_saved_profile_loads_as_the_identical_style() {
 fn a_corrupt_profile_names_file_line_and_column_and_changes_nothing() {
     let dir = temp_dir("corrupt");
     let path = dir.join("broken.ron");
-    let good = StyleProfile::manual("x", Style::neutral()).to_ron();
+    let good = StyleProfile::manual("x", Style::neutral())
+        .to_ron()
+        .unwrap();
     let cases = [
         (
             good.replace("weight: 0.4),\n    c4", "weight: 7.5),\n    c4"),
@@ -71,6 +73,7 @@ fn a_corrupt_profile_names_file_line_and_column_and_changes_nothing() {
 fn the_weight_error_points_at_the_parameters_line() {
     let text = StyleProfile::manual("x", Style::neutral())
         .to_ron()
+        .unwrap()
         .replace("weight: 0.4),\n    c4", "weight: 7.5),\n    c4");
     let err = StyleProfile::from_ron(&text).unwrap_err();
     assert!(

@@ -1,4 +1,4 @@
-//! The sampler against SAMPLER.md: reference numbers, sampling statistics, invariants.
+//! The sampler against docs/sampler.md: reference numbers, sampling statistics, invariants.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -95,28 +95,50 @@ fn gambits_after_king_knight_match_the_reference() {
     assert_reference(&table, &[("Nc6", 0.2660), ("f5", 0.1207), ("d5", 0.1087)]);
 }
 
+/// `P(y | x)` after 1.d4 Nf6 2.c4 with gambits, uncommon and 1.d4 on (weights 0.3, 0.2,
+/// 0.1), τ = 0.7 and `s_prev` = 0.25: (SAN, implied transposition, P). Computed
+/// independently of this crate by `python3 docs/sampler_reference.py` (plain Python
+/// from docs/sampler.md; the same script reproduces the reference rows of §5).
+const D4_NF6_C4: [(&str, bool, f64); 11] = [
+    ("e6", false, 0.199_772_582_1),
+    ("g6", false, 0.199_772_582_1),
+    ("c5", false, 0.117_542_256_9),
+    ("e5", false, 0.095_132_437_1),
+    ("d5", true, 0.081_846_557_0),
+    ("b5", false, 0.081_292_978_7),
+    ("g5", false, 0.081_292_978_7),
+    ("Nc6", false, 0.052_711_037_2),
+    ("d6", false, 0.047_914_182_1),
+    ("b6", false, 0.021_361_204_1),
+    ("c6", false, 0.021_361_204_1),
+];
+
 #[test]
-fn exact_probabilities_follow_the_closed_form() {
+fn exact_probabilities_match_an_independent_computation() {
     let style = Style::from_vectors([1, 1, 0, 1, 0], [0.3, 0.2, 0.4, 0.1, 0.5], 0.7).unwrap();
     let pos = play("d4 Nf6 c4");
     let node = ECO.lookup(&pos).unwrap();
     let d = Distribution::at(&ECO, node, &pos, &style, 0.25);
-    let total: f64 = d.candidates.iter().map(|c| c.weight).sum();
-    let norm: f64 = d
+    let mut got: Vec<(String, bool, f64)> = d
         .candidates
         .iter()
-        .map(|c| (c.weight / total / 0.25 + c.bonus).min(1.0))
-        .sum();
-    for c in &d.candidates {
-        assert!((c.share - c.weight / total).abs() < 1e-12);
-        assert!((c.acceptance - (c.share / 0.25 + c.bonus)).abs() < 1e-12);
-        assert!((c.p - c.acceptance.min(1.0) / norm).abs() < 1e-12);
+        .map(|c| {
+            (
+                ECO.san(node, c.mv).to_string(),
+                c.kind == CandidateKind::Transposition,
+                c.p,
+            )
+        })
+        .collect();
+    got.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    assert_eq!(got.len(), D4_NF6_C4.len(), "{got:?}");
+    for (san, transposition, p) in D4_NF6_C4 {
+        let Some((_, kind, q)) = got.iter().find(|(s, _, _)| s == san) else {
+            panic!("no candidate {san} in {got:?}");
+        };
+        assert_eq!(*kind, transposition, "{san}: {got:?}");
+        assert!((q - p).abs() < 1e-9, "P({san}) = {q:.10}, reference {p}");
     }
-    assert!(
-        d.candidates
-            .iter()
-            .any(|c| c.kind == CandidateKind::Transposition)
-    );
 }
 
 /// Runs 100,000 MH steps with a fixed seed and checks the frequencies against `P`

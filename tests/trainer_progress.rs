@@ -88,7 +88,7 @@ fn a_write_interrupted_before_the_rename_leaves_the_old_file_intact() {
     let mut newer = old.clone();
     newer.record_completion("C60 Ruy Lopez");
     // The process dies after writing the temporary file, before renaming it.
-    let tmp = write_temp(&path, newer.to_ron().as_bytes()).unwrap();
+    let tmp = write_temp(&path, newer.to_ron().unwrap().as_bytes()).unwrap();
     assert!(tmp.exists());
     let loaded = load_progress(&path);
     assert_eq!(loaded.value, old);

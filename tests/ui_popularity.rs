@@ -1,4 +1,4 @@
-//! The window with popularity from a Polyglot book (issue 11): the style panel switches
+//! The window with popularity from a Polyglot book: the style panel switches
 //! to the games book and the drill plays from it past the end of the ECO lines; a
 //! `.bin` file opened in the window becomes a source in the Book tab.
 

@@ -85,6 +85,24 @@ pub enum LineError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A position of the graph cannot be rebuilt from its packed form (a bug: nodes are
+    /// made from legal positions).
+    #[error(transparent)]
+    Rebuild(#[from] NodeRebuildError),
+}
+
+/// A node of the graph whose representative position cannot be rebuilt from what the
+/// graph keeps of it (pieces, rights, counters). Nodes are made from legal positions, so
+/// this is a bug; it is reported rather than replaced by another position.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("node {node}: the position `{fen}` cannot be rebuilt: {reason}")]
+pub struct NodeRebuildError {
+    /// The node's index in the graph.
+    pub node: u32,
+    /// The position as kept (FEN, every right as stored).
+    pub fen: String,
+    /// What shakmaty rejects.
+    pub reason: String,
 }
 
 impl LineError {

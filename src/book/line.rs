@@ -115,7 +115,7 @@ impl FlagSet {
         FlagSet(self.0 | (1 << flag as u8))
     }
 
-    /// The flags of a line (SAMPLER.md §1): gambit by name, and the first-move class
+    /// The flags of a line (docs/sampler.md §1): gambit by name, and the first-move class
     /// by White's first move when the line starts from the standard position.
     ///
     /// ```

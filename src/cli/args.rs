@@ -54,7 +54,7 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 }
 
 /// Where the popularity shares come from: the lines of the graph, Polyglot books, or a
-/// blend (issue 11).
+/// blend of the two.
 #[derive(Debug, Clone, Default, Args)]
 pub struct PopularityArgs {
     /// A Polyglot opening book (.bin) to draw popularity from (repeatable: the books'

@@ -280,9 +280,9 @@ fn record_reviews(
     data_dir: Option<&Path>,
     result: &Comparison,
 ) -> Result<(), CliError> {
-    use crate::workspace::review_store::{self as rs, ReviewCommandError, ReviewStore};
+    use crate::workspace::review_store::{ReviewCommandError, ReviewStore};
     let log = super::review::review_log(args.progress.as_deref(), data_dir)?;
-    let now = crate::review::Timestamp::now(rs::local_offset_minutes());
+    let now = crate::review::Timestamp::from_clock(crate::clock::Clock::local());
     let failed = result.failed_reviews(now);
     let store_error = |e| CliError::Review(ReviewCommandError::Store(e));
     let mut store = ReviewStore::open(&log).map_err(store_error)?;

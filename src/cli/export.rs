@@ -1,6 +1,6 @@
 //! `hastings export`: the book, or some of its sources, as PGN with nested variations.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -22,16 +22,8 @@ pub struct ExportArgs {
 pub(super) fn run(args: &ExportArgs, out: &mut impl Write) -> Result<(), CliError> {
     let (graph, _) = args.book.build()?;
     let games = match &args.output {
-        Some(path) => {
-            let file = std::fs::File::create(path).map_err(|source| CliError::Create {
-                path: path.clone(),
-                source,
-            })?;
-            let mut w = io::BufWriter::new(file);
-            let games = crate::book::export::write_graph(&graph, None, &mut w)?;
-            w.flush()?;
-            games
-        }
+        // Atomically: a full disk leaves no partial PGN at the target.
+        Some(path) => crate::workspace::export::write_graph_file(&graph, path)?,
         None => crate::book::export::write_graph(&graph, None, out)?,
     };
     eprintln!(

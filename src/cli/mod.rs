@@ -177,7 +177,8 @@ impl CliError {
             | CliError::Workspace(WorkspaceError::Import {
                 source: ImportError::NoGames { .. },
                 ..
-            }) => 2,
+            })
+            | CliError::MakeBook(crate::workspace::polyglot_make::MakeError::NoGames { .. }) => 2,
             _ => 1,
         }
     }

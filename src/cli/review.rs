@@ -83,9 +83,13 @@ pub(super) fn run(
     let cmd = ReviewCommand {
         color: args.color,
         log,
-        now: args
-            .now
-            .unwrap_or_else(|| crate::review::Timestamp::now(rs::local_offset_minutes())),
+        now: args.now.unwrap_or_else(|| {
+            let clock = crate::clock::Clock::local();
+            if let Some(warning) = clock.warning() {
+                eprintln!("hastings: {warning}");
+            }
+            crate::review::Timestamp::from_clock(clock)
+        }),
         grade: args.grade.clone().zip(args.rating),
         fuzz: !args.no_fuzz,
         kind: if args.mistakes {

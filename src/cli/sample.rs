@@ -29,8 +29,8 @@ pub struct SampleArgs {
     /// `--params/--weights/--tau`.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["params", "weights", "tau"])]
     pub style: Option<std::path::PathBuf>,
-    /// How many lines to sample from the position.
-    #[arg(long, default_value_t = 1000)]
+    /// How many lines to sample from the position (at least 1).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     pub iterations: u32,
     /// The most moves a sampled line plays.
     #[arg(long, default_value_t = 40)]

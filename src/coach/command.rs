@@ -176,7 +176,7 @@ pub enum Command {
     SaveProfile,
     /// Add the games of the loaded fitted profile to the book.
     AddProfileGames,
-    /// Let the computer's style follow the learner's (seed 001 §5.1), or stop.
+    /// Let the computer's style follow the learner's (BayesChess's adaptive opponent), or stop.
     SetAdaptive(bool),
     /// Start a drill at the position after these moves, on this book (Coverage tab).
     DrillAt(Vec<Move>, DrillBook),

@@ -17,6 +17,7 @@ use super::command::DrillBook;
 use super::format::count;
 use crate::book::polyglot::SharedBook;
 use crate::book::{ImportMode, PositionGraph};
+use crate::clock::Clock;
 use crate::job::{Job, JobPoll};
 use crate::review::{ReviewRecord, Timestamp};
 use crate::sampler::{MoveSource, Popularity, Style};
@@ -27,7 +28,7 @@ use crate::trainer::coverage::{
 };
 use crate::workspace::compare_games::{CompareGamesError, KnownGaps, compare_games_file};
 use crate::workspace::file_name;
-use crate::workspace::review_store::{ReviewStore, local_offset_minutes};
+use crate::workspace::review_store::ReviewStore;
 
 /// How many likely positions the tab lists.
 const LIKELY_SHOWN: usize = 12;
@@ -40,7 +41,7 @@ pub struct CoverageKey {
     learner: Color,
     depth: u32,
     threshold: f64,
-    /// The workspace's books generation and the popularity (issue 11).
+    /// The workspace's books generation and the popularity.
     books: u64,
     popularity: Popularity,
 }
@@ -97,7 +98,7 @@ pub struct GamesReport {
     pub summary: String,
     /// The games compared, in file order.
     pub games: Vec<GameRow>,
-    /// The player's deviations as failed reviews, one per card left (issue 13).
+    /// The player's deviations as failed reviews, one per card left.
     pub failed_reviews: Vec<ReviewRecord>,
     /// Whether they were recorded in the review log.
     pub recorded: bool,
@@ -487,7 +488,7 @@ impl Coach {
             })?;
             let result = &compared.comparison;
             let mut report = games_report(file_name(&path), &compared.player, result);
-            report.failed_reviews = result.failed_reviews(Timestamp::now(local_offset_minutes()));
+            report.failed_reviews = result.failed_reviews(Timestamp::from_clock(Clock::local()));
             Ok(report)
         });
         match job {

@@ -12,11 +12,12 @@ use std::sync::Arc;
 use shakmaty::Move;
 
 use super::Coach;
+use crate::clock::Clock;
 use crate::review::{Deck, Rating, SessionKind, Timestamp};
 use crate::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
 use crate::trainer::{MoveOutcome, Reply};
 use crate::workspace::data_dir::review_log_in;
-use crate::workspace::review_store::{ReviewStore, load_params, local_offset_minutes};
+use crate::workspace::review_store::{ReviewStore, load_params};
 
 pub use crate::workspace::review_store::PARAMS_FILE;
 
@@ -58,7 +59,7 @@ pub struct ReviewMode {
 
 /// The current time at the learner's offset.
 pub(crate) fn now() -> Timestamp {
-    Timestamp::now(local_offset_minutes())
+    Timestamp::from_clock(Clock::local())
 }
 
 /// The review log beside `progress_file`.

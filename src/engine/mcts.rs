@@ -1,4 +1,5 @@
-//! Monte Carlo tree search (seed 004): UCT, with the built-in evaluation at the leaves.
+//! Monte Carlo tree search (UCT, the textbook algorithm), with the built-in evaluation
+//! at the leaves.
 //!
 //! Each iteration walks down the tree choosing the child with the highest UCB1 bound
 //! (`mean + c·√(ln N / n)`), expands the node it ends on, and adds that node's value

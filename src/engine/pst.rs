@@ -2,7 +2,7 @@
 //! the endgame.
 //!
 //! The middlegame tables are Tomasz Michniewski's "Simplified Evaluation Function"
-//! (the tables of seed 001 and 002: a value per square, centre good, rim bad, king
+//! (the tables that BayesChess and many small engines use: a value per square, centre good, rim bad, king
 //! behind its pawns); the endgame tables keep the minor-piece and queen tables, drop the
 //! pawn shield and rook-on-seventh ideas, reward passed-pawn advance and bring the
 //! king to the centre (Michniewski's king endgame table). Each table is written as the

@@ -78,10 +78,14 @@ impl Deck {
         };
         let mut titles: FxHashMap<LineId, String> = FxHashMap::default();
         for &node in &tree.order {
-            let pos = graph.position(node);
-            if pos.turn() != learner || graph.continuations(node).is_empty() {
+            if graph.key(node).turn() != learner || graph.continuations(node).is_empty() {
                 continue;
             }
+            // A node whose position cannot be rebuilt (a bug the graph's build reports
+            // among its issues) gets no card rather than the start position's.
+            let Ok(pos) = graph.try_position(node) else {
+                continue;
+            };
             let opening = tree.name[node.index()].map(|l| {
                 titles
                     .entry(l)

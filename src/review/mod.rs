@@ -1,4 +1,4 @@
-//! Spaced repetition that steers the opponent (issue 10).
+//! Spaced repetition that steers the opponent.
 //!
 //! - A **card** ([`CardKey`]) is a position where the learner is to move and the book has
 //!   a move for them, keyed by board and side to move as graph nodes are, so a

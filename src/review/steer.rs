@@ -1,7 +1,7 @@
 //! The review term: how strongly a reply of the computer leads toward due cards.
 //!
 //! At an opponent node `x`, each candidate reply `y` (a position with the learner to
-//! move) gets `w_r · d(y)` added to its acceptance ratio (SAMPLER.md §2):
+//! move) gets `w_r · d(y)` added to its acceptance ratio (docs/sampler.md §2):
 //!
 //! ```text
 //! A(y) = share(y|x) / s_prev + Σ_i w_i p_i f_i(x→y) + w_r · d(y)
@@ -29,7 +29,7 @@
 //! [`ReviewTerm::set_urgency`] recomputes it when a card is graded, so a reply only looks
 //! a number up.
 
-use shakmaty::{Color, Position};
+use shakmaty::Color;
 
 use crate::book::{NodeId, PositionGraph};
 
@@ -84,11 +84,11 @@ impl ReviewTerm {
             d: vec![0.0; graph.node_count()],
             learner_nodes: graph
                 .node_ids()
-                .filter(|&n| graph.position(n).turn() == learner)
+                .filter(|&n| graph.key(n).turn() == learner)
                 .collect(),
         };
         for (node, u) in targets {
-            if node.index() < graph.node_count() && graph.position(node).turn() == learner {
+            if node.index() < graph.node_count() && graph.key(node).turn() == learner {
                 term.urgency[node.index()] = u.clamp(0.0, 1.0);
             }
         }
@@ -114,7 +114,7 @@ impl ReviewTerm {
     /// Sets the urgency of a node's card (0 once it is reviewed) and updates `d`.
     /// Nodes where the learner is not to move have no card and are left alone.
     pub fn set_urgency(&mut self, graph: &PositionGraph, node: NodeId, urgency: f32) {
-        if node.index() >= graph.node_count() || Some(graph.position(node).turn()) != self.learner {
+        if node.index() >= graph.node_count() || Some(graph.key(node).turn()) != self.learner {
             return;
         }
         let Some(slot) = self.urgency.get_mut(node.index()) else {

@@ -1,9 +1,12 @@
 //! Points in time as the review log writes them: RFC 3339 with the learner's local
 //! offset, and the learner's days, which start at 04:00 local time (as Anki's do).
 //!
-//! No clock is read here: callers pass the time in, so that tests are deterministic.
+//! No clock is read here: callers pass the time, or a [`Clock`], in, so that tests are
+//! deterministic.
 
 use std::fmt;
+
+use crate::clock::Clock;
 
 use thiserror::Error;
 
@@ -67,6 +70,22 @@ impl Timestamp {
     #[must_use]
     pub fn with_offset(self, offset_minutes: i16) -> Timestamp {
         Timestamp::from_unix_ms(self.unix_ms, offset_minutes)
+    }
+
+    /// Now by `clock`, at its local UTC offset now.
+    ///
+    /// ```
+    /// use hastings::clock::Clock;
+    /// use hastings::review::Timestamp;
+    /// use jiff::tz::{self, TimeZone};
+    ///
+    /// let clock = Clock::fixed("2025-03-01T02:30:00Z".parse()?, TimeZone::fixed(tz::offset(1)));
+    /// assert_eq!(Timestamp::from_clock(&clock).to_rfc3339(), "2025-03-01T03:30:00+01:00");
+    /// # Ok::<(), jiff::Error>(())
+    /// ```
+    pub fn from_clock(clock: &Clock) -> Timestamp {
+        let now = clock.now();
+        Timestamp::from_unix_ms(now.as_millisecond(), clock.offset_minutes_at(now))
     }
 
     /// The system clock now, at `offset_minutes` (the caller knows the local offset).

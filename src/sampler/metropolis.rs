@@ -38,7 +38,7 @@ pub struct Candidate {
     pub share: f64,
     /// `Σ w_i p_i f_i`: the style bonus.
     pub bonus: f64,
-    /// `w_r · d(y)`: the review term (issue 10), 0 outside review mode.
+    /// `w_r · d(y)`: the review term, 0 outside review mode.
     pub review: f64,
     /// `A(y) = share / s_prev + bonus + review` (may exceed 1).
     pub acceptance: f64,
@@ -46,7 +46,7 @@ pub struct Candidate {
     pub p: f64,
 }
 
-/// The candidates at a position and the exact reply distribution (SAMPLER.md §2–3).
+/// The candidates at a position and the exact reply distribution (docs/sampler.md §2–3).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Distribution {
     /// The share the previous move had (1 at the start).
@@ -167,7 +167,7 @@ impl Totals {
         }
     }
 
-    /// `B + τ·Tt`: the sum of the parts' weights under `tau` (SAMPLER.md §2).
+    /// `B + τ·Tt`: the sum of the parts' weights under `tau` (docs/sampler.md §2).
     pub(crate) fn den(&self, tau: f64) -> f64 {
         self.entries + tau * self.trans
     }
@@ -255,13 +255,13 @@ impl Table {
     }
 }
 
-/// `A(y) = share(y|x) / s_prev + bonus` (SAMPLER.md §3), for the drill, the explore
+/// `A(y) = share(y|x) / s_prev + bonus` (docs/sampler.md §3), for the drill, the explore
 /// loops and the fit tables.
 pub(crate) fn acceptance(share: f64, s_prev: f64, bonus: f64) -> f64 {
     share / s_prev + bonus
 }
 
-/// Sets each candidate's exact `P = min(1, A) / Σ min(1, A)` (SAMPLER.md §3).
+/// Sets each candidate's exact `P = min(1, A) / Σ min(1, A)` (docs/sampler.md §3).
 fn normalise(candidates: &mut [Candidate]) {
     let norm: f64 = candidates.iter().map(|c| c.acceptance.min(1.0)).sum();
     for c in candidates {
@@ -279,7 +279,7 @@ pub(crate) fn clean_s_prev(s_prev: f64) -> f64 {
 }
 
 /// Proposes uniformly among `n` candidates and accepts with probability `accept(i)`,
-/// until one is accepted (SAMPLER.md §3). `n` must be positive and some acceptance
+/// until one is accepted (docs/sampler.md §3). `n` must be positive and some acceptance
 /// positive; with the sampler's acceptances Σ min(1, A) ≥ 1, so this ends quickly.
 fn metropolis(n: usize, rng: &mut impl Rng, accept: impl Fn(usize) -> f64) -> Step {
     let mut proposals = 0u32;
@@ -325,7 +325,7 @@ impl Distribution {
 
     /// The distribution over moves whose shares are given (they should sum to 1), of
     /// one `kind`, with no style flags: past the book, where the move predictor gives
-    /// the shares. `A` and `P` are those of SAMPLER.md as for book candidates.
+    /// the shares. `A` and `P` are those of docs/sampler.md as for book candidates.
     pub fn from_shares(
         shares: impl IntoIterator<Item = (Move, f64)>,
         kind: CandidateKind,
@@ -439,7 +439,7 @@ impl Distribution {
 }
 
 /// `s_prev` for the position reached by playing `mv` from `before`: the share `mv` had
-/// among the candidates at `before` under `style` (SAMPLER.md §3).
+/// among the candidates at `before` under `style` (docs/sampler.md §3).
 ///
 /// 1 when `before` is not in the graph or `mv` is not a candidate there (for example an
 /// implied transposition while `τ = 0`): the chain starts afresh.
@@ -449,7 +449,7 @@ pub fn move_share(graph: &PositionGraph, before: &Chess, mv: Move, style: &Style
     })
 }
 
-/// What N sampled lines from one position found (SAMPLER.md §4).
+/// What N sampled lines from one position found (docs/sampler.md §4).
 #[derive(Clone, Debug, Default)]
 pub struct Exploration {
     /// The number of chains.
@@ -549,7 +549,7 @@ impl Default for ExploreLimits {
 }
 
 /// Samples `iterations` lines from `pos` (a position of `start`), each stepping with
-/// the MH rule until the book ends or `ply_limit` moves were played (SAMPLER.md §4).
+/// the MH rule until the book ends or `ply_limit` moves were played (docs/sampler.md §4).
 ///
 /// `s_prev` is the share of the move that led to `pos` (1 at the start of a game). The
 /// per-node candidate tables are computed once per call and shared by all chains.
@@ -604,7 +604,8 @@ impl Tables for GraphTables<'_> {
             Some(node) if graph.is_representative(node, game) => self
                 .cache
                 .entry(node)
-                .or_insert_with(|| Table::new(graph, node, &graph.position(node), style)),
+                // The game's position stands for the node's: same board, same rights.
+                .or_insert_with(|| Table::new(graph, node, game, style)),
             Some(node) => {
                 self.fresh = Table::new(graph, node, game, style);
                 &self.fresh
@@ -617,7 +618,7 @@ impl Tables for GraphTables<'_> {
     }
 }
 
-/// The explore loop of every source (SAMPLER.md §4): `limits.iterations` chains from
+/// The explore loop of every source (docs/sampler.md §4): `limits.iterations` chains from
 /// `pos` (the graph's node `start`, if any), each stepping with the MH rule from the
 /// candidates `tables` gives until there are none or `limits.ply_limit` moves were
 /// played; `first` is the table at `pos`. Visits and transitions count the graph's

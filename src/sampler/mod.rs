@@ -1,4 +1,4 @@
-//! The weighted Metropolis–Hastings reply sampler (SAMPLER.md, thesis §4.3).
+//! The weighted Metropolis–Hastings reply sampler (docs/sampler.md, thesis §4.3).
 //!
 //! At a node `x` of the [`PositionGraph`](crate::book::PositionGraph) the candidates
 //! `Y(x)` are the book continuations and, weighted by `τ`, the implied transpositions.

@@ -223,7 +223,11 @@ impl StyleProfile {
 
     /// The profile as RON text (pretty, one field a line), which
     /// [`StyleProfile::from_ron`] reads back to an identical profile.
-    pub fn to_ron(&self) -> String {
+    ///
+    /// # Errors
+    ///
+    /// The serialiser's error when the profile cannot be written as RON.
+    pub fn to_ron(&self) -> Result<String, ron::Error> {
         let p = self.style.params().map(|p| RawParam {
             on: p.enabled,
             weight: p.weight,
@@ -244,8 +248,10 @@ impl StyleProfile {
         let config = ron::ser::PrettyConfig::default()
             .struct_names(false)
             .depth_limit(1);
-        let body = ron::ser::to_string_pretty(&raw, config).unwrap_or_default();
-        format!("// A Hastings style profile (docs/fit.md)\n{body}\n")
+        let body = ron::ser::to_string_pretty(&raw, config)?;
+        Ok(format!(
+            "// A Hastings style profile (docs/fit.md)\n{body}\n"
+        ))
     }
 
     /// The thesis presets as shipped profiles (`assets/profiles/*.ron`, embedded).
@@ -342,13 +348,14 @@ mod tests {
             popularity: Popularity::Lines,
             provenance: Provenance::Manual,
         };
-        assert_eq!(StyleProfile::from_ron(&p.to_ron()).unwrap(), p);
+        assert_eq!(StyleProfile::from_ron(&p.to_ron().unwrap()).unwrap(), p);
     }
 
     #[test]
     fn a_weight_out_of_range_names_its_line() {
         let text = StyleProfile::manual("x", Style::neutral())
             .to_ron()
+            .unwrap()
             .replace("tau: 1.0", "tau: 1.5");
         let e = StyleProfile::from_ron(&text).unwrap_err();
         assert!(e.reason.contains("transpositions (tau)"), "{e}");

@@ -8,7 +8,7 @@ use crate::book::PositionGraph;
 
 /// The position after `moves` (legal moves from the standard start) and `s_prev` there:
 /// the share the last move had at the position before it, under `style` (1 without
-/// moves; SAMPLER.md §3). Earlier positions may be outside the book.
+/// moves; docs/sampler.md §3). Earlier positions may be outside the book.
 pub fn replay(graph: &PositionGraph, moves: &[Move], style: &Style) -> (Chess, f64) {
     let mut pos = Chess::default();
     let mut s_prev = 1.0;

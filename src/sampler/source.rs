@@ -1,4 +1,4 @@
-//! Where the candidates come from (issue 11): the in-memory graph (ECO lines, the
+//! Where the candidates come from: the in-memory graph (ECO lines, the
 //! learner's PGN files), Polyglot games books read at the position being drilled, or a
 //! blend of the two.
 //!
@@ -18,7 +18,7 @@
 //! With [`Popularity::Blend`]`(λ)` a move's weight is `(1 − λ)·share_graph + λ·share_book`,
 //! each share taken among its own source's candidates, and its flag shares are mixed
 //! in the same proportions; past the end of the graph's lines the book alone decides.
-//! SAMPLER.md's formulas then apply unchanged: shares, bonuses, `A`, exact `P` and the
+//! docs/sampler.md's formulas then apply unchanged: shares, bonuses, `A`, exact `P` and the
 //! MH step are those of [`Distribution`].
 //!
 //! Polyglot weights are per position: book makers scale each position's weights to
@@ -43,7 +43,7 @@ use crate::book::{Flag, FlagWeights, LineId, NodeId, PositionGraph};
 /// Where the popularity shares come from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum Popularity {
-    /// The line weights of the in-memory book (ECO lines, PGN files): SAMPLER.md §2
+    /// The line weights of the in-memory book (ECO lines, PGN files): docs/sampler.md §2
     /// and the thesis's numbers. Profiles written before Polyglot books call it `Book`.
     #[default]
     #[serde(alias = "Book")]
@@ -223,7 +223,7 @@ impl<'a> MoveSource<'a> {
         (pos, s_prev)
     }
 
-    /// Samples `limits.iterations` lines from `pos` with the MH step (SAMPLER.md §4),
+    /// Samples `limits.iterations` lines from `pos` with the MH step (docs/sampler.md §4),
     /// as [`super::explore`] does on the graph (which it is, for the lines' popularity).
     ///
     /// With a book, visits and transitions count the positions of the graph only, and

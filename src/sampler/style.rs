@@ -24,7 +24,7 @@ pub struct StyleError {
     pub value: f64,
 }
 
-/// How the computer's replies are steered (SAMPLER.md §3).
+/// How the computer's replies are steered (docs/sampler.md §3).
 ///
 /// The five parameters follow the thesis's order: gambits, uncommon openings, 1.c4,
 /// 1.d4 and 1.e4 lines (see [`Flag`]). `tau` weighs implied transpositions (0: none).

@@ -192,7 +192,7 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// The learner's deviations as failed reviews (issue 13): one `again` at `now` for
+    /// The learner's deviations as failed reviews: one `again` at `now` for
     /// each card (the repertoire position where the player left it) that some game
     /// left, however many games left it there, so that real games feed the review
     /// schedule. The records are in the order the games first left each card.
@@ -458,7 +458,7 @@ pub fn repertoire_colour(repertoire: &PositionGraph) -> Option<Color> {
     let mut extra = [0usize; 2];
     for node in repertoire.node_ids() {
         let n = repertoire.continuations(node).len();
-        let side = usize::from(repertoire.position(node).turn().is_black());
+        let side = usize::from(repertoire.key(node).turn().is_black());
         extra[side] += n.saturating_sub(1);
     }
     // Lines whose last move was White's, Black's (lines from the standard position).

@@ -1,5 +1,6 @@
-//! The learner's style (seed 001, BayesChess §5): a naive Bayes classifier over four
-//! features of a game's opening, with three classes, and the adaptive opponent of §5.1.
+//! The learner's style, after BayesChess (Fernández and Salmerón, a chess program built
+//! on Bayesian networks, §5): a naive Bayes classifier over four features of a game's
+//! opening, with three classes, and its adaptive opponent (§5.1).
 //!
 //! **Features** of one side (the *player*) in one game, measured at the end of its
 //! first [`OPENING_PLIES`] plies (the paper's opening: the first 10 moves), or at the

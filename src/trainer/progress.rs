@@ -124,8 +124,13 @@ impl Progress {
     }
 
     /// The progress as RON text.
-    pub fn to_ron(&self) -> String {
-        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()).unwrap_or_default()
+    ///
+    /// # Errors
+    ///
+    /// The serialiser's error when the progress cannot be written as RON; nothing is
+    /// returned then, so a caller never saves an empty text over the learner's file.
+    pub fn to_ron(&self) -> Result<String, ron::Error> {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
     }
 
     /// Reads progress from RON text.
@@ -152,7 +157,7 @@ mod tests {
         p.record_attempt(&pos, true);
         p.record_attempt(&pos, false);
         p.record_completion("C60 Ruy Lopez");
-        let back = Progress::from_ron(&p.to_ron()).unwrap();
+        let back = Progress::from_ron(&p.to_ron().unwrap()).unwrap();
         assert_eq!(back, p);
         assert_eq!(
             back.position(&pos),

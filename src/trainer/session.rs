@@ -18,7 +18,7 @@ use crate::sampler::{CandidateKind, Distribution, Popularity, Style};
 pub const DEFAULT_REPLY_DELAY: Duration = Duration::from_millis(300);
 
 /// One drill: the learner plays one colour, the computer answers from the book with
-/// weighted Metropolis–Hastings steps (SAMPLER.md §3).
+/// weighted Metropolis–Hastings steps (docs/sampler.md §3).
 ///
 /// ```
 /// use std::sync::Arc;
@@ -68,7 +68,7 @@ pub struct Session {
     theory: Option<Arc<PositionGraph>>,
     /// The review term steering the computer toward due cards (review mode only).
     review: Option<ReviewSteering>,
-    /// Polyglot games books, used as `popularity` says (issue 11).
+    /// Polyglot games books, used as `popularity` says.
     books: Vec<SharedBook>,
     /// Where the popularity shares come from.
     popularity: Popularity,

@@ -69,6 +69,9 @@ pub struct TrainerApp {
     window_title: String,
     pub(super) screenshot: Option<ScreenshotPlan>,
     pub(super) timings: Option<Timings>,
+    /// Whether the settings are saved (not for a screenshot, nor when another window
+    /// holds the data folder).
+    persist: bool,
 }
 
 impl Deref for TrainerApp {
@@ -131,6 +134,7 @@ impl TrainerApp {
             window_title: String::new(),
             screenshot: None,
             timings: None,
+            persist: true,
         }
     }
 
@@ -505,8 +509,13 @@ pub(super) struct Start {
     pub(super) graph: Arc<PositionGraph>,
     /// `--screenshot`: the moves to show and the plan.
     pub(super) screenshot: Option<(Vec<Move>, ScreenshotPlan)>,
-    /// The progress file (none for a screenshot).
+    /// The progress file (none for a screenshot, or when another window holds the
+    /// data folder).
     pub(super) progress_file: Option<PathBuf>,
+    /// Whether this window holds the data folder (it saves its settings too).
+    pub(super) writable: bool,
+    /// What to tell the learner at start (another window holds the data folder).
+    pub(super) notice: Option<String>,
     /// Files to load at start.
     pub(super) files: Vec<PathBuf>,
     /// The tab to show.
@@ -528,7 +537,11 @@ pub(super) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Box<dyn e
         }
         None => TrainerApp::restore(start.graph, cc.storage, start.progress_file),
     };
+    app.persist = start.writable;
     app.open_at_start(&cc.egui_ctx, start.files, tab);
+    if let Some(notice) = start.notice {
+        app.apply(&cc.egui_ctx, Command::Message(notice));
+    }
     app.timings = start.timings;
     Box::new(app)
 }
@@ -548,7 +561,9 @@ impl eframe::App for TrainerApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.screenshot.is_none() {
             self.coach.save();
-            eframe::set_value(storage, SETTINGS_KEY, self.coach.settings());
+            if self.persist {
+                eframe::set_value(storage, SETTINGS_KEY, self.coach.settings());
+            }
         }
     }
 

@@ -13,7 +13,7 @@ use super::timings::Timings;
 use crate::book::{BookError, PositionGraph};
 use crate::coach::moves::{BookMovesError, book_moves};
 use crate::trainer::progress::Progress;
-use crate::workspace::data_dir::progress_path;
+use crate::workspace::data_dir::{ClaimedFolder, claim, data_dir};
 use crate::workspace::store::{self, StoreError};
 
 /// What can stop the window from running.
@@ -65,8 +65,9 @@ pub struct RunOptions {
 /// statistics (while dragging, while files load) to stderr on exit.
 ///
 /// `options.files` are imported in the background once the window is up; the settings
-/// and the remembered files come from eframe's storage, the progress from
-/// [`progress_path`] (emptied first with `options.reset_progress`).
+/// and the remembered files come from eframe's storage, the progress from the data
+/// folder ([`crate::workspace::data_dir`]; emptied first with `options.reset_progress`).
+/// A second window on the same folder keeps its progress in memory only and says so.
 ///
 /// # Errors
 ///
@@ -84,11 +85,15 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
         None => None,
     };
     let screenshot_path = options.screenshot.clone();
-    let progress_file = if screenshot.is_some() {
+    // One window per data folder: a second one keeps its progress in memory only.
+    let folder = if screenshot.is_some() {
         None
     } else {
-        progress_path()
+        Some(claim(data_dir()))
     };
+    let progress_file = folder.as_ref().and_then(|f| f.progress_file.clone());
+    let notice = folder.as_ref().and_then(|f| f.warning.clone());
+    let writable = folder.as_ref().is_some_and(ClaimedFolder::is_writable);
     if options.reset_progress
         && let Some(path) = &progress_file
     {
@@ -118,6 +123,8 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
                 screenshot: screenshot
                     .map(|(path, moves)| (moves, ScreenshotPlan::new(path, app_outcome))),
                 progress_file,
+                writable,
+                notice,
                 files,
                 tab,
                 timings: timings.then(|| Timings::new(started)),

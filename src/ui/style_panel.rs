@@ -147,7 +147,7 @@ pub fn style_panel_ui(
         .on_hover_text("Draw the book moves of the position as arrows, thicker when more likely");
 }
 
-/// Where popularity comes from: the lines, a games book, or a blend (issue 11). A
+/// Where popularity comes from: the lines, a games book, or a blend. A
 /// change is pushed as [`Command::SetBook`].
 fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) {
     let current = settings.book.popularity;

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::instance::{DataLock, DataLockError};
 use super::review_store::LOG_FILE;
 
 /// The application's id: the data folder's name.
@@ -34,6 +35,65 @@ pub fn review_log_in(dir: &Path) -> PathBuf {
     dir.join(LOG_FILE)
 }
 
+/// The data folder as one window may use it: the progress file to load and save, the
+/// lock that keeps a second window out while this one runs, and what to tell the
+/// learner when the folder could not be claimed.
+#[derive(Debug)]
+pub struct ClaimedFolder {
+    /// Where the progress is saved; `None`: kept in memory only.
+    pub progress_file: Option<PathBuf>,
+    /// Held while the window runs (dropping it lets another window in).
+    pub lock: Option<DataLock>,
+    /// Why the progress is kept in memory only, or why the folder is not locked.
+    pub warning: Option<String>,
+}
+
+impl ClaimedFolder {
+    /// Whether this window may write the learner's files (it holds the folder).
+    pub fn is_writable(&self) -> bool {
+        self.progress_file.is_some()
+    }
+}
+
+/// Claims the data folder `dir` for a window. When another window holds it, this one
+/// keeps its progress in memory only (neither loses what the other saves) and says
+/// so; when the system cannot lock files there, the window still saves, and says that
+/// a second window would not be noticed.
+pub fn claim(dir: Option<PathBuf>) -> ClaimedFolder {
+    let Some(dir) = dir else {
+        return ClaimedFolder {
+            progress_file: None,
+            lock: None,
+            warning: Some(
+                "There is no data folder (no home folder): your progress is not saved.".to_owned(),
+            ),
+        };
+    };
+    match DataLock::acquire(&dir) {
+        Ok(lock) => ClaimedFolder {
+            progress_file: Some(dir.join("progress.ron")),
+            lock: Some(lock),
+            warning: None,
+        },
+        Err(DataLockError::Held { .. }) => ClaimedFolder {
+            progress_file: None,
+            lock: None,
+            warning: Some(
+                "Another Hastings window is open: this one keeps your progress and reviews \
+                 in memory only, so that neither window loses what the other saves."
+                    .to_owned(),
+            ),
+        },
+        Err(e @ DataLockError::Io { .. }) => ClaimedFolder {
+            progress_file: Some(dir.join("progress.ron")),
+            lock: None,
+            warning: Some(format!(
+                "{e}; a second Hastings window would not be noticed."
+            )),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,5 +108,27 @@ mod tests {
             _ => assert!(dir.ends_with(".local/share/hastings"), "{}", dir.display()),
         }
         assert_eq!(progress_path().unwrap(), dir.join("progress.ron"));
+    }
+
+    #[test]
+    fn a_second_window_keeps_its_progress_in_memory_and_says_so() {
+        let dir = std::env::temp_dir().join(format!("hastings-claim-{}", std::process::id()));
+        let first = claim(Some(dir.clone()));
+        assert!(first.is_writable() && first.lock.is_some() && first.warning.is_none());
+        assert_eq!(first.progress_file, Some(dir.join("progress.ron")));
+        let second = claim(Some(dir.clone()));
+        assert!(!second.is_writable());
+        assert!(
+            second
+                .warning
+                .unwrap()
+                .contains("Another Hastings window is open")
+        );
+        drop(first);
+        assert!(
+            claim(Some(dir.clone())).is_writable(),
+            "free again once closed"
+        );
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -9,6 +9,7 @@
 //! - [`choice`]: which sources and filters the book uses (saved with the settings).
 //! - [`files`]: file stamps and the progress-counting PGN reader.
 //! - [`export`]: PGN files written atomically.
+//! - [`instance`]: one window per data folder (a lock file).
 //! - [`store`]: the learner's data written atomically, corrupt files kept aside.
 //! - [`profiles`]: style profile files.
 //! - [`job`]: the job type.
@@ -26,6 +27,7 @@ pub mod data_dir;
 pub mod error;
 pub mod export;
 pub mod files;
+pub mod instance;
 mod loader;
 pub mod npy;
 pub mod polyglot;

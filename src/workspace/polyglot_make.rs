@@ -166,6 +166,12 @@ pub enum MakeError {
         /// Why.
         source: io::Error,
     },
+    /// The files hold no game: no book is written (an empty book would be no book).
+    #[error("no games in {}: no book was written", .inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
+    NoGames {
+        /// The files read.
+        inputs: Vec<PathBuf>,
+    },
     /// Cancel was asked for.
     #[error("book make was cancelled")]
     Cancelled,
@@ -179,8 +185,8 @@ pub enum MakeError {
 ///
 /// # Errors
 ///
-/// [`MakeError`]: files that cannot be read or written, too little memory,
-/// cancellation. Problems inside games are not errors but [`MakeReport::issues`].
+/// [`MakeError`]: files that cannot be read or written, files with no game (nothing is
+/// written then), too little memory, cancellation. Problems inside games are not errors but [`MakeReport::issues`].
 pub fn make_book(
     inputs: &[PathBuf],
     output: &Path,
@@ -279,6 +285,11 @@ pub fn make_book(
         ..MakeReport::default()
     };
     collect_reports(&mut report, &mut outputs, inputs);
+    if report.games == 0 {
+        return Err(MakeError::NoGames {
+            inputs: inputs.to_vec(),
+        });
+    }
     let written = merge_and_write(outputs, output, options, &run_dir, &mut report)?;
     report.written = written;
     Ok(report)

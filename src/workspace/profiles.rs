@@ -57,8 +57,11 @@ pub fn load_profile(path: &Path) -> Result<StyleProfile, ProfileFileError> {
 ///
 /// # Errors
 ///
-/// [`ProfileFileError::Write`] when the file cannot be written; an old file is intact.
+/// [`ProfileFileError::Write`] when the profile cannot be written as text
+/// ([`StoreError::Encode`]) or the file cannot be written; nothing is written then and an
+/// old file is intact.
 pub fn save_profile(path: &Path, profile: &StyleProfile) -> Result<(), ProfileFileError> {
-    write_atomic(path, profile.to_ron().as_bytes())?;
+    let text = profile.to_ron().map_err(|e| StoreError::encode(path, e))?;
+    write_atomic(path, text.as_bytes())?;
     Ok(())
 }

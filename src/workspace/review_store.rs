@@ -216,31 +216,11 @@ pub fn load_params(path: &Path) -> Loaded<ReviewParams> {
 ///
 /// # Errors
 ///
-/// As [`write_atomic`].
+/// [`StoreError::Encode`] when the settings cannot be written as JSON (nothing is
+/// written), otherwise as [`write_atomic`].
 pub fn save_params(path: &Path, params: &ReviewParams) -> Result<(), StoreError> {
-    let text = serde_json::to_string_pretty(params).unwrap_or_default();
+    let text = serde_json::to_string_pretty(params).map_err(|e| StoreError::encode(path, e))?;
     write_atomic(path, text.as_bytes())
-}
-
-/// The local UTC offset in minutes, as `date +%z` reports it; 0 (UTC) when that fails.
-/// Review days start at 04:00 local time, so callers that know the offset better
-/// (a `--now` with an offset) should pass theirs.
-pub fn local_offset_minutes() -> i16 {
-    let Ok(out) = std::process::Command::new("date").arg("+%z").output() else {
-        return 0;
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    let t = text.trim().as_bytes();
-    if t.len() != 5 || !t[1..].iter().all(u8::is_ascii_digit) {
-        return 0;
-    }
-    let n = |i: usize| i16::from(t[i] - b'0');
-    let minutes = (n(1) * 10 + n(2)) * 60 + n(3) * 10 + n(4);
-    match t[0] {
-        b'-' => -minutes,
-        b'+' => minutes,
-        _ => 0,
-    }
 }
 
 /// What `hastings review` was asked to do (the CLI fills it in from its flags).

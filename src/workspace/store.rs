@@ -25,6 +25,28 @@ pub enum StoreError {
         /// What went wrong.
         source: io::Error,
     },
+    /// The data could not be written as text (RON or JSON); nothing was written, an old
+    /// file is intact.
+    #[error("{path}: the data cannot be written as text: {source}")]
+    Encode {
+        /// The file that was to be written.
+        path: PathBuf,
+        /// Why the serialiser refused (a `ron::Error` or `serde_json::Error`).
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+impl StoreError {
+    /// [`StoreError::Encode`] for `path`.
+    pub fn encode(
+        path: &Path,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> StoreError {
+        StoreError::Encode {
+            path: path.to_owned(),
+            source: Box::new(source),
+        }
+    }
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
@@ -48,15 +70,23 @@ pub fn temp_path(path: &Path) -> PathBuf {
 ///
 /// # Errors
 ///
-/// [`StoreError::Io`] when the directory or file cannot be written.
+/// [`StoreError::Io`] when the directory or file cannot be written (a full disk); the
+/// partly written temporary file is removed then.
 pub fn write_temp(path: &Path, contents: &[u8]) -> Result<PathBuf, StoreError> {
-    if let Some(dir) = path.parent() {
+    if let Some(dir) = path.parent()
+        && !dir.as_os_str().is_empty()
+    {
         fs::create_dir_all(dir).map_err(io_err(dir))?;
     }
     let tmp = temp_path(path);
-    let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
-    f.write_all(contents).map_err(io_err(&tmp))?;
-    f.sync_all().map_err(io_err(&tmp))?;
+    let written = File::create(&tmp).and_then(|mut f| {
+        f.write_all(contents)?;
+        f.sync_all()
+    });
+    if let Err(source) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(StoreError::Io { path: tmp, source });
+    }
     Ok(tmp)
 }
 
@@ -64,10 +94,17 @@ pub fn write_temp(path: &Path, contents: &[u8]) -> Result<PathBuf, StoreError> {
 ///
 /// # Errors
 ///
-/// [`StoreError::Io`] when writing or renaming fails; the old file is then intact.
+/// [`StoreError::Io`] when writing or renaming fails; the old file is then intact and
+/// no temporary file is left.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
     let tmp = write_temp(path, contents)?;
-    fs::rename(&tmp, path).map_err(io_err(path))
+    fs::rename(&tmp, path).map_err(|source| {
+        let _ = fs::remove_file(&tmp);
+        StoreError::Io {
+            path: path.to_owned(),
+            source,
+        }
+    })
 }
 
 /// What loading user data found.
@@ -148,9 +185,11 @@ pub fn load_progress(path: &Path) -> Loaded<Progress> {
 ///
 /// # Errors
 ///
-/// As [`write_atomic`].
+/// [`StoreError::Encode`] when the progress cannot be written as text (nothing is
+/// written), otherwise as [`write_atomic`].
 pub fn save_progress(path: &Path, progress: &Progress) -> Result<(), StoreError> {
-    write_atomic(path, progress.to_ron().as_bytes())
+    let text = progress.to_ron().map_err(|e| StoreError::encode(path, e))?;
+    write_atomic(path, text.as_bytes())
 }
 
 /// The learner's progress and the file it is kept in (`progress.ron`).

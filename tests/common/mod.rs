@@ -145,3 +145,21 @@ pub fn chi2_critical(df: usize) -> f64 {
     let z = 3.0902;
     k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3)
 }
+
+// ---------------------------------------------------------------------------------------
+// Engines (tests/engine_*.rs).
+
+/// Stockfish, for the tests that play against it. Where it is not installed the test is
+/// skipped with a note, except under CI (the `CI` variable set), where a missing
+/// Stockfish fails the test: CI installs it, so a test that did not run is a failure.
+pub fn stockfish_or_skip() -> Option<std::path::PathBuf> {
+    let found = hastings::engine::discover::stockfish();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but Stockfish is not installed (apt-get install stockfish)"
+        );
+        eprintln!("note: Stockfish is not installed; skipping (apt-get install stockfish)");
+    }
+    found
+}

@@ -14,7 +14,7 @@ use super::node::{NONE, Node, NodeWeights};
 use super::{
     Continuation, GraphBuild, LineId, NodeId, PositionGraph, Transposition, len_u32, start_position,
 };
-use crate::book::error::LineError;
+use crate::book::error::{LineError, NodeRebuildError};
 use crate::book::key::NodeKey;
 use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine, san_path};
 use crate::book::matrix::{occupancy_key, occupancy_word};
@@ -116,7 +116,8 @@ impl Builder {
             }
             b.add_line(line, &moves, &path);
         }
-        let graph = b.finish();
+        let (graph, failed) = b.finish();
+        issues.extend(failed.into_iter().map(LineError::Rebuild));
         GraphBuild { graph, issues }
     }
 
@@ -207,16 +208,17 @@ impl Builder {
     }
 
     /// Lays the graph out: weights shared, continuations by node, transpositions.
-    fn finish(mut self) -> PositionGraph {
+    /// Also returns the nodes whose position cannot be rebuilt.
+    fn finish(mut self) -> (PositionGraph, Vec<NodeRebuildError>) {
         self.share_weights();
         self.flatten();
         let mut g = self.g;
-        g.compute_transpositions();
+        let failed = g.compute_transpositions();
         g.nodes.shrink_to_fit();
         g.lines.shrink_to_fit();
         g.line_flags.shrink_to_fit();
         g.line_ends.shrink_to_fit();
-        g
+        (g, failed)
     }
 
     /// Stores each distinct `(T(x), T_i(x))` once.
@@ -309,7 +311,9 @@ fn permute<T>(items: &mut [T], place: &mut [u32]) {
 }
 
 impl PositionGraph {
-    pub(super) fn compute_transpositions(&mut self) {
+    /// Finds every node's transpositions; returns the nodes whose position cannot be
+    /// rebuilt (they get none).
+    pub(super) fn compute_transpositions(&mut self) -> Vec<NodeRebuildError> {
         let occupancy: FxHashSet<u64> = self
             .nodes
             .iter()
@@ -321,15 +325,22 @@ impl PositionGraph {
         let mut trans_start: Vec<u32> = Vec::with_capacity(self.nodes.len() + 1);
         trans_start.push(0);
         let mut all = Vec::new();
+        let mut failed = Vec::new();
         for (i, node) in self.nodes.iter().enumerate() {
-            let pos = node.position();
-            let key = node.key();
-            self.scan_from_key(NodeId(i as u32), &pos, &key, Some(&occupancy), &mut all);
+            let id = NodeId(i as u32);
+            match node.position(id.0) {
+                Ok(pos) => {
+                    let key = node.key();
+                    self.scan_from_key(id, &pos, &key, Some(&occupancy), &mut all);
+                }
+                Err(e) => failed.push(e),
+            }
             trans_start.push(len_u32(&all));
         }
         all.shrink_to_fit();
         self.trans_start = trans_start;
         self.transpositions = all;
+        failed
     }
 
     /// Appends to `out` the legal moves of `pos` (a position of `node`, with key `key`)

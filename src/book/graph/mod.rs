@@ -7,7 +7,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
-use super::error::LineError;
+use super::error::{LineError, NodeRebuildError};
 use super::key::NodeKey;
 use super::line::{FlagSet, FlagWeights, OpeningLine, san_path};
 
@@ -257,8 +257,22 @@ impl PositionGraph {
     ///
     /// The graph keeps the position packed (pieces, rights and counters); this rebuilds
     /// it, which costs about as much as generating its legal moves.
+    ///
+    /// # Errors
+    ///
+    /// [`NodeRebuildError`] when the packed position cannot be rebuilt. Nodes are made
+    /// from legal positions, so this is a bug; [`PositionGraph::build`] rebuilds every
+    /// node and reports such a node among its issues ([`LineError::Rebuild`]).
+    pub fn try_position(&self, node: NodeId) -> Result<Chess, NodeRebuildError> {
+        self.nodes[node.index()].position(node.0)
+    }
+
+    /// The node's representative position, as [`PositionGraph::try_position`], for
+    /// callers that have not moved to it yet: a node that cannot be rebuilt (a bug,
+    /// reported by [`PositionGraph::build`] among its issues) gives the start position.
+    /// Prefer [`PositionGraph::try_position`].
     pub fn position(&self, node: NodeId) -> Chess {
-        self.nodes[node.index()].position()
+        self.try_position(node).unwrap_or_default()
     }
 
     /// The representative position as FEN.

@@ -3,11 +3,13 @@
 
 use std::num::NonZeroU32;
 
+use shakmaty::fen::Fen;
 use shakmaty::{
     Bitboard, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Position, Setup, Square,
 };
 
 use super::LineId;
+use crate::book::error::NodeRebuildError;
 use crate::book::key::NodeKey;
 use crate::book::line::FlagWeights;
 
@@ -66,7 +68,10 @@ impl Node {
             name: NONE,
             parents: 0,
         };
-        debug_assert!(node.position() == *pos, "a node rebuilds its position");
+        debug_assert!(
+            node.position(0).as_ref() == Ok(pos),
+            "a node rebuilds its position"
+        );
         node
     }
 
@@ -102,8 +107,13 @@ impl Node {
             && ep == pos.ep_square(EnPassantMode::Legal)
     }
 
-    /// The representative position, rebuilt.
-    pub(super) fn position(&self) -> Chess {
+    /// The representative position, rebuilt; `index` is the node's index, for the error.
+    ///
+    /// # Errors
+    ///
+    /// [`NodeRebuildError`] when shakmaty rejects the packed position even with the
+    /// rights that fail dropped (a bug: nodes are made from legal positions).
+    pub(super) fn position(&self, index: u32) -> Result<Chess, NodeRebuildError> {
         let key = self.key();
         let castling_rights = self.castling_rights();
         let setup = Setup {
@@ -117,25 +127,34 @@ impl Node {
             halfmoves: self.halfmoves,
             fullmoves: NonZeroU32::new(self.fullmoves).unwrap_or(NonZeroU32::MIN),
         };
+        let kept = setup.clone();
         // The setup is that of a legal position, so it is accepted; should it not be, the
         // rights that fail are dropped rather than the position.
         let error = match Chess::from_setup(setup, CastlingMode::Standard) {
-            Ok(pos) => return pos,
+            Ok(pos) => return Ok(pos),
             Err(e) => e,
         };
         let error = match error.ignore_invalid_castling_rights() {
-            Ok(pos) => return pos,
+            Ok(pos) => return Ok(pos),
             Err(e) => e,
         };
         let error = match error.ignore_invalid_ep_square() {
-            Ok(pos) => return pos,
+            Ok(pos) => return Ok(pos),
             Err(e) => e,
         };
         let error = match error.ignore_too_much_material() {
-            Ok(pos) => return pos,
+            Ok(pos) => return Ok(pos),
             Err(e) => e,
         };
-        error.ignore_impossible_check().unwrap_or_default()
+        error
+            .ignore_impossible_check()
+            .map_err(|e| NodeRebuildError {
+                node: index,
+                fen: Fen::try_from_setup(kept)
+                    .unwrap_or_else(|lossy| lossy.ignore())
+                    .to_string(),
+                reason: e.to_string(),
+            })
     }
 
     /// The first line that ends here.
@@ -166,7 +185,6 @@ impl NodeWeights {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
 
     #[test]
     fn a_node_rebuilds_its_position_with_rights_and_counters() {
@@ -184,7 +202,7 @@ mod tests {
                 .into_position(CastlingMode::Standard)
                 .unwrap();
             let node = Node::new(&pos, &NodeKey::from_position(&pos));
-            let back = node.position();
+            let back = node.position(0).unwrap();
             assert_eq!(back, pos, "{fen}");
             assert_eq!(
                 Fen::from_position(&back, EnPassantMode::Always).to_string(),
@@ -203,9 +221,21 @@ mod tests {
         pos.play_unchecked(mv);
         let node = Node::new(&pos, &NodeKey::from_position(&pos));
         assert_eq!(
-            node.position().ep_square(EnPassantMode::Always),
+            node.position(0).unwrap().ep_square(EnPassantMode::Always),
             pos.ep_square(EnPassantMode::Always)
         );
+    }
+
+    #[test]
+    fn a_node_that_cannot_be_rebuilt_is_an_error_not_the_start_position() {
+        let pos = Chess::default();
+        let mut node = Node::new(&pos, &NodeKey::from_position(&pos));
+        // No kings: shakmaty refuses the board whatever rights are dropped.
+        node.planes = [0; 4];
+        let e = node.position(7).unwrap_err();
+        assert_eq!(e.node, 7);
+        assert!(e.fen.starts_with("8/8/8/8/8/8/8/8 w"), "{e}");
+        assert!(e.to_string().starts_with("node 7: the position"), "{e}");
     }
 
     #[test]

@@ -33,7 +33,7 @@
 //! those tags it is the name of the deepest position of the line that an ECO line of
 //! the `names` graph ends at ([`PositionGraph::name_at`]), and the line also takes that
 //! ECO code when it has no `[ECO]` tag. The style flags follow from the name and the
-//! first move when the graph is built (SAMPLER.md §1). Every line keeps all tags of its
+//! first move when the graph is built (docs/sampler.md §1). Every line keeps all tags of its
 //! game, in file order, in one copy shared by the game's lines
 //! ([`OpeningLine::tags`]).
 //!

@@ -1,4 +1,5 @@
-//! The genetic algorithm of seed 003 (§3.2.3), searching styles by likelihood.
+//! A genetic algorithm (as Klevansky, Ostroff and Offen tune an evaluation), searching
+//! styles by likelihood.
 //!
 //! An organism's chromosome is a bit string: one bit per parameter (`p_i`), and a
 //! 10-bit gene each for the five weights and τ (value = gene / 1023), 65 bits in all.

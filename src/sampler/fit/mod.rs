@@ -1,4 +1,4 @@
-//! Fitting an opponent's style to their games (seed 003's genetic algorithm).
+//! Fitting an opponent's style to their games (a genetic algorithm, after Klevansky, Ostroff and Offen's tuning of an evaluation).
 //!
 //! Given a player's games and the book they are compared with, find the style — the
 //! five parameters (on/off and weight), τ and, when a Polyglot book takes part, the

@@ -1,6 +1,6 @@
 //! Games sampled under a known style: the data of recovery tests and benchmarks.
 //!
-//! Each game is one chain of the sampler (SAMPLER.md §4) from the standard position:
+//! Each game is one chain of the sampler (docs/sampler.md §4) from the standard position:
 //! every move, of either side, is a Metropolis–Hastings step under the style, carrying
 //! `s_prev` along as the drill does, until the book ends or the ply limit. The games
 //! are written as PGN text, so a test can read them back through the importer and fit

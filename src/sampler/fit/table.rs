@@ -10,7 +10,7 @@
 //! ```text
 //! share(y|x) = cw_y / (B + τ·Tt)        B = Σ book cw, Tt = Σ transposition T(y)
 //! A(y)       = share(y|x) / s_prev + Σ_i p_i·w_i·f_i(y)
-//! P(y|x)     = min(1, A(y)) / Σ_y' min(1, A(y'))          (SAMPLER.md §3)
+//! P(y|x)     = min(1, A(y)) / Σ_y' min(1, A(y'))          (docs/sampler.md §3)
 //! ```
 //!
 //! `s_prev` is the share the game's previous move had at the previous position, under

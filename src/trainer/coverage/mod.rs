@@ -8,7 +8,7 @@
 //! lines). From the standard position, ply by ply:
 //!
 //! - **Opponent to move** at `x`: the theory's candidates `y` get the exact
-//!   `P(y | x)` of SAMPLER.md §3 ([`Distribution::at`](crate::sampler::Distribution::at)),
+//!   `P(y | x)` of docs/sampler.md §3 ([`Distribution::at`](crate::sampler::Distribution::at)),
 //!   with `s_prev` the share that the move into `x` had among the *theory's* candidates
 //!   at the position before (what [`move_share`](crate::sampler::move_share) computes,
 //!   and what a [`Session`](crate::trainer::Session) drilled on the theory book keeps in
@@ -34,7 +34,7 @@
 //! is equal. A position's reach is the sum over its states (over plies as well: a
 //! position met at two plies counts as two expected visits; opening books practically
 //! never do that). Rights are part of a state because they decide which moves are legal
-//! (SAMPLER.md §2). At learner positions `s_prev` plays no part and is not kept.
+//! (docs/sampler.md §2). At learner positions `s_prev` plays no part and is not kept.
 //!
 //! # Cuts
 //!
@@ -167,7 +167,7 @@ pub fn exposure(
 }
 
 /// [`exposure`] against any theory source: the theory graph with a Polyglot games book
-/// as its popularity says (issue 11), so the opponent replies as a drill with that
+/// as its popularity setting says, so the opponent replies as a drill with that
 /// book does, past the end of the graph's lines too.
 pub fn exposure_from(
     repertoire: &PositionGraph,

@@ -1,5 +1,5 @@
 //! Where the drill's candidates come from: the graph, and Polyglot games books as the
-//! popularity says (issue 11).
+//! popularity says.
 
 use shakmaty::{Move, Position};
 

@@ -56,6 +56,23 @@ fn wait_until(
     harness.step();
 }
 
+/// Opens "Engine settings" in the play-on panel. The engine's analysis may move the
+/// panel's lines between a frame and the click (its evaluation line appears), so a
+/// click that missed the header is made again.
+fn open_engine_settings(harness: &mut Harness<'_, TrainerApp>) {
+    for _ in 0..20 {
+        if harness
+            .query_by_role_and_label(egui::accesskit::Role::ComboBox, "Engine")
+            .is_some()
+        {
+            return;
+        }
+        harness.get_by_label("Engine settings").click();
+        harness.run_ok();
+    }
+    panic!("the engine settings did not open");
+}
+
 /// Plays the line to its end with "Show me" (the most popular book move).
 fn drill_to_the_end(harness: &mut Harness<'_, TrainerApp>) {
     for _ in 0..80 {
@@ -232,8 +249,7 @@ fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
     harness.get_by_label("Play on from here").click();
     harness.run_ok();
     // The harness starts with the built-in α-β engine; choose Human-like in the menu.
-    harness.get_by_label("Engine settings").click();
-    harness.run_ok();
+    open_engine_settings(&mut harness);
     harness
         .get_by_role_and_label(egui::accesskit::Role::ComboBox, "Engine")
         .click();

@@ -2,7 +2,7 @@
 //! (the gaps with a board preview and "Drill this gap", coverage by depth, the most
 //! likely positions) and "Check my games…" (a PGN of the learner's games against the
 //! repertoire, each game clickable to its position). The work behind it runs off the UI
-//! thread ([`super::coverage`]).
+//! thread ([`crate::coach::coverage`]).
 
 use std::sync::Arc;
 

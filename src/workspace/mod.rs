@@ -12,7 +12,8 @@
 //! - [`instance`]: one window per data folder (a lock file).
 //! - [`store`]: the learner's data written atomically, corrupt files kept aside.
 //! - [`profiles`]: style profile files.
-//! - [`job`]: the job type.
+//! - [`data_dir`]: the data folder, the review log in it, one window per folder.
+//! - [`compare_games`]: compare my games (the CLI and the Coverage tab).
 //! - [`review_store`]: the review log of spaced repetition (append-only, synced).
 //!
 //! The workspace opens files; the layers below it (`book`, `sampler`, `trainer`) never

@@ -120,11 +120,51 @@ fn the_adaptive_opponent_answers_the_learners_style() {
     assert_eq!(*coach.session().style(), adaptation.style(1.0));
 }
 
+/// Types `name` in the Coverage tab's "Your name".
+fn name_the_player(coach: &mut Coach, name: &str) {
+    let params = hastings::coach::coverage::CoverageParams {
+        player: name.to_owned(),
+        ..coach.coverage_params().clone()
+    };
+    coach.apply(Command::SetCoverage(params));
+}
+
+#[test]
+fn checking_games_without_a_name_or_with_a_wrong_one_offers_the_files_players() {
+    let mut coach = coach_in(None);
+    load_repertoire(&mut coach, fixture("compare_white.pgn"));
+    let games = fixture("compare_games.pgn");
+    for (name, message) in [
+        ("", "Whose games are these? Choose your name:"),
+        (
+            "Hastings",
+            "No game has a player named \"Hastings\". Choose your name:",
+        ),
+    ] {
+        name_the_player(&mut coach, name);
+        coach.check_games(games.clone());
+        coach.finish_coverage();
+        let failure = coach.games_report().unwrap().as_ref().unwrap_err();
+        assert_eq!(failure.message, message);
+        // Names match in any case: "Hastings Learner" plays 8 of the 9 games.
+        assert_eq!(failure.players[0], ("Hastings Learner".to_owned(), 8));
+        assert_eq!(failure.players.len(), 11);
+        assert_eq!(failure.path.as_deref(), Some(games.as_path()));
+    }
+    // Choosing the name compares that player's games.
+    name_the_player(&mut coach, "hastings learner");
+    coach.apply(Command::CompareGames(games));
+    coach.finish_coverage();
+    let report = coach.games_report().unwrap().as_ref().unwrap();
+    assert_eq!(report.games.len(), 5);
+}
+
 #[test]
 fn compared_games_become_failed_reviews_in_the_review_log() {
     let dir = temp_dir("coach-compare");
     let mut coach = coach_in(Some(&dir));
     load_repertoire(&mut coach, fixture("compare_white.pgn"));
+    name_the_player(&mut coach, "Hastings Learner");
     // Without the Coverage tab ever shown: the known gaps are computed with the games.
     coach.check_games(fixture("compare_games.pgn"));
     coach.finish_coverage();
@@ -187,7 +227,7 @@ fn the_theorys_answer_is_added_to_a_copy_of_the_repertoire() {
     let mut moves = gap.moves.clone();
     moves.push(gap.answer.expect("the theory answers a gap"));
 
-    coach.apply(Command::AddAnswer(moves.clone(), "answer".to_owned()));
+    coach.apply(Command::AddAnswer(moves.clone()));
     coach.finish_loading();
     frame(&mut coach);
     assert_eq!(
@@ -204,6 +244,25 @@ fn the_theorys_answer_is_added_to_a_copy_of_the_repertoire() {
         .map(|f| f.path.as_path())
         .collect();
     assert_eq!(files, [copy.as_path()]);
+    // The copy is the learner's file and one more game, named by the theory as the
+    // gap's row names it: ECO code and name in their own tags.
+    let written = std::fs::read_to_string(&copy).unwrap();
+    let kept = String::from_utf8(before).unwrap();
+    assert!(written.starts_with(kept.trim_end()), "{written}");
+    let added = &written[kept.trim_end().len()..];
+    // ECO's name for the position the answer reaches.
+    let naming = hastings::trainer::coverage::describe(&moves, &[common::eco_graph()])
+        .naming
+        .expect("ECO names the line");
+    let (eco, name) = (naming.eco.unwrap(), naming.name);
+    assert!(added.contains("[Event \"Added by Hastings\"]"), "{added}");
+    assert!(added.contains(&format!("[ECO \"{eco}\"]")), "{added}");
+    let opening = name.split_once(": ").map_or(name.as_str(), |(o, _)| o);
+    assert!(
+        added.contains(&format!("[Opening \"{opening}\"]")),
+        "{added}"
+    );
+    assert!(!added.contains(&format!("[Opening \"{eco}")), "{added}");
     // The answer's position is in the book now.
     let mut pos = shakmaty::Chess::default();
     for mv in &moves {
@@ -243,4 +302,49 @@ fn the_reply_waits_for_the_delay_and_asks_for_a_redraw_when_due() {
     assert_eq!(coach.session().moves().len(), 2, "the reply came when due");
     let reply = coach.session().moves()[1].mv;
     assert!(coach.take_notices().contains(&Notice::Animate(reply)));
+}
+
+#[test]
+fn drill_this_plays_the_side_that_missed_the_position() {
+    let mut coach = coach_in(None);
+    frame(&mut coach);
+    assert_eq!(coach.session().learner(), shakmaty::Color::White);
+    // A position missed as Black (Black to move after 1.e4), drilled while playing White.
+    coach.apply(Command::DrillFrom(common::san_moves("e4")));
+    frame(&mut coach);
+    assert_eq!(coach.session().learner(), shakmaty::Color::Black);
+    assert_eq!(coach.settings().learner, Side::Black);
+    assert_eq!(
+        coach.session().moves().len(),
+        1,
+        "the computer played nothing"
+    );
+    assert_eq!(*coach.session().phase(), Phase::LearnerToMove);
+    // No notice moves the window to another tab.
+    assert!(coach.take_notices().is_empty());
+}
+
+#[test]
+fn most_often_missed_positions_are_boards_with_the_path_or_marked_outside_the_book() {
+    let mut coach = coach_in(None);
+    frame(&mut coach);
+    // 1.d4 d5 2.Kd2 leaves the book: a mistake at the position after 1.d4 d5.
+    coach.apply(Command::DrillFrom(common::san_moves("d4 d5")));
+    coach.apply(Command::Play(common::san_moves("d4 d5 Kd2")[2]));
+    frame(&mut coach);
+    let missed = coach.most_missed().to_vec();
+    assert_eq!(missed.len(), 1);
+    assert_eq!(missed[0].position, common::position_after("d4 d5"));
+    assert_eq!(
+        missed[0].moves.as_deref(),
+        Some(&common::san_moves("d4 d5")[..])
+    );
+    assert_eq!(missed[0].tries_text(), "1 mistake in 1 try");
+    // With an e4-only repertoire as the book, the position is shown without a path.
+    load_repertoire(&mut coach, fixture("repertoire.pgn"));
+    let missed = coach.most_missed().to_vec();
+    assert_eq!(missed.len(), 1);
+    assert_eq!(missed[0].position, common::position_after("d4 d5"));
+    assert_eq!(missed[0].moves, None);
+    assert_eq!(missed[0].name, None);
 }

@@ -8,6 +8,8 @@ use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hastings::book::{ImportMode, NodeKey, PositionGraph};
+use hastings::coach::Command;
+use hastings::coach::coverage::CoverageParams;
 use hastings::coach::settings::{Settings, Side};
 use hastings::trainer::Phase;
 use hastings::trainer::coverage::one_in;
@@ -139,11 +141,19 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
     load_repertoire(&mut harness, fixture("compare_white.pgn"));
     open_coverage(&mut harness);
 
-    // The file chosen in "Check my games…", with the name left empty: the file's most
-    // frequent player is the learner.
+    // The file chosen in "Check my games…", with the name left empty: the tab asks whose
+    // games they are, the file's most frequent player first, and a click compares them.
     harness
         .state_mut()
         .check_games(fixture("compare_games.pgn"));
+    harness.state_mut().finish_coverage();
+    harness.run();
+    harness
+        .get_by_label("Whose games are these? Choose your name:")
+        .scroll_to_me();
+    harness.run();
+    harness.get_by_label("Hastings Learner").click();
+    harness.run();
     harness.state_mut().finish_coverage();
     harness.run();
     let report = harness.state().games_report().unwrap().as_ref().unwrap();
@@ -151,7 +161,7 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
     assert_eq!(report.games.len(), 5);
     harness.get_by_label("1. Hastings Learner - Opponent One 1-0");
     // Games 1 and 8 made the same deviation.
-    let label = "you left at ply 5: Bc4 (repertoire: Bb5)";
+    let label = "you left the repertoire with 3.Bc4 (repertoire: 3.Bb5)";
     assert_eq!(harness.get_all_by_label(label).count(), 2);
     harness
         .get_all_by_label(label)
@@ -198,6 +208,11 @@ fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
     harness.run();
     load_repertoire(&mut harness, fixture("compare_white.pgn"));
     open_coverage(&mut harness);
+    let params = CoverageParams {
+        player: "Hastings Learner".to_owned(),
+        ..harness.state().coverage_params().clone()
+    };
+    harness.state_mut().apply(Command::SetCoverage(params));
     harness
         .state_mut()
         .check_games(fixture("compare_games.pgn"));

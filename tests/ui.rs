@@ -326,7 +326,14 @@ fn an_earlier_position_is_read_only_until_continue_from_here() {
 
     harness.get_by_label("Start").click();
     harness.run();
-    harness.get_by_label("Viewing the position after 0 plies (read-only)");
+    harness.get_by_label("Viewing the starting position (read-only)");
+    harness
+        .state_mut()
+        .apply(hastings::coach::Command::ShowPly(1));
+    harness.run();
+    harness.get_by_label("Viewing the position after 1.e4 (read-only)");
+    harness.get_by_label("Start").click();
+    harness.run();
     harness.get_by_label("e2 white pawn");
     drag(&mut harness, Square::D2, Square::D4);
     assert_eq!(harness.state().session().moves().len(), 2, "read-only");

@@ -160,6 +160,8 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     let game = harness.state().play_on().unwrap().game();
     let reply = game.played().iter().find(|m| !m.by_learner).unwrap();
     assert!(!reply.san.is_empty());
+    // The opponent is named for people, not by its UCI name ("hastings alphabeta").
+    harness.get_by_label("Your opponent: Built-in engine");
 
     // The learner's turn: the analysis fills the eval bar.
     wait_until(&mut harness, "an evaluation", |app| {

@@ -14,7 +14,7 @@ use crate::book::PositionGraph;
 use crate::sampler::{MoveSource, Style};
 use crate::trainer::compare::{Comparison, Deviation, GameComparison, Mover};
 use crate::trainer::coverage::{CoverageOptions, describe};
-use crate::workspace::compare_games::{CompareGamesError, KnownGaps, compare_games_file};
+use crate::workspace::compare_games::{CompareGamesError, KnownGaps, Player, compare_games_file};
 
 /// `hastings compare`.
 #[derive(Debug, Args)]
@@ -232,7 +232,9 @@ impl From<CompareGamesError> for CliError {
     fn from(e: CompareGamesError) -> CliError {
         match e {
             CompareGamesError::Read(e) => CliError::Workspace(e),
-            e @ CompareGamesError::NoPlayer { .. } => CliError::Usage(e.to_string()),
+            e @ (CompareGamesError::NoPlayer { .. }
+            | CompareGamesError::PlayerNeeded { .. }
+            | CompareGamesError::UnknownPlayer { .. }) => CliError::Usage(e.to_string()),
         }
     }
 }
@@ -256,7 +258,7 @@ pub(super) fn run(
         &args.games,
         &repertoire,
         &eco,
-        &args.player,
+        Player::NamedOrMostFrequent(&args.player),
         learner,
         gaps,
         &progress,

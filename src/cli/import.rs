@@ -69,6 +69,8 @@ pub struct ImportJson {
     pub games: usize,
     /// Games that gave lines.
     pub imported: usize,
+    /// Games with tags but no moves (skipped, not a problem).
+    pub without_moves: usize,
     /// Lines.
     pub lines: usize,
     /// Distinct positions of the lines.
@@ -86,6 +88,7 @@ impl ImportJson {
             mode: report.mode.to_string(),
             games: report.games,
             imported: report.imported,
+            without_moves: report.without_moves,
             lines: report.lines,
             positions: report.positions,
             issues: report
@@ -160,6 +163,7 @@ fn print_report(
     writeln!(out, "mode       {}", j.mode)?;
     writeln!(out, "games      {}", j.games)?;
     writeln!(out, "imported   {}", j.imported)?;
+    writeln!(out, "no moves   {}", j.without_moves)?;
     writeln!(out, "lines      {}", j.lines)?;
     writeln!(out, "positions  {}", j.positions)?;
     writeln!(out, "issues     {}", j.issue_count)?;

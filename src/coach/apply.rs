@@ -115,7 +115,7 @@ impl Coach {
             Command::BackToRepertoire => self.back_to_repertoire(),
             Command::CheckGames => self.notify(Notice::ChooseGames),
             Command::RecordDeviations => self.record_deviations(),
-            Command::AddAnswer(moves, name) => self.add_answer(&moves, &name),
+            Command::AddAnswer(moves) => self.add_answer(&moves),
             Command::CompareGames(path) => self.check_games(path),
             Command::PlayOn(c) => self.apply_play_on(c),
             Command::ShowPly(ply) => self.session.view(ply),
@@ -138,8 +138,17 @@ impl Coach {
             Command::Easy => self.review_easy(),
             Command::Optimize => self.start_optimize(),
             Command::DrillFrom(moves) => {
+                // The learner plays the side to move there (the moves start from the
+                // standard position), as when the position was missed.
+                let turn = if moves.len() % 2 == 0 {
+                    shakmaty::Color::White
+                } else {
+                    shakmaty::Color::Black
+                };
+                if turn != self.session.learner() {
+                    self.apply(Command::SetLearner(turn));
+                }
                 self.last_reply = None;
-                self.notify(Notice::ShowDrill);
                 if self.session.start_after(&moves).is_err() {
                     self.message = Some("That position is not in the book.".to_owned());
                 }

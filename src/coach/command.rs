@@ -188,8 +188,9 @@ pub enum Command {
     CompareGames(PathBuf),
     /// Record the compared games' deviations as failed reviews.
     RecordDeviations,
-    /// Add these moves (a gap and its answer) to a copy of the repertoire, with a name.
-    AddAnswer(Vec<Move>, String),
+    /// Add these moves (a gap and its answer) to a copy of the repertoire, named by the
+    /// theory.
+    AddAnswer(Vec<Move>),
     /// Playing on against an engine.
     PlayOn(super::play_on::PlayOnCommand),
     /// The settings as a panel edited them: the plain choices are taken as they are,

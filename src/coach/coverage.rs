@@ -14,7 +14,7 @@ use shakmaty::{Chess, Color, Move};
 
 use super::Coach;
 use super::command::DrillBook;
-use super::format::count;
+use super::format::{count, numbered_ply};
 use crate::book::polyglot::SharedBook;
 use crate::book::{ImportMode, PositionGraph};
 use crate::clock::Clock;
@@ -26,7 +26,7 @@ use crate::trainer::compare::{Comparison, Mover};
 use crate::trainer::coverage::{
     CoverageOptions, DEFAULT_DEPTH, DEFAULT_THRESHOLD, Exposure, Gap, describe, exposure_from,
 };
-use crate::workspace::compare_games::{CompareGamesError, KnownGaps, compare_games_file};
+use crate::workspace::compare_games::{CompareGamesError, KnownGaps, Player, compare_games_file};
 use crate::workspace::file_name;
 use crate::workspace::review_store::ReviewStore;
 
@@ -81,7 +81,7 @@ pub struct CoverageReport {
 pub struct GameRow {
     /// `"12. Me - You 1-0"`.
     pub title: String,
-    /// `"you left at ply 5: Bc4 (repertoire: Bb5)"`.
+    /// `"you left the repertoire with 3.Bc4 (repertoire: 3.Bb5)"`.
     pub what: String,
     /// Where a click starts a drill, if anywhere.
     pub drill: Option<(Vec<Move>, DrillBook)>,
@@ -105,7 +105,29 @@ pub struct GamesReport {
 }
 
 /// A comparison of the learner's games: the games listed, or why it failed.
-pub type CompareResult = Result<GamesReport, String>;
+pub type CompareResult = Result<GamesReport, CompareFailure>;
+
+/// Why the learner's games could not be compared.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompareFailure {
+    /// What the tab says.
+    pub message: String,
+    /// When the player was not named or not found: the file's players and their games,
+    /// most frequent first, for the learner to choose from.
+    pub players: Vec<(String, u32)>,
+    /// The file, to compare again once a player is chosen.
+    pub path: Option<PathBuf>,
+}
+
+impl From<String> for CompareFailure {
+    fn from(message: String) -> CompareFailure {
+        CompareFailure {
+            message,
+            players: Vec::new(),
+            path: None,
+        }
+    }
+}
 
 /// What the Coverage tab computes: the depth, the threshold and whose games to compare.
 #[derive(Debug, Clone, PartialEq)]
@@ -275,7 +297,7 @@ impl Coach {
                     view.compare_job = None;
                 }
                 JobPoll::Died(e) => {
-                    view.games = Some(Err(e.to_string()));
+                    view.games = Some(Err(e.to_string().into()));
                     view.compare_job = None;
                 }
             }
@@ -342,8 +364,8 @@ impl Coach {
         if let Some((_, job)) = self.coverage.compare_job.take() {
             self.coverage.games = Some(match job.poll_blocking() {
                 JobPoll::Finished(result) => result,
-                JobPoll::Running => Err("still running".to_owned()),
-                JobPoll::Died(e) => Err(e.to_string()),
+                JobPoll::Running => Err("still running".to_owned().into()),
+                JobPoll::Died(e) => Err(e.to_string().into()),
             });
         }
     }
@@ -354,13 +376,18 @@ impl Coach {
         self.coverage.set_aside.is_some()
     }
 
+    /// What the Coverage tab computes with: depth, threshold, whose games.
+    pub fn coverage_params(&self) -> &CoverageParams {
+        &self.coverage.params
+    }
+
     /// The last exposure computed, with its described rows.
     pub fn coverage_report(&self) -> Option<&CoverageReport> {
         self.coverage.report.as_ref().map(|(_, r)| r.as_ref())
     }
 
     /// The last comparison of the learner's games: the games listed, or why it failed.
-    pub fn games_report(&self) -> Option<&Result<GamesReport, String>> {
+    pub fn games_report(&self) -> Option<&CompareResult> {
         self.coverage.games.as_ref()
     }
 
@@ -393,7 +420,7 @@ impl Coach {
     /// Adds `moves` (a gap and the theory's answer) to a copy of the learner's repertoire
     /// file, written beside it, and drills the copy instead (the learner's file is not
     /// touched).
-    pub(crate) fn add_answer(&mut self, moves: &[Move], name: &str) {
+    pub(crate) fn add_answer(&mut self, moves: &[Move]) {
         let Some(file) = self
             .workspace
             .files()
@@ -411,8 +438,19 @@ impl Coach {
             self.message = Some("No repertoire file is loaded to add the answer to.".to_owned());
             return;
         };
-        let (original, lines) = file;
-        match crate::workspace::repertoire_edit::add_line_to_copy(&original, &lines, moves, name) {
+        let (original, _) = file;
+        // The opening's name and ECO code from the theory (else the repertoire), as the
+        // gap's row shows them.
+        let naming = self
+            .coverage_books()
+            .and_then(|(repertoire, theory)| describe(moves, &[&theory, &repertoire]).naming);
+        let added = crate::workspace::repertoire_edit::add_line_to_copy(
+            &original,
+            moves,
+            naming.as_ref().and_then(|l| l.eco.as_deref()),
+            naming.as_ref().map(|l| l.name.as_str()),
+        );
+        match added {
             Ok(copy) => {
                 self.workspace.remove(&original);
                 self.workspace
@@ -435,7 +473,8 @@ impl Coach {
         let Some((repertoire, theory)) = self.coverage_books() else {
             self.coverage.games = Some(Err(
                 "Checking games needs your repertoire: untick ECO in the Book tab and load it."
-                    .to_owned(),
+                    .to_owned()
+                    .into(),
             ));
             return;
         };
@@ -475,16 +514,29 @@ impl Coach {
                 &path,
                 &repertoire,
                 &theory,
-                &player,
+                Player::Named(&player),
                 learner,
                 known,
                 progress,
             )
-            .map_err(|e| match e {
-                CompareGamesError::NoPlayer { .. } => {
-                    "The games name no players: type your name.".to_owned()
+            .map_err(|e| {
+                let message = match &e {
+                    CompareGamesError::NoPlayer { .. } => {
+                        "The games name no players: type your name.".to_owned()
+                    }
+                    CompareGamesError::PlayerNeeded { .. } => {
+                        "Whose games are these? Choose your name:".to_owned()
+                    }
+                    CompareGamesError::UnknownPlayer { player, .. } => {
+                        format!("No game has a player named \"{player}\". Choose your name:")
+                    }
+                    CompareGamesError::Read(e) => e.to_string(),
+                };
+                CompareFailure {
+                    message,
+                    players: e.players().to_vec(),
+                    path: Some(path.clone()),
                 }
-                e => e.to_string(),
             })?;
             let result = &compared.comparison;
             let mut report = games_report(file_name(&path), &compared.player, result);
@@ -496,7 +548,7 @@ impl Coach {
                 self.coverage.compare_job = Some((label, job));
                 self.coverage.games = None;
             }
-            Err(e) => self.coverage.games = Some(Err(e.to_string())),
+            Err(e) => self.coverage.games = Some(Err(e.to_string().into())),
         }
     }
 
@@ -595,10 +647,13 @@ fn games_report(file: String, player: &str, c: &Comparison) -> GamesReport {
             let (what, drill) = match g.first_exit() {
                 Some((Mover::Player, d)) => (
                     format!(
-                        "you left at ply {}: {} (repertoire: {})",
-                        d.ply,
-                        d.san,
-                        d.repertoire.join(", ")
+                        "you left the repertoire with {} (repertoire: {})",
+                        numbered_ply(d.ply, &d.san),
+                        d.repertoire
+                            .iter()
+                            .map(|san| numbered_ply(d.ply, san))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                     Some((d.moves.clone(), DrillBook::Repertoire)),
                 ),
@@ -607,9 +662,8 @@ fn games_report(file: String, player: &str, c: &Comparison) -> GamesReport {
                     after.push(d.played);
                     (
                         format!(
-                            "your opponent left at ply {}: {}{}",
-                            d.ply,
-                            d.san,
+                            "your opponent left the repertoire with {}{}",
+                            numbered_ply(d.ply, &d.san),
                             if d.known_gap { " (a known gap)" } else { "" }
                         ),
                         Some((after, DrillBook::Theory)),
@@ -617,7 +671,10 @@ fn games_report(file: String, player: &str, c: &Comparison) -> GamesReport {
                 }
                 None => (
                     match g.repertoire_end {
-                        Some(ply) => format!("followed the repertoire to its end (ply {ply})"),
+                        Some(ply) => format!(
+                            "followed the repertoire to its end (move {})",
+                            ply.div_ceil(2)
+                        ),
                         None => "stayed in the repertoire".to_owned(),
                     },
                     None,

@@ -25,6 +25,7 @@ pub mod explore;
 pub mod format;
 pub mod jobs;
 pub mod learner_style;
+pub mod missed;
 pub mod moves;
 pub mod play_on;
 pub mod report;
@@ -62,8 +63,6 @@ pub enum Notice {
     Animate(Move),
     /// The engine played `mv` in the play-on game: let it glide to its square.
     AnimatePlayOn(Move),
-    /// A drill was started from another tab: show the drill's tab.
-    ShowDrill,
     /// The user asked to close the window.
     Close,
     /// Ask how to read these PGN files (the "read as" window).
@@ -130,6 +129,8 @@ pub struct Coach {
     pub(crate) profile: Option<StyleProfile>,
     /// The learner's style: drilled lines, imported games, the adaptive opponent's coin.
     pub(crate) learner_style: LearnerStyleState,
+    /// "Most often missed", as the Progress tab shows it.
+    missed: missed::MissedState,
     /// Playing on against an engine after the book.
     pub(crate) play_on: play_on::PlayOnState,
     /// "Make a book from PGN…".
@@ -192,6 +193,7 @@ impl Coach {
             } else {
                 Adaptation::Sharp
             }),
+            missed: missed::MissedState::default(),
             play_on: play_on::PlayOnState::default(),
             make_book: jobs::MakeBookJob::default(),
             screenshot: false,
@@ -489,6 +491,7 @@ impl Coach {
         }
         self.review_logic();
         self.record_completions();
+        self.refresh_missed();
     }
 
     /// Gives the drill the workspace's Polyglot books and popularity, and play past the

@@ -55,8 +55,13 @@ impl ReportView {
         let Some(r) = &self.report else {
             return String::new();
         };
+        let without_moves = match r.without_moves {
+            0 => String::new(),
+            1 => "; 1 game has no moves (skipped)".to_owned(),
+            n => format!("; {} games have no moves (skipped)", count(n)),
+        };
         format!(
-            "{} games read, {} imported as {}: {} lines, {} positions; {} issue{}",
+            "{} games read, {} imported as {}: {} lines, {} positions{without_moves}; {} issue{}",
             count(r.games),
             count(r.imported),
             r.mode,
@@ -83,5 +88,37 @@ impl ReportView {
             let _ = writeln!(out, "… and {} more", r.issue_count - r.issues.len());
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::SourceId;
+    use crate::book::pgn::{ImportOptions, read_pgn};
+
+    #[test]
+    fn games_without_moves_are_counted_and_said_to_be_skipped() {
+        // A forfeit (tags, no moves) between two games, as lichess exports them.
+        let text = "[Event \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+                    [Event \"Forfeit\"]\n[Result \"1-0\"]\n\n1-0\n\n\
+                    [Event \"B\"]\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n";
+        let import = read_pgn(
+            text.as_bytes(),
+            SourceId(1),
+            &ImportOptions::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(import.report.games, 3);
+        assert_eq!(import.report.imported, 2);
+        assert_eq!(import.report.without_moves, 1);
+        let view = ReportView::of_report(PathBuf::from("games.pgn"), import.report);
+        let summary = view.summary();
+        assert!(
+            summary.contains("3 games read, 2 imported")
+                && summary.contains("; 1 game has no moves (skipped); 0 issues"),
+            "{summary}"
+        );
     }
 }

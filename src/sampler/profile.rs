@@ -4,7 +4,7 @@
 //! ```text
 //! (
 //!     format: 1,
-//!     name: "Thesis 5.3: 1.c4 lines",
+//!     name: "English players (1.c4)",
 //!     description: "Prefer the lines that start 1.c4.",
 //!     gambits: (on: false, weight: 0.4),
 //!     uncommon: (on: false, weight: 0.4),

@@ -186,54 +186,93 @@ impl Style {
             .fold(0.0, |acc, (p, f)| acc + p.weight * f)
     }
 
-    /// The named presets: neutral, and the thesis's experiments (§5.1–§5.3).
+    /// The named presets: popularity alone, and the thesis's experiments (§5.1–§5.3),
+    /// named for players; [`Preset::detail`] says which experiment and its weights.
     pub fn presets() -> Vec<Preset> {
-        let v = |name: &'static str, params: [u8; 5], weights: [f64; 5]| Preset {
-            name,
-            style: Style {
-                params: std::array::from_fn(|i| StyleParam {
-                    enabled: params[i] != 0,
-                    weight: weights[i],
-                }),
-                tau: 1.0,
-            },
-        };
+        let v =
+            |name: &'static str, detail: &'static str, params: [u8; 5], weights: [f64; 5]| Preset {
+                name,
+                detail,
+                style: Style {
+                    params: std::array::from_fn(|i| StyleParam {
+                        enabled: params[i] != 0,
+                        weight: weights[i],
+                    }),
+                    tau: 1.0,
+                },
+            };
         vec![
             Preset {
-                name: "Neutral (popularity only)",
+                name: "Solid mainlines",
+                detail: "No preference: the book's popularity alone decides",
                 style: Style::neutral(),
             },
             v(
-                "Thesis 5.1: gambits, 1.c4, 1.e4",
+                "Gambits, with some 1.c4 and 1.e4",
+                "Thesis §5.1: gambits 0.2, 1.c4 and 1.e4 lines 0.05",
                 [1, 0, 1, 0, 1],
                 [0.2, 0.2, 0.05, 0.05, 0.05],
             ),
-            v("Thesis 5.2a: all, equal 0.1", [1; 5], [0.1; 5]),
             v(
-                "Thesis 5.2b: 1.c4 first, gambits second",
+                "A little of everything",
+                "Thesis §5.2a: all five preferences on, each 0.1",
+                [1; 5],
+                [0.1; 5],
+            ),
+            v(
+                "English first, gambits second",
+                "Thesis §5.2b: 1.c4 lines 0.3, gambits 0.2, the rest 0.05",
                 [1; 5],
                 [0.2, 0.05, 0.3, 0.05, 0.05],
             ),
             v(
-                "Thesis 5.2c: strong 1.e4",
+                "Mostly 1.e4",
+                "Thesis §5.2c: 1.e4 lines 0.6, the rest 0.05",
                 [1; 5],
                 [0.05, 0.05, 0.05, 0.05, 0.6],
             ),
             v(
-                "Thesis 5.2d: very strong 1.d4, gambits",
+                "Sharp 1.d4 with gambits",
+                "Thesis §5.2d: 1.d4 lines 0.8, gambits 0.4, the rest 0.05",
                 [1; 5],
                 [0.4, 0.05, 0.05, 0.8, 0.05],
             ),
             v(
-                "Thesis 5.2e: 1.d4 and gambits, lower",
+                "1.d4 with gambits",
+                "Thesis §5.2e: 1.d4 lines 0.4, gambits 0.2, the rest 0.05",
                 [1; 5],
                 [0.2, 0.05, 0.05, 0.4, 0.05],
             ),
-            v("Thesis 5.3: 1.e4 lines", [0, 0, 0, 0, 1], [0.4; 5]),
-            v("Thesis 5.3: 1.d4 lines", [0, 0, 0, 1, 0], [0.4; 5]),
-            v("Thesis 5.3: 1.c4 lines", [0, 0, 1, 0, 0], [0.4; 5]),
-            v("Thesis 5.3: uncommon openings", [0, 1, 0, 0, 0], [0.4; 5]),
-            v("Thesis 5.3: gambits", [1, 0, 0, 0, 0], [0.4; 5]),
+            v(
+                "1.e4 players",
+                "Thesis §5.3: only 1.e4 lines preferred, 0.4",
+                [0, 0, 0, 0, 1],
+                [0.4; 5],
+            ),
+            v(
+                "1.d4 players",
+                "Thesis §5.3: only 1.d4 lines preferred, 0.4",
+                [0, 0, 0, 1, 0],
+                [0.4; 5],
+            ),
+            v(
+                "English players (1.c4)",
+                "Thesis §5.3: only 1.c4 lines preferred, 0.4",
+                [0, 0, 1, 0, 0],
+                [0.4; 5],
+            ),
+            v(
+                "Offbeat openings",
+                "Thesis §5.3: only uncommon first moves preferred, 0.4",
+                [0, 1, 0, 0, 0],
+                [0.4; 5],
+            ),
+            v(
+                "Sharp gambits",
+                "Thesis §5.3: only gambits preferred, 0.4",
+                [1, 0, 0, 0, 0],
+                [0.4; 5],
+            ),
         ]
     }
 }
@@ -241,8 +280,10 @@ impl Style {
 /// A named style.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Preset {
-    /// What the user sees.
+    /// What the user sees: a name a player understands.
     pub name: &'static str,
+    /// Where it comes from and its weights (a tooltip).
+    pub detail: &'static str,
     /// The style.
     pub style: Style,
 }
@@ -250,6 +291,21 @@ pub struct Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn presets_are_named_for_players_and_cite_the_thesis_in_their_detail() {
+        let presets = Style::presets();
+        for p in &presets {
+            assert!(!p.name.contains("Thesis") && !p.name.contains('§'), "{}", p.name);
+            assert!(!p.detail.is_empty(), "{}", p.name);
+        }
+        // Every experiment of the thesis is there, named once.
+        assert_eq!(presets.iter().filter(|p| p.detail.contains("Thesis")).count(), 11);
+        let mut names: Vec<_> = presets.iter().map(|p| p.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), presets.len());
+    }
 
     #[test]
     fn out_of_range_values_name_the_field() {

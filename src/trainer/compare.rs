@@ -478,6 +478,16 @@ pub fn repertoire_colour(repertoire: &PositionGraph) -> Option<Color> {
 /// The name that appears most often in the games' `White` and `Black` tags (a file of
 /// one's own games names oneself in every game); ties go to the first met.
 pub fn most_frequent_player(games: &[OpeningLine]) -> Option<String> {
+    players_by_frequency(games)
+        .into_iter()
+        .next()
+        .map(|(name, _)| name)
+}
+
+/// The names in the games' `White` and `Black` tags with the number of games each
+/// plays, most frequent first (ties in the order met); names that differ only in case
+/// are one player, spelt as first met.
+pub fn players_by_frequency(games: &[OpeningLine]) -> Vec<(String, u32)> {
     let mut counts: Vec<(String, u32)> = Vec::new();
     let mut index: FxHashMap<String, usize> = FxHashMap::default();
     let mut last_game = None;
@@ -501,10 +511,9 @@ pub fn most_frequent_player(games: &[OpeningLine]) -> Option<String> {
             }
         }
     }
+    // Stable: ties keep the order met.
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     counts
-        .into_iter()
-        .reduce(|best, c| if c.1 > best.1 { c } else { best })
-        .map(|(name, _)| name)
 }
 
 /// The ply limit for reading games against `repertoire`: its longest line and 20 plies

@@ -247,7 +247,6 @@ impl TrainerApp {
                 Notice::AnimatePlayOn(mv) => {
                     self.play_on_animation = Some(Animation { mv, started: now });
                 }
-                Notice::ShowDrill => self.left_tab = LeftTab::Style,
                 Notice::Close => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
                 Notice::AskHowToRead(paths) => self.dialogs.ask_mode(paths),
                 Notice::CloseHowToRead => self.dialogs.close_mode(),
@@ -405,7 +404,7 @@ impl TrainerApp {
                     ui,
                     self.coach.progress(),
                     self.coach.progress_warning(),
-                    self.coach.graph(),
+                    self.coach.most_missed(),
                     commands,
                 );
                 let state = self.coach.learner_style_state();

@@ -127,10 +127,7 @@ fn gap_ui(
         {
             let mut moves = g.moves.clone();
             moves.push(answer);
-            commands.push(Command::AddAnswer(
-                moves,
-                g.name.clone().unwrap_or_default(),
-            ));
+            commands.push(Command::AddAnswer(moves));
         }
     });
     ui.add_space(2.0);
@@ -175,20 +172,15 @@ fn report_ui(
         });
     ui.add_space(4.0);
     ui.label(RichText::new("Coverage by depth").strong())
-        .on_hover_text(
-            "Per ply where you move: how likely you are still in a drill (grey) and have a \
-             repertoire move (green)",
-        );
-    coverage_chart_ui(ui, ex);
-    ui.label(
-        RichText::new(format!(
-            "ended {:.1}%, at depth {:.1}%, cut {:.3}%",
+        .on_hover_text(format!(
+            "Per move of yours: how likely you are still in a drill (grey) and have a \
+             repertoire move (green).\n\nOf all drills: {:.1}% end inside the book, {:.1}% \
+             reach the depth, {:.3}% are cut off as too unlikely.",
             ex.mass_ended() * 100.0,
             ex.mass_at_depth() * 100.0,
             ex.mass_cut() * 100.0
-        ))
-        .small(),
-    );
+        ));
+    coverage_chart_ui(ui, ex);
     ui.add_space(4.0);
     ui.label(RichText::new("Most likely positions").strong());
     for p in &report.likely {
@@ -253,7 +245,8 @@ fn games_ui(
         ui.add(egui::TextEdit::singleline(&mut params.player).desired_width(100.0))
             .labelled_by(label.id)
             .on_hover_text(
-                "As in the games' White and Black tags; empty: the most frequent player",
+                "As in the games' White and Black tags (the whole name, in any case); \
+                 empty: choose from the names in the file",
             );
     });
     let busy = view.comparing().is_some();
@@ -273,7 +266,32 @@ fn games_ui(
     match view.games() {
         None => {}
         Some(Err(e)) => {
-            ui.label(RichText::new(e).color(ui.visuals().warn_fg_color));
+            ui.add(
+                egui::Label::new(RichText::new(&e.message).color(ui.visuals().warn_fg_color))
+                    .wrap(),
+            );
+            // The file's players, most frequent first: a click compares that player's
+            // games.
+            if let Some(path) = &e.path {
+                ui.horizontal_wrapped(|ui| {
+                    for (name, games) in e.players.iter().take(8) {
+                        let games = if *games == 1 {
+                            "1 game".to_owned()
+                        } else {
+                            format!("{games} games")
+                        };
+                        if ui
+                            .button(name)
+                            .on_hover_text(format!("{name}: {games} in the file"))
+                            .clicked()
+                        {
+                            params.player.clone_from(name);
+                            commands.push(Command::SetCoverage(params.clone()));
+                            commands.push(Command::CompareGames(path.clone()));
+                        }
+                    }
+                });
+            }
         }
         Some(Ok(report)) => {
             ui.label(RichText::new(format!("{} ({})", report.file, report.player)).small());

@@ -7,12 +7,13 @@
 
 use eframe::egui;
 use egui::{Color32, RichText, Ui};
-use shakmaty::Color;
+use shakmaty::{Color, Position as _};
 
 use super::command::{Action, ActionUi, Command};
 use crate::book::MoveAnnotation;
 use crate::book::annotation::{annotation_text, move_annotation};
 use crate::coach::Coach;
+use crate::coach::format::{moves_count, numbered};
 use crate::sampler::CandidateKind;
 use crate::trainer::{BookMove, Phase, Session};
 
@@ -50,12 +51,17 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
         Color::Black => "Black",
     };
     if let Some(ply) = session.viewing() {
-        ui.label(
-            RichText::new(format!(
-                "Viewing the position after {ply} plies (read-only)"
-            ))
-            .strong(),
-        );
+        let after = match ply.checked_sub(1).and_then(|i| session.moves().get(i)) {
+            Some(m) => {
+                let before = session.position_at(ply - 1);
+                format!(
+                    "the position after {}",
+                    numbered(before.fullmoves().get(), before.turn(), &m.san)
+                )
+            }
+            None => "the starting position".to_owned(),
+        };
+        ui.label(RichText::new(format!("Viewing {after} (read-only)")).strong());
         ui.horizontal_wrapped(|ui| {
             Action::ContinueFromHere.button_ui(ui, true, commands);
             Action::NewLineFromHere.button_ui(ui, true, commands);
@@ -144,7 +150,8 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
             let title = title.clone().unwrap_or_else(|| "unnamed line".to_owned());
             ui.add(
                 egui::Label::new(
-                    RichText::new(format!("End of line: {title} ({plies} plies)")).strong(),
+                    RichText::new(format!("End of line: {title} ({})", moves_count(*plies)))
+                        .strong(),
                 )
                 .wrap(),
             );
@@ -231,7 +238,7 @@ fn move_list_ui(ui: &mut Ui, session: &Session, commands: &mut Vec<Command>) {
                                 text = text.strong();
                             }
                             let tip = format!(
-                                "{} ({}), ply {ply}",
+                                "{} ({})",
                                 if m.by_learner {
                                     "your move"
                                 } else {

@@ -36,12 +36,15 @@ pub(super) fn learner_style_panel_ui(ui: &mut Ui, state: &LearnerStyleState, nam
     );
     ui.label(
         RichText::new(
-            "Naive Bayes over your first move, where the kings are, your pieces beyond your \
-             third rank and your pawns storming the enemy king, after 10 moves; trained on \
-             Fischer and Kasparov (attacking), Karpov (positional) and Illescas (mixed). \
-             10-fold cross-validated accuracy 55% (always guessing positional: 47%).",
+            "Guessed from your first move, where the kings go, and how far your pieces and \
+             pawns advance in your first 10 moves.",
         )
         .small()
         .weak(),
+    )
+    .on_hover_text(
+        "A naive Bayes classifier over those features, trained on Fischer and Kasparov \
+         (attacking), Karpov (positional) and Illescas (mixed); right 55% of the time in \
+         10-fold cross-validation (always guessing positional: 47%).",
     );
 }

@@ -99,10 +99,8 @@ pub(super) fn play_on_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
     };
     ui.add_space(4.0);
     ui.add(
-        egui::Label::new(
-            RichText::new(format!("Playing on against {}", run.engine_name())).heading(),
-        )
-        .wrap(),
+        egui::Label::new(RichText::new(format!("Your opponent: {}", run.engine_name())).heading())
+            .wrap(),
     );
     if let Some(opening) = run.game().opening() {
         ui.add(egui::Label::new(format!("After the book: {opening}")).wrap());

@@ -6,8 +6,8 @@ use egui::{RichText, Ui};
 
 use super::command::Command;
 use super::format::count;
-use super::review_panel::{path_to, position_row_ui};
-use crate::book::PositionGraph;
+use super::review_panel::position_board_row_ui;
+use crate::coach::missed::MissedPosition;
 use crate::trainer::progress::Progress;
 
 /// The progress panel: lines drilled, mistake rate, the positions most often missed
@@ -16,7 +16,7 @@ pub(super) fn progress_panel_ui(
     ui: &mut Ui,
     progress: &Progress,
     warning: Option<&str>,
-    graph: &PositionGraph,
+    missed: &[MissedPosition],
     commands: &mut Vec<Command>,
 ) {
     ui.heading("Progress");
@@ -35,33 +35,21 @@ pub(super) fn progress_panel_ui(
         count(s.mistakes),
         s.mistake_rate() * 100.0
     ));
-    let missed = progress.most_missed(10);
     if !missed.is_empty() {
         ui.add_space(4.0);
         ui.label(RichText::new("Most often missed").strong());
-        for (i, (epd, r)) in missed.into_iter().enumerate() {
-            let found = shakmaty::fen::Epd::from_ascii(epd.as_bytes())
-                .ok()
-                .and_then(|e| {
-                    e.into_position::<shakmaty::Chess>(shakmaty::CastlingMode::Standard)
-                        .ok()
-                })
-                .and_then(|pos| graph.lookup(&pos))
-                .and_then(|node| Some((node, path_to(graph, node)?)));
-            let tries = format!("{} mistakes in {} tries", r.mistakes, r.attempts);
-            match found {
-                Some((node, moves)) => {
-                    let name = graph.name(node).map(|l| graph.line(l).title());
-                    position_row_ui(ui, 1000 + i, &moves, name.as_deref(), commands, |ui| {
-                        ui.label(tries);
-                    });
-                }
-                // Not in the book drilled now: the position as text.
-                None => {
-                    ui.label(tries);
-                    ui.label(RichText::new(epd).small().monospace());
-                }
-            }
+        for (i, m) in missed.iter().enumerate() {
+            position_board_row_ui(
+                ui,
+                1000 + i,
+                &m.position,
+                m.moves.as_deref(),
+                m.name.as_deref(),
+                commands,
+                |ui| {
+                    ui.label(m.tries_text());
+                },
+            );
         }
     }
     let mut lines: Vec<(&String, &u32)> = progress.lines_completed.iter().collect();

@@ -8,12 +8,9 @@ use egui::{RichText, Ui, Vec2};
 use egui_plot::{Bar, BarChart, Plot};
 use shakmaty::{Chess, Position};
 
-use std::collections::{HashMap, HashSet, VecDeque};
-
 use super::board::{BoardView, Orientation, board_ui};
 use super::command::Command;
 use super::format::count;
-use crate::book::{NodeId, PositionGraph};
 use crate::coach::Coach;
 use crate::coach::review::{DrillMode, now};
 use crate::review::Rating;
@@ -191,14 +188,24 @@ pub(super) fn position_row_ui(
     commands: &mut Vec<Command>,
     extra: impl FnOnce(&mut Ui),
 ) {
-    let sans: Vec<String> = crate::book::line::sans_of(&Chess::default(), moves)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
     let pos = moves.iter().fold(Chess::default(), |mut pos, mv| {
         pos.play_unchecked(*mv);
         pos
     });
+    position_board_row_ui(ui, id, &pos, Some(moves), opening, commands, extra);
+}
+
+/// One position as a small board seen from the side to move, with the moves that lead
+/// there and "Drill this" when there are any, the opening name and `extra`.
+pub(super) fn position_board_row_ui(
+    ui: &mut Ui,
+    id: usize,
+    pos: &Chess,
+    moves: Option<&[shakmaty::Move]>,
+    opening: Option<&str>,
+    commands: &mut Vec<Command>,
+    extra: impl FnOnce(&mut Ui),
+) {
     let orientation = Orientation::from_color(pos.turn());
     ui.push_id(("position_row", id), |ui| {
         ui.horizontal(|ui| {
@@ -206,8 +213,8 @@ pub(super) fn position_row_ui(
                 board_ui(
                     ui,
                     &BoardView {
-                        position: &pos,
-                        last_move: moves.last(),
+                        position: pos,
+                        last_move: moves.and_then(<[_]>::last),
                         interactive: false,
                         arrows: &[],
                         hint: None,
@@ -220,44 +227,38 @@ pub(super) fn position_row_ui(
                 if let Some(name) = opening {
                     ui.add(egui::Label::new(RichText::new(name).strong()).wrap());
                 }
-                ui.add(egui::Label::new(RichText::new(sans.join(" ")).small()).wrap());
+                if let Some(moves) = moves {
+                    let sans: Vec<String> = crate::book::line::sans_of(&Chess::default(), moves)
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect();
+                    ui.add(egui::Label::new(RichText::new(sans.join(" ")).small()).wrap());
+                }
                 extra(ui);
-                if ui
-                    .button("Drill this")
-                    .on_hover_text("Start a line at this position")
-                    .clicked()
-                {
-                    commands.push(Command::DrillFrom(moves.to_vec()));
+                match moves {
+                    Some(moves) => {
+                        if ui
+                            .button("Drill this")
+                            .on_hover_text(
+                                "Start a line at this position, playing the side to move",
+                            )
+                            .clicked()
+                        {
+                            commands.push(Command::DrillFrom(moves.to_vec()));
+                        }
+                    }
+                    None => {
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new("Not in the book you drill now")
+                                    .small()
+                                    .weak(),
+                            )
+                            .wrap(),
+                        );
+                    }
                 }
             });
         });
     });
-}
-
-/// The moves of a shortest book path from the standard start to `node` (breadth-first
-/// over the book's continuations), if it is reachable.
-pub(super) fn path_to(graph: &PositionGraph, node: NodeId) -> Option<Vec<shakmaty::Move>> {
-    let start = graph.start()?;
-    let mut came: HashMap<NodeId, (NodeId, shakmaty::Move)> = HashMap::new();
-    let mut queue = VecDeque::from([start]);
-    let mut seen = HashSet::from([start]);
-    while let Some(x) = queue.pop_front() {
-        if x == node {
-            let mut moves = Vec::new();
-            let mut at = node;
-            while let Some(&(from, mv)) = came.get(&at) {
-                moves.push(mv);
-                at = from;
-            }
-            moves.reverse();
-            return Some(moves);
-        }
-        for c in graph.continuations(x) {
-            if seen.insert(c.to) {
-                came.insert(c.to, (x, c.mv));
-                queue.push_back(c.to);
-            }
-        }
-    }
-    None
 }

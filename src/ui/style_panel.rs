@@ -34,7 +34,12 @@ pub fn style_panel_ui(
         .show_ui(ui, |ui| {
             for preset in Style::presets() {
                 let selected = preset.style == style;
-                if ui.selectable_label(selected, preset.name).clicked() && !selected {
+                if ui
+                    .selectable_label(selected, preset.name)
+                    .on_hover_text(preset.detail)
+                    .clicked()
+                    && !selected
+                {
                     style = preset.style;
                     changed = true;
                 }

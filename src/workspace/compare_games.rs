@@ -2,8 +2,8 @@
 //! workflow for `hastings compare` and the window's Coverage tab.
 //!
 //! The games are read as a game collection, cut a little past the repertoire's depth
-//! ([`games_ply_limit`]); the player is the one named, or the file's most frequent
-//! player; a deviation by the opponent counts as a *known gap* when the exposure of the
+//! ([`games_ply_limit`]); the player is the one named ([`Player`]; a name no game has is
+//! an error listing the file's players); a deviation by the opponent counts as a *known gap* when the exposure of the
 //! repertoire (how often a drill reaches each position, [`exposure_from`]) lists it
 //! among its gaps. Both callers compute that exposure the same way; they differ only in
 //! what they pass (the command line: the neutral style against ECO; the window: its
@@ -20,7 +20,7 @@ use crate::book::{ImportMode, ImportOptions, PositionGraph, SourceId};
 use crate::job::JobProgress;
 use crate::sampler::{MoveSource, Style};
 use crate::trainer::compare::{
-    CompareOptions, Comparison, compare, games_ply_limit, most_frequent_player,
+    CompareOptions, Comparison, compare, games_ply_limit, players_by_frequency,
 };
 use crate::trainer::coverage::{CoverageOptions, Gap, exposure_from};
 
@@ -36,6 +36,59 @@ pub enum CompareGamesError {
         /// The file.
         path: PathBuf,
     },
+    /// No player was named, and the caller asked not to guess: the names to choose from.
+    #[error("whose games? {path} has games of {}", players_text(.players))]
+    PlayerNeeded {
+        /// The file.
+        path: PathBuf,
+        /// The players of the file and their games, most frequent first.
+        players: Vec<(String, u32)>,
+    },
+    /// No game names the player given (names match whole, in any case).
+    #[error("no game in {path} has a player named \"{player}\"; its players are {}", players_text(.players))]
+    UnknownPlayer {
+        /// The file.
+        path: PathBuf,
+        /// The name given.
+        player: String,
+        /// The players of the file and their games, most frequent first.
+        players: Vec<(String, u32)>,
+    },
+}
+
+impl CompareGamesError {
+    /// The players to choose from, when the error is that the player was not named or
+    /// not found.
+    pub fn players(&self) -> &[(String, u32)] {
+        match self {
+            CompareGamesError::PlayerNeeded { players, .. }
+            | CompareGamesError::UnknownPlayer { players, .. } => players,
+            _ => &[],
+        }
+    }
+}
+
+/// `"Carlsen (12 games), Caruana (3 games)"`, the first ten.
+fn players_text(players: &[(String, u32)]) -> String {
+    let mut text: Vec<String> = players
+        .iter()
+        .take(10)
+        .map(|(name, n)| format!("{name} ({n} game{})", if *n == 1 { "" } else { "s" }))
+        .collect();
+    if players.len() > 10 {
+        text.push(format!("and {} more", players.len() - 10));
+    }
+    text.join(", ")
+}
+
+/// Whose games to compare.
+#[derive(Debug, Clone, Copy)]
+pub enum Player<'a> {
+    /// The player named so in the `White`/`Black` tags (in any case).
+    Named(&'a str),
+    /// The named player, or the file's most frequent when the name is empty (the
+    /// command line's `--player ""`).
+    NamedOrMostFrequent(&'a str),
 }
 
 /// Where the known gaps come from.
@@ -81,19 +134,19 @@ pub fn neutral_gaps(
     .to_vec()
 }
 
-/// Compares the games of the PGN file at `path` with `repertoire`: `player`'s games (the
-/// file's most frequent player when empty) with `learner`'s colour; games are named by
-/// `names`.
+/// Compares the games of the PGN file at `path` with `repertoire`: `player`'s games with
+/// `learner`'s colour; games are named by `names`.
 ///
 /// # Errors
 ///
-/// [`CompareGamesError`] when the file cannot be read, holds no game, or names no
-/// player where none was given.
+/// [`CompareGamesError`] when the file cannot be read or holds no game, when no game
+/// has the player named, and when no player is named and [`Player::Named`] asks not to
+/// guess (the last two list the file's players).
 pub fn compare_games_file(
     path: &Path,
     repertoire: &PositionGraph,
     names: &PositionGraph,
-    player: &str,
+    player: Player<'_>,
     learner: Color,
     gaps: KnownGaps<'_>,
     progress: &JobProgress,
@@ -103,10 +156,36 @@ pub fn compare_games_file(
         max_plies: Some(games_ply_limit(repertoire)),
     };
     let (import, _) = import_file(path, SourceId(u16::MAX), &options, names, progress)?;
-    let player = match player.trim() {
-        "" => most_frequent_player(&import.lines).ok_or_else(|| CompareGamesError::NoPlayer {
-            path: path.to_owned(),
-        })?,
+    let players = players_by_frequency(&import.lines);
+    let (name, guess) = match player {
+        Player::Named(name) => (name.trim(), false),
+        Player::NamedOrMostFrequent(name) => (name.trim(), true),
+    };
+    let player = match name {
+        "" if players.is_empty() => {
+            return Err(CompareGamesError::NoPlayer {
+                path: path.to_owned(),
+            });
+        }
+        "" if guess => players[0].0.clone(),
+        "" => {
+            return Err(CompareGamesError::PlayerNeeded {
+                path: path.to_owned(),
+                players,
+            });
+        }
+        named
+            if !players.is_empty()
+                && !players
+                    .iter()
+                    .any(|(p, _)| p.to_lowercase() == named.to_lowercase()) =>
+        {
+            return Err(CompareGamesError::UnknownPlayer {
+                path: path.to_owned(),
+                player: named.to_owned(),
+                players,
+            });
+        }
         named => named.to_owned(),
     };
     let options = CompareOptions { player, learner };

@@ -143,7 +143,7 @@ impl<'a> Importer<'a> {
                 None if tags.is_empty() => {
                     self.issue(issue(0, String::new(), IssueReason::NotAGame));
                 }
-                None => {}
+                None => self.out.report.without_moves += 1,
             }
             return;
         }

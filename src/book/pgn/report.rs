@@ -141,6 +141,9 @@ pub struct ImportReport {
     pub games: usize,
     /// Games that gave at least one line.
     pub imported: usize,
+    /// Games with tags but no moves (a forfeit, an empty chapter): nothing to import,
+    /// and not a problem.
+    pub without_moves: usize,
     /// Lines added.
     pub lines: usize,
     /// Distinct positions (node keys) the lines reach, start positions included,

@@ -212,6 +212,7 @@ impl Merged {
         let out = &mut self.report;
         out.games += report.games;
         out.imported += report.imported;
+        out.without_moves += report.without_moves;
         out.lines += report.lines;
         out.issue_count += report.issue_count;
         let room = MAX_KEPT_ISSUES.saturating_sub(out.issues.len());

@@ -93,7 +93,7 @@ pub struct Redundant {
 }
 
 /// A path described for people.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PathInfo {
     /// The moves in SAN (with `+`/`#`), separated by spaces: `"e4 c5 Nf3"`.
     pub sans: String,
@@ -102,6 +102,8 @@ pub struct PathInfo {
     /// `"B20 Sicilian Defense"`: the deepest named position of the path in the first
     /// graph of `names` that names one.
     pub name: Option<String>,
+    /// The line that gives [`PathInfo::name`] (its ECO code and name apart).
+    pub naming: Option<OpeningLine>,
 }
 
 /// Describes `moves` (legal from the standard position; replay stops at the first
@@ -117,14 +119,15 @@ pub fn describe(moves: &[Move], names: &[&PositionGraph]) -> PathInfo {
         sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string());
         positions.push(pos.clone());
     }
-    let name = names.iter().find_map(|g| {
+    let naming = names.iter().find_map(|g| {
         let history: Vec<_> = positions.iter().filter_map(|p| g.lookup(p)).collect();
-        g.name_at(&history).map(OpeningLine::title)
+        g.name_at(&history).cloned()
     });
     PathInfo {
         sans: sans.join(" "),
         epd: Epd::from_position(&pos, EnPassantMode::Legal).to_string(),
-        name,
+        name: naming.as_ref().map(OpeningLine::title),
+        naming,
     }
 }
 

@@ -291,7 +291,11 @@ impl PlayOn {
     fn on_event(&mut self, event: EngineEvent, out: &mut Vec<PlayOnEvent>) {
         match event {
             EngineEvent::Ready { name, pid } => {
-                self.engine_name.clone_from(&name);
+                // An engine the learner installed is named as it names itself
+                // ("Stockfish 17"); the built-in ones keep their names for people.
+                if matches!(self.opponent.choice, EngineChoice::Uci { .. }) {
+                    self.engine_name.clone_from(&name);
+                }
                 out.push(PlayOnEvent::Ready { name, pid });
             }
             EngineEvent::Info { search, info } => {
@@ -472,9 +476,9 @@ fn without_strength(choice: &EngineChoice) -> EngineChoice {
 /// A name for the engine before it says its own.
 fn choice_name(choice: &EngineChoice) -> String {
     match choice {
-        EngineChoice::Builtin(_) => "Hastings α-β".to_owned(),
-        EngineChoice::Mcts => "Hastings MCTS".to_owned(),
-        EngineChoice::Human { .. } => "Human-like".to_owned(),
+        EngineChoice::Builtin(_) => "Built-in engine".to_owned(),
+        EngineChoice::Mcts => "Built-in engine (tree search)".to_owned(),
+        EngineChoice::Human { .. } => "Human-like engine".to_owned(),
         EngineChoice::Uci { path, .. } => path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into(),

@@ -1,0 +1,171 @@
+//! The trainer core's work in a frame: everything the window does each frame but drawing
+//! (`Coach::logic`, and the commands of a click), while the window is idle and while the
+//! learner drills ECO: free drill, review mode (grades appended to a synced review log)
+//! and play past the book (the move predictor picks the computer's reply). Progress and
+//! the review log are written to a temporary folder, as the window writes them.
+//!
+//! Before criterion's means, the bench drills 200 lines in each mode and prints the
+//! median, 99th percentile and longest frame: the figure the "1 ms a frame" target is
+//! about (README, "Frame work").
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use hastings::book::PositionGraph;
+use hastings::coach::review::DrillMode;
+use hastings::coach::settings::{Settings, Side};
+use hastings::coach::{Action, Coach, Command};
+use hastings::trainer::Phase;
+
+/// The ways of drilling measured.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Free,
+    Review,
+    PastBook,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Free => "free drill",
+            Mode::Review => "review mode",
+            Mode::PastBook => "4 plies past the book",
+        }
+    }
+}
+
+/// A fresh folder for one mode's progress and review log.
+fn folder(mode: Mode) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join(format!("hastings-bench-coach-{}", std::process::id()))
+        .join(format!("{mode:?}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        panic!("{}: {e}", dir.display());
+    }
+    dir
+}
+
+/// A coach as the window makes it: ECO, seed 7, no reply delay or animation.
+fn coach(graph: &Arc<PositionGraph>, mode: Mode) -> Coach {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        animate_moves: false,
+        past_book_plies: if matches!(mode, Mode::PastBook) { 4 } else { 0 },
+        ..Settings::default()
+    };
+    let dir = folder(mode);
+    let mut coach = Coach::new(Arc::clone(graph), settings, Some(dir.join("progress.ron")));
+    if matches!(mode, Mode::Review) {
+        coach.apply(Command::SetDrillMode(DrillMode::Review));
+    }
+    coach
+}
+
+/// One frame: the coach's logic, then the learner's click when it is their turn ("Show
+/// me" plays the book's move; "Next line" at the end of a line), as the window runs them.
+fn frame(coach: &mut Coach) {
+    let now = coach.time() + 1.0 / 60.0;
+    coach.set_time(now);
+    coach.logic();
+    let click = match coach.session().phase() {
+        Phase::LearnerToMove => Some(Action::ShowMe),
+        Phase::EndOfLine { .. } | Phase::OutOfBook { .. } => Some(Action::NextLine),
+        _ => None,
+    };
+    if let Some(action) = click
+        && coach.is_enabled(action)
+    {
+        coach.apply(Command::Action(action));
+    } else if click.is_some() {
+        coach.apply(Command::Action(Action::NewLine));
+    }
+}
+
+/// The time of each frame while `lines` lines are drilled.
+fn drill_frames(coach: &mut Coach, lines: u32) -> Vec<Duration> {
+    let mut times = Vec::new();
+    let start = coach.session().lines_completed();
+    let most = lines as usize * 400;
+    while coach.session().lines_completed() < start + lines && times.len() < most {
+        let t = Instant::now();
+        frame(coach);
+        times.push(t.elapsed());
+    }
+    times
+}
+
+/// Median, 99th percentile and longest of `times`, in ms.
+fn summary(mut times: Vec<Duration>) -> (f64, f64, f64, usize) {
+    times.sort_unstable();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let n = times.len();
+    let at = |q: f64| ms(times[((n as f64 - 1.0) * q).round() as usize]);
+    (at(0.5), at(0.99), ms(times[n - 1]), n)
+}
+
+fn worst_frames(graph: &Arc<PositionGraph>) {
+    let mut idle = coach(graph, Mode::Free);
+    let mut times = Vec::new();
+    for _ in 0..2_000 {
+        let now = idle.time() + 1.0 / 60.0;
+        idle.set_time(now);
+        let t = Instant::now();
+        idle.logic();
+        times.push(t.elapsed());
+    }
+    let (median, p99, max, n) = summary(times);
+    println!(
+        "frame work, idle: {n} frames, median {median:.4} ms, p99 {p99:.4} ms, longest {max:.3} ms"
+    );
+    for mode in [Mode::Free, Mode::Review, Mode::PastBook] {
+        let mut c = coach(graph, mode);
+        drill_frames(&mut c, 5); // warm caches, as a session that has started
+        let (median, p99, max, n) = summary(drill_frames(&mut c, 200));
+        println!(
+            "frame work, {}: {n} frames over 200 lines, median {median:.4} ms, p99 {p99:.3} ms, longest {max:.3} ms",
+            mode.name()
+        );
+    }
+}
+
+fn benches(c: &mut Criterion, graph: &Arc<PositionGraph>) {
+    let mut idle = coach(graph, Mode::Free);
+    c.bench_function("coach/idle frame", |b| {
+        b.iter(|| {
+            let now = idle.time() + 1.0 / 60.0;
+            idle.set_time(now);
+            idle.logic();
+            black_box(idle.session().phase());
+        });
+    });
+    for mode in [Mode::Free, Mode::Review, Mode::PastBook] {
+        let mut c2 = coach(graph, mode);
+        c.bench_function(&format!("coach/drill frame, {}", mode.name()), |b| {
+            b.iter(|| {
+                frame(&mut c2);
+                black_box(c2.session().phase());
+            });
+        });
+    }
+}
+
+fn main() {
+    let graph = match PositionGraph::eco() {
+        Ok(graph) => Arc::new(graph),
+        Err(e) => panic!("ECO: {e}"),
+    };
+    worst_frames(&graph);
+    let mut criterion = Criterion::default().configure_from_args();
+    benches(&mut criterion, &graph);
+    criterion.final_summary();
+    let _ = std::fs::remove_dir_all(
+        std::env::temp_dir().join(format!("hastings-bench-coach-{}", std::process::id())),
+    );
+}

@@ -348,3 +348,41 @@ fn most_often_missed_positions_are_boards_with_the_path_or_marked_outside_the_bo
     assert_eq!(missed[0].moves, None);
     assert_eq!(missed[0].name, None);
 }
+
+#[test]
+fn a_repertoire_line_is_named_by_its_tags_or_by_eco_before_its_end() {
+    // The Italian, with [ECO "C50"] and [Opening "Italian Game"]: named from its first
+    // moves on, not only where its lines end.
+    let mut coach = coach_in(None);
+    load_repertoire(&mut coach, fixture("repertoire.pgn"));
+    assert_eq!(coach.session().heading(), None);
+    coach.apply(Command::Action(Action::ShowMe));
+    frame(&mut coach);
+    frame(&mut coach);
+    assert_eq!(coach.session().moves().len(), 2, "1.e4 and a reply");
+    assert_eq!(coach.session().heading().as_deref(), Some("C50 Italian Game"));
+
+    // Without such tags, ECO names the position.
+    let mut coach = coach_in(None);
+    load_repertoire(&mut coach, fixture("compare_white.pgn"));
+    coach.apply(Command::Action(Action::ShowMe));
+    frame(&mut coach);
+    frame(&mut coach);
+    let moves: Vec<_> = coach.session().moves().iter().map(|m| m.mv).collect();
+    assert_eq!(moves.len(), 2);
+    let eco_name = hastings::trainer::coverage::describe(&moves, &[common::eco_graph()]).name;
+    assert!(eco_name.is_some());
+    assert_eq!(coach.session().heading(), eco_name);
+}
+
+#[test]
+fn the_learners_style_estimate_survives_a_restart() {
+    let dir = temp_dir("coach-style-restart");
+    let mut coach = coach_in(Some(&dir));
+    drill(&mut coach, 3);
+    let estimate = coach.learner_style().expect("three lines give an estimate");
+    coach.shut_down();
+    drop(coach);
+    let coach = coach_in(Some(&dir));
+    assert_eq!(coach.learner_style(), Some(estimate));
+}

@@ -1,5 +1,5 @@
 //! The learner's style (BayesChess's naive Bayes classes): the posterior over
-//! attacking, positional and mixed, from the lines drilled in this session and the
+//! attacking, positional and mixed, from the lines drilled (kept in the progress) and the
 //! learner's games among the loaded files; the Progress tab shows it.
 
 use std::collections::HashSet;
@@ -13,7 +13,8 @@ use crate::workspace::Workspace;
 
 /// What the panel shows, kept between frames.
 pub struct LearnerStyleState {
-    /// The features of each line the learner drilled to its end in this session.
+    /// The features of each line the learner drilled to its end (the progress keeps the
+    /// lines, so earlier sessions count).
     pub(crate) drilled: Vec<StyleFeatures>,
     /// The features of the learner's games among the loaded files.
     imported: Vec<StyleFeatures>,

@@ -162,6 +162,18 @@ impl Coach {
         let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
         workspace.restore();
         let review_log = progress_file.as_deref().and_then(review::review_log_path);
+        let progress = ProgressFile::load(progress_file);
+        let mut learner_style = LearnerStyleState::new(if rand::random() {
+            Adaptation::Solid
+        } else {
+            Adaptation::Sharp
+        });
+        // The lines drilled in earlier sessions count for the learner's style.
+        for line in &progress.progress().style_lines {
+            if let Some((learner, moves)) = line.replay() {
+                learner_style.record(&moves, learner);
+            }
+        }
         Coach {
             workspace,
             graph,
@@ -173,7 +185,7 @@ impl Coach {
                 .unwrap_or(Orientation::from_color(learner)),
             settings,
             session,
-            progress: ProgressFile::load(progress_file),
+            progress,
             reply_due: None,
             last_reply: None,
             message: None,
@@ -188,11 +200,7 @@ impl Coach {
             review_log,
             review_fuzz: true,
             profile: None,
-            learner_style: LearnerStyleState::new(if rand::random() {
-                Adaptation::Solid
-            } else {
-                Adaptation::Sharp
-            }),
+            learner_style,
             missed: missed::MissedState::default(),
             play_on: play_on::PlayOnState::default(),
             make_book: jobs::MakeBookJob::default(),
@@ -602,13 +610,16 @@ impl Coach {
                 .opening_title()
                 .unwrap_or_else(|| "unnamed line".to_owned());
             self.progress.progress_mut().record_completion(&title);
-            self.progress.save();
             if shakmaty::Position::board(self.session.position_at(0))
                 == shakmaty::Position::board(&shakmaty::Chess::default())
             {
                 let moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
                 self.learner_style.record(&moves, self.session.learner());
+                self.progress
+                    .progress_mut()
+                    .record_style_line(&moves, self.session.learner());
             }
+            self.progress.save();
             self.adapt_style();
         }
         self.completed_seen = done;

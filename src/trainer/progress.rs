@@ -1,4 +1,5 @@
-//! What the learner has drilled: attempts and mistakes per position, completions per line.
+//! What the learner has drilled: attempts and mistakes per position, completions per line,
+//! and the last lines drilled from the start (for the learner's style).
 //!
 //! Positions are keyed by EPD strings (FEN without the move counters) and lines by
 //! title, never by a library's hash, so saved progress survives upgrades. This module
@@ -8,7 +9,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use shakmaty::fen::Epd;
-use shakmaty::{Chess, EnPassantMode};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 use thiserror::Error;
 
 /// The learner's record at one position (where it was the learner's turn).
@@ -30,6 +32,39 @@ pub struct Progress {
     pub positions: BTreeMap<String, PositionRecord>,
     /// Per line title (`"C60 Ruy Lopez"`), how often it was played to its end.
     pub lines_completed: BTreeMap<String, u32>,
+    /// The last [`STYLE_LINES_KEPT`] lines drilled to their end from the standard
+    /// position, oldest first: what the learner's style is estimated from.
+    pub style_lines: Vec<DrilledLine>,
+}
+
+/// How many drilled lines the progress keeps for the learner's style.
+pub const STYLE_LINES_KEPT: usize = 1000;
+
+/// A line drilled to its end from the standard position.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrilledLine {
+    /// Whether the learner played White.
+    pub white: bool,
+    /// The moves in UCI, separated by spaces (`"e2e4 e7e5 g1f3"`).
+    pub moves: String,
+}
+
+impl DrilledLine {
+    /// The learner's colour and the moves, replayed from the standard position; `None`
+    /// when a move does not parse or is illegal (a hand-edited file).
+    pub fn replay(&self) -> Option<(Color, Vec<Move>)> {
+        let mut pos = Chess::default();
+        let mut moves = Vec::new();
+        for token in self.moves.split_whitespace() {
+            let mv = UciMove::from_ascii(token.as_bytes())
+                .ok()?
+                .to_move(&pos)
+                .ok()?;
+            pos.play_unchecked(mv);
+            moves.push(mv);
+        }
+        Some((Color::from_white(self.white), moves))
+    }
 }
 
 /// Progress text that could not be read.
@@ -90,6 +125,21 @@ impl Progress {
     /// Records that a line was played to its end.
     pub fn record_completion(&mut self, title: &str) {
         *self.lines_completed.entry(title.to_owned()).or_default() += 1;
+    }
+
+    /// Records a line drilled to its end from the standard position (legal `moves`,
+    /// the learner playing `learner`), forgetting the oldest beyond [`STYLE_LINES_KEPT`].
+    pub fn record_style_line(&mut self, moves: &[Move], learner: Color) {
+        let moves: Vec<String> = moves
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        self.style_lines.push(DrilledLine {
+            white: learner == Color::White,
+            moves: moves.join(" "),
+        });
+        let excess = self.style_lines.len().saturating_sub(STYLE_LINES_KEPT);
+        self.style_lines.drain(..excess);
     }
 
     /// The record of one position.

@@ -26,7 +26,7 @@ pub(super) fn drill_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Comm
     super::review_panel::review_drill_ui(ui, coach, commands);
     let title = coach
         .session
-        .opening_title()
+        .heading()
         .unwrap_or_else(|| "Starting position".to_owned());
     ui.add(egui::Label::new(RichText::new(title).heading()).wrap());
     if let Some(a) = coach.session.announcement() {

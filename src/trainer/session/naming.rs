@@ -4,7 +4,7 @@
 use shakmaty::Position;
 
 use super::Session;
-use crate::book::LineId;
+use crate::book::{LineId, OpeningLine};
 use crate::sampler::Distribution;
 use crate::trainer::Phase;
 
@@ -51,6 +51,47 @@ impl Session {
             }
             _ => None,
         }
+    }
+
+    /// The name the drill shows as its heading: the book's name for the position
+    /// ([`Session::opening_title`]); else the name the games' tags give every named line
+    /// through the last move (a repertoire's `[Opening]`/`[Variation]` and `[ECO]`, which
+    /// only name the end of each line in the graph); else the theory book's (ECO's)
+    /// name for the position.
+    pub fn heading(&self) -> Option<String> {
+        self.opening_title()
+            .or_else(|| self.tagged_title())
+            .or_else(|| self.theory_title())
+    }
+
+    /// The title every named line through the last move shares, if they share one.
+    fn tagged_title(&self) -> Option<String> {
+        let n = self.nodes.len();
+        let (Some(from), Some(to)) = (*self.nodes.get(n.checked_sub(2)?)?, self.nodes[n - 1])
+        else {
+            return None;
+        };
+        let c = self.graph.continuations(from).iter().find(|c| c.to == to)?;
+        let mut titles = self
+            .graph
+            .continuation_lines(c)
+            .iter()
+            .map(|&l| self.graph.line(l))
+            .filter(|l| !l.name.is_empty())
+            .map(OpeningLine::title);
+        let first = titles.next()?;
+        titles.all(|t| t == first).then_some(first)
+    }
+
+    /// The theory book's name for the game's position (the deepest named position).
+    fn theory_title(&self) -> Option<String> {
+        let theory = self.theory.as_deref()?;
+        let history: Vec<_> = self
+            .positions
+            .iter()
+            .filter_map(|p| theory.lookup(p))
+            .collect();
+        theory.name_at(&history).map(OpeningLine::title)
     }
 
     /// The line naming the position after `len` nodes of the game, and the index of

@@ -360,7 +360,10 @@ fn a_repertoire_line_is_named_by_its_tags_or_by_eco_before_its_end() {
     frame(&mut coach);
     frame(&mut coach);
     assert_eq!(coach.session().moves().len(), 2, "1.e4 and a reply");
-    assert_eq!(coach.session().heading().as_deref(), Some("C50 Italian Game"));
+    assert_eq!(
+        coach.session().heading().as_deref(),
+        Some("C50 Italian Game")
+    );
 
     // Without such tags, ECO names the position.
     let mut coach = coach_in(None);

@@ -449,3 +449,68 @@ fn the_computers_reply_glides_to_its_square_and_then_the_window_is_idle() {
     harness.step();
     assert!(!harness.state().is_animating());
 }
+
+#[test]
+fn the_wrong_move_panel_shows_the_same_p_as_the_chart_not_the_share() {
+    // A style that moves P away from the book's shares.
+    let style = hastings::sampler::Style::presets()
+        .into_iter()
+        .find(|p| p.name == "Sharp gambits")
+        .unwrap()
+        .style;
+    let app = TrainerApp::new(
+        graph(),
+        Settings {
+            style,
+            ..settings(Side::White)
+        },
+    );
+    let mut harness = Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
+    harness.run();
+    let moves = |sans: &str| hastings::book::movelist::parse_moves(&Chess::default(), sans);
+    harness
+        .state_mut()
+        .apply(hastings::coach::Command::DrillFrom(moves("e4 e5").unwrap()));
+    harness.run();
+    // The chart's bars at this position: the drill's exact distribution.
+    let session = harness.state().session();
+    let node = session.node().unwrap();
+    let dist = Distribution::at(
+        session.graph(),
+        node,
+        session.position(),
+        session.style(),
+        session.s_prev(),
+    );
+    let h4 = moves("e4 e5 h4").unwrap()[2];
+    harness
+        .state_mut()
+        .apply(hastings::coach::Command::Play(h4));
+    harness.run();
+    let Phase::OutOfBook { book_moves, .. } = harness.state().session().phase().clone() else {
+        panic!("2.h4 leaves the book");
+    };
+    let mut differ = 0;
+    for b in &book_moves {
+        let bar = dist.candidates.iter().find(|c| c.mv == b.mv).unwrap();
+        assert!((b.p - bar.p).abs() < 1e-12, "{}", b.san);
+        let shown = format!("{:.1}%", b.p * 100.0);
+        assert!(
+            harness.query_all_by_label(&shown).count() >= 1,
+            "{} {shown}",
+            b.san
+        );
+        if format!("{:.1}%", b.share * 100.0) != shown {
+            differ += 1;
+        }
+    }
+    assert!(
+        differ >= 3,
+        "the style changes P from the share for several moves"
+    );
+    // P first, as the chart orders its bars.
+    assert!(book_moves.windows(2).all(|w| w[0].p >= w[1].p));
+}

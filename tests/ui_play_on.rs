@@ -186,7 +186,25 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
         "{pgn}"
     );
 
+    // Copying the game leaves "Back to the book" where it was.
+    let back = harness.get_by_label("Back to the book").rect();
+    harness.get_by_label("Copy PGN").click();
+    harness.run_ok();
+    assert_eq!(harness.get_by_label("Back to the book").rect(), back);
+    // The game has moves: ending it asks first, and "Keep playing" keeps it.
     harness.get_by_label("Back to the book").click();
+    harness.run_ok();
+    assert!(
+        harness.state().play_on().is_some(),
+        "one click keeps the game"
+    );
+    harness.get_by_label("End this game? Its moves are lost unless you copy or save them.");
+    harness.get_by_label("Keep playing").click();
+    harness.run_ok();
+    assert!(harness.state().play_on().is_some());
+    harness.get_by_label("Back to the book").click();
+    harness.run_ok();
+    harness.get_by_label("End the game").click();
     harness.run_ok();
     assert!(harness.state().play_on().is_none());
     assert_eq!(harness.state().session().display_position(), book_position);

@@ -296,11 +296,21 @@ mod tests {
     fn presets_are_named_for_players_and_cite_the_thesis_in_their_detail() {
         let presets = Style::presets();
         for p in &presets {
-            assert!(!p.name.contains("Thesis") && !p.name.contains('§'), "{}", p.name);
+            assert!(
+                !p.name.contains("Thesis") && !p.name.contains('§'),
+                "{}",
+                p.name
+            );
             assert!(!p.detail.is_empty(), "{}", p.name);
         }
         // Every experiment of the thesis is there, named once.
-        assert_eq!(presets.iter().filter(|p| p.detail.contains("Thesis")).count(), 11);
+        assert_eq!(
+            presets
+                .iter()
+                .filter(|p| p.detail.contains("Thesis"))
+                .count(),
+            11
+        );
         let mut names: Vec<_> = presets.iter().map(|p| p.name).collect();
         names.sort_unstable();
         names.dedup();

@@ -30,6 +30,10 @@ pub struct BookMove {
     pub san: String,
     /// Its popularity share.
     pub share: f64,
+    /// The style bonus `Σ w_i p_i f_i` of the move.
+    pub bonus: f64,
+    /// `P`: how often the computer would play it here (the chart's bar).
+    pub p: f64,
     /// Book continuation or implied transposition.
     pub kind: CandidateKind,
     /// The title (`"C60 Ruy Lopez"`) of the line it leads into, if named.

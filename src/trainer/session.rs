@@ -527,6 +527,8 @@ impl Session {
                     mv: c.mv,
                     san: SanPlus::from_move(self.position().clone(), c.mv).to_string(),
                     share: c.share,
+                    bonus: c.bonus,
+                    p: c.p,
                     kind: c.kind,
                     leads_to: c
                         .to
@@ -535,7 +537,7 @@ impl Session {
                 }
             })
             .collect();
-        out.sort_by(|a, b| b.share.total_cmp(&a.share));
+        out.sort_by(|a, b| b.p.total_cmp(&a.p).then(b.share.total_cmp(&a.share)));
         out
     }
 

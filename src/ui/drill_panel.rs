@@ -85,10 +85,9 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
                 let c = &reply.candidate;
                 ui.add(
                     egui::Label::new(format!(
-                        "Past the book: the computer played {} (P {:.1}%): the predictor \
-                         expects {:.0}% of strong players to play it here.",
+                        "Past the book: the computer played {}, as {:.0}% of strong players \
+                         would here.",
                         reply.san,
-                        c.p * 100.0,
                         c.share * 100.0,
                     ))
                     .wrap(),
@@ -97,19 +96,23 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
                 let c = &reply.candidate;
                 ui.add(
                     egui::Label::new(format!(
-                        "The computer played {} (P {:.1}%, share {:.1}%, bonus {:.2}{}).",
+                        "The computer played {}: it plays this {:.0}% of the time here.",
                         reply.san,
                         c.p * 100.0,
-                        c.share * 100.0,
-                        c.bonus,
-                        if c.review > 0.0 {
-                            format!(", review {:.2}", c.review)
-                        } else {
-                            String::new()
-                        }
                     ))
                     .wrap(),
-                );
+                )
+                .on_hover_text(format!(
+                    "P {:.1}%: share of the book {:.1}%, style bonus {:.2}{}",
+                    c.p * 100.0,
+                    c.share * 100.0,
+                    c.bonus,
+                    if c.review > 0.0 {
+                        format!(", review term {:.2}", c.review)
+                    } else {
+                        String::new()
+                    }
+                ));
             }
             ui.horizontal_wrapped(|ui| {
                 Action::Hint.button_ui(ui, true, commands);
@@ -193,7 +196,15 @@ fn book_moves_ui(ui: &mut Ui, session: &Session, book_moves: &[BookMove]) {
             for b in book_moves {
                 ui.horizontal(|ui| {
                     ui.label(RichText::new(&b.san).strong());
-                    ui.label(format!("{:.1}%", b.share * 100.0));
+                    ui.label(format!("{:.1}%", b.p * 100.0))
+                        .on_hover_text(format!(
+                            "The computer would play {} {:.1}% of the time here (the chart's \
+                         bar): its share of the book is {:.1}%, its style bonus {:.2}",
+                            b.san,
+                            b.p * 100.0,
+                            b.share * 100.0,
+                            b.bonus
+                        ));
                     if let Some(name) = &b.leads_to {
                         ui.add(egui::Label::new(name.as_str()).truncate())
                             .on_hover_text(name.as_str());

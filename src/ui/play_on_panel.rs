@@ -107,19 +107,38 @@ pub(super) fn play_on_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
     }
     ui.separator();
     status_ui(ui, run);
-    if let Some(notice) = &coach.play_on.notice {
+    // Ending a game that has moves asks first: a stray click must not lose it.
+    let confirm_id = ui.id().with("confirm_back_to_book");
+    let asking = ui.data(|d| d.get_temp::<bool>(confirm_id).unwrap_or(false));
+    let has_moves = !run.game().played().is_empty();
+    if asking {
         ui.add(
-            egui::Label::new(RichText::new(notice).color(Color32::from_rgb(0x2a, 0x7a, 0xc0)))
-                .wrap(),
+            egui::Label::new(
+                RichText::new("End this game? Its moves are lost unless you copy or save them.")
+                    .strong(),
+            )
+            .wrap(),
         );
     }
     ui.horizontal_wrapped(|ui| {
-        if ui
+        if asking {
+            if ui.button("End the game").clicked() {
+                ui.data_mut(|d| d.remove::<bool>(confirm_id));
+                push(commands, PlayOnCommand::BackToBook);
+            }
+            if ui.button("Keep playing").clicked() {
+                ui.data_mut(|d| d.remove::<bool>(confirm_id));
+            }
+        } else if ui
             .button("Back to the book")
             .on_hover_text("End the game and return to the last book position and the drill")
             .clicked()
         {
-            push(commands, PlayOnCommand::BackToBook);
+            if has_moves {
+                ui.data_mut(|d| d.insert_temp(confirm_id, true));
+            } else {
+                push(commands, PlayOnCommand::BackToBook);
+            }
         }
         if ui
             .add_enabled(run.is_thinking(), egui::Button::new("Move now"))
@@ -145,6 +164,13 @@ pub(super) fn play_on_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
             push(commands, PlayOnCommand::SavePgn);
         }
     });
+    // Below the buttons, so that a message never moves them under the pointer.
+    if let Some(notice) = &coach.play_on.notice {
+        ui.add(
+            egui::Label::new(RichText::new(notice).color(Color32::from_rgb(0x2a, 0x7a, 0xc0)))
+                .wrap(),
+        );
+    }
     ui.separator();
     settings_ui(ui, &coach.settings.play_on, commands);
     ui.separator();

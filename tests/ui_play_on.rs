@@ -302,3 +302,39 @@ fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
     assert!(!game.played()[1].by_learner);
     assert_eq!(game.turn(), Turn::Learner);
 }
+
+#[test]
+fn save_pgn_without_a_file_dialog_asks_for_a_path_and_writes_the_game() {
+    let mut harness = harness(Side::White);
+    harness.state_mut().use_path_field_only();
+    harness.run_ok();
+    drill_to_the_end(&mut harness);
+    harness.get_by_label("Play on").click();
+    harness.run_ok();
+    harness.get_by_label("Save PGN…").click();
+    harness.run_ok();
+    // The same path field as Open, Export and the profiles, with a name proposed.
+    let path = common::temp_dir("play-on-save-path").join("my-game.pgn");
+    let field = harness.get_by_label("Path");
+    assert_eq!(
+        field.accesskit_node().value().as_deref(),
+        Some("play-on.pgn"),
+        "a file name is proposed"
+    );
+    // The field has the keyboard focus: typing replaces the name.
+    for _ in 0.."play-on.pgn".len() {
+        harness.key_press(egui::Key::Backspace);
+    }
+    harness
+        .get_by_label("Path")
+        .type_text(&path.display().to_string());
+    harness.run_ok();
+    harness.get_by_label("Save").click();
+    harness.run_ok();
+    let written = std::fs::read_to_string(&path).expect("the game was saved");
+    assert!(written.contains("[BookPlies"), "{written}");
+    assert!(
+        harness.query_by_label("Path").is_none(),
+        "the field is closed"
+    );
+}

@@ -166,7 +166,13 @@ impl TrainerApp {
     /// Shows the path field for opening a PGN file: what the window does when the system
     /// has no file dialog (no desktop portal, no zenity).
     pub fn ask_for_path(&mut self) {
-        self.dialogs.ask_path();
+        self.dialogs.ask_open_path();
+    }
+
+    /// Every file dialog from now on is the path field (tests: no system dialog opens;
+    /// the same field appears where the system has none).
+    pub fn use_path_field_only(&mut self) {
+        self.dialogs.use_path_field_only();
     }
 
     /// Shows the path field for loading a style profile (what the window does when the

@@ -16,70 +16,169 @@ use crate::job::{Job, JobPoll};
 use crate::sampler::profile::StyleProfile;
 use crate::workspace::FileMode;
 
-/// What a save dialog brought.
-enum Saved {
-    /// Where to write the lines.
-    Chosen(Vec<OpeningLine>, PathBuf),
-    /// No file was chosen: the lines come back, in case no dialog could be shown.
-    NoFile(Vec<OpeningLine>, String),
-}
-
-/// What the path field is for.
-enum PathPurpose {
+/// What a file is chosen for: what the choice becomes, and what the dialog and the path
+/// field say.
+enum Purpose {
+    /// PGN files or Polyglot books to load into the book.
     Open,
-    Save(Vec<OpeningLine>),
-    /// A file of the learner's games, to compare with the repertoire.
+    /// A PGN file of the learner's games, to compare with the repertoire.
     Games,
-    /// Load a style profile (and maybe add the fitted player's games).
-    LoadProfile {
-        add_games: bool,
-    },
-    /// Save this profile.
+    /// Where to export these lines as PGN, and the file name proposed.
+    SaveLines(Vec<OpeningLine>, String),
+    /// A style profile to load (and maybe the fitted player's games to add).
+    LoadProfile { add_games: bool },
+    /// Where to save this profile.
     SaveProfile(Box<StyleProfile>),
+    /// Where to save the play-on game.
+    SaveGame,
 }
 
-/// What a profile dialog brought.
-enum ProfileDone {
-    /// A file to load was chosen (or none).
-    Load(Option<PathBuf>, bool),
-    /// Where to write the profile.
-    SaveTo(Box<StyleProfile>, PathBuf),
-    /// No file was chosen for saving: the profile comes back.
-    SaveNoFile(Box<StyleProfile>),
+/// How the system's dialog asks.
+#[derive(Clone, Copy)]
+enum Ask {
+    /// Several files to open.
+    Files,
+    /// One file to open.
+    File,
+    /// A file to write.
+    Save,
 }
 
-/// A file dialog running on its own thread: its answer, when it was opened, and what for.
-type Picking = (Job<Option<Vec<PathBuf>>>, Instant, Pick);
+/// What the dialog shows: its title, the kind, filters and a proposed file name.
+#[derive(Clone)]
+struct Spec {
+    title: &'static str,
+    /// The path field's button.
+    button: &'static str,
+    ask: Ask,
+    filters: &'static [(&'static str, &'static [&'static str])],
+    name: String,
+}
 
-/// What a file dialog chooses files for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Pick {
-    /// PGN files to load into the book.
-    Open,
-    /// A PGN file of the learner's games (Coverage tab).
-    Games,
+const PGN: (&str, &[&str]) = ("PGN", &["pgn", "PGN"]);
+const PROFILE: (&str, &[&str]) = ("Style profile", &["ron"]);
+
+impl Purpose {
+    fn spec(&self) -> Spec {
+        let spec = |title, button, ask, filters, name: &str| Spec {
+            title,
+            button,
+            ask,
+            filters,
+            name: name.to_owned(),
+        };
+        match self {
+            Purpose::Open => spec(
+                "Open PGN files or Polyglot books",
+                "Open",
+                Ask::Files,
+                &[
+                    ("PGN or Polyglot book", &["pgn", "PGN", "bin", "BIN"]),
+                    PGN,
+                    ("Polyglot book", &["bin", "BIN"]),
+                ],
+                "",
+            ),
+            Purpose::Games => spec(
+                "Check my games: a PGN file of your games",
+                "Check",
+                Ask::File,
+                &[PGN],
+                "",
+            ),
+            Purpose::SaveLines(_, name) => spec("Export as PGN", "Save", Ask::Save, &[PGN], name),
+            Purpose::LoadProfile { add_games } => spec(
+                if *add_games {
+                    "Play like…"
+                } else {
+                    "Load a style profile"
+                },
+                "Load",
+                Ask::File,
+                &[PROFILE],
+                "",
+            ),
+            Purpose::SaveProfile(p) => spec(
+                "Save the style as a profile",
+                "Save",
+                Ask::Save,
+                &[PROFILE],
+                &format!("{}.ron", profile_file_stem(&p.name)),
+            ),
+            Purpose::SaveGame => spec(
+                "Save the game as PGN",
+                "Save",
+                Ask::Save,
+                &[PGN],
+                "play-on.pgn",
+            ),
+        }
+    }
+
+    /// What the chosen files become.
+    fn chosen(self, mut paths: Vec<PathBuf>) -> Option<Command> {
+        if paths.is_empty() {
+            return None;
+        }
+        Some(match self {
+            Purpose::Open => Command::OpenFiles(paths),
+            Purpose::Games => Command::CompareGames(paths.swap_remove(0)),
+            Purpose::SaveLines(lines, _) => Command::SaveLines(lines, paths.swap_remove(0)),
+            Purpose::LoadProfile { add_games } => Command::LoadProfile {
+                path: paths.swap_remove(0),
+                add_games,
+            },
+            Purpose::SaveProfile(profile) => Command::SaveProfileTo(profile, paths.swap_remove(0)),
+            Purpose::SaveGame => Command::PlayOn(PlayOnCommand::SaveTo(paths.swap_remove(0))),
+        })
+    }
+
+    /// What is said when the learner cancelled the dialog.
+    fn cancelled(&self) -> Option<Command> {
+        match self {
+            Purpose::SaveGame => Some(play_on_notice(
+                "Not saved (no file chosen); \"Copy PGN\" copies the game.".to_owned(),
+            )),
+            _ => None,
+        }
+    }
+
+    /// What is said when the dialog could not run.
+    fn failed(&self, why: &str) -> Command {
+        match self {
+            Purpose::SaveGame => play_on_notice(format!("Cannot save: {why}.")),
+            _ => Command::Message(format!("{}: {why}.", self.spec().title)),
+        }
+    }
+}
+
+/// The system's file dialog running on its own thread, when it was opened, and what for.
+struct Asking {
+    job: Job<Option<Vec<PathBuf>>>,
+    opened: Instant,
+    purpose: Purpose,
 }
 
 /// The path field shown when the system has no file dialog.
 struct PathEntry {
-    purpose: PathPurpose,
+    purpose: Purpose,
     text: String,
+    /// Whether the field has had the keyboard focus given to it.
+    focused: bool,
 }
 
-/// The file dialogs and the windows that go with them.
+/// The file dialogs and the windows that go with them: every open and save goes through
+/// [`Dialogs::choose`], with the same path field where no file dialog exists.
 #[derive(Default)]
 pub(super) struct Dialogs {
     /// "Read as": the chosen files and the mode picked so far.
     mode: Option<(Vec<PathBuf>, FileMode)>,
-    /// A file dialog running on its own thread, and when it was opened.
-    picking: Option<Picking>,
-    /// A save dialog (and the writing) running on its own thread.
-    saving: Option<(Job<Saved>, Instant)>,
-    /// A profile dialog (load or save) running on its own thread.
-    profile: Option<(Job<ProfileDone>, Instant)>,
-    /// A dialog saving the play-on game, running on its own thread.
-    game: Option<Job<Option<PathBuf>>>,
+    /// A file dialog running on its own thread.
+    asking: Option<Asking>,
     path_entry: Option<PathEntry>,
+    /// Never open the system's dialog: always the path field (tests, and systems where
+    /// it is known not to work).
+    path_field_only: bool,
     /// Commands to hand over at the next poll (a dialog that could not start).
     pending: Vec<Command>,
 }
@@ -97,253 +196,122 @@ impl Dialogs {
 
     /// Whether a file dialog is open (a second one is not started).
     pub(super) fn is_choosing(&self) -> bool {
-        self.picking.is_some()
+        self.asking.is_some()
     }
 
-    /// Shows the path field for opening a file (what happens when the system has no
-    /// file dialog).
-    pub(super) fn ask_path(&mut self) {
+    /// From now on, the path field instead of the system's file dialog.
+    pub(super) fn use_path_field_only(&mut self) {
+        self.path_field_only = true;
+    }
+
+    fn ask_path(&mut self, purpose: Purpose) {
+        let text = purpose.spec().name;
         self.path_entry = Some(PathEntry {
-            purpose: PathPurpose::Open,
-            text: String::new(),
+            purpose,
+            text,
+            focused: false,
         });
     }
 
-    /// Opens the system's file dialog for PGN files and Polyglot books on its own thread.
+    /// Opens the system's file dialog for `purpose` on its own thread (the window keeps
+    /// drawing); the path field where there is none.
+    fn choose(&mut self, ctx: &egui::Context, purpose: Purpose) {
+        if self.asking.is_some() {
+            return;
+        }
+        if self.path_field_only {
+            self.ask_path(purpose);
+            return;
+        }
+        let spec = purpose.spec();
+        let job = Job::spawn("file-dialog", repaint(ctx), move |_| {
+            let mut dialog = rfd::FileDialog::new().set_title(spec.title);
+            for (name, extensions) in spec.filters {
+                dialog = dialog.add_filter(*name, extensions);
+            }
+            if !spec.name.is_empty() {
+                dialog = dialog.set_file_name(&spec.name);
+            }
+            match spec.ask {
+                Ask::Files => dialog.pick_files(),
+                Ask::File => dialog.pick_file().map(|p| vec![p]),
+                Ask::Save => dialog.save_file().map(|p| vec![p]),
+            }
+        });
+        match job {
+            Ok(job) => {
+                self.asking = Some(Asking {
+                    job,
+                    opened: Instant::now(),
+                    purpose,
+                });
+            }
+            Err(_) => self.ask_path(purpose),
+        }
+    }
+
+    /// Opens the file dialog for PGN files and Polyglot books.
     pub(super) fn start_file_dialog(&mut self, ctx: &egui::Context) {
-        let wake = repaint(ctx);
-        let job = Job::spawn("open", wake, |_| {
-            rfd::FileDialog::new()
-                .set_title("Open PGN files or Polyglot books")
-                .add_filter("PGN or Polyglot book", &["pgn", "PGN", "bin", "BIN"])
-                .add_filter("PGN", &["pgn", "PGN"])
-                .add_filter("Polyglot book", &["bin", "BIN"])
-                .pick_files()
-        });
-        match job {
-            Ok(job) => self.picking = Some((job, Instant::now(), Pick::Open)),
-            Err(_) => self.ask_path(),
-        }
+        self.choose(ctx, Purpose::Open);
     }
 
-    /// Opens the system's file dialog for one PGN file of the learner's games (to
-    /// compare with the repertoire) on its own thread.
+    /// Opens the file dialog for one PGN file of the learner's games.
     pub(super) fn start_games_dialog(&mut self, ctx: &egui::Context) {
-        let wake = repaint(ctx);
-        let job = Job::spawn("open", wake, |_| {
-            rfd::FileDialog::new()
-                .set_title("Check my games: a PGN file of your games")
-                .add_filter("PGN", &["pgn", "PGN"])
-                .pick_file()
-                .map(|p| vec![p])
-        });
-        match job {
-            Ok(job) => self.picking = Some((job, Instant::now(), Pick::Games)),
-            Err(_) => self.ask_games_path(),
-        }
+        self.choose(ctx, Purpose::Games);
     }
 
-    fn ask_games_path(&mut self) {
-        self.path_entry = Some(PathEntry {
-            purpose: PathPurpose::Games,
-            text: String::new(),
-        });
-    }
-
-    /// Asks where to save `lines` (on a thread) and writes them there as PGN.
+    /// Asks where to export `lines`; the coach writes them there.
     pub(super) fn start_export(
         &mut self,
         ctx: &egui::Context,
         lines: Vec<OpeningLine>,
         name: String,
     ) {
-        let wake = repaint(ctx);
-        let job = Job::spawn("export", wake, move |_| {
-            let chosen = rfd::FileDialog::new()
-                .set_title("Export as PGN")
-                .add_filter("PGN", &["pgn"])
-                .set_file_name(&name)
-                .save_file();
-            match chosen {
-                Some(path) => Saved::Chosen(lines, path),
-                None => Saved::NoFile(lines, name),
-            }
-        });
-        match job {
-            Ok(job) => self.saving = Some((job, Instant::now())),
-            Err(e) => self
-                .pending
-                .push(Command::Message(format!("Cannot export: {e}."))),
-        }
+        self.choose(ctx, Purpose::SaveLines(lines, name));
     }
 
-    /// Asks where to save the play-on game (on a thread); the coach writes it there.
+    /// Asks where to save the play-on game; the coach writes it there.
     pub(super) fn start_game_save(&mut self, ctx: &egui::Context) {
-        let job = Job::spawn("save-game", repaint(ctx), move |_| {
-            rfd::FileDialog::new()
-                .set_title("Save the game as PGN")
-                .add_filter("PGN", &["pgn"])
-                .set_file_name("play-on.pgn")
-                .save_file()
-        });
-        match job {
-            Ok(job) => self.game = Some(job),
-            Err(e) => self
-                .pending
-                .push(play_on_notice(format!("Cannot save: {e}."))),
-        }
+        self.choose(ctx, Purpose::SaveGame);
     }
 
-    /// Asks for a style profile to load, on a thread; `add_games` goes with the choice.
+    /// Asks for a style profile to load; `add_games` goes with the choice.
     pub(super) fn start_profile_load(&mut self, ctx: &egui::Context, add_games: bool) {
-        let job = Job::spawn("profile", repaint(ctx), move |_| {
-            let chosen = rfd::FileDialog::new()
-                .set_title(if add_games {
-                    "Play like…"
-                } else {
-                    "Load a style profile"
-                })
-                .add_filter("Style profile", &["ron"])
-                .pick_file();
-            ProfileDone::Load(chosen, add_games)
-        });
-        match job {
-            Ok(job) => self.profile = Some((job, Instant::now())),
-            Err(_) => self.ask_profile_path(PathPurpose::LoadProfile { add_games }),
-        }
+        self.choose(ctx, Purpose::LoadProfile { add_games });
     }
 
-    /// Asks where to save `profile` (on a thread) and writes it there.
+    /// Asks where to save `profile`; the coach writes it there.
     pub(super) fn start_profile_save(&mut self, ctx: &egui::Context, profile: StyleProfile) {
-        let name = format!("{}.ron", profile_file_stem(&profile.name));
-        let job = Job::spawn("profile", repaint(ctx), move |_| {
-            let chosen = rfd::FileDialog::new()
-                .set_title("Save the style as a profile")
-                .add_filter("Style profile", &["ron"])
-                .set_file_name(&name)
-                .save_file();
-            match chosen {
-                Some(path) => ProfileDone::SaveTo(Box::new(profile), path),
-                None => ProfileDone::SaveNoFile(Box::new(profile)),
-            }
-        });
-        match job {
-            Ok(job) => self.profile = Some((job, Instant::now())),
-            Err(e) => self
-                .pending
-                .push(Command::Message(format!("Cannot save the profile: {e}."))),
-        }
-    }
-
-    fn ask_profile_path(&mut self, purpose: PathPurpose) {
-        let text = match &purpose {
-            PathPurpose::SaveProfile(p) => format!("{}.ron", profile_file_stem(&p.name)),
-            _ => String::new(),
-        };
-        self.path_entry = Some(PathEntry { purpose, text });
-    }
-
-    /// Shows the path field for loading a profile (as when no file dialog exists).
-    pub(super) fn ask_profile_load_path(&mut self, add_games: bool) {
-        self.ask_profile_path(PathPurpose::LoadProfile { add_games });
-    }
-
-    fn poll_profile(&mut self, commands: &mut Vec<Command>) {
-        let Some((job, opened)) = &self.profile else {
-            return;
-        };
-        let missing = no_file_dialog(opened.elapsed());
-        match job.poll() {
-            JobPoll::Running => return,
-            JobPoll::Finished(ProfileDone::Load(Some(path), add_games)) => {
-                commands.push(Command::LoadProfile { path, add_games });
-            }
-            JobPoll::Finished(ProfileDone::Load(None, add_games)) => {
-                if missing {
-                    self.ask_profile_path(PathPurpose::LoadProfile { add_games });
-                }
-            }
-            JobPoll::Finished(ProfileDone::SaveTo(profile, path)) => {
-                commands.push(Command::SaveProfileTo(profile, path));
-            }
-            JobPoll::Finished(ProfileDone::SaveNoFile(profile)) => {
-                if missing {
-                    self.ask_profile_path(PathPurpose::SaveProfile(profile));
-                }
-            }
-            JobPoll::Died(e) => commands.push(Command::Message(format!("{e}."))),
-        }
-        self.profile = None;
+        self.choose(ctx, Purpose::SaveProfile(Box::new(profile)));
     }
 
     /// Takes what the dialogs brought: commands for the app (files to open, messages).
     /// Dropped files are asked about like chosen ones.
     pub(super) fn poll(&mut self, ctx: &egui::Context) -> Vec<Command> {
         let mut commands = std::mem::take(&mut self.pending);
-        if let Some(job) = &self.game {
-            match job.poll() {
-                JobPoll::Running => {}
-                JobPoll::Finished(Some(path)) => {
-                    self.game = None;
-                    commands.push(Command::PlayOn(PlayOnCommand::SaveTo(path)));
-                }
-                JobPoll::Finished(None) => {
-                    self.game = None;
-                    commands.push(play_on_notice(
-                        "Not saved (no file chosen); \"Copy PGN\" copies the game.".to_owned(),
-                    ));
-                }
-                JobPoll::Died(e) => {
-                    self.game = None;
-                    commands.push(play_on_notice(format!("Cannot save: {e}.")));
-                }
-            }
-        }
-        if let Some((job, opened, pick)) = &self.picking {
-            let pick = *pick;
-            match job.poll() {
-                JobPoll::Running => {}
-                JobPoll::Finished(Some(mut paths)) if !paths.is_empty() => {
-                    self.picking = None;
-                    commands.push(match pick {
-                        Pick::Open => Command::OpenFiles(paths),
-                        Pick::Games => Command::CompareGames(paths.swap_remove(0)),
-                    });
-                }
-                JobPoll::Finished(_) | JobPoll::Died(_) => {
-                    if no_file_dialog(opened.elapsed()) {
-                        match pick {
-                            Pick::Open => self.ask_path(),
-                            Pick::Games => self.ask_games_path(),
+        if let Some(asking) = &self.asking {
+            let polled = asking.job.poll();
+            if !matches!(polled, JobPoll::Running)
+                && let Some(Asking {
+                    opened, purpose, ..
+                }) = self.asking.take()
+            {
+                match polled {
+                    JobPoll::Running => {}
+                    JobPoll::Finished(Some(paths)) if !paths.is_empty() => {
+                        commands.extend(purpose.chosen(paths));
+                    }
+                    JobPoll::Finished(_) => {
+                        if no_file_dialog(opened.elapsed()) {
+                            self.ask_path(purpose);
+                        } else {
+                            commands.extend(purpose.cancelled());
                         }
                     }
-                    self.picking = None;
+                    JobPoll::Died(e) => commands.push(purpose.failed(&e.to_string())),
                 }
             }
         }
-        if let Some((job, opened)) = &self.saving {
-            match job.poll() {
-                JobPoll::Running => {}
-                JobPoll::Finished(Saved::Chosen(lines, path)) => {
-                    self.saving = None;
-                    commands.push(Command::SaveLines(lines, path));
-                }
-                JobPoll::Finished(Saved::NoFile(lines, name)) => {
-                    if no_file_dialog(opened.elapsed()) {
-                        self.path_entry = Some(PathEntry {
-                            purpose: PathPurpose::Save(lines),
-                            text: name,
-                        });
-                    }
-                    self.saving = None;
-                }
-                JobPoll::Died(e) => {
-                    self.saving = None;
-                    commands.push(Command::Message(format!("Cannot export: {e}.")));
-                }
-            }
-        }
-        self.poll_profile(&mut commands);
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -365,33 +333,37 @@ impl Dialogs {
         let Some(entry) = &mut self.path_entry else {
             return;
         };
-        let (title, button) = match entry.purpose {
-            PathPurpose::Open => ("Open a PGN file", "Open"),
-            PathPurpose::Save(_) => ("Export as PGN", "Save"),
-            PathPurpose::Games => ("Check my games", "Check"),
-            PathPurpose::LoadProfile { .. } => ("Load a style profile", "Load"),
-            PathPurpose::SaveProfile(_) => ("Save the style as a profile", "Save"),
-        };
+        let spec = entry.purpose.spec();
         let mut done = None;
-        egui::Window::new(title)
+        egui::Window::new(spec.title)
             .id(egui::Id::unique("path_entry"))
             .collapsible(false)
             .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
             .show(ctx, |ui| {
-                ui.label(
-                    RichText::new(
-                        "No file dialog is available on this system (no desktop portal and \
-                         no zenity). Type the file's path:",
-                    )
-                    .italics(),
-                );
+                if !self.path_field_only {
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(
+                                "No file dialog is available on this system (no desktop \
+                                 portal and no zenity). Type the file's path:",
+                            )
+                            .italics(),
+                        )
+                        .wrap(),
+                    );
+                }
                 let label = ui.label("Path");
                 let field = ui
                     .add(egui::TextEdit::singleline(&mut entry.text).desired_width(320.0))
                     .labelled_by(label.id);
+                if !entry.focused {
+                    field.request_focus();
+                    entry.focused = true;
+                }
                 let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.horizontal(|ui| {
-                    if ui.button(button).clicked() || enter {
+                    if ui.button(spec.button).clicked() || enter {
                         done = Some(true);
                     }
                     if ui.button("Cancel").clicked() {
@@ -403,22 +375,27 @@ impl Dialogs {
             Some(true) if !entry.text.trim().is_empty() => {
                 let path = PathBuf::from(entry.text.trim());
                 if let Some(entry) = self.path_entry.take() {
-                    match entry.purpose {
-                        PathPurpose::Open => commands.push(Command::OpenFiles(vec![path])),
-                        PathPurpose::Save(lines) => commands.push(Command::SaveLines(lines, path)),
-                        PathPurpose::Games => commands.push(Command::CompareGames(path)),
-                        PathPurpose::LoadProfile { add_games } => {
-                            commands.push(Command::LoadProfile { path, add_games });
-                        }
-                        PathPurpose::SaveProfile(profile) => {
-                            commands.push(Command::SaveProfileTo(profile, path));
-                        }
-                    }
+                    commands.extend(entry.purpose.chosen(vec![path]));
                 }
             }
-            Some(false) => self.path_entry = None,
+            Some(false) => {
+                if let Some(entry) = self.path_entry.take() {
+                    commands.extend(entry.purpose.cancelled());
+                }
+            }
             _ => {}
         }
+    }
+
+    /// Shows the path field for opening a PGN file (what happens when the system has no
+    /// file dialog).
+    pub(super) fn ask_open_path(&mut self) {
+        self.ask_path(Purpose::Open);
+    }
+
+    /// Shows the path field for loading a profile (as when no file dialog exists).
+    pub(super) fn ask_profile_load_path(&mut self, add_games: bool) {
+        self.ask_path(Purpose::LoadProfile { add_games });
     }
 }
 

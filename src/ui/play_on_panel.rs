@@ -108,7 +108,7 @@ pub(super) fn play_on_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
     ui.separator();
     status_ui(ui, run);
     // Ending a game that has moves asks first: a stray click must not lose it.
-    let confirm_id = ui.id().with("confirm_back_to_book");
+    let confirm_id = egui::Id::unique("confirm_back_to_book");
     let asking = ui.data(|d| d.get_temp::<bool>(confirm_id).unwrap_or(false));
     let has_moves = !run.game().played().is_empty();
     if asking {

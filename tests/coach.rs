@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use hastings::coach::settings::{Settings, Side};
 use hastings::coach::{Action, Coach, Command, DrillBook, Notice};
 use hastings::review::ReviewRecord;
+use hastings::sampler::Popularity;
 use hastings::trainer::Phase;
 use hastings::trainer::learner_style::Adaptation;
 use hastings::workspace::FileMode;
@@ -243,4 +244,46 @@ fn the_reply_waits_for_the_delay_and_asks_for_a_redraw_when_due() {
     assert_eq!(coach.session().moves().len(), 2, "the reply came when due");
     let reply = coach.session().moves()[1].mv;
     assert!(coach.take_notices().contains(&Notice::Animate(reply)));
+}
+
+#[test]
+fn a_saved_profile_keeps_the_popularity_in_use_and_loading_it_restores_it() {
+    let dir = temp_dir("coach-profile-popularity");
+    let mut coach = coach_in(None);
+    let mut choice = coach.workspace().choice().clone();
+    choice.popularity = Popularity::Blend(0.25);
+    coach.apply(Command::SetBook(choice));
+    coach.finish_loading();
+    frame(&mut coach);
+    assert_eq!(coach.settings().book.popularity, Popularity::Blend(0.25));
+
+    coach.apply(Command::SaveProfile);
+    let profile = coach
+        .take_notices()
+        .into_iter()
+        .find_map(|n| match n {
+            Notice::SaveProfileAs(p) => Some(p),
+            _ => None,
+        })
+        .expect("asks where to save");
+    assert_eq!(profile.popularity, Popularity::Blend(0.25));
+    let path = dir.join("mine.ron");
+    coach.apply(Command::SaveProfileTo(profile, path.clone()));
+    assert!(path.is_file(), "{:?}", coach.message());
+
+    // Another window, on the lines' popularity, loads it: the blend comes back.
+    let mut other = coach_in(None);
+    assert_eq!(other.workspace().choice().popularity, Popularity::Lines);
+    other.apply(Command::LoadProfile {
+        path,
+        add_games: false,
+    });
+    other.finish_loading();
+    frame(&mut other);
+    assert_eq!(
+        other.workspace().choice().popularity,
+        Popularity::Blend(0.25)
+    );
+    assert_eq!(other.settings().book.popularity, Popularity::Blend(0.25));
+    assert_eq!(other.session().popularity(), Popularity::Blend(0.25));
 }

@@ -162,7 +162,12 @@ impl Coach {
                     .as_ref()
                     .filter(|p| p.style == self.settings.style)
                     .map_or_else(|| "My style".to_owned(), |p| p.name.clone());
-                let profile = StyleProfile::manual(&name, self.settings.style.clone());
+                // The popularity in use goes with the style: loading the profile
+                // brings both back.
+                let profile = StyleProfile {
+                    popularity: self.workspace.choice().popularity,
+                    ..StyleProfile::manual(&name, self.settings.style.clone())
+                };
                 self.notify(Notice::SaveProfileAs(Box::new(profile)));
             }
             Command::AddProfileGames => self.add_profile_games(),

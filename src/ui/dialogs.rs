@@ -64,6 +64,18 @@ enum Pick {
 struct PathEntry {
     purpose: PathPurpose,
     text: String,
+    /// Whether the field was given the keyboard (when the window first shows).
+    focused: bool,
+}
+
+impl PathEntry {
+    fn new(purpose: PathPurpose, text: String) -> PathEntry {
+        PathEntry {
+            purpose,
+            text,
+            focused: false,
+        }
+    }
 }
 
 /// The file dialogs and the windows that go with them.
@@ -95,6 +107,12 @@ impl Dialogs {
         self.mode = None;
     }
 
+    /// Whether a window of these dialogs is open ("read as", the path field): the keys
+    /// that type are theirs, not the shortcuts'.
+    pub(super) fn is_open(&self) -> bool {
+        self.mode.is_some() || self.path_entry.is_some()
+    }
+
     /// Whether a file dialog is open (a second one is not started).
     pub(super) fn is_choosing(&self) -> bool {
         self.picking.is_some()
@@ -103,10 +121,7 @@ impl Dialogs {
     /// Shows the path field for opening a file (what happens when the system has no
     /// file dialog).
     pub(super) fn ask_path(&mut self) {
-        self.path_entry = Some(PathEntry {
-            purpose: PathPurpose::Open,
-            text: String::new(),
-        });
+        self.path_entry = Some(PathEntry::new(PathPurpose::Open, String::new()));
     }
 
     /// Opens the system's file dialog for PGN files and Polyglot books on its own thread.
@@ -144,10 +159,7 @@ impl Dialogs {
     }
 
     fn ask_games_path(&mut self) {
-        self.path_entry = Some(PathEntry {
-            purpose: PathPurpose::Games,
-            text: String::new(),
-        });
+        self.path_entry = Some(PathEntry::new(PathPurpose::Games, String::new()));
     }
 
     /// Asks where to save `lines` (on a thread) and writes them there as PGN.
@@ -240,7 +252,7 @@ impl Dialogs {
             PathPurpose::SaveProfile(p) => format!("{}.ron", profile_file_stem(&p.name)),
             _ => String::new(),
         };
-        self.path_entry = Some(PathEntry { purpose, text });
+        self.path_entry = Some(PathEntry::new(purpose, text));
     }
 
     /// Shows the path field for loading a profile (as when no file dialog exists).
@@ -330,10 +342,7 @@ impl Dialogs {
                 }
                 JobPoll::Finished(Saved::NoFile(lines, name)) => {
                     if no_file_dialog(opened.elapsed()) {
-                        self.path_entry = Some(PathEntry {
-                            purpose: PathPurpose::Save(lines),
-                            text: name,
-                        });
+                        self.path_entry = Some(PathEntry::new(PathPurpose::Save(lines), name));
                     }
                     self.saving = None;
                 }
@@ -389,6 +398,11 @@ impl Dialogs {
                 let field = ui
                     .add(egui::TextEdit::singleline(&mut entry.text).desired_width(320.0))
                     .labelled_by(label.id);
+                // Typing goes to the field as soon as the window shows.
+                if !entry.focused {
+                    field.request_focus();
+                    entry.focused = true;
+                }
                 let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.horizontal(|ui| {
                     if ui.button(button).clicked() || enter {

@@ -71,9 +71,12 @@ pub struct LineMastery {
     pub line: LineId,
     /// Its title.
     pub title: String,
-    /// Its cards (positions where the learner moves).
+    /// Its cards: the positions where it plays the learner's move
+    /// ([`Deck::line_decision_cards`]).
     pub cards: usize,
-    /// Mean probability of recall over its cards, new cards counting 0.
+    /// The mean over its cards of the probability of recall, counting 0 for a new card
+    /// and for one where the book has other moves for the learner (see
+    /// [`Study::line_mastery`]).
     pub mastery: f64,
 }
 
@@ -243,21 +246,39 @@ impl<'a> Study<'a> {
         out
     }
 
-    /// Per line of `graph` (the deck's book) with at least one card: its mastery, the
-    /// mean retrievability of its cards (new cards count 0). In book order.
+    /// Per line of `graph` (the deck's book) with at least one card: its mastery. In
+    /// book order.
+    ///
+    /// A line's cards are the positions where it plays the learner's move (not one it
+    /// only ends at). Its mastery is the mean over them of the probability of recall
+    /// now, a new card counting 0. A card is graded right for any book move, so at a
+    /// position where the book has other moves for the learner (the start of a book
+    /// with 1.e4 and 1.d4, the position after 1.e4 on ECO, a repertoire's choice of two
+    /// replies) a right answer does not show that the learner plays this line's move:
+    /// such a card counts 0 too. A line's mastery thus never rests on a position it
+    /// shares with lines that part from it there: answering 1.e4 right masters no line
+    /// of ECO, and a sideline never played stays below 100 % however well the moves
+    /// before it are known.
     pub fn line_mastery(&self, graph: &PositionGraph) -> Vec<LineMastery> {
-        let r: Vec<f64> = (0..self.deck.len())
-            .map(|i| self.retrievability(i))
+        let known: Vec<f64> = (0..self.deck.len())
+            .map(|i| {
+                if self.deck.has_one_answer(i) {
+                    self.retrievability(i)
+                } else {
+                    0.0
+                }
+            })
             .collect();
         (0..graph.lines().len())
             .filter_map(|i| {
                 let line = LineId(i as u32);
-                let cards = self.deck.line_cards(line);
+                let cards = self.deck.line_decision_cards(line);
                 (!cards.is_empty()).then(|| LineMastery {
                     line,
                     title: graph.line(line).title(),
                     cards: cards.len(),
-                    mastery: cards.iter().map(|&c| r[c as usize]).sum::<f64>() / cards.len() as f64,
+                    mastery: cards.iter().map(|&c| known[c as usize]).sum::<f64>()
+                        / cards.len() as f64,
                 })
             })
             .collect()

@@ -8,12 +8,14 @@
 
 use std::path::{Path, PathBuf};
 
+use hastings::coach::review::DrillMode;
 use hastings::coach::settings::{Settings, Side};
 use hastings::coach::{Action, Coach, Command, DrillBook, Notice};
 use hastings::review::ReviewRecord;
 use hastings::sampler::Popularity;
 use hastings::trainer::Phase;
 use hastings::trainer::learner_style::Adaptation;
+use hastings::trainer::review_drill::ReviewStep;
 use hastings::workspace::FileMode;
 use hastings::workspace::review_store::ReviewStore;
 
@@ -47,6 +49,10 @@ fn frame(coach: &mut Coach) {
 fn drill(coach: &mut Coach, lines: usize) {
     for _ in 0..lines {
         for _ in 0..120 {
+            if let Some(ReviewStep::Learn(_)) = coach.review_step() {
+                coach.apply(Command::GotIt);
+                continue;
+            }
             match coach.session().phase() {
                 Phase::EndOfLine { .. } => break,
                 Phase::LearnerToMove => coach.apply(Command::Action(Action::ShowMe)),
@@ -244,6 +250,120 @@ fn the_reply_waits_for_the_delay_and_asks_for_a_redraw_when_due() {
     assert_eq!(coach.session().moves().len(), 2, "the reply came when due");
     let reply = coach.session().moves()[1].mv;
     assert!(coach.take_notices().contains(&Notice::Animate(reply)));
+}
+
+/// A legal move outside the book at the position shown, if there is one.
+fn wrong_move(coach: &Coach) -> Option<shakmaty::Move> {
+    use shakmaty::Position as _;
+    let book: Vec<shakmaty::Move> = coach.session().book_moves().iter().map(|b| b.mv).collect();
+    let pos = coach.session().position().clone();
+    pos.legal_moves().into_iter().find(|m| !book.contains(m))
+}
+
+/// Plays book moves ("Show me") until the learner can leave the book, plays a move
+/// outside it (a mistake) and takes it back.
+fn mistake(coach: &mut Coach) {
+    let mut wrong = None;
+    for _ in 0..120 {
+        match coach.session().phase() {
+            Phase::LearnerToMove if matches!(coach.review_step(), Some(ReviewStep::Learn(_))) => {
+                coach.apply(Command::GotIt);
+            }
+            Phase::LearnerToMove => match wrong_move(coach) {
+                Some(m) => {
+                    wrong = Some(m);
+                    break;
+                }
+                None => coach.apply(Command::Action(Action::ShowMe)),
+            },
+            Phase::EndOfLine { .. } => coach.apply(Command::Action(Action::NextLine)),
+            _ => frame(coach),
+        }
+    }
+    coach.apply(Command::Play(wrong.expect("a move outside the book")));
+    assert!(matches!(coach.session().phase(), Phase::OutOfBook { .. }));
+    coach.apply(Command::Action(Action::TryAgain));
+}
+
+#[test]
+fn the_session_counters_survive_a_change_of_book() {
+    let dir = temp_dir("coach-counters");
+    let mut coach = coach_in(Some(&dir));
+    coach.apply(Command::SetDrillMode(DrillMode::Review));
+    assert_eq!(coach.drill_mode(), DrillMode::Review);
+    drill(&mut coach, 2);
+    mistake(&mut coach);
+    let counters = |c: &Coach| (c.session().lines_completed(), c.session().mistakes_total());
+    assert_eq!(counters(&coach), (2, 1));
+
+    // A file opened: the book is rebuilt with it.
+    let generation = coach.book_generation();
+    coach.apply(Command::Import(
+        vec![fixture("compare_white.pgn")],
+        FileMode::Repertoire,
+    ));
+    coach.finish_loading();
+    frame(&mut coach);
+    assert!(coach.book_generation() > generation, "a new book");
+    assert_eq!(counters(&coach), (2, 1), "after opening a file");
+
+    // Another book choice: the repertoire alone.
+    let mut choice = coach.workspace().choice().clone();
+    choice.eco = false;
+    coach.apply(Command::SetBook(choice));
+    coach.finish_loading();
+    frame(&mut coach);
+    assert!(coach.is_repertoire());
+    assert_eq!(counters(&coach), (2, 1), "after another book choice");
+    coach.apply(Command::SetDrillMode(DrillMode::Free));
+    assert_eq!(counters(&coach), (2, 1), "after leaving review mode");
+
+    // A gap drilled on the theory book, and back to the repertoire.
+    show_coverage(&mut coach);
+    let gap = coach.coverage_report().expect("computed").gaps[0].clone();
+    coach.apply(Command::DrillAt(gap.moves.clone(), DrillBook::Theory));
+    assert!(coach.is_drilling_theory());
+    assert_eq!(counters(&coach), (2, 1), "drilling a gap");
+    coach.apply(Command::BackToRepertoire);
+    assert_eq!(counters(&coach), (2, 1), "back to the repertoire");
+}
+
+#[test]
+fn the_drill_mode_is_saved_in_the_settings_and_restored_at_start() {
+    let dir = temp_dir("coach-drill-mode");
+    let progress = dir.join("progress.ron");
+    let mut coach = coach_in(Some(&dir));
+    coach.apply(Command::SetDrillMode(DrillMode::Mistakes));
+    assert_eq!(coach.drill_mode(), DrillMode::Mistakes);
+    coach.save();
+    // Saved as eframe saves the settings (RON) and read back at the next start.
+    let saved: Settings = ron::from_str(&ron::to_string(coach.settings()).unwrap()).unwrap();
+    coach.shut_down();
+    let restarted = Coach::new(eco(), saved.clone(), Some(progress.clone()));
+    assert_eq!(restarted.drill_mode(), DrillMode::Mistakes);
+
+    // Back to free drill: remembered too.
+    let mut coach = restarted;
+    coach.apply(Command::SetDrillMode(DrillMode::Free));
+    let free: Settings = ron::from_str(&ron::to_string(coach.settings()).unwrap()).unwrap();
+    coach.shut_down();
+    assert_eq!(
+        Coach::new(eco(), free, Some(progress.clone())).drill_mode(),
+        DrillMode::Free
+    );
+
+    // Without a data directory (no review log) the drill starts free, without a word.
+    let without = Coach::new(eco(), saved, None);
+    assert_eq!(without.drill_mode(), DrillMode::Free);
+    assert_eq!(without.message(), None);
+
+    // A settings file from before the drill mode was saved still loads: free drill.
+    let old: Settings = ron::from_str("(learner: Black, seed: \"5\")").unwrap();
+    assert_eq!(old.learner, Side::Black);
+    assert_eq!(
+        Coach::new(eco(), old, Some(progress)).drill_mode(),
+        DrillMode::Free
+    );
 }
 
 #[test]

@@ -133,7 +133,11 @@ impl Coach {
                 self.last_reply = None;
                 self.message = None;
             }
-            Command::SetDrillMode(mode) => self.set_drill_mode(mode),
+            Command::SetDrillMode(mode) => {
+                self.set_drill_mode(mode);
+                // Remembered for the next start (what could be switched on).
+                self.settings.drill_mode = self.drill_mode();
+            }
             Command::GotIt => self.review_learned(),
             Command::Easy => self.review_easy(),
             Command::Optimize => self.start_optimize(),
@@ -205,6 +209,7 @@ impl Coach {
     fn set_settings(&mut self, new: Settings) {
         let old = std::mem::replace(&mut self.settings, new);
         self.settings.book = old.book.clone();
+        self.settings.drill_mode = old.drill_mode;
         if self.settings.orientation != old.orientation
             && let Some(o) = self.settings.orientation
         {

@@ -21,10 +21,11 @@ use crate::workspace::review_store::{ReviewStore, load_params};
 
 pub use crate::workspace::review_store::PARAMS_FILE;
 
-/// How the learner drills.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How the learner drills (saved in the settings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum DrillMode {
     /// The computer replies by the book's shares and the style; nothing is graded.
+    #[default]
     Free,
     /// Due and new cards are asked and graded; the computer steers toward them.
     Review,

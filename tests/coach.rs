@@ -2,7 +2,9 @@
 //! window — the learner's style fed by drilled lines and by their games, the adaptive
 //! opponent, comparing the learner's games and recording their deviations as failed
 //! reviews, drilling a gap on the theory book and back, adding the theory's answer to a
-//! copy of the repertoire — and the redraws and notices the coach asks for.
+//! copy of the repertoire, a saved profile's popularity, the drill mode remembered, the
+//! session's counts across books, "Mistakes only" with the recorded mistakes — and the
+//! redraws and notices the coach asks for.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -406,4 +408,51 @@ fn a_saved_profile_keeps_the_popularity_in_use_and_loading_it_restores_it() {
     );
     assert_eq!(other.settings().book.popularity, Popularity::Blend(0.25));
     assert_eq!(other.session().popularity(), Popularity::Blend(0.25));
+}
+
+#[test]
+fn mistakes_only_drills_the_positions_with_recorded_mistakes() {
+    let dir = temp_dir("coach-mistakes-only");
+    let mut coach = coach_in(Some(&dir));
+    coach.apply(Command::SetDrillMode(DrillMode::Review));
+    // Four mistakes on new cards: recorded in the progress, but none is a lapse.
+    for _ in 0..4 {
+        mistake(&mut coach);
+        coach.apply(Command::Action(Action::ShowMe));
+    }
+    let missed: Vec<String> = coach
+        .progress()
+        .most_missed(100)
+        .into_iter()
+        .map(|(epd, _)| epd.to_owned())
+        .collect();
+    assert!(!missed.is_empty());
+    let lapses: u32 = coach
+        .review_drill()
+        .unwrap()
+        .schedule()
+        .cards(shakmaty::Color::White)
+        .map(|(_, s)| s.lapses)
+        .sum();
+    assert_eq!(lapses, 0, "Again on a new card is not a lapse");
+
+    coach.apply(Command::SetDrillMode(DrillMode::Mistakes));
+    assert_eq!(coach.drill_mode(), DrillMode::Mistakes);
+    assert_ne!(
+        coach.review_step(),
+        Some(ReviewStep::Done),
+        "the missed positions are there to review"
+    );
+    let drill = coach.review_drill().unwrap();
+    let mut queued: Vec<String> = drill
+        .queue()
+        .map(|i| {
+            let pos = common::position_after(&drill.deck().cards()[i].line());
+            hastings::trainer::progress::position_key(&pos)
+        })
+        .collect();
+    queued.sort();
+    let mut want = missed.clone();
+    want.sort();
+    assert_eq!(queued, want, "every missed position, and only those");
 }

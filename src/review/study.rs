@@ -17,7 +17,8 @@ pub enum SessionKind {
     /// Due cards, most urgent first, then new cards up to the daily limit.
     #[default]
     Due,
-    /// Only cards the learner has forgotten at least once, most lapses first.
+    /// Only cards the learner has forgotten at least once, most lapses first, and the
+    /// cards the caller knows were missed (see [`Study::queue_with_missed`]).
     MistakesOnly,
 }
 
@@ -31,6 +32,9 @@ pub enum QueueReason {
     New,
     /// A mistakes-only session: it has lapses.
     Lapsed,
+    /// A mistakes-only session: the learner's drill recorded mistakes there (a card
+    /// answered wrong while new, or in free drill, has no lapse).
+    Missed,
 }
 
 /// One card of the queue.
@@ -176,32 +180,60 @@ impl<'a> Study<'a> {
     /// first); or, for a mistakes-only session, the cards with lapses (most lapses first,
     /// then most urgent).
     pub fn queue(&self, kind: SessionKind, new_per_day: u32) -> Vec<QueueEntry> {
+        self.queue_with_missed(kind, new_per_day, &[])
+    }
+
+    /// As [`Study::queue`]; a mistakes-only session also takes the cards of `missed`
+    /// (deck index, mistakes recorded there outside the log: the drill's progress),
+    /// new or not, lapsed or not: most lapses first, then most mistakes recorded, then
+    /// most urgent (a new card's R counts 0). A due session ignores `missed`.
+    pub fn queue_with_missed(
+        &self,
+        kind: SessionKind,
+        new_per_day: u32,
+        missed: &[(usize, u32)],
+    ) -> Vec<QueueEntry> {
+        let mut mistakes: Vec<u32> = Vec::new();
+        if kind == SessionKind::MistakesOnly {
+            mistakes = vec![0; self.deck.len()];
+            for &(card, n) in missed {
+                if let Some(m) = mistakes.get_mut(card) {
+                    *m = m.saturating_add(n);
+                }
+            }
+        }
+        let mistakes_at = |i: usize| mistakes.get(i).copied().unwrap_or(0);
         let mut due = Vec::new();
         let mut new = Vec::new();
         for (i, card) in self.deck.cards().iter().enumerate() {
             let Some(s) = self.state(i) else {
-                if kind == SessionKind::Due {
-                    new.push(QueueEntry {
+                match kind {
+                    SessionKind::Due => new.push(QueueEntry {
                         card: i,
                         reason: QueueReason::New,
                         retrievability: None,
                         urgency: card.reach,
-                    });
+                    }),
+                    SessionKind::MistakesOnly if mistakes_at(i) > 0 => due.push(QueueEntry {
+                        card: i,
+                        reason: QueueReason::Missed,
+                        retrievability: None,
+                        urgency: card.reach,
+                    }),
+                    SessionKind::MistakesOnly => {}
                 }
                 continue;
             };
-            let wanted = match kind {
-                SessionKind::Due => s.is_due(self.now),
-                SessionKind::MistakesOnly => s.lapses > 0,
+            let reason = match kind {
+                SessionKind::Due => s.is_due(self.now).then_some(QueueReason::Due),
+                SessionKind::MistakesOnly if s.lapses > 0 => Some(QueueReason::Lapsed),
+                SessionKind::MistakesOnly => (mistakes_at(i) > 0).then_some(QueueReason::Missed),
             };
-            if wanted {
+            if let Some(reason) = reason {
                 let r = s.retrievability(self.scheduler, self.now);
                 due.push(QueueEntry {
                     card: i,
-                    reason: match kind {
-                        SessionKind::Due => QueueReason::Due,
-                        SessionKind::MistakesOnly => QueueReason::Lapsed,
-                    },
+                    reason,
                     retrievability: Some(r),
                     urgency: (1.0 - r) * card.reach,
                 });
@@ -210,7 +242,9 @@ impl<'a> Study<'a> {
         let lapses = |e: &QueueEntry| self.state(e.card).map_or(0, |s| s.lapses);
         due.sort_by(|a, b| {
             let by_lapses = match kind {
-                SessionKind::MistakesOnly => lapses(b).cmp(&lapses(a)),
+                SessionKind::MistakesOnly => lapses(b)
+                    .cmp(&lapses(a))
+                    .then(mistakes_at(b.card).cmp(&mistakes_at(a.card))),
                 SessionKind::Due => std::cmp::Ordering::Equal,
             };
             by_lapses

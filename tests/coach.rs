@@ -2,17 +2,22 @@
 //! window — the learner's style fed by drilled lines and by their games, the adaptive
 //! opponent, comparing the learner's games and recording their deviations as failed
 //! reviews, drilling a gap on the theory book and back, adding the theory's answer to a
-//! copy of the repertoire — and the redraws and notices the coach asks for.
+//! copy of the repertoire, a saved profile's popularity, the drill mode remembered, the
+//! session's counts across books, "Mistakes only" with the recorded mistakes — and the
+//! redraws and notices the coach asks for.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 use std::path::{Path, PathBuf};
 
+use hastings::coach::review::DrillMode;
 use hastings::coach::settings::{Settings, Side};
 use hastings::coach::{Action, Coach, Command, DrillBook, Notice};
 use hastings::review::ReviewRecord;
+use hastings::sampler::Popularity;
 use hastings::trainer::Phase;
 use hastings::trainer::learner_style::Adaptation;
+use hastings::trainer::review_drill::ReviewStep;
 use hastings::workspace::FileMode;
 use hastings::workspace::review_store::ReviewStore;
 
@@ -46,6 +51,10 @@ fn frame(coach: &mut Coach) {
 fn drill(coach: &mut Coach, lines: usize) {
     for _ in 0..lines {
         for _ in 0..120 {
+            if let Some(ReviewStep::Learn(_)) = coach.review_step() {
+                coach.apply(Command::GotIt);
+                continue;
+            }
             match coach.session().phase() {
                 Phase::EndOfLine { .. } => break,
                 Phase::LearnerToMove => coach.apply(Command::Action(Action::ShowMe)),
@@ -388,4 +397,207 @@ fn the_learners_style_estimate_survives_a_restart() {
     drop(coach);
     let coach = coach_in(Some(&dir));
     assert_eq!(coach.learner_style(), Some(estimate));
+}
+
+/// A legal move outside the book at the position shown, if there is one.
+fn wrong_move(coach: &Coach) -> Option<shakmaty::Move> {
+    use shakmaty::Position as _;
+    let book: Vec<shakmaty::Move> = coach.session().book_moves().iter().map(|b| b.mv).collect();
+    let pos = coach.session().position().clone();
+    pos.legal_moves().into_iter().find(|m| !book.contains(m))
+}
+
+/// Plays book moves ("Show me") until the learner can leave the book, plays a move
+/// outside it (a mistake) and takes it back.
+fn mistake(coach: &mut Coach) {
+    let mut wrong = None;
+    for _ in 0..120 {
+        match coach.session().phase() {
+            Phase::LearnerToMove if matches!(coach.review_step(), Some(ReviewStep::Learn(_))) => {
+                coach.apply(Command::GotIt);
+            }
+            Phase::LearnerToMove => match wrong_move(coach) {
+                Some(m) => {
+                    wrong = Some(m);
+                    break;
+                }
+                None => coach.apply(Command::Action(Action::ShowMe)),
+            },
+            Phase::EndOfLine { .. } => coach.apply(Command::Action(Action::NextLine)),
+            _ => frame(coach),
+        }
+    }
+    coach.apply(Command::Play(wrong.expect("a move outside the book")));
+    assert!(matches!(coach.session().phase(), Phase::OutOfBook { .. }));
+    coach.apply(Command::Action(Action::TryAgain));
+}
+
+#[test]
+fn the_session_counters_survive_a_change_of_book() {
+    let dir = temp_dir("coach-counters");
+    let mut coach = coach_in(Some(&dir));
+    coach.apply(Command::SetDrillMode(DrillMode::Review));
+    assert_eq!(coach.drill_mode(), DrillMode::Review);
+    drill(&mut coach, 2);
+    mistake(&mut coach);
+    let counters = |c: &Coach| (c.session().lines_completed(), c.session().mistakes_total());
+    assert_eq!(counters(&coach), (2, 1));
+
+    // A file opened: the book is rebuilt with it.
+    let generation = coach.book_generation();
+    coach.apply(Command::Import(
+        vec![fixture("compare_white.pgn")],
+        FileMode::Repertoire,
+    ));
+    coach.finish_loading();
+    frame(&mut coach);
+    assert!(coach.book_generation() > generation, "a new book");
+    assert_eq!(counters(&coach), (2, 1), "after opening a file");
+
+    // Another book choice: the repertoire alone.
+    let mut choice = coach.workspace().choice().clone();
+    choice.eco = false;
+    coach.apply(Command::SetBook(choice));
+    coach.finish_loading();
+    frame(&mut coach);
+    assert!(coach.is_repertoire());
+    assert_eq!(counters(&coach), (2, 1), "after another book choice");
+    coach.apply(Command::SetDrillMode(DrillMode::Free));
+    assert_eq!(counters(&coach), (2, 1), "after leaving review mode");
+
+    // A gap drilled on the theory book, and back to the repertoire.
+    show_coverage(&mut coach);
+    let gap = coach.coverage_report().expect("computed").gaps[0].clone();
+    coach.apply(Command::DrillAt(gap.moves.clone(), DrillBook::Theory));
+    assert!(coach.is_drilling_theory());
+    assert_eq!(counters(&coach), (2, 1), "drilling a gap");
+    coach.apply(Command::BackToRepertoire);
+    assert_eq!(counters(&coach), (2, 1), "back to the repertoire");
+}
+
+#[test]
+fn the_drill_mode_is_saved_in_the_settings_and_restored_at_start() {
+    let dir = temp_dir("coach-drill-mode");
+    let progress = dir.join("progress.ron");
+    let mut coach = coach_in(Some(&dir));
+    coach.apply(Command::SetDrillMode(DrillMode::Mistakes));
+    assert_eq!(coach.drill_mode(), DrillMode::Mistakes);
+    coach.save();
+    // Saved as eframe saves the settings (RON) and read back at the next start.
+    let saved: Settings = ron::from_str(&ron::to_string(coach.settings()).unwrap()).unwrap();
+    coach.shut_down();
+    let restarted = Coach::new(eco(), saved.clone(), Some(progress.clone()));
+    assert_eq!(restarted.drill_mode(), DrillMode::Mistakes);
+
+    // Back to free drill: remembered too.
+    let mut coach = restarted;
+    coach.apply(Command::SetDrillMode(DrillMode::Free));
+    let free: Settings = ron::from_str(&ron::to_string(coach.settings()).unwrap()).unwrap();
+    coach.shut_down();
+    assert_eq!(
+        Coach::new(eco(), free, Some(progress.clone())).drill_mode(),
+        DrillMode::Free
+    );
+
+    // Without a data directory (no review log) the drill starts free, without a word.
+    let without = Coach::new(eco(), saved, None);
+    assert_eq!(without.drill_mode(), DrillMode::Free);
+    assert_eq!(without.message(), None);
+
+    // A settings file from before the drill mode was saved still loads: free drill.
+    let old: Settings = ron::from_str("(learner: Black, seed: \"5\")").unwrap();
+    assert_eq!(old.learner, Side::Black);
+    assert_eq!(
+        Coach::new(eco(), old, Some(progress)).drill_mode(),
+        DrillMode::Free
+    );
+}
+
+#[test]
+fn a_saved_profile_keeps_the_popularity_in_use_and_loading_it_restores_it() {
+    let dir = temp_dir("coach-profile-popularity");
+    let mut coach = coach_in(None);
+    let mut choice = coach.workspace().choice().clone();
+    choice.popularity = Popularity::Blend(0.25);
+    coach.apply(Command::SetBook(choice));
+    coach.finish_loading();
+    frame(&mut coach);
+    assert_eq!(coach.settings().book.popularity, Popularity::Blend(0.25));
+
+    coach.apply(Command::SaveProfile);
+    let profile = coach
+        .take_notices()
+        .into_iter()
+        .find_map(|n| match n {
+            Notice::SaveProfileAs(p) => Some(p),
+            _ => None,
+        })
+        .expect("asks where to save");
+    assert_eq!(profile.popularity, Popularity::Blend(0.25));
+    let path = dir.join("mine.ron");
+    coach.apply(Command::SaveProfileTo(profile, path.clone()));
+    assert!(path.is_file(), "{:?}", coach.message());
+
+    // Another window, on the lines' popularity, loads it: the blend comes back.
+    let mut other = coach_in(None);
+    assert_eq!(other.workspace().choice().popularity, Popularity::Lines);
+    other.apply(Command::LoadProfile {
+        path,
+        add_games: false,
+    });
+    other.finish_loading();
+    frame(&mut other);
+    assert_eq!(
+        other.workspace().choice().popularity,
+        Popularity::Blend(0.25)
+    );
+    assert_eq!(other.settings().book.popularity, Popularity::Blend(0.25));
+    assert_eq!(other.session().popularity(), Popularity::Blend(0.25));
+}
+
+#[test]
+fn mistakes_only_drills_the_positions_with_recorded_mistakes() {
+    let dir = temp_dir("coach-mistakes-only");
+    let mut coach = coach_in(Some(&dir));
+    coach.apply(Command::SetDrillMode(DrillMode::Review));
+    // Four mistakes on new cards: recorded in the progress, but none is a lapse.
+    for _ in 0..4 {
+        mistake(&mut coach);
+        coach.apply(Command::Action(Action::ShowMe));
+    }
+    let missed: Vec<String> = coach
+        .progress()
+        .most_missed(100)
+        .into_iter()
+        .map(|(epd, _)| epd.to_owned())
+        .collect();
+    assert!(!missed.is_empty());
+    let lapses: u32 = coach
+        .review_drill()
+        .unwrap()
+        .schedule()
+        .cards(shakmaty::Color::White)
+        .map(|(_, s)| s.lapses)
+        .sum();
+    assert_eq!(lapses, 0, "Again on a new card is not a lapse");
+
+    coach.apply(Command::SetDrillMode(DrillMode::Mistakes));
+    assert_eq!(coach.drill_mode(), DrillMode::Mistakes);
+    assert_ne!(
+        coach.review_step(),
+        Some(ReviewStep::Done),
+        "the missed positions are there to review"
+    );
+    let drill = coach.review_drill().unwrap();
+    let mut queued: Vec<String> = drill
+        .queue()
+        .map(|i| {
+            let pos = common::position_after(&drill.deck().cards()[i].line());
+            hastings::trainer::progress::position_key(&pos)
+        })
+        .collect();
+    queued.sort();
+    let mut want = missed.clone();
+    want.sort();
+    assert_eq!(queued, want, "every missed position, and only those");
 }

@@ -5,7 +5,9 @@
 use std::sync::{Arc, LazyLock};
 
 use hastings::book::{ImportMode, PositionGraph};
-use hastings::review::{CardKey, Deck, Rating, ReviewRecord, Schedule, Scheduler, Timestamp};
+use hastings::review::{
+    CardKey, Deck, DeckStates, Rating, ReviewRecord, Schedule, Scheduler, Study, Timestamp,
+};
 use hastings::sampler::Style;
 use hastings::trainer::review_drill::{AGAIN_GAP, ReviewDrill, ReviewSettings, ReviewStep};
 use hastings::trainer::{MoveOutcome, Session};
@@ -216,4 +218,94 @@ fn a_lead_in_starts_the_line_a_learner_move_before_the_card() {
     let d = drill(settings, all_reviewed_but("e4 e5 Nf3 Nc6 Bc4 Bc5"));
     let sans: Vec<&str> = d.session().moves().iter().map(|m| m.san.as_str()).collect();
     assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6"]);
+}
+
+/// The per-line mastery after `good` were each answered right once, a minute later.
+fn mastery_after(
+    graph: &PositionGraph,
+    learner: Color,
+    good: &[CardKey],
+) -> Vec<(String, usize, f64)> {
+    let deck = Deck::new(graph, learner);
+    let scheduler = Scheduler::default();
+    let mut schedule = Schedule::default();
+    for card in good {
+        assert!(deck.index_of(card).is_some(), "a card of the deck");
+        let record = ReviewRecord {
+            time: now(),
+            color: learner,
+            rating: Rating::Good,
+            seconds: 3.0,
+            fuzz: false,
+            card: card.clone(),
+        };
+        schedule.apply(&scheduler, &record);
+    }
+    let states = DeckStates::new(&deck, &schedule);
+    let study = Study {
+        deck: &deck,
+        schedule: &schedule,
+        states: &states,
+        scheduler: &scheduler,
+        now: now().plus_ms(60_000),
+    };
+    study
+        .line_mastery(graph)
+        .into_iter()
+        .map(|m| (m.title, m.cards, m.mastery))
+        .collect()
+}
+
+#[test]
+fn a_shared_first_card_answered_right_masters_no_line() {
+    // As Black on ECO, the position after 1.e4 is on every 1.e4 line, and any book
+    // move there is right: answering it says nothing of 1...c5 or 1...e5.
+    let eco = common::eco_graph();
+    let after_e4 = CardKey::from_position(&position_after("e4"));
+    let mastery = mastery_after(eco, Color::Black, &[after_e4]);
+    let started: Vec<&(String, usize, f64)> = mastery.iter().filter(|m| m.2 > 0.0).collect();
+    assert!(
+        started.is_empty(),
+        "{} lines look started, e.g. {:?}",
+        started.len(),
+        &started[..started.len().min(5)]
+    );
+}
+
+#[test]
+fn a_line_is_mastered_by_answering_its_own_moves() {
+    // The repertoire as White: 1.e4 is its only first move, so answering the start
+    // counts for every line, but no line is mastered by it alone.
+    let keys = |sans: &[&str]| -> Vec<CardKey> {
+        sans.iter()
+            .map(|s| CardKey::from_position(&position_after(s)))
+            .collect()
+    };
+    let only_start = mastery_after(&REPERTOIRE, Color::White, &keys(&[""]));
+    assert!(!only_start.is_empty());
+    for (title, cards, m) in &only_start {
+        assert!(*cards >= 2, "{title}: {cards} cards");
+        assert!(*m > 0.0 && *m < 0.75, "{title}: {m}");
+    }
+    // Every move of the Italian main line answered: that line is mastered.
+    let italian = keys(&[
+        "",
+        "e4 e5",
+        "e4 e5 Nf3 Nc6",
+        "e4 e5 Nf3 Nc6 Bc4 Bc5",
+        "e4 e5 Nf3 Nc6 Bc4 Bc5 c3 Nf6",
+        "e4 e5 Nf3 Nc6 Bc4 Bc5 c3 Nf6 d4 exd4",
+    ]);
+    let mastery = mastery_after(&REPERTOIRE, Color::White, &italian);
+    let mastered: Vec<&(String, usize, f64)> = mastery.iter().filter(|m| m.2 > 0.99).collect();
+    assert_eq!(mastered.len(), 1, "{mastery:?}");
+    assert_eq!(mastered[0].1, italian.len());
+    // 3...Nf6 4.d3 was never played: the moves before it, answered right, do not master
+    // it (after 3...Nf6 the repertoire has 4.Ng5 too).
+    let d3 = mastery_after(
+        &REPERTOIRE,
+        Color::White,
+        &keys(&["", "e4 e5", "e4 e5 Nf3 Nc6"]),
+    );
+    assert!(d3.iter().all(|m| m.2 < 0.99), "{d3:?}");
 }

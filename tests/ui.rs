@@ -213,10 +213,11 @@ fn an_out_of_book_move_shows_the_book_moves_and_try_again_takes_it_back() {
             "book move {} is not listed",
             b.san
         );
-        let share = format!("{:.1}%", b.share * 100.0);
+        // The chart's P, not the book's share (issue 21: one number for the learner).
+        let p = format!("{:.1}%", b.p * 100.0);
         assert!(
-            harness.query_all_by_label(&share).count() >= 1,
-            "share {share} is not listed"
+            harness.query_all_by_label(&p).count() >= 1,
+            "P {p} is not listed"
         );
     }
     assert_eq!(harness.state().session().mistakes_in_line(), 1);
@@ -513,4 +514,61 @@ fn the_wrong_move_panel_shows_the_same_p_as_the_chart_not_the_share() {
     );
     // P first, as the chart orders its bars.
     assert!(book_moves.windows(2).all(|w| w[0].p >= w[1].p));
+}
+
+/// Presses `key` as a keyboard does: the key, then the text it types.
+fn type_key(harness: &mut Harness<'_, TrainerApp>, modifiers: egui::Modifiers, key: egui::Key) {
+    let name = key.name();
+    let text = if modifiers.shift {
+        name.to_uppercase()
+    } else {
+        name.to_lowercase()
+    };
+    harness.key_press_modifiers(modifiers, key);
+    harness.event_modifiers(egui::Event::Text(text), modifiers);
+    harness.run();
+}
+
+#[test]
+fn single_keys_do_nothing_while_a_dialog_is_open_and_its_field_has_the_keyboard() {
+    let mut harness = app_harness(Side::White);
+    harness.run();
+    drag(&mut harness, Square::E2, Square::E4);
+    assert_eq!(harness.state().session().moves().len(), 2);
+    let none = egui::Modifiers::NONE;
+
+    // The path field has the keyboard as soon as it opens: the keys type the path.
+    harness.state_mut().ask_for_path();
+    harness.run();
+    type_key(&mut harness, none, egui::Key::F);
+    type_key(&mut harness, none, egui::Key::N);
+    type_key(&mut harness, egui::Modifiers::SHIFT, egui::Key::N);
+    assert_eq!(harness.state().orientation(), Orientation::WhiteBottom);
+    assert_eq!(harness.state().session().moves().len(), 2, "no new line");
+    assert_eq!(
+        harness.get_by_label("Path").value().as_deref(),
+        Some("fnN"),
+        "typed into the field"
+    );
+    harness.get_by_label("Cancel").click();
+    harness.run();
+    assert!(harness.query_by_label("Path").is_none());
+
+    // The "read as" window has no text field: single keys still wait for it.
+    harness
+        .state_mut()
+        .open_files(vec![common::fixture("repertoire.pgn")]);
+    harness.run();
+    harness.get_by_label("Read as");
+    type_key(&mut harness, none, egui::Key::N);
+    type_key(&mut harness, none, egui::Key::F);
+    assert_eq!(harness.state().orientation(), Orientation::WhiteBottom);
+    assert_eq!(harness.state().session().moves().len(), 2, "no new line");
+    harness.get_by_label("Cancel").click();
+    harness.run();
+
+    // With no dialog open the keys work again.
+    harness.key_press(egui::Key::F);
+    harness.run();
+    assert_eq!(harness.state().orientation(), Orientation::BlackBottom);
 }

@@ -30,7 +30,8 @@ pub struct ReviewArgs {
     /// Do not fuzz the interval of a grade.
     #[arg(long)]
     pub no_fuzz: bool,
-    /// List only cards with lapses (the mistakes-only session).
+    /// List only cards with lapses (the window's mistakes-only session also drills the
+    /// positions missed in its progress).
     #[arg(long)]
     pub mistakes: bool,
     /// New cards a day.

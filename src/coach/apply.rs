@@ -133,7 +133,11 @@ impl Coach {
                 self.last_reply = None;
                 self.message = None;
             }
-            Command::SetDrillMode(mode) => self.set_drill_mode(mode),
+            Command::SetDrillMode(mode) => {
+                self.set_drill_mode(mode);
+                // Remembered for the next start (what could be switched on).
+                self.settings.drill_mode = self.drill_mode();
+            }
             Command::GotIt => self.review_learned(),
             Command::Easy => self.review_easy(),
             Command::Optimize => self.start_optimize(),
@@ -171,7 +175,12 @@ impl Coach {
                     .as_ref()
                     .filter(|p| p.style == self.settings.style)
                     .map_or_else(|| "My style".to_owned(), |p| p.name.clone());
-                let profile = StyleProfile::manual(&name, self.settings.style.clone());
+                // The popularity in use goes with the style: loading the profile
+                // brings both back.
+                let profile = StyleProfile {
+                    popularity: self.workspace.choice().popularity,
+                    ..StyleProfile::manual(&name, self.settings.style.clone())
+                };
                 self.notify(Notice::SaveProfileAs(Box::new(profile)));
             }
             Command::AddProfileGames => self.add_profile_games(),
@@ -209,6 +218,7 @@ impl Coach {
     fn set_settings(&mut self, new: Settings) {
         let old = std::mem::replace(&mut self.settings, new);
         self.settings.book = old.book.clone();
+        self.settings.drill_mode = old.drill_mode;
         if self.settings.orientation != old.orientation
             && let Some(o) = self.settings.orientation
         {

@@ -172,7 +172,7 @@ pub enum Command {
         /// Also add the fitted player's games as a book source.
         add_games: bool,
     },
-    /// Save the current style as a profile (asks where).
+    /// Save the current style, with the popularity in use, as a profile (asks where).
     SaveProfile,
     /// Add the games of the loaded fitted profile to the book.
     AddProfileGames,

@@ -573,6 +573,8 @@ impl Coach {
             else {
                 continue;
             };
+            // The top bar's counts go on.
+            session.continue_counts(&self.session);
             if on_theory {
                 self.coverage.set_aside = Some(Arc::clone(&repertoire));
             } else {

@@ -151,6 +151,8 @@ impl Coach {
     ///
     /// The PGN files of `settings.book` are imported again in the background, and the
     /// book is rebuilt when the settings choose other sources or filters than all of ECO.
+    /// The drill starts in `settings.drill_mode` when there is a review log (a
+    /// progress file), else in free drill.
     pub fn new(
         graph: Arc<PositionGraph>,
         settings: Settings,
@@ -174,7 +176,8 @@ impl Coach {
                 learner_style.record(&moves, learner);
             }
         }
-        Coach {
+        let drill_mode = settings.drill_mode;
+        let mut coach = Coach {
             workspace,
             graph,
             book_generation: 0,
@@ -208,7 +211,12 @@ impl Coach {
             now: 0.0,
             repaint: None,
             notices: Vec::new(),
+        };
+        // The drill mode of the last run, where there is a review log to keep.
+        if coach.review_log.is_some() {
+            coach.set_drill_mode(drill_mode);
         }
+        coach
     }
 
     // ----- the caller's side -----

@@ -9,11 +9,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use shakmaty::Move;
+use shakmaty::fen::Epd;
+use shakmaty::{CastlingMode, Chess, Move};
 
 use super::Coach;
 use crate::clock::Clock;
-use crate::review::{Deck, Rating, SessionKind, Timestamp};
+use crate::review::{CardKey, Deck, Rating, SessionKind, Timestamp};
+use crate::trainer::progress::Progress;
 use crate::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
 use crate::trainer::{MoveOutcome, Reply};
 use crate::workspace::data_dir::review_log_in;
@@ -21,14 +23,15 @@ use crate::workspace::review_store::{ReviewStore, load_params};
 
 pub use crate::workspace::review_store::PARAMS_FILE;
 
-/// How the learner drills.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How the learner drills (saved in the settings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum DrillMode {
     /// The computer replies by the book's shares and the style; nothing is graded.
+    #[default]
     Free,
     /// Due and new cards are asked and graded; the computer steers toward them.
     Review,
-    /// Only the cards with lapses.
+    /// Only the cards with lapses and the positions with recorded mistakes.
     Mistakes,
 }
 
@@ -65,6 +68,23 @@ pub(crate) fn now() -> Timestamp {
 /// The review log beside `progress_file`.
 pub(crate) fn review_log_path(progress_file: &Path) -> Option<PathBuf> {
     progress_file.parent().map(review_log_in)
+}
+
+/// The cards of `deck` at the positions where `progress` records mistakes (free drill
+/// or review), with how many: "Mistakes only" drills them with the lapsed cards.
+fn missed_cards(deck: &Deck, progress: &Progress) -> Vec<(usize, u32)> {
+    progress
+        .positions
+        .iter()
+        .filter(|(_, r)| r.mistakes > 0)
+        .filter_map(|(epd, r)| {
+            let pos: Chess = Epd::from_ascii(epd.as_bytes())
+                .ok()?
+                .into_position(CastlingMode::Standard)
+                .ok()?;
+            Some((deck.index_of(&CardKey::from_position(&pos))?, r.mistakes))
+        })
+        .collect()
 }
 
 impl Coach {
@@ -148,12 +168,17 @@ impl Coach {
             fuzz: self.review_fuzz,
             ..ReviewSettings::default()
         };
-        let drill = ReviewDrill::new(
+        let missed = match mode {
+            DrillMode::Mistakes => missed_cards(&deck, self.progress.progress()),
+            _ => Vec::new(),
+        };
+        let drill = ReviewDrill::with_missed(
             self.session.clone(),
             deck,
             scheduler,
             schedule,
             settings,
+            &missed,
             now(),
         );
         self.review = Some(ReviewMode {

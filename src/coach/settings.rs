@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
+use super::review::DrillMode;
 use crate::sampler::Style;
 use crate::workspace::BookChoice;
 
@@ -79,6 +80,9 @@ pub struct Settings {
     pub play_on: super::play_on::PlayOnSettings,
     /// How many plies the drill goes on past the book with the move predictor (0: off).
     pub past_book_plies: u32,
+    /// The drill mode chosen last (free drill, review, mistakes only), taken up again
+    /// at the next start when there is a review log.
+    pub drill_mode: DrillMode,
 }
 
 impl Default for Settings {
@@ -99,6 +103,7 @@ impl Default for Settings {
             adaptive: false,
             play_on: super::play_on::PlayOnSettings::default(),
             past_book_plies: 0,
+            drill_mode: DrillMode::Free,
         }
     }
 }

@@ -52,8 +52,10 @@ pub struct Deck {
     cards: Vec<DeckCard>,
     by_key: FxHashMap<CardKey, usize>,
     by_node: FxHashMap<NodeId, usize>,
-    /// Per line of the book, the indices of its cards.
-    line_cards: Vec<Vec<u32>>,
+    /// Per line of the book, the cards where it plays the learner's move.
+    line_decisions: Vec<Vec<u32>>,
+    /// Per card, whether the book has only one move for the learner there.
+    one_answer: Vec<bool>,
 }
 
 /// The longest game, in plies, that the reach estimate follows.
@@ -103,35 +105,30 @@ impl Deck {
             deck.by_node.insert(node, deck.cards.len());
             deck.cards.push(card);
         }
-        deck.line_cards = deck.cards_of_lines(graph);
+        deck.line_decisions = deck.decisions_of_lines(graph);
+        deck.one_answer = deck
+            .cards
+            .iter()
+            .map(|c| graph.continuations(c.node).len() == 1)
+            .collect();
         deck
     }
 
-    /// Per line, the cards it passes through: read off the book's continuations (each
-    /// knows the lines that play it), plus the start for lines from the standard start.
-    fn cards_of_lines(&self, graph: &PositionGraph) -> Vec<Vec<u32>> {
+    /// Per line, the cards where it plays the learner's move: read off the cards'
+    /// continuations (each knows the lines that play it).
+    fn decisions_of_lines(&self, graph: &PositionGraph) -> Vec<Vec<u32>> {
         let mut out: Vec<Vec<u32>> = vec![Vec::new(); graph.lines().len()];
-        if let Some(&start_card) = graph.start().and_then(|s| self.by_node.get(&s)) {
-            for (l, line) in graph.lines().iter().enumerate() {
-                if line.start.is_none() {
-                    out[l].push(start_card as u32);
-                }
-            }
-        }
-        for node in graph.node_ids() {
-            for c in graph.continuations(node) {
-                let Some(&card) = self.by_node.get(&c.to) else {
-                    continue;
-                };
+        for (i, card) in self.cards.iter().enumerate() {
+            for c in graph.continuations(card.node) {
                 for &l in graph.continuation_lines(c) {
                     if let Some(cards) = out.get_mut(l.index()) {
-                        cards.push(card as u32);
+                        cards.push(i as u32);
                     }
                 }
             }
         }
+        // In card order already; a line on two continuations of a card counts it once.
         for cards in &mut out {
-            cards.sort_unstable();
             cards.dedup();
         }
         out
@@ -167,9 +164,19 @@ impl Deck {
         self.by_node.get(&node).copied()
     }
 
-    /// The cards of a line of the book (indices into [`Deck::cards`]).
-    pub fn line_cards(&self, line: LineId) -> &[u32] {
-        self.line_cards.get(line.index()).map_or(&[], Vec::as_slice)
+    /// The cards where a line plays the learner's move (indices into [`Deck::cards`]),
+    /// not the position it only ends at.
+    pub fn line_decision_cards(&self, line: LineId) -> &[u32] {
+        self.line_decisions
+            .get(line.index())
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether the book has only one move for the learner at card `i`. Any book move
+    /// answers a card right, so only there does a right answer tell which move (and so
+    /// which of the lines through the card) the learner plays.
+    pub fn has_one_answer(&self, i: usize) -> bool {
+        self.one_answer.get(i).copied().unwrap_or(false)
     }
 
     /// Replaces the reach estimate of every card (`reach(card)` should be in [0, 1]).

@@ -17,7 +17,8 @@ pub enum SessionKind {
     /// Due cards, most urgent first, then new cards up to the daily limit.
     #[default]
     Due,
-    /// Only cards the learner has forgotten at least once, most lapses first.
+    /// Only cards the learner has forgotten at least once, most lapses first, and the
+    /// cards the caller knows were missed (see [`Study::queue_with_missed`]).
     MistakesOnly,
 }
 
@@ -31,6 +32,9 @@ pub enum QueueReason {
     New,
     /// A mistakes-only session: it has lapses.
     Lapsed,
+    /// A mistakes-only session: the learner's drill recorded mistakes there (a card
+    /// answered wrong while new, or in free drill, has no lapse).
+    Missed,
 }
 
 /// One card of the queue.
@@ -71,9 +75,12 @@ pub struct LineMastery {
     pub line: LineId,
     /// Its title.
     pub title: String,
-    /// Its cards (positions where the learner moves).
+    /// Its cards: the positions where it plays the learner's move
+    /// ([`Deck::line_decision_cards`]).
     pub cards: usize,
-    /// Mean probability of recall over its cards, new cards counting 0.
+    /// The mean over its cards of the probability of recall, counting 0 for a new card
+    /// and for one where the book has other moves for the learner (see
+    /// [`Study::line_mastery`]).
     pub mastery: f64,
 }
 
@@ -173,32 +180,60 @@ impl<'a> Study<'a> {
     /// first); or, for a mistakes-only session, the cards with lapses (most lapses first,
     /// then most urgent).
     pub fn queue(&self, kind: SessionKind, new_per_day: u32) -> Vec<QueueEntry> {
+        self.queue_with_missed(kind, new_per_day, &[])
+    }
+
+    /// As [`Study::queue`]; a mistakes-only session also takes the cards of `missed`
+    /// (deck index, mistakes recorded there outside the log: the drill's progress),
+    /// new or not, lapsed or not: most lapses first, then most mistakes recorded, then
+    /// most urgent (a new card's R counts 0). A due session ignores `missed`.
+    pub fn queue_with_missed(
+        &self,
+        kind: SessionKind,
+        new_per_day: u32,
+        missed: &[(usize, u32)],
+    ) -> Vec<QueueEntry> {
+        let mut mistakes: Vec<u32> = Vec::new();
+        if kind == SessionKind::MistakesOnly {
+            mistakes = vec![0; self.deck.len()];
+            for &(card, n) in missed {
+                if let Some(m) = mistakes.get_mut(card) {
+                    *m = m.saturating_add(n);
+                }
+            }
+        }
+        let mistakes_at = |i: usize| mistakes.get(i).copied().unwrap_or(0);
         let mut due = Vec::new();
         let mut new = Vec::new();
         for (i, card) in self.deck.cards().iter().enumerate() {
             let Some(s) = self.state(i) else {
-                if kind == SessionKind::Due {
-                    new.push(QueueEntry {
+                match kind {
+                    SessionKind::Due => new.push(QueueEntry {
                         card: i,
                         reason: QueueReason::New,
                         retrievability: None,
                         urgency: card.reach,
-                    });
+                    }),
+                    SessionKind::MistakesOnly if mistakes_at(i) > 0 => due.push(QueueEntry {
+                        card: i,
+                        reason: QueueReason::Missed,
+                        retrievability: None,
+                        urgency: card.reach,
+                    }),
+                    SessionKind::MistakesOnly => {}
                 }
                 continue;
             };
-            let wanted = match kind {
-                SessionKind::Due => s.is_due(self.now),
-                SessionKind::MistakesOnly => s.lapses > 0,
+            let reason = match kind {
+                SessionKind::Due => s.is_due(self.now).then_some(QueueReason::Due),
+                SessionKind::MistakesOnly if s.lapses > 0 => Some(QueueReason::Lapsed),
+                SessionKind::MistakesOnly => (mistakes_at(i) > 0).then_some(QueueReason::Missed),
             };
-            if wanted {
+            if let Some(reason) = reason {
                 let r = s.retrievability(self.scheduler, self.now);
                 due.push(QueueEntry {
                     card: i,
-                    reason: match kind {
-                        SessionKind::Due => QueueReason::Due,
-                        SessionKind::MistakesOnly => QueueReason::Lapsed,
-                    },
+                    reason,
                     retrievability: Some(r),
                     urgency: (1.0 - r) * card.reach,
                 });
@@ -207,7 +242,9 @@ impl<'a> Study<'a> {
         let lapses = |e: &QueueEntry| self.state(e.card).map_or(0, |s| s.lapses);
         due.sort_by(|a, b| {
             let by_lapses = match kind {
-                SessionKind::MistakesOnly => lapses(b).cmp(&lapses(a)),
+                SessionKind::MistakesOnly => lapses(b)
+                    .cmp(&lapses(a))
+                    .then(mistakes_at(b.card).cmp(&mistakes_at(a.card))),
                 SessionKind::Due => std::cmp::Ordering::Equal,
             };
             by_lapses
@@ -243,21 +280,39 @@ impl<'a> Study<'a> {
         out
     }
 
-    /// Per line of `graph` (the deck's book) with at least one card: its mastery, the
-    /// mean retrievability of its cards (new cards count 0). In book order.
+    /// Per line of `graph` (the deck's book) with at least one card: its mastery. In
+    /// book order.
+    ///
+    /// A line's cards are the positions where it plays the learner's move (not one it
+    /// only ends at). Its mastery is the mean over them of the probability of recall
+    /// now, a new card counting 0. A card is graded right for any book move, so at a
+    /// position where the book has other moves for the learner (the start of a book
+    /// with 1.e4 and 1.d4, the position after 1.e4 on ECO, a repertoire's choice of two
+    /// replies) a right answer does not show that the learner plays this line's move:
+    /// such a card counts 0 too. A line's mastery thus never rests on a position it
+    /// shares with lines that part from it there: answering 1.e4 right masters no line
+    /// of ECO, and a sideline never played stays below 100 % however well the moves
+    /// before it are known.
     pub fn line_mastery(&self, graph: &PositionGraph) -> Vec<LineMastery> {
-        let r: Vec<f64> = (0..self.deck.len())
-            .map(|i| self.retrievability(i))
+        let known: Vec<f64> = (0..self.deck.len())
+            .map(|i| {
+                if self.deck.has_one_answer(i) {
+                    self.retrievability(i)
+                } else {
+                    0.0
+                }
+            })
             .collect();
         (0..graph.lines().len())
             .filter_map(|i| {
                 let line = LineId(i as u32);
-                let cards = self.deck.line_cards(line);
+                let cards = self.deck.line_decision_cards(line);
                 (!cards.is_empty()).then(|| LineMastery {
                     line,
                     title: graph.line(line).title(),
                     cards: cards.len(),
-                    mastery: cards.iter().map(|&c| r[c as usize]).sum::<f64>() / cards.len() as f64,
+                    mastery: cards.iter().map(|&c| known[c as usize]).sum::<f64>()
+                        / cards.len() as f64,
                 })
             })
             .collect()

@@ -157,6 +157,20 @@ impl ReviewDrill {
         settings: ReviewSettings,
         now: Timestamp,
     ) -> ReviewDrill {
+        ReviewDrill::with_missed(session, deck, scheduler, schedule, settings, &[], now)
+    }
+
+    /// As [`ReviewDrill::new`]; a mistakes-only session also queues the cards of
+    /// `missed` (deck index, mistakes recorded there: see [`Study::queue_with_missed`]).
+    pub fn with_missed(
+        session: Session,
+        deck: Arc<Deck>,
+        scheduler: Scheduler,
+        schedule: Schedule,
+        settings: ReviewSettings,
+        missed: &[(usize, u32)],
+        now: Timestamp,
+    ) -> ReviewDrill {
         let learner = session.learner();
         let graph = session.graph();
         let states = DeckStates::new(&deck, &schedule);
@@ -167,7 +181,7 @@ impl ReviewDrill {
             scheduler: &scheduler,
             now,
         }
-        .queue(settings.kind, settings.new_per_day)
+        .queue_with_missed(settings.kind, settings.new_per_day, missed)
         .into_iter()
         .map(|e| e.card)
         .collect();

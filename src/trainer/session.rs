@@ -389,6 +389,13 @@ impl Session {
         self.lines_completed
     }
 
+    /// Goes on counting from `earlier`'s totals (lines completed, mistakes): a drill
+    /// that replaces another on another book is the same sitting for the learner.
+    pub fn continue_counts(&mut self, earlier: &Session) {
+        self.lines_completed = earlier.lines_completed;
+        self.mistakes_total = earlier.mistakes_total;
+    }
+
     /// The current hint, if one was asked for.
     pub fn hint(&self) -> Option<Hint> {
         self.hint

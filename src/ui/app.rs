@@ -297,7 +297,8 @@ impl TrainerApp {
     // ----- drawing -----
 
     fn draw_and_apply(&mut self, ui: &mut Ui) {
-        let mut commands: Vec<Command> = Action::consume_shortcuts(ui.ctx())
+        let dialog_open = self.dialogs.is_open();
+        let mut commands: Vec<Command> = Action::consume_shortcuts(ui.ctx(), dialog_open)
             .into_iter()
             .filter(|a| self.is_enabled(*a))
             .map(Command::Action)

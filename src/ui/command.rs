@@ -18,8 +18,9 @@ pub trait ActionUi: Sized {
     /// A button for the action; pushes it onto `commands` when clicked.
     fn button_ui(self, ui: &mut Ui, enabled: bool, commands: &mut Vec<Command>);
 
-    /// The actions whose shortcut was pressed this frame (consumed from the input).
-    fn consume_shortcuts(ctx: &egui::Context) -> Vec<Self>;
+    /// The actions whose shortcut was pressed this frame (consumed from the input);
+    /// `dialog_open`: a dialog window is open, which keeps the keys that type.
+    fn consume_shortcuts(ctx: &egui::Context, dialog_open: bool) -> Vec<Self>;
 }
 
 impl ActionUi for Action {
@@ -78,21 +79,17 @@ impl ActionUi for Action {
 
     /// The actions whose shortcut was pressed this frame (consumed from the input).
     ///
-    /// Shortcuts without a modifier are skipped while a text field has the keyboard, so
-    /// typing a seed does not flip the board, and arrow keys are left to a focused
-    /// widget (a slider).
-    fn consume_shortcuts(ctx: &egui::Context) -> Vec<Action> {
-        let typing = ctx.egui_wants_keyboard_input();
-        let focused = ctx.memory(|m| m.focused().is_some());
+    /// The shortcuts of keys that type (no modifier, or only Shift: `N`, `Shift+N`,
+    /// Enter, the arrows) are skipped while a widget has the keyboard (a text field,
+    /// a slider) or a dialog is open (`dialog_open`: the path field, "read as"), so
+    /// typing a seed or a path does not flip the board or start a new line.
+    fn consume_shortcuts(ctx: &egui::Context, dialog_open: bool) -> Vec<Action> {
+        let keyboard_taken = dialog_open || ctx.egui_wants_keyboard_input();
         let mut pressed = Vec::new();
         ctx.input_mut(|input| {
             for action in Action::ALL {
                 for shortcut in action.shortcuts() {
-                    let arrow = matches!(
-                        shortcut.logical_key,
-                        Key::ArrowLeft | Key::ArrowRight | Key::ArrowUp | Key::ArrowDown
-                    );
-                    if shortcut.modifiers.is_none() && (typing || (arrow && focused)) {
+                    if keyboard_taken && types(shortcut.modifiers) {
                         continue;
                     }
                     if input.consume_shortcut(shortcut) {
@@ -104,4 +101,10 @@ impl ActionUi for Action {
         });
         pressed
     }
+}
+
+/// Whether a key pressed with `modifiers` may be typing (none, or only Shift), rather
+/// than a command (Ctrl, Alt, ⌘).
+fn types(modifiers: Modifiers) -> bool {
+    !(modifiers.alt || modifiers.ctrl || modifiers.command || modifiers.mac_cmd)
 }

@@ -194,6 +194,12 @@ impl Dialogs {
         self.mode = None;
     }
 
+    /// Whether a window of these dialogs is open ("read as", the path field): the keys
+    /// that type are theirs, not the shortcuts'.
+    pub(super) fn is_open(&self) -> bool {
+        self.mode.is_some() || self.path_entry.is_some()
+    }
+
     /// Whether a file dialog is open (a second one is not started).
     pub(super) fn is_choosing(&self) -> bool {
         self.asking.is_some()

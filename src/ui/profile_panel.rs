@@ -23,7 +23,9 @@ pub(super) fn profile_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
         }
         if ui
             .button("Save profile…")
-            .on_hover_text("Save this style as a profile file to share")
+            .on_hover_text(
+                "Save this style and where popularity comes from as a profile file to share",
+            )
             .clicked()
         {
             commands.push(Command::SaveProfile);

@@ -61,7 +61,7 @@ pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
             ui.label(RichText::new("Review: what do you play here?").strong());
         }
         ReviewStep::Done => {
-            ui.label(RichText::new("Nothing left to review now.").strong());
+            ui.label(RichText::new(done_text(mode, drill.graded())).strong());
         }
         ReviewStep::Play => {}
     }
@@ -79,6 +79,18 @@ pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
         });
     }
     ui.separator();
+}
+
+/// What the drill panel says when the queue is empty, after `graded` grades.
+fn done_text(mode: DrillMode, graded: u32) -> &'static str {
+    match (mode, graded) {
+        (DrillMode::Mistakes, 0) => {
+            "No mistakes to go over: no card has lapsed and no position has a mistake in \
+             your progress."
+        }
+        (DrillMode::Mistakes, _) => "Every mistake was gone over.",
+        _ => "Nothing left to review now.",
+    }
 }
 
 /// The review half of the Progress tab.

@@ -33,10 +33,7 @@ fn play(s: &mut Session, san: &str) -> MoveOutcome {
 
 fn drill(plies: u32, seed: u64) -> Session {
     let mut s = Session::new(ruy_lopez(), Color::White, Style::neutral(), seed);
-    s.set_past_book(Some(PastBook {
-        predictor: Predictor::shared().unwrap(),
-        plies,
-    }));
+    s.set_past_book(Some(PastBook::new(Predictor::shared().unwrap(), plies)));
     for (learner, computer) in [("e4", "e5"), ("Nf3", "Nc6"), ("Bb5", "a6"), ("Ba4", "Nf6")] {
         assert!(matches!(
             play(&mut s, learner),
@@ -129,4 +126,51 @@ fn sampled_replies_past_the_book_follow_exact_p() {
     let mut s = s;
     let reply = s.reply().unwrap();
     assert!(d.candidates.contains(&reply.candidate));
+}
+
+#[test]
+fn the_positions_the_drill_can_reach_next_are_predicted_ahead_off_the_drills_thread() {
+    let predictor = Predictor::shared().unwrap();
+    let past = PastBook::new(std::sync::Arc::clone(&predictor), 4);
+    let mut s = Session::new(ruy_lopez(), Color::White, Style::neutral(), 3);
+    s.set_past_book(Some(past.clone()));
+    // Up to 4...Nf6, the book's last position for the learner: 5.O-O ends the book, so
+    // the position after it is predicted ahead.
+    for (learner, computer) in [("e4", "e5"), ("Nf3", "Nc6"), ("Bb5", "a6"), ("Ba4", "Nf6")] {
+        assert!(matches!(
+            play(&mut s, learner),
+            MoveOutcome::Accepted { .. }
+        ));
+        assert_eq!(s.reply().unwrap().san, computer);
+    }
+    let mut after_castling = s.position().clone();
+    after_castling.play_unchecked(
+        San::from_ascii(b"O-O")
+            .unwrap()
+            .to_move(s.position())
+            .unwrap(),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !past.predictions.knows(&after_castling) {
+        assert!(std::time::Instant::now() < deadline, "never predicted");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // Made ahead or now, the predictions are the network's.
+    assert!(matches!(play(&mut s, "O-O"), MoveOutcome::Accepted { .. }));
+    let d = s.distribution();
+    let fresh = predictor.predict(s.position());
+    assert_eq!(d.candidates.len(), fresh.len());
+    for m in fresh {
+        assert!(d.candidates.iter().any(|c| c.mv == m.mv && c.share == m.p));
+    }
+    // Past the book, every reply's position is predicted ahead in turn.
+    let replies: Vec<_> = d.candidates.iter().map(|c| c.mv).collect();
+    for mv in replies {
+        let mut next = s.position().clone();
+        next.play_unchecked(mv);
+        while !past.predictions.knows(&next) {
+            assert!(std::time::Instant::now() < deadline, "never predicted");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
 }

@@ -572,3 +572,38 @@ fn single_keys_do_nothing_while_a_dialog_is_open_and_its_field_has_the_keyboard(
     harness.run();
     assert_eq!(harness.state().orientation(), Orientation::BlackBottom);
 }
+
+#[test]
+fn ctrl_c_copies_the_drilled_line_as_pgn() {
+    let mut harness = app_harness(Side::White);
+    harness.run();
+    harness.state_mut().apply(hastings::coach::Command::Action(
+        hastings::coach::Action::ShowMe,
+    ));
+    harness.run();
+    assert_eq!(
+        harness.state().session().moves().len(),
+        2,
+        "1.e4 and a reply"
+    );
+    // Ctrl+C: egui turns the keys into a Copy event.
+    harness.event(egui::Event::Copy);
+    harness.step();
+    let copied: Vec<&String> = harness
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copied.len(), 1, "{copied:?}");
+    let reply = &harness.state().session().moves()[1].san;
+    assert!(
+        copied[0].contains(&format!("1. e4 {reply} *")),
+        "{}",
+        copied[0]
+    );
+}

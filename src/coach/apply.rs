@@ -110,6 +110,7 @@ impl Coach {
                 Ok((lines, name)) => self.notify(Notice::ExportAs(lines, name)),
                 Err(e) => self.message = Some(format!("Cannot export: {e}.")),
             },
+            Command::CopyPgn => self.copy_pgn(),
             Command::Message(text) => self.message = Some(text),
             Command::DrillAt(moves, book) => self.drill_at(&moves, book),
             Command::BackToRepertoire => self.back_to_repertoire(),

@@ -157,6 +157,9 @@ pub enum Command {
     CloseReport,
     /// Save a loaded file's lines, or the drilled line, as PGN (asks where).
     Export(ExportWhat),
+    /// Copy the game on the board as PGN to the clipboard: the play-on game, else the
+    /// drill's line (Ctrl+C where no text is selected).
+    CopyPgn,
     /// Show this message in the drill panel (a finished job's result).
     Message(String),
     /// Choose a style profile file to load (a file dialog); with `play_like`, the

@@ -478,6 +478,27 @@ impl Coach {
         }
     }
 
+    /// Puts the game on the board on the clipboard as PGN: the play-on game, else the
+    /// drill's line as "Export" writes it.
+    pub(crate) fn copy_pgn(&mut self) {
+        if self.play_on.is_active() {
+            self.apply_play_on(play_on::PlayOnCommand::CopyPgn);
+            return;
+        }
+        let mut out = Vec::new();
+        let copied = self.export_lines(ExportWhat::Line).and_then(|(lines, _)| {
+            crate::book::export::write_pgn(lines.iter(), &mut out)?;
+            Ok(())
+        });
+        self.message = Some(match copied {
+            Ok(()) => {
+                self.notify(Notice::CopyText(String::from_utf8_lossy(&out).into_owned()));
+                "Copied the line as PGN.".to_owned()
+            }
+            Err(e) => format!("Nothing copied: {e}."),
+        });
+    }
+
     // ----- each frame -----
 
     /// The non-drawing work of a frame: finished jobs, the computer's reply when it is
@@ -507,6 +528,7 @@ impl Coach {
         }
         self.review_logic();
         self.record_completions();
+        self.progress.poll();
         self.refresh_missed();
     }
 
@@ -520,7 +542,7 @@ impl Coach {
         let plies = self.settings.past_book_plies;
         let past_book = match (plies, Predictor::shared()) {
             (0, _) => None,
-            (plies, Ok(predictor)) => Some(PastBook { predictor, plies }),
+            (plies, Ok(predictor)) => Some(PastBook::new(predictor, plies)),
             (_, Err(e)) => {
                 self.message = Some(format!("Past the book is off: {e}"));
                 None
@@ -695,7 +717,7 @@ impl Coach {
     /// reviews (what the window does when eframe saves).
     pub fn save(&mut self) {
         self.settings.book = self.workspace.choice().clone();
-        self.progress.save();
+        self.progress.save_now();
         self.save_reviews();
     }
 
@@ -705,7 +727,7 @@ impl Coach {
             run.cancel();
         }
         self.workspace.cancel_all();
-        self.progress.save();
+        self.progress.save_now();
         self.end_review();
     }
 }

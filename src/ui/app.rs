@@ -303,6 +303,17 @@ impl TrainerApp {
             .filter(|a| self.is_enabled(*a))
             .map(Command::Action)
             .collect();
+        // Ctrl+C copies the game as PGN, unless text is being edited or selected.
+        let ctx = ui.ctx().clone();
+        let selected = ctx
+            .with_plugin(|s: &mut egui::text_selection::LabelSelectionState| s.has_selection())
+            .unwrap_or(false);
+        if !ctx.egui_wants_keyboard_input()
+            && !selected
+            && ctx.input(|i| i.events.iter().any(|e| matches!(e, egui::Event::Copy)))
+        {
+            commands.push(Command::CopyPgn);
+        }
         self.draw(ui, &mut commands);
         for command in commands {
             self.apply(ui.ctx(), command);

@@ -8,10 +8,12 @@
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use thiserror::Error;
 
+use crate::job::{Job, JobPoll};
 use crate::trainer::progress::Progress;
 
 /// A failure to read or write user data.
@@ -194,14 +196,19 @@ pub fn save_progress(path: &Path, progress: &Progress) -> Result<(), StoreError>
 
 /// The learner's progress and the file it is kept in (`progress.ron`).
 ///
-/// A failed save keeps the progress in memory and sets [`ProgressFile::warning`]; the
-/// next save tries again.
+/// [`ProgressFile::save`] writes on a background thread, so that a frame never waits for
+/// the disk; one write runs at a time, and a change made meanwhile is written when it
+/// ends ([`ProgressFile::poll`], once a frame). [`ProgressFile::save_now`] waits for the
+/// disk (closing the window). A failed save keeps the progress in memory and sets
+/// [`ProgressFile::warning`]; the next save tries again.
 #[derive(Debug, Default)]
 pub struct ProgressFile {
     path: Option<PathBuf>,
     progress: Progress,
     warning: Option<String>,
     dirty: bool,
+    /// The write running on its own thread, if any.
+    writing: Option<Job<Result<(), StoreError>>>,
 }
 
 impl ProgressFile {
@@ -220,6 +227,7 @@ impl ProgressFile {
             progress,
             warning,
             dirty: false,
+            writing: None,
         }
     }
 
@@ -239,9 +247,51 @@ impl ProgressFile {
         self.warning.as_deref()
     }
 
-    /// Writes the progress if it changed since the last save. A failure is kept as the
-    /// [`ProgressFile::warning`].
+    /// Starts writing the progress on a background thread if it changed since the last
+    /// save (after the write running now, if one is). Where no thread can be started,
+    /// writes at once.
     pub fn save(&mut self) {
+        let Some(path) = &self.path else {
+            return;
+        };
+        if !self.dirty || self.writing.is_some() {
+            return;
+        }
+        let (path, progress) = (path.clone(), self.progress.clone());
+        let job = Job::spawn("save-progress", Arc::new(|| {}), move |_| {
+            save_progress(&path, &progress)
+        });
+        match job {
+            Ok(job) => {
+                self.writing = Some(job);
+                self.dirty = false;
+            }
+            Err(_) => self.save_now(),
+        }
+    }
+
+    /// Takes the result of a background write (once a frame); starts the next one when
+    /// the progress changed meanwhile.
+    pub fn poll(&mut self) {
+        if let Some(job) = &self.writing {
+            let polled = job.poll();
+            if !matches!(polled, JobPoll::Running) {
+                self.writing = None;
+                // After a failure, the next save waits for the next change or the exit.
+                if self.finished(polled) {
+                    self.save();
+                }
+            }
+        }
+    }
+
+    /// Writes the progress now if it changed, after the background write running, if
+    /// any (what closing the window does).
+    pub fn save_now(&mut self) {
+        if let Some(job) = self.writing.take() {
+            let polled = job.poll_blocking();
+            self.finished(polled);
+        }
         let Some(path) = &self.path else {
             return;
         };
@@ -252,5 +302,18 @@ impl ProgressFile {
             Ok(()) => self.dirty = false,
             Err(e) => self.warning = Some(format!("The progress could not be saved: {e}")),
         }
+    }
+
+    /// A background write ended: whether it succeeded. A failure is kept as the
+    /// warning and the progress is saved again next time.
+    fn finished(&mut self, polled: JobPoll<Result<(), StoreError>>) -> bool {
+        let failure = match polled {
+            JobPoll::Finished(Ok(())) | JobPoll::Running => return true,
+            JobPoll::Finished(Err(e)) => e.to_string(),
+            JobPoll::Died(e) => e.to_string(),
+        };
+        self.warning = Some(format!("The progress could not be saved: {failure}"));
+        self.dirty = true;
+        false
     }
 }

@@ -236,7 +236,8 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
         .include_x(-0.6)
         .include_x(shown as f64 - 0.4)
         .include_y(0.0)
-        .include_y((top * 1.1).max(0.05))
+        // Room above the tallest bar for its hover text, but never past 100 %.
+        .include_y((top * 1.1).clamp(0.05, 1.0))
         .legend(Legend::default())
         .x_grid_spacer(|input| {
             let (lo, hi) = input.bounds;

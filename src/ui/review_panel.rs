@@ -139,6 +139,13 @@ pub(super) fn review_progress_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<
         .allow_scroll(false)
         .show_x(true)
         .show_y(true)
+        // Days 0 to 30 and at least 0 to 5 reviews: an empty forecast has a plain axis,
+        // never negative days or counts.
+        .include_x(-0.5)
+        .include_x(FORECAST_DAYS as f64 - 0.5)
+        .include_y(0.0)
+        .include_y(5.0)
+        .auto_bounds([false, true])
         .show(ui, |p| p.bar_chart(BarChart::new("Reviews", bars)));
     ui.label(
         RichText::new(format!(

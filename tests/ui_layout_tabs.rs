@@ -1,0 +1,145 @@
+//! Every button and label of every tab, and of play-on with its engine settings open,
+//! lies inside the window at 1280×800 and 800×600: nothing cut at the sides, nothing
+//! below the window that no scroll area can bring up.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use eframe::egui::{self, Rect, accesskit::Role, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use hastings::coach::play_on::{EngineKind, PlayOnSettings};
+use hastings::coach::settings::{Settings, Side};
+use hastings::ui::TrainerApp;
+
+mod common;
+
+const SIZES: [(f32, f32); 2] = [(1280.0, 800.0), (800.0, 600.0)];
+
+fn harness(size: (f32, f32)) -> Harness<'static, TrainerApp> {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        play_on: PlayOnSettings {
+            engine: EngineKind::AlphaBeta,
+            skill: 20,
+            movetime_ms: 50,
+            ..PlayOnSettings::default()
+        },
+        ..Settings::default()
+    };
+    let app = TrainerApp::new(common::eco(), settings);
+    Harness::builder()
+        .with_size(vec2(size.0, size.1))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
+}
+
+/// The labelled buttons and texts that are cut by the window's edges: wider than the
+/// window allows, or out of it even once scrolled into view (as a user would scroll).
+fn cut(harness: &mut Harness<'_, TrainerApp>, size: (f32, f32)) -> Vec<String> {
+    let window = Rect::from_min_size(egui::Pos2::ZERO, vec2(size.0, size.1));
+    let outside = |r: Rect| {
+        r.min.x < window.min.x - 0.5
+            || r.max.x > window.max.x + 0.5
+            || r.min.y < window.min.y - 0.5
+            || r.max.y > window.max.y + 0.5
+    };
+    let kinds = |role: Role, label: Option<String>| {
+        matches!(
+            role,
+            Role::Button | Role::Label | Role::CheckBox | Role::ComboBox | Role::Slider
+        ) && label.is_some_and(|l| !l.is_empty())
+    };
+    let shown =
+        |n: &egui_kittest::Node<'_>| kinds(n.accesskit_node().role(), n.accesskit_node().label());
+    let suspects: Vec<String> = harness
+        .query_all_by(|n| kinds(n.role(), n.label()))
+        .filter(|n| outside(n.rect()))
+        .filter_map(|n| n.accesskit_node().label())
+        .collect();
+    let mut out = Vec::new();
+    for label in suspects {
+        // Scrolled into view where a scroll area holds it; then it must fit.
+        if let Some(node) = harness.query_all_by_label(&label).find(|n| shown(n)) {
+            node.scroll_to_me();
+        }
+        // Scrolling glides over a few frames.
+        for _ in 0..4 {
+            harness.run();
+        }
+        let fits_now = |harness: &Harness<'_, TrainerApp>| {
+            harness
+                .query_all_by_label(&label)
+                .filter(|n| shown(n))
+                .any(|n| !outside(n.rect()))
+        };
+        // Where "scroll into view" does not reach it, the mouse wheel: 100 points at a
+        // time, to the end of the scroll area.
+        let mut fits = fits_now(harness);
+        for _ in 0..30 {
+            if fits {
+                break;
+            }
+            if let Some(node) = harness.query_all_by_label(&label).find(|n| shown(n)) {
+                node.scroll_down();
+            }
+            harness.run();
+            fits = fits_now(harness);
+        }
+        if !fits {
+            let rects: Vec<Rect> = harness
+                .query_all_by_label(&label)
+                .map(|n| n.rect())
+                .collect();
+            out.push(format!("{label:?} at {rects:?}"));
+        }
+    }
+    out
+}
+
+fn open_tab(harness: &mut Harness<'_, TrainerApp>, tab: &str) {
+    // The tab's button is the first node so named (a heading may repeat the name).
+    harness.get_all_by_label(tab).next().unwrap().click();
+    harness.run();
+}
+
+#[test]
+fn every_tab_fits_the_window_at_both_sizes() {
+    for size in SIZES {
+        let mut h = harness(size);
+        h.run();
+        for tab in ["Style", "Book", "Progress", "Coverage"] {
+            open_tab(&mut h, tab);
+            let cut = cut(&mut h, size);
+            assert!(cut.is_empty(), "{tab} at {size:?}: {cut:#?}");
+        }
+    }
+}
+
+#[test]
+fn play_on_with_its_engine_settings_open_fits_the_window_at_both_sizes() {
+    for size in SIZES {
+        let mut h = harness(size);
+        h.run();
+        h.state_mut().apply(hastings::coach::Command::Action(
+            hastings::coach::Action::PlayOn,
+        ));
+        h.run();
+        for _ in 0..20 {
+            if h.query_by_role_and_label(Role::ComboBox, "Engine")
+                .is_some()
+            {
+                break;
+            }
+            h.get_by_label("Engine settings").click();
+            h.run();
+        }
+        assert!(
+            h.query_by_role_and_label(Role::ComboBox, "Engine")
+                .is_some()
+        );
+        let cut = cut(&mut h, size);
+        assert!(cut.is_empty(), "play-on at {size:?}: {cut:#?}");
+    }
+}

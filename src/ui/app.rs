@@ -29,7 +29,7 @@ use super::screenshot::ScreenshotPlan;
 use super::timings::Timings;
 use super::{
     board_panel, book_panel, coverage_panel, drill_panel, import_report, learner_style_panel,
-    play_on_panel, profile_panel, progress_panel, review_panel, style_panel, top_bar,
+    move_box, play_on_panel, profile_panel, progress_panel, review_panel, style_panel, top_bar,
 };
 use crate::book::PositionGraph;
 use crate::coach::settings::{SETTINGS_KEY, Settings};
@@ -303,6 +303,9 @@ impl TrainerApp {
             .filter(|a| self.is_enabled(*a))
             .map(Command::Action)
             .collect();
+        if move_box::focus_key_pressed(ui.ctx(), dialog_open) {
+            move_box::focus(ui.ctx());
+        }
         self.draw(ui, &mut commands);
         for command in commands {
             self.apply(ui.ctx(), command);

@@ -26,9 +26,12 @@ impl Coach {
         let viewing = self.session.viewing().is_some();
         if let Some(run) = self.play_on() {
             // The drill waits while the learner plays on; take back is the game's.
+            // ← (one move back) takes back there: the game has no earlier positions to show.
             return match action {
                 Action::NewLine | Action::Flip | Action::Open | Action::Quit => true,
-                Action::TakeBack => run.game().played().iter().any(|m| m.by_learner),
+                Action::TakeBack | Action::StepBack => {
+                    run.game().played().iter().any(|m| m.by_learner)
+                }
                 _ => false,
             };
         }
@@ -47,7 +50,8 @@ impl Coach {
                     && (matches!(phase, Phase::OutOfBook { .. })
                         || self.session.moves().iter().any(|m| m.by_learner))
             }
-            Action::ContinueFromHere => viewing,
+            Action::ContinueFromHere | Action::StepForward | Action::ToCurrent => viewing,
+            Action::StepBack | Action::ToStart => self.shown_ply() > 0,
             Action::PlayOn => !matches!(phase, Phase::OutOfBook { .. }),
         }
     }
@@ -64,6 +68,7 @@ impl Coach {
         }
         match command {
             Command::Action(action) => self.apply_action(action),
+            Command::MoveEntry(c) => self.apply_move_entry(c),
             Command::Play(mv) => {
                 self.last_reply = None;
                 let before = self.session.position().clone();
@@ -248,14 +253,34 @@ impl Coach {
         }
     }
 
+    /// The ply of the position shown: the one viewed, else the current one.
+    fn shown_ply(&self) -> usize {
+        self.session.viewing().unwrap_or(self.session.moves().len())
+    }
+
     fn apply_action(&mut self, action: Action) {
         if !self.is_enabled(action) {
             return;
         }
+        // Stepping through the moves only changes the position shown.
+        if !self.play_on.is_active() {
+            let shown = self.shown_ply();
+            let ply = match action {
+                Action::StepBack => Some(shown.saturating_sub(1)),
+                Action::StepForward => Some(shown + 1),
+                Action::ToStart => Some(0),
+                Action::ToCurrent => Some(self.session.moves().len()),
+                _ => None,
+            };
+            if let Some(ply) = ply {
+                self.session.view(ply);
+                return;
+            }
+        }
         self.message = None;
         if self.play_on.is_active() {
             match action {
-                Action::TakeBack => {
+                Action::TakeBack | Action::StepBack => {
                     return self.apply_play_on(super::play_on::PlayOnCommand::TakeBack);
                 }
                 Action::NewLine => self.end_play_on(),
@@ -314,6 +339,8 @@ impl Coach {
             Action::Explore => self.start_explore(),
             Action::PlayOn => self.start_play_on(),
             Action::Quit => self.notify(Notice::Close),
+            // Carried out above (in the drill) or disabled (playing on).
+            Action::StepBack | Action::StepForward | Action::ToStart | Action::ToCurrent => {}
         }
     }
 

@@ -31,6 +31,14 @@ pub enum Action {
     Hint,
     /// Take back the learner's last move and the computer's reply.
     TakeBack,
+    /// Show the position one move earlier, read-only (while playing on: take back).
+    StepBack,
+    /// Show the position one move later (back at the current position after the last).
+    StepForward,
+    /// Show the drill's first position, read-only.
+    ToStart,
+    /// Show the current position again.
+    ToCurrent,
     /// Turn the board around.
     Flip,
     /// Continue the drill from the earlier position shown.
@@ -47,7 +55,7 @@ pub enum Action {
 
 impl Action {
     /// Every action (`NewLineFromHere` before `NewLine`: Shift+N is matched first).
-    pub const ALL: [Action; 13] = [
+    pub const ALL: [Action; 17] = [
         Action::NewLineFromHere,
         Action::NewLine,
         Action::NextLine,
@@ -55,6 +63,10 @@ impl Action {
         Action::ShowMe,
         Action::Hint,
         Action::TakeBack,
+        Action::StepBack,
+        Action::StepForward,
+        Action::ToStart,
+        Action::ToCurrent,
         Action::Flip,
         Action::ContinueFromHere,
         Action::Explore,
@@ -73,6 +85,10 @@ impl Action {
             Action::ShowMe => "Show me",
             Action::Hint => "Hint",
             Action::TakeBack => "Take back",
+            Action::StepBack => "Back one move",
+            Action::StepForward => "Forward one move",
+            Action::ToStart => "To the start",
+            Action::ToCurrent => "To the current position",
             Action::Flip => "Flip board",
             Action::ContinueFromHere => "Continue from here",
             Action::Explore => "Explore",
@@ -94,6 +110,10 @@ impl Action {
             Action::ShowMe => "Play the most popular book move for you",
             Action::Hint => "Highlight the piece of a book move; press again for its arrow",
             Action::TakeBack => "Take back your last move and the computer's reply",
+            Action::StepBack => "Show the position one move earlier (read-only)",
+            Action::StepForward => "Show the position one move later",
+            Action::ToStart => "Show the first position of the line (read-only)",
+            Action::ToCurrent => "Show the current position again",
             Action::Flip => "Turn the board around",
             Action::ContinueFromHere => "Drop the later moves and continue the drill from here",
             Action::Explore => {
@@ -119,6 +139,8 @@ pub enum Command {
     Action(Action),
     /// A move made on the board.
     Play(Move),
+    /// The move box: typing, Enter, Tab, a completion clicked.
+    MoveEntry(super::move_entry::MoveEntryCommand),
     /// Show the position after this many plies (0: the start), read-only.
     ShowPly(usize),
     /// Show the current position again.

@@ -16,7 +16,8 @@
 //! - [`apply`]: carrying commands out; [`review`]: review mode; [`coverage`]: the
 //!   Coverage tab's work (exposure, compare my games, gap drills, adding an answer);
 //!   [`play_on`]: playing on against an engine; [`explore`]: sampling on a thread;
-//!   [`learner_style`]: the learner's style; [`jobs`]: making a book and optimising.
+//!   [`learner_style`]: the learner's style; [`jobs`]: making a book and optimising;
+//!   [`move_entry`]: the move box (a move typed on the keyboard).
 
 pub mod apply;
 pub mod command;
@@ -26,6 +27,7 @@ pub mod format;
 pub mod jobs;
 pub mod learner_style;
 pub mod missed;
+pub mod move_entry;
 pub mod moves;
 pub mod play_on;
 pub mod report;
@@ -135,6 +137,8 @@ pub struct Coach {
     pub(crate) play_on: play_on::PlayOnState,
     /// "Make a book from PGN…".
     pub(crate) make_book: jobs::MakeBookJob,
+    /// The move box's text and its last error.
+    pub(crate) move_entry: move_entry::MoveEntryState,
     /// Whether a screenshot is being taken (the play-on game waits for its analysis).
     pub(crate) screenshot: bool,
     /// The caller's time now, in seconds.
@@ -207,6 +211,7 @@ impl Coach {
             missed: missed::MissedState::default(),
             play_on: play_on::PlayOnState::default(),
             make_book: jobs::MakeBookJob::default(),
+            move_entry: move_entry::MoveEntryState::default(),
             screenshot: false,
             now: 0.0,
             repaint: None,

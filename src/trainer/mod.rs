@@ -8,10 +8,12 @@
 //! - [`review_drill`]: review mode, a [`Session`] driven by the spaced-repetition queue.
 //! - [`progress`]: tries and mistakes per position, completed lines.
 //! - [`play_on`]: playing on against an engine after the book.
+//! - [`move_entry`]: moves typed on the keyboard (completions, the move an entry means).
 
 pub mod compare;
 pub mod coverage;
 pub mod learner_style;
+pub mod move_entry;
 mod phase;
 pub mod play_on;
 pub mod progress;

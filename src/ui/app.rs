@@ -29,7 +29,7 @@ use super::screenshot::ScreenshotPlan;
 use super::timings::Timings;
 use super::{
     board_panel, book_panel, coverage_panel, drill_panel, import_report, learner_style_panel,
-    play_on_panel, profile_panel, progress_panel, review_panel, style_panel, top_bar,
+    move_box, play_on_panel, profile_panel, progress_panel, review_panel, style_panel, top_bar,
 };
 use crate::book::PositionGraph;
 use crate::coach::settings::{SETTINGS_KEY, Settings};
@@ -309,10 +309,14 @@ impl TrainerApp {
             .with_plugin(|s: &mut egui::text_selection::LabelSelectionState| s.has_selection())
             .unwrap_or(false);
         if !ctx.egui_wants_keyboard_input()
+            && !dialog_open
             && !selected
             && ctx.input(|i| i.events.iter().any(|e| matches!(e, egui::Event::Copy)))
         {
             commands.push(Command::CopyPgn);
+        }
+        if move_box::focus_key_pressed(ui.ctx(), dialog_open) {
+            move_box::focus(ui.ctx());
         }
         self.draw(ui, &mut commands);
         for command in commands {

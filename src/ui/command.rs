@@ -18,6 +18,10 @@ pub trait ActionUi: Sized {
     /// A button for the action; pushes it onto `commands` when clicked.
     fn button_ui(self, ui: &mut Ui, enabled: bool, commands: &mut Vec<Command>);
 
+    /// A small button showing `icon`, named by the action's text for screen readers;
+    /// pushes the action onto `commands` when clicked.
+    fn icon_button_ui(self, ui: &mut Ui, icon: &str, enabled: bool, commands: &mut Vec<Command>);
+
     /// The actions whose shortcut was pressed this frame (consumed from the input);
     /// `dialog_open`: a dialog window is open, which keeps the keys that type.
     fn consume_shortcuts(ctx: &egui::Context, dialog_open: bool) -> Vec<Self>;
@@ -34,14 +38,12 @@ impl ActionUi for Action {
             Action::TryAgain => &const { [KeyboardShortcut::new(NONE, Key::R)] },
             Action::ShowMe => &const { [KeyboardShortcut::new(NONE, Key::S)] },
             Action::Hint => &const { [KeyboardShortcut::new(NONE, Key::H)] },
-            Action::TakeBack => {
-                &const {
-                    [
-                        KeyboardShortcut::new(Modifiers::COMMAND, Key::Z),
-                        KeyboardShortcut::new(NONE, Key::ArrowLeft),
-                    ]
-                }
-            }
+            Action::TakeBack => &const { [KeyboardShortcut::new(Modifiers::COMMAND, Key::Z)] },
+            // While playing on, ← takes back (the coach's StepBack does there).
+            Action::StepBack => &const { [KeyboardShortcut::new(NONE, Key::ArrowLeft)] },
+            Action::StepForward => &const { [KeyboardShortcut::new(NONE, Key::ArrowRight)] },
+            Action::ToStart => &const { [KeyboardShortcut::new(NONE, Key::Home)] },
+            Action::ToCurrent => &const { [KeyboardShortcut::new(NONE, Key::End)] },
             Action::Flip => &const { [KeyboardShortcut::new(NONE, Key::F)] },
             Action::ContinueFromHere => &const { [KeyboardShortcut::new(NONE, Key::C)] },
             Action::Explore => &const { [KeyboardShortcut::new(NONE, Key::E)] },
@@ -72,6 +74,21 @@ impl ActionUi for Action {
             .add_enabled(enabled, egui::Button::new(self.text()))
             .on_hover_text(&tooltip)
             .on_disabled_hover_text(tooltip);
+        if response.clicked() {
+            commands.push(Command::Action(self));
+        }
+    }
+
+    /// A small button showing `icon`, named by the action's text for screen readers.
+    fn icon_button_ui(self, ui: &mut Ui, icon: &str, enabled: bool, commands: &mut Vec<Command>) {
+        let tooltip = format!("{}: {}", self.text(), self.tooltip_with_shortcut(ui.ctx()));
+        let response = ui
+            .add_enabled(enabled, egui::Button::new(icon))
+            .on_hover_text(&tooltip)
+            .on_disabled_hover_text(tooltip);
+        // The glyph means nothing to a screen reader: the action's text names it.
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, self.text()));
         if response.clicked() {
             commands.push(Command::Action(self));
         }

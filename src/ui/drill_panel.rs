@@ -1,6 +1,7 @@
 //! The drill panel on the right: the opening's name and transpositions, what happened
 //! (the computer's reply and why, a wrong move with the book moves, the end of the
-//! line), the repertoire's comments, and the moves played.
+//! line), the repertoire's comments, the move box, and the moves played with buttons
+//! to step through them.
 //!
 //! The panel keeps its width: long line names are cut with "…" and shown whole on
 //! hover, and long lists scroll.
@@ -40,8 +41,10 @@ pub(super) fn drill_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Comm
     }
     ui.separator();
     feedback_ui(ui, coach, commands);
+    ui.add_space(4.0);
+    super::move_box::move_box_ui(ui, coach, commands);
     ui.separator();
-    move_list_ui(ui, &coach.session, commands);
+    move_list_ui(ui, coach, commands);
 }
 
 fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
@@ -220,8 +223,24 @@ fn book_moves_ui(ui: &mut Ui, session: &Session, book_moves: &[BookMove]) {
         });
 }
 
-fn move_list_ui(ui: &mut Ui, session: &Session, commands: &mut Vec<Command>) {
-    ui.label(RichText::new("Moves").strong());
+/// The moves played, each a link to its position, under buttons that step through them
+/// (also ←, →, Home, End).
+fn move_list_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    let session = &coach.session;
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Moves").strong());
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.spacing_mut().item_spacing.x = 2.0;
+            for (action, icon) in [
+                (Action::ToCurrent, "»"),
+                (Action::StepForward, "›"),
+                (Action::StepBack, "‹"),
+                (Action::ToStart, "«"),
+            ] {
+                action.icon_button_ui(ui, icon, coach.is_enabled(action), commands);
+            }
+        });
+    });
     let moves = session.moves();
     let shown = session.viewing().unwrap_or(moves.len());
     egui::ScrollArea::vertical()

@@ -9,7 +9,8 @@
 //! - [`command`]: the actions' keyboard shortcuts and buttons.
 //! - Panels, one file each: `top_bar`, `style_panel` (Style tab), `book_panel` (Book
 //!   tab), `progress_panel` (Progress tab), [`coverage_panel`] (Coverage tab),
-//!   `board_panel`, `drill_panel`,
+//!   `board_panel`, `drill_panel`, `move_box` (a move typed on the keyboard, in the
+//!   drill and play-on panels),
 //!   `chart_panel`, `import_report` (report window, "read as" dialog, import progress),
 //!   `profile_panel` (profiles and the adaptive opponent, in the Style tab),
 //!   `learner_style_panel` (the learner's style, in the Progress tab),
@@ -33,6 +34,7 @@ pub mod eval_bar;
 pub mod import_report;
 mod learner_style_panel;
 mod make_book_panel;
+mod move_box;
 pub mod native;
 mod optimize_panel;
 pub mod pieces;

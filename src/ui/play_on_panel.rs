@@ -1,6 +1,6 @@
 //! Drawing the play-on game: the board with the eval bar beside it
-//! ([`play_on_board_ui`]), the panel on the right with the game, the buttons and the
-//! engine settings ([`play_on_panel_ui`]), and the engine's line below the board
+//! ([`play_on_board_ui`]), the panel on the right with the game, the buttons, the move
+//! box and the engine settings ([`play_on_panel_ui`]), and the engine's line below the board
 //! ([`engine_lines_ui`]). Drawing only: every change is a [`PlayOnCommand`].
 
 use eframe::egui;
@@ -171,6 +171,9 @@ pub(super) fn play_on_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
                 .wrap(),
         );
     }
+    // Below them too: its completions come and go while typing.
+    ui.add_space(4.0);
+    super::move_box::move_box_ui(ui, coach, commands);
     ui.separator();
     settings_ui(ui, &coach.settings.play_on, commands);
     ui.separator();

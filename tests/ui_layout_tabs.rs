@@ -48,7 +48,13 @@ fn cut(harness: &mut Harness<'_, TrainerApp>, size: (f32, f32)) -> Vec<String> {
     let kinds = |role: Role, label: Option<String>| {
         matches!(
             role,
-            Role::Button | Role::Label | Role::CheckBox | Role::ComboBox | Role::Slider
+            Role::Button
+                | Role::Label
+                | Role::CheckBox
+                | Role::ComboBox
+                | Role::Slider
+                | Role::SpinButton
+                | Role::TextInput
         ) && label.is_some_and(|l| !l.is_empty())
     };
     let shown =

@@ -40,11 +40,16 @@ impl Mode {
     }
 }
 
+/// Where one mode keeps its progress and review log.
+fn folder_path(mode: Mode) -> PathBuf {
+    std::env::temp_dir()
+        .join(format!("hastings-bench-coach-{}", std::process::id()))
+        .join(format!("{mode:?}"))
+}
+
 /// A fresh folder for one mode's progress and review log.
 fn folder(mode: Mode) -> PathBuf {
-    let dir = std::env::temp_dir()
-        .join(format!("hastings-bench-coach-{}", std::process::id()))
-        .join(format!("{mode:?}"));
+    let dir = folder_path(mode);
     let _ = std::fs::remove_dir_all(&dir);
     if let Err(e) = std::fs::create_dir_all(&dir) {
         panic!("{}: {e}", dir.display());
@@ -156,8 +161,11 @@ fn worst_frames(graph: &Arc<PositionGraph>) {
         let times = drill_frames(&mut c, lines, paced);
         let done = c.session().lines_completed() - before;
         let (median, p99, max, n) = summary(times);
+        c.save();
+        let reviews = std::fs::read_to_string(folder_path(mode).join("reviews.log"))
+            .map_or(0, |log| log.lines().filter(|l| !l.starts_with('#')).count());
         println!(
-            "frame work, {}: {n} frames over {done} lines, median {median:.4} ms, p99 {p99:.3} ms, longest {max:.3} ms",
+            "frame work, {}: {n} frames over {done} lines, median {median:.4} ms, p99 {p99:.3} ms, longest {max:.3} ms ({reviews} reviews in the log)",
             mode.name()
         );
     }

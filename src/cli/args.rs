@@ -25,8 +25,9 @@ pub struct GuiArgs {
     /// With `--screenshot`: open this tab of the left panel (`progress`: review mode on
     /// the review log in the data directory, read only; `coverage`: the exposure of the
     /// files given, e.g. a repertoire; `book`, `style`; `play-on`: play on after the
-    /// moves against the built-in engine (it moves first), the eval bar and arrow on).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "book", "style", "play-on"])]
+    /// moves against the built-in engine (it moves first), the eval bar and arrow on;
+    /// `start`: the window a new user sees first).
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "book", "style", "play-on", "start"])]
     pub tab: Option<String>,
     /// The window size in points, `WIDTHxHEIGHT`.
     #[arg(long, value_name = "WxH", value_parser = parse_size)]

@@ -27,6 +27,7 @@ use super::dialogs::Dialogs;
 use super::make_book_panel::MakeBookForm;
 use super::screenshot::ScreenshotPlan;
 use super::timings::Timings;
+use super::welcome::{self, Welcome};
 use super::{
     board_panel, book_panel, coverage_panel, drill_panel, import_report, learner_style_panel,
     move_box, play_on_panel, profile_panel, progress_panel, review_panel, style_panel, top_bar,
@@ -72,6 +73,8 @@ pub struct TrainerApp {
     /// Whether the settings are saved (not for a screenshot, nor when another window
     /// holds the data folder).
     persist: bool,
+    /// "Start here", shown to a new user until they start or skip.
+    pub(super) welcome: Option<Welcome>,
 }
 
 impl Deref for TrainerApp {
@@ -106,10 +109,28 @@ impl TrainerApp {
         storage: Option<&dyn eframe::Storage>,
         progress_file: Option<PathBuf>,
     ) -> TrainerApp {
-        let settings = storage
-            .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
-            .unwrap_or_default();
-        TrainerApp::with_progress_file(graph, settings, progress_file)
+        let stored: Option<Settings> = storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY));
+        let first_run = stored.is_none();
+        let mut app =
+            TrainerApp::with_progress_file(graph, stored.unwrap_or_default(), progress_file);
+        // A new user (no settings saved yet) is asked what they want first.
+        if first_run {
+            app.show_welcome();
+        }
+        app
+    }
+
+    /// Shows "Start here" (what a new user sees first).
+    pub fn show_welcome(&mut self) {
+        self.welcome = Some(Welcome {
+            learner: self.coach.session().learner(),
+            ..Welcome::default()
+        });
+    }
+
+    /// Whether "Start here" is shown.
+    pub fn is_welcoming(&self) -> bool {
+        self.welcome.is_some()
     }
 
     /// As [`TrainerApp::new`], with the progress loaded from and saved to `progress_file`.
@@ -135,6 +156,7 @@ impl TrainerApp {
             screenshot: None,
             timings: None,
             persist: true,
+            welcome: None,
         }
     }
 
@@ -297,7 +319,7 @@ impl TrainerApp {
     // ----- drawing -----
 
     fn draw_and_apply(&mut self, ui: &mut Ui) {
-        let dialog_open = self.dialogs.is_open();
+        let dialog_open = self.dialogs.is_open() || self.welcome.is_some();
         let mut commands: Vec<Command> = Action::consume_shortcuts(ui.ctx(), dialog_open)
             .into_iter()
             .filter(|a| self.is_enabled(*a))
@@ -382,6 +404,12 @@ impl TrainerApp {
             import_report::report_window_ui(&ctx, view, commands);
         }
         self.dialogs.windows_ui(&ctx, commands);
+        if let Some(form) = &mut self.welcome {
+            let current = self.coach.session().learner();
+            if welcome::welcome_ui(&ctx, form, current, commands).is_some() {
+                self.welcome = None;
+            }
+        }
         import_report::drop_overlay_ui(&ctx);
     }
 
@@ -479,6 +507,9 @@ impl TrainerApp {
         if tab == Some("play-on") {
             self.coach.screenshot = true;
             self.coach.show_play_on();
+        }
+        if tab == Some("start") {
+            self.show_welcome();
         }
         self.coach.screenshot = true;
         self.screenshot = Some(plan);

@@ -47,6 +47,7 @@ mod shutdown;
 pub mod style_panel;
 mod timings;
 mod top_bar;
+mod welcome;
 
 pub use crate::coach::format;
 pub use app::TrainerApp;

@@ -1,0 +1,99 @@
+//! "Start here": what a new user sees first — which side they play, the built-in
+//! openings or their repertoire — driven through the real widgets (egui_kittest).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use eframe::egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use hastings::coach::settings::Settings;
+use hastings::ui::TrainerApp;
+use shakmaty::Color;
+
+mod common;
+
+fn harness(app: TrainerApp) -> Harness<'static, TrainerApp> {
+    Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
+}
+
+fn fresh() -> TrainerApp {
+    let settings = Settings {
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let mut app = TrainerApp::new(common::eco(), settings);
+    app.show_welcome();
+    app
+}
+
+#[test]
+fn a_new_user_without_saved_settings_is_asked_first() {
+    let app = TrainerApp::restore(common::eco(), None, None);
+    assert!(app.is_welcoming());
+}
+
+#[test]
+fn choosing_black_and_the_built_in_openings_starts_the_drill_as_black() {
+    let mut h = harness(fresh());
+    h.run();
+    h.get_by_label("Welcome to Hastings");
+    // Single keys belong to the window while it is open: F does not flip the board.
+    let orientation = h.state().orientation();
+    h.key_press(eframe::egui::Key::F);
+    h.run();
+    assert_eq!(h.state().orientation(), orientation);
+
+    h.get_all_by_label("Black").last().unwrap().click();
+    h.run();
+    h.get_by_label("Start drilling").click();
+    h.run();
+    assert!(!h.state().is_welcoming());
+    assert!(h.query_by_label("Welcome to Hastings").is_none());
+    assert_eq!(h.state().session().learner(), Color::Black);
+    // The computer, White, has made its first move.
+    assert_eq!(h.state().session().moves().len(), 1);
+}
+
+#[test]
+fn choosing_my_repertoire_opens_it_to_be_read_as_a_repertoire() {
+    let mut app = fresh();
+    app.use_path_field_only();
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("My repertoire (a PGN file or a lichess study)")
+        .click();
+    h.run();
+    h.get_by_label_contains("Your repertoire is drilled as White");
+    h.get_by_label("Choose my repertoire…").click();
+    h.run();
+    assert!(!h.state().is_welcoming());
+    // The same path field and "read as" dialog as File → Open.
+    let path = common::fixture("repertoire.pgn");
+    h.get_by_label("Path")
+        .type_text(&path.display().to_string());
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    h.get_by_label("My repertoire").click();
+    h.run();
+    h.get_by_label("Import").click();
+    h.step();
+    h.state_mut().finish_loading();
+    h.run();
+    assert_eq!(h.state().workspace().files().len(), 1);
+    assert_eq!(h.state().workspace().files()[0].path, path);
+}
+
+#[test]
+fn skip_closes_it_and_changes_nothing() {
+    let mut h = harness(fresh());
+    h.run();
+    h.get_by_label("Skip").click();
+    h.run();
+    assert!(!h.state().is_welcoming());
+    assert_eq!(h.state().session().learner(), Color::White);
+}

@@ -130,8 +130,13 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     let book_plies = harness.state().session().moves().len();
     let opening = harness.state().session().opening_title().unwrap();
 
+    let a1 = square_center(&harness, Square::A1);
     harness.get_by_label("Play on").click();
     harness.run_ok();
+    // The board stays where it was (to the pixel's rounding); the eval bar comes in
+    // beside it.
+    let moved = square_center(&harness, Square::A1) - a1;
+    assert!(moved.length() <= 1.5, "the board moved by {moved:?}");
     let game = harness.state().play_on().expect("playing on").game();
     assert_eq!(game.book_plies(), book_plies);
     assert_eq!(game.position(), &book_position);

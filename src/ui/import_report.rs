@@ -91,7 +91,9 @@ pub fn open_dialog_ui(
         .id(egui::Id::unique("open_dialog"))
         .collapsible(false)
         .resizable(false)
-        .default_pos(ctx.content_rect().center() - egui::vec2(180.0, 100.0))
+        // Centred on the window whatever its size (a guessed size put it off centre).
+        .pivot(egui::Align2::CENTER_CENTER)
+        .default_pos(ctx.content_rect().center())
         .show(ctx, |ui| {
             for p in paths.iter().take(10) {
                 ui.label(file_name(p));

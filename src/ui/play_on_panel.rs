@@ -54,14 +54,16 @@ pub(super) fn play_on_board_ui(
         hint: None,
         animation,
     };
-    // The bar and the board, centred together.
+    // The board where the drill has it (centred), the bar to its left: the board does
+    // not move when playing on starts. Where the panel is too narrow for both, the
+    // board shrinks to leave the bar its room on each side.
     let area = ui.available_rect_before_wrap();
     let bar = (area.width() * 0.035).clamp(24.0, 30.0);
     let gap = 6.0;
-    let side = (area.width() - bar - gap).min(area.height()).max(64.0);
-    let left = area.center().x - (bar + gap + side) / 2.0;
-    let top = area.center().y - side / 2.0;
-    let board_rect = egui::Rect::from_min_size(pos2(left + bar + gap, top), vec2(side, side));
+    let side = (area.width() - 2.0 * (bar + gap))
+        .min(area.height())
+        .max(64.0);
+    let board_rect = egui::Rect::from_center_size(area.center(), vec2(side, side));
     let response = ui
         .scope_builder(UiBuilder::new().max_rect(board_rect), |ui| {
             board_ui(ui, &view, coach.orientation)

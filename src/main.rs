@@ -13,6 +13,7 @@ fn main() -> ExitCode {
             screenshot: args.gui.screenshot.clone(),
             moves: args.gui.moves.clone(),
             tab: args.gui.tab.clone(),
+            board: args.gui.board,
             size: args.gui.size,
             files: args.gui.files.clone(),
             reset_progress: args.gui.reset_progress,

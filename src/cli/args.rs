@@ -9,6 +9,7 @@ use clap::Args;
 use super::CliError;
 use crate::book::polyglot::SharedBook;
 use crate::book::{LineFilter, PositionGraph, SourceId};
+use crate::coach::board_look::BoardLook;
 use crate::sampler::Popularity;
 use crate::workspace::polyglot::PolyglotFile;
 use crate::workspace::{BookChoice, FileMode, Workspace};
@@ -29,6 +30,11 @@ pub struct GuiArgs {
     /// `start`: the window a new user sees first).
     #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "book", "style", "play-on", "start"])]
     pub tab: Option<String>,
+    /// With `--screenshot`: the board's look, `THEME[,PIECES[,COORDINATES]]`, e.g.
+    /// `blue,chessnut,outside` (themes brown, blue, green; pieces cburnett, chessnut,
+    /// xboard; coordinates inside, outside, off). In the window: Style tab, Board.
+    #[arg(long, value_name = "LOOK", requires = "screenshot")]
+    pub board: Option<BoardLook>,
     /// The window size in points, `WIDTHxHEIGHT`.
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub size: Option<(u32, u32)>,

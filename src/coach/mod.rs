@@ -12,7 +12,8 @@
 //! the same coach without egui. Time comes from the caller ([`Coach::set_time`], in
 //! seconds since any fixed start), so the reply delay follows the window's clock.
 //!
-//! - [`command`]: what the user can ask; [`settings`]: what is saved between runs.
+//! - [`command`]: what the user can ask; [`settings`]: what is saved between runs;
+//!   [`board_look`]: the board's theme, pieces and coordinates (saved with them).
 //! - [`apply`]: carrying commands out; [`review`]: review mode; [`coverage`]: the
 //!   Coverage tab's work (exposure, compare my games, gap drills, adding an answer);
 //!   [`play_on`]: playing on against an engine; [`explore`]: sampling on a thread;
@@ -20,6 +21,7 @@
 //!   [`move_entry`]: the move box (a move typed on the keyboard).
 
 pub mod apply;
+pub mod board_look;
 pub mod command;
 pub mod coverage;
 pub mod explore;

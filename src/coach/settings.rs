@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
+use super::board_look::BoardLook;
 use super::review::DrillMode;
 use crate::sampler::Style;
 use crate::workspace::BookChoice;
@@ -83,6 +84,8 @@ pub struct Settings {
     /// The drill mode chosen last (free drill, review, mistakes only), taken up again
     /// at the next start when there is a review log.
     pub drill_mode: DrillMode,
+    /// How the board looks: square colours, pieces, coordinates.
+    pub board_look: BoardLook,
 }
 
 impl Default for Settings {
@@ -104,6 +107,7 @@ impl Default for Settings {
             play_on: super::play_on::PlayOnSettings::default(),
             past_book_plies: 0,
             drill_mode: DrillMode::Free,
+            board_look: BoardLook::default(),
         }
     }
 }
@@ -141,5 +145,46 @@ impl Orientation {
             Orientation::WhiteBottom => Orientation::BlackBottom,
             Orientation::BlackBottom => Orientation::WhiteBottom,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coach::board_look::{BoardTheme, Coordinates, PieceSet};
+
+    #[test]
+    fn settings_with_a_board_look_round_trip_through_ron() {
+        let settings = Settings {
+            learner: Side::Black,
+            board_look: BoardLook {
+                theme: BoardTheme::Green,
+                pieces: PieceSet::Chessnut,
+                coordinates: Coordinates::Outside,
+            },
+            ..Settings::default()
+        };
+        let text = ron::ser::to_string_pretty(&settings, ron::ser::PrettyConfig::default())
+            .unwrap_or_default();
+        assert!(text.contains("board_look"), "{text}");
+        let back: Result<Settings, _> = ron::from_str(&text);
+        assert_eq!(back.ok(), Some(settings));
+    }
+
+    #[test]
+    fn settings_saved_before_the_board_look_still_load_with_its_defaults() {
+        // As an older version wrote them: no `board_look`.
+        let old = "(learner: Black, iterations: 500, show_arrows: true, seed: \"7\")";
+        let settings: Settings = ron::from_str(old).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(settings.learner, Side::Black);
+        assert_eq!(settings.iterations, 500);
+        assert!(settings.show_arrows);
+        assert_eq!(settings.board_look, BoardLook::default());
+        // A look saved with only some of its parts keeps the defaults for the others.
+        let partial = "(board_look: (theme: Blue))";
+        let settings: Settings = ron::from_str(partial).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(settings.board_look.theme, BoardTheme::Blue);
+        assert_eq!(settings.board_look.pieces, PieceSet::Cburnett);
+        assert_eq!(settings.board_look.coordinates, Coordinates::Inside);
     }
 }

@@ -29,10 +29,12 @@ use super::screenshot::ScreenshotPlan;
 use super::timings::Timings;
 use super::welcome::{self, Welcome};
 use super::{
-    board_panel, book_panel, coverage_panel, drill_panel, import_report, learner_style_panel,
-    move_box, play_on_panel, profile_panel, progress_panel, review_panel, style_panel, top_bar,
+    board_panel, board_theme, book_panel, coverage_panel, drill_panel, import_report,
+    learner_style_panel, move_box, play_on_panel, profile_panel, progress_panel, review_panel,
+    style_panel, top_bar,
 };
 use crate::book::PositionGraph;
+use crate::coach::board_look::BoardLook;
 use crate::coach::settings::{SETTINGS_KEY, Settings};
 use crate::coach::{Coach, Notice};
 
@@ -340,9 +342,15 @@ impl TrainerApp {
         if move_box::focus_key_pressed(ui.ctx(), dialog_open) {
             move_box::focus(ui.ctx());
         }
+        let look = self.coach.settings().board_look;
+        board_theme::set_board_look(ui.ctx(), look);
         self.draw(ui, &mut commands);
         for command in commands {
             self.apply(ui.ctx(), command);
+        }
+        if self.coach.settings().board_look != look {
+            // This frame drew the boards with the old look: draw them again.
+            ui.ctx().request_repaint();
         }
         self.update_title(ui.ctx());
         let loading = self.coach.is_loading();
@@ -559,8 +567,8 @@ impl TrainerApp {
 /// How the window starts (`hastings` with its options).
 pub(super) struct Start {
     pub(super) graph: Arc<PositionGraph>,
-    /// `--screenshot`: the moves to show and the plan.
-    pub(super) screenshot: Option<(Vec<Move>, ScreenshotPlan)>,
+    /// `--screenshot`: the moves to show, the board's look and the plan.
+    pub(super) screenshot: Option<(Vec<Move>, BoardLook, ScreenshotPlan)>,
     /// The progress file (none for a screenshot, or when another window holds the
     /// data folder).
     pub(super) progress_file: Option<PathBuf>,
@@ -581,8 +589,12 @@ pub(super) struct Start {
 pub(super) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Box<dyn eframe::App> {
     let tab = start.tab.as_deref();
     let mut app = match start.screenshot {
-        Some((moves, plan)) => {
-            let mut app = TrainerApp::new(start.graph, Settings::default());
+        Some((moves, board_look, plan)) => {
+            let settings = Settings {
+                board_look,
+                ..Settings::default()
+            };
+            let mut app = TrainerApp::new(start.graph, settings);
             let log_beside = crate::workspace::data_dir::progress_path();
             app.set_up_screenshot(&moves, tab, log_beside, plan);
             app

@@ -2,8 +2,9 @@
 //!
 //! Written in the four steps of egui's `toggle_switch` demo: decide the size, allocate the
 //! space, interact (one accessible widget per square, so a screen reader or a test can
-//! click `e2` by name), paint. The widget never changes the game: it reports the legal
-//! move the user made in [`BoardResponse::played`] and the caller decides what to do.
+//! click `e2` by name), paint (`board_paint`, in the window's board look: [`board_theme`]).
+//! The widget never changes the game: it reports the legal move the user made in
+//! [`BoardResponse::played`] and the caller decides what to do.
 //!
 //! Moves are made by click-click (select a piece, dots mark its legal targets, rings mark
 //! captures, click a target) or by drag and drop (the piece follows the pointer; a drop on
@@ -14,13 +15,12 @@
 
 use eframe::egui;
 use egui::emath::GuiRounding as _;
-use egui::{
-    Align2, Color32, FontId, Id, Order, Pos2, Rect, Response, Sense, Shape, Stroke, Ui, Vec2,
-    WidgetInfo, vec2,
-};
-use shakmaty::{Chess, File, Move, Piece, Position, Rank, Role, Square};
+use egui::{Color32, Id, Order, Pos2, Rect, Response, Sense, Ui, Vec2, WidgetInfo, vec2};
+use shakmaty::{Chess, File, Move, Position, Rank, Role, Square};
 
-use super::pieces;
+use super::board_paint::{BoardLayout, coordinates_margin, paint_board};
+use super::{board_theme, pieces};
+use crate::coach::board_look::PieceSet;
 
 pub use crate::coach::settings::Orientation;
 
@@ -108,52 +108,54 @@ impl<'a> BoardView<'a> {
 /// What happened on the board this frame.
 #[derive(Debug)]
 pub struct BoardResponse {
-    /// The response of the whole board area.
+    /// The response of the whole board area (with the margin of outside coordinates).
     pub response: Response,
+    /// Where the squares are.
+    pub squares: Rect,
     /// A legal move the user completed this frame.
     pub played: Option<Move>,
 }
 
-/// Light squares (lichess brown).
-const LIGHT: Color32 = Color32::from_rgb(0xf0, 0xd9, 0xb5);
-/// Dark squares.
-const DARK: Color32 = Color32::from_rgb(0xb5, 0x88, 0x63);
-/// Last-move tint.
-const LAST_MOVE: Color32 = Color32::from_rgba_premultiplied(64, 82, 0, 105);
-/// Selected square, move dots and rings.
-const MOVE_HINT: Color32 = Color32::from_rgba_premultiplied(10, 43, 15, 128);
-/// The hinted piece.
-const HINT: Color32 = Color32::from_rgba_premultiplied(0, 60, 110, 130);
 /// The smallest square, in physical pixels.
 const MIN_SQUARE_PX: f32 = 16.0;
 
 /// Transient interaction state, kept in egui's memory between frames.
 #[derive(Debug, Clone, Default)]
-struct BoardState {
-    selected: Option<Square>,
-    dragging: Option<Square>,
+pub(super) struct BoardState {
+    /// The square whose piece was picked (its moves are shown).
+    pub(super) selected: Option<Square>,
+    /// The square whose piece is being dragged.
+    pub(super) dragging: Option<Square>,
+    /// An open promotion picker: the pawn's move.
     promotion: Option<(Square, Square)>,
 }
 
 /// The board widget: shows `view` with `orientation` and reports a move the user made.
 ///
 /// The board takes the largest square that fits the available space, a whole number of
-/// physical pixels per square so that the pieces rasterise crisply. Center it with the
-/// surrounding layout.
+/// physical pixels per square so that the pieces rasterise crisply, with a margin on the
+/// left and at the bottom when the coordinates go outside. Center it with the
+/// surrounding layout. Its colours, pieces and coordinates are the window's
+/// [`board_theme::board_look`].
 pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> BoardResponse {
     pieces::ensure_loaders(ui.ctx());
+    let look = board_theme::board_look(ui.ctx());
 
-    // 1. Decide the size: the largest whole-pixel square that fits.
+    // 1. Decide the size: the largest whole-pixel square that fits beside the margin.
     let ppp = ui.pixels_per_point();
     let available = ui.available_size();
-    let square_px = (available.x.min(available.y) * ppp / 8.0)
+    let margin = coordinates_margin(&look, available);
+    let square_px = ((available.x.min(available.y) - margin) * ppp / 8.0)
         .floor()
         .max(MIN_SQUARE_PX);
     let side = square_px * 8.0 / ppp;
 
     // 2. Allocate the space.
-    let (rect, response) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
-    let rect = Rect::from_min_size(rect.min.round_to_pixels(ppp), rect.size());
+    let (outer, response) = ui.allocate_exact_size(Vec2::splat(side + margin), Sense::hover());
+    let rect = Rect::from_min_size(
+        (outer.min + vec2(margin, 0.0)).round_to_pixels(ppp),
+        Vec2::splat(side),
+    );
 
     // 3. Interact.
     let id = ui.make_persistent_id("hastings_board");
@@ -240,7 +242,17 @@ pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> 
 
     let square = side / 8.0;
     if let Some((from, to)) = state.promotion {
-        match promotion_picker_ui(ui, id, rect, square, from, to, orientation, position) {
+        let picker = promotion_picker_ui(
+            ui,
+            id,
+            rect,
+            square,
+            (from, to),
+            orientation,
+            position,
+            look.pieces,
+        );
+        match picker {
             PickerOutcome::Open => {}
             PickerOutcome::Cancel => state.promotion = None,
             PickerOutcome::Pick(role) => {
@@ -254,12 +266,22 @@ pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> 
     }
 
     // 4. Paint.
-    if ui.is_rect_visible(rect) {
-        paint_board(ui, id, view, orientation, rect, &state, &legal);
+    if ui.is_rect_visible(outer) {
+        let layout = BoardLayout {
+            rect,
+            orientation,
+            look,
+            margin,
+        };
+        paint_board(ui, id, view, &layout, &state, &legal);
     }
 
     ui.data_mut(|d| d.insert_temp(id, state));
-    BoardResponse { response, played }
+    BoardResponse {
+        response,
+        squares: rect,
+        played,
+    }
 }
 
 /// The accessible label of a square: `e4`, or `e4 white knight`.
@@ -330,10 +352,10 @@ fn promotion_picker_ui(
     id: Id,
     board: Rect,
     square: f32,
-    from: Square,
-    to: Square,
+    (from, to): (Square, Square),
     orientation: Orientation,
     position: &Chess,
+    set: PieceSet,
 ) -> PickerOutcome {
     let color = position
         .board()
@@ -372,7 +394,8 @@ fn promotion_picker_ui(
                     Color32::from_gray(200)
                 };
                 painter.circle_filled(cell.center(), square * 0.48, fill);
-                pieces::paint_piece(ui.ctx(), painter, role.of(color), cell.shrink(square * 0.1));
+                let cell = cell.shrink(square * 0.1);
+                pieces::paint_piece(ui.ctx(), painter, set, role.of(color), cell);
                 if r.clicked() {
                     picked = Some(role);
                 }
@@ -390,181 +413,6 @@ fn promotion_picker_ui(
     } else {
         PickerOutcome::Open
     }
-}
-
-fn paint_board(
-    ui: &Ui,
-    id: Id,
-    view: &BoardView<'_>,
-    orientation: Orientation,
-    rect: Rect,
-    state: &BoardState,
-    legal: &shakmaty::MoveList,
-) {
-    let painter = ui.painter_at(rect.expand(1.0));
-    let position = view.position;
-    let size = rect.width() / 8.0;
-    let ctx = ui.ctx();
-
-    for sq in Square::ALL {
-        let r = rect_from_square(rect, sq, orientation);
-        painter.rect_filled(r, 0.0, if sq.is_light() { LIGHT } else { DARK });
-    }
-    if let Some(mv) = view.last_move {
-        for sq in mv.from().into_iter().chain([landing_square(mv)]) {
-            painter.rect_filled(rect_from_square(rect, sq, orientation), 0.0, LAST_MOVE);
-        }
-    }
-    if let Some(sq) = state.selected {
-        painter.rect_filled(rect_from_square(rect, sq, orientation), 0.0, MOVE_HINT);
-    }
-    if let Some(sq) = view.hint {
-        let r = rect_from_square(rect, sq, orientation);
-        painter.rect_filled(r, 0.0, HINT);
-    }
-    if position.is_check()
-        && let Some(king) = position.board().king_of(position.turn())
-    {
-        let center = rect_from_square(rect, king, orientation).center();
-        for i in 0..6 {
-            let t = i as f32 / 6.0;
-            painter.circle_filled(
-                center,
-                size * (0.72 - 0.5 * t),
-                Color32::from_rgba_unmultiplied(255, 0, 0, 40 + (30.0 * t) as u8),
-            );
-        }
-    }
-
-    // Coordinates inside the edge squares, in the colour of the other squares.
-    let font = FontId::proportional((size * 0.2).max(8.0));
-    for i in 0..8u32 {
-        let file = File::new(i);
-        let rank = Rank::new(i);
-        let bottom_rank = match orientation {
-            Orientation::WhiteBottom => Rank::First,
-            Orientation::BlackBottom => Rank::Eighth,
-        };
-        let left_file = match orientation {
-            Orientation::WhiteBottom => File::A,
-            Orientation::BlackBottom => File::H,
-        };
-        let sq = Square::from_coords(file, bottom_rank);
-        let r = rect_from_square(rect, sq, orientation);
-        painter.text(
-            r.right_bottom() + vec2(-size * 0.05, -size * 0.02),
-            Align2::RIGHT_BOTTOM,
-            file.char(),
-            font.clone(),
-            if sq.is_light() { DARK } else { LIGHT },
-        );
-        let sq = Square::from_coords(left_file, rank);
-        let r = rect_from_square(rect, sq, orientation);
-        painter.text(
-            r.left_top() + vec2(size * 0.05, size * 0.02),
-            Align2::LEFT_TOP,
-            rank.char(),
-            font.clone(),
-            if sq.is_light() { DARK } else { LIGHT },
-        );
-    }
-
-    let sliding = view.animation.filter(|a| a.progress < 1.0);
-    for (sq, piece) in position.board().clone() {
-        let r = rect_from_square(rect, sq, orientation);
-        if state.dragging == Some(sq) {
-            painter.rect_filled(r, 0.0, MOVE_HINT);
-            continue;
-        }
-        if let Some(a) = sliding
-            && a.to == sq
-        {
-            // Ease out: fast at first, settling on the square.
-            let t = 1.0 - (1.0 - a.progress).powi(3);
-            let from = rect_from_square(rect, a.from, orientation);
-            pieces::paint_piece(ctx, &painter, piece, from.translate((r.min - from.min) * t));
-            continue;
-        }
-        pieces::paint_piece(ctx, &painter, piece, r);
-    }
-
-    // Targets of the selected piece: dots on empty squares, rings on captures.
-    if let Some(from) = state.selected {
-        for mv in legal.iter().filter(|m| m.from() == Some(from)) {
-            let to = landing_square(mv);
-            let r = rect_from_square(rect, to, orientation);
-            if mv.is_capture() && !mv.is_en_passant() {
-                painter.circle_stroke(r.center(), size * 0.44, Stroke::new(size * 0.08, MOVE_HINT));
-            } else {
-                painter.circle_filled(r.center(), size * 0.15, MOVE_HINT);
-            }
-        }
-    }
-
-    for arrow in view.arrows {
-        paint_arrow(&painter, rect, orientation, arrow);
-    }
-
-    // The dragged piece follows the pointer, above everything else.
-    if let Some(from) = state.dragging
-        && let Some(piece) = position.board().piece_at(from)
-        && let Some(pointer) = ui.input(|i| i.pointer.latest_pos())
-    {
-        if let Some(over) = square_from_pos(rect, pointer, orientation) {
-            let r = rect_from_square(rect, over, orientation);
-            painter.rect_stroke(
-                r.shrink(size * 0.03),
-                0.0,
-                Stroke::new(size * 0.06, Color32::from_white_alpha(160)),
-                egui::StrokeKind::Inside,
-            );
-        }
-        let layer = egui::LayerId::new(Order::Tooltip, id.with("drag"));
-        let drag_painter = ctx.layer_painter(layer);
-        paint_drag(ctx, &drag_painter, piece, pointer, size);
-    }
-}
-
-fn paint_drag(
-    ctx: &egui::Context,
-    painter: &egui::Painter,
-    piece: Piece,
-    pointer: Pos2,
-    size: f32,
-) {
-    let r = Rect::from_center_size(pointer, Vec2::splat(size * 1.1));
-    pieces::paint_piece(ctx, painter, piece, r);
-}
-
-fn paint_arrow(painter: &egui::Painter, board: Rect, orientation: Orientation, arrow: &Arrow) {
-    let size = board.width() / 8.0;
-    let start = rect_from_square(board, arrow.from, orientation).center();
-    let end = rect_from_square(board, arrow.to, orientation).center();
-    let dir = (end - start).normalized();
-    if !dir.is_finite() {
-        return;
-    }
-    let normal = vec2(-dir.y, dir.x);
-    let width = size * (0.06 + 0.16 * arrow.weight.clamp(0.0, 1.0));
-    let head_len = (width * 2.2).max(size * 0.3);
-    let head_half = (width * 1.6).max(size * 0.18);
-    let tip = end;
-    let base = tip - dir * head_len;
-    let start = start + dir * size * 0.15;
-    if (base - start).dot(dir) <= 0.0 {
-        return;
-    }
-    let half = normal * width / 2.0;
-    painter.add(Shape::convex_polygon(
-        vec![start + half, base + half, base - half, start - half],
-        arrow.color,
-        Stroke::NONE,
-    ));
-    painter.add(Shape::convex_polygon(
-        vec![base + normal * head_half, tip, base - normal * head_half],
-        arrow.color,
-        Stroke::NONE,
-    ));
 }
 
 #[cfg(test)]

@@ -139,9 +139,44 @@ fn weighted_arrows(moves: impl Iterator<Item = (Move, f64)>) -> Vec<Arrow> {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{Chess, Position};
+    use shakmaty::{Chess, Position, Square};
 
     use super::*;
+
+    #[test]
+    fn arrows_stand_out_on_both_squares_of_every_board_theme() {
+        use crate::coach::board_look::BoardTheme;
+        use crate::ui::board_theme::{board_colors, tint_distance};
+
+        let pos = Chess::default();
+        let moves: Vec<(Move, f64)> = pos
+            .legal_moves()
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| (m, if i == 0 { 1.0 } else { 0.05 }))
+            .collect();
+        let faintest = weighted_arrows(moves.into_iter())
+            .last()
+            .map(|a| a.color)
+            .unwrap();
+        let mut colors = vec![("faintest book arrow", faintest)];
+        for (c, name) in [('R', "red"), ('Y', "yellow"), ('B', "blue"), ('G', "green")] {
+            let a = MoveAnnotation {
+                arrows: vec![(c, Square::E2, Square::E4)],
+                ..MoveAnnotation::default()
+            };
+            colors.push((name, annotation_arrows(&a)[0].color));
+        }
+        for theme in BoardTheme::ALL {
+            let squares = board_colors(theme);
+            for (name, color) in &colors {
+                for square in [squares.light, squares.dark] {
+                    let d = tint_distance(square, *color);
+                    assert!(d >= 40.0, "{theme:?}: {name} arrow on {square:?}: {d:.0}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn book_arrows_keep_the_eight_likeliest_and_scale_by_the_top_one() {

@@ -7,7 +7,8 @@
 //! - [`native`]: [`run`] opens the window (or takes a screenshot and exits).
 //! - [`app`]: [`TrainerApp`], the window's own state, the layout and the frame.
 //! - [`command`]: the actions' keyboard shortcuts and buttons.
-//! - Panels, one file each: `top_bar`, `style_panel` (Style tab), `book_panel` (Book
+//! - Panels, one file each: `top_bar`, `style_panel` (Style tab; its Board section is
+//!   `board_look_panel`), `book_panel` (Book
 //!   tab), `progress_panel` (Progress tab), [`coverage_panel`] (Coverage tab),
 //!   `board_panel`, `drill_panel`, `move_box` (a move typed on the keyboard, in the
 //!   drill and play-on panels),
@@ -16,13 +17,17 @@
 //!   `learner_style_panel` (the learner's style, in the Progress tab),
 //!   `play_on_panel` (playing on against an engine: board with [`eval_bar`], the
 //!   game, the engine's line).
-//! - Widgets: [`board`] (the chess board), [`chart`] (the next-move chart), `pieces`.
+//! - Widgets: [`board`] (the chess board; `board_paint` paints it, [`board_theme`] has
+//!   its colours and the look every board uses), [`chart`] (the next-move chart), `pieces`.
 //! - Runtime helpers: `dialogs` (file dialogs, path field), `screenshot`, `shutdown`
 //!   (SIGTERM closes and saves), `timings`.
 
 pub mod app;
 pub mod board;
+mod board_look_panel;
+mod board_paint;
 mod board_panel;
+pub mod board_theme;
 mod book_panel;
 pub mod chart;
 mod chart_panel;

@@ -11,6 +11,7 @@ use thiserror::Error;
 use super::screenshot::ScreenshotPlan;
 use super::timings::Timings;
 use crate::book::{BookError, PositionGraph};
+use crate::coach::board_look::BoardLook;
 use crate::coach::moves::{BookMovesError, book_moves};
 use crate::trainer::progress::Progress;
 use crate::workspace::data_dir::{ClaimedFolder, claim, data_dir};
@@ -51,6 +52,8 @@ pub struct RunOptions {
     /// With the screenshot: the left panel's tab to show (`progress`: in review mode,
     /// on the review log of the data directory).
     pub tab: Option<String>,
+    /// With the screenshot: the board's look (else the default look).
+    pub board: Option<BoardLook>,
     /// Window size in points.
     pub size: Option<(u32, u32)>,
     /// PGN files to load at start (read in auto mode).
@@ -101,6 +104,7 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
     }
     let files = options.files.clone();
     let tab = options.tab.clone();
+    let board = options.board.unwrap_or_default();
     let outcome: Arc<std::sync::Mutex<Option<Result<(), UiError>>>> = Arc::default();
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
@@ -121,7 +125,7 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
             let start = super::app::Start {
                 graph,
                 screenshot: screenshot
-                    .map(|(path, moves)| (moves, ScreenshotPlan::new(path, app_outcome))),
+                    .map(|(path, moves)| (moves, board, ScreenshotPlan::new(path, app_outcome))),
                 progress_file,
                 writable,
                 notice,

@@ -1,14 +1,17 @@
-//! The cburnett piece set, embedded in the binary and rasterised for the current size.
+//! The piece sets (cburnett, Chessnut, XBoard), embedded in the binary and rasterised for
+//! the current size.
 //!
-//! The SVGs (credit and licence in `assets/pieces/README.md`) are compiled in with
+//! The SVGs (credits and licences in `assets/pieces/README.md`) are compiled in with
 //! [`egui::include_image!`]; egui_extras' SVG loader rasterises each one at exactly the
 //! pixel size of the square it is painted into, so the pieces stay crisp at any window size
-//! and any `pixels_per_point`. The loader caches one raster per size.
+//! and any `pixels_per_point`. The loader caches one raster per image and size.
 
 use eframe::egui;
 use egui::emath::GuiRounding as _;
 use egui::{Context, ImageSource, Painter, Rect};
 use shakmaty::{Color, Piece, Role};
+
+use crate::coach::board_look::PieceSet;
 
 /// Installs egui_extras' image loaders (SVG) unless they already are.
 ///
@@ -20,39 +23,61 @@ pub fn ensure_loaders(ctx: &Context) {
     }
 }
 
-/// The image source of one piece (an embedded SVG, `bytes://` URI).
-pub fn piece_source(piece: Piece) -> ImageSource<'static> {
-    match (piece.color, piece.role) {
-        (Color::White, Role::Pawn) => egui::include_image!("../../assets/pieces/cburnett/wP.svg"),
-        (Color::White, Role::Knight) => {
-            egui::include_image!("../../assets/pieces/cburnett/wN.svg")
-        }
-        (Color::White, Role::Bishop) => {
-            egui::include_image!("../../assets/pieces/cburnett/wB.svg")
-        }
-        (Color::White, Role::Rook) => egui::include_image!("../../assets/pieces/cburnett/wR.svg"),
-        (Color::White, Role::Queen) => egui::include_image!("../../assets/pieces/cburnett/wQ.svg"),
-        (Color::White, Role::King) => egui::include_image!("../../assets/pieces/cburnett/wK.svg"),
-        (Color::Black, Role::Pawn) => egui::include_image!("../../assets/pieces/cburnett/bP.svg"),
-        (Color::Black, Role::Knight) => {
-            egui::include_image!("../../assets/pieces/cburnett/bN.svg")
-        }
-        (Color::Black, Role::Bishop) => {
-            egui::include_image!("../../assets/pieces/cburnett/bB.svg")
-        }
-        (Color::Black, Role::Rook) => egui::include_image!("../../assets/pieces/cburnett/bR.svg"),
-        (Color::Black, Role::Queen) => egui::include_image!("../../assets/pieces/cburnett/bQ.svg"),
-        (Color::Black, Role::King) => egui::include_image!("../../assets/pieces/cburnett/bK.svg"),
+/// The twelve pieces of the set in folder `$dir` of `assets/pieces`, in the order of
+/// [`piece_index`].
+macro_rules! piece_set {
+    ($dir:literal) => {
+        [
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/wP.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/wN.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/wB.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/wR.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/wQ.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/wK.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/bP.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/bN.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/bB.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/bR.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/bQ.svg")),
+            egui::include_image!(concat!("../../assets/pieces/", $dir, "/bK.svg")),
+        ]
+    };
+}
+
+/// Where `piece` is in a set: white pawn to king, then black.
+fn piece_index(piece: Piece) -> usize {
+    let role = match piece.role {
+        Role::Pawn => 0,
+        Role::Knight => 1,
+        Role::Bishop => 2,
+        Role::Rook => 3,
+        Role::Queen => 4,
+        Role::King => 5,
+    };
+    match piece.color {
+        Color::White => role,
+        Color::Black => 6 + role,
     }
 }
 
-/// Paints `piece` filling `rect` with `painter`, rasterised at exactly the rect's pixel
-/// size (rounded to whole pixels).
-pub fn paint_piece(ctx: &Context, painter: &Painter, piece: Piece, rect: Rect) {
+/// The image source of one piece of `set` (an embedded SVG, `bytes://` URI).
+pub fn piece_source(set: PieceSet, piece: Piece) -> ImageSource<'static> {
+    let sources = match set {
+        PieceSet::Cburnett => piece_set!("cburnett"),
+        PieceSet::Chessnut => piece_set!("chessnut"),
+        PieceSet::Xboard => piece_set!("xboard"),
+    };
+    // `piece_index` is below 12 by construction.
+    sources[piece_index(piece)].clone()
+}
+
+/// Paints `piece` of `set` filling `rect` with `painter`, rasterised at exactly the rect's
+/// pixel size (rounded to whole pixels).
+pub fn paint_piece(ctx: &Context, painter: &Painter, set: PieceSet, piece: Piece, rect: Rect) {
     let ppp = ctx.pixels_per_point();
     let rect = rect.round_to_pixels(ppp);
     let size = (rect.size() * ppp).round();
-    let poll = piece_source(piece).load(
+    let poll = piece_source(set, piece).load(
         ctx,
         egui::TextureOptions::LINEAR,
         egui::SizeHint::Size {
@@ -96,27 +121,49 @@ pub fn role_name(role: Role) -> &'static str {
 mod tests {
     use super::*;
 
+    /// Rasterises `piece` of `set` at 57x57 pixels.
+    fn rasterise(set: PieceSet, piece: Piece) -> egui::ColorImage {
+        let ImageSource::Bytes { bytes, uri } = piece_source(set, piece) else {
+            panic!("{set:?} {piece:?} is not embedded");
+        };
+        let file = format!("/{}{}.svg", piece.color.char(), piece.role.upper_char());
+        assert!(uri.ends_with(&file), "{uri} is not {file}");
+        let image = egui_extras::image::load_svg_bytes_with_size(
+            &bytes,
+            egui::SizeHint::Size {
+                width: 57,
+                height: 57,
+                maintain_aspect_ratio: false,
+            },
+            &Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{uri}: {e}"));
+        assert_eq!(image.size, [57, 57], "{uri}");
+        image
+    }
+
     #[test]
-    fn every_piece_svg_rasterises_at_the_requested_size() {
-        for color in [Color::White, Color::Black] {
+    fn every_piece_svg_of_every_set_rasterises_at_the_requested_size() {
+        for set in PieceSet::ALL {
             for role in Role::ALL {
-                let ImageSource::Bytes { bytes, uri } = piece_source(role.of(color)) else {
-                    panic!("{role:?} is not embedded");
-                };
-                let image = egui_extras::image::load_svg_bytes_with_size(
-                    &bytes,
-                    egui::SizeHint::Size {
-                        width: 57,
-                        height: 57,
-                        maintain_aspect_ratio: false,
-                    },
-                    &Default::default(),
-                )
-                .unwrap_or_else(|e| panic!("{uri}: {e}"));
-                assert_eq!(image.size, [57, 57], "{uri}");
+                let mut brightness = [0.0; 2];
+                for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+                    let image = rasterise(set, role.of(color));
+                    let opaque: Vec<_> = image.pixels.iter().filter(|p| p.a() > 128).collect();
+                    let share = opaque.len() as f64 / image.pixels.len() as f64;
+                    assert!(
+                        share > 0.1,
+                        "{set:?} {color:?} {role:?} covers {share:.2} of its square"
+                    );
+                    brightness[i] = opaque
+                        .iter()
+                        .map(|p| f64::from(p.r()) + f64::from(p.g()) + f64::from(p.b()))
+                        .sum::<f64>()
+                        / opaque.len() as f64;
+                }
                 assert!(
-                    image.pixels.iter().any(|p| p.a() > 0),
-                    "{uri} rasterised to nothing"
+                    brightness[0] > brightness[1] + 100.0,
+                    "{set:?} {role:?}: the white piece is not lighter than the black one"
                 );
             }
         }

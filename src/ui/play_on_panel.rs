@@ -69,9 +69,10 @@ pub(super) fn play_on_board_ui(
             board_ui(ui, &view, coach.orientation)
         })
         .inner;
-    let drawn = response.response.rect;
+    // Beside the squares (left of the coordinates when they are outside), as tall as them.
+    let drawn = response.squares;
     let bar_rect = egui::Rect::from_min_size(
-        pos2(drawn.left() - gap - bar, drawn.top()),
+        pos2(response.response.rect.left() - gap - bar, drawn.top()),
         vec2(bar, drawn.height()),
     );
     let bottom = match coach.orientation {

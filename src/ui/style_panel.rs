@@ -1,9 +1,10 @@
 //! The style panel: the five parameters, τ, the presets, where popularity comes from,
-//! and the exploration settings.
+//! the exploration settings and the board's look.
 
 use eframe::egui;
 use egui::{RichText, Ui, WidgetInfo};
 
+use super::board_look_panel::board_look_ui;
 use super::command::Command;
 use crate::book::Flag;
 use crate::coach::settings::Settings;
@@ -11,7 +12,8 @@ use crate::sampler::{Popularity, Style};
 use crate::workspace::books::books_label;
 
 /// Draws the style panel. A changed style is pushed as [`Command::SetStyle`]; the
-/// exploration settings (iterations, ply limit, seed) are edited in place.
+/// exploration settings (iterations, ply limit, seed) and the board's look are edited in
+/// place.
 ///
 /// `last_seed` is the seed the current drill was started with, shown under the field.
 pub fn style_panel_ui(
@@ -150,6 +152,9 @@ pub fn style_panel_ui(
     .on_hover_text("How long the computer waits before it replies");
     ui.checkbox(&mut settings.show_arrows, "Arrows for book moves")
         .on_hover_text("Draw the book moves of the position as arrows, thicker when more likely");
+
+    ui.separator();
+    board_look_ui(ui, &mut settings.board_look);
 }
 
 /// Where popularity comes from: the lines, a games book, or a blend. A

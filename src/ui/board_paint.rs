@@ -1,0 +1,281 @@
+//! Painting the board of [`super::board::board_ui`]: the squares in the theme's colours,
+//! the highlights, the coordinates (inside the edge squares, in a margin outside, or
+//! none), the pieces of the chosen set, the move targets, the arrows and the dragged
+//! piece.
+
+use eframe::egui;
+use egui::{Align2, Color32, FontId, Id, Order, Pos2, Rect, Shape, Stroke, Ui, Vec2, vec2};
+use shakmaty::{File, Piece, Position, Rank, Square};
+
+use super::board::{Arrow, BoardState, BoardView, Orientation, landing_square};
+use super::board::{rect_from_square, square_from_pos};
+use super::board_theme::{BoardColors, board_colors};
+use super::pieces;
+use crate::coach::board_look::{BoardLook, Coordinates, PieceSet};
+
+/// Where and how a board is painted.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct BoardLayout {
+    /// The squares (without the margin of outside coordinates).
+    pub(super) rect: Rect,
+    /// Which side is at the bottom.
+    pub(super) orientation: Orientation,
+    /// Theme, pieces and coordinates.
+    pub(super) look: BoardLook,
+    /// The margin left of and below the squares for outside coordinates (0 without).
+    pub(super) margin: f32,
+}
+
+/// The margin left of and below the board that outside coordinates take, for a board
+/// placed in `available` points.
+pub(super) fn coordinates_margin(look: &BoardLook, available: Vec2) -> f32 {
+    match look.coordinates {
+        Coordinates::Outside => (available.min_elem() * 0.035).clamp(10.0, 18.0),
+        Coordinates::Inside | Coordinates::Off => 0.0,
+    }
+}
+
+/// Paints the whole board for this frame.
+pub(super) fn paint_board(
+    ui: &Ui,
+    id: Id,
+    view: &BoardView<'_>,
+    layout: &BoardLayout,
+    state: &BoardState,
+    legal: &shakmaty::MoveList,
+) {
+    let BoardLayout {
+        rect,
+        orientation,
+        look,
+        margin,
+    } = *layout;
+    let colors = board_colors(look.theme);
+    let clip = rect.expand(1.0);
+    let clip = Rect::from_min_max(clip.min - vec2(margin, 0.0), clip.max + vec2(0.0, margin));
+    let painter = ui.painter_at(clip);
+    let position = view.position;
+    let size = rect.width() / 8.0;
+    let ctx = ui.ctx();
+
+    for sq in Square::ALL {
+        let r = rect_from_square(rect, sq, orientation);
+        let fill = if sq.is_light() {
+            colors.light
+        } else {
+            colors.dark
+        };
+        painter.rect_filled(r, 0.0, fill);
+    }
+    if let Some(mv) = view.last_move {
+        for sq in mv.from().into_iter().chain([landing_square(mv)]) {
+            let r = rect_from_square(rect, sq, orientation);
+            painter.rect_filled(r, 0.0, colors.last_move);
+        }
+    }
+    if let Some(sq) = state.selected {
+        let r = rect_from_square(rect, sq, orientation);
+        painter.rect_filled(r, 0.0, colors.move_hint);
+    }
+    if let Some(sq) = view.hint {
+        let r = rect_from_square(rect, sq, orientation);
+        painter.rect_filled(r, 0.0, colors.hint);
+    }
+    if position.is_check()
+        && let Some(king) = position.board().king_of(position.turn())
+    {
+        let center = rect_from_square(rect, king, orientation).center();
+        for i in 0..6 {
+            let t = i as f32 / 6.0;
+            painter.circle_filled(
+                center,
+                size * (0.72 - 0.5 * t),
+                Color32::from_rgba_unmultiplied(255, 0, 0, 40 + (30.0 * t) as u8),
+            );
+        }
+    }
+
+    match look.coordinates {
+        Coordinates::Inside => paint_coordinates_inside(&painter, layout, &colors),
+        Coordinates::Outside => {
+            let color = ui.visuals().text_color();
+            paint_coordinates_outside(&painter, layout, color);
+        }
+        Coordinates::Off => {}
+    }
+
+    let sliding = view.animation.filter(|a| a.progress < 1.0);
+    for (sq, piece) in position.board().clone() {
+        let r = rect_from_square(rect, sq, orientation);
+        if state.dragging == Some(sq) {
+            painter.rect_filled(r, 0.0, colors.move_hint);
+            continue;
+        }
+        if let Some(a) = sliding
+            && a.to == sq
+        {
+            // Ease out: fast at first, settling on the square.
+            let t = 1.0 - (1.0 - a.progress).powi(3);
+            let from = rect_from_square(rect, a.from, orientation);
+            let at = from.translate((r.min - from.min) * t);
+            pieces::paint_piece(ctx, &painter, look.pieces, piece, at);
+            continue;
+        }
+        pieces::paint_piece(ctx, &painter, look.pieces, piece, r);
+    }
+
+    // Targets of the selected piece: dots on empty squares, rings on captures.
+    if let Some(from) = state.selected {
+        for mv in legal.iter().filter(|m| m.from() == Some(from)) {
+            let to = landing_square(mv);
+            let r = rect_from_square(rect, to, orientation);
+            if mv.is_capture() && !mv.is_en_passant() {
+                let ring = Stroke::new(size * 0.08, colors.move_hint);
+                painter.circle_stroke(r.center(), size * 0.44, ring);
+            } else {
+                painter.circle_filled(r.center(), size * 0.15, colors.move_hint);
+            }
+        }
+    }
+
+    for arrow in view.arrows {
+        paint_arrow(&painter, rect, orientation, arrow);
+    }
+
+    // The dragged piece follows the pointer, above everything else.
+    if let Some(from) = state.dragging
+        && let Some(piece) = position.board().piece_at(from)
+        && let Some(pointer) = ui.input(|i| i.pointer.latest_pos())
+    {
+        if let Some(over) = square_from_pos(rect, pointer, orientation) {
+            let r = rect_from_square(rect, over, orientation);
+            painter.rect_stroke(
+                r.shrink(size * 0.03),
+                0.0,
+                Stroke::new(size * 0.06, Color32::from_white_alpha(160)),
+                egui::StrokeKind::Inside,
+            );
+        }
+        let layer = egui::LayerId::new(Order::Tooltip, id.with("drag"));
+        let drag_painter = ctx.layer_painter(layer);
+        paint_drag(ctx, &drag_painter, look.pieces, piece, pointer, size);
+    }
+}
+
+/// The squares of the bottom rank and of the left file as seen, with their file and
+/// rank.
+fn edge_squares(orientation: Orientation) -> impl Iterator<Item = (Square, Square, u32)> {
+    let (bottom_rank, left_file) = match orientation {
+        Orientation::WhiteBottom => (Rank::First, File::A),
+        Orientation::BlackBottom => (Rank::Eighth, File::H),
+    };
+    (0..8u32).map(move |i| {
+        (
+            Square::from_coords(File::new(i), bottom_rank),
+            Square::from_coords(left_file, Rank::new(i)),
+            i,
+        )
+    })
+}
+
+/// Coordinates inside the edge squares, in the colour of the other squares: the file in
+/// the bottom-right corner of the bottom rank, the rank in the top-left corner of the
+/// left file.
+fn paint_coordinates_inside(painter: &egui::Painter, layout: &BoardLayout, colors: &BoardColors) {
+    let (rect, orientation) = (layout.rect, layout.orientation);
+    let size = rect.width() / 8.0;
+    let font = FontId::proportional((size * 0.2).max(8.0));
+    let other = |sq: Square| {
+        if sq.is_light() {
+            colors.dark
+        } else {
+            colors.light
+        }
+    };
+    for (file_sq, rank_sq, i) in edge_squares(orientation) {
+        let r = rect_from_square(rect, file_sq, orientation);
+        painter.text(
+            r.right_bottom() + vec2(-size * 0.05, -size * 0.02),
+            Align2::RIGHT_BOTTOM,
+            File::new(i).char(),
+            font.clone(),
+            other(file_sq),
+        );
+        let r = rect_from_square(rect, rank_sq, orientation);
+        painter.text(
+            r.left_top() + vec2(size * 0.05, size * 0.02),
+            Align2::LEFT_TOP,
+            Rank::new(i).char(),
+            font.clone(),
+            other(rank_sq),
+        );
+    }
+}
+
+/// Coordinates in the margin: the files centred below the board, the ranks centred left
+/// of it, in the text colour.
+fn paint_coordinates_outside(painter: &egui::Painter, layout: &BoardLayout, color: Color32) {
+    let (rect, orientation, margin) = (layout.rect, layout.orientation, layout.margin);
+    let font = FontId::proportional(margin * 0.75);
+    for (file_sq, rank_sq, i) in edge_squares(orientation) {
+        let r = rect_from_square(rect, file_sq, orientation);
+        painter.text(
+            Pos2::new(r.center().x, rect.bottom() + margin / 2.0),
+            Align2::CENTER_CENTER,
+            File::new(i).char(),
+            font.clone(),
+            color,
+        );
+        let r = rect_from_square(rect, rank_sq, orientation);
+        painter.text(
+            Pos2::new(rect.left() - margin / 2.0, r.center().y),
+            Align2::CENTER_CENTER,
+            Rank::new(i).char(),
+            font.clone(),
+            color,
+        );
+    }
+}
+
+fn paint_drag(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    set: PieceSet,
+    piece: Piece,
+    pointer: Pos2,
+    size: f32,
+) {
+    let r = Rect::from_center_size(pointer, Vec2::splat(size * 1.1));
+    pieces::paint_piece(ctx, painter, set, piece, r);
+}
+
+fn paint_arrow(painter: &egui::Painter, board: Rect, orientation: Orientation, arrow: &Arrow) {
+    let size = board.width() / 8.0;
+    let start = rect_from_square(board, arrow.from, orientation).center();
+    let end = rect_from_square(board, arrow.to, orientation).center();
+    let dir = (end - start).normalized();
+    if !dir.is_finite() {
+        return;
+    }
+    let normal = vec2(-dir.y, dir.x);
+    let width = size * (0.06 + 0.16 * arrow.weight.clamp(0.0, 1.0));
+    let head_len = (width * 2.2).max(size * 0.3);
+    let head_half = (width * 1.6).max(size * 0.18);
+    let tip = end;
+    let base = tip - dir * head_len;
+    let start = start + dir * size * 0.15;
+    if (base - start).dot(dir) <= 0.0 {
+        return;
+    }
+    let half = normal * width / 2.0;
+    painter.add(Shape::convex_polygon(
+        vec![start + half, base + half, base - half, start - half],
+        arrow.color,
+        Stroke::NONE,
+    ));
+    painter.add(Shape::convex_polygon(
+        vec![base + normal * head_half, tip, base - normal * head_half],
+        arrow.color,
+        Stroke::NONE,
+    ));
+}

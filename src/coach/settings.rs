@@ -83,6 +83,8 @@ pub struct Settings {
     /// The drill mode chosen last (free drill, review, mistakes only), taken up again
     /// at the next start when there is a review log.
     pub drill_mode: DrillMode,
+    /// Whether moves, captures, checks, mistakes and the end of a line make a sound.
+    pub sounds: bool,
 }
 
 impl Default for Settings {
@@ -104,6 +106,7 @@ impl Default for Settings {
             play_on: super::play_on::PlayOnSettings::default(),
             past_book_plies: 0,
             drill_mode: DrillMode::Free,
+            sounds: true,
         }
     }
 }

@@ -18,7 +18,8 @@
 //!   game, the engine's line).
 //! - Widgets: [`board`] (the chess board), [`chart`] (the next-move chart), `pieces`.
 //! - Runtime helpers: `dialogs` (file dialogs, path field), `screenshot`, `shutdown`
-//!   (SIGTERM closes and saves), `timings`.
+//!   (SIGTERM closes and saves), `timings`, [`sounds`] (plays the coach's sounds, opening
+//!   the device on the first; the mute switch) with `synth` (the sounds, synthesised).
 
 pub mod app;
 pub mod board;
@@ -44,7 +45,9 @@ mod progress_panel;
 mod review_panel;
 mod screenshot;
 mod shutdown;
+pub mod sounds;
 pub mod style_panel;
+mod synth;
 mod timings;
 mod top_bar;
 

@@ -44,10 +44,15 @@ for module in "${!rank[@]}"; do
     | awk '/^src/ {loc=$0; next} {sub("crate::", ""); print loc $0}')
 done
 
-# Only the window and the binary name egui.
+# Only the window and the binary name egui and the audio crates (the core only says
+# which sound).
 core=$(ls -d src/*/ src/*.rs | grep -vE '^src/(ui/|main\.rs|lib\.rs)$')
 if grep -rnE '\b(egui|eframe|egui_plot|egui_extras|egui_kittest)::' $core | grep -vE ':\s*//'; then
   echo "layering: egui used outside src/ui"
+  status=1
+fi
+if grep -rnE '\b(rodio|cpal)::' $core | grep -vE ':\s*//'; then
+  echo "layering: an audio crate used outside src/ui"
   status=1
 fi
 # The window reaches files through the workspace, and no panel names the app.

@@ -81,6 +81,8 @@ fn frame(coach: &mut Coach) {
     let now = coach.time() + 1.0 / 60.0;
     coach.set_time(now);
     coach.logic();
+    // The window takes the notices (animations, sounds) each frame.
+    coach.take_notices();
     // Review mode shows a new card first: "Got it".
     if let Some(ReviewStep::Learn(_)) = coach.review_step() {
         coach.apply(Command::GotIt);

@@ -10,6 +10,7 @@ use super::explore::ExploreRun;
 use super::format::count;
 use super::report::ReportView;
 use super::settings::{Orientation, Settings, Side};
+use super::sounds::Sound;
 use super::{Coach, Notice};
 use crate::sampler::profile::{Provenance, StyleProfile};
 use crate::trainer::{MoveOutcome, Phase, Session};
@@ -81,6 +82,11 @@ impl Coach {
                     self.progress
                         .progress_mut()
                         .record_attempt(&before, mistake);
+                }
+                match outcome {
+                    MoveOutcome::Accepted { .. } => self.drill_move_sound(),
+                    MoveOutcome::OutOfBook => self.sound(Sound::Mistake),
+                    MoveOutcome::Rejected => {}
                 }
                 self.message = match outcome {
                     MoveOutcome::Accepted { .. } | MoveOutcome::OutOfBook => None,
@@ -312,6 +318,7 @@ impl Coach {
                     if let Some(m) = self.session.moves().last() {
                         self.animate(m.mv);
                     }
+                    self.drill_move_sound();
                 }
             }
             Action::Hint => {

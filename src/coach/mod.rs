@@ -18,7 +18,8 @@
 //!   Coverage tab's work (exposure, compare my games, gap drills, adding an answer);
 //!   [`play_on`]: playing on against an engine; [`explore`]: sampling on a thread;
 //!   [`learner_style`]: the learner's style; [`jobs`]: making a book and optimising;
-//!   [`move_entry`]: the move box (a move typed on the keyboard).
+//!   [`move_entry`]: the move box (a move typed on the keyboard); [`sounds`]: which
+//!   sound a move makes.
 
 pub mod apply;
 pub mod board_look;
@@ -35,6 +36,7 @@ pub mod play_on;
 pub mod report;
 pub mod review;
 pub mod settings;
+pub mod sounds;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -59,6 +61,7 @@ use crate::workspace::store::ProgressFile;
 use crate::workspace::{Workspace, WorkspaceError, WorkspaceEvent, export};
 
 pub use self::command::{Action, Command, DrillBook};
+pub use self::sounds::Sound;
 
 /// What the coach asks of the window beyond a redraw.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +93,8 @@ pub enum Notice {
     SaveGameAs,
     /// Put this text on the clipboard.
     CopyText(String),
+    /// Play this sound (only sent while the settings have sounds on).
+    Sound(Sound),
 }
 
 /// The trainer's state and what it does, without a window.
@@ -705,6 +710,7 @@ impl Coach {
                 self.message = None;
                 self.animate(reply.candidate.mv);
                 self.last_reply = Some(reply);
+                self.drill_move_sound();
             }
             self.request_repaint();
         } else {

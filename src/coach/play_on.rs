@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use shakmaty::Move;
 
+use super::sounds::Sound;
 use super::{Coach, Notice};
 use crate::engine::{EngineChoice, Strength, discover};
 use crate::trainer::play_on::{Opponent, PlayOn, PlayOnEvent, PlayOnGame, pgn_date};
@@ -300,11 +301,14 @@ impl Coach {
             return;
         };
         match command {
-            PlayOnCommand::Play(mv) => {
-                if let Err(e) = run.play(mv) {
-                    self.play_on.notice = Some(format!("{e}."));
+            PlayOnCommand::Play(mv) => match run.play(mv) {
+                Ok(_) => {
+                    if let Some(sound) = last_move_sound(run.game()) {
+                        self.sound(sound);
+                    }
                 }
-            }
+                Err(e) => self.play_on.notice = Some(format!("{e}.")),
+            },
             PlayOnCommand::TakeBack => {
                 if run.take_back() {
                     self.play_on.notice = None;
@@ -344,6 +348,7 @@ impl Coach {
             return;
         };
         let mut repaint = false;
+        let mut sound = None;
         for event in run.poll() {
             match event {
                 PlayOnEvent::EngineMoved(_) => {
@@ -352,6 +357,7 @@ impl Coach {
                     {
                         self.notices.push(Notice::AnimatePlayOn(mv));
                     }
+                    sound = last_move_sound(run.game());
                     repaint = true;
                 }
                 PlayOnEvent::FellBack { engine, error } => {
@@ -368,6 +374,9 @@ impl Coach {
             }
         }
         let searching = run.is_searching();
+        if let Some(sound) = sound {
+            self.sound(sound);
+        }
         if repaint {
             self.request_repaint();
         }
@@ -412,6 +421,17 @@ impl Coach {
         self.settings.play_on.movetime_ms = 300;
         self.start_play_on();
     }
+}
+
+/// The sound of the game's last move (the position before it is replayed from the
+/// start: once a move, a few hundred plies at most).
+fn last_move_sound(game: &PlayOnGame) -> Option<Sound> {
+    let (last, earlier) = game.moves().split_last()?;
+    let mut before = game.game().start().clone();
+    for m in earlier {
+        shakmaty::Position::play_unchecked(&mut before, m.mv);
+    }
+    Some(Sound::of_move(&before, last.mv))
 }
 
 #[cfg(test)]

@@ -86,6 +86,8 @@ pub struct Settings {
     pub drill_mode: DrillMode,
     /// How the board looks: square colours, pieces, coordinates.
     pub board_look: BoardLook,
+    /// Whether moves, captures, checks, mistakes and the end of a line make a sound.
+    pub sounds: bool,
 }
 
 impl Default for Settings {
@@ -108,6 +110,7 @@ impl Default for Settings {
             past_book_plies: 0,
             drill_mode: DrillMode::Free,
             board_look: BoardLook::default(),
+            sounds: true,
         }
     }
 }

@@ -5,9 +5,9 @@
 //! title, the screenshot plan and the frame timings. Each frame it hands the coach the
 //! time and lets it do its work ([`Coach::logic`]), draws the panels (each reads the
 //! coach and pushes [`Command`]s), hands the commands to the coach, and carries out the
-//! coach's [`Notice`]s (dialogs, the clipboard, animations). egui redraws only on input
-//! or when the coach asks (the reply delay, a running job), so an idle window draws
-//! nothing.
+//! coach's [`Notice`]s (dialogs, the clipboard, animations, sounds). egui redraws only
+//! on input or when the coach asks (the reply delay, a running job), so an idle window
+//! draws nothing.
 //!
 //! The app dereferences to its coach, so tests read the drill as the panels do
 //! (`app.session()`, `app.settings()`).
@@ -26,12 +26,13 @@ use super::command::{Action, ActionUi, Command};
 use super::dialogs::Dialogs;
 use super::make_book_panel::MakeBookForm;
 use super::screenshot::ScreenshotPlan;
+use super::sounds::SoundPlayer;
 use super::timings::Timings;
 use super::welcome::{self, Welcome};
 use super::{
     board_panel, board_theme, book_panel, coverage_panel, drill_panel, import_report,
     learner_style_panel, move_box, play_on_panel, profile_panel, progress_panel, review_panel,
-    style_panel, top_bar,
+    sounds, style_panel, top_bar,
 };
 use crate::book::PositionGraph;
 use crate::coach::board_look::BoardLook;
@@ -72,6 +73,8 @@ pub struct TrainerApp {
     window_title: String,
     pub(super) screenshot: Option<ScreenshotPlan>,
     pub(super) timings: Option<Timings>,
+    /// Plays the coach's sounds (silent but in the window `hastings` opens).
+    sounds: SoundPlayer,
     /// Whether the settings are saved (not for a screenshot, nor when another window
     /// holds the data folder).
     persist: bool,
@@ -157,9 +160,16 @@ impl TrainerApp {
             window_title: String::new(),
             screenshot: None,
             timings: None,
+            sounds: SoundPlayer::silent(),
             persist: true,
             welcome: None,
         }
+    }
+
+    /// Plays the coach's sounds with `player` (apps made by [`TrainerApp::new`] are
+    /// silent; the window `hastings` opens plays them on the default device).
+    pub fn set_sound_player(&mut self, player: SoundPlayer) {
+        self.sounds = player;
     }
 
     /// The coach the window draws.
@@ -289,6 +299,10 @@ impl TrainerApp {
                 Notice::ExportAs(lines, name) => self.dialogs.start_export(ctx, lines, name),
                 Notice::SaveGameAs => self.dialogs.start_game_save(ctx),
                 Notice::CopyText(text) => ctx.copy_text(text),
+                Notice::Sound(sound) => {
+                    let ctx = ctx.clone();
+                    self.sounds.play(sound, move || ctx.request_repaint());
+                }
             }
         }
         if let Some(after) = self.coach.take_repaint() {
@@ -444,6 +458,7 @@ impl TrainerApp {
             LeftTab::Style => {
                 let seed = Some(self.coach.session().seed());
                 style_panel::style_panel_ui(ui, &mut settings, seed, commands);
+                sounds::sounds_ui(ui, &mut settings, &self.sounds.state());
                 profile_panel::profile_panel_ui(ui, &self.coach, commands);
             }
             LeftTab::Book => {
@@ -599,7 +614,11 @@ pub(super) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Box<dyn e
             app.set_up_screenshot(&moves, tab, log_beside, plan);
             app
         }
-        None => TrainerApp::restore(start.graph, cc.storage, start.progress_file),
+        None => {
+            let mut app = TrainerApp::restore(start.graph, cc.storage, start.progress_file);
+            app.sounds = SoundPlayer::new();
+            app
+        }
     };
     app.persist = start.writable;
     app.open_at_start(&cc.egui_ctx, start.files, tab);

@@ -20,7 +20,8 @@
 //! - Widgets: [`board`] (the chess board; `board_paint` paints it, [`board_theme`] has
 //!   its colours and the look every board uses), [`chart`] (the next-move chart), `pieces`.
 //! - Runtime helpers: `dialogs` (file dialogs, path field), `screenshot`, `shutdown`
-//!   (SIGTERM closes and saves), `timings`.
+//!   (SIGTERM closes and saves), `timings`, [`sounds`] (plays the coach's sounds, opening
+//!   the device on the first; the mute switch) with `synth` (the sounds, synthesised).
 
 pub mod app;
 pub mod board;
@@ -49,7 +50,9 @@ mod progress_panel;
 mod review_panel;
 mod screenshot;
 mod shutdown;
+pub mod sounds;
 pub mod style_panel;
+mod synth;
 mod timings;
 mod top_bar;
 mod welcome;

@@ -149,3 +149,32 @@ fn play_on_with_its_engine_settings_open_fits_the_window_at_both_sizes() {
         assert!(cut.is_empty(), "play-on at {size:?}: {cut:#?}");
     }
 }
+
+#[test]
+fn the_side_panel_and_the_chart_fold_away_for_a_bigger_board_and_come_back() {
+    let mut h = harness((1280.0, 800.0));
+    h.run();
+    let board = |h: &Harness<'_, TrainerApp>| h.get_by_label("a1 white rook").rect();
+    let before = board(&h);
+    h.get_by_label("«").click();
+    h.run();
+    assert!(!h.state().settings().panels.side, "saved in the settings");
+    assert!(
+        h.query_by_label("Style").is_none(),
+        "the tabs are folded away"
+    );
+    h.get_by_label("Hide the chart").click();
+    h.run();
+    assert!(!h.state().settings().panels.chart);
+    let bigger = board(&h);
+    assert!(
+        bigger.width() > before.width() * 1.2,
+        "{before:?} -> {bigger:?}"
+    );
+    h.get_by_label("»").click();
+    h.run();
+    h.get_by_label("Show the chart").click();
+    h.run();
+    assert_eq!(h.state().settings().panels, Default::default());
+    assert_eq!(board(&h), before);
+}

@@ -44,10 +44,32 @@ impl From<Color> for Side {
     }
 }
 
+/// Which of the window's foldable panels are shown (both, unless the learner folded one
+/// away for a bigger board).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PanelsShown {
+    /// The side panel: Style, Book, Progress, Coverage.
+    pub side: bool,
+    /// The chart under the board (the engine's line while playing on).
+    pub chart: bool,
+}
+
+impl Default for PanelsShown {
+    fn default() -> PanelsShown {
+        PanelsShown {
+            side: true,
+            chart: true,
+        }
+    }
+}
+
 /// What the user chose, persisted between runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
+    /// Which of the foldable panels are shown.
+    pub panels: PanelsShown,
     /// The learner's colour.
     pub learner: Side,
     /// How the computer's replies are steered.
@@ -93,6 +115,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
+            panels: PanelsShown::default(),
             learner: Side::White,
             style: Style::neutral(),
             iterations: 1000,

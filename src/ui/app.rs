@@ -24,6 +24,7 @@ use super::chart::ChartData;
 use super::chart_panel::{self, ChartCache};
 use super::command::{Action, ActionUi, Command};
 use super::dialogs::Dialogs;
+use super::folding;
 use super::make_book_panel::MakeBookForm;
 use super::screenshot::ScreenshotPlan;
 use super::sounds::SoundPlayer;
@@ -388,26 +389,55 @@ impl TrainerApp {
         egui::Panel::top("hastings_top").show(ui, |ui| {
             top_bar::top_bar_ui(ui, &self.coach, open_enabled, commands);
         });
-        egui::Panel::left("hastings_style")
-            .resizable(false)
-            .exact_size((window.x * 0.2).clamp(180.0, 300.0))
-            .show(ui, |ui| self.left_panel_ui(ui, commands));
+        let panels = self.coach.settings().panels;
+        if panels.side {
+            egui::Panel::left("hastings_style")
+                .resizable(false)
+                .exact_size((window.x * 0.2).clamp(180.0, 300.0))
+                .show(ui, |ui| self.left_panel_ui(ui, commands));
+        } else {
+            egui::Panel::left("hastings_style_folded")
+                .resizable(false)
+                .exact_size(30.0)
+                .show(ui, |ui| {
+                    if folding::unfold_button_ui(ui, "»", "the side panel") {
+                        let settings = self.coach.settings();
+                        commands.push(folding::set_panels(settings, |p| p.side = true));
+                    }
+                });
+        }
         egui::Panel::right("hastings_drill")
             .resizable(false)
             .exact_size((window.x * 0.22).clamp(190.0, 360.0))
             .show(ui, |ui| {
                 drill_panel::drill_panel_ui(ui, &self.coach, commands)
             });
-        egui::Panel::bottom("hastings_chart")
-            .resizable(false)
-            .exact_size((window.y * 0.3).clamp(140.0, 320.0))
-            .show(ui, |ui| {
-                if self.coach.play_on.is_active() {
-                    play_on_panel::engine_lines_ui(ui, &self.coach);
-                } else {
-                    chart_panel::chart_panel_ui(ui, &self.coach, &mut self.chart, commands);
-                }
-            });
+        if panels.chart {
+            egui::Panel::bottom("hastings_chart")
+                .resizable(false)
+                .exact_size((window.y * 0.3).clamp(140.0, 320.0))
+                .show(ui, |ui| {
+                    if folding::fold_button_ui(ui, "Hide the chart", "the chart") {
+                        let settings = self.coach.settings();
+                        commands.push(folding::set_panels(settings, |p| p.chart = false));
+                    }
+                    if self.coach.play_on.is_active() {
+                        play_on_panel::engine_lines_ui(ui, &self.coach);
+                    } else {
+                        chart_panel::chart_panel_ui(ui, &self.coach, &mut self.chart, commands);
+                    }
+                });
+        } else {
+            egui::Panel::bottom("hastings_chart_folded")
+                .resizable(false)
+                .show(ui, |ui| {
+                    if folding::unfold_button_ui(ui, "Show the chart", "the chart under the board")
+                    {
+                        let settings = self.coach.settings();
+                        commands.push(folding::set_panels(settings, |p| p.chart = true));
+                    }
+                });
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             if self.coach.play_on.is_active() {
                 play_on_panel::play_on_board_ui(ui, &self.coach, self.play_on_animation, commands);
@@ -440,6 +470,10 @@ impl TrainerApp {
         ui.horizontal_wrapped(|ui| {
             ui.spacing_mut().item_spacing.x = 4.0;
             ui.spacing_mut().button_padding.x = 4.0;
+            if folding::fold_button_ui(ui, "«", "the side panel") {
+                let settings = self.coach.settings();
+                commands.push(folding::set_panels(settings, |p| p.side = false));
+            }
             for (tab, name) in [
                 (LeftTab::Style, "Style"),
                 (LeftTab::Book, "Book"),

@@ -37,6 +37,7 @@ pub mod coverage_panel;
 mod dialogs;
 mod drill_panel;
 pub mod eval_bar;
+mod folding;
 pub mod import_report;
 mod learner_style_panel;
 mod make_book_panel;

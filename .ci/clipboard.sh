@@ -43,6 +43,9 @@ done
 sleep 3 # the first frames
 xdotool windowfocus --sync "$wid"
 xdotool mousemove --window "$wid" 640 400
+# A new user is greeted by "Start here"; Escape skips it.
+xdotool key Escape
+sleep 1
 xdotool key s
 sleep 3 # the computer's reply
 xdotool key ctrl+c

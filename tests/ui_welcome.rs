@@ -89,6 +89,15 @@ fn choosing_my_repertoire_opens_it_to_be_read_as_a_repertoire() {
 }
 
 #[test]
+fn escape_skips_it() {
+    let mut h = harness(fresh());
+    h.run();
+    h.key_press(eframe::egui::Key::Escape);
+    h.run();
+    assert!(!h.state().is_welcoming());
+}
+
+#[test]
 fn skip_closes_it_and_changes_nothing() {
     let mut h = harness(fresh());
     h.run();

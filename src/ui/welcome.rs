@@ -116,13 +116,17 @@ pub(super) fn welcome_ui(
                 }
                 if ui
                     .button("Skip")
-                    .on_hover_text("Start with White and the built-in openings")
+                    .on_hover_text("Start with White and the built-in openings (Escape)")
                     .clicked()
                 {
                     closed = Some(Closed::Skip);
                 }
             });
         });
+    // Escape skips, as it closes other windows.
+    if closed.is_none() && ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+        closed = Some(Closed::Skip);
+    }
     if closed == Some(Closed::Start) {
         if form.learner != current {
             commands.push(Command::SetLearner(form.learner));

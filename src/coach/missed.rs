@@ -52,18 +52,24 @@ impl MissedPosition {
 /// The rows shown, and the book paths found so far.
 #[derive(Debug, Default)]
 pub(crate) struct MissedState {
-    /// The book generation and the progress totals the rows were made for.
-    key: Option<(u64, u32, u32)>,
+    /// The book generation and the progress generation the rows were made for.
+    key: Option<(u64, u64)>,
     rows: Vec<MissedPosition>,
     /// The path to each position (by EPD) in the book of `key`.
     paths: HashMap<String, Option<Vec<Move>>>,
 }
 
 impl MissedState {
-    /// Makes the rows again when the book or the progress changed since the last call.
-    fn refresh(&mut self, progress: &Progress, graph: &PositionGraph, book: u64) {
-        let stats = progress.summary();
-        let key = (book, stats.attempts, stats.mistakes);
+    /// Makes the rows again when the book or the progress changed since the last call
+    /// (`progress` is the progress at `progress_generation`).
+    fn refresh(
+        &mut self,
+        progress: &Progress,
+        progress_generation: u64,
+        graph: &PositionGraph,
+        book: u64,
+    ) {
+        let key = (book, progress_generation);
         if self.key == Some(key) {
             return;
         }
@@ -108,10 +114,15 @@ impl Coach {
         &self.missed.rows
     }
 
-    /// Brings "Most often missed" up to date (once a frame; cheap when nothing changed).
+    /// Brings "Most often missed" up to date (once a frame; two comparisons when nothing
+    /// changed).
     pub(crate) fn refresh_missed(&mut self) {
-        self.missed
-            .refresh(self.progress.progress(), &self.graph, self.book_generation);
+        self.missed.refresh(
+            self.progress.progress(),
+            self.progress.generation(),
+            &self.graph,
+            self.book_generation,
+        );
     }
 }
 

@@ -207,6 +207,9 @@ pub struct ProgressFile {
     progress: Progress,
     warning: Option<String>,
     dirty: bool,
+    /// Counts the calls to [`ProgressFile::progress_mut`]: what was shown of the progress
+    /// is up to date while it is unchanged.
+    generation: u64,
     /// The write running on its own thread, if any.
     writing: Option<Job<Result<(), StoreError>>>,
 }
@@ -227,6 +230,7 @@ impl ProgressFile {
             progress,
             warning,
             dirty: false,
+            generation: 0,
             writing: None,
         }
     }
@@ -239,7 +243,13 @@ impl ProgressFile {
     /// The progress, to record something; it is saved at the next [`ProgressFile::save`].
     pub fn progress_mut(&mut self) -> &mut Progress {
         self.dirty = true;
+        self.generation += 1;
         &mut self.progress
+    }
+
+    /// Changes when the progress may have changed (each [`ProgressFile::progress_mut`]).
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// A warning for the learner: the file was corrupt and set aside, or cannot be saved.

@@ -64,6 +64,14 @@ fn load(harness: &mut Harness<'static, TrainerApp>, paths: Vec<PathBuf>, mode: &
     harness.step();
     harness.state_mut().finish_loading();
     harness.run();
+    // A repertoire without side tags is asked about once: these tests keep the side
+    // they chose.
+    if let Some(both) = harness.query_by_label("Both / don't know") {
+        both.click();
+        harness.run();
+        harness.state_mut().finish_loading();
+        harness.run();
+    }
 }
 
 fn open_tab(harness: &mut Harness<'static, TrainerApp>, tab: &str) {

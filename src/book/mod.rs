@@ -7,6 +7,8 @@
 //! - [`graph`]: the position graph with book continuations and implied transpositions.
 //! - [`filter`]: subsamples of the lines.
 //! - [`tags`]: the tags of a PGN game, kept with its lines.
+//! - [`side`]: which side a repertoire is for (a tag, a name, or the tree's shape).
+//! - [`chapters`]: the chapters (games) of a repertoire file, with titles and sides.
 //! - [`movelist`]: moves as written (SAN, UCI, long algebraic) and move lists.
 //! - [`annotation`]: what the lines say about a move: comments, NAGs, arrows.
 //! - [`pgn`]: PGN repertoires and game collections read into lines.
@@ -17,6 +19,7 @@
 //! and the sampler does the sampling.
 
 pub mod annotation;
+pub mod chapters;
 pub mod eco;
 pub mod error;
 pub mod export;
@@ -28,6 +31,7 @@ pub mod matrix;
 pub mod movelist;
 pub mod pgn;
 pub mod polyglot;
+pub mod side;
 pub mod tags;
 
 pub use error::{BookError, EcoError, LineError, MoveErrorKind};
@@ -39,6 +43,7 @@ pub use key::NodeKey;
 pub use line::{Flag, FlagSet, FlagWeights, LineSource, MoveAnnotation, OpeningLine, SourceId};
 pub use matrix::BoardMatrix;
 pub use pgn::{ImportError, ImportIssue, ImportMode, ImportOptions, ImportReport, PgnImport};
+pub use side::Side;
 pub use tags::GameTags;
 
 impl PositionGraph {

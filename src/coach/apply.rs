@@ -106,6 +106,8 @@ impl Coach {
             Command::CancelOpen => self.notify(Notice::CloseHowToRead),
             Command::CancelImport => self.workspace.cancel_import(),
             Command::SetBook(choice) => self.workspace.set_choice(choice),
+            Command::RepertoireSide(path, side) => self.answer_side(path, side),
+            Command::RepertoireFor(side) => self.repertoire_for(side),
             Command::SetPastBook(plies) => {
                 self.settings.past_book_plies = plies;
                 self.sync_books();
@@ -134,6 +136,7 @@ impl Coach {
             Command::ShowCurrent => self.session.view(self.session.moves().len()),
             Command::SetLearner(color) => {
                 self.settings.learner = Side::from(color);
+                self.sync_drilled_side();
                 self.orientation = Orientation::from_color(color);
                 self.settings.orientation = Some(self.orientation);
                 self.new_seed();
@@ -294,6 +297,11 @@ impl Coach {
             }
         }
         match action {
+            Action::NextLine if self.alternates_sides() => {
+                // A mixed study: the other side's chapters come next.
+                let other = self.session.learner().other();
+                self.apply(Command::SetLearner(other));
+            }
             Action::NewLine | Action::NextLine => {
                 self.new_seed();
                 if !self.review_next_line() {

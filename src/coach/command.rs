@@ -169,6 +169,11 @@ pub enum Command {
     CancelImport,
     /// Use these sources and filters for the book (the graph is rebuilt).
     SetBook(BookChoice),
+    /// The learner said which side the repertoire file at this path is for (`None`:
+    /// both, or not said); asked once.
+    RepertoireSide(PathBuf, Option<crate::book::Side>),
+    /// The next repertoire opened is for this side (said in Start here).
+    RepertoireFor(crate::book::Side),
     /// Go on this many plies past the book with the move predictor (0: off).
     SetPastBook(u32),
     /// Forget a loaded file.

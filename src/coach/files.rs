@@ -142,6 +142,7 @@ impl Coach {
                 report,
                 remembered,
             } => {
+                self.after_import(&path);
                 if !remembered || !report.issues.is_empty() {
                     self.report = Some(ReportView::of_report(path, report));
                 }
@@ -162,7 +163,10 @@ impl Coach {
                     crate::workspace::file_name(&path)
                 ));
             }
-            WorkspaceEvent::Built { graph, theory } => self.set_book(graph, theory),
+            WorkspaceEvent::Built { graph, theory } => {
+                self.set_book(graph, theory);
+                self.align_learner();
+            }
             WorkspaceEvent::BuildFailed { error } => {
                 self.message = Some(format!("The book could not be rebuilt: {error}"));
             }

@@ -37,6 +37,7 @@ pub mod play_on;
 pub mod report;
 pub mod review;
 pub mod settings;
+pub mod sides;
 pub mod sounds;
 
 use std::path::PathBuf;
@@ -143,6 +144,8 @@ pub struct Coach {
     pub(crate) play_on: play_on::PlayOnState,
     /// "Make a book from PGN…".
     pub(crate) make_book: jobs::MakeBookJob,
+    /// Which side a repertoire is for: the question asked, the side said.
+    pub(crate) sides: sides::SidesState,
     /// The move box's text and its last error.
     pub(crate) move_entry: move_entry::MoveEntryState,
     /// Whether a screenshot is being taken (the play-on game waits for its analysis).
@@ -168,6 +171,9 @@ impl Coach {
         settings: Settings,
         progress_file: Option<PathBuf>,
     ) -> Coach {
+        let mut settings = settings;
+        // The workspace leaves out the chapters for the side the learner does not play.
+        settings.book.side = Some(settings.learner);
         let seed = settings.fixed_seed().unwrap_or_else(rand::random);
         let learner = Color::from(settings.learner);
         let session = Session::new(Arc::clone(&graph), learner, settings.style.clone(), seed);
@@ -217,6 +223,7 @@ impl Coach {
             missed: missed::MissedState::default(),
             play_on: play_on::PlayOnState::default(),
             make_book: jobs::MakeBookJob::default(),
+            sides: sides::SidesState::default(),
             move_entry: move_entry::MoveEntryState::default(),
             screenshot: false,
             now: 0.0,

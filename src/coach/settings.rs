@@ -5,44 +5,16 @@
 //! egui_demo_app's `State` with `#[serde(default)]`, so that a settings file from an
 //! older version still loads.
 
+use super::board_look::BoardLook;
+use super::review::DrillMode;
+pub use crate::book::Side;
+use crate::sampler::Style;
+use crate::workspace::BookChoice;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::board_look::BoardLook;
-use super::review::DrillMode;
-use crate::sampler::Style;
-use crate::workspace::BookChoice;
-
 /// The key under which eframe stores the [`Settings`].
 pub const SETTINGS_KEY: &str = "hastings-settings";
-
-/// The side the learner plays (serialisable, unlike `shakmaty::Color`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum Side {
-    /// The learner plays White.
-    #[default]
-    White,
-    /// The learner plays Black.
-    Black,
-}
-
-impl From<Side> for Color {
-    fn from(side: Side) -> Color {
-        match side {
-            Side::White => Color::White,
-            Side::Black => Color::Black,
-        }
-    }
-}
-
-impl From<Color> for Side {
-    fn from(color: Color) -> Side {
-        match color {
-            Color::White => Side::White,
-            Color::Black => Side::Black,
-        }
-    }
-}
 
 /// Which of the window's foldable panels are shown (both, unless the learner folded one
 /// away for a bigger board).

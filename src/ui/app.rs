@@ -33,7 +33,7 @@ use super::welcome::{self, Welcome};
 use super::{
     board_panel, board_theme, book_panel, coverage_panel, drill_panel, import_report,
     learner_style_panel, move_box, play_on_panel, profile_panel, progress_panel, review_panel,
-    sounds, style_panel, top_bar,
+    side_question, sounds, style_panel, top_bar,
 };
 use crate::book::PositionGraph;
 use crate::coach::board_look::BoardLook;
@@ -336,7 +336,9 @@ impl TrainerApp {
     // ----- drawing -----
 
     fn draw_and_apply(&mut self, ui: &mut Ui) {
-        let dialog_open = self.dialogs.is_open() || self.welcome.is_some();
+        let dialog_open = self.dialogs.is_open()
+            || self.welcome.is_some()
+            || self.coach.side_question().is_some();
         let mut commands: Vec<Command> = Action::consume_shortcuts(ui.ctx(), dialog_open)
             .into_iter()
             .filter(|a| self.is_enabled(*a))
@@ -456,6 +458,9 @@ impl TrainerApp {
             import_report::report_window_ui(&ctx, view, commands);
         }
         self.dialogs.windows_ui(&ctx, commands);
+        if let Some(question) = self.coach.side_question() {
+            side_question::side_question_ui(&ctx, question, commands);
+        }
         if let Some(form) = &mut self.welcome {
             let current = self.coach.session().learner();
             if welcome::welcome_ui(&ctx, form, current, commands).is_some() {

@@ -1,9 +1,10 @@
-//! The Book tab: the sources with their checkboxes (ECO, PGN files, Polyglot books), the
-//! filters, export.
+//! The Book tab: the sources with their checkboxes (ECO, PGN files with their chapters,
+//! Polyglot books), the filters, export.
 
 use eframe::egui;
 use egui::{RichText, Ui};
 
+use super::chapters_panel;
 use super::command::{Action, ActionUi, Command, ExportWhat};
 use super::format::count;
 use crate::book::SourceId;
@@ -76,6 +77,14 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
                 }
             }
         });
+        if let Some(f) = loaded
+            && f.mode == crate::book::ImportMode::Repertoire
+            && !f.chapters.is_empty()
+        {
+            ui.indent(("chapters_of", i), |ui| {
+                changed |= chapters_panel::chapters_ui(ui, workspace, f, &mut new.files[i]);
+            });
+        }
     }
     for (i, b) in choice.books.iter().enumerate() {
         let name = file_name(&b.path);

@@ -132,6 +132,8 @@ pub(super) fn welcome_ui(
             commands.push(Command::SetLearner(form.learner));
         }
         if form.drill == Drill::Repertoire {
+            // Said here, the side is not asked again when the file has no side tags.
+            commands.push(Command::RepertoireFor(form.learner.into()));
             commands.push(Command::Action(Action::Open));
         }
     }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::book::{ImportMode, LineFilter};
+use crate::book::{ImportMode, LineFilter, Side};
 use crate::sampler::Popularity;
 
 /// How a PGN file is read.
@@ -46,6 +46,13 @@ pub struct BookFile {
     pub size: u64,
     /// Its modification time (seconds since 1970) when it was loaded.
     pub modified: Option<u64>,
+    /// The side the learner said this repertoire is for (its chapters with a side tag
+    /// keep theirs).
+    pub side: Option<Side>,
+    /// Whether the learner was asked which side it is for (asked once).
+    pub side_asked: bool,
+    /// The chapters (game numbers) drilled; `None`: all of them.
+    pub chapters: Option<Vec<u32>>,
 }
 
 impl Default for BookFile {
@@ -56,6 +63,9 @@ impl Default for BookFile {
             enabled: true,
             size: 0,
             modified: None,
+            side: None,
+            side_asked: false,
+            chapters: None,
         }
     }
 }
@@ -94,6 +104,9 @@ pub struct BookChoice {
     pub books: Vec<PolyglotChoice>,
     /// Where the drill's popularity comes from.
     pub popularity: Popularity,
+    /// The side drilled: repertoire chapters for the other side leave the book
+    /// (`None`: every chapter stays, as for the command line).
+    pub side: Option<Side>,
 }
 
 impl Default for BookChoice {
@@ -104,6 +117,7 @@ impl Default for BookChoice {
             filter: LineFilter::default(),
             books: Vec::new(),
             popularity: Popularity::Lines,
+            side: None,
         }
     }
 }
@@ -114,8 +128,9 @@ impl BookChoice {
         self.files.iter().find(|f| f.path == path)
     }
 
-    /// Whether `other` builds the same graph (the same ECO choice, files and filters):
-    /// books and popularity do not change the graph.
+    /// Whether `other` builds the same graph (the same ECO choice, files, chapters and
+    /// filters): books and popularity do not change the graph, and the side drilled
+    /// only does when a chapter has a side (see `Workspace::set_choice`).
     pub fn same_graph(&self, other: &BookChoice) -> bool {
         self.eco == other.eco && self.files == other.files && self.filter == other.filter
     }

@@ -111,8 +111,7 @@ pub(super) fn poll(ws: &mut Workspace, block: bool, wake: &Wake) -> Vec<Workspac
         }
         if ws.build.is_none() && ws.build_wanted {
             ws.build_wanted = false;
-            let (sources, filter) = ws.chosen_lines();
-            match build_job(sources, filter, wake) {
+            match build_job(ws.selection(), wake) {
                 Ok(job) => ws.build = Some(job),
                 Err(error) => events.push(WorkspaceEvent::BuildFailed { error }),
             }

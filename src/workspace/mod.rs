@@ -7,6 +7,7 @@
 //!   queues work and polls it each frame ([`Workspace::poll`]); the command line runs
 //!   the same steps on its own thread ([`Workspace::import_now`], [`Workspace::build_now`]).
 //! - [`choice`]: which sources and filters the book uses (saved with the settings).
+//! - [`chapters`]: which chapters of a repertoire are drilled, and from which side.
 //! - [`files`]: file stamps and the progress-counting PGN reader.
 //! - [`export`]: PGN files written atomically.
 //! - [`instance`]: one window per data folder (a lock file).
@@ -20,6 +21,7 @@
 //! do. It knows no egui.
 
 pub mod books;
+pub mod chapters;
 pub mod check_parts;
 pub mod choice;
 mod chunks;
@@ -49,8 +51,7 @@ pub use files::{FileStamp, check_file_now, file_name};
 pub use loader::{ImportProgress, WorkspaceEvent};
 
 use crate::book::{
-    GraphBuild, ImportMode, ImportOptions, ImportReport, LineFilter, OpeningLine, PositionGraph,
-    SourceId,
+    GraphBuild, ImportMode, ImportOptions, ImportReport, OpeningLine, PositionGraph, SourceId,
 };
 use crate::job::{Job, JobProgress, Wake};
 
@@ -67,6 +68,8 @@ pub struct LoadedFile {
     pub lines: Arc<Vec<OpeningLine>>,
     /// The import report: counts and issues.
     pub report: ImportReport,
+    /// Its chapters (games), with titles and sides.
+    pub chapters: Vec<crate::book::chapters::Chapter>,
     /// Size and modification time when it was read.
     pub stamp: FileStamp,
 }
@@ -204,7 +207,8 @@ impl Workspace {
     /// Uses these sources and filters; the graph is rebuilt when they change it (books
     /// and popularity do not).
     pub fn set_choice(&mut self, choice: BookChoice) {
-        let rebuild = !self.choice.same_graph(&choice);
+        let rebuild = !self.choice.same_graph(&choice)
+            || (self.choice.side != choice.side && self.has_sided_chapters());
         self.choice = choice;
         self.books.sync(&self.choice);
         if rebuild {
@@ -345,37 +349,23 @@ impl Workspace {
         })
     }
 
-    /// The lines of the chosen sources that pass the filters, source by source.
-    fn chosen_lines(&self) -> (Vec<Arc<Vec<OpeningLine>>>, LineFilter) {
-        let mut sources = Vec::new();
-        if self.choice.eco {
-            sources.push(Arc::clone(&self.eco_lines));
-        }
-        sources.extend(self.selected().map(|f| Arc::clone(&f.lines)));
-        let filter = LineFilter {
-            sources: None,
-            ..self.choice.filter.clone()
-        };
-        (sources, filter)
-    }
-
     /// Builds the graph of the chosen sources and filters on this thread.
     pub fn build_now(&self) -> GraphBuild {
-        let (sources, filter) = self.chosen_lines();
-        build_graph(&sources, &filter)
+        build_graph(&self.selection())
     }
 
     /// Builds the graph of the chosen sources and filters on this thread, giving the
     /// lines to the graph instead of copying them (the command line's way: it needs
     /// the workspace no more).
     pub fn into_build(self) -> GraphBuild {
-        let (sources, filter) = self.chosen_lines();
+        let mut selection = self.selection();
         drop(self);
+        let sources = std::mem::take(&mut selection.sources);
         PositionGraph::build(
             sources
                 .into_iter()
                 .flat_map(|s| Arc::try_unwrap(s).unwrap_or_else(|shared| shared.to_vec()))
-                .filter(|l| filter.matches(l)),
+                .filter(|l| selection.matches(l)),
         )
     }
 
@@ -455,15 +445,16 @@ impl Workspace {
             None => self.choice.files.push(BookFile {
                 path: path.to_owned(),
                 mode,
-                enabled: true,
                 size: stamp.size,
                 modified: stamp.modified,
+                ..BookFile::default()
             }),
         }
         let loaded = LoadedFile {
             id,
             path: path.to_owned(),
             mode: import.report.mode,
+            chapters: crate::book::chapters::chapters(&import.lines),
             lines: Arc::new(import.lines),
             report: import.report,
             stamp,
@@ -512,26 +503,26 @@ impl Workspace {
     }
 }
 
-/// The graph of the lines of `sources` that pass `filter`.
-fn build_graph(sources: &[Arc<Vec<OpeningLine>>], filter: &LineFilter) -> GraphBuild {
+/// The graph of the lines a selection keeps.
+fn build_graph(selection: &chapters::Selection) -> GraphBuild {
     PositionGraph::build(
-        sources
+        selection
+            .sources
             .iter()
             .flat_map(|s| s.iter())
-            .filter(|l| filter.matches(l))
+            .filter(|l| selection.matches(l))
             .cloned(),
     )
 }
 
-/// Runs `progress`-less work for the loader (shared with [`Workspace::build_now`]).
+/// Builds the graph of a selection on a background thread (the loader's way).
 fn build_job(
-    sources: Vec<Arc<Vec<OpeningLine>>>,
-    filter: LineFilter,
+    selection: chapters::Selection,
     wake: &Wake,
 ) -> Result<Job<GraphBuild>, WorkspaceError> {
     Ok(Job::spawn(
         "build",
         Arc::clone(wake),
-        move |_: &JobProgress| build_graph(&sources, &filter),
+        move |_: &JobProgress| build_graph(&selection),
     )?)
 }

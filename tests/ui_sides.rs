@@ -1,0 +1,141 @@
+//! A repertoire's side and chapters in the window (issue 21), through the real widgets
+//! with egui_kittest: the question asked once for a file without side tags, and the
+//! Book tab's chapter picker.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use std::path::{Path, PathBuf};
+
+use eframe::egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use hastings::coach::settings::{Settings, Side};
+use hastings::ui::TrainerApp;
+use shakmaty::Color;
+
+mod common;
+use common::{eco, fixture, temp_dir};
+
+fn harness(size: (f32, f32)) -> Harness<'static, TrainerApp> {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let app = TrainerApp::new(eco(), settings);
+    Harness::builder()
+        .with_size(vec2(size.0, size.1))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
+}
+
+/// Loads `path` through the open dialog as "My repertoire", then waits.
+fn load(h: &mut Harness<'static, TrainerApp>, path: &Path) {
+    h.state_mut().open_files(vec![path.to_owned()]);
+    h.run();
+    h.get_by_label("My repertoire").click();
+    h.run();
+    h.get_by_label("Import").click();
+    h.step();
+    h.state_mut().finish_loading();
+    h.run();
+}
+
+/// The mixed study's two Black chapters, their side tags taken out.
+fn untagged_black(dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(fixture("mixed_sides.pgn")).unwrap();
+    let games: Vec<String> = text
+        .split("\n\n[Event")
+        .skip(1)
+        .map(|g| format!("[Event{g}").replace("[Orientation \"black\"]\n", ""))
+        .collect();
+    let path = dir.join("untagged-black.pgn");
+    std::fs::write(&path, games.join("\n\n")).unwrap();
+    path
+}
+
+#[test]
+fn the_side_question_suggests_the_side_and_the_answer_is_drilled() {
+    let dir = temp_dir("ui-sides-question");
+    let path = untagged_black(&dir);
+    for size in [(1280.0, 800.0), (800.0, 600.0)] {
+        let mut h = harness(size);
+        load(&mut h, &path);
+        h.get_by_label_contains("Its moves look like a repertoire for Black");
+        let window = h.get_by_label("For Black").rect();
+        assert!(window.max.x <= size.0 && window.max.y <= size.1, "{size:?}");
+        h.get_by_label("For Black").click();
+        h.run();
+        h.state_mut().finish_loading();
+        h.run();
+        assert!(h.query_by_label("For Black").is_none(), "asked once");
+        assert_eq!(h.state().session().learner(), Color::Black);
+        let file = h.state().workspace().choice().file(&path).unwrap().clone();
+        assert_eq!(file.side, Some(Side::Black));
+    }
+}
+
+#[test]
+fn the_chapter_picker_ticks_chapters_and_drills_one_alone() {
+    let path = fixture("mixed_sides.pgn");
+    let mut h = harness((1280.0, 800.0));
+    load(&mut h, &path);
+    assert!(
+        h.query_by_label("For Black").is_none(),
+        "its tags say the sides"
+    );
+    h.get_by_label("Book").click();
+    h.run();
+    // ECO off: the repertoire alone.
+    h.get_by_label_contains("ECO (built in").click();
+    h.run();
+    h.state_mut().finish_loading();
+    h.run();
+    assert_eq!(
+        h.state().session().learner(),
+        Color::White,
+        "one White chapter of three"
+    );
+    assert_eq!(h.state().graph().lines().len(), 4);
+    h.get_by_label("Chapters (3)").click();
+    h.run();
+    for title in ["The Italian", "Caro-Kann", "Against 1.d4"] {
+        h.get_by_label(title);
+    }
+    // Untick the Italian: only Black chapters are left, and the learner plays Black.
+    h.get_by_label("The Italian").click();
+    h.run();
+    h.state_mut().finish_loading();
+    h.run();
+    h.state_mut().finish_loading();
+    h.run();
+    assert_eq!(h.state().session().learner(), Color::Black);
+    assert_eq!(h.state().graph().lines().len(), 8);
+    h.get_by_label("Chapters (2 of 3 drilled)");
+    // "only" on the third chapter.
+    let only = h.get_all_by_label("only").nth(2).unwrap();
+    only.click();
+    h.run();
+    h.state_mut().finish_loading();
+    h.run();
+    assert_eq!(h.state().graph().lines().len(), 3);
+    let chosen = h
+        .state()
+        .workspace()
+        .choice()
+        .file(&path)
+        .unwrap()
+        .chapters
+        .clone();
+    assert_eq!(chosen, Some(vec![3]));
+    // "all" brings every chapter back.
+    h.get_by_label("all").click();
+    h.run();
+    h.state_mut().finish_loading();
+    h.run();
+    assert_eq!(
+        h.state().workspace().choice().file(&path).unwrap().chapters,
+        None
+    );
+}

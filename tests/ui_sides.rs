@@ -98,13 +98,17 @@ fn the_chapter_picker_ticks_chapters_and_drills_one_alone() {
         "one White chapter of three"
     );
     assert_eq!(h.state().graph().lines().len(), 4);
-    h.get_by_label("Chapters (3)").click();
-    h.run();
-    for title in ["The Italian", "Caro-Kann", "Against 1.d4"] {
+    // Open at once: a study has few chapters.
+    h.get_by_label("Chapters (3)");
+    for title in [
+        "The Italian (White)",
+        "Caro-Kann (Black)",
+        "Against 1.d4 (Black)",
+    ] {
         h.get_by_label(title);
     }
     // Untick the Italian: only Black chapters are left, and the learner plays Black.
-    h.get_by_label("The Italian").click();
+    h.get_by_label("The Italian (White)").click();
     h.run();
     h.state_mut().finish_loading();
     h.run();

@@ -48,11 +48,13 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
             None if workspace.is_importing() => format!("{name} (loading…)"),
             None => format!("{name} (not loaded)"),
         };
+        changed |= ui
+            .checkbox(&mut new.files[i].enabled, label)
+            .on_hover_text(remembered.path.display().to_string())
+            .changed();
+        // Under the name: a long name wraps without spreading the buttons apart.
         ui.horizontal_wrapped(|ui| {
-            changed |= ui
-                .checkbox(&mut new.files[i].enabled, label)
-                .on_hover_text(remembered.path.display().to_string())
-                .changed();
+            ui.add_space(ui.spacing().icon_width);
             if ui
                 .small_button("remove")
                 .on_hover_text("Forget this file (the file itself is kept)")

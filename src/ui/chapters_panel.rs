@@ -5,6 +5,7 @@ use eframe::egui;
 use egui::{RichText, Ui};
 
 use crate::book::Side;
+use crate::book::chapters::Chapter;
 use crate::workspace::{BookFile, LoadedFile, Workspace};
 
 /// The chapters of `file`, with a checkbox each, "only", "all", and the side the file
@@ -29,68 +30,90 @@ pub fn chapters_ui(
     };
     egui::CollapsingHeader::new(title)
         .id_salt(("chapters", &file.path))
+        // A study's few chapters are shown at once; a long list waits for a click.
+        .default_open(all <= 12)
         .show(ui, |ui| {
             if file.chapters.iter().any(|c| c.tagged.is_none()) {
                 changed |= file_side_ui(ui, chosen);
             }
-            ui.horizontal(|ui| {
-                if ui
-                    .add_enabled(picked < all, egui::Button::new("all").small())
-                    .on_hover_text("Drill every chapter")
-                    .clicked()
-                {
-                    chosen.chapters = None;
-                    changed = true;
-                }
-            });
+            if sides_of(workspace, file) == (true, true) {
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(
+                            "Chapters for both sides: each is drilled from its own side, \
+                             and the side changes with each next line.",
+                        )
+                        .small()
+                        .italics(),
+                    )
+                    .wrap(),
+                );
+            }
+            if ui
+                .add_enabled(picked < all, egui::Button::new("all").small())
+                .on_hover_text("Drill every chapter")
+                .clicked()
+            {
+                chosen.chapters = None;
+                changed = true;
+            }
             egui::ScrollArea::vertical()
                 .id_salt(("chapter_list", &file.path))
                 .max_height(220.0)
                 .show(ui, |ui| {
                     for c in &file.chapters {
-                        let mut on = workspace.chapter_chosen(&file.path, c.game);
-                        let side = match workspace.chapter_side(&file.path, c) {
-                            Some(s) => s.name(),
-                            None => "side not said",
-                        };
-                        let hover = format!(
-                            "Chapter {}: {} line{}; for {}{}",
-                            c.game,
-                            c.lines,
-                            if c.lines == 1 { "" } else { "s" },
-                            side,
-                            if c.tagged.is_some() {
-                                " (its tags say)"
-                            } else {
-                                ""
-                            }
-                        );
-                        ui.horizontal_wrapped(|ui| {
-                            if ui
-                                .checkbox(&mut on, &c.title)
-                                .on_hover_text(hover)
-                                .changed()
-                            {
-                                toggle(chosen, file, c.game, on);
-                                changed = true;
-                            }
-                            ui.label(RichText::new(side).small().weak());
-                            if ui
-                                .small_button("only")
-                                .on_hover_text("Drill this chapter alone")
-                                .clicked()
-                            {
-                                chosen.chapters = Some(vec![c.game]);
-                                changed = true;
-                            }
-                        });
+                        changed |= chapter_row_ui(ui, workspace, file, c, chosen);
                     }
                 });
         });
     changed
 }
 
-/// "This file is for: White / Black / each chapter's own".
+/// One chapter: "only", its checkbox and title, its side.
+fn chapter_row_ui(
+    ui: &mut Ui,
+    workspace: &Workspace,
+    file: &LoadedFile,
+    c: &Chapter,
+    chosen: &mut BookFile,
+) -> bool {
+    let mut changed = false;
+    let mut on = workspace.chapter_chosen(&file.path, c.game);
+    let side = workspace
+        .chapter_side(&file.path, c)
+        .map_or("side not said", Side::name);
+    let hover = format!(
+        "Chapter {}: {} line{}; for {side}{}",
+        c.game,
+        c.lines,
+        if c.lines == 1 { "" } else { "s" },
+        if c.tagged.is_some() {
+            " (its tags say)"
+        } else {
+            ""
+        }
+    );
+    // "only" first, the side after the title: a narrow panel wraps the text only.
+    ui.horizontal(|ui| {
+        if ui
+            .small_button("only")
+            .on_hover_text("Drill this chapter alone")
+            .clicked()
+        {
+            chosen.chapters = Some(vec![c.game]);
+            changed = true;
+        }
+        let text = format!("{} ({side})", c.title);
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+        if ui.checkbox(&mut on, text).on_hover_text(hover).changed() {
+            toggle(chosen, file, c.game, on);
+            changed = true;
+        }
+    });
+    changed
+}
+
+/// "Untagged chapters are for: White / Black / either side".
 fn file_side_ui(ui: &mut Ui, chosen: &mut BookFile) -> bool {
     let mut changed = false;
     ui.horizontal_wrapped(|ui| {
@@ -115,6 +138,17 @@ fn file_side_ui(ui: &mut Ui, chosen: &mut BookFile) -> bool {
         }
     });
     changed
+}
+
+/// Whether chosen chapters of `file` are for White, and for Black.
+fn sides_of(workspace: &Workspace, file: &LoadedFile) -> (bool, bool) {
+    let side = |want: Side| {
+        file.chapters.iter().any(|c| {
+            workspace.chapter_chosen(&file.path, c.game)
+                && workspace.chapter_side(&file.path, c) == Some(want)
+        })
+    };
+    (side(Side::White), side(Side::Black))
 }
 
 /// Ticks or unticks chapter `game`; every chapter ticked means all (`None`).

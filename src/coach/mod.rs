@@ -141,7 +141,7 @@ pub struct Coach {
     missed: missed::MissedState,
     /// Playing on against an engine after the book.
     pub(crate) play_on: play_on::PlayOnState,
-    /// "Make a book from PGN…".
+    /// "Make a book…".
     pub(crate) make_book: jobs::MakeBookJob,
     /// The move box's text and its last error.
     pub(crate) move_entry: move_entry::MoveEntryState,

@@ -261,3 +261,37 @@ fn the_side_panel_and_the_chart_fold_away_for_a_bigger_board_and_come_back() {
     assert_eq!(h.state().settings().panels, Default::default());
     assert_eq!(board(&h), before);
 }
+
+#[test]
+fn most_often_missed_reads_as_lines_of_words_at_both_sizes() {
+    for size in SIZES {
+        let mut h = harness(size);
+        h.run();
+        // 1.d4 d5 2.Kd2 leaves the book: the position after 1.d4 d5 is missed once.
+        let moves = common::san_moves("d4 d5 Kd2");
+        h.state_mut()
+            .apply(hastings::coach::Command::DrillFrom(moves[..2].to_vec()));
+        h.run();
+        h.state_mut()
+            .apply(hastings::coach::Command::Play(moves[2]));
+        h.run();
+        open_tab(&mut h, "Progress");
+        h.run();
+        let line = h.get_by_label("Most often missed").rect().height();
+        for text in ["D00 Queen's Pawn Game", "1 mistake in 1 try"] {
+            // The one in the side panel (the drill panel names the opening too).
+            let r = h
+                .get_all_by_label(text)
+                .map(|n| n.rect())
+                .min_by(|a, b| a.left().total_cmp(&b.left()))
+                .unwrap();
+            // Two lines at most: never a word per line, nor letters broken off words.
+            assert!(
+                r.height() < 2.5 * line && r.width() > 60.0,
+                "{text:?} at {size:?} is {r:?}"
+            );
+        }
+        let cut = cut_by_the_side_panel(&h, size);
+        assert!(cut.is_empty(), "{size:?}: {cut:#?}");
+    }
+}

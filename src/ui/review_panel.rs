@@ -20,6 +20,8 @@ use crate::trainer::review_drill::ReviewStep;
 const FORECAST_DAYS: usize = 30;
 /// The side of a small board, in points.
 const SMALL_BOARD: f32 = 120.0;
+/// The least width for the texts beside a small board, in points.
+const SIDE_TEXT: f32 = 90.0;
 
 /// The mode switch and, in review mode, the card shown or asked and the Easy button.
 pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
@@ -226,8 +228,16 @@ pub(super) fn position_board_row_ui(
     extra: impl FnOnce(&mut Ui),
 ) {
     let orientation = Orientation::from_color(pos.turn());
+    // The texts beside the board where they have room for a few words a line, else under
+    // it (800×600: beside, they would break a word into letters).
+    let beside = ui.available_width() >= SMALL_BOARD + ui.spacing().item_spacing.x + SIDE_TEXT;
+    let layout = if beside {
+        egui::Layout::left_to_right(egui::Align::Min)
+    } else {
+        egui::Layout::top_down(egui::Align::Min)
+    };
     ui.push_id(("position_row", id), |ui| {
-        ui.horizontal(|ui| {
+        ui.with_layout(layout, |ui| {
             ui.allocate_ui(Vec2::splat(SMALL_BOARD), |ui| {
                 board_ui(
                     ui,

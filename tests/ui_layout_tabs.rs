@@ -152,7 +152,7 @@ fn cut_by_the_side_panel(harness: &Harness<'_, TrainerApp>, size: (f32, f32)) ->
         false
     };
     harness
-        .query_all_by(|n| name(&n).is_some_and(|l| !l.is_empty()) && n.bounding_box().is_some())
+        .query_all_by(|n| name(n).is_some_and(|l| !l.is_empty()) && n.bounding_box().is_some())
         .filter(|n| !floating(&n.accesskit_node()))
         .filter(|n| {
             let r = n.rect();

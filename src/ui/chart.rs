@@ -3,7 +3,9 @@
 
 use eframe::egui;
 use egui::{Color32, RichText, Ui, WidgetInfo};
-use egui_plot::{AxisHints, Bar, BarChart, GridMark, Legend, Plot, uniform_grid_spacer};
+use egui_plot::{
+    AxisHints, Bar, BarChart, GridMark, Legend, Plot, PlotPoint, PlotResponse, uniform_grid_spacer,
+};
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::sampler::{CandidateKind, Distribution, Exploration};
@@ -180,11 +182,10 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
                 })
         })
         .collect();
-    // The bars' own hover text would be drawn above the bar without a background and
-    // cut off above tall bars: it stays empty, and a tooltip shows it (below).
+    // The bars' hover text is shown on a tooltip (`plot_tooltip_ui`).
     let exact = BarChart::new("exact P", exact)
         .color(EXACT)
-        .element_formatter(Box::new(|_, _| String::new()));
+        .element_formatter(no_bar_text());
     let sampled: Vec<Bar> = rows
         .iter()
         .enumerate()
@@ -199,7 +200,7 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
     let lines = data.sampled_lines;
     let sampled = BarChart::new(format!("sampled ({lines} lines)"), sampled)
         .color(SAMPLED)
-        .element_formatter(Box::new(|_, _| String::new()));
+        .element_formatter(no_bar_text());
     let labels: Vec<String> = rows.iter().map(|r| r.san.clone()).collect();
     let top = rows
         .iter()
@@ -252,24 +253,7 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
                 plot.bar_chart(sampled);
             }
         });
-    if let Some(pointer) = response.response.hover_pos()
-        && let Some(text) = hover_text(
-            rows,
-            lines,
-            response.transform.value_from_position(pointer).x,
-        )
-    {
-        // A tooltip at the pointer: framed, and kept inside the window by egui.
-        let r = &response.response;
-        egui::Tooltip::always_open(
-            ui.ctx().clone(),
-            r.layer_id,
-            r.id,
-            egui::PopupAnchor::Pointer,
-        )
-        .gap(12.0)
-        .show(|ui| ui.label(text));
-    }
+    plot_tooltip_ui(ui, &response, |point| hover_text(rows, lines, point.x));
     if hidden > 0 {
         let rest: f64 = data.rows[shown..].iter().map(|r| r.p).sum();
         ui.label(
@@ -284,6 +268,39 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
     response
         .response
         .widget_info(|| WidgetInfo::labeled(egui::Role::Figure, true, &description));
+}
+
+/// A bar chart's element formatter: the hover text of a bar.
+pub(super) type BarText = Box<dyn Fn(&Bar, &BarChart) -> String>;
+
+/// An element formatter that gives bars no hover text: egui_plot would draw it above the
+/// bar without a background, cut off above a tall bar. [`plot_tooltip_ui`] shows it.
+pub(super) fn no_bar_text() -> BarText {
+    Box::new(|_, _| String::new())
+}
+
+/// While the pointer is over the plot of `response`, the text `text_at` gives for the
+/// point under it, on a tooltip at the pointer: framed, and kept inside the window.
+pub(super) fn plot_tooltip_ui<R>(
+    ui: &Ui,
+    response: &PlotResponse<R>,
+    text_at: impl FnOnce(PlotPoint) -> Option<String>,
+) {
+    let r = &response.response;
+    let Some(pointer) = r.hover_pos() else {
+        return;
+    };
+    let Some(text) = text_at(response.transform.value_from_position(pointer)) else {
+        return;
+    };
+    egui::Tooltip::always_open(
+        ui.ctx().clone(),
+        r.layer_id,
+        r.id,
+        egui::PopupAnchor::Pointer,
+    )
+    .gap(12.0)
+    .show(|ui| ui.label(text));
 }
 
 /// The bar under the plot's abscissa `x` (the pointer's): the row's index and whether

@@ -9,6 +9,7 @@ use egui_plot::{Bar, BarChart, Plot};
 use shakmaty::{Chess, Position};
 
 use super::board::{BoardView, Orientation, board_ui};
+use super::chart::{no_bar_text, plot_tooltip_ui};
 use super::command::Command;
 use super::format::count;
 use crate::coach::Coach;
@@ -134,7 +135,7 @@ pub(super) fn review_progress_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<
         .enumerate()
         .map(|(d, &n)| Bar::new(d as f64, f64::from(n)).width(0.8))
         .collect();
-    Plot::new("review_forecast")
+    let response = Plot::new("review_forecast")
         .height(90.0)
         .allow_drag(false)
         .allow_zoom(false)
@@ -148,7 +149,21 @@ pub(super) fn review_progress_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<
         .include_y(0.0)
         .include_y(5.0)
         .auto_bounds([false, true])
-        .show(ui, |p| p.bar_chart(BarChart::new("Reviews", bars)));
+        .show(ui, |p| {
+            p.bar_chart(BarChart::new("Reviews", bars).element_formatter(no_bar_text()));
+        });
+    plot_tooltip_ui(ui, &response, |point| {
+        let day = point.x.round();
+        let d = usize::try_from(day as i64).ok()?;
+        let n = forecast.get(d)?;
+        let when = match d {
+            0 => "Today".to_owned(),
+            1 => "Tomorrow".to_owned(),
+            _ => format!("In {d} days"),
+        };
+        let plural = if *n == 1 { "" } else { "s" };
+        ((point.x - day).abs() <= 0.4).then(|| format!("{when}: {n} review{plural}"))
+    });
     ui.label(
         RichText::new(format!(
             "Today {}, tomorrow {}, this week {}",

@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use eframe::egui::vec2;
+use eframe::egui::{accesskit::Role, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hastings::book::{ImportMode, NodeKey, PositionGraph};
@@ -126,6 +126,51 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
     assert!(!app.is_drilling_theory());
     assert_eq!(app.graph().stats().lines, own.stats().lines);
     assert!(app.session().moves().len() <= 1);
+}
+
+#[test]
+fn the_coverage_by_depth_legend_stays_off_the_bars_and_a_bar_shows_its_numbers_on_hover() {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let mut harness = harness_for(TrainerApp::new(eco(), settings));
+    harness.run();
+    load_repertoire(&mut harness, fixture("compare_white.pgn"));
+    open_coverage(&mut harness);
+    let chart = harness
+        .get_by(|n| n.role() == Role::Figure && n.label().is_some_and(|l| l.starts_with("ply 0: ")))
+        .rect();
+    for entry in ["covered", "in a drill"] {
+        let r = harness.get_by_label(entry).rect();
+        assert!(
+            !r.intersects(chart),
+            "the legend's {entry:?} at {r:?} lies on the chart at {chart:?}"
+        );
+        assert!(
+            (r.center().x - chart.center().x).abs() < chart.width(),
+            "{entry:?} at {r:?} is not by the chart at {chart:?}"
+        );
+    }
+    // Over the first bar, at the top of the chart, its numbers show whole on a tooltip.
+    let window = eframe::egui::Rect::from_min_size(Default::default(), vec2(1280.0, 800.0));
+    let mut shown = None;
+    let mut x = chart.left() + 1.0;
+    while shown.is_none() && x < chart.left() + chart.width() * 0.2 {
+        harness.hover_at(eframe::egui::pos2(x, chart.top() + 3.0));
+        harness.run();
+        shown = harness
+            .query_all_by(|n| {
+                n.role() == Role::Label && n.value().is_some_and(|v| v.starts_with("ply 0: "))
+            })
+            .next()
+            .map(|n| n.rect());
+        x += 2.0;
+    }
+    let r = shown.expect("the first bar's hover text");
+    assert!(window.contains_rect(r), "the hover text at {r:?}");
 }
 
 #[test]

@@ -3,12 +3,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use eframe::egui::{self, Rect, vec2};
+use eframe::egui::{self, Rect, accesskit::Role, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use hastings::coach::format::short_line_names;
 use hastings::coach::settings::{Settings, Side};
 use hastings::sampler::Style;
-use hastings::trainer::{Phase, Session};
+use hastings::trainer::{BookMove, Phase, Session};
 use hastings::ui::TrainerApp;
 use shakmaty::{Color, Position};
 
@@ -83,8 +84,7 @@ fn after_a_wrong_move_with_long_line_names_the_drill_panel_stays_inside_the_wind
         );
     }
     let mut names = 0;
-    for b in &book_moves {
-        let Some(name) = &b.leads_to else { continue };
+    for name in shown_names(&h, &book_moves).iter().flatten() {
         for node in h.query_all_by_label(name) {
             let r = node.rect();
             assert!(
@@ -100,10 +100,10 @@ fn after_a_wrong_move_with_long_line_names_the_drill_panel_stays_inside_the_wind
         board_before,
         "the board did not move"
     );
-    // The long names are cut, and shown whole on hover.
-    let long = book_moves
-        .iter()
-        .filter_map(|b| b.leads_to.clone())
+    // The long names wrap in the panel (and are shown whole on hover).
+    let long = shown_names(&h, &book_moves)
+        .into_iter()
+        .flatten()
         .max_by_key(String::len)
         .unwrap();
     let r = h.query_all_by_label(&long).next().unwrap().rect();
@@ -120,6 +120,95 @@ fn after_a_wrong_move_with_long_line_names_the_drill_panel_stays_inside_the_wind
         }),
         "the wrong move is not kept"
     );
+}
+
+/// The line names the drill panel shows for `book_moves` (shortened to their variation).
+fn shown_names(h: &Harness<'_, TrainerApp>, book_moves: &[BookMove]) -> Vec<Option<String>> {
+    let titles: Vec<Option<&str>> = book_moves.iter().map(|b| b.leads_to.as_deref()).collect();
+    short_line_names(h.state().session().heading().as_deref(), &titles)
+}
+
+/// Plays 1.e4 (answered 1...e5) and 2.h4, out of the book: the book moves, each with
+/// the line it leads to.
+fn after_two_h4(h: &mut Harness<'_, TrainerApp>) -> Vec<BookMove> {
+    h.get_by_label("e2 white pawn").click();
+    h.run();
+    h.get_by_label("e4").click();
+    h.run();
+    assert_eq!(h.state().session().moves()[1].san, "e5");
+    h.get_by_label("h2 white pawn").click();
+    h.run();
+    h.get_by_label("h4").click();
+    h.run();
+    let Phase::OutOfBook { book_moves, .. } = h.state().session().phase().clone() else {
+        panic!("2.h4 leaves the book");
+    };
+    book_moves
+}
+
+#[test]
+fn after_a_wrong_move_two_book_moves_into_different_variations_never_read_the_same() {
+    for size in [(1280.0, 800.0), (800.0, 600.0)] {
+        let settings = Settings {
+            learner: Side::White,
+            seed: seed_answering_e4_with_e5().to_string(),
+            reply_delay_ms: 0,
+            ..Settings::default()
+        };
+        let mut h = harness(settings, size);
+        h.run();
+        let book_moves = after_two_h4(&mut h);
+        let panel = rect_of(&h, "Book moves here:");
+        let font = egui::TextStyle::Body.resolve(&h.ctx.global_style());
+        let line = h.ctx.fonts_mut(|f| f.row_height(&font));
+        // Each book move's row: its SAN, its P, then the name of its line.
+        let mut shown: Vec<(String, String)> = Vec::new();
+        for b in &book_moves {
+            let Some(title) = &b.leads_to else { continue };
+            let san = h
+                .query_all_by(|n| {
+                    n.role() == Role::Label
+                        && n.value().as_deref() == Some(b.san.as_str())
+                        && n.bounding_box().is_some()
+                })
+                .map(|n| n.rect())
+                .find(|r| r.min.x >= panel.min.x - 1.0 && r.min.y > panel.max.y)
+                .unwrap_or_else(|| panic!("{size:?}: no row for {}", b.san));
+            let name = h
+                .query_all_by(|n| n.role() == Role::Label && n.bounding_box().is_some())
+                .find(|n| {
+                    let r = n.rect();
+                    (r.min.y - san.min.y).abs() < 2.0
+                        && r.min.x > san.max.x
+                        && !n.value().unwrap_or_default().ends_with('%')
+                })
+                .unwrap_or_else(|| panic!("{size:?}: no line name beside {}", b.san));
+            let text = name.value().unwrap_or_default();
+            let r = name.rect();
+            // Whole: wrapped to more lines, or as wide as the text; never cut with "…".
+            let width = h.ctx.fonts_mut(|f| {
+                f.layout_no_wrap(text.clone(), font.clone(), egui::Color32::WHITE)
+                    .size()
+                    .x
+            });
+            assert!(
+                r.height() > 1.5 * line || r.width() + 1.0 >= width,
+                "{size:?}: {title:?} is cut to {:.0} of its {width:.0} points",
+                r.width()
+            );
+            assert!(r.max.x <= size.0, "{size:?}: {text:?} at {r:?}");
+            shown.push((title.clone(), text));
+        }
+        assert!(shown.len() >= 10, "{size:?}: only {} names", shown.len());
+        for (a, text_a) in &shown {
+            for (b, text_b) in &shown {
+                assert!(
+                    a == b || text_a != text_b,
+                    "{size:?}: {a:?} and {b:?} both read {text_a:?}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

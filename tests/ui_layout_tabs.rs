@@ -9,6 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use hastings::coach::play_on::{EngineKind, PlayOnSettings};
 use hastings::coach::settings::{Settings, Side};
+use hastings::sampler::Popularity;
 use hastings::ui::TrainerApp;
 
 mod common;
@@ -16,7 +17,14 @@ mod common;
 const SIZES: [(f32, f32); 2] = [(1280.0, 800.0), (800.0, 600.0)];
 
 fn harness(size: (f32, f32)) -> Harness<'static, TrainerApp> {
-    let settings = Settings {
+    harness_with(size, |_| {})
+}
+
+fn harness_with(
+    size: (f32, f32),
+    change: impl FnOnce(&mut Settings),
+) -> Harness<'static, TrainerApp> {
+    let mut settings = Settings {
         learner: Side::White,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
@@ -28,6 +36,7 @@ fn harness(size: (f32, f32)) -> Harness<'static, TrainerApp> {
         },
         ..Settings::default()
     };
+    change(&mut settings);
     let app = TrainerApp::new(common::eco(), settings);
     Harness::builder()
         .with_size(vec2(size.0, size.1))
@@ -104,6 +113,61 @@ fn cut(harness: &mut Harness<'_, TrainerApp>, size: (f32, f32)) -> Vec<String> {
     out
 }
 
+/// The widgets and texts of the side panel that stick out of it on the right (where the
+/// panel cuts them): those that start in the panel's column below its tabs, outside
+/// tooltips and windows.
+fn cut_by_the_side_panel(harness: &Harness<'_, TrainerApp>, size: (f32, f32)) -> Vec<String> {
+    // As the window sizes the panel; the harness puts the app 8 points in, and the
+    // panel keeps a margin of 8 points, so its content ends at the panel's width.
+    let width = ((size.0 - 16.0) * 0.2).clamp(180.0, 300.0);
+    let (left, right) = (8.0, width + 0.5);
+    let top = harness
+        .get_all_by_label("Style")
+        .next()
+        .unwrap()
+        .rect()
+        .top();
+    let name = |n: &egui_kittest::kittest::AccessKitNode<'_>| match n.role() {
+        Role::Label => n.value(),
+        Role::Button
+        | Role::CheckBox
+        | Role::RadioButton
+        | Role::ComboBox
+        | Role::Slider
+        | Role::SpinButton
+        | Role::TextInput
+        | Role::DisclosureTriangle => n.label(),
+        _ => None,
+    };
+    let floating = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        let mut parent = n.parent();
+        while let Some(p) = parent {
+            // The root is a window too.
+            let window = p.role() == Role::Window && p.parent().is_some();
+            if window || matches!(p.role(), Role::Tooltip | Role::Dialog) {
+                return true;
+            }
+            parent = p.parent();
+        }
+        false
+    };
+    harness
+        .query_all_by(|n| name(n).is_some_and(|l| !l.is_empty()) && n.bounding_box().is_some())
+        .filter(|n| !floating(&n.accesskit_node()))
+        .filter(|n| {
+            let r = n.rect();
+            r.min.x >= left && r.min.x < right && r.min.y >= top && r.max.x > right
+        })
+        .map(|n| {
+            format!(
+                "{:?} at {:?}",
+                name(&n.accesskit_node()).unwrap_or_default(),
+                n.rect()
+            )
+        })
+        .collect()
+}
+
 fn open_tab(harness: &mut Harness<'_, TrainerApp>, tab: &str) {
     // The tab's button is the first node so named (a heading may repeat the name).
     harness.get_all_by_label(tab).next().unwrap().click();
@@ -118,6 +182,25 @@ fn every_tab_fits_the_window_at_both_sizes() {
         for tab in ["Style", "Book", "Progress", "Coverage"] {
             open_tab(&mut h, tab);
             let cut = cut(&mut h, size);
+            assert!(cut.is_empty(), "{tab} at {size:?}: {cut:#?}");
+        }
+    }
+}
+
+#[test]
+fn every_tab_stays_inside_the_side_panel_at_both_sizes_with_a_blended_popularity() {
+    for size in SIZES {
+        let mut h = harness_with(size, |s| s.book.popularity = Popularity::Blend(0.5));
+        h.run();
+        for tab in ["Style", "Book", "Progress", "Coverage"] {
+            open_tab(&mut h, tab);
+            if tab == "Book" {
+                h.get_by_label("Make a book…").click();
+                h.run();
+            }
+            // The panel settles in a frame or two (a scroll area learns its content).
+            h.run();
+            let cut = cut_by_the_side_panel(&h, size);
             assert!(cut.is_empty(), "{tab} at {size:?}: {cut:#?}");
         }
     }
@@ -177,4 +260,38 @@ fn the_side_panel_and_the_chart_fold_away_for_a_bigger_board_and_come_back() {
     h.run();
     assert_eq!(h.state().settings().panels, Default::default());
     assert_eq!(board(&h), before);
+}
+
+#[test]
+fn most_often_missed_reads_as_lines_of_words_at_both_sizes() {
+    for size in SIZES {
+        let mut h = harness(size);
+        h.run();
+        // 1.d4 d5 2.Kd2 leaves the book: the position after 1.d4 d5 is missed once.
+        let moves = common::san_moves("d4 d5 Kd2");
+        h.state_mut()
+            .apply(hastings::coach::Command::DrillFrom(moves[..2].to_vec()));
+        h.run();
+        h.state_mut()
+            .apply(hastings::coach::Command::Play(moves[2]));
+        h.run();
+        open_tab(&mut h, "Progress");
+        h.run();
+        let line = h.get_by_label("Most often missed").rect().height();
+        for text in ["D00 Queen's Pawn Game", "1 mistake in 1 try"] {
+            // The one in the side panel (the drill panel names the opening too).
+            let r = h
+                .get_all_by_label(text)
+                .map(|n| n.rect())
+                .min_by(|a, b| a.left().total_cmp(&b.left()))
+                .unwrap();
+            // Two lines at most: never a word per line, nor letters broken off words.
+            assert!(
+                r.height() < 2.5 * line && r.width() > 60.0,
+                "{text:?} at {size:?} is {r:?}"
+            );
+        }
+        let cut = cut_by_the_side_panel(&h, size);
+        assert!(cut.is_empty(), "{size:?}: {cut:#?}");
+    }
 }

@@ -109,7 +109,7 @@ fn make_a_book_from_pgn_in_the_book_tab_adds_it_as_a_source() {
     h.run();
     h.get_by_label("Book").click();
     h.run();
-    h.get_by_label("Make a book from PGN…").click();
+    h.get_by_label("Make a book…").click();
     h.run();
     h.get_by_label("PGN files").click();
     h.run();

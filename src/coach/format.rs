@@ -42,9 +42,128 @@ pub fn moves_count(plies: usize) -> String {
     }
 }
 
+/// The names of the lines a position's book moves lead to, as a narrow list shows them:
+/// without the ECO code, and without the opening's family where it is the family of
+/// `heading` (the name of the position itself). Under `C20 King's Pawn Game`, `C20 King's
+/// Pawn Game: Leonardis Variation` is `Leonardis Variation` and `C30 King's Gambit` is
+/// `King's Gambit`. Two different names never come out the same: those that would are
+/// kept whole.
+pub fn short_line_names(heading: Option<&str>, titles: &[Option<&str>]) -> Vec<Option<String>> {
+    let family = heading.map(|h| family(without_eco(h)));
+    let mut out: Vec<Option<String>> = titles
+        .iter()
+        .map(|t| {
+            let name = without_eco((*t)?);
+            let short = match name.split_once(": ") {
+                Some((f, variation)) if Some(f) == family && !variation.is_empty() => variation,
+                _ => name,
+            };
+            Some(short.to_owned())
+        })
+        .collect();
+    // Whole names are different where the titles are; each round keeps at least one more
+    // name whole, so this ends.
+    loop {
+        let clashes: Vec<usize> = (0..titles.len())
+            .filter(|&i| {
+                out[i].as_deref() != titles[i]
+                    && (0..titles.len())
+                        .any(|j| titles[j] != titles[i] && out[j].is_some() && out[j] == out[i])
+            })
+            .collect();
+        if clashes.is_empty() {
+            return out;
+        }
+        for i in clashes {
+            out[i] = titles[i].map(str::to_owned);
+        }
+    }
+}
+
+/// `title` without its leading ECO code (`C20 King's Pawn Game` → `King's Pawn Game`).
+fn without_eco(title: &str) -> &str {
+    let b = title.as_bytes();
+    let eco = b.len() > 4
+        && (b'A'..=b'E').contains(&b[0])
+        && b[1].is_ascii_digit()
+        && b[2].is_ascii_digit()
+        && b[3] == b' ';
+    if eco { &title[4..] } else { title }
+}
+
+/// The opening's family: the name before its variation (`King's Pawn Game` of `King's
+/// Pawn Game: Leonardis Variation`).
+fn family(name: &str) -> &str {
+    name.split_once(": ").map_or(name, |(f, _)| f)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{count, moves_count, numbered_ply};
+    use super::{count, moves_count, numbered_ply, short_line_names};
+
+    fn short(heading: Option<&str>, titles: &[Option<&str>]) -> Vec<Option<String>> {
+        short_line_names(heading, titles)
+    }
+
+    #[test]
+    fn book_moves_show_the_variation_under_the_openings_name() {
+        let titles = [
+            Some("C40 King's Knight Opening"),
+            Some("C20 King's Pawn Game: Leonardis Variation"),
+            Some("C20 King's Pawn Game: MacLeod Attack"),
+            Some("C20 King's Pawn Game"),
+            None,
+        ];
+        assert_eq!(
+            short(Some("C20 King's Pawn Game"), &titles),
+            [
+                Some("King's Knight Opening".to_owned()),
+                Some("Leonardis Variation".to_owned()),
+                Some("MacLeod Attack".to_owned()),
+                Some("King's Pawn Game".to_owned()),
+                None,
+            ]
+        );
+        // Elsewhere the family stays.
+        assert_eq!(
+            short(Some("B20 Sicilian Defense"), &titles[1..2]),
+            [Some("King's Pawn Game: Leonardis Variation".to_owned())]
+        );
+        assert_eq!(
+            short(None, &[Some("Sicilian Defense: Alapin Variation")]),
+            [Some("Sicilian Defense: Alapin Variation".to_owned())]
+        );
+    }
+
+    #[test]
+    fn two_different_names_never_show_the_same_text() {
+        // Only the ECO code tells these apart; the variation of one is another's name.
+        let titles = [
+            Some("C20 King's Pawn Game"),
+            Some("C44 King's Pawn Game"),
+            Some("B20 Sicilian Defense: Closed"),
+            Some("Closed"),
+            Some("B20 Sicilian Defense: Closed"),
+        ];
+        let shown = short(Some("B20 Sicilian Defense"), &titles);
+        assert_eq!(
+            shown,
+            [
+                Some("C20 King's Pawn Game".to_owned()),
+                Some("C44 King's Pawn Game".to_owned()),
+                Some("B20 Sicilian Defense: Closed".to_owned()),
+                Some("Closed".to_owned()),
+                Some("B20 Sicilian Defense: Closed".to_owned()),
+            ]
+        );
+        for i in 0..titles.len() {
+            for j in 0..titles.len() {
+                if titles[i] != titles[j] {
+                    assert_ne!(shown[i], shown[j], "{:?} and {:?}", titles[i], titles[j]);
+                }
+            }
+        }
+    }
 
     #[test]
     fn moves_carry_their_number() {

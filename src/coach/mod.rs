@@ -142,7 +142,7 @@ pub struct Coach {
     missed: missed::MissedState,
     /// Playing on against an engine after the book.
     pub(crate) play_on: play_on::PlayOnState,
-    /// "Make a book from PGN…".
+    /// "Make a book…".
     pub(crate) make_book: jobs::MakeBookJob,
     /// Which side a repertoire is for: the question asked, the side said.
     pub(crate) sides: sides::SidesState,

@@ -69,7 +69,7 @@ pub struct TrainerApp {
     pub(super) play_on_animation: Option<Animation>,
     pub(super) chart: ChartCache,
     pub(super) dialogs: Dialogs,
-    /// "Make a book from PGN…"'s fields.
+    /// "Make a book…"'s fields.
     pub(super) make_book: MakeBookForm,
     window_title: String,
     pub(super) screenshot: Option<ScreenshotPlan>,

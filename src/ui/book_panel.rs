@@ -130,7 +130,8 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
     }
     ui.add_space(6.0);
     ui.label(RichText::new("Filters").strong());
-    ui.horizontal(|ui| {
+    // Rows that wrap: at 800×600 the panel is narrower than a label and its field.
+    ui.horizontal_wrapped(|ui| {
         let label = ui.label("Minimum moves per side");
         changed |= ui
             .add(egui::DragValue::new(&mut new.filter.min_moves_per_side).range(0..=30))
@@ -155,7 +156,7 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
             }
         }
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let label = ui.label("Name contains");
         let mut text = new.filter.name_contains.clone().unwrap_or_default();
         let r = ui

@@ -3,7 +3,9 @@
 
 use eframe::egui;
 use egui::{Color32, RichText, Ui, WidgetInfo};
-use egui_plot::{AxisHints, Bar, BarChart, GridMark, Legend, Plot, uniform_grid_spacer};
+use egui_plot::{
+    AxisHints, Bar, BarChart, GridMark, Legend, Plot, PlotPoint, PlotResponse, uniform_grid_spacer,
+};
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::sampler::{CandidateKind, Distribution, Exploration};
@@ -180,24 +182,10 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
                 })
         })
         .collect();
-    let tooltip_rows = rows.to_vec();
+    // The bars' hover text is shown on a tooltip (`plot_tooltip_ui`).
     let exact = BarChart::new("exact P", exact)
         .color(EXACT)
-        .element_formatter(Box::new(move |bar, _| {
-            let i = (bar.argument + offset).round() as usize;
-            let Some(r) = tooltip_rows.get(i) else {
-                return String::new();
-            };
-            let kind = if r.transposition {
-                "transposition"
-            } else {
-                "book move"
-            };
-            format!(
-                "{} ({kind})\nP = {:.4}\nshare = {:.4}\nstyle bonus = {:.4}\nreview term = {:.4}\nacceptance A = {:.4}",
-                r.san, r.p, r.share, r.bonus, r.review, r.acceptance
-            )
-        }));
+        .element_formatter(no_bar_text());
     let sampled: Vec<Bar> = rows
         .iter()
         .enumerate()
@@ -212,13 +200,7 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
     let lines = data.sampled_lines;
     let sampled = BarChart::new(format!("sampled ({lines} lines)"), sampled)
         .color(SAMPLED)
-        .element_formatter(Box::new(move |bar, _| {
-            format!(
-                "{}: chosen first in {:.1}% of {lines} sampled lines",
-                bar.name,
-                bar.value * 100.0
-            )
-        }));
+        .element_formatter(no_bar_text());
     let labels: Vec<String> = rows.iter().map(|r| r.san.clone()).collect();
     let top = rows
         .iter()
@@ -236,7 +218,7 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
         .include_x(-0.6)
         .include_x(shown as f64 - 0.4)
         .include_y(0.0)
-        // Room above the tallest bar for its hover text, but never past 100 %.
+        // A little room above the tallest bar, but never past 100 %.
         .include_y((top * 1.1).clamp(0.05, 1.0))
         .legend(Legend::default())
         .x_grid_spacer(|input| {
@@ -271,6 +253,7 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
                 plot.bar_chart(sampled);
             }
         });
+    plot_tooltip_ui(ui, &response, |point| hover_text(rows, lines, point.x));
     if hidden > 0 {
         let rest: f64 = data.rows[shown..].iter().map(|r| r.p).sum();
         ui.label(
@@ -285,6 +268,82 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
     response
         .response
         .widget_info(|| WidgetInfo::labeled(egui::Role::Figure, true, &description));
+}
+
+/// A bar chart's element formatter: the hover text of a bar.
+pub(super) type BarText = Box<dyn Fn(&Bar, &BarChart) -> String>;
+
+/// An element formatter that gives bars no hover text: egui_plot would draw it above the
+/// bar without a background, cut off above a tall bar. [`plot_tooltip_ui`] shows it.
+pub(super) fn no_bar_text() -> BarText {
+    Box::new(|_, _| String::new())
+}
+
+/// While the pointer is over the plot of `response`, the text `text_at` gives for the
+/// point under it, on a tooltip at the pointer: framed, and kept inside the window.
+pub(super) fn plot_tooltip_ui<R>(
+    ui: &Ui,
+    response: &PlotResponse<R>,
+    text_at: impl FnOnce(PlotPoint) -> Option<String>,
+) {
+    let r = &response.response;
+    let Some(pointer) = r.hover_pos() else {
+        return;
+    };
+    let Some(text) = text_at(response.transform.value_from_position(pointer)) else {
+        return;
+    };
+    egui::Tooltip::always_open(
+        ui.ctx().clone(),
+        r.layer_id,
+        r.id,
+        egui::PopupAnchor::Pointer,
+    )
+    .gap(12.0)
+    .show(|ui| ui.label(text));
+}
+
+/// The bar under the plot's abscissa `x` (the pointer's): the row's index and whether
+/// it is the sampled bar. With sampled lines each move has two bars side by side (the
+/// exact one left of the move's mark, the sampled one right of it); without, one bar
+/// centred on it. Anywhere in a bar's column counts, so that short bars are easy to hover.
+fn bar_at(x: f64, bars: usize, explored: bool) -> Option<(usize, bool)> {
+    let i = x.round();
+    let within = if explored { 0.4 } else { 0.3 };
+    if i < 0.0 || i >= bars as f64 || (x - i).abs() > within {
+        return None;
+    }
+    Some((i as usize, explored && x > i))
+}
+
+/// The hover text at the plot's abscissa `x`, where a bar is: the move and the terms of
+/// its P, or how often the sampled lines chose it (`lines` sampled lines; 0 when none).
+fn hover_text(rows: &[ChartRow], lines: u32, x: f64) -> Option<String> {
+    let (i, sampled) = bar_at(x, rows.len(), lines > 0)?;
+    let r = rows.get(i)?;
+    if sampled {
+        let share = r.sampled?;
+        return Some(format!(
+            "{}: chosen first in {:.1}% of {lines} sampled lines",
+            r.san,
+            share * 100.0
+        ));
+    }
+    let kind = if r.transposition {
+        "transposition"
+    } else {
+        "book move"
+    };
+    Some(format!(
+        "{} ({kind})\nThe computer plays it {:.1}% of the time here.\nP = {:.4}\nshare = {:.4}\nstyle bonus = {:.4}\nreview term = {:.4}\nacceptance A = {:.4}",
+        r.san,
+        r.p * 100.0,
+        r.p,
+        r.share,
+        r.bonus,
+        r.review,
+        r.acceptance
+    ))
 }
 
 fn reached_ui(ui: &mut Ui, data: &ChartData) {
@@ -305,4 +364,60 @@ fn reached_ui(ui: &mut Ui, data: &ChartData) {
                 });
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(san: &str, p: f64, sampled: Option<f64>) -> ChartRow {
+        ChartRow {
+            san: san.to_owned(),
+            mv: shakmaty::Move::Put {
+                role: shakmaty::Role::Pawn,
+                to: shakmaty::Square::E4,
+            },
+            p,
+            share: p,
+            bonus: 0.0,
+            review: 0.0,
+            acceptance: 1.0,
+            transposition: false,
+            sampled,
+        }
+    }
+
+    #[test]
+    fn a_bars_whole_column_finds_it_and_the_gaps_between_bars_find_none() {
+        assert_eq!(bar_at(0.0, 3, false), Some((0, false)));
+        assert_eq!(bar_at(-0.29, 3, false), Some((0, false)));
+        assert_eq!(bar_at(1.25, 3, false), Some((1, false)));
+        assert_eq!(bar_at(0.5, 3, false), None);
+        assert_eq!(bar_at(-0.45, 3, false), None);
+        assert_eq!(bar_at(2.9, 3, false), None);
+        assert_eq!(bar_at(3.0, 3, false), None);
+        // Explored: the exact bar left of the mark, the sampled one right of it.
+        assert_eq!(bar_at(0.8, 3, true), Some((1, false)));
+        assert_eq!(bar_at(1.2, 3, true), Some((1, true)));
+        assert_eq!(bar_at(1.45, 3, true), None);
+    }
+
+    #[test]
+    fn the_hover_text_names_the_move_and_its_numbers() {
+        let rows = [row("e4", 0.53, Some(0.5)), row("d4", 0.34, Some(0.36))];
+        let text = hover_text(&rows, 0, 0.1).unwrap();
+        assert!(text.starts_with("e4 (book move)\n"), "{text}");
+        assert!(text.contains("53.0% of the time"), "{text}");
+        assert!(text.contains("P = 0.5300"), "{text}");
+        assert_eq!(hover_text(&rows, 0, 0.5), None);
+        assert_eq!(
+            hover_text(&rows, 1000, 1.2).as_deref(),
+            Some("d4: chosen first in 36.0% of 1000 sampled lines")
+        );
+        assert!(
+            hover_text(&rows, 1000, 0.8)
+                .unwrap()
+                .starts_with("d4 (book move)")
+        );
+    }
 }

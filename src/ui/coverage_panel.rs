@@ -8,9 +8,10 @@ use std::sync::Arc;
 
 use eframe::egui;
 use egui::{RichText, Ui};
-use egui_plot::{Bar, BarChart, Legend, Plot};
+use egui_plot::{Bar, BarChart, Plot};
 
 use super::board::{BoardView, Orientation, board_ui};
+use super::chart::{no_bar_text, plot_tooltip_ui};
 use super::command::{Command, DrillBook};
 use super::format::count;
 use crate::coach::coverage::{CoverageParams, CoverageReport, CoverageRow, CoverageState};
@@ -195,7 +196,27 @@ fn report_ui(
     }
 }
 
+/// The bars of drills still going at a ply.
+const REACH: egui::Color32 = egui::Color32::from_gray(160);
+/// The bars of drills with a repertoire move at a ply.
+const COVERED: egui::Color32 = egui::Color32::from_rgb(0x3a, 0xa0, 0x5a);
+
+/// The chart's legend, in a row of its own above the plot: inside the plot it would
+/// hide the bars.
+fn legend_ui(ui: &mut Ui) {
+    ui.horizontal(|ui| {
+        for (color, text) in [(REACH, "in a drill"), (COVERED, "covered")] {
+            let size = egui::Vec2::splat(ui.text_style_height(&egui::TextStyle::Body) * 0.7);
+            let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, color);
+            ui.label(text);
+            ui.add_space(6.0);
+        }
+    });
+}
+
 fn coverage_chart_ui(ui: &mut Ui, ex: &Exposure) {
+    legend_ui(ui);
     let reach: Vec<Bar> = ex
         .coverage()
         .iter()
@@ -216,13 +237,27 @@ fn coverage_chart_ui(ui: &mut Ui, ex: &Exposure) {
         .include_y(0.0)
         .include_y(1.0)
         .x_axis_label("ply")
-        .legend(Legend::default())
         .show(ui, |plot| {
-            plot.bar_chart(BarChart::new("in a drill", reach).color(egui::Color32::from_gray(160)));
-            plot.bar_chart(
-                BarChart::new("covered", covered).color(egui::Color32::from_rgb(0x3a, 0xa0, 0x5a)),
-            );
+            let bars = |name: &str, bars, color| {
+                BarChart::new(name, bars)
+                    .color(color)
+                    .element_formatter(no_bar_text())
+            };
+            plot.bar_chart(bars("in a drill", reach, REACH));
+            plot.bar_chart(bars("covered", covered, COVERED));
         });
+    plot_tooltip_ui(ui, &response, |point| {
+        let ply = point.x.round();
+        let c = ex.coverage().iter().find(|c| f64::from(c.ply) == ply)?;
+        ((point.x - ply).abs() <= 0.4).then(|| {
+            format!(
+                "ply {}: {:.1}% of drills get here, {:.1}% with a move of your repertoire",
+                c.ply,
+                c.reach * 100.0,
+                c.covered * 100.0
+            )
+        })
+    });
     let description: Vec<String> = ex
         .coverage()
         .iter()

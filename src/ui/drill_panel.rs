@@ -3,8 +3,8 @@
 //! line), the repertoire's comments, the move box, and the moves played with buttons
 //! to step through them.
 //!
-//! The panel keeps its width: long line names are cut with "…" and shown whole on
-//! hover, and long lists scroll.
+//! The panel keeps its width: long texts wrap, line names are shortened to what tells
+//! them apart (whole on hover), and long lists scroll.
 
 use eframe::egui;
 use egui::{Color32, RichText, Ui};
@@ -14,7 +14,7 @@ use super::command::{Action, ActionUi, Command};
 use crate::book::MoveAnnotation;
 use crate::book::annotation::{annotation_text, move_annotation};
 use crate::coach::Coach;
-use crate::coach::format::{moves_count, numbered};
+use crate::coach::format::{moves_count, numbered, short_line_names};
 use crate::sampler::CandidateKind;
 use crate::trainer::{BookMove, Phase, Session};
 
@@ -187,17 +187,21 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
     }
 }
 
-/// The book moves after a wrong move: SAN, share and the line each leads to (cut to
-/// the panel's width, whole on hover), with the repertoire's comment; the list scrolls.
+/// The book moves after a wrong move: SAN, P and the line each leads to (its variation
+/// where the position's name gives the family, wrapped to the panel; the whole name on
+/// hover), with the repertoire's comment; the list scrolls.
 fn book_moves_ui(ui: &mut Ui, session: &Session, book_moves: &[BookMove]) {
     let position = session.position();
+    let titles: Vec<Option<&str>> = book_moves.iter().map(|b| b.leads_to.as_deref()).collect();
+    let names = short_line_names(session.heading().as_deref(), &titles);
     egui::ScrollArea::vertical()
         .id_salt("book_moves")
         .max_height((ui.available_height() * 0.6).max(80.0))
         .auto_shrink([false, true])
         .show(ui, |ui| {
-            for b in book_moves {
-                ui.horizontal(|ui| {
+            for (b, shown) in book_moves.iter().zip(&names) {
+                // Top-aligned: the SAN beside the first line of a name that wraps.
+                ui.horizontal_top(|ui| {
                     ui.label(RichText::new(&b.san).strong());
                     ui.label(format!("{:.1}%", b.p * 100.0))
                         .on_hover_text(format!(
@@ -208,8 +212,8 @@ fn book_moves_ui(ui: &mut Ui, session: &Session, book_moves: &[BookMove]) {
                             b.share * 100.0,
                             b.bonus
                         ));
-                    if let Some(name) = &b.leads_to {
-                        ui.add(egui::Label::new(name.as_str()).truncate())
+                    if let (Some(name), Some(shown)) = (&b.leads_to, shown) {
+                        ui.add(egui::Label::new(shown.as_str()).wrap())
                             .on_hover_text(name.as_str());
                     }
                 });

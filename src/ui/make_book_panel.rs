@@ -1,4 +1,4 @@
-//! "Make a book from PGN…" in the Book tab: `hastings book make` as a job with a progress
+//! "Make a book…" in the Book tab: `hastings book make` as a job with a progress
 //! bar and Cancel; the finished book becomes a source.
 
 use std::path::PathBuf;
@@ -43,37 +43,35 @@ pub fn make_book_ui(
     job: &MakeBookJob,
     commands: &mut Vec<Command>,
 ) {
-    egui::CollapsingHeader::new("Make a book from PGN…")
+    egui::CollapsingHeader::new("Make a book…")
         .default_open(false)
         .show(ui, |ui| {
             ui.label(
                 "A Polyglot book of the games' moves (30 plies, weighted by games played): \
                  a games book for the Popularity of the Style tab.",
             );
-            ui.horizontal(|ui| {
-                let label = ui.label("PGN files");
-                ui.add(
-                    egui::TextEdit::singleline(&mut form.inputs)
-                        .hint_text("games.pgn; more.pgn")
-                        .desired_width(150.0),
-                )
-                .labelled_by(label.id);
-            });
-            ui.horizontal(|ui| {
-                let label = ui.label("Write to");
-                ui.add(
-                    egui::TextEdit::singleline(&mut form.output)
-                        .hint_text("games.bin")
-                        .desired_width(150.0),
-                )
-                .labelled_by(label.id);
-            });
+            // Each field under its name, as wide as the panel allows (800×600 included).
+            let field = ui.available_width().min(240.0);
+            let label = ui.label("PGN files");
+            ui.add(
+                egui::TextEdit::singleline(&mut form.inputs)
+                    .hint_text("games.pgn; more.pgn")
+                    .desired_width(field),
+            )
+            .labelled_by(label.id);
+            let label = ui.label("Write to");
+            ui.add(
+                egui::TextEdit::singleline(&mut form.output)
+                    .hint_text("games.bin")
+                    .desired_width(field),
+            )
+            .labelled_by(label.id);
             match job.progress() {
                 Some(snapshot) => {
                     ui.add(
                         egui::ProgressBar::new(snapshot.fraction())
                             .show_percentage()
-                            .desired_width(160.0),
+                            .desired_width(field),
                     );
                     if ui.button("Cancel").clicked() {
                         commands.push(Command::CancelMakeBook);

@@ -9,6 +9,7 @@ use egui_plot::{Bar, BarChart, Plot};
 use shakmaty::{Chess, Position};
 
 use super::board::{BoardView, Orientation, board_ui};
+use super::chart::{no_bar_text, plot_tooltip_ui};
 use super::command::Command;
 use super::format::count;
 use crate::coach::Coach;
@@ -20,6 +21,8 @@ use crate::trainer::review_drill::ReviewStep;
 const FORECAST_DAYS: usize = 30;
 /// The side of a small board, in points.
 const SMALL_BOARD: f32 = 120.0;
+/// The least width for the texts beside a small board, in points.
+const SIDE_TEXT: f32 = 90.0;
 
 /// The mode switch and, in review mode, the card shown or asked and the Easy button.
 pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
@@ -132,7 +135,7 @@ pub(super) fn review_progress_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<
         .enumerate()
         .map(|(d, &n)| Bar::new(d as f64, f64::from(n)).width(0.8))
         .collect();
-    Plot::new("review_forecast")
+    let response = Plot::new("review_forecast")
         .height(90.0)
         .allow_drag(false)
         .allow_zoom(false)
@@ -146,7 +149,21 @@ pub(super) fn review_progress_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<
         .include_y(0.0)
         .include_y(5.0)
         .auto_bounds([false, true])
-        .show(ui, |p| p.bar_chart(BarChart::new("Reviews", bars)));
+        .show(ui, |p| {
+            p.bar_chart(BarChart::new("Reviews", bars).element_formatter(no_bar_text()));
+        });
+    plot_tooltip_ui(ui, &response, |point| {
+        let day = point.x.round();
+        let d = usize::try_from(day as i64).ok()?;
+        let n = forecast.get(d)?;
+        let when = match d {
+            0 => "Today".to_owned(),
+            1 => "Tomorrow".to_owned(),
+            _ => format!("In {d} days"),
+        };
+        let plural = if *n == 1 { "" } else { "s" };
+        ((point.x - day).abs() <= 0.4).then(|| format!("{when}: {n} review{plural}"))
+    });
     ui.label(
         RichText::new(format!(
             "Today {}, tomorrow {}, this week {}",
@@ -226,8 +243,16 @@ pub(super) fn position_board_row_ui(
     extra: impl FnOnce(&mut Ui),
 ) {
     let orientation = Orientation::from_color(pos.turn());
+    // The texts beside the board where they have room for a few words a line, else under
+    // it (800×600: beside, they would break a word into letters).
+    let beside = ui.available_width() >= SMALL_BOARD + ui.spacing().item_spacing.x + SIDE_TEXT;
+    let layout = if beside {
+        egui::Layout::left_to_right(egui::Align::Min)
+    } else {
+        egui::Layout::top_down(egui::Align::Min)
+    };
     ui.push_id(("position_row", id), |ui| {
-        ui.horizontal(|ui| {
+        ui.with_layout(layout, |ui| {
             ui.allocate_ui(Vec2::splat(SMALL_BOARD), |ui| {
                 board_ui(
                     ui,

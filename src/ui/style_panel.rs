@@ -192,9 +192,14 @@ fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) 
     });
     if let Popularity::Blend(l) = current {
         let mut lambda = l;
+        // The name on its own line, as the other sliders: beside the slider it would
+        // stick out of the panel (and widen everything under it).
+        let hover = "The games book's part: 0 = the lines only, 1 = the book only";
+        ui.label("λ games book").on_hover_text(hover);
         let r = ui
-            .add(egui::Slider::new(&mut lambda, 0.0..=1.0).text("λ games book"))
-            .on_hover_text("The games book's part: 0 = the lines only, 1 = the book only");
+            .add(egui::Slider::new(&mut lambda, 0.0..=1.0))
+            .on_hover_text(hover);
+        r.widget_info(|| slider_info("λ games book", lambda, true));
         if r.changed() {
             chosen = Popularity::Blend(lambda);
         }

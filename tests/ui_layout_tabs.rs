@@ -295,3 +295,42 @@ fn most_often_missed_reads_as_lines_of_words_at_both_sizes() {
         assert!(cut.is_empty(), "{size:?}: {cut:#?}");
     }
 }
+
+#[test]
+fn the_book_tab_with_two_studies_and_their_chapters_fits_at_both_sizes() {
+    for size in SIZES {
+        let mut h = harness(size);
+        h.run();
+        let files = vec![
+            common::fixture("mixed_sides.pgn"),
+            common::fixture("study_chapters.pgn"),
+        ];
+        h.state_mut().open_files(files);
+        h.run();
+        h.get_by_label("My repertoire").click();
+        h.run();
+        h.get_by_label("Import").click();
+        h.step();
+        h.state_mut().finish_loading();
+        h.run();
+        // The French study has no side tags: the question comes, once.
+        let window = Rect::from_min_size(egui::Pos2::ZERO, vec2(size.0, size.1));
+        let answer = h.get_by_label("Both / don't know");
+        assert!(window.contains_rect(answer.rect()), "{size:?}");
+        answer.click();
+        h.run();
+        if let Some(close) = h.query_by_label("Close") {
+            close.click();
+            h.run();
+        }
+        open_tab(&mut h, "Book");
+        h.get_by_label("Chapters (3)");
+        h.get_by_label("Chapters (4)");
+        h.get_by_label("as Black");
+        h.run();
+        let cut_out = cut(&mut h, size);
+        assert!(cut_out.is_empty(), "Book at {size:?}: {cut_out:#?}");
+        let cut_in = cut_by_the_side_panel(&h, size);
+        assert!(cut_in.is_empty(), "Book at {size:?}: {cut_in:#?}");
+    }
+}

@@ -143,3 +143,26 @@ fn the_chapter_picker_ticks_chapters_and_drills_one_alone() {
         None
     );
 }
+
+#[test]
+fn a_question_left_unanswered_can_be_answered_later_in_the_book_tab() {
+    let dir = temp_dir("ui-sides-later");
+    let path = untagged_black(&dir);
+    let mut h = harness((1280.0, 800.0));
+    load(&mut h, &path);
+    h.get_by_label("Both / don't know").click();
+    h.run();
+    assert!(h.query_by_label("Both / don't know").is_none());
+    assert_eq!(h.state().session().learner(), Color::White);
+    h.get_by_label("Book").click();
+    h.run();
+    h.get_by_label("Caro-Kann (side not said)");
+    h.get_by_label("as Black").click();
+    h.step();
+    h.state_mut().finish_loading();
+    h.run();
+    assert_eq!(h.state().session().learner(), Color::Black);
+    h.get_by_label("Caro-Kann (Black)");
+    let file = h.state().workspace().choice().file(&path).unwrap().clone();
+    assert_eq!((file.side, file.side_asked), (Some(Side::Black), true));
+}

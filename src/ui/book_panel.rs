@@ -83,9 +83,7 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
             && f.mode == crate::book::ImportMode::Repertoire
             && !f.chapters.is_empty()
         {
-            ui.indent(("chapters_of", i), |ui| {
-                changed |= chapters_panel::chapters_ui(ui, workspace, f, &mut new.files[i]);
-            });
+            changed |= chapters_panel::chapters_ui(ui, workspace, f, &mut new.files[i]);
         }
     }
     for (i, b) in choice.books.iter().enumerate() {

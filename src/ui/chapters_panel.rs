@@ -57,14 +57,10 @@ pub fn chapters_ui(
                 chosen.chapters = None;
                 changed = true;
             }
-            egui::ScrollArea::vertical()
-                .id_salt(("chapter_list", &file.path))
-                .max_height(220.0)
-                .show(ui, |ui| {
-                    for c in &file.chapters {
-                        changed |= chapter_row_ui(ui, workspace, file, c, chosen);
-                    }
-                });
+            // The side panel scrolls: no scroll area of its own.
+            for c in &file.chapters {
+                changed |= chapter_row_ui(ui, workspace, file, c, chosen);
+            }
         });
     changed
 }
@@ -113,15 +109,15 @@ fn chapter_row_ui(
     changed
 }
 
-/// "Untagged chapters are for: White / Black / either side".
+/// "Untagged chapters are drilled as White / as Black / from either side".
 fn file_side_ui(ui: &mut Ui, chosen: &mut BookFile) -> bool {
     let mut changed = false;
     ui.horizontal_wrapped(|ui| {
-        ui.label("Untagged chapters are for");
+        ui.label("Untagged chapters are drilled");
         for (side, text) in [
-            (Some(Side::White), "White"),
-            (Some(Side::Black), "Black"),
-            (None, "either side"),
+            (Some(Side::White), "as White"),
+            (Some(Side::Black), "as Black"),
+            (None, "from either side"),
         ] {
             if ui
                 .radio(chosen.side == side, text)

@@ -55,6 +55,17 @@ pub struct BookFile {
     pub chapters: Option<Vec<u32>>,
 }
 
+impl BookFile {
+    /// Whether `other` gives the book the same lines: all but whether the learner was
+    /// asked its side.
+    pub fn same_lines(&self, other: &BookFile) -> bool {
+        BookFile {
+            side_asked: other.side_asked,
+            ..self.clone()
+        } == *other
+    }
+}
+
 impl Default for BookFile {
     fn default() -> BookFile {
         BookFile {
@@ -132,6 +143,13 @@ impl BookChoice {
     /// filters): books and popularity do not change the graph, and the side drilled
     /// only does when a chapter has a side (see `Workspace::set_choice`).
     pub fn same_graph(&self, other: &BookChoice) -> bool {
-        self.eco == other.eco && self.files == other.files && self.filter == other.filter
+        self.eco == other.eco
+            && self.files.len() == other.files.len()
+            && self
+                .files
+                .iter()
+                .zip(&other.files)
+                .all(|(a, b)| a.same_lines(b))
+            && self.filter == other.filter
     }
 }

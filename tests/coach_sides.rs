@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use hastings::book::Side;
 use hastings::coach::settings::Settings;
@@ -213,4 +214,53 @@ fn the_chapter_picker_chooses_what_is_drilled() {
     frame(&mut c);
     assert_eq!(c.session().learner(), Color::White);
     assert_eq!(c.graph().lines().len(), 4);
+}
+
+#[test]
+fn picked_lines_are_drilled_alone_and_a_changed_file_drops_them() {
+    let dir = temp_dir("sides-lines");
+    let path = dir.join("mixed.pgn");
+    std::fs::copy(fixture("mixed_sides.pgn"), &path).unwrap();
+    let mut c = coach(Side::Black);
+    load(&mut c, &path);
+    let lines = Arc::clone(&c.workspace().file(&path).unwrap().lines);
+    // The Caro-Kann's 2.c4 line, by its place in the file.
+    let pick = lines
+        .iter()
+        .position(|l| l.moves.len() > 2 && l.moves[2].to_string() == "c4")
+        .unwrap();
+    let mut choice = c.workspace().choice().clone();
+    choice.files[0].lines = Some(vec![u32::try_from(pick).unwrap()]);
+    c.apply(Command::SetBook(choice));
+    c.finish_loading();
+    frame(&mut c);
+    assert_eq!(c.graph().lines().len(), 1);
+    assert_eq!(c.graph().lines()[0].moves, lines[pick].moves);
+    assert!(c.workspace().line_chosen(&path, pick));
+    assert!(!c.workspace().line_chosen(&path, pick + 1));
+
+    // The file changes on disk: read again at the next start, its picked lines go.
+    let mut settings = c.settings().clone();
+    settings.book = c.workspace().choice().clone();
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("\n\n[Event \"Added later\"]\n[Orientation \"black\"]\n\n1. e4 c6 2. Nf3 d5 *\n");
+    std::fs::write(&path, text).unwrap();
+    let mut again = Coach::new(eco(), settings, None);
+    again.finish_loading();
+    frame(&mut again);
+    assert_eq!(again.workspace().choice().file(&path).unwrap().lines, None);
+    assert!(
+        again
+            .workspace()
+            .warnings()
+            .iter()
+            .any(|w| w.ends_with("has changed: the lines picked in it are all drilled again")),
+        "{:?}",
+        again.workspace().warnings()
+    );
+    assert_eq!(
+        again.graph().lines().len(),
+        9,
+        "every Black line, the new one too"
+    );
 }

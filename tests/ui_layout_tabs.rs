@@ -327,7 +327,10 @@ fn the_book_tab_with_two_studies_and_their_chapters_fits_at_both_sizes() {
         h.get_by_label("Chapters (3)");
         h.get_by_label("Chapters (4)");
         h.get_by_label("as Black");
+        // A chapter's lines, opened.
+        h.get_by_label("its 5 lines").click();
         h.run();
+        h.get_by_label("1.e4 c6 2.d4 d5 3.exd5 cxd5");
         let cut_out = cut(&mut h, size);
         assert!(cut_out.is_empty(), "Book at {size:?}: {cut_out:#?}");
         let cut_in = cut_by_the_side_panel(&h, size);

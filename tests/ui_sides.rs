@@ -166,3 +166,53 @@ fn a_question_left_unanswered_can_be_answered_later_in_the_book_tab() {
     let file = h.state().workspace().choice().file(&path).unwrap().clone();
     assert_eq!((file.side, file.side_asked), (Some(Side::Black), true));
 }
+
+#[test]
+fn a_line_is_picked_in_its_chapter_and_drilled_alone() {
+    let path = fixture("mixed_sides.pgn");
+    let mut h = harness((1280.0, 800.0));
+    load(&mut h, &path);
+    h.get_by_label("Book").click();
+    h.run();
+    h.get_by_label("its 5 lines").click();
+    h.run();
+    let line = h.get_by_label("1.e4 c6 2.c4 d5").rect();
+    let only = h
+        .get_all_by_label("only")
+        .min_by(|a, b| {
+            let d = |n: &egui_kittest::Node<'_>| (n.rect().center().y - line.center().y).abs();
+            d(a).total_cmp(&d(b))
+        })
+        .unwrap();
+    only.click();
+    h.step();
+    h.state_mut().finish_loading();
+    h.run();
+    // ECO is still ticked; the learner plays the line's side (Black).
+    let rep: Vec<_> = h
+        .state()
+        .graph()
+        .lines()
+        .iter()
+        .filter(|l| matches!(l.source, hastings::book::LineSource::Pgn { .. }))
+        .map(|l| {
+            l.moves
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(rep, ["e4 c6 c4 d5"]);
+    assert_eq!(h.state().session().learner(), Color::Black);
+    h.get_by_label("Chapters (3), 1 line picked");
+    h.get_by_label("all").click();
+    h.step();
+    h.state_mut().finish_loading();
+    h.run();
+    assert_eq!(
+        h.state().workspace().choice().file(&path).unwrap().lines,
+        None
+    );
+    h.get_by_label("Chapters (3)");
+}

@@ -33,6 +33,21 @@ pub fn numbered_ply(ply: u32, san: &str) -> String {
     numbered(ply.div_ceil(2), mover, san)
 }
 
+/// A line's moves from the standard start as players write them: `1.e4 c6 2.d4 d5`.
+pub fn numbered_line<S: std::fmt::Display>(sans: &[S]) -> String {
+    let mut out = String::new();
+    for (i, san) in sans.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if i % 2 == 0 {
+            out.push_str(&format!("{}.", i / 2 + 1));
+        }
+        out.push_str(&san.to_string());
+    }
+    out
+}
+
 /// How far `plies` half-moves go, as players count: `"3 moves"` for 5 or 6 plies,
 /// `"1 move"` for 1 or 2.
 pub fn moves_count(plies: usize) -> String {

@@ -4,8 +4,9 @@
 use eframe::egui;
 use egui::{RichText, Ui};
 
-use crate::book::Side;
 use crate::book::chapters::Chapter;
+use crate::book::{LineSource, Side};
+use crate::coach::format::numbered_line;
 use crate::workspace::{BookFile, LoadedFile, Workspace};
 
 /// The chapters of `file`, with a checkbox each, "only", "all", and the side the file
@@ -23,11 +24,18 @@ pub fn chapters_ui(
         .iter()
         .filter(|c| workspace.chapter_chosen(&file.path, c.game))
         .count();
-    let title = if picked == all {
+    let mut title = if picked == all {
         format!("Chapters ({all})")
     } else {
         format!("Chapters ({picked} of {all} drilled)")
     };
+    if let Some(lines) = &chosen.lines {
+        title = format!(
+            "{title}, {} line{} picked",
+            lines.len(),
+            if lines.len() == 1 { "" } else { "s" }
+        );
+    }
     egui::CollapsingHeader::new(title)
         .id_salt(("chapters", &file.path))
         // A study's few chapters are shown at once; a long list waits for a click.
@@ -49,12 +57,14 @@ pub fn chapters_ui(
                     .wrap(),
                 );
             }
+            let every = picked == all && chosen.lines.is_none();
             if ui
-                .add_enabled(picked < all, egui::Button::new("all").small())
-                .on_hover_text("Drill every chapter")
+                .add_enabled(!every, egui::Button::new("all").small())
+                .on_hover_text("Drill every chapter and line")
                 .clicked()
             {
                 chosen.chapters = None;
+                chosen.lines = None;
                 changed = true;
             }
             // The side panel scrolls: no scroll area of its own.
@@ -106,7 +116,78 @@ fn chapter_row_ui(
             changed = true;
         }
     });
+    if c.lines > 1 {
+        egui::CollapsingHeader::new(format!("its {} lines", c.lines))
+            .id_salt(("lines_of", &file.path, c.game))
+            .show(ui, |ui| {
+                changed |= lines_ui(ui, workspace, file, c.game, chosen)
+            });
+    }
     changed
+}
+
+/// The lines of chapter `game`: a checkbox each (its moves) and "only".
+fn lines_ui(
+    ui: &mut Ui,
+    workspace: &Workspace,
+    file: &LoadedFile,
+    game: u32,
+    chosen: &mut BookFile,
+) -> bool {
+    let mut changed = false;
+    let of_game = file
+        .lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| matches!(l.source, LineSource::Pgn { game: g, .. } if g == game));
+    for (i, line) in of_game {
+        let moves = match line.start {
+            None => numbered_line(&line.moves),
+            Some(_) => line
+                .moves
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let mut on = workspace.line_chosen(&file.path, i);
+        ui.horizontal(|ui| {
+            if ui
+                .small_button("only")
+                .on_hover_text("Drill this line alone")
+                .clicked()
+            {
+                chosen.chapters = None;
+                chosen.lines = Some(vec![index(i)]);
+                changed = true;
+            }
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+            if ui.checkbox(&mut on, moves).changed() {
+                toggle_line(chosen, file, i, on);
+                changed = true;
+            }
+        });
+    }
+    changed
+}
+
+/// A line's index in its file, as the choice keeps it.
+fn index(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// Ticks or unticks line `i`; every line ticked means all (`None`).
+fn toggle_line(chosen: &mut BookFile, file: &LoadedFile, i: usize, on: bool) {
+    let mut lines: Vec<u32> = match &chosen.lines {
+        Some(l) => l.clone(),
+        None => (0..file.lines.len()).map(index).collect(),
+    };
+    lines.retain(|l| *l != index(i));
+    if on {
+        lines.push(index(i));
+        lines.sort_unstable();
+    }
+    chosen.lines = (lines.len() < file.lines.len()).then_some(lines);
 }
 
 /// "Untagged chapters are drilled as White / as Black / from either side".

@@ -28,15 +28,17 @@ pub(super) struct Selection {
     side: Option<Side>,
 }
 
-/// A file's chosen chapters (`None`: all) and the sides known for its chapters.
+/// A file's chosen chapters and lines (`None`: all) and the sides known for its
+/// chapters.
 struct Kept {
     games: Option<HashSet<u32>>,
+    lines: Option<HashSet<u32>>,
     sides: HashMap<u32, Side>,
 }
 
 impl Selection {
-    /// Whether the build keeps `line`.
-    pub(super) fn matches(&self, line: &OpeningLine) -> bool {
+    /// Whether the build keeps `line`, the `index`-th of its source.
+    pub(super) fn matches(&self, index: usize, line: &OpeningLine) -> bool {
         if !self.filter.matches(line) {
             return false;
         }
@@ -47,6 +49,10 @@ impl Selection {
             return true;
         };
         if kept.games.as_ref().is_some_and(|g| !g.contains(&game)) {
+            return false;
+        }
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        if kept.lines.as_ref().is_some_and(|l| !l.contains(&index)) {
             return false;
         }
         match (self.side, kept.sides.get(&game)) {
@@ -104,6 +110,15 @@ impl Workspace {
             .or_else(|| self.choice.file(path).and_then(|f| f.side))
     }
 
+    /// Whether line `index` (in file order) of the file at `path` is chosen, its chapter
+    /// aside.
+    pub fn line_chosen(&self, path: &Path, index: usize) -> bool {
+        self.choice
+            .file(path)
+            .and_then(|f| f.lines.as_ref())
+            .is_none_or(|lines| lines.iter().any(|&l| l as usize == index))
+    }
+
     /// Whether chapter `game` of the file at `path` is chosen.
     pub fn chapter_chosen(&self, path: &Path, game: u32) -> bool {
         self.choice
@@ -115,9 +130,21 @@ impl Workspace {
     /// How many chosen chapters of the ticked repertoire files are for each side.
     pub fn sides(&self) -> Sides {
         let mut sides = Sides::default();
-        for (file, _) in self.repertoire_files() {
+        for (file, chosen) in self.repertoire_files() {
+            // With lines picked, a chapter counts when one of them is in it.
+            let picked: Option<HashSet<u32>> = chosen.lines.as_ref().map(|lines| {
+                lines
+                    .iter()
+                    .filter_map(|&i| match file.lines.get(i as usize)?.source {
+                        LineSource::Pgn { game, .. } => Some(game),
+                        LineSource::Eco { .. } => None,
+                    })
+                    .collect()
+            });
             for c in &file.chapters {
-                if !self.chapter_chosen(&file.path, c.game) {
+                if !self.chapter_chosen(&file.path, c.game)
+                    || picked.as_ref().is_some_and(|p| !p.contains(&c.game))
+                {
                     continue;
                 }
                 match self.chapter_side(&file.path, c) {
@@ -192,7 +219,17 @@ impl Workspace {
             let games = chosen
                 .and_then(|c| c.chapters.as_ref())
                 .map(|g| g.iter().copied().collect());
-            kept.insert(f.id, Kept { games, sides });
+            let lines = chosen
+                .and_then(|c| c.lines.as_ref())
+                .map(|l| l.iter().copied().collect());
+            kept.insert(
+                f.id,
+                Kept {
+                    games,
+                    lines,
+                    sides,
+                },
+            );
         }
         // A side no chosen chapter is for leaves every chapter in (the learner chose to
         // play the other side of a one-sided repertoire).

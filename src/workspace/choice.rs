@@ -53,6 +53,9 @@ pub struct BookFile {
     pub side_asked: bool,
     /// The chapters (game numbers) drilled; `None`: all of them.
     pub chapters: Option<Vec<u32>>,
+    /// The lines drilled (indices in the file's lines, in file order), when the learner
+    /// picked lines; `None`: every line of the chosen chapters.
+    pub lines: Option<Vec<u32>>,
 }
 
 impl BookFile {
@@ -77,6 +80,7 @@ impl Default for BookFile {
             side: None,
             side_asked: false,
             chapters: None,
+            lines: None,
         }
     }
 }

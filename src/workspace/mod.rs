@@ -364,8 +364,14 @@ impl Workspace {
         PositionGraph::build(
             sources
                 .into_iter()
-                .flat_map(|s| Arc::try_unwrap(s).unwrap_or_else(|shared| shared.to_vec()))
-                .filter(|l| selection.matches(l)),
+                .flat_map(|s| {
+                    Arc::try_unwrap(s)
+                        .unwrap_or_else(|shared| shared.to_vec())
+                        .into_iter()
+                        .enumerate()
+                })
+                .filter(|(i, l)| selection.matches(*i, l))
+                .map(|(_, l)| l),
         )
     }
 
@@ -439,6 +445,14 @@ impl Workspace {
     ) -> usize {
         match self.choice.files.iter_mut().find(|b| b.path == path) {
             Some(b) => {
+                // Lines are picked by their place in the file: a changed file drops them.
+                let changed = b.size != stamp.size || b.modified != stamp.modified;
+                if changed && b.lines.take().is_some() {
+                    self.warnings.push(format!(
+                        "{} has changed: the lines picked in it are all drilled again",
+                        path.display()
+                    ));
+                }
                 b.size = stamp.size;
                 b.modified = stamp.modified;
             }
@@ -509,9 +523,9 @@ fn build_graph(selection: &chapters::Selection) -> GraphBuild {
         selection
             .sources
             .iter()
-            .flat_map(|s| s.iter())
-            .filter(|l| selection.matches(l))
-            .cloned(),
+            .flat_map(|s| s.iter().enumerate())
+            .filter(|(i, l)| selection.matches(*i, l))
+            .map(|(_, l)| l.clone()),
     )
 }
 

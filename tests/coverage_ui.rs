@@ -31,14 +31,7 @@ fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
 /// Loads `path` as the learner's repertoire (the open dialog's path), closes the report
 /// and unticks ECO, so that the book is only the repertoire.
 fn load_repertoire(harness: &mut Harness<'static, TrainerApp>, path: PathBuf) {
-    harness.state_mut().open_files(vec![path]);
-    harness.run();
-    harness.get_by_label("My repertoire").click();
-    harness.run();
-    harness.get_by_label("Import").click();
-    harness.step();
-    harness.state_mut().finish_loading();
-    harness.run();
+    common::open_in_window(harness, vec![path], "My repertoire");
     harness.get_by_label("Close").click();
     harness.run();
     harness.get_by_label("Book").click();

@@ -305,14 +305,7 @@ fn the_book_tab_with_two_studies_and_their_chapters_fits_at_both_sizes() {
             common::fixture("mixed_sides.pgn"),
             common::fixture("study_chapters.pgn"),
         ];
-        h.state_mut().open_files(files);
-        h.run();
-        h.get_by_label("My repertoire").click();
-        h.run();
-        h.get_by_label("Import").click();
-        h.step();
-        h.state_mut().finish_loading();
-        h.run();
+        common::open_in_window(&mut h, files, "My repertoire");
         // The French study has no side tags: the question comes, once.
         let window = Rect::from_min_size(egui::Pos2::ZERO, vec2(size.0, size.1));
         let answer = h.get_by_label("Both / don't know");

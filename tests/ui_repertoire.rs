@@ -56,14 +56,7 @@ fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
 /// Loads `paths` as the file dialog does: the open dialog asks for the mode, "Import"
 /// starts the import; then waits for the import and the new book.
 fn load(harness: &mut Harness<'static, TrainerApp>, paths: Vec<PathBuf>, mode: &str) {
-    harness.state_mut().open_files(paths);
-    harness.run();
-    harness.get_by_label(mode).click();
-    harness.run();
-    harness.get_by_label("Import").click();
-    harness.step();
-    harness.state_mut().finish_loading();
-    harness.run();
+    common::open_in_window(harness, paths, mode);
     // A repertoire without side tags is asked about once: these tests keep the side
     // they chose.
     if let Some(both) = harness.query_by_label("Both / don't know") {

@@ -32,14 +32,7 @@ fn harness(size: (f32, f32)) -> Harness<'static, TrainerApp> {
 
 /// Loads `path` through the open dialog as "My repertoire", then waits.
 fn load(h: &mut Harness<'static, TrainerApp>, path: &Path) {
-    h.state_mut().open_files(vec![path.to_owned()]);
-    h.run();
-    h.get_by_label("My repertoire").click();
-    h.run();
-    h.get_by_label("Import").click();
-    h.step();
-    h.state_mut().finish_loading();
-    h.run();
+    common::open_in_window(h, vec![path.to_owned()], "My repertoire");
 }
 
 /// The mixed study's two Black chapters, their side tags taken out.

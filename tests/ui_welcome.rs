@@ -78,12 +78,7 @@ fn choosing_my_repertoire_opens_it_to_be_read_as_a_repertoire() {
     h.run();
     h.get_by_label("Open").click();
     h.run();
-    h.get_by_label("My repertoire").click();
-    h.run();
-    h.get_by_label("Import").click();
-    h.step();
-    h.state_mut().finish_loading();
-    h.run();
+    common::import_as(&mut h, "My repertoire");
     assert_eq!(h.state().workspace().files().len(), 1);
     assert_eq!(h.state().workspace().files()[0].path, path);
 }

@@ -163,3 +163,25 @@ pub fn stockfish_or_skip() -> Option<std::path::PathBuf> {
     }
     found
 }
+
+/// The window's harness, as the UI tests build it.
+pub type AppHarness = egui_kittest::Harness<'static, hastings::ui::TrainerApp>;
+
+/// In the window's "read as" dialog: chooses `mode` ("My repertoire", "A game
+/// collection", …), presses Import, and waits for the import and the new book.
+pub fn import_as(h: &mut AppHarness, mode: &str) {
+    use egui_kittest::kittest::Queryable as _;
+    h.get_by_label(mode).click();
+    h.run();
+    h.get_by_label("Import").click();
+    h.step();
+    h.state_mut().finish_loading();
+    h.run();
+}
+
+/// Opens `paths` as the file dialog or a drop does, then [`import_as`] `mode`.
+pub fn open_in_window(h: &mut AppHarness, paths: Vec<std::path::PathBuf>, mode: &str) {
+    h.state_mut().open_files(paths);
+    h.run();
+    import_as(h, mode);
+}

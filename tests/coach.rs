@@ -22,6 +22,7 @@ use hastings::workspace::FileMode;
 use hastings::workspace::review_store::ReviewStore;
 
 mod common;
+use common::coach_frame as frame;
 use common::{eco, fixture, temp_dir};
 
 fn settings() -> Settings {
@@ -37,13 +38,6 @@ fn settings() -> Settings {
 /// A coach whose progress (and review log) live in `dir`, when given.
 fn coach_in(dir: Option<&Path>) -> Coach {
     Coach::new(eco(), settings(), dir.map(|d| d.join("progress.ron")))
-}
-
-/// One frame's work, a second later than the last.
-fn frame(coach: &mut Coach) {
-    let now = coach.time() + 1.0;
-    coach.set_time(now);
-    coach.logic();
 }
 
 /// Plays `lines` drill lines to their end with "Show me" (the most popular book move),
@@ -69,13 +63,7 @@ fn drill(coach: &mut Coach, lines: usize) {
 
 /// Loads `path` as the learner's repertoire and drops ECO from the book.
 fn load_repertoire(coach: &mut Coach, path: PathBuf) {
-    coach.apply(Command::Import(vec![path], FileMode::Repertoire));
-    coach.finish_loading();
-    let mut choice = coach.workspace().choice().clone();
-    choice.eco = false;
-    coach.apply(Command::SetBook(choice));
-    coach.finish_loading();
-    frame(coach);
+    common::load_repertoire_alone(coach, &path);
     assert!(coach.is_repertoire());
 }
 

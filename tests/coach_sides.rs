@@ -16,6 +16,7 @@ use hastings::workspace::FileMode;
 use shakmaty::Color;
 
 mod common;
+use common::coach_frame as frame;
 use common::{eco, fixture, temp_dir};
 
 fn coach(learner: Side) -> Coach {
@@ -29,21 +30,9 @@ fn coach(learner: Side) -> Coach {
     Coach::new(eco(), settings, None)
 }
 
-fn frame(coach: &mut Coach) {
-    let now = coach.time() + 1.0;
-    coach.set_time(now);
-    coach.logic();
-}
-
 /// Loads `path` as a repertoire, without ECO, and waits for every rebuild.
 fn load(coach: &mut Coach, path: &Path) {
-    coach.apply(Command::Import(vec![path.to_owned()], FileMode::Repertoire));
-    coach.finish_loading();
-    let mut choice = coach.workspace().choice().clone();
-    choice.eco = false;
-    coach.apply(Command::SetBook(choice));
-    coach.finish_loading();
-    frame(coach);
+    common::load_repertoire_alone(coach, path);
 }
 
 /// The first moves of the book's lines, as SAN, sorted and deduplicated.

@@ -20,6 +20,7 @@ use hastings::ui::sounds::SoundPlayer;
 use shakmaty::{Chess, Move, Position as _};
 
 mod common;
+use common::coach_frame as frame;
 use common::eco;
 
 fn settings() -> Settings {
@@ -36,13 +37,6 @@ fn coach_with(settings: Settings) -> Coach {
     let mut coach = Coach::new(eco(), settings, None);
     frame(&mut coach);
     coach
-}
-
-/// One frame's work, a second later than the last.
-fn frame(coach: &mut Coach) {
-    let now = coach.time() + 1.0;
-    coach.set_time(now);
-    coach.logic();
 }
 
 /// The sounds asked for since the last call.

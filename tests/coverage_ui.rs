@@ -50,12 +50,9 @@ fn open_coverage(harness: &mut Harness<'static, TrainerApp>) {
     harness.run();
 }
 
-fn key_of(harness: &Harness<'static, TrainerApp>) -> NodeKey {
-    NodeKey::from_position(harness.state().session().position())
-}
-
-#[test]
-fn the_coverage_tab_lists_a_gap_and_drills_it() {
+/// The window drilling White (seed 7, no delay) on the repertoire at `path` alone, its
+/// Coverage tab open.
+fn coverage_of(path: PathBuf) -> Harness<'static, TrainerApp> {
     let settings = Settings {
         learner: Side::White,
         seed: "7".to_owned(),
@@ -64,11 +61,21 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
     };
     let mut harness = harness_for(TrainerApp::new(eco(), settings));
     harness.run();
-    load_repertoire(&mut harness, fixture("compare_white.pgn"));
+    load_repertoire(&mut harness, path);
+    open_coverage(&mut harness);
+    harness
+}
+
+fn key_of(harness: &Harness<'static, TrainerApp>) -> NodeKey {
+    NodeKey::from_position(harness.state().session().position())
+}
+
+#[test]
+fn the_coverage_tab_lists_a_gap_and_drills_it() {
+    let mut harness = coverage_of(fixture("compare_white.pgn"));
     let own =
         PositionGraph::build(import_fixture("compare_white.pgn", ImportMode::Repertoire).lines)
             .graph;
-    open_coverage(&mut harness);
 
     let report = harness.state().coverage_report().expect("computed");
     // The Caro-Kann is a likely reply to 1.e4 that the repertoire does not answer.
@@ -123,16 +130,7 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
 
 #[test]
 fn the_coverage_by_depth_legend_stays_off_the_bars_and_a_bar_shows_its_numbers_on_hover() {
-    let settings = Settings {
-        learner: Side::White,
-        seed: "7".to_owned(),
-        reply_delay_ms: 0,
-        ..Settings::default()
-    };
-    let mut harness = harness_for(TrainerApp::new(eco(), settings));
-    harness.run();
-    load_repertoire(&mut harness, fixture("compare_white.pgn"));
-    open_coverage(&mut harness);
+    let mut harness = coverage_of(fixture("compare_white.pgn"));
     let chart = harness
         .get_by(|n| n.role() == Role::Figure && n.label().is_some_and(|l| l.starts_with("ply 0: ")))
         .rect();
@@ -168,16 +166,7 @@ fn the_coverage_by_depth_legend_stays_off_the_bars_and_a_bar_shows_its_numbers_o
 
 #[test]
 fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
-    let settings = Settings {
-        learner: Side::White,
-        seed: "7".to_owned(),
-        reply_delay_ms: 0,
-        ..Settings::default()
-    };
-    let mut harness = harness_for(TrainerApp::new(eco(), settings));
-    harness.run();
-    load_repertoire(&mut harness, fixture("compare_white.pgn"));
-    open_coverage(&mut harness);
+    let mut harness = coverage_of(fixture("compare_white.pgn"));
 
     // The file chosen in "Check my games…", with the name left empty: the tab asks whose
     // games they are, the file's most frequent player first, and a click compares them.
@@ -274,20 +263,11 @@ fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
 
 #[test]
 fn adding_the_most_popular_answer_writes_a_copy_and_closes_the_gap() {
-    let settings = Settings {
-        learner: Side::White,
-        seed: "7".to_owned(),
-        reply_delay_ms: 0,
-        ..Settings::default()
-    };
     let dir = common::temp_dir("coverage-ui-add-answer");
     let rep = dir.join("mine.pgn");
     std::fs::copy(fixture("compare_white.pgn"), &rep).unwrap();
     let original = std::fs::read(&rep).unwrap();
-    let mut harness = harness_for(TrainerApp::new(eco(), settings));
-    harness.run();
-    load_repertoire(&mut harness, rep.clone());
-    open_coverage(&mut harness);
+    let mut harness = coverage_of(rep.clone());
     let report = harness.state().coverage_report().expect("computed");
     let i = report.gaps.iter().position(|g| g.sans == "e4 c6").unwrap();
     assert_eq!(report.gaps[i].theory[0], "d4");

@@ -52,18 +52,7 @@ fn after_a_wrong_move_with_long_line_names_the_drill_panel_stays_inside_the_wind
     let mut h = harness(settings, (1280.0, 800.0));
     h.run();
     let board_before = rect_of(&h, "a1 white rook");
-    h.get_by_label("e2 white pawn").click();
-    h.run();
-    h.get_by_label("e4").click();
-    h.run();
-    assert_eq!(h.state().session().moves()[1].san, "e5");
-    h.get_by_label("h2 white pawn").click();
-    h.run();
-    h.get_by_label("h4").click();
-    h.run();
-    let Phase::OutOfBook { book_moves, .. } = h.state().session().phase().clone() else {
-        panic!("2.h4 leaves the book");
-    };
+    let book_moves = after_two_h4(&mut h);
     assert!(book_moves.len() >= 15, "{} book moves", book_moves.len());
     let window = Rect::from_min_size(egui::Pos2::ZERO, vec2(1280.0, 800.0));
     let title = rect_of(&h, "h4 is not in the book.");

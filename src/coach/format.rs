@@ -35,17 +35,15 @@ pub fn numbered_ply(ply: u32, san: &str) -> String {
 
 /// A line's moves from the standard start as players write them: `1.e4 c6 2.d4 d5`.
 pub fn numbered_line<S: std::fmt::Display>(sans: &[S]) -> String {
-    let mut out = String::new();
-    for (i, san) in sans.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        if i % 2 == 0 {
-            out.push_str(&format!("{}.", i / 2 + 1));
-        }
-        out.push_str(&san.to_string());
-    }
-    out
+    sans.iter()
+        .enumerate()
+        .map(|(i, san)| match u32::try_from(i + 1) {
+            // White's moves carry their number; Black's follow them.
+            Ok(ply) if ply % 2 == 1 => numbered_ply(ply, &san.to_string()),
+            _ => san.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// How far `plies` half-moves go, as players count: `"3 moves"` for 5 or 6 plies,

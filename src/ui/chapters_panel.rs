@@ -44,7 +44,7 @@ pub fn chapters_ui(
             if file.chapters.iter().any(|c| c.tagged.is_none()) {
                 changed |= file_side_ui(ui, chosen);
             }
-            if sides_of(workspace, file) == (true, true) {
+            if workspace.file_sides(&file.path).mixed() {
                 ui.add(
                     egui::Label::new(
                         RichText::new(
@@ -112,7 +112,8 @@ fn chapter_row_ui(
         let text = format!("{} ({side})", c.title);
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
         if ui.checkbox(&mut on, text).on_hover_text(hover).changed() {
-            toggle(chosen, file, c.game, on);
+            let all: Vec<u32> = file.chapters.iter().map(|c| c.game).collect();
+            toggle(&mut chosen.chapters, &all, c.game, on);
             changed = true;
         }
     });
@@ -163,7 +164,8 @@ fn lines_ui(
             }
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
             if ui.checkbox(&mut on, moves).changed() {
-                toggle_line(chosen, file, i, on);
+                let all: Vec<u32> = (0..file.lines.len()).map(index).collect();
+                toggle(&mut chosen.lines, &all, index(i), on);
                 changed = true;
             }
         });
@@ -174,20 +176,6 @@ fn lines_ui(
 /// A line's index in its file, as the choice keeps it.
 fn index(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
-}
-
-/// Ticks or unticks line `i`; every line ticked means all (`None`).
-fn toggle_line(chosen: &mut BookFile, file: &LoadedFile, i: usize, on: bool) {
-    let mut lines: Vec<u32> = match &chosen.lines {
-        Some(l) => l.clone(),
-        None => (0..file.lines.len()).map(index).collect(),
-    };
-    lines.retain(|l| *l != index(i));
-    if on {
-        lines.push(index(i));
-        lines.sort_unstable();
-    }
-    chosen.lines = (lines.len() < file.lines.len()).then_some(lines);
 }
 
 /// "Untagged chapters are drilled as White / as Black / from either side".
@@ -217,27 +205,14 @@ fn file_side_ui(ui: &mut Ui, chosen: &mut BookFile) -> bool {
     changed
 }
 
-/// Whether chosen chapters of `file` are for White, and for Black.
-fn sides_of(workspace: &Workspace, file: &LoadedFile) -> (bool, bool) {
-    let side = |want: Side| {
-        file.chapters.iter().any(|c| {
-            workspace.chapter_chosen(&file.path, c.game)
-                && workspace.chapter_side(&file.path, c) == Some(want)
-        })
-    };
-    (side(Side::White), side(Side::Black))
-}
-
-/// Ticks or unticks chapter `game`; every chapter ticked means all (`None`).
-fn toggle(chosen: &mut BookFile, file: &LoadedFile, game: u32, on: bool) {
-    let mut games: Vec<u32> = match &chosen.chapters {
-        Some(g) => g.clone(),
-        None => file.chapters.iter().map(|c| c.game).collect(),
-    };
-    games.retain(|g| *g != game);
+/// Ticks or unticks `item` in a pick list (`None`: every one of `all` picked, which is
+/// what it becomes again once every one is ticked).
+fn toggle(picks: &mut Option<Vec<u32>>, all: &[u32], item: u32, on: bool) {
+    let mut list = picks.clone().unwrap_or_else(|| all.to_vec());
+    list.retain(|x| *x != item);
     if on {
-        games.push(game);
-        games.sort_unstable();
+        list.push(item);
+        list.sort_unstable();
     }
-    chosen.chapters = (games.len() < file.chapters.len()).then_some(games);
+    *picks = (list.len() < all.len()).then_some(list);
 }

@@ -129,29 +129,47 @@ impl Workspace {
 
     /// How many chosen chapters of the ticked repertoire files are for each side.
     pub fn sides(&self) -> Sides {
+        self.repertoire_files()
+            .map(|(file, chosen)| self.sides_in(file, chosen))
+            .fold(Sides::default(), |a, b| Sides {
+                white: a.white + b.white,
+                black: a.black + b.black,
+                unknown: a.unknown + b.unknown,
+            })
+    }
+
+    /// How many chosen chapters of the file at `path` are for each side (none when it
+    /// is not a ticked repertoire file).
+    pub fn file_sides(&self, path: &Path) -> Sides {
+        self.repertoire_files()
+            .find(|(f, _)| f.path == path)
+            .map(|(file, chosen)| self.sides_in(file, chosen))
+            .unwrap_or_default()
+    }
+
+    /// How many chosen chapters of `file` are for each side.
+    fn sides_in(&self, file: &LoadedFile, chosen: &BookFile) -> Sides {
+        // With lines picked, a chapter counts when one of them is in it.
+        let picked: Option<HashSet<u32>> = chosen.lines.as_ref().map(|lines| {
+            lines
+                .iter()
+                .filter_map(|&i| match file.lines.get(i as usize)?.source {
+                    LineSource::Pgn { game, .. } => Some(game),
+                    LineSource::Eco { .. } => None,
+                })
+                .collect()
+        });
         let mut sides = Sides::default();
-        for (file, chosen) in self.repertoire_files() {
-            // With lines picked, a chapter counts when one of them is in it.
-            let picked: Option<HashSet<u32>> = chosen.lines.as_ref().map(|lines| {
-                lines
-                    .iter()
-                    .filter_map(|&i| match file.lines.get(i as usize)?.source {
-                        LineSource::Pgn { game, .. } => Some(game),
-                        LineSource::Eco { .. } => None,
-                    })
-                    .collect()
-            });
-            for c in &file.chapters {
-                if !self.chapter_chosen(&file.path, c.game)
-                    || picked.as_ref().is_some_and(|p| !p.contains(&c.game))
-                {
-                    continue;
-                }
-                match self.chapter_side(&file.path, c) {
-                    Some(Side::White) => sides.white += 1,
-                    Some(Side::Black) => sides.black += 1,
-                    None => sides.unknown += 1,
-                }
+        for c in &file.chapters {
+            if !self.chapter_chosen(&file.path, c.game)
+                || picked.as_ref().is_some_and(|p| !p.contains(&c.game))
+            {
+                continue;
+            }
+            match self.chapter_side(&file.path, c) {
+                Some(Side::White) => sides.white += 1,
+                Some(Side::Black) => sides.black += 1,
+                None => sides.unknown += 1,
             }
         }
         sides

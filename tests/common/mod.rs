@@ -185,3 +185,26 @@ pub fn open_in_window(h: &mut AppHarness, paths: Vec<std::path::PathBuf>, mode: 
     h.run();
     import_as(h, mode);
 }
+
+/// One frame's work of a headless coach, a second later than the last.
+pub fn coach_frame(coach: &mut hastings::coach::Coach) {
+    let now = coach.time() + 1.0;
+    coach.set_time(now);
+    coach.logic();
+}
+
+/// Loads `path` into a headless coach as the learner's repertoire, drops ECO from the
+/// book, and waits for every rebuild and a frame.
+pub fn load_repertoire_alone(coach: &mut hastings::coach::Coach, path: &std::path::Path) {
+    use hastings::coach::Command;
+    coach.apply(Command::Import(
+        vec![path.to_owned()],
+        hastings::workspace::FileMode::Repertoire,
+    ));
+    coach.finish_loading();
+    let mut choice = coach.workspace().choice().clone();
+    choice.eco = false;
+    coach.apply(Command::SetBook(choice));
+    coach.finish_loading();
+    coach_frame(coach);
+}

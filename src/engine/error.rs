@@ -93,6 +93,12 @@ pub enum EngineError {
         /// What is wrong.
         reason: String,
     },
+    /// The search ended without a score (an analysis needs one).
+    #[error("engine {engine} ended its search without a score")]
+    NoScore {
+        /// The engine's name.
+        engine: String,
+    },
 }
 
 fn last_line_note(line: &Option<String>) -> String {

@@ -19,6 +19,8 @@
 //!   process and its reader threads), [`client`] (handshake, options, search),
 //!   [`discover`] (finding Stockfish), [`uci_server`] (`hastings uci`);
 //! - [`handle`]: a background engine for the window, with fallback;
+//! - [`analysis`]: one position analysed as a new game (score and best line), for
+//!   repertoire checks and wrong-move verdicts;
 //! - matches: [`adjudicate`], [`elo`], [`spec`] (engines named on the command line),
 //!   [`matches`](mod@matches).
 //!
@@ -35,6 +37,7 @@
 
 pub mod adjudicate;
 pub mod alphabeta;
+pub mod analysis;
 pub mod client;
 pub mod discover;
 pub mod elo;

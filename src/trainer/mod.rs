@@ -8,8 +8,10 @@
 //! - [`review_drill`]: review mode, a [`Session`] driven by the spaced-repetition queue.
 //! - [`progress`]: tries and mistakes per position, completed lines.
 //! - [`play_on`]: playing on against an engine after the book.
+//! - [`check`]: engine-checked repertoires (analyses, soundness report).
 //! - [`move_entry`]: moves typed on the keyboard (completions, the move an entry means).
 
+pub mod check;
 pub mod compare;
 pub mod coverage;
 pub mod learner_style;

@@ -1,11 +1,12 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
-//! [`book`] (Polyglot books), [`review`], [`coverage`], [`compare`], [`fit`], [`uci`], [`matches`](mod@matches);
+//! [`book`] (Polyglot books), [`review`], [`coverage`], [`check`], [`compare`], [`fit`], [`uci`], [`matches`](mod@matches);
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
 
 pub mod args;
 pub mod book;
+pub mod check;
 pub mod compare;
 pub mod coverage;
 pub mod export;
@@ -84,6 +85,9 @@ pub enum Command {
     /// What a repertoire will face against a theory book: likely positions, gaps,
     /// coverage by depth.
     Coverage(CoverageArgs),
+    /// Is a repertoire sound? Every position checked by an engine (cached): moves that
+    /// lose, replies met badly, how lines end.
+    Check(check::CheckArgs),
     /// A player's games against a repertoire: where each left it.
     Compare(CompareArgs),
     /// Fit the style under which a player's own moves are most likely (a profile).
@@ -215,6 +219,7 @@ pub fn run_in(
         Command::Uci(args) => uci::run(args, out),
         Command::Match(args) => matches::run(args, out),
         Command::Coverage(args) => coverage::run(args, out),
+        Command::Check(args) => check::run(args, data_dir, out),
         Command::Compare(args) => compare::run(args, data_dir, out),
         Command::Fit(args) => fit::run(args, out),
         Command::Predict(args) => predict::run(args, out),

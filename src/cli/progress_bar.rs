@@ -31,15 +31,26 @@ impl Drop for TerminalBar {
     }
 }
 
-/// Counters that draw a progress bar labelled `label` on stderr.
+/// Counters of bytes that draw a progress bar labelled `label` on stderr.
 pub fn terminal_progress(label: &str) -> JobProgress {
+    bar_with(
+        label,
+        "{msg} [{bar:30}] {percent:>3}% {binary_bytes}/{binary_total_bytes} ({eta})",
+    )
+}
+
+/// Counters of items (positions, games) that draw a progress bar labelled `label` on
+/// stderr.
+pub fn terminal_count_progress(label: &str) -> JobProgress {
+    bar_with(label, "{msg} [{bar:30}] {pos}/{len} ({eta})")
+}
+
+fn bar_with(label: &str, template: &str) -> JobProgress {
     let bar = indicatif::ProgressBar::with_draw_target(
         None,
         indicatif::ProgressDrawTarget::stderr_with_hz(10),
     );
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{msg} [{bar:30}] {percent:>3}% {binary_bytes}/{binary_total_bytes} ({eta})",
-    ) {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_message(label.to_owned());

@@ -15,11 +15,13 @@
 //! - [`profiles`]: style profile files.
 //! - [`data_dir`]: the data folder, the review log in it, one window per folder.
 //! - [`compare_games`]: compare my games (the CLI and the Coverage tab).
+//! - [`analysis_cache`]: engine analyses kept on disk (repertoire checks).
 //! - [`review_store`]: the review log of spaced repetition (append-only, synced).
 //!
 //! The workspace opens files; the layers below it (`book`, `sampler`, `trainer`) never
 //! do. It knows no egui.
 
+pub mod analysis_cache;
 pub mod books;
 pub mod chapters;
 pub mod check_parts;

@@ -161,8 +161,8 @@ impl ReviewStore {
     }
 }
 
-/// `NAME.<what>-<unix time>` beside `path`.
-fn side_path(path: &Path, what: &str) -> PathBuf {
+/// `NAME.<what>-<unix time>` beside `path`: where a damaged part of a file is kept.
+pub(crate) fn side_path(path: &Path, what: &str) -> PathBuf {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

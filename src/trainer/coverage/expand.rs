@@ -47,6 +47,21 @@ pub(super) struct State {
     /// The line naming the game here (for the flags of a games book's moves past the
     /// theory graph's lines).
     pub(super) named: Option<LineId>,
+    /// The moves expanded from here: each with the index of its state in the next
+    /// layer and its probability from this state.
+    pub(super) children: Vec<Child>,
+}
+
+/// A move from a state to a state of the next ply.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Child {
+    /// The move.
+    pub mv: Move,
+    /// The index of the state it leads to, in the next ply's layer.
+    pub index: u32,
+    /// Its probability from the state: the reply's exact `P` at an opponent position,
+    /// the learner split at the learner's.
+    pub p: f64,
 }
 
 /// Everything that makes two states of one ply the same.
@@ -72,6 +87,7 @@ impl State {
             outcome: Outcome::Expanded,
             repertoire: Vec::new(),
             theory_moves: false,
+            children: Vec::new(),
         }
     }
 }
@@ -85,8 +101,8 @@ struct NextLayer {
 
 impl NextLayer {
     /// Adds `mass` into the state after `mv` from `from` (the state `parent` of the
-    /// current layer).
-    fn add(&mut self, from: &State, step: Step<'_>, mv: Move, mass: f64, s_prev: f64) {
+    /// current layer), returning that state's index.
+    fn add(&mut self, from: &State, step: Step<'_>, mv: Move, mass: f64, s_prev: f64) -> u32 {
         let key = from.key.after_move(mv);
         let mut pos = from.pos.clone();
         pos.play_unchecked(mv);
@@ -115,6 +131,7 @@ impl NextLayer {
             state.best_in = mass;
             state.parent = Some((parent, mv));
         }
+        u32::try_from(i).unwrap_or(u32::MAX)
     }
 }
 
@@ -230,7 +247,8 @@ fn learner_moves(
             .as_ref()
             .and_then(|d| d.candidate_for(mv))
             .map_or(1.0, |c| c.share);
-        next.add(state, step, mv, state.reach * part, s_prev);
+        let index = next.add(state, step, mv, state.reach * part, s_prev);
+        state.children.push(Child { mv, index, p: part });
     }
 }
 
@@ -254,6 +272,11 @@ fn opponent_moves(
     };
     for c in &dist.candidates {
         // At the learner's position s_prev plays no part: one state for every path.
-        next.add(state, step, c.mv, state.reach * c.p, 1.0);
+        let index = next.add(state, step, c.mv, state.reach * c.p, 1.0);
+        state.children.push(Child {
+            mv: c.mv,
+            index,
+            p: c.p,
+        });
     }
 }

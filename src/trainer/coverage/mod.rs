@@ -72,7 +72,7 @@ use shakmaty::{Chess, Color, Move};
 use crate::book::{NodeKey, PositionGraph};
 use crate::sampler::{MoveSource, Style};
 
-pub use expand::Outcome;
+pub use expand::{Child, Outcome};
 pub use report::{DepthCoverage, Gap, PathInfo, PositionReach, Redundant, describe, one_in};
 
 /// The depth (in plies) of the exposure when none is given.
@@ -138,6 +138,22 @@ pub struct Ending {
     pub outcome: Outcome,
     /// The reach summed over the states at this ply and position.
     pub reach: f64,
+}
+
+/// One state of the drill's tree ([`Exposure::tree`]): a position at a ply, with what
+/// decides its future merged as the exposure merges it.
+#[derive(Clone, Copy, Debug)]
+pub struct TreeState<'a> {
+    /// The game's position (of the first path that reached the state).
+    pub position: &'a Chess,
+    /// The position's identity.
+    pub key: NodeKey,
+    /// The probability that a drill reaches the state.
+    pub reach: f64,
+    /// Whether it was expanded, and if not, why.
+    pub outcome: Outcome,
+    /// The moves expanded from it (none unless `outcome` is [`Outcome::Expanded`]).
+    pub children: &'a [Child],
 }
 
 /// The exposure of a repertoire to a theory book, with its gaps, coverage and
@@ -276,6 +292,37 @@ impl Exposure {
     /// The reach of the states at the depth limit.
     pub fn mass_at_depth(&self) -> f64 {
         self.mass_at_depth
+    }
+
+    /// The drill's tree, ply by ply: every state with its position, reach, outcome and
+    /// the moves expanded from it (indices into the next ply's layer). For analyses
+    /// that walk the tree, such as the min-max back-up of
+    /// [`check`](crate::trainer::check).
+    pub fn tree(&self) -> Vec<Vec<TreeState<'_>>> {
+        self.layers
+            .iter()
+            .map(|layer| {
+                layer
+                    .iter()
+                    .map(|s| TreeState {
+                        position: &s.pos,
+                        key: s.key,
+                        reach: s.reach,
+                        outcome: s.outcome,
+                        children: &s.children,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The most likely moves from the standard position to the state `index` of ply
+    /// `ply` of [`Exposure::tree`] (empty when there is no such state).
+    pub fn path(&self, ply: usize, index: usize) -> Vec<Move> {
+        if self.layers.get(ply).is_none_or(|l| index >= l.len()) {
+            return Vec::new();
+        }
+        path_to(&self.layers, ply, index)
     }
 
     /// The number of states expanded or reached (each a position at a ply with its

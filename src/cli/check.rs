@@ -1,0 +1,381 @@
+//! `hastings check`: is a repertoire sound? Every position analysed by an engine
+//! (cached between runs), then the learner's moves that lose, the replies met badly,
+//! the lines' ends and the backed-up value ([`crate::trainer::check`]).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Move};
+
+use super::CliError;
+use super::coverage::{ColorArg, StyleArgs, learner_colour, theory_graph};
+use super::progress_bar::terminal_count_progress;
+use crate::book::PositionGraph;
+use crate::engine::spec::{EngineKind, EngineSpec};
+use crate::engine::{Engine, EngineError, Limits, Score, discover};
+use crate::trainer::check::{
+    AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, MemoryStore, Path, Report, analyse_positions,
+    epd_key, positions_to_analyse, report,
+};
+use crate::trainer::coverage::{CoverageOptions, DEFAULT_DEPTH, DEFAULT_MIN_MASS, exposure};
+use crate::workspace::analysis_cache::{AnalysisCache, default_cache_dir};
+
+/// The search depth of a UCI engine (Stockfish) when none is given.
+pub const DEFAULT_UCI_DEPTH: u32 = 12;
+/// The search depth of the built-in engine when none is given (it is slower per ply).
+pub const DEFAULT_BUILTIN_DEPTH: u32 = 6;
+
+/// `hastings check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The repertoire (repeatable).
+    #[arg(long = "pgn", value_name = "FILE", required = true)]
+    pub pgn: Vec<PathBuf>,
+    /// The repertoire's colour (default: from its tags, else from its shape).
+    #[arg(long, value_enum)]
+    pub color: Option<ColorArg>,
+    /// The engine: `stockfish`, `builtin`, or a UCI engine's path, with options
+    /// (`stockfish,Hash=64`). Default: Stockfish when installed, else built-in.
+    #[arg(long, value_name = "ENGINE")]
+    pub engine: Option<EngineSpec>,
+    /// Search each position to this depth (default 12 for a UCI engine, 6 built-in).
+    #[arg(long, value_name = "PLIES", conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Search each position this long instead (not reproducible between runs).
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Report learner moves that lose at least this many centipawns.
+    #[arg(long, value_name = "CP", default_value_t = DEFAULT_THRESHOLD_CP)]
+    pub threshold: i32,
+    /// Engines to run at once (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Where analyses are kept between runs (default: `analysis/` in the data folder).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache: Option<PathBuf>,
+    /// Keep no analyses between runs.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// The opponent's book besides the repertoire's own moves: `eco` or PGN files.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "eco|FILE.pgn",
+        default_value = "eco"
+    )]
+    pub theory: Vec<String>,
+    /// How far the drill's tree goes, in plies (the repertoire's own lines are analysed
+    /// to their ends whatever this says).
+    #[arg(long, value_name = "PLIES", default_value_t = DEFAULT_DEPTH)]
+    pub plies: u32,
+    /// Drill positions less likely than this are not expanded.
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MIN_MASS)]
+    pub min_mass: f64,
+    /// The opponent's style.
+    #[command(flatten)]
+    pub style: StyleArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One finding of [`CheckJson`].
+#[derive(Debug, serde::Serialize)]
+pub struct FindingJson {
+    /// The position where the move is played, as EPD.
+    pub epd: String,
+    /// The way there in SAN, from the standard position (or from `start`).
+    pub moves: String,
+    /// The set-up position the moves start from, when not the standard one (FEN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// The repertoire's move (SAN).
+    pub played: String,
+    /// The engine's best move (SAN).
+    pub best: Option<String>,
+    /// What the played move loses against the best, in centipawns (mates count as
+    /// ±20,000 less their distance).
+    pub loss_cp: i32,
+    /// The score after the best move, from the learner's side (`+0.35`, `#3`, `#-1`).
+    pub best_eval: String,
+    /// The score after the played move, from the learner's side.
+    pub played_eval: String,
+    /// The probability that a drill meets it.
+    pub reach: f64,
+    /// The engine's line after the played move, in SAN.
+    pub refutation: Vec<String>,
+}
+
+/// One line end of [`CheckJson`].
+#[derive(Debug, serde::Serialize)]
+pub struct LineEndJson {
+    /// The line in SAN.
+    pub moves: String,
+    /// The set-up position the moves start from, when not the standard one (FEN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// The score at the end, centipawns from the learner's side (mates beyond ±10,000).
+    pub eval_cp: Option<i32>,
+    /// The probability that a drill reaches it.
+    pub reach: f64,
+    /// Whether a reported blunder of the line explains a bad end.
+    pub after_blunder: bool,
+}
+
+/// The report of `hastings check --json`.
+#[derive(Debug, serde::Serialize)]
+pub struct CheckJson {
+    /// Positions the engine analysed in this run.
+    pub positions_analysed: usize,
+    /// Positions found in the cache.
+    pub cached: usize,
+    /// The engine (its UCI name, version included) and limit.
+    pub engine: String,
+    /// Learner moves that lose at least the threshold, by reach × loss.
+    pub blunders: Vec<FindingJson>,
+    /// Opponent replies after which the prepared answer loses at least the threshold.
+    pub weak_answers: Vec<FindingJson>,
+    /// Where each line stops.
+    pub line_ends: Vec<LineEndJson>,
+    /// The min-max back-up, centipawns from the learner's side (scores capped at ±1000).
+    pub minimax_cp: Option<i32>,
+    /// The expected score under the drill's reply distribution (capped likewise).
+    pub expected_cp: Option<f64>,
+}
+
+fn san_line(start: &Chess, moves: &[Move]) -> Vec<String> {
+    let mut pos = start.clone();
+    moves
+        .iter()
+        .map(|&m| SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string())
+        .collect()
+}
+
+fn start_fen(path: &Path) -> Option<String> {
+    (path.start != Chess::default()).then(|| {
+        shakmaty::fen::Fen::from_position(&path.start, shakmaty::EnPassantMode::Legal).to_string()
+    })
+}
+
+fn finding_json(f: &Finding) -> FindingJson {
+    let mut after = f.position.clone();
+    let played = SanPlus::from_move_and_play_unchecked(&mut after, f.played).to_string();
+    FindingJson {
+        epd: epd_key(&f.position),
+        moves: san_line(&f.path.start, &f.path.moves).join(" "),
+        start: start_fen(&f.path),
+        played,
+        best: f
+            .best
+            .map(|m| SanPlus::from_move(f.position.clone(), m).to_string()),
+        loss_cp: f.loss_cp,
+        best_eval: f.best_score.to_string(),
+        played_eval: f.played_score.to_string(),
+        reach: f.reach,
+        refutation: san_line(&after, &f.refutation),
+    }
+}
+
+/// The JSON report of a check.
+pub fn check_json(report: &Report, analysed: usize, cached: usize, engine: &str) -> CheckJson {
+    CheckJson {
+        positions_analysed: analysed,
+        cached,
+        engine: engine.to_owned(),
+        blunders: report.blunders.iter().map(finding_json).collect(),
+        weak_answers: report.weak_answers.iter().map(finding_json).collect(),
+        line_ends: report
+            .line_ends
+            .iter()
+            .map(|e| LineEndJson {
+                moves: san_line(&e.path.start, &e.path.moves).join(" "),
+                start: start_fen(&e.path),
+                eval_cp: e.score.map(Score::to_centipawns),
+                reach: e.reach,
+                after_blunder: e.after_blunder,
+            })
+            .collect(),
+        minimax_cp: report.minimax_cp,
+        expected_cp: report.expected_cp,
+    }
+}
+
+/// The engine of `--engine`, else Stockfish when installed, else the built-in one.
+fn engine_spec(given: Option<&EngineSpec>) -> EngineSpec {
+    if let Some(spec) = given {
+        return spec.clone();
+    }
+    let text = if discover::stockfish().is_some() {
+        "stockfish"
+    } else {
+        "builtin"
+    };
+    text.parse().unwrap_or(EngineSpec {
+        text: text.to_owned(),
+        kind: EngineKind::AlphaBeta,
+        options: Vec::new(),
+    })
+}
+
+pub(super) fn run(
+    args: &CheckArgs,
+    data_dir: Option<&std::path::Path>,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let style = args.style.style()?;
+    let repertoire = repertoire_graph(&args.pgn)?;
+    // The opponent plays the theory's moves and the repertoire's own.
+    let mut theory_sources = args.theory.clone();
+    theory_sources.extend(args.pgn.iter().map(|p| p.display().to_string()));
+    let theory = theory_graph(&theory_sources)?;
+    let learner = learner_colour(args.color, &repertoire)?;
+    let options = CoverageOptions {
+        depth: args.plies,
+        min_mass: args.min_mass,
+        ..CoverageOptions::new(learner)
+    };
+    let ex = exposure(&repertoire, &theory, &style, &options);
+    let positions = positions_to_analyse(&repertoire, &ex);
+
+    let spec = engine_spec(args.engine.as_ref());
+    let limits = match (args.movetime, args.depth) {
+        (Some(ms), _) => Limits::movetime_ms(ms),
+        (None, Some(d)) => Limits::depth(d),
+        (None, None) if matches!(spec.kind, EngineKind::Uci(_)) => Limits::depth(DEFAULT_UCI_DEPTH),
+        (None, None) => Limits::depth(DEFAULT_BUILTIN_DEPTH),
+    };
+    let limit = match (limits.movetime, limits.depth) {
+        (Some(t), _) => format!("movetime {}", t.as_millis()),
+        (None, d) => format!("depth {}", d.unwrap_or(0)),
+    };
+    let make_engine = || -> Result<Box<dyn Engine>, EngineError> { spec.start(0) };
+    let name = make_engine()?.name();
+
+    let mut store: Box<dyn AnalysisStore> = if args.no_cache {
+        Box::new(MemoryStore::new())
+    } else {
+        let dir = args
+            .cache
+            .clone()
+            .or_else(|| data_dir.map(|d| d.join("analysis")))
+            .or_else(default_cache_dir)
+            .ok_or_else(|| {
+                CliError::Usage(
+                    "no data folder for the cache: give --cache DIR or --no-cache".to_owned(),
+                )
+            })?;
+        let cache = AnalysisCache::open(&dir, &name, &limit)?;
+        for w in cache.warnings() {
+            eprintln!("hastings: {w}");
+        }
+        Box::new(cache)
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let progress = terminal_count_progress(&format!("analysing with {name}"));
+    let stats = analyse_positions(
+        &positions,
+        store.as_mut(),
+        &make_engine,
+        threads,
+        &limits,
+        &progress,
+    );
+    progress.finish();
+    let stats = stats.map_err(|e| CliError::Usage(format!("the check stopped: {e}")))?;
+    let found = report(&repertoire, &ex, store.as_ref(), args.threshold);
+    let engine = format!("{name} ({limit})");
+    let json = check_json(&found, stats.analysed, stats.cached, &engine);
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+        return Ok(());
+    }
+    write_text(out, &json, learner, args.threshold)
+}
+
+/// The repertoire's own lines, without the ECO list.
+fn repertoire_graph(pgn: &[PathBuf]) -> Result<PositionGraph, CliError> {
+    let book = super::BookArgs {
+        min_moves: 0,
+        volumes: Vec::new(),
+        eco: None,
+        name: None,
+        pgn: pgn.to_vec(),
+        no_eco: true,
+        sources: Vec::new(),
+    };
+    Ok(book.build()?.0)
+}
+
+fn write_text(
+    out: &mut impl Write,
+    json: &CheckJson,
+    learner: shakmaty::Color,
+    threshold: i32,
+) -> Result<(), CliError> {
+    let colour = if learner.is_white() { "White" } else { "Black" };
+    writeln!(
+        out,
+        "repertoire for {colour}, checked by {}: {} positions analysed, {} from the cache",
+        json.engine, json.positions_analysed, json.cached
+    )?;
+    let pawns = |cp: i32| match cp {
+        10_000.. => "mate".to_owned(),
+        ..=-10_000 => "mated".to_owned(),
+        _ => format!("{:+.2}", f64::from(cp) / 100.0),
+    };
+    match (json.minimax_cp, json.expected_cp) {
+        (Some(m), Some(e)) => writeln!(
+            out,
+            "value for you: {} if the opponent always finds the best book reply, {:.2} on average in drills",
+            pawns(m),
+            e / 100.0
+        )?,
+        _ => writeln!(out, "value: not every position is analysed yet")?,
+    }
+    let list = |out: &mut dyn Write, title: &str, items: &[FindingJson]| -> std::io::Result<()> {
+        writeln!(out)?;
+        if items.is_empty() {
+            return writeln!(out, "{title}: none losing {threshold} cp or more");
+        }
+        writeln!(out, "{title}:")?;
+        for f in items {
+            writeln!(
+                out,
+                "  1 in {:<6} {} {}?  {} → {} (better {}); then {}",
+                crate::trainer::coverage::one_in(f.reach),
+                f.moves,
+                f.played,
+                f.best_eval,
+                f.played_eval,
+                f.best.as_deref().unwrap_or("?"),
+                f.refutation.join(" ")
+            )?;
+        }
+        Ok(())
+    };
+    list(out, "your moves that lose", &json.blunders)?;
+    list(out, "replies you meet badly", &json.weak_answers)?;
+    writeln!(out)?;
+    writeln!(out, "where your lines end (by reach × how bad):")?;
+    for e in json.line_ends.iter().take(20) {
+        writeln!(
+            out,
+            "  {:>7}  {}{}{}",
+            e.eval_cp.map_or("?".to_owned(), pawns),
+            e.start
+                .as_ref()
+                .map_or(String::new(), |fen| format!("from {fen}: ")),
+            e.moves,
+            if e.after_blunder {
+                "  (after a blunder)"
+            } else {
+                ""
+            }
+        )?;
+    }
+    Ok(())
+}

@@ -13,19 +13,14 @@ use super::CliError;
 use super::coverage::{ColorArg, StyleArgs, learner_colour, theory_graph};
 use super::progress_bar::terminal_count_progress;
 use crate::book::PositionGraph;
-use crate::engine::spec::{EngineKind, EngineSpec};
-use crate::engine::{Engine, EngineError, Limits, Score, discover};
+use crate::engine::spec::EngineSpec;
+use crate::engine::{Engine, EngineError, Score};
 use crate::trainer::check::{
     AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, MemoryStore, Path, Report, analyse_positions,
-    epd_key, positions_to_analyse, report,
+    epd_key, joined_theory, positions_to_analyse, report,
 };
 use crate::trainer::coverage::{CoverageOptions, DEFAULT_DEPTH, DEFAULT_MIN_MASS, exposure};
-use crate::workspace::analysis_cache::{AnalysisCache, default_cache_dir};
-
-/// The search depth of a UCI engine (Stockfish) when none is given.
-pub const DEFAULT_UCI_DEPTH: u32 = 12;
-/// The search depth of the built-in engine when none is given (it is slower per ply).
-pub const DEFAULT_BUILTIN_DEPTH: u32 = 6;
+use crate::workspace::analysis_cache::{AnalysisCache, CheckEngine, default_cache_dir};
 
 /// `hastings check`.
 #[derive(Debug, Args)]
@@ -202,23 +197,6 @@ pub fn check_json(report: &Report, analysed: usize, cached: usize, engine: &str)
     }
 }
 
-/// The engine of `--engine`, else Stockfish when installed, else the built-in one.
-fn engine_spec(given: Option<&EngineSpec>) -> EngineSpec {
-    if let Some(spec) = given {
-        return spec.clone();
-    }
-    let text = if discover::stockfish().is_some() {
-        "stockfish"
-    } else {
-        "builtin"
-    };
-    text.parse().unwrap_or(EngineSpec {
-        text: text.to_owned(),
-        kind: EngineKind::AlphaBeta,
-        options: Vec::new(),
-    })
-}
-
 pub(super) fn run(
     args: &CheckArgs,
     data_dir: Option<&std::path::Path>,
@@ -227,9 +205,7 @@ pub(super) fn run(
     let style = args.style.style()?;
     let repertoire = repertoire_graph(&args.pgn)?;
     // The opponent plays the theory's moves and the repertoire's own.
-    let mut theory_sources = args.theory.clone();
-    theory_sources.extend(args.pgn.iter().map(|p| p.display().to_string()));
-    let theory = theory_graph(&theory_sources)?;
+    let theory = joined_theory(&theory_graph(&args.theory)?, &repertoire);
     let learner = learner_colour(args.color, &repertoire)?;
     let options = CoverageOptions {
         depth: args.plies,
@@ -239,17 +215,11 @@ pub(super) fn run(
     let ex = exposure(&repertoire, &theory, &style, &options);
     let positions = positions_to_analyse(&repertoire, &ex);
 
-    let spec = engine_spec(args.engine.as_ref());
-    let limits = match (args.movetime, args.depth) {
-        (Some(ms), _) => Limits::movetime_ms(ms),
-        (None, Some(d)) => Limits::depth(d),
-        (None, None) if matches!(spec.kind, EngineKind::Uci(_)) => Limits::depth(DEFAULT_UCI_DEPTH),
-        (None, None) => Limits::depth(DEFAULT_BUILTIN_DEPTH),
-    };
-    let limit = match (limits.movetime, limits.depth) {
-        (Some(t), _) => format!("movetime {}", t.as_millis()),
-        (None, d) => format!("depth {}", d.unwrap_or(0)),
-    };
+    let CheckEngine {
+        spec,
+        limits,
+        limit,
+    } = CheckEngine::choose(args.engine.clone(), args.depth, args.movetime);
     let make_engine = || -> Result<Box<dyn Engine>, EngineError> { spec.start(0) };
     let name = make_engine()?.name();
 

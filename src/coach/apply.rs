@@ -126,6 +126,8 @@ impl Coach {
             Command::CopyPgn => self.copy_pgn(),
             Command::Message(text) => self.message = Some(text),
             Command::DrillAt(moves, book) => self.drill_at(&moves, book),
+            Command::CheckRepertoire => self.start_check(),
+            Command::CancelCheck => self.check.cancel(),
             Command::BackToRepertoire => self.back_to_repertoire(),
             Command::CheckGames => self.notify(Notice::ChooseGames),
             Command::RecordDeviations => self.record_deviations(),

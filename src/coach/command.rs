@@ -210,6 +210,10 @@ pub enum Command {
     SetAdaptive(bool),
     /// Start a drill at the position after these moves, on this book (Coverage tab).
     DrillAt(Vec<Move>, DrillBook),
+    /// Check the repertoire with an engine (Coverage tab), as a job.
+    CheckRepertoire,
+    /// Stop the running check (what was analysed is kept).
+    CancelCheck,
     /// End a gap drill on the theory book: drill the repertoire again.
     BackToRepertoire,
     /// Choose a PGN file of the learner's games to compare with the repertoire.

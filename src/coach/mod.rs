@@ -23,6 +23,7 @@
 
 pub mod apply;
 pub mod board_look;
+pub mod check;
 pub mod command;
 pub mod coverage;
 pub mod explore;
@@ -144,6 +145,8 @@ pub struct Coach {
     pub(crate) play_on: play_on::PlayOnState,
     /// "Make a book…".
     pub(crate) make_book: jobs::MakeBookJob,
+    /// "Check with an engine" (Coverage tab).
+    pub(crate) check: check::CheckState,
     /// Which side a repertoire is for: the question asked, the side said.
     pub(crate) sides: sides::SidesState,
     /// The move box's text and its last error.
@@ -223,6 +226,7 @@ impl Coach {
             missed: missed::MissedState::default(),
             play_on: play_on::PlayOnState::default(),
             make_book: jobs::MakeBookJob::default(),
+            check: check::CheckState::default(),
             sides: sides::SidesState::default(),
             move_entry: move_entry::MoveEntryState::default(),
             screenshot: false,
@@ -448,6 +452,7 @@ impl Coach {
         }
         self.poll_workspace();
         self.poll_coverage();
+        self.poll_check();
         if let Some(book) = self.make_book.poll() {
             self.workspace
                 .open(vec![book], crate::workspace::FileMode::Auto);

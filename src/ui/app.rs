@@ -528,6 +528,7 @@ impl TrainerApp {
                 coverage_panel::coverage_panel_ui(
                     ui,
                     &self.coach.coverage,
+                    self.coach.check_state(),
                     repertoire,
                     orientation,
                     commands,

@@ -14,6 +14,7 @@ use super::board::{BoardView, Orientation, board_ui};
 use super::chart::{no_bar_text, plot_tooltip_ui};
 use super::command::{Command, DrillBook};
 use super::format::count;
+use crate::coach::check::CheckState;
 use crate::coach::coverage::{CoverageParams, CoverageReport, CoverageRow, CoverageState};
 use crate::trainer::coverage::{Exposure, one_in};
 
@@ -21,6 +22,7 @@ use crate::trainer::coverage::{Exposure, one_in};
 pub(super) fn coverage_panel_ui(
     ui: &mut Ui,
     view: &CoverageState,
+    check: &CheckState,
     repertoire: bool,
     orientation: Orientation,
     commands: &mut Vec<Command>,
@@ -29,6 +31,10 @@ pub(super) fn coverage_panel_ui(
     // The fields edit a copy of the parameters; a change becomes one command.
     let mut params = view.params.clone();
     coverage_ui(ui, view, &mut params, repertoire, orientation, commands);
+    if repertoire {
+        ui.separator();
+        super::check_panel::check_panel_ui(ui, check, orientation, commands);
+    }
     if params != view.params {
         commands.push(Command::SetCoverage(params));
     }

@@ -33,6 +33,7 @@ mod book_panel;
 mod chapters_panel;
 pub mod chart;
 mod chart_panel;
+mod check_panel;
 pub mod command;
 pub mod coverage_panel;
 mod dialogs;

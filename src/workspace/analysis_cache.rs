@@ -34,12 +34,69 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use super::data_dir::data_dir;
 use super::review_store::side_path;
-use crate::engine::Score;
 use crate::engine::analysis::Analysis;
+use crate::engine::spec::{EngineKind, EngineSpec};
+use crate::engine::{Limits, Score, discover};
 use crate::trainer::check::{AnalysisStore, epd_key};
 
 /// The first word of a cache file's header.
 const HEADER: &str = "# hastings analysis 1";
+
+/// The search depth of a UCI engine (Stockfish) when none is given.
+pub const DEFAULT_UCI_DEPTH: u32 = 12;
+/// The search depth of the built-in engine when none is given (it is slower per ply).
+pub const DEFAULT_BUILTIN_DEPTH: u32 = 6;
+
+/// The engine of a check and its limit, as the CLI and the window choose them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckEngine {
+    /// The engine.
+    pub spec: EngineSpec,
+    /// Each position's search.
+    pub limits: Limits,
+    /// The limit in words for the cache and reports: `depth 12`, `movetime 100`.
+    pub limit: String,
+}
+
+impl CheckEngine {
+    /// `spec` (default: Stockfish when installed, else the built-in engine) searching
+    /// for `movetime` milliseconds, else to `depth` (default
+    /// [`DEFAULT_UCI_DEPTH`] for a UCI engine, [`DEFAULT_BUILTIN_DEPTH`] built-in).
+    pub fn choose(
+        spec: Option<EngineSpec>,
+        depth: Option<u32>,
+        movetime: Option<u64>,
+    ) -> CheckEngine {
+        let spec = spec.unwrap_or_else(|| {
+            let uci = discover::stockfish().is_some();
+            EngineSpec {
+                text: if uci { "stockfish" } else { "builtin" }.to_owned(),
+                kind: if uci {
+                    EngineKind::Uci("stockfish".to_owned())
+                } else {
+                    EngineKind::AlphaBeta
+                },
+                options: Vec::new(),
+            }
+        });
+        let (limits, limit) = match (movetime, depth) {
+            (Some(ms), _) => (Limits::movetime_ms(ms), format!("movetime {ms}")),
+            (None, d) => {
+                let d = d.unwrap_or(if matches!(spec.kind, EngineKind::Uci(_)) {
+                    DEFAULT_UCI_DEPTH
+                } else {
+                    DEFAULT_BUILTIN_DEPTH
+                });
+                (Limits::depth(d), format!("depth {d}"))
+            }
+        };
+        CheckEngine {
+            spec,
+            limits,
+            limit,
+        }
+    }
+}
 
 /// The folder of analyses in the data folder.
 pub fn default_cache_dir() -> Option<PathBuf> {

@@ -20,7 +20,7 @@ pub mod report;
 pub mod run;
 pub mod store;
 
-pub use positions::{Path, positions_to_analyse};
+pub use positions::{Path, joined_theory, positions_to_analyse};
 pub use report::{CAP_CP, DEFAULT_THRESHOLD_CP, Finding, LineEnd, Report, report};
 pub use run::{RunError, RunStats, analyse_positions};
 pub use store::{AnalysisStore, MemoryStore, epd_key};

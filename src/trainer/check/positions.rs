@@ -54,6 +54,13 @@ pub fn positions_to_analyse(repertoire: &PositionGraph, exposure: &Exposure) -> 
     out
 }
 
+/// The opponent's book for a check: the theory's lines and the repertoire's own, so
+/// the opponent's moves the repertoire prepares for are in the drill's tree even where
+/// the theory lacks them.
+pub fn joined_theory(theory: &PositionGraph, repertoire: &PositionGraph) -> PositionGraph {
+    PositionGraph::build(theory.lines().iter().chain(repertoire.lines()).cloned()).graph
+}
+
 /// The way to a position: the position the moves start from (the standard position,
 /// or a chapter's set-up position) and the moves.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,323 @@
+//! "Is my repertoire sound?" in the window: `hastings check` as a job with progress and
+//! cancel, on the repertoire drilled now, its analyses kept in the data folder's
+//! `analysis/` (so a second check, or one after an edit, analyses only new positions),
+//! and its findings described for the Coverage tab (SAN computed on the job's thread).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move};
+
+use super::Coach;
+use crate::book::PositionGraph;
+use crate::engine::{Engine, EngineError};
+use crate::job::{Job, JobPoll, JobProgress, ProgressSnapshot};
+use crate::sampler::Style;
+use crate::trainer::check::{
+    AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, MemoryStore, analyse_positions, joined_theory,
+    positions_to_analyse, report,
+};
+use crate::trainer::coverage::{CoverageOptions, exposure};
+use crate::workspace::analysis_cache::{AnalysisCache, CheckEngine};
+
+/// A finding described for the tab.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FindingRow {
+    /// The moves from the standard position to the learner's position (empty for a
+    /// chapter that starts from a set-up position).
+    pub moves: Vec<Move>,
+    /// The way there and the move: `"e4 e5 Qh5 Nc6 Bc4 Nf6?"`.
+    pub text: String,
+    /// The engine's better move, in SAN.
+    pub best: Option<String>,
+    /// The scores from the learner's side: after the best move, after the played one.
+    pub scores: (String, String),
+    /// How it is punished, in SAN.
+    pub refutation: String,
+    /// The probability that a drill meets it.
+    pub reach: f64,
+    /// The learner's position, for the board preview.
+    pub position: Chess,
+}
+
+/// A finished check, described.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckView {
+    /// The engine and its limit.
+    pub engine: String,
+    /// Positions analysed in this run, and found in the cache.
+    pub analysed: usize,
+    /// Positions found in the cache.
+    pub cached: usize,
+    /// Whether the learner stopped it (the findings are then those of what was analysed).
+    pub cancelled: bool,
+    /// The learner's moves that lose, by reach × loss.
+    pub blunders: Vec<FindingRow>,
+    /// Lines that end at least the threshold down, with no blunder to explain it.
+    pub bad_ends: Vec<(String, String)>,
+    /// Min-max and expected values, centipawns from the learner's side.
+    pub values: Option<(i32, f64)>,
+    /// What opening the cache found worth telling.
+    pub warnings: Vec<String>,
+}
+
+type CheckResult = Result<CheckView, String>;
+
+/// Analyses kept in memory where there is no data folder, by engine and limit.
+type Memory = Option<(String, MemoryStore)>;
+
+/// The check's job and its last result.
+#[derive(Default)]
+pub struct CheckState {
+    job: Option<Job<(CheckResult, Memory)>>,
+    result: Option<CheckResult>,
+    /// Given to the next check when there is no data folder.
+    memory: Memory,
+}
+
+impl CheckState {
+    /// How far the running check is, if one runs.
+    pub fn progress(&self) -> Option<ProgressSnapshot> {
+        self.job.as_ref().map(|job| job.progress().snapshot())
+    }
+
+    /// The last check's findings, or why it failed.
+    pub fn result(&self) -> Option<&CheckResult> {
+        self.result.as_ref()
+    }
+
+    pub(crate) fn cancel(&self) {
+        if let Some(job) = &self.job {
+            job.cancel();
+        }
+    }
+
+    /// Takes a finished job's result; whether one is still running.
+    pub(crate) fn poll(&mut self) -> bool {
+        let Some(job) = &self.job else { return false };
+        match job.poll() {
+            JobPoll::Running => return true,
+            JobPoll::Finished((result, memory)) => {
+                self.result = Some(result);
+                self.memory = memory;
+            }
+            JobPoll::Died(e) => self.result = Some(Err(e.to_string())),
+        }
+        self.job = None;
+        false
+    }
+
+    /// Waits for the running check (tests wait; the window never does).
+    pub fn finish(&mut self) {
+        if let Some(job) = self.job.take() {
+            self.result = Some(match job.wait() {
+                Ok((result, memory)) => {
+                    self.memory = memory;
+                    result
+                }
+                Err(e) => Err(e.to_string()),
+            });
+        }
+    }
+}
+
+impl Coach {
+    /// Starts checking the repertoire with Stockfish (else the built-in engine), or says
+    /// why it cannot.
+    pub(crate) fn start_check(&mut self) {
+        if self.check.job.is_some() {
+            return;
+        }
+        let Some(theory) = self.workspace.theory() else {
+            self.check.result = Some(Err(
+                "A check needs your repertoire: untick ECO in the Book tab and load it as “My repertoire”."
+                    .to_owned(),
+            ));
+            return;
+        };
+        let repertoire = Arc::clone(&self.graph);
+        let learner = self.session.learner();
+        let style = self.settings.style.clone();
+        let depth = self.coverage.params.depth;
+        let cache_dir = self
+            .review_log
+            .as_ref()
+            .and_then(|log| log.parent())
+            .map(|dir| dir.join("analysis"));
+        let mut memory = self.check.memory.take();
+        let job = Job::spawn("check", self.wake(), move |progress| {
+            let setup = Setup {
+                repertoire: &repertoire,
+                theory: &theory,
+                style: &style,
+                learner,
+                depth,
+            };
+            let result = run_check(&setup, cache_dir, &mut memory, progress);
+            (result, memory)
+        });
+        match job {
+            Ok(job) => {
+                self.check.result = None;
+                self.check.job = Some(job);
+            }
+            Err(e) => self.check.result = Some(Err(format!("Cannot start the check: {e}"))),
+        }
+    }
+
+    /// Takes the finished check and keeps frames coming while one runs.
+    pub(crate) fn poll_check(&mut self) {
+        if self.check.poll() {
+            self.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+    }
+
+    /// The check's state, for the Coverage tab.
+    pub fn check_state(&self) -> &CheckState {
+        &self.check
+    }
+
+    /// The check's state, for tests that wait for it.
+    pub fn check_state_mut(&mut self) -> &mut CheckState {
+        &mut self.check
+    }
+}
+
+/// What a check is of.
+struct Setup<'a> {
+    repertoire: &'a PositionGraph,
+    theory: &'a PositionGraph,
+    style: &'a Style,
+    learner: Color,
+    depth: u32,
+}
+
+/// The check on the job's thread: analyses kept in `cache_dir`, else in `memory` (taken
+/// and given back).
+fn run_check(
+    setup: &Setup<'_>,
+    cache_dir: Option<PathBuf>,
+    memory: &mut Memory,
+    progress: &JobProgress,
+) -> CheckResult {
+    let repertoire = setup.repertoire;
+    let theory = joined_theory(setup.theory, repertoire);
+    let options = CoverageOptions {
+        depth: setup.depth,
+        ..CoverageOptions::new(setup.learner)
+    };
+    let ex = exposure(repertoire, &theory, setup.style, &options);
+    let positions = positions_to_analyse(repertoire, &ex);
+    let CheckEngine {
+        spec,
+        limits,
+        limit,
+    } = CheckEngine::choose(None, None, None);
+    let make_engine = || -> Result<Box<dyn Engine>, EngineError> { spec.start(0) };
+    let name = make_engine().map_err(|e| e.to_string())?.name();
+    let mut warnings = Vec::new();
+    let scope = format!("{name}\t{limit}");
+    let kept = memory
+        .take()
+        .filter(|(s, _)| *s == scope)
+        .map(|(_, store)| store);
+    let cache = cache_dir.map(|dir| AnalysisCache::open(&dir, &name, &limit));
+    let mut store = match cache {
+        Some(Ok(cache)) => {
+            warnings.extend(cache.warnings().iter().cloned());
+            Kept::File(cache)
+        }
+        Some(Err(e)) => {
+            warnings.push(format!(
+                "analyses are kept only until the window closes: {e}"
+            ));
+            Kept::Memory(kept.unwrap_or_default())
+        }
+        None => Kept::Memory(kept.unwrap_or_default()),
+    };
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let stats = analyse_positions(
+        &positions,
+        store.as_dyn(),
+        &make_engine,
+        threads,
+        &limits,
+        progress,
+    );
+    let found = report(repertoire, &ex, store.as_dyn(), DEFAULT_THRESHOLD_CP);
+    if let Kept::Memory(m) = store {
+        *memory = Some((scope, m));
+    }
+    let stats = stats.map_err(|e| format!("The check stopped: {e}"))?;
+    let bad_ends = found
+        .line_ends
+        .iter()
+        .filter(|e| {
+            !e.after_blunder
+                && e.score
+                    .is_some_and(|s| s.to_centipawns() <= -DEFAULT_THRESHOLD_CP)
+        })
+        .map(|e| {
+            (
+                sans(&e.path.start, &e.path.moves),
+                e.score.map_or(String::new(), |s| s.to_string()),
+            )
+        })
+        .collect();
+    Ok(CheckView {
+        engine: format!("{name} ({limit})"),
+        analysed: stats.analysed,
+        cached: stats.cached,
+        cancelled: stats.cancelled,
+        blunders: found.blunders.iter().map(finding_row).collect(),
+        bad_ends,
+        values: found.minimax_cp.zip(found.expected_cp),
+        warnings,
+    })
+}
+
+/// Where a check keeps its analyses.
+enum Kept {
+    File(AnalysisCache),
+    Memory(MemoryStore),
+}
+
+impl Kept {
+    fn as_dyn(&mut self) -> &mut dyn AnalysisStore {
+        match self {
+            Kept::File(c) => c,
+            Kept::Memory(m) => m,
+        }
+    }
+}
+
+fn sans(start: &Chess, moves: &[Move]) -> String {
+    let mut pos = start.clone();
+    moves
+        .iter()
+        .map(|&m| SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn finding_row(f: &Finding) -> FindingRow {
+    let mut after = f.position.clone();
+    let played = SanPlus::from_move_and_play_unchecked(&mut after, f.played).to_string();
+    let way = sans(&f.path.start, &f.path.moves);
+    FindingRow {
+        moves: if f.path.start == Chess::default() {
+            f.path.moves.clone()
+        } else {
+            Vec::new()
+        },
+        text: format!("{way} {played}?").trim_start().to_owned(),
+        best: f
+            .best
+            .map(|m| SanPlus::from_move(f.position.clone(), m).to_string()),
+        scores: (f.best_score.to_string(), f.played_score.to_string()),
+        refutation: sans(&after, &f.refutation),
+        reach: f.reach,
+        position: f.position.clone(),
+    }
+}

@@ -1,0 +1,155 @@
+//! "Is it sound?" in the Coverage tab: check the repertoire with an engine (a job with
+//! progress and cancel), then the learner's moves that lose (each with the better move,
+//! how it is punished, a board preview and "Drill this"), the lines that end badly, and
+//! the repertoire's value ([`crate::coach::check`]).
+
+use eframe::egui;
+use egui::{RichText, Ui};
+
+use super::board::{BoardView, Orientation, board_ui};
+use super::command::{Command, DrillBook};
+use super::format::count;
+use crate::coach::check::{CheckState, CheckView, FindingRow};
+use crate::trainer::coverage::one_in;
+
+/// How many findings the tab lists.
+const SHOWN: usize = 12;
+
+/// The check's section of the Coverage tab.
+pub(super) fn check_panel_ui(
+    ui: &mut Ui,
+    state: &CheckState,
+    orientation: Orientation,
+    commands: &mut Vec<Command>,
+) {
+    ui.strong("Is it sound?");
+    match state.progress() {
+        Some(snapshot) => {
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::ProgressBar::new(snapshot.fraction())
+                        .text(format!(
+                            "checking {} of {} positions",
+                            count(snapshot.done),
+                            count(snapshot.total)
+                        ))
+                        .desired_width(ui.available_width() - 70.0),
+                );
+                if ui.button("Stop").clicked() {
+                    commands.push(Command::CancelCheck);
+                }
+            });
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        None => {
+            if ui
+                .button("Check with an engine")
+                .on_hover_text(
+                    "Every position of your repertoire analysed by Stockfish (or the built-in \
+                     engine); analyses are kept, so a second check only looks at new positions",
+                )
+                .clicked()
+            {
+                commands.push(Command::CheckRepertoire);
+            }
+        }
+    }
+    match state.result() {
+        Some(Ok(view)) => view_ui(ui, view, orientation, commands),
+        Some(Err(why)) => {
+            ui.label(RichText::new(why).italics());
+        }
+        None => {}
+    }
+}
+
+fn view_ui(ui: &mut Ui, view: &CheckView, orientation: Orientation, commands: &mut Vec<Command>) {
+    let stopped = if view.cancelled { " (stopped)" } else { "" };
+    ui.label(
+        RichText::new(format!(
+            "{}: {} positions analysed, {} kept from before{stopped}",
+            view.engine,
+            count(view.analysed as u64),
+            count(view.cached as u64)
+        ))
+        .small(),
+    );
+    for w in &view.warnings {
+        ui.label(RichText::new(w).small().italics());
+    }
+    if let Some((minimax, expected)) = view.values {
+        ui.add(
+            egui::Label::new(format!(
+                "Value for you: {:+.2} on average in drills, {:+.2} if the opponent always \
+                 finds the best book reply",
+                expected / 100.0,
+                f64::from(minimax) / 100.0
+            ))
+            .wrap(),
+        );
+    }
+    if view.blunders.is_empty() {
+        ui.label("No move of yours loses a pawn or more.");
+    } else {
+        ui.label(format!(
+            "Your moves that lose ({}), most likely first:",
+            view.blunders.len()
+        ));
+        for (i, f) in view.blunders.iter().take(SHOWN).enumerate() {
+            finding_ui(ui, i, f, orientation, commands);
+        }
+    }
+    if !view.bad_ends.is_empty() {
+        ui.label("Lines that end badly for you:");
+        for (moves, score) in &view.bad_ends {
+            ui.add(egui::Label::new(RichText::new(format!("{score}  {moves}")).small()).wrap());
+        }
+    }
+}
+
+fn finding_ui(
+    ui: &mut Ui,
+    i: usize,
+    f: &FindingRow,
+    orientation: Orientation,
+    commands: &mut Vec<Command>,
+) {
+    ui.push_id(("check-finding", i), |ui| {
+        let often = if f.reach > 0.0 {
+            format!("1 in {} games: ", count(one_in(f.reach)))
+        } else {
+            String::new()
+        };
+        ui.add(egui::Label::new(format!("{often}{}", f.text)).wrap())
+            .on_hover_ui(|ui| {
+                let view = BoardView {
+                    interactive: false,
+                    ..BoardView::new(&f.position)
+                };
+                ui.allocate_ui(egui::vec2(176.0, 176.0), |ui| {
+                    board_ui(ui, &view, orientation);
+                });
+            });
+        let better = f.best.as_deref().unwrap_or("?");
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!(
+                    "{} after {better}, {} after yours. Then {}",
+                    f.scores.0, f.scores.1, f.refutation
+                ))
+                .small(),
+            )
+            .wrap(),
+        );
+        if !f.moves.is_empty()
+            && ui
+                .small_button("Drill this")
+                .on_hover_text("Start a drill at this position, on your repertoire")
+                .clicked()
+        {
+            commands.push(Command::DrillAt(f.moves.clone(), DrillBook::Repertoire));
+        }
+    });
+    ui.add_space(2.0);
+}

@@ -1,0 +1,125 @@
+//! "Is it sound?" in the Coverage tab, driven through the real widgets: a repertoire with
+//! planted mistakes checked by the engine (Stockfish where installed, else the built-in
+//! one), its findings listed with the refutation, and "Drill this" starting a drill there.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use eframe::egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use hastings::coach::Command;
+use hastings::coach::coverage::CoverageParams;
+use hastings::coach::settings::{Settings, Side};
+use hastings::ui::TrainerApp;
+
+mod common;
+use common::{eco, fixture, position_after};
+
+#[test]
+fn a_check_lists_the_planted_mistakes_and_drills_one() {
+    let settings = Settings {
+        learner: Side::Black,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let mut harness: Harness<'static, TrainerApp> = Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_max_steps(20)
+        .build_ui_state(
+            |ui, app: &mut TrainerApp| app.frame_ui(ui),
+            TrainerApp::new(eco(), settings),
+        );
+    harness.run();
+    common::open_in_window(
+        &mut harness,
+        vec![fixture("check_planted.pgn")],
+        "My repertoire",
+    );
+    harness.get_by_label("Close").click();
+    harness.run();
+    harness.get_by_label("Book").click();
+    harness.run();
+    harness.get_by_label("ECO (built in, 3,807 lines)").click();
+    harness.step();
+    harness.state_mut().finish_loading();
+    harness.run();
+    assert!(harness.state().is_repertoire());
+    harness.get_by_label("Coverage").click();
+    harness.run();
+    // A shallow tree keeps the test quick; the repertoire's own lines are checked whole.
+    let params = CoverageParams {
+        depth: 6,
+        ..harness.state().coverage_params().clone()
+    };
+    harness.state_mut().apply(Command::SetCoverage(params));
+    harness.run();
+
+    // The check sits below the coverage: scroll to it, as a user would.
+    harness.get_by_label("Check with an engine").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Check with an engine").click();
+    harness.run();
+    harness.state_mut().check_state_mut().finish();
+    harness.run();
+
+    let view = match harness.state().check_state().result() {
+        Some(Ok(view)) => view.clone(),
+        other => panic!("no check: {other:?}"),
+    };
+    assert!(view.analysed > 0);
+    let texts: Vec<&str> = view.blunders.iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(
+        {
+            let mut t = texts.clone();
+            t.sort_unstable();
+            t
+        },
+        ["d4 d5 e3 e6 Bd3 Nf6 f4 Ng4?", "e4 e5 Qh5 Nc6 Bc4 Nf6?"]
+    );
+    let mate = view
+        .blunders
+        .iter()
+        .find(|f| f.text.ends_with("Nf6?"))
+        .unwrap();
+    assert!(mate.refutation.starts_with("Qxf7#"), "{}", mate.refutation);
+    assert_eq!(view.bad_ends.len(), 1, "{:?}", view.bad_ends);
+    // The window shows them, with the refutation.
+    harness.get_by_label_contains("e4 e5 Qh5 Nc6 Bc4 Nf6?");
+    harness.get_by_label_contains("Then Qxf7#");
+
+    // "Drill this" on the mate: the drill starts at the learner's position.
+    let index = view
+        .blunders
+        .iter()
+        .position(|f| f.text.ends_with("Nf6?"))
+        .unwrap();
+    let drill = harness.get_all_by_label("Drill this").nth(index).unwrap();
+    drill.scroll_to_me();
+    harness.run();
+    harness
+        .get_all_by_label("Drill this")
+        .nth(index)
+        .unwrap()
+        .click();
+    harness.run();
+    assert_eq!(
+        harness.state().session().position(),
+        &position_after("e4 e5 Qh5 Nc6 Bc4")
+    );
+
+    // A second check takes every analysis from the cache.
+    harness.get_by_label("Check with an engine").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Check with an engine").click();
+    harness.run();
+    harness.state_mut().check_state_mut().finish();
+    harness.run();
+    match harness.state().check_state().result() {
+        Some(Ok(second)) => {
+            assert_eq!(second.analysed, 0, "{second:?}");
+            assert_eq!(second.blunders, view.blunders);
+        }
+        other => panic!("no second check: {other:?}"),
+    }
+}

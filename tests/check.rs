@@ -2,6 +2,8 @@
 //! Stockfish and by the built-in engine, the cache (a second run, an added line, a killed
 //! run), and the back-up against a hand-computed tree.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
 mod common;
 
 use std::io::Write;

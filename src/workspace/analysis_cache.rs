@@ -7,9 +7,11 @@
 //! A text file, one line per position, tab-separated:
 //!
 //! ```text
-//! # hastings analysis 1	Stockfish 16	depth 12
-//! rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -	cp -25	12	c7c5 g1f3 d7d6
+//! # hastings analysis 1→Stockfish 16→depth 12
+//! rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -→cp -25→12→c7c5 g1f3 d7d6
 //! ```
+//!
+//! (`→` stands for a tab.)
 //!
 //! The first line names the engine (its UCI `id name`, version included) and the limit;
 //! then the position as EPD, the score from the side to move (`cp N` or `mate N`), the

@@ -20,7 +20,7 @@ use crate::trainer::check::{
     epd_key, joined_theory, positions_to_analyse, report,
 };
 use crate::trainer::coverage::{CoverageOptions, DEFAULT_DEPTH, DEFAULT_MIN_MASS, exposure};
-use crate::workspace::analysis_cache::{AnalysisCache, CheckEngine, default_cache_dir};
+use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine, default_cache_dir};
 
 /// `hastings check`.
 #[derive(Debug, Args)]
@@ -215,11 +215,11 @@ pub(super) fn run(
     let ex = exposure(&repertoire, &theory, &style, &options);
     let positions = positions_to_analyse(&repertoire, &ex);
 
-    let CheckEngine {
+    let AnalysisEngine {
         spec,
         limits,
         limit,
-    } = CheckEngine::choose(args.engine.clone(), args.depth, args.movetime);
+    } = AnalysisEngine::choose(args.engine.clone(), args.depth, args.movetime);
     let make_engine = || -> Result<Box<dyn Engine>, EngineError> { spec.start(0) };
     let name = make_engine()?.name();
 

@@ -19,7 +19,7 @@ use crate::trainer::check::{
     positions_to_analyse, report,
 };
 use crate::trainer::coverage::{CoverageOptions, exposure};
-use crate::workspace::analysis_cache::{AnalysisCache, CheckEngine};
+use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine};
 
 /// A finding described for the tab.
 #[derive(Debug, Clone, PartialEq)]
@@ -209,11 +209,11 @@ fn run_check(
     };
     let ex = exposure(repertoire, &theory, setup.style, &options);
     let positions = positions_to_analyse(repertoire, &ex);
-    let CheckEngine {
+    let AnalysisEngine {
         spec,
         limits,
         limit,
-    } = CheckEngine::choose(None, None, None);
+    } = AnalysisEngine::choose(None, None, None);
     let make_engine = || -> Result<Box<dyn Engine>, EngineError> { spec.start(0) };
     let name = make_engine().map_err(|e| e.to_string())?.name();
     let mut warnings = Vec::new();

@@ -590,7 +590,8 @@ impl TrainerApp {
         let shot = self.screenshot.is_some();
         if !files.is_empty() {
             self.left_tab = LeftTab::Book;
-            let coverage = shot && tab == Some("coverage");
+            let check = tab == Some("check");
+            let coverage = shot && (tab == Some("coverage") || check);
             // The coverage of a repertoire: the files alone, read as a repertoire.
             let mode = if coverage {
                 crate::workspace::FileMode::Repertoire
@@ -609,9 +610,14 @@ impl TrainerApp {
                 self.apply(ctx, Command::SetBook(choice));
                 self.coach.finish_loading();
             }
+            if coverage && check {
+                // The engine check run to the end, its section scrolled into view.
+                self.apply(ctx, Command::CheckRepertoire);
+                self.coach.check_state_mut().finish();
+            }
         }
         match tab {
-            Some("coverage") => self.left_tab = LeftTab::Coverage,
+            Some("coverage" | "check") => self.left_tab = LeftTab::Coverage,
             Some("book") => self.left_tab = LeftTab::Book,
             Some("style") => self.left_tab = LeftTab::Style,
             _ => {}

@@ -22,7 +22,13 @@ pub(super) fn check_panel_ui(
     orientation: Orientation,
     commands: &mut Vec<Command>,
 ) {
-    ui.strong("Is it sound?");
+    let heading = ui.strong("Is it sound?");
+    // A finished check is scrolled into view once.
+    let shown = egui::Id::new("check-result-shown");
+    if state.result().is_some() && !ui.memory(|m| m.data.get_temp::<bool>(shown).unwrap_or(false)) {
+        heading.scroll_to_me(Some(egui::Align::Min));
+        ui.memory_mut(|m| m.data.insert_temp(shown, true));
+    }
     match state.progress() {
         Some(snapshot) => {
             ui.horizontal(|ui| {

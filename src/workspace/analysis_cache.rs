@@ -51,7 +51,7 @@ pub const DEFAULT_BUILTIN_DEPTH: u32 = 6;
 
 /// The engine of a check and its limit, as the CLI and the window choose them.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CheckEngine {
+pub struct AnalysisEngine {
     /// The engine.
     pub spec: EngineSpec,
     /// Each position's search.
@@ -60,7 +60,7 @@ pub struct CheckEngine {
     pub limit: String,
 }
 
-impl CheckEngine {
+impl AnalysisEngine {
     /// `spec` (default: Stockfish when installed, else the built-in engine) searching
     /// for `movetime` milliseconds, else to `depth` (default
     /// [`DEFAULT_UCI_DEPTH`] for a UCI engine, [`DEFAULT_BUILTIN_DEPTH`] built-in).
@@ -68,7 +68,7 @@ impl CheckEngine {
         spec: Option<EngineSpec>,
         depth: Option<u32>,
         movetime: Option<u64>,
-    ) -> CheckEngine {
+    ) -> AnalysisEngine {
         let spec = spec.unwrap_or_else(|| {
             let uci = discover::stockfish().is_some();
             EngineSpec {
@@ -92,7 +92,7 @@ impl CheckEngine {
                 (Limits::depth(d), format!("depth {d}"))
             }
         };
-        CheckEngine {
+        AnalysisEngine {
             spec,
             limits,
             limit,

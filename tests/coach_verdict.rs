@@ -8,7 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use hastings::coach::review::DrillMode;
@@ -16,9 +16,7 @@ use hastings::coach::settings::{Settings, Side};
 use hastings::coach::verdict::VerdictCommand;
 use hastings::coach::{Action, Coach, Command};
 use hastings::engine::analysis::Analysis;
-use hastings::engine::{
-    Engine, EngineError, Game, Limits, Score, SearchInfo, SearchResult, Strength,
-};
+use hastings::engine::{Limits, Score};
 use hastings::review::Rating;
 use hastings::trainer::Phase;
 use hastings::trainer::check::{AnalysisStore, MemoryStore};
@@ -29,82 +27,8 @@ use hastings::workspace::review_store::ReviewStore;
 use shakmaty::{Chess, Move, Position};
 
 mod common;
+use common::stub_engine::{Stub, knight_hangs, level, no_line, qxg5_line};
 use common::{coach_frame, eco, fixture, san_moves, temp_dir};
-
-/// An engine answering the score `score(position)` (the side to move's) with the line
-/// `line(position)` (else its first legal move); counts its searches.
-struct Stub {
-    score: fn(&Chess) -> Score,
-    line: fn(&Chess) -> Vec<Move>,
-    searches: Arc<AtomicUsize>,
-}
-
-impl Engine for Stub {
-    fn name(&self) -> String {
-        "stub engine".to_owned()
-    }
-
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        Ok(())
-    }
-
-    fn set_strength(&mut self, _: Strength) -> Result<(), EngineError> {
-        Ok(())
-    }
-
-    fn search(
-        &mut self,
-        game: &Game,
-        _: &Limits,
-        _: &AtomicBool,
-        _: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError> {
-        self.searches.fetch_add(1, Ordering::SeqCst);
-        let pos = game.position();
-        let mut pv = (self.line)(pos);
-        if pv.is_empty() {
-            pv.extend(pos.legal_moves().first().copied());
-        }
-        Ok(SearchResult {
-            best: pv.first().copied(),
-            ponder: None,
-            info: Some(SearchInfo {
-                depth: 7,
-                score: Some((self.score)(pos)),
-                pv,
-                multipv: 1,
-                ..SearchInfo::default()
-            }),
-        })
-    }
-}
-
-fn stub(
-    score: fn(&Chess) -> Score,
-    line: fn(&Chess) -> Vec<Move>,
-) -> (CheckEngine, Arc<AtomicUsize>) {
-    let searches = Arc::new(AtomicUsize::new(0));
-    let engine = Stub {
-        score,
-        line,
-        searches: Arc::clone(&searches),
-    };
-    (CheckEngine::Given(Box::new(engine)), searches)
-}
-
-/// Every position level (+0.2 for the side to move): every move is also good.
-fn level(_: &Chess) -> Score {
-    Score::Cp(20)
-}
-
-/// The knight on g5 hangs: the side to move there is a knight up.
-fn knight_hangs(pos: &Chess) -> Score {
-    if pos.board().piece_at(shakmaty::Square::G5).is_some() {
-        Score::Cp(320)
-    } else {
-        Score::Cp(-30)
-    }
-}
 
 /// 1.d4 loses (in this stub's world).
 fn d4_loses(pos: &Chess) -> Score {
@@ -115,26 +39,12 @@ fn d4_loses(pos: &Chess) -> Score {
     }
 }
 
-/// After 3.Ng5: 3...Qxg5 4.d4.
-fn qxg5_line(pos: &Chess) -> Vec<Move> {
-    let mut moves = Vec::new();
-    let mut p = pos.clone();
-    for san in ["Qxg5", "d4"] {
-        let Some(m) = san
-            .parse::<shakmaty::san::San>()
-            .ok()
-            .and_then(|s| s.to_move(&p).ok())
-        else {
-            break;
-        };
-        p.play_unchecked(m);
-        moves.push(m);
-    }
-    moves
-}
-
-fn no_line(_: &Chess) -> Vec<Move> {
-    Vec::new()
+fn stub(
+    score: fn(&Chess) -> Score,
+    line: fn(&Chess) -> Vec<Move>,
+) -> (CheckEngine, Arc<AtomicUsize>) {
+    let (engine, searches) = Stub::new(score, line);
+    (CheckEngine::Given(Box::new(engine)), searches)
 }
 
 fn settings(alternatives_not_mistakes: bool) -> Settings {

@@ -34,8 +34,8 @@ use crate::trainer::verdict::checker::{
 use crate::trainer::verdict::{Question, Verdict};
 use crate::trainer::{MoveOutcome, Phase};
 
-/// How often the window redraws while a verdict is on its way (in case the engine's
-/// wake-up call was not set up yet).
+/// How often the caller is asked to come back while a verdict is on its way, when it
+/// set no wake-up call (a window has one: the engine's thread wakes it).
 const CHECK_REPAINT: Duration = Duration::from_millis(100);
 
 /// How long a screenshot waits for a verdict.
@@ -205,6 +205,7 @@ impl Coach {
                 }
             }
         }
+        let woken = self.has_wake();
         let Some(checker) = &mut self.verdict.checker else {
             return;
         };
@@ -216,7 +217,7 @@ impl Coach {
                 self.forgive_alternative();
             }
             self.request_repaint();
-        } else if checker.is_checking() {
+        } else if checker.is_checking() && !woken {
             self.request_repaint_after(CHECK_REPAINT);
         }
     }

@@ -2,7 +2,8 @@
 //! while the engine works, then the judgement in its colour ("Blunder: after 3.Ng5
 //! Qxg5 Black wins a knight"), what the move gives up against the book move, the
 //! engine's line, and for a move that is also good the buttons to accept it or add it
-//! to the repertoire. On the board, the refutation's first moves are red arrows.
+//! to the repertoire. On the board, the opponent's first moves in the refutation are
+//! red arrows.
 
 use eframe::egui;
 use egui::{Color32, RichText, Ui};
@@ -13,8 +14,8 @@ use crate::coach::Coach;
 use crate::coach::verdict::VerdictCommand;
 use crate::trainer::verdict::{Judgement, Verdict};
 
-/// How many moves of the refutation are drawn as arrows.
-const ARROW_PLIES: usize = 2;
+/// How many of the opponent's moves in the refutation are drawn as arrows.
+const ARROW_MOVES: usize = 2;
 
 /// The colour of a judgement's text.
 fn judgement_color(judgement: Judgement) -> Color32 {
@@ -38,13 +39,13 @@ pub(super) fn verdict_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>
             .wrap(),
         );
     } else if coach.is_checking_move() {
-        ui.horizontal(|ui| {
-            ui.spinner();
-            ui.label("Checking your move…").on_hover_text(format!(
+        // No spinner: it would redraw the window every frame while the engine works;
+        // the engine's thread wakes the window when the verdict is ready.
+        ui.label(RichText::new("Checking your move…").italics().weak())
+            .on_hover_text(format!(
                 "{} compares it with the book move",
                 coach.move_checker_engine().unwrap_or("The engine")
             ));
-        });
     }
     if let Some(notice) = coach.move_checker_notice() {
         ui.add(egui::Label::new(RichText::new(notice).small().weak()).wrap());
@@ -109,18 +110,20 @@ fn verdict_shown_ui(ui: &mut Ui, coach: &Coach, v: &Verdict, commands: &mut Vec<
     });
 }
 
-/// The refutation's first moves as red arrows (the board shows the position after the
-/// move played, where the refutation starts); none for a move that is also good.
+/// The refutation's first moves by the opponent as red arrows, the reply strong and the
+/// next one lighter (the board shows the position after the move played, where the
+/// refutation starts); none for a move that is also good.
 pub(super) fn refutation_arrows(coach: &Coach) -> Vec<Arrow> {
     let Some(v) = coach.move_verdict().filter(|v| !v.judgement.is_good()) else {
         return Vec::new();
     };
     v.refutation
         .iter()
-        .take(ARROW_PLIES)
+        .step_by(2)
+        .take(ARROW_MOVES)
         .enumerate()
         .filter_map(|(i, mv)| {
-            let (weight, alpha) = if i == 0 { (0.9, 210) } else { (0.5, 140) };
+            let (weight, alpha) = if i == 0 { (0.9, 210) } else { (0.5, 130) };
             Arrow::of_move(
                 mv,
                 weight,

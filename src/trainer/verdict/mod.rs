@@ -66,6 +66,9 @@ const LICHESS_MULTIPLIER: f64 = -0.003_682_08;
 /// best of them is "your book move".
 pub const MAX_BOOK_MOVES: usize = 3;
 
+/// The most plies of the refutation written out ([`Verdict::refutation_san`]).
+pub const REFUTATION_SHOWN: usize = 8;
+
 /// What a move outside the book is worth, against the best book move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Judgement {
@@ -269,7 +272,8 @@ pub struct Verdict {
     pub loss_cp: Option<i32>,
     /// The engine's best line after the move played (its refutation when it is bad).
     pub refutation: Vec<Move>,
-    /// It numbered, in SAN: `3...Qxg5 4.d4 Qxg2`.
+    /// Its first [`REFUTATION_SHOWN`] plies numbered, in SAN, with `…` when it goes on:
+    /// `3...Qxg5 4.d4 Qxg2`.
     pub refutation_san: String,
     /// What happens, in words: `after 3.Ng5 Qxg5 Black wins a knight`.
     pub sentence: String,
@@ -321,7 +325,14 @@ impl Verdict {
             played_outlook,
             book_outlook,
             loss_cp,
-            refutation_san: numbered_line(&after, &refutation),
+            refutation_san: if refutation.len() > REFUTATION_SHOWN {
+                format!(
+                    "{} …",
+                    numbered_line(&after, &refutation[..REFUTATION_SHOWN])
+                )
+            } else {
+                numbered_line(&after, &refutation)
+            },
             refutation,
             sentence,
             depth: played.depth,

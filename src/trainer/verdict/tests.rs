@@ -157,6 +157,21 @@ fn the_sentence_counts_the_material_where_the_first_exchange_is_over() {
     );
     assert_eq!(v.sentence, "after 3.Ng5 Qxg5 Black wins a knight");
     assert_eq!(v.refutation_san, "3...Qxg5 4.d4 Qxg2 5.Rg1");
+    // A long line is written out to its eighth ply.
+    let (_, v) = verdict(
+        "e4 e5 Nf3 Nc6",
+        (
+            "Ng5",
+            Score::Cp(600),
+            "Qxg5 d4 Qxg2 Rg1 Qxe4+ Be2 exd4 Rxg7 Nf6 Rg3",
+        ),
+        &[("Bc4", Score::Cp(-30))],
+    );
+    assert_eq!(v.refutation.len(), 10);
+    assert_eq!(
+        v.refutation_san,
+        "3...Qxg5 4.d4 Qxg2 5.Rg1 Qxe4+ 6.Be2 exd4 7.Rxg7 …"
+    );
     // A pawn taken, a knight lost: counted once the exchange is over.
     let (_, v) = verdict(
         "e4 e5 Nf3 Nc6",

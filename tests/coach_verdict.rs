@@ -315,7 +315,7 @@ fn ng5_against(engine: CheckEngine, what: &str) {
     coach_frame(&mut coach);
     let ng5 = mv(&coach, "Ng5");
     coach.apply(Command::Play(ng5));
-    let v = wait_for_verdict(&mut coach);
+    let (v, first_frame) = wait_timed(&mut coach);
     let first = coach.verdict_time().unwrap();
     assert_eq!(v.judgement, Judgement::Blunder, "{v:?}");
     assert!(
@@ -331,15 +331,34 @@ fn ng5_against(engine: CheckEngine, what: &str) {
     // Once more with the engine started and another move (a cache miss again).
     coach.apply(Command::Action(Action::TryAgain));
     coach.apply(Command::Play(mv(&coach, "h3")));
-    let _ = wait_for_verdict(&mut coach);
+    let (_, warm_frame) = wait_timed(&mut coach);
     let warm = coach.verdict_time().unwrap();
     println!(
-        "verdict latency ({what}, {}): first {} ms (engine start included), next {} ms; {}",
+        "verdict latency ({what}, {}): first {} ms (engine start included), next {} ms; \
+         longest Coach::logic {:.2} ms / {:.2} ms; {}",
         coach.move_checker_engine().unwrap_or("?"),
         first.as_millis(),
         warm.as_millis(),
+        first_frame.as_secs_f64() * 1000.0,
+        warm_frame.as_secs_f64() * 1000.0,
         v.headline()
     );
+}
+
+/// As [`wait_for_verdict`], with the longest frame of the coach's work meanwhile.
+fn wait_timed(coach: &mut Coach) -> (Verdict, Duration) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut longest = Duration::ZERO;
+    loop {
+        let frame = Instant::now();
+        coach_frame(coach);
+        longest = longest.max(frame.elapsed());
+        if let Some(v) = coach.move_verdict() {
+            return (v.clone(), longest);
+        }
+        assert!(Instant::now() < deadline, "no verdict came");
+        std::thread::sleep(Duration::from_millis(2));
+    }
 }
 
 #[test]

@@ -178,3 +178,94 @@ fn the_style_tab_saves_the_setting_that_good_alternatives_are_not_mistakes() {
     harness.get_by_label("Not counted as a mistake.");
     assert_eq!(harness.state().session().mistakes_in_line(), 0);
 }
+
+/// The learner plays 3.Ng5?? in the window against a real engine searching 300 ms a
+/// position (a cache miss); prints how long the verdict took to be on screen and the
+/// longest frame meanwhile (no timing is asserted: `docs/measure-verdict.sh` runs this
+/// in release for the numbers).
+fn ng5_on_screen(engine: CheckEngine, what: &str) {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "5".to_owned(),
+        reply_delay_ms: 0,
+        animate_moves: false,
+        ..Settings::default()
+    };
+    let mut coach = Coach::new(eco(), settings, None);
+    coach.set_move_checker(engine, memory_store(), Limits::movetime_ms(300));
+    coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
+    let mut harness = Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_max_steps(8)
+        .build_ui_state(
+            |ui, app: &mut TrainerApp| app.frame_ui(ui),
+            TrainerApp::of(coach),
+        );
+    harness.run();
+    let mut timings = Vec::new();
+    for (san, fresh) in [("Ng5", "first (engine start included)"), ("h3", "next")] {
+        let m = mv(&harness, san);
+        let (from, to) = (m.from().unwrap(), m.to());
+        let piece = |h: &Harness<'static, TrainerApp>, sq: shakmaty::Square| {
+            let p = h.state().session().position().board().piece_at(sq);
+            p.map_or(sq.to_string(), |p| {
+                format!("{sq} white {}", format!("{:?}", p.role).to_lowercase())
+            })
+        };
+        let from_label = piece(&harness, from);
+        harness.get_by_label(&from_label).click();
+        harness.run();
+        let to_label = piece(&harness, to);
+        harness.get_by_label(&to_label).click();
+        // The move is played in this frame; the clock starts with it.
+        let started = Instant::now();
+        let mut longest = Duration::ZERO;
+        let deadline = started + Duration::from_secs(120);
+        loop {
+            let frame = Instant::now();
+            harness.step();
+            longest = longest.max(frame.elapsed());
+            if harness
+                .query_by_label_contains(if san == "Ng5" {
+                    "Blunder"
+                } else {
+                    "against your book move"
+                })
+                .is_some()
+            {
+                break;
+            }
+            assert!(Instant::now() < deadline, "no verdict came");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        timings.push(format!(
+            "{fresh} {} ms (longest frame {:.1} ms)",
+            started.elapsed().as_millis(),
+            longest.as_secs_f64() * 1000.0
+        ));
+        let v = harness.state().move_verdict().unwrap().clone();
+        if san == "Ng5" {
+            assert!(v.refutation_san.starts_with("3...Qxg5"), "{v:?}");
+        }
+        harness.get_by_label("Try again").click();
+        harness.run();
+    }
+    println!(
+        "verdict on screen ({what}, {}): {}",
+        harness.state().move_checker_engine().unwrap_or("?"),
+        timings.join("; ")
+    );
+}
+
+#[test]
+fn ng5_is_shown_a_blunder_by_the_built_in_engine() {
+    ng5_on_screen(CheckEngine::builtin(), "built-in α-β");
+}
+
+#[test]
+fn ng5_is_shown_a_blunder_by_stockfish() {
+    if common::stockfish_or_skip().is_none() {
+        return;
+    }
+    ng5_on_screen(CheckEngine::discover(), "Stockfish");
+}

@@ -418,7 +418,7 @@ impl Coach {
     }
 
     /// The learner's repertoire file in use (the first loaded as a repertoire and
-    /// enabled in the book), which [`Coach::add_answer`] adds lines to a copy of.
+    /// enabled in the book), which "Add answer" adds lines to a copy of.
     pub fn repertoire_file(&self) -> Option<PathBuf> {
         self.workspace
             .files()

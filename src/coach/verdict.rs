@@ -3,7 +3,7 @@
 //! window goes on drawing ("Checking your move…"), and the drill panel shows the
 //! verdict and the refutation once it comes.
 //!
-//! Each frame ([`Coach::verdict_logic`]) the coach looks at the drill: a new move out
+//! Each frame (in [`Coach::logic`]) the coach looks at the drill: a new move out
 //! of the book is asked of the [`MoveChecker`] (started at the first such move: the
 //! engine of [`Coach::set_move_checker`], by default Stockfish when installed, else the
 //! built-in α-β), and its answer is taken when it has come. Analyses are looked up in a

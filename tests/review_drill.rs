@@ -156,6 +156,32 @@ fn a_wrong_first_try_is_again_and_the_card_comes_back_the_same_session() {
     assert_eq!(of_start, [Rating::Again, Rating::Good]);
 }
 
+#[test]
+fn a_move_found_as_good_as_the_books_is_no_lapse_but_hard() {
+    let mut d = drill(no_learn(), Schedule::default());
+    let (outcome, _) = d.play(mv(&Chess::default(), "d4"), now());
+    assert_eq!(outcome, MoveOutcome::OutOfBook);
+    assert_eq!(d.session().mistakes_in_line(), 1);
+    assert!(d.forgive_mistake());
+    assert!(!d.forgive_mistake(), "forgiven once");
+    assert_eq!(d.session().mistakes_in_line(), 0);
+    d.try_again();
+    let (_, graded) = d.play(mv(&Chess::default(), "e4"), now());
+    assert_eq!(graded.unwrap().rating, Rating::Hard);
+}
+
+#[test]
+fn forgiving_a_good_alternative_keeps_an_earlier_wrong_move_at_the_card() {
+    let mut d = drill(no_learn(), Schedule::default());
+    d.play(mv(&Chess::default(), "a4"), now());
+    d.try_again();
+    d.play(mv(&Chess::default(), "d4"), now());
+    assert!(d.forgive_mistake());
+    d.try_again();
+    let (_, graded) = d.play(mv(&Chess::default(), "e4"), now());
+    assert_eq!(graded.unwrap().rating, Rating::Again);
+}
+
 /// A schedule in which every card but `keep_new` was answered Good a minute ago.
 fn all_reviewed_but(keep_new: &str) -> Schedule {
     let keep = CardKey::from_position(&position_after(keep_new));

@@ -134,6 +134,7 @@ impl Coach {
             Command::AddAnswer(moves) => self.add_answer(&moves),
             Command::CompareGames(path) => self.check_games(path),
             Command::PlayOn(c) => self.apply_play_on(c),
+            Command::Verdict(c) => self.apply_verdict(c),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),
             Command::SetLearner(color) => {
@@ -440,10 +441,26 @@ impl Coach {
 
     /// Sets up the drill to show `moves` (for the screenshot): the learner plays the
     /// side to move after them, so no reply is pending; seed 1, book arrows on, no
-    /// animation, the chart shown.
+    /// animation, the chart shown. When only the last move leaves the book, the learner
+    /// plays it after the others: the board shows it out of book, with its verdict.
     pub fn show_moves(&mut self, moves: &[Move]) {
+        // Only the last move leaves the book (or is illegal: then it is refused).
+        let last_leaves = matches!(
+            Session::from_moves(
+                Arc::clone(&self.graph),
+                shakmaty::Color::White,
+                self.settings.style.clone(),
+                1,
+                moves,
+            ),
+            Err(i) if i + 1 == moves.len()
+        );
+        let (given, attempt) = match moves.split_last() {
+            Some((&last, given)) if last_leaves => (given, Some(last)),
+            _ => (moves, None),
+        };
         let mut pos = shakmaty::Chess::default();
-        for &mv in moves {
+        for &mv in given {
             pos.play_unchecked(mv);
         }
         let learner = pos.turn();
@@ -458,11 +475,14 @@ impl Coach {
             learner,
             self.settings.style.clone(),
             1,
-            moves,
+            given,
         ) {
             Ok(session) => {
                 self.session = session;
                 self.sync_books();
+                if let Some(mv) = attempt {
+                    self.session.play(mv);
+                }
             }
             Err(i) => {
                 self.message = Some(format!(

@@ -417,12 +417,10 @@ impl Coach {
         self.restart_review();
     }
 
-    /// Adds `moves` (a gap and the theory's answer) to a copy of the learner's repertoire
-    /// file, written beside it, and drills the copy instead (the learner's file is not
-    /// touched).
-    pub(crate) fn add_answer(&mut self, moves: &[Move]) {
-        let Some(file) = self
-            .workspace
+    /// The learner's repertoire file in use (the first loaded as a repertoire and
+    /// enabled in the book), which "Add answer" adds lines to a copy of.
+    pub fn repertoire_file(&self) -> Option<PathBuf> {
+        self.workspace
             .files()
             .iter()
             .find(|f| {
@@ -433,12 +431,17 @@ impl Coach {
                         .file(&f.path)
                         .is_some_and(|c| c.enabled)
             })
-            .map(|f| (f.path.clone(), Arc::clone(&f.lines)))
-        else {
+            .map(|f| f.path.clone())
+    }
+
+    /// Adds `moves` (a gap and the theory's answer) to a copy of the learner's repertoire
+    /// file, written beside it, and drills the copy instead (the learner's file is not
+    /// touched).
+    pub(crate) fn add_answer(&mut self, moves: &[Move]) {
+        let Some(original) = self.repertoire_file() else {
             self.message = Some("No repertoire file is loaded to add the answer to.".to_owned());
             return;
         };
-        let (original, _) = file;
         // The opening's name and ECO code from the theory (else the repertoire), as the
         // gap's row shows them.
         let naming = self

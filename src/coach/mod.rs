@@ -19,7 +19,7 @@
 //!   [`play_on`]: playing on against an engine; [`explore`]: sampling on a thread;
 //!   [`learner_style`]: the learner's style; [`jobs`]: making a book and optimising;
 //!   [`move_entry`]: the move box (a move typed on the keyboard); [`sounds`]: which
-//!   sound a move makes.
+//!   sound a move makes; [`verdict`]: a move outside the book judged by an engine.
 
 pub mod apply;
 pub mod board_look;
@@ -40,6 +40,7 @@ pub mod review;
 pub mod settings;
 pub mod sides;
 pub mod sounds;
+pub mod verdict;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -151,6 +152,8 @@ pub struct Coach {
     pub(crate) sides: sides::SidesState,
     /// The move box's text and its last error.
     pub(crate) move_entry: move_entry::MoveEntryState,
+    /// The engine's verdict on a move outside the book.
+    pub(crate) verdict: verdict::VerdictState,
     /// Whether a screenshot is being taken (the play-on game waits for its analysis).
     pub(crate) screenshot: bool,
     /// The caller's time now, in seconds.
@@ -229,6 +232,7 @@ impl Coach {
             check: check::CheckState::default(),
             sides: sides::SidesState::default(),
             move_entry: move_entry::MoveEntryState::default(),
+            verdict: verdict::VerdictState::default(),
             screenshot: false,
             now: 0.0,
             repaint: None,
@@ -398,6 +402,7 @@ impl Coach {
             || self.is_loading()
             || self.coverage.job.is_some()
             || self.play_on_busy()
+            || self.verdict_busy()
     }
 
     /// The message shown in the drill panel, if any (what happened last).
@@ -463,6 +468,7 @@ impl Coach {
             self.computer_reply();
         }
         self.review_logic();
+        self.verdict_logic();
         self.record_completions();
         self.progress.poll();
         self.refresh_missed();

@@ -1,5 +1,6 @@
 //! Moves given on the command line to show in the window (`hastings --screenshot
-//! --moves "e4 c5"`): SAN from the start position, every position in the book.
+//! --moves "e4 c5"`): SAN from the start position, every position in the book but
+//! maybe the last (the learner's move outside the book, shown with its verdict).
 
 use shakmaty::{Chess, Move, Position};
 use thiserror::Error;
@@ -21,8 +22,8 @@ pub enum BookMovesError {
     },
 }
 
-/// Parses `moves` (SAN from the start position); every position after them must be in
-/// `graph`.
+/// Parses `moves` (SAN from the start position); every position after them but the
+/// last must be in `graph` (a last move outside it is shown as the learner's wrong move).
 ///
 /// # Errors
 ///
@@ -32,7 +33,7 @@ pub fn book_moves(graph: &PositionGraph, moves: &str) -> Result<Vec<Move>, BookM
     let mut pos = Chess::default();
     for (i, &mv) in played.iter().enumerate() {
         pos.play_unchecked(mv);
-        if graph.lookup(&pos).is_none() {
+        if graph.lookup(&pos).is_none() && i + 1 < played.len() {
             return Err(BookMovesError::LeavesBook { ply: i + 1 });
         }
     }
@@ -44,12 +45,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn moves_must_stay_in_the_book() {
+    fn moves_must_stay_in_the_book_but_the_last() {
         let eco = PositionGraph::eco().unwrap();
         assert_eq!(book_moves(&eco, "e4 c5").unwrap().len(), 2);
         assert_eq!(book_moves(&eco, "").unwrap().len(), 0);
+        assert_eq!(book_moves(&eco, "e4 e5 Qh5 Ke7").unwrap().len(), 4);
         assert!(matches!(
-            book_moves(&eco, "e4 e5 Qh5 Ke7"),
+            book_moves(&eco, "e4 e5 Qh5 Ke7 Qxe5+"),
             Err(BookMovesError::LeavesBook { ply: 4 })
         ));
         assert!(matches!(

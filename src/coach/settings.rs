@@ -82,6 +82,9 @@ pub struct Settings {
     pub board_look: BoardLook,
     /// Whether moves, captures, checks, mistakes and the end of a line make a sound.
     pub sounds: bool,
+    /// Whether a move outside the book that the engine finds as good as the book's
+    /// ("also good") is not counted as a mistake (nor, in review, as a lapse).
+    pub alternatives_not_mistakes: bool,
 }
 
 impl Default for Settings {
@@ -106,6 +109,7 @@ impl Default for Settings {
             drill_mode: DrillMode::Free,
             board_look: BoardLook::default(),
             sounds: true,
+            alternatives_not_mistakes: false,
         }
     }
 }

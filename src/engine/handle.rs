@@ -7,6 +7,10 @@
 //! [`EngineEvent::FellBack`], replaces it by the built-in α-β engine and repeats the
 //! search, so a reply still comes.
 //!
+//! Besides searches, a handle runs [`EngineTask`]s: work of its own with the engine on
+//! the worker thread (analysing a few positions with [`analyse`](super::analysis::analyse),
+//! looking in a cache first), which reports by its own means.
+//!
 //! ```no_run
 //! use hastings::engine::{EngineChoice, EngineEvent, EngineHandle, Game, Limits, Strength};
 //!
@@ -121,11 +125,34 @@ pub enum EngineEvent {
     Warning(String),
 }
 
+/// What a task is told besides its engine (see [`EngineTask`]).
+#[derive(Debug)]
+pub struct TaskContext<'a> {
+    /// Set when the task should end early (another search or task was asked for, or
+    /// the handle is dropped).
+    pub stop: &'a AtomicBool,
+    /// Whether the engine is the built-in α-β standing in for the chosen one, which
+    /// failed: what it finds is not the chosen engine's (a cache scoped to that engine
+    /// should not keep it).
+    pub replaced: bool,
+}
+
+/// Work run on the engine's thread with its engine (see [`EngineHandle::run`]). It
+/// reports by its own means (a channel it owns). When it fails with a UCI engine, the
+/// handle falls back to the built-in α-β engine and runs it again, so it must be ready
+/// to start over.
+pub type EngineTask =
+    Box<dyn FnMut(&mut dyn Engine, &TaskContext<'_>) -> Result<(), EngineError> + Send>;
+
 enum Request {
     Search {
         id: SearchId,
         game: Box<Game>,
         limits: Limits,
+        stop: Arc<AtomicBool>,
+    },
+    Run {
+        task: EngineTask,
         stop: Arc<AtomicBool>,
     },
     SetStrength(Strength),
@@ -147,6 +174,7 @@ impl std::fmt::Debug for Request {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Request::Search { id, .. } => write!(f, "Search({id})"),
+            Request::Run { .. } => write!(f, "Run"),
             Request::SetStrength(s) => write!(f, "SetStrength({s:?})"),
             Request::Quit => write!(f, "Quit"),
         }
@@ -164,11 +192,46 @@ impl EngineHandle {
     /// reports ([`EngineEvent::Info`]): after a best move, when the engine is ready or
     /// fell back, after a warning. A window repaints then instead of at its next tick.
     pub fn spawn_waking(choice: EngineChoice, wake: Arc<dyn Fn() + Send + Sync>) -> EngineHandle {
+        let strength = match &choice {
+            EngineChoice::Builtin(s) | EngineChoice::Uci { strength: s, .. } => *s,
+            EngineChoice::Mcts => Strength::Full,
+            EngineChoice::Human { .. } => PLAYING,
+        };
+        EngineHandle::spawn_with(move |outbox| start(&choice, outbox), strength, wake)
+    }
+
+    /// A handle running `engine` as it is (tests give a stub engine answering fixed
+    /// evaluations). It is in-process, so nothing falls back.
+    pub fn spawn_engine(
+        engine: Box<dyn Engine>,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> EngineHandle {
+        let start = move |outbox: &Sender<EngineEvent>| {
+            let current = Current {
+                engine,
+                is_process: false,
+                replaced: false,
+            };
+            announce(&current, None, outbox);
+            current
+        };
+        EngineHandle::spawn_with(start, Strength::Full, wake)
+    }
+
+    fn spawn_with(
+        start: impl FnOnce(&Sender<EngineEvent>) -> Current + Send + 'static,
+        strength: Strength,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> EngineHandle {
         let (requests, inbox) = mpsc::channel();
         let (outbox, events) = mpsc::channel();
         let worker = thread::Builder::new()
             .name("engine worker".into())
-            .spawn(move || work(&choice, &inbox, &outbox, &*wake))
+            .spawn(move || {
+                let current = start(&outbox);
+                wake();
+                work(current, strength, &inbox, &outbox, &*wake);
+            })
             .ok();
         EngineHandle {
             requests,
@@ -193,6 +256,15 @@ impl EngineHandle {
             stop,
         });
         self.next_id
+    }
+
+    /// Runs `task` on the engine's thread after the requests before it (stopping the
+    /// running search or task); the worker calls the wake-up function when it is done.
+    pub fn run(&mut self, task: EngineTask) {
+        self.stop();
+        let stop = Arc::new(AtomicBool::new(false));
+        self.current_stop = Some(Arc::clone(&stop));
+        let _ = self.requests.send(Request::Run { task, stop });
     }
 
     /// Stops the running search; its [`EngineEvent::BestMove`] follows soon.
@@ -228,10 +300,12 @@ impl Drop for EngineHandle {
     }
 }
 
-/// The engine a worker runs, and whether it can fail (so a fallback makes sense).
+/// The engine a worker runs, whether it can fail (so a fallback makes sense), and
+/// whether it stands in for a chosen engine that failed.
 struct Current {
     engine: Box<dyn Engine>,
     is_process: bool,
+    replaced: bool,
 }
 
 fn fallback(strength: Strength) -> Current {
@@ -242,6 +316,7 @@ fn fallback(strength: Strength) -> Current {
     Current {
         engine: Box::new(engine),
         is_process: false,
+        replaced: false,
     }
 }
 
@@ -260,6 +335,7 @@ fn start(choice: &EngineChoice, outbox: &Sender<EngineEvent>) -> Current {
             let current = Current {
                 engine: Box::new(Mcts::default()),
                 is_process: false,
+                replaced: false,
             };
             announce(&current, None, outbox);
             current
@@ -270,6 +346,7 @@ fn start(choice: &EngineChoice, outbox: &Sender<EngineEvent>) -> Current {
                 let current = Current {
                     engine: Box::new(HumanOpponent::new(human)),
                     is_process: false,
+                    replaced: false,
                 };
                 announce(&current, None, outbox);
                 current
@@ -297,6 +374,7 @@ fn start(choice: &EngineChoice, outbox: &Sender<EngineEvent>) -> Current {
                     let current = Current {
                         engine: Box::new(engine),
                         is_process: true,
+                        replaced: false,
                     };
                     announce(&current, Some(pid), outbox);
                     current
@@ -324,25 +402,23 @@ fn fall_back(
         engine: engine.to_string(),
         error: error.to_string(),
     });
-    let current = fallback(strength);
+    let current = Current {
+        replaced: true,
+        ..fallback(strength)
+    };
     announce(&current, None, outbox);
     current
 }
 
-/// The worker: serves requests until `Quit` or the handle is gone.
+/// The worker: serves requests until `Quit` or the handle is gone. `strength` is the
+/// fallback's.
 fn work(
-    choice: &EngineChoice,
+    mut current: Current,
+    strength: Strength,
     inbox: &Receiver<Request>,
     outbox: &Sender<EngineEvent>,
     wake: &(dyn Fn() + Send + Sync),
 ) {
-    let strength = match choice {
-        EngineChoice::Builtin(s) | EngineChoice::Uci { strength: s, .. } => *s,
-        EngineChoice::Mcts => Strength::Full,
-        EngineChoice::Human { .. } => PLAYING,
-    };
-    let mut current = start(choice, outbox);
-    wake();
     while let Ok(request) = inbox.recv() {
         match request {
             Request::Search {
@@ -371,6 +447,10 @@ fn work(
                 let _ = outbox.send(EngineEvent::BestMove { search: id, result });
                 wake();
             }
+            Request::Run { mut task, stop } => {
+                current = run_task(current, &mut task, &stop, strength, outbox);
+                wake();
+            }
             Request::SetStrength(s) => {
                 if let Err(e) = current.engine.set_strength(s) {
                     if current.is_process && !matches!(e, EngineError::Option { .. }) {
@@ -385,4 +465,36 @@ fn work(
             Request::Quit => break,
         }
     }
+}
+
+/// Runs a task; when a UCI engine fails it, falls back and runs it again. A task that
+/// fails on the built-in engine (it never does) is reported as a warning.
+fn run_task(
+    mut current: Current,
+    task: &mut EngineTask,
+    stop: &AtomicBool,
+    strength: Strength,
+    outbox: &Sender<EngineEvent>,
+) -> Current {
+    let context = TaskContext {
+        stop,
+        replaced: current.replaced,
+    };
+    let Err(e) = task(&mut *current.engine, &context) else {
+        return current;
+    };
+    if current.is_process {
+        let name = current.engine.name();
+        current = fall_back(&name, &e, strength, outbox);
+        let context = TaskContext {
+            stop,
+            replaced: true,
+        };
+        if let Err(e) = task(&mut *current.engine, &context) {
+            let _ = outbox.send(EngineEvent::Warning(e.to_string()));
+        }
+    } else {
+        let _ = outbox.send(EngineEvent::Warning(e.to_string()));
+    }
+    current
 }

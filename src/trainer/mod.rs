@@ -10,6 +10,8 @@
 //! - [`play_on`]: playing on against an engine after the book.
 //! - [`check`]: engine-checked repertoires (analyses, soundness report).
 //! - [`move_entry`]: moves typed on the keyboard (completions, the move an entry means).
+//! - [`verdict`]: a move outside the book judged by an engine (also good … blunder) and
+//!   its refutation.
 
 pub mod check;
 pub mod compare;
@@ -21,6 +23,7 @@ pub mod play_on;
 pub mod progress;
 pub mod review_drill;
 mod session;
+pub mod verdict;
 
 pub use phase::{BookMove, Hint, MoveOutcome, Phase, PlayedMove, Reply};
 pub use session::{DEFAULT_REPLY_DELAY, PastBook, ReviewSteering, Session};

@@ -122,6 +122,14 @@ impl Progress {
         }
     }
 
+    /// Takes back a mistake recorded at `pos` (the move was found as good as the
+    /// book's); the attempt stays counted.
+    pub fn forgive_mistake(&mut self, pos: &Chess) {
+        if let Some(r) = self.positions.get_mut(&position_key(pos)) {
+            r.mistakes = r.mistakes.saturating_sub(1);
+        }
+    }
+
     /// Records that a line was played to its end.
     pub fn record_completion(&mut self, title: &str) {
         *self.lines_completed.entry(title.to_owned()).or_default() += 1;

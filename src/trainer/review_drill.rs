@@ -6,12 +6,16 @@
 //! (`A(y) += w_r · d(y)`, see [`crate::review::steer`]), and each time the learner is
 //! to move at a card of the session queue, their answer is graded:
 //!
-//! | the learner…                                   | rating |
-//! |------------------------------------------------|--------|
-//! | plays a wrong move first                        | Again  |
-//! | plays a book move after a hint or "Show me"     | Hard   |
-//! | plays a book move at the first try              | Good   |
-//! | …and then asks for Easy ([`ReviewDrill::mark_easy`]) | Easy |
+//! | the learner…                                          | rating |
+//! |-------------------------------------------------------|--------|
+//! | plays a wrong move first                               | Again  |
+//! | plays only moves found as good as the book's first     | Hard   |
+//! | plays a book move after a hint or "Show me"            | Hard   |
+//! | plays a book move at the first try                     | Good   |
+//! | …and then asks for Easy ([`ReviewDrill::mark_easy`])   | Easy   |
+//!
+//! A move outside the book is found as good as the book's by an engine's verdict
+//! ([`crate::trainer::verdict`]); [`ReviewDrill::forgive_mistake`] then takes it back.
 //!
 //! Again puts the card back into the queue a few cards later (it is due again the same
 //! day). A new card is first shown ([`ReviewStep::Learn`]: the move with its comment and
@@ -121,7 +125,8 @@ pub struct Graded {
 #[derive(Clone, Copy, Debug)]
 struct Attempt {
     card: usize,
-    wrong: bool,
+    /// Moves outside the book played at the card and not forgiven.
+    wrong: u32,
     helped: bool,
     presented: Timestamp,
 }
@@ -356,6 +361,25 @@ impl ReviewDrill {
         self.session.try_again();
     }
 
+    /// The learner's move outside the book was found as good as the book's (an
+    /// engine's verdict, with the setting that alternatives that are also good are not
+    /// mistakes, or the learner accepted it): the session's mistake is taken back, and
+    /// the card asked here no longer counts the move wrong but as help (Hard at best, as
+    /// after a hint; another wrong move there still makes it Again). Returns whether
+    /// the move was shown and counted; a card already graded stays as it was.
+    pub fn forgive_mistake(&mut self) -> bool {
+        if !self.session.forgive_mistake() {
+            return false;
+        }
+        if let Some(a) = &mut self.attempt
+            && a.wrong > 0
+        {
+            a.wrong -= 1;
+            a.helped = true;
+        }
+        true
+    }
+
     /// The learner has seen the new card's move: it is now asked, timed from `now`.
     pub fn learned(&mut self, now: Timestamp) {
         if self.learn.take().is_some()
@@ -429,7 +453,7 @@ impl ReviewDrill {
         }
         self.attempt = Some(Attempt {
             card,
-            wrong: false,
+            wrong: 0,
             helped: false,
             presented: now,
         });
@@ -447,7 +471,7 @@ impl ReviewDrill {
         let graded = match outcome {
             MoveOutcome::OutOfBook => {
                 if let Some(a) = &mut self.attempt {
-                    a.wrong = true;
+                    a.wrong += 1;
                 }
                 return None;
             }
@@ -459,7 +483,7 @@ impl ReviewDrill {
     }
 
     fn grade(&mut self, a: Attempt, now: Timestamp) -> Option<Graded> {
-        let rating = if a.wrong {
+        let rating = if a.wrong > 0 {
             Rating::Again
         } else if a.helped {
             Rating::Hard

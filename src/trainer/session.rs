@@ -86,6 +86,7 @@ pub struct ReviewSteering {
     pub term: Arc<ReviewTerm>,
 }
 
+mod alternative;
 mod naming;
 mod past_book;
 mod popularity;

@@ -1,5 +1,6 @@
 //! The board in the centre: the drill's position with the last move, the hint, the
-//! arrows (book moves, a repertoire's `[%cal]` arrows, the hint's arrow) and the
+//! arrows (book moves, a wrong move's refutation, a repertoire's `[%cal]` arrows, the
+//! hint's arrow) and the
 //! computer's move gliding to its square.
 
 use eframe::egui;
@@ -56,12 +57,15 @@ pub(super) fn board_panel_ui(
     }
 }
 
-/// The arrows on the board: after a wrong move the book moves; else the repertoire's
+/// The arrows on the board: after a wrong move the book moves and the refutation's
+/// first moves; else the repertoire's
 /// arrows for the last move, the hint's arrow, and (when chosen, and unless it would
 /// give the answer away) the likely moves.
 fn board_arrows(coach: &Coach, extras: &BoardExtras<'_>) -> Vec<Arrow> {
     if let Phase::OutOfBook { book_moves, .. } = coach.session().phase() {
-        return weighted_arrows(book_moves.iter().map(|b| (b.mv, b.share)));
+        let mut arrows = weighted_arrows(book_moves.iter().map(|b| (b.mv, b.share)));
+        arrows.extend(super::verdict_panel::refutation_arrows(coach));
+        return arrows;
     }
     // Review mode: a new card shows its move and the source's arrows; a card being
     // asked shows no likely moves (they would give the answer away).

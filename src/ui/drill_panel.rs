@@ -1,6 +1,6 @@
 //! The drill panel on the right: the opening's name and transpositions, what happened
-//! (the computer's reply and why, a wrong move with the book moves, the end of the
-//! line), the repertoire's comments, the move box, and the moves played with buttons
+//! (the computer's reply and why, a wrong move with the engine's verdict and the book
+//! moves, the end of the line), the repertoire's comments, the move box, and the moves played with buttons
 //! to step through them.
 //!
 //! The panel keeps its width: long texts wrap, line names are shortened to what tells
@@ -137,6 +137,7 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
                     .strong()
                     .color(ui.visuals().error_fg_color),
             );
+            super::verdict_panel::verdict_ui(ui, coach, commands);
             ui.label(format!(
                 "Mistakes in this line: {}",
                 session.mistakes_in_line()

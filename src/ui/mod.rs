@@ -10,8 +10,9 @@
 //! - Panels, one file each: `top_bar`, `style_panel` (Style tab; its Board section is
 //!   `board_look_panel`), `book_panel` (Book
 //!   tab), `progress_panel` (Progress tab), [`coverage_panel`] (Coverage tab),
-//!   `board_panel`, `drill_panel`, `move_box` (a move typed on the keyboard, in the
-//!   drill and play-on panels),
+//!   `board_panel`, `drill_panel` (with `verdict_panel`: the engine's verdict on a
+//!   wrong move), `move_box` (a move typed on the keyboard, in the drill and play-on
+//!   panels),
 //!   `chart_panel`, `import_report` (report window, "read as" dialog, import progress),
 //!   `profile_panel` (profiles and the adaptive opponent, in the Style tab),
 //!   `learner_style_panel` (the learner's style, in the Progress tab),
@@ -59,6 +60,7 @@ pub mod style_panel;
 mod synth;
 mod timings;
 mod top_bar;
+mod verdict_panel;
 mod welcome;
 
 pub use crate::coach::format;

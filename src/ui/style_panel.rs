@@ -152,6 +152,14 @@ pub fn style_panel_ui(
     .on_hover_text("How long the computer waits before it replies");
     ui.checkbox(&mut settings.show_arrows, "Arrows for book moves")
         .on_hover_text("Draw the book moves of the position as arrows, thicker when more likely");
+    ui.checkbox(
+        &mut settings.alternatives_not_mistakes,
+        "Alternatives that are also good are not mistakes",
+    )
+    .on_hover_text(
+        "When the engine finds your move outside the book as good as the book move, it is \
+         not counted as a mistake (nor, in review, as a lapse)",
+    );
 
     ui.separator();
     board_look_ui(ui, &mut settings.board_look);

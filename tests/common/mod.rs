@@ -4,6 +4,8 @@
 
 use std::process::Command;
 
+pub mod stub_engine;
+
 use hastings::book::{NodeId, PositionGraph};
 use shakmaty::{Chess, Move, Position};
 

@@ -1,0 +1,295 @@
+//! Wrong moves explained in the drill: when the learner plays a move outside the book,
+//! an engine judges it against the book move ([`crate::trainer::verdict`]) while the
+//! window goes on drawing ("Checking your move…"), and the drill panel shows the
+//! verdict and the refutation once it comes.
+//!
+//! Each frame (in [`Coach::logic`]) the coach looks at the drill: a new move out
+//! of the book is asked of the [`MoveChecker`] (started at the first such move: the
+//! engine of [`Coach::set_move_checker`], by default Stockfish when installed, else the
+//! built-in α-β), and its answer is taken when it has come. Analyses are looked up in a
+//! [`SharedStore`] first, and what the engine finds is kept there; by default a store
+//! in memory, which [`Coach::set_analysis_store`] replaces (the workspace's cache on
+//! disk, shared with the repertoire check).
+//!
+//! A move found "also good" can be accepted ([`VerdictCommand::Accept`]): it is not
+//! counted as a mistake (nor as a lapse in review) and, since the drill cannot go on
+//! from a position outside its book, the line goes on with the book move it was
+//! compared with, played for the learner (in review the card counts as helped: Hard at
+//! best). With the setting [`Settings::alternatives_not_mistakes`] such a move is not
+//! counted as a mistake as soon as the verdict comes. It can also be added to a copy of
+//! the learner's repertoire file ([`VerdictCommand::AddToRepertoire`], as the Coverage
+//! tab's "Add answer" does).
+//!
+//! [`Settings::alternatives_not_mistakes`]: super::settings::Settings::alternatives_not_mistakes
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Move};
+
+use super::Coach;
+use crate::engine::Limits;
+use crate::trainer::verdict::checker::{
+    CHECK_TIME, CheckEngine, MoveChecker, SharedStore, memory_store,
+};
+use crate::trainer::verdict::{Question, Verdict};
+use crate::trainer::{MoveOutcome, Phase};
+
+/// How often the caller is asked to come back while a verdict is on its way, when it
+/// set no wake-up call (a window has one: the engine's thread wakes it).
+const CHECK_REPAINT: Duration = Duration::from_millis(100);
+
+/// How long a screenshot waits for a verdict.
+const SCREENSHOT_WAIT: Duration = Duration::from_secs(20);
+
+/// What the learner asks about a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VerdictCommand {
+    /// The move is also good: do not count it as a mistake, and go on with the book
+    /// move.
+    Accept,
+    /// Add the move to a copy of the learner's repertoire file.
+    AddToRepertoire,
+}
+
+/// The move checker and the verdict on the learner's last move outside the book.
+pub struct VerdictState {
+    /// Started at the first move outside the book.
+    checker: Option<MoveChecker>,
+    /// The engine to start (taken when the checker starts); `None`: Stockfish when
+    /// installed, else the built-in engine.
+    engine: Option<CheckEngine>,
+    store: SharedStore,
+    limits: Limits,
+    /// The move asked about, and where.
+    asked: Option<(Chess, Move)>,
+    /// When it was asked.
+    since: Option<Instant>,
+    /// The verdict on it, or why none came.
+    answer: Option<Result<Verdict, String>>,
+    /// How long the last verdict took, from the question to the answer.
+    took: Option<Duration>,
+    /// Whether the move is no longer counted as a mistake.
+    forgiven: bool,
+}
+
+impl Default for VerdictState {
+    fn default() -> VerdictState {
+        VerdictState {
+            checker: None,
+            engine: None,
+            store: memory_store(),
+            limits: Limits::movetime_ms(CHECK_TIME.as_millis() as u64),
+            asked: None,
+            since: None,
+            answer: None,
+            took: None,
+            forgiven: false,
+        }
+    }
+}
+
+impl std::fmt::Debug for VerdictState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VerdictState")
+            .field("checker", &self.checker)
+            .field("answer", &self.answer)
+            .field("forgiven", &self.forgiven)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Coach {
+    /// Checks moves outside the book with `engine`, searching each position within
+    /// `limits` (the window: [`CHECK_TIME`]) and keeping the analyses in `store`, which
+    /// should hold that engine's at those limits. The engine starts at the next move
+    /// outside the book (one already started is stopped).
+    pub fn set_move_checker(&mut self, engine: CheckEngine, store: SharedStore, limits: Limits) {
+        self.verdict = VerdictState {
+            engine: Some(engine),
+            store,
+            limits,
+            ..VerdictState::default()
+        };
+    }
+
+    /// Keeps the analyses in `store` from now on (the workspace's cache on disk); the
+    /// engine stays as chosen.
+    pub fn set_analysis_store(&mut self, store: SharedStore) {
+        if let Some(checker) = &mut self.verdict.checker {
+            checker.set_store(std::sync::Arc::clone(&store));
+        }
+        self.verdict.store = store;
+    }
+
+    /// The store the move checker keeps its analyses in.
+    pub fn analysis_store(&self) -> &SharedStore {
+        &self.verdict.store
+    }
+
+    /// The verdict on the learner's move outside the book, once it has come.
+    pub fn move_verdict(&self) -> Option<&Verdict> {
+        self.verdict.answer.as_ref().and_then(|a| a.as_ref().ok())
+    }
+
+    /// Why the move could not be checked, if it could not.
+    pub fn move_check_failure(&self) -> Option<&str> {
+        self.verdict
+            .answer
+            .as_ref()
+            .and_then(|a| a.as_ref().err())
+            .map(String::as_str)
+    }
+
+    /// Whether a verdict on the move outside the book is on its way.
+    pub fn is_checking_move(&self) -> bool {
+        matches!(self.session.phase(), Phase::OutOfBook { .. }) && self.verdict.answer.is_none()
+    }
+
+    /// The engine that checks moves, once it has started (its own name then).
+    pub fn move_checker_engine(&self) -> Option<&str> {
+        self.verdict.checker.as_ref().map(MoveChecker::engine_name)
+    }
+
+    /// What went wrong with the move checker (its engine failed and the built-in one
+    /// took over), if anything.
+    pub fn move_checker_notice(&self) -> Option<&str> {
+        self.verdict.checker.as_ref().and_then(MoveChecker::notice)
+    }
+
+    /// How long the last verdict took, from the move to the answer.
+    pub fn verdict_time(&self) -> Option<Duration> {
+        self.verdict.took
+    }
+
+    /// Whether the move outside the book shown is no longer counted as a mistake.
+    pub fn is_move_forgiven(&self) -> bool {
+        self.verdict.forgiven
+    }
+
+    /// Once a frame: asks about a new move outside the book, takes the verdict when it
+    /// has come. Never waits.
+    pub(crate) fn verdict_logic(&mut self) {
+        let wanted = match self.session.phase() {
+            Phase::OutOfBook {
+                attempted,
+                book_moves,
+                ..
+            } => Some((
+                *attempted,
+                book_moves.iter().map(|b| b.mv).collect::<Vec<_>>(),
+            )),
+            _ => None,
+        };
+        let position = self.session.position();
+        let same = match (&self.verdict.asked, &wanted) {
+            (Some((pos, mv)), Some((attempted, _))) => pos == position && mv == attempted,
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.verdict.answer = None;
+            self.verdict.forgiven = false;
+            self.verdict.took = None;
+            match wanted {
+                Some((attempted, book)) => {
+                    let question = Question::new(position.clone(), attempted, book);
+                    self.verdict.asked = Some((position.clone(), attempted));
+                    self.verdict.since = Some(Instant::now());
+                    self.checker().ask(question);
+                }
+                None => {
+                    self.verdict.asked = None;
+                    if let Some(checker) = &mut self.verdict.checker {
+                        checker.forget();
+                    }
+                }
+            }
+        }
+        let woken = self.has_wake();
+        let Some(checker) = &mut self.verdict.checker else {
+            return;
+        };
+        if let Some(answer) = checker.poll() {
+            self.verdict.took = self.verdict.since.map(|t| t.elapsed());
+            let good = matches!(&answer, Ok(v) if v.judgement.is_good());
+            self.verdict.answer = Some(answer);
+            if good && self.settings.alternatives_not_mistakes {
+                self.forgive_alternative();
+            }
+            self.request_repaint();
+        } else if checker.is_checking() && !woken {
+            self.request_repaint_after(CHECK_REPAINT);
+        }
+    }
+
+    /// The move checker, started now if it was not.
+    fn checker(&mut self) -> &mut MoveChecker {
+        let wake = self.wake();
+        let v = &mut self.verdict;
+        v.checker.get_or_insert_with(|| {
+            let engine = v.engine.take().unwrap_or_else(CheckEngine::discover);
+            MoveChecker::start(engine, std::sync::Arc::clone(&v.store), v.limits, wake)
+        })
+    }
+
+    /// Whether the screenshot should wait for the verdict (at most 20 s).
+    pub(crate) fn verdict_busy(&self) -> bool {
+        self.screenshot
+            && self.is_checking_move()
+            && self
+                .verdict
+                .since
+                .is_none_or(|t| t.elapsed() < SCREENSHOT_WAIT)
+    }
+
+    /// Carries out a verdict command.
+    pub(crate) fn apply_verdict(&mut self, command: VerdictCommand) {
+        let Some(verdict) = self.move_verdict().filter(|v| v.judgement.is_good()) else {
+            return;
+        };
+        let (played, book, book_san) =
+            (verdict.played, verdict.book_move, verdict.book_san.clone());
+        let played_san = verdict.played_san.clone();
+        match command {
+            VerdictCommand::AddToRepertoire => {
+                let mut moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
+                moves.push(played);
+                self.add_answer(&moves);
+            }
+            VerdictCommand::Accept => {
+                self.forgive_alternative();
+                self.session.try_again();
+                self.last_reply = None;
+                let outcome = match self.review_play(book) {
+                    Some(outcome) => outcome,
+                    None => self.session.play(book),
+                };
+                if let MoveOutcome::Accepted { .. } = outcome {
+                    self.message = Some(format!(
+                        "{played_san} is not counted as a mistake; the line goes on with your \
+                         book move {book_san}."
+                    ));
+                    self.animate(book);
+                    self.drill_move_sound();
+                }
+            }
+        }
+    }
+
+    /// Takes back the mistake counted for the move shown (once): the drill's count, the
+    /// progress at the position, and in review the card's wrong answer.
+    fn forgive_alternative(&mut self) {
+        if self.verdict.forgiven {
+            return;
+        }
+        let before = self.session.position().clone();
+        let forgiven = match self.with_drill(|d| d.forgive_mistake()) {
+            Some(forgiven) => forgiven,
+            None => self.session.forgive_mistake(),
+        };
+        if forgiven {
+            self.progress.progress_mut().forgive_mistake(&before);
+            self.verdict.forgiven = true;
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The verdict on a move outside the book, in the drill panel: "Checking your move…"
+//! while the engine works, then the judgement in its colour ("Blunder: after 3.Ng5
+//! Qxg5 Black wins a knight"), what the move gives up against the book move, the
+//! engine's line, and for a move that is also good the buttons to accept it or add it
+//! to the repertoire. On the board, the opponent's first moves in the refutation are
+//! red arrows.
+
+use eframe::egui;
+use egui::{Color32, RichText, Ui};
+
+use super::board::Arrow;
+use super::command::Command;
+use crate::coach::Coach;
+use crate::coach::verdict::VerdictCommand;
+use crate::trainer::verdict::{Judgement, Verdict};
+
+/// How many of the opponent's moves in the refutation are drawn as arrows.
+const ARROW_MOVES: usize = 2;
+
+/// The colour of a judgement's text.
+fn judgement_color(judgement: Judgement) -> Color32 {
+    match judgement {
+        Judgement::AlsoGood => Color32::from_rgb(0x2a, 0x8a, 0x3a),
+        Judgement::Inaccuracy => Color32::from_rgb(0x9a, 0x7a, 0x00),
+        Judgement::Mistake => Color32::from_rgb(0xd0, 0x64, 0x00),
+        Judgement::Blunder => Color32::from_rgb(0xc8, 0x28, 0x28),
+    }
+}
+
+/// The verdict block (drawn under "… is not in the book.").
+pub(super) fn verdict_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    if let Some(v) = coach.move_verdict() {
+        verdict_shown_ui(ui, coach, v, commands);
+    } else if let Some(reason) = coach.move_check_failure() {
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!("Your move could not be checked: {reason}.")).weak(),
+            )
+            .wrap(),
+        );
+    } else if coach.is_checking_move() {
+        // No spinner: it would redraw the window every frame while the engine works;
+        // the engine's thread wakes the window when the verdict is ready.
+        ui.label(RichText::new("Checking your move…").italics().weak())
+            .on_hover_text(format!(
+                "{} compares it with the book move",
+                coach.move_checker_engine().unwrap_or("The engine")
+            ));
+    }
+    if let Some(notice) = coach.move_checker_notice() {
+        ui.add(egui::Label::new(RichText::new(notice).small().weak()).wrap());
+    }
+}
+
+fn verdict_shown_ui(ui: &mut Ui, coach: &Coach, v: &Verdict, commands: &mut Vec<Command>) {
+    let color = judgement_color(v.judgement);
+    ui.add(egui::Label::new(RichText::new(v.headline()).strong().color(color)).wrap())
+        .on_hover_text(format!(
+            "{} at depth {}: {} after your move, {} after {}",
+            coach.move_checker_engine().unwrap_or("The engine"),
+            v.depth,
+            v.played_outlook.for_white(v.learner),
+            v.book_outlook.for_white(v.learner),
+            v.book_san,
+        ));
+    if v.judgement.is_good() {
+        ui.add(egui::Label::new(format!("Then {}.", v.sentence)).wrap());
+    } else {
+        ui.add(egui::Label::new(v.comparison()).wrap());
+    }
+    if !v.refutation_san.is_empty() {
+        let name = if v.judgement.is_good() {
+            "Engine line"
+        } else {
+            "Refutation"
+        };
+        ui.add(
+            egui::Label::new(RichText::new(format!("{name}: {}", v.refutation_san)).italics())
+                .wrap(),
+        );
+    }
+    if !v.judgement.is_good() {
+        return;
+    }
+    if coach.is_move_forgiven() {
+        ui.label(RichText::new("Not counted as a mistake.").color(color));
+    }
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .button("Accept")
+            .on_hover_text(format!(
+                "Do not count {} as a mistake, and go on with your book move {}",
+                v.played_san, v.book_san
+            ))
+            .clicked()
+        {
+            commands.push(Command::Verdict(VerdictCommand::Accept));
+        }
+        if coach.repertoire_file().is_some()
+            && ui
+                .button("Add to my repertoire")
+                .on_hover_text(format!(
+                    "Add {} to a copy of your repertoire file (yours is not changed)",
+                    v.played_san
+                ))
+                .clicked()
+        {
+            commands.push(Command::Verdict(VerdictCommand::AddToRepertoire));
+        }
+    });
+}
+
+/// The refutation's first moves by the opponent as red arrows, the reply strong and the
+/// next one lighter (the board shows the position after the move played, where the
+/// refutation starts); none for a move that is also good.
+pub(super) fn refutation_arrows(coach: &Coach) -> Vec<Arrow> {
+    let Some(v) = coach.move_verdict().filter(|v| !v.judgement.is_good()) else {
+        return Vec::new();
+    };
+    v.refutation
+        .iter()
+        .step_by(2)
+        .take(ARROW_MOVES)
+        .enumerate()
+        .filter_map(|(i, mv)| {
+            let (weight, alpha) = if i == 0 { (0.9, 210) } else { (0.5, 130) };
+            Arrow::of_move(
+                mv,
+                weight,
+                Color32::from_rgba_unmultiplied(190, 30, 30, alpha),
+            )
+        })
+        .collect()
+}

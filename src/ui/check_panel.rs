@@ -24,7 +24,7 @@ pub(super) fn check_panel_ui(
 ) {
     let heading = ui.strong("Is it sound?");
     // A finished check is scrolled into view once.
-    let shown = egui::Id::new("check-result-shown");
+    let shown = egui::Id::unique("hastings_check_result_shown");
     if state.result().is_some() && !ui.memory(|m| m.data.get_temp::<bool>(shown).unwrap_or(false)) {
         heading.scroll_to_me(Some(egui::Align::Min));
         ui.memory_mut(|m| m.data.insert_temp(shown, true));

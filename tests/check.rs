@@ -422,3 +422,60 @@ fn positions_to_analyse_cover_both_sides_once_each() {
     assert!(positions.iter().any(|p| p.turn() == Color::White));
     assert!(positions.iter().any(|p| p.turn() == Color::Black));
 }
+
+#[test]
+fn learn_next_ranks_by_reach_forgetting_and_stake() {
+    // White: 1.e4, then 1...e5 2.Nf3 and 1...c5 2.Nf3 (P = 1/2 each, as above).
+    let repertoire = graph_of("[Result \"*\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n");
+    let theory = graph_of("[Result \"*\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n");
+    let options = CoverageOptions {
+        depth: 6,
+        ..CoverageOptions::new(Color::White)
+    };
+    let ex = exposure(&repertoire, &theory, &Style::neutral(), &options);
+    let start = Chess::default();
+    let e5 = after("e4 e5");
+    let c5 = after("e4 c5");
+    // 1.e4 is well known, 1...e5 2.Nf3 half forgotten, 1...c5 2.Nf3 never reviewed.
+    let recall = |pos: &Chess| {
+        if *pos == start {
+            Some(0.95)
+        } else if *pos == e5 {
+            Some(0.5)
+        } else {
+            None
+        }
+    };
+    let never = |_: &Chess, _: shakmaty::Move| false;
+    let ranked = hastings::trainer::check::learn_next(&ex, &recall, None, &never, 10);
+    let order: Vec<&Chess> = ranked.iter().map(|l| &l.position).collect();
+    assert_eq!(order, [&c5, &e5, &start]);
+    // reach × (1 − recall) × 1 pawn: ½·1, ½·½, 1·0.05.
+    let priorities: Vec<f64> = ranked.iter().map(|l| l.priority).collect();
+    for (p, want) in priorities.iter().zip([0.5, 0.25, 0.05]) {
+        assert!((p - want).abs() < 1e-9, "{priorities:?}");
+    }
+
+    // A line worth three pawns after 1...e5 2.Nf3 (Black to move, −300 for Black) moves
+    // it ahead: ½·½·3 = 0.75.
+    let mut store = MemoryStore::new();
+    store
+        .put(
+            &after("e4 e5 Nf3"),
+            &Analysis {
+                score: Score::Cp(-300),
+                pv: Vec::new(),
+                depth: 1,
+            },
+        )
+        .unwrap();
+    let ranked = hastings::trainer::check::learn_next(&ex, &recall, Some(&store), &never, 10);
+    assert_eq!(ranked[0].position, e5);
+    assert_eq!(ranked[0].stake_cp, 300);
+    assert!((ranked[0].priority - 0.75).abs() < 1e-9);
+
+    // A move the check reports as losing is mended first, not learnt.
+    let losing = |pos: &Chess, _: shakmaty::Move| *pos == c5;
+    let ranked = hastings::trainer::check::learn_next(&ex, &recall, None, &losing, 10);
+    assert!(ranked.iter().all(|l| l.position != c5));
+}

@@ -84,6 +84,27 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
         .unwrap();
     assert!(mate.refutation.starts_with("Qxf7#"), "{}", mate.refutation);
     assert_eq!(view.bad_ends.len(), 1, "{:?}", view.bad_ends);
+    // Learn next: nothing reviewed yet, so every listed position has recall 0; the
+    // positions of the two blunders are mended first, not learnt.
+    assert!(!view.learn_next.is_empty());
+    assert!(
+        view.learn_next
+            .iter()
+            .all(|l| l.recall == 0.0 && l.stake >= 1.0)
+    );
+    assert!(
+        view.learn_next
+            .windows(2)
+            .all(|w| w[0].reach * w[0].stake >= w[1].reach * w[1].stake - 1e-12)
+    );
+    for blunder in &view.blunders {
+        assert!(
+            view.learn_next
+                .iter()
+                .all(|l| l.position != blunder.position)
+        );
+    }
+    harness.get_by_label_contains("Learn next");
     // The window shows them, with the refutation.
     harness.get_by_label_contains("e4 e5 Qh5 Nc6 Bc4 Nf6?");
     harness.get_by_label_contains("Then Qxf7#");

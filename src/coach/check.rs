@@ -3,9 +3,10 @@
 //! `analysis/` (so a second check, or one after an edit, analyses only new positions),
 //! and its findings described for the Coverage tab (SAN computed on the job's thread).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rustc_hash::FxHashSet;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move};
 
@@ -13,13 +14,15 @@ use super::Coach;
 use crate::book::PositionGraph;
 use crate::engine::{Engine, EngineError};
 use crate::job::{Job, JobPoll, JobProgress, ProgressSnapshot};
+use crate::review::{CardKey, Schedule, Scheduler, Timestamp};
 use crate::sampler::Style;
 use crate::trainer::check::{
-    AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, MemoryStore, analyse_positions, joined_theory,
-    positions_to_analyse, report,
+    AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, LearnNext, MemoryStore, analyse_positions,
+    epd_key, joined_theory, learn_next, positions_to_analyse, report,
 };
 use crate::trainer::coverage::{CoverageOptions, exposure};
 use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine};
+use crate::workspace::review_store::{PARAMS_FILE, ReviewStore, load_params};
 
 /// A finding described for the tab.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +63,25 @@ pub struct CheckView {
     pub values: Option<(i32, f64)>,
     /// What opening the cache found worth telling.
     pub warnings: Vec<String>,
+    /// Which line to learn next: the positions where learning pays most.
+    pub learn_next: Vec<LearnRow>,
+}
+
+/// A position worth learning, described for the tab.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LearnRow {
+    /// The moves from the standard position.
+    pub moves: Vec<Move>,
+    /// `"e4 e5 Nf3: Nc6"`: the way there and the repertoire's move.
+    pub text: String,
+    /// How often a drill meets it.
+    pub reach: f64,
+    /// The probability that the learner remembers the move now.
+    pub recall: f64,
+    /// What the line is worth, in pawns.
+    pub stake: f64,
+    /// The position, for the board preview.
+    pub position: Chess,
 }
 
 type CheckResult = Result<CheckView, String>;
@@ -145,6 +167,7 @@ impl Coach {
             .as_ref()
             .and_then(|log| log.parent())
             .map(|dir| dir.join("analysis"));
+        let review_log = self.review_log.clone();
         let mut memory = self.check.memory.take();
         let job = Job::spawn("check", self.wake(), move |progress| {
             let setup = Setup {
@@ -154,7 +177,8 @@ impl Coach {
                 learner,
                 depth,
             };
-            let result = run_check(&setup, cache_dir, &mut memory, progress);
+            let recall = Recall::open(review_log.as_deref(), learner);
+            let result = run_check(&setup, cache_dir, &mut memory, &recall, progress);
             (result, memory)
         });
         match job {
@@ -199,6 +223,7 @@ fn run_check(
     setup: &Setup<'_>,
     cache_dir: Option<PathBuf>,
     memory: &mut Memory,
+    recall: &Recall,
     progress: &JobProgress,
 ) -> CheckResult {
     let repertoire = setup.repertoire;
@@ -246,6 +271,19 @@ fn run_check(
         progress,
     );
     let found = report(repertoire, &ex, store.as_dyn(), DEFAULT_THRESHOLD_CP);
+    let losing: FxHashSet<(String, Move)> = found
+        .blunders
+        .iter()
+        .map(|f| (epd_key(&f.position), f.played))
+        .collect();
+    let learn = learn_next(
+        &ex,
+        &|pos| recall.at(pos),
+        Some(store.as_dyn()),
+        &|pos, m| losing.contains(&(epd_key(pos), m)),
+        LEARN_SHOWN,
+    );
+    warnings.extend(recall.warning.iter().cloned());
     if let Kept::Memory(m) = store {
         *memory = Some((scope, m));
     }
@@ -274,7 +312,68 @@ fn run_check(
         bad_ends,
         values: found.minimax_cp.zip(found.expected_cp),
         warnings,
+        learn_next: learn.iter().map(learn_row).collect(),
     })
+}
+
+/// How many positions "Learn next" lists.
+const LEARN_SHOWN: usize = 10;
+
+/// The review schedule's recall of each position, read from the review log.
+struct Recall {
+    cards: Option<(Schedule, Scheduler)>,
+    learner: Color,
+    now: Timestamp,
+    /// Why the log could not be read.
+    warning: Option<String>,
+}
+
+impl Recall {
+    fn open(log: Option<&Path>, learner: Color) -> Recall {
+        let now = super::review::now();
+        let mut recall = Recall {
+            cards: None,
+            learner,
+            now,
+            warning: None,
+        };
+        let Some(log) = log else { return recall };
+        match ReviewStore::open(log) {
+            Ok(store) => {
+                let (scheduler, _) = load_params(&log.with_file_name(PARAMS_FILE))
+                    .value
+                    .scheduler();
+                recall.cards = Some((store.schedule(&scheduler), scheduler));
+            }
+            Err(e) => recall.warning = Some(format!("recall unknown: {e}")),
+        }
+        recall
+    }
+
+    /// The probability of recall at `pos`; `None` where it was never reviewed.
+    fn at(&self, pos: &Chess) -> Option<f64> {
+        let (schedule, scheduler) = self.cards.as_ref()?;
+        schedule
+            .card(self.learner, &CardKey::from_position(pos))
+            .map(|c| c.retrievability(scheduler, self.now))
+    }
+}
+
+fn learn_row(l: &LearnNext) -> LearnRow {
+    let answer = SanPlus::from_move(l.position.clone(), l.answer).to_string();
+    let way = sans(&Chess::default(), &l.moves);
+    LearnRow {
+        moves: l.moves.clone(),
+        text: if way.is_empty() {
+            answer
+        } else {
+            format!("{way}: {answer}")
+        },
+        reach: l.reach,
+        recall: l.recall,
+        stake: f64::from(l.stake_cp) / 100.0,
+        position: l.position.clone(),
+    }
 }
 
 /// Where a check keeps its analyses.

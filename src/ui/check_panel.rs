@@ -1,7 +1,7 @@
 //! "Is it sound?" in the Coverage tab: check the repertoire with an engine (a job with
 //! progress and cancel), then the learner's moves that lose (each with the better move,
-//! how it is punished, a board preview and "Drill this"), the lines that end badly, and
-//! the repertoire's value ([`crate::coach::check`]).
+//! how it is punished, a board preview and "Drill this"), which line to learn next, the
+//! lines that end badly, and the repertoire's value ([`crate::coach::check`]).
 
 use eframe::egui;
 use egui::{RichText, Ui};
@@ -9,7 +9,7 @@ use egui::{RichText, Ui};
 use super::board::{BoardView, Orientation, board_ui};
 use super::command::{Command, DrillBook};
 use super::format::count;
-use crate::coach::check::{CheckState, CheckView, FindingRow};
+use crate::coach::check::{CheckState, CheckView, FindingRow, LearnRow};
 use crate::trainer::coverage::one_in;
 
 /// How many findings the tab lists.
@@ -106,12 +106,56 @@ fn view_ui(ui: &mut Ui, view: &CheckView, orientation: Orientation, commands: &m
             finding_ui(ui, i, f, orientation, commands);
         }
     }
+    if !view.learn_next.is_empty() {
+        ui.label("Learn next: where learning pays most (how often you meet it, how likely you forget it, what the line is worth):");
+        for (i, l) in view.learn_next.iter().enumerate() {
+            learn_ui(ui, i, l, orientation, commands);
+        }
+    }
     if !view.bad_ends.is_empty() {
         ui.label("Lines that end badly for you:");
         for (moves, score) in &view.bad_ends {
             ui.add(egui::Label::new(RichText::new(format!("{score}  {moves}")).small()).wrap());
         }
     }
+}
+
+fn learn_ui(
+    ui: &mut Ui,
+    i: usize,
+    l: &LearnRow,
+    orientation: Orientation,
+    commands: &mut Vec<Command>,
+) {
+    ui.push_id(("learn-next", i), |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(&l.text).on_hover_ui(|ui| {
+                let view = BoardView {
+                    interactive: false,
+                    ..BoardView::new(&l.position)
+                };
+                ui.allocate_ui(egui::vec2(176.0, 176.0), |ui| {
+                    board_ui(ui, &view, orientation);
+                });
+            });
+            ui.label(
+                RichText::new(format!(
+                    "1 in {} games, recall {:.0}%, worth {:.1}",
+                    count(one_in(l.reach)),
+                    l.recall * 100.0,
+                    l.stake
+                ))
+                .small(),
+            );
+            if ui
+                .small_button("Drill this")
+                .on_hover_text("Start a drill at this position, on your repertoire")
+                .clicked()
+            {
+                commands.push(Command::DrillAt(l.moves.clone(), DrillBook::Repertoire));
+            }
+        });
+    });
 }
 
 fn finding_ui(

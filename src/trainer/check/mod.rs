@@ -13,13 +13,16 @@
 //! 3. [`report()`]: the findings, from the store alone.
 //!
 //! The parts: [`store`] (analyses by position), [`positions`] (what to analyse, the way
-//! to each), [`run`] (the engines on threads), [`report`](mod@report) (loss, back-up).
+//! to each), [`run`] (the engines on threads), [`report`](mod@report) (loss, back-up),
+//! [`learn_next`](mod@learn_next) (which line to learn next).
 
+pub mod learn_next;
 pub mod positions;
 pub mod report;
 pub mod run;
 pub mod store;
 
+pub use learn_next::{LearnNext, MIN_STAKE_CP, learn_next};
 pub use positions::{Path, joined_theory, positions_to_analyse};
 pub use report::{CAP_CP, DEFAULT_THRESHOLD_CP, Finding, LineEnd, Report, report};
 pub use run::{RunError, RunStats, analyse_positions};

@@ -421,6 +421,22 @@ fn mistake(coach: &mut Coach) {
 }
 
 #[test]
+fn review_can_start_each_card_at_its_position() {
+    let dir = temp_dir("coach-review-at-position");
+    let mut coach = coach_in(Some(&dir));
+    let mut settings = coach.settings().clone();
+    settings.review_at_position = true;
+    coach.apply(Command::SetSettings(Box::new(settings.clone())));
+    coach.apply(Command::SetDrillMode(DrillMode::Review));
+    let lead_in = |c: &Coach| c.review_drill().map(|d| d.settings().lead_in);
+    assert_eq!(lead_in(&coach), Some(Some(0)));
+    // Changed during review: from the next line on.
+    settings.review_at_position = false;
+    coach.apply(Command::SetSettings(Box::new(settings)));
+    assert_eq!(lead_in(&coach), Some(None));
+}
+
+#[test]
 fn the_session_counters_survive_a_change_of_book() {
     let dir = temp_dir("coach-counters");
     let mut coach = coach_in(Some(&dir));

@@ -246,6 +246,24 @@ fn a_lead_in_starts_the_line_a_learner_move_before_the_card() {
     assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6"]);
 }
 
+#[test]
+fn a_lead_in_of_zero_starts_at_the_cards_position_and_can_be_changed() {
+    let settings = ReviewSettings {
+        lead_in: Some(0),
+        ..no_learn()
+    };
+    let mut d = drill(settings, all_reviewed_but("e4 e5 Nf3 Nc6 Bc4 Bc5"));
+    let sans = |d: &ReviewDrill| -> Vec<String> {
+        d.session().moves().iter().map(|m| m.san.clone()).collect()
+    };
+    assert_eq!(sans(&d), ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"]);
+    assert!(matches!(d.step(), ReviewStep::Ask { .. }), "{:?}", d.step());
+    // From the next line on, from move 1.
+    d.set_lead_in(None);
+    d.next_line(now());
+    assert!(d.session().moves().is_empty());
+}
+
 /// The per-line mastery after `good` were each answered right once, a minute later.
 fn mastery_after(
     graph: &PositionGraph,

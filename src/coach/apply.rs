@@ -258,6 +258,10 @@ impl Coach {
         if self.settings.adaptive != old.adaptive {
             self.adapt_style();
         }
+        if self.settings.review_at_position != old.review_at_position {
+            let lead_in = self.settings.review_at_position.then_some(0);
+            self.with_drill(|d| d.set_lead_in(lead_in));
+        }
         if self.settings.play_on != old.play_on {
             let play_on = self.settings.play_on.clone();
             self.settings.play_on = old.play_on;

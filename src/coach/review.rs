@@ -166,6 +166,7 @@ impl Coach {
                 _ => SessionKind::Due,
             },
             fuzz: self.review_fuzz,
+            lead_in: self.settings.review_at_position.then_some(0),
             ..ReviewSettings::default()
         };
         let missed = match mode {

@@ -85,6 +85,9 @@ pub struct Settings {
     /// Whether a move outside the book that the engine finds as good as the book's
     /// ("also good") is not counted as a mistake (nor, in review, as a lapse).
     pub alternatives_not_mistakes: bool,
+    /// Whether review mode starts each card at its position (the lead-up moves played at
+    /// once, as Chess Position Trainer jumps to the position) instead of from move 1.
+    pub review_at_position: bool,
 }
 
 impl Default for Settings {
@@ -110,6 +113,7 @@ impl Default for Settings {
             board_look: BoardLook::default(),
             sounds: true,
             alternatives_not_mistakes: false,
+            review_at_position: false,
         }
     }
 }

@@ -293,6 +293,12 @@ impl ReviewDrill {
 
     // ----- actions -----
 
+    /// Where the next lines start: `Some(n)`, `n` learner moves before the most urgent
+    /// card (0: at its position); `None`, from the standard position.
+    pub fn set_lead_in(&mut self, lead_in: Option<u32>) {
+        self.settings.lead_in = lead_in;
+    }
+
     /// Starts a new line: from the standard position, or `lead_in` learner moves before
     /// the first card of the queue.
     pub fn next_line(&mut self, now: Timestamp) {

@@ -160,6 +160,14 @@ pub fn style_panel_ui(
         "When the engine finds your move outside the book as good as the book move, it is \
          not counted as a mistake (nor, in review, as a lapse)",
     );
+    ui.checkbox(
+        &mut settings.review_at_position,
+        "Review: start each card at its position",
+    )
+    .on_hover_text(
+        "Review mode jumps to the card's position, the moves before it played at once, \
+         instead of replaying the line from move 1",
+    );
 
     ui.separator();
     board_look_ui(ui, &mut settings.board_look);

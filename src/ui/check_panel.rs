@@ -12,6 +12,9 @@ use super::format::count;
 use crate::coach::check::{CheckState, CheckView, FindingRow, LearnRow};
 use crate::trainer::coverage::one_in;
 
+/// Over how many frames a finished check is scrolled into view.
+const SCROLL_FRAMES: u8 = 5;
+
 /// How many findings the tab lists.
 const SHOWN: usize = 12;
 
@@ -19,15 +22,19 @@ const SHOWN: usize = 12;
 pub(super) fn check_panel_ui(
     ui: &mut Ui,
     state: &CheckState,
+    settled: bool,
     orientation: Orientation,
     commands: &mut Vec<Command>,
 ) {
     let heading = ui.strong("Is it sound?");
-    // A finished check is scrolled into view once.
-    let shown = egui::Id::unique("hastings_check_result_shown");
-    if state.result().is_some() && !ui.memory(|m| m.data.get_temp::<bool>(shown).unwrap_or(false)) {
+    // A finished check is scrolled into view, when the coverage above it is laid out
+    // (`settled`): over a few frames, as the scroll area learns how far it can scroll.
+    let frames = egui::Id::unique("hastings_check_result_scrolls");
+    let done = ui.memory(|m| m.data.get_temp::<u8>(frames).unwrap_or(0));
+    if settled && state.result().is_some() && done < SCROLL_FRAMES {
         heading.scroll_to_me(Some(egui::Align::Min));
-        ui.memory_mut(|m| m.data.insert_temp(shown, true));
+        ui.memory_mut(|m| m.data.insert_temp(frames, done + 1));
+        ui.ctx().request_repaint();
     }
     match state.progress() {
         Some(snapshot) => {

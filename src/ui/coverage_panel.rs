@@ -33,7 +33,8 @@ pub(super) fn coverage_panel_ui(
     coverage_ui(ui, view, &mut params, repertoire, orientation, commands);
     if repertoire {
         ui.separator();
-        super::check_panel::check_panel_ui(ui, check, orientation, commands);
+        let settled = !view.is_computing() && view.report().is_some();
+        super::check_panel::check_panel_ui(ui, check, settled, orientation, commands);
     }
     if params != view.params {
         commands.push(Command::SetCoverage(params));

@@ -15,6 +15,17 @@ use hastings::ui::TrainerApp;
 mod common;
 use common::{eco, fixture, position_after};
 
+/// Presses "Check with an engine" (below the coverage: scrolled to first, as a user
+/// would) and waits for the check.
+fn check(harness: &mut Harness<'static, TrainerApp>) {
+    harness.get_by_label("Check with an engine").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Check with an engine").click();
+    harness.run();
+    harness.state_mut().check_state_mut().finish();
+    harness.run();
+}
+
 #[test]
 fn a_check_lists_the_planted_mistakes_and_drills_one() {
     let settings = Settings {
@@ -55,13 +66,7 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
     harness.state_mut().apply(Command::SetCoverage(params));
     harness.run();
 
-    // The check sits below the coverage: scroll to it, as a user would.
-    harness.get_by_label("Check with an engine").scroll_to_me();
-    harness.run();
-    harness.get_by_label("Check with an engine").click();
-    harness.run();
-    harness.state_mut().check_state_mut().finish();
-    harness.run();
+    check(&mut harness);
 
     let view = match harness.state().check_state().result() {
         Some(Ok(view)) => view.clone(),
@@ -130,12 +135,7 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
     );
 
     // A second check takes every analysis from the cache.
-    harness.get_by_label("Check with an engine").scroll_to_me();
-    harness.run();
-    harness.get_by_label("Check with an engine").click();
-    harness.run();
-    harness.state_mut().check_state_mut().finish();
-    harness.run();
+    check(&mut harness);
     match harness.state().check_state().result() {
         Some(Ok(second)) => {
             assert_eq!(second.analysed, 0, "{second:?}");

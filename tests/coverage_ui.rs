@@ -28,21 +28,6 @@ fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 
-/// Loads `path` as the learner's repertoire (the open dialog's path), closes the report
-/// and unticks ECO, so that the book is only the repertoire.
-fn load_repertoire(harness: &mut Harness<'static, TrainerApp>, path: PathBuf) {
-    common::open_in_window(harness, vec![path], "My repertoire");
-    harness.get_by_label("Close").click();
-    harness.run();
-    harness.get_by_label("Book").click();
-    harness.run();
-    harness.get_by_label("ECO (built in, 3,807 lines)").click();
-    harness.step();
-    harness.state_mut().finish_loading();
-    harness.run();
-    assert!(harness.state().is_repertoire());
-}
-
 fn open_coverage(harness: &mut Harness<'static, TrainerApp>) {
     harness.get_by_label("Coverage").click();
     harness.run();
@@ -61,7 +46,7 @@ fn coverage_of(path: PathBuf) -> Harness<'static, TrainerApp> {
     };
     let mut harness = harness_for(TrainerApp::new(eco(), settings));
     harness.run();
-    load_repertoire(&mut harness, path);
+    common::load_repertoire_in_window(&mut harness, path);
     open_coverage(&mut harness);
     harness
 }
@@ -233,7 +218,7 @@ fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
         Some(progress),
     ));
     harness.run();
-    load_repertoire(&mut harness, fixture("compare_white.pgn"));
+    common::load_repertoire_in_window(&mut harness, fixture("compare_white.pgn"));
     open_coverage(&mut harness);
     let params = CoverageParams {
         player: "Hastings Learner".to_owned(),

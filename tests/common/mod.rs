@@ -188,6 +188,22 @@ pub fn open_in_window(h: &mut AppHarness, paths: Vec<std::path::PathBuf>, mode: 
     import_as(h, mode);
 }
 
+/// In the window: opens `path` as the learner's repertoire, closes the report and
+/// unticks ECO in the Book tab, so that the book is only the repertoire.
+pub fn load_repertoire_in_window(h: &mut AppHarness, path: std::path::PathBuf) {
+    use egui_kittest::kittest::Queryable as _;
+    open_in_window(h, vec![path], "My repertoire");
+    h.get_by_label("Close").click();
+    h.run();
+    h.get_by_label("Book").click();
+    h.run();
+    h.get_by_label("ECO (built in, 3,807 lines)").click();
+    h.step();
+    h.state_mut().finish_loading();
+    h.run();
+    assert!(h.state().is_repertoire());
+}
+
 /// One frame's work of a headless coach, a second later than the last.
 pub fn coach_frame(coach: &mut hastings::coach::Coach) {
     let now = coach.time() + 1.0;

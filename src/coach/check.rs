@@ -298,7 +298,14 @@ fn run_check(
         })
         .map(|e| {
             (
-                sans(&e.path.start, &e.path.moves),
+                if e.path.start == Chess::default() {
+                    sans(&e.path.start, &e.path.moves)
+                } else {
+                    format!(
+                        "{} (from a set-up position)",
+                        sans(&e.path.start, &e.path.moves)
+                    )
+                },
                 e.score.map_or(String::new(), |s| s.to_string()),
             )
         })

@@ -32,7 +32,8 @@ pub(super) fn check_panel_ui(
     let frames = egui::Id::unique("hastings_check_result_scrolls");
     let done = ui.memory(|m| m.data.get_temp::<u8>(frames).unwrap_or(0));
     if settled && state.result().is_some() && done < SCROLL_FRAMES {
-        heading.scroll_to_me(Some(egui::Align::Min));
+        heading
+            .scroll_to_me_animation(Some(egui::Align::Min), egui::style::ScrollAnimation::none());
         ui.memory_mut(|m| m.data.insert_temp(frames, done + 1));
         ui.ctx().request_repaint();
     }
@@ -114,7 +115,11 @@ fn view_ui(ui: &mut Ui, view: &CheckView, orientation: Orientation, commands: &m
         }
     }
     if !view.learn_next.is_empty() {
-        ui.label("Learn next: where learning pays most (how often you meet it, how likely you forget it, what the line is worth):");
+        ui.label("Learn next, where it pays most:").on_hover_text(
+            "Ranked by how often you meet the position, how likely you have forgotten your \
+             move there (your reviews), and what the line is worth (the engine's score after \
+             your move, at least a pawn)",
+        );
         for (i, l) in view.learn_next.iter().enumerate() {
             learn_ui(ui, i, l, orientation, commands);
         }

@@ -110,6 +110,17 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
         );
     }
     harness.get_by_label_contains("Learn next");
+    // The move checker has the check's analyses: a wrong move at a checked position is
+    // judged without a search.
+    {
+        let store = harness.state().analysis_store().lock().unwrap();
+        assert!(
+            store
+                .get(&position_after("e4 e5 Qh5 Nc6 Bc4 Nf6"))
+                .is_some()
+        );
+        assert!(store.len() >= view.analysed);
+    }
     // The window shows them, with the refutation.
     harness.get_by_label_contains("e4 e5 Qh5 Nc6 Bc4 Nf6?");
     harness.get_by_label_contains("Then Qxf7#");

@@ -12,6 +12,7 @@ use shakmaty::{Chess, Color, Move};
 
 use super::Coach;
 use crate::book::PositionGraph;
+use crate::engine::analysis::Analysis;
 use crate::engine::{Engine, EngineError};
 use crate::job::{Job, JobPoll, JobProgress, ProgressSnapshot};
 use crate::review::{CardKey, Schedule, Scheduler, Timestamp};
@@ -89,13 +90,18 @@ type CheckResult = Result<CheckView, String>;
 /// Analyses kept in memory where there is no data folder, by engine and limit.
 type Memory = Option<(String, MemoryStore)>;
 
+/// The analyses a check found, by position (handed to the move checker).
+type Found = Vec<(Chess, Analysis)>;
+
 /// The check's job and its last result.
 #[derive(Default)]
 pub struct CheckState {
-    job: Option<Job<(CheckResult, Memory)>>,
+    job: Option<Job<(CheckResult, Memory, Found)>>,
     result: Option<CheckResult>,
     /// Given to the next check when there is no data folder.
     memory: Memory,
+    /// The last check's analyses, until the coach hands them to the move checker.
+    found: Found,
 }
 
 impl CheckState {
@@ -120,9 +126,10 @@ impl CheckState {
         let Some(job) = &self.job else { return false };
         match job.poll() {
             JobPoll::Running => return true,
-            JobPoll::Finished((result, memory)) => {
+            JobPoll::Finished((result, memory, found)) => {
                 self.result = Some(result);
                 self.memory = memory;
+                self.found = found;
             }
             JobPoll::Died(e) => self.result = Some(Err(e.to_string())),
         }
@@ -134,8 +141,9 @@ impl CheckState {
     pub fn finish(&mut self) {
         if let Some(job) = self.job.take() {
             self.result = Some(match job.wait() {
-                Ok((result, memory)) => {
+                Ok((result, memory, found)) => {
                     self.memory = memory;
+                    self.found = found;
                     result
                 }
                 Err(e) => Err(e.to_string()),
@@ -178,8 +186,16 @@ impl Coach {
                 depth,
             };
             let recall = Recall::open(review_log.as_deref(), learner);
-            let result = run_check(&setup, cache_dir, &mut memory, &recall, progress);
-            (result, memory)
+            let mut found = Vec::new();
+            let result = run_check(
+                &setup,
+                cache_dir,
+                &mut memory,
+                &recall,
+                &mut found,
+                progress,
+            );
+            (result, memory, found)
         });
         match job {
             Ok(job) => {
@@ -190,10 +206,16 @@ impl Coach {
         }
     }
 
-    /// Takes the finished check and keeps frames coming while one runs.
+    /// Takes the finished check and keeps frames coming while one runs. A finished
+    /// check's analyses go to the move checker's store, so a wrong move at a checked
+    /// position is judged at once.
     pub(crate) fn poll_check(&mut self) {
         if self.check.poll() {
             self.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        let found = std::mem::take(&mut self.check.found);
+        if !found.is_empty() {
+            self.share_analyses(&found);
         }
     }
 
@@ -224,6 +246,7 @@ fn run_check(
     cache_dir: Option<PathBuf>,
     memory: &mut Memory,
     recall: &Recall,
+    found: &mut Found,
     progress: &JobProgress,
 ) -> CheckResult {
     let repertoire = setup.repertoire;
@@ -270,6 +293,10 @@ fn run_check(
         &limits,
         progress,
     );
+    found.extend(positions.iter().filter_map(|p| {
+        let a = store.as_dyn().get(p)?;
+        Some((p.clone(), a))
+    }));
     let found = report(repertoire, &ex, store.as_dyn(), DEFAULT_THRESHOLD_CP);
     let losing: FxHashSet<(String, Move)> = found
         .blunders

@@ -112,6 +112,20 @@ impl Coach {
         };
     }
 
+    /// Adds analyses found elsewhere (a repertoire check) to the move checker's store,
+    /// so a wrong move at those positions is judged without a search. A store that is
+    /// busy or cannot keep them is left as it is.
+    pub(crate) fn share_analyses(&mut self, found: &[(Chess, crate::engine::analysis::Analysis)]) {
+        let Ok(mut store) = self.verdict.store.lock() else {
+            return;
+        };
+        for (pos, analysis) in found {
+            if store.get(pos).is_none() && store.put(pos, analysis).is_err() {
+                return;
+            }
+        }
+    }
+
     /// Keeps the analyses in `store` from now on (the workspace's cache on disk); the
     /// engine stays as chosen.
     pub fn set_analysis_store(&mut self, store: SharedStore) {

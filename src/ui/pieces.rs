@@ -13,6 +13,8 @@ use shakmaty::{Color, Piece, Role};
 
 use crate::coach::board_look::PieceSet;
 
+pub use crate::trainer::verdict::role_name;
+
 /// Installs egui_extras' image loaders (SVG) unless they already are.
 ///
 /// Called by [`crate::ui::board::board_ui`] every frame, so the board works in any egui
@@ -103,18 +105,6 @@ pub fn piece_name(piece: Piece) -> String {
         Color::Black => "black",
     };
     format!("{color} {}", role_name(piece.role))
-}
-
-/// The English name of a role: `knight`.
-pub fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    }
 }
 
 #[cfg(test)]

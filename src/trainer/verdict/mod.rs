@@ -50,7 +50,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use crate::engine::Score;
 use crate::engine::analysis::Analysis;
 
-pub use sentence::numbered_line;
+pub use sentence::{numbered_line, role_name};
 
 /// The drop in winning chances (−1 to +1) from which a move is a blunder.
 pub const BLUNDER: f64 = 0.3;

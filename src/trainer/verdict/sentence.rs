@@ -257,8 +257,9 @@ fn names(pieces: &ByRole<u8>) -> Option<String> {
     }
 }
 
-/// `knight`, `pawn`.
-fn role_name(role: Role) -> &'static str {
+/// The English name of a role: `knight`, `pawn` (the verdict's sentences, the board's
+/// square labels and promotion choices).
+pub fn role_name(role: Role) -> &'static str {
     match role {
         Role::Pawn => "pawn",
         Role::Knight => "knight",

@@ -282,3 +282,35 @@ fn ng5_is_shown_a_blunder_by_stockfish() {
     }
     ng5_on_screen(CheckEngine::discover(), "Stockfish");
 }
+
+#[test]
+fn the_style_tab_turns_the_engine_off_and_a_wrong_move_then_gets_no_verdict() {
+    let (stub, searches) = Stub::new(knight_hangs, qxg5_line);
+    let mut harness = harness_with(stub);
+    assert!(harness.state().settings().explain_wrong_moves);
+    let checkbox = "Explain wrong moves with an engine";
+    harness.get_by_label(checkbox).scroll_to_me();
+    harness.run();
+    harness.get_by_label(checkbox).click();
+    harness.run();
+    assert!(!harness.state().settings().explain_wrong_moves);
+    let searched = searches.load(Ordering::SeqCst);
+    let ng5 = mv(&harness, "Ng5");
+    play(&mut harness, ng5);
+    harness.run();
+    assert!(matches!(
+        harness.state().session().phase(),
+        Phase::OutOfBook { .. }
+    ));
+    assert!(
+        harness
+            .query_by_label_contains("Checking your move")
+            .is_none()
+    );
+    assert!(harness.query_by_label_contains("Blunder").is_none());
+    assert_eq!(harness.state().move_verdict(), None);
+    assert_eq!(searches.load(Ordering::SeqCst), searched, "no search asked");
+    // The book moves are still offered, and the mistake counted.
+    harness.get_by_label("Try again");
+    assert_eq!(harness.state().session().mistakes_in_line(), 1);
+}

@@ -73,7 +73,10 @@ fn an_unreadable_chapter_is_kept_and_reported_and_the_others_load() {
     assert!(issues[0].ply > 0);
     assert!(doc.chapter(0).unwrap().tree().is_some());
     let err = doc.node_at(1, "e4").unwrap_err();
-    assert!(err.to_string().contains("chapter 2 cannot be edited"), "{err}");
+    assert!(
+        err.to_string().contains("chapter 2 cannot be edited"),
+        "{err}"
+    );
     // An edit elsewhere keeps the bad chapter's bytes.
     let mut doc = doc;
     doc.add_move(0, GameTree::ROOT, "a3").unwrap();
@@ -123,14 +126,29 @@ fn arrows_and_circles_go_into_the_comment_keeping_its_text() {
     let bytes = fixture("repertoire.pgn");
     let mut doc = Document::read(&bytes);
     let bc4 = doc.node_at(0, "1. e4 e5 2. Nf3 Nc6 3. Bc4").unwrap();
-    doc.set_marks(0, bc4, &[('R', Square::C4, Square::F7)], &[('G', Square::E5)])
-        .unwrap();
-    let note = doc.chapter(0).unwrap().tree().unwrap().node(bc4).unwrap().annotation();
+    doc.set_marks(
+        0,
+        bc4,
+        &[('R', Square::C4, Square::F7)],
+        &[('G', Square::E5)],
+    )
+    .unwrap();
+    let note = doc
+        .chapter(0)
+        .unwrap()
+        .tree()
+        .unwrap()
+        .node(bc4)
+        .unwrap()
+        .annotation();
     assert_eq!(note.comment.as_deref(), Some("Aiming at f7."));
     assert_eq!(note.arrows, [('R', Square::C4, Square::F7)]);
     assert_eq!(note.circles, [('G', Square::E5)]);
     let text = String::from_utf8(doc.to_pgn()).unwrap().replace('\n', " ");
-    assert!(text.contains("3. Bc4 {[%csl Ge5] [%cal Rc4f7] Aiming at f7.}"), "{text}");
+    assert!(
+        text.contains("3. Bc4 {[%csl Ge5] [%cal Rc4f7] Aiming at f7.}"),
+        "{text}"
+    );
     doc.undo().unwrap();
     assert_eq!(doc.to_pgn(), bytes);
 }
@@ -140,12 +158,26 @@ fn chapters_are_added_renamed_moved_and_deleted_and_undone() {
     let bytes = fixture("study_chapters.pgn");
     let mut doc = Document::read(&bytes);
     use hastings::book::document::Op;
-    doc.apply(&Op::AddChapter { index: 1, title: "New one".into(), side: Side::White }).unwrap();
-    doc.apply(&Op::RenameChapter { chapter: 0, title: "Intro".into() }).unwrap();
+    doc.apply(&Op::AddChapter {
+        index: 1,
+        title: "New one".into(),
+        side: Side::White,
+    })
+    .unwrap();
+    doc.apply(&Op::RenameChapter {
+        chapter: 0,
+        title: "Intro".into(),
+    })
+    .unwrap();
     doc.apply(&Op::MoveChapter { from: 3, to: 0 }).unwrap();
     doc.apply(&Op::RemoveChapter { chapter: 2 }).unwrap();
     assert_eq!(doc.chapters().len(), 4);
-    let titles: Vec<String> = doc.chapters().iter().enumerate().map(|(i, c)| c.title(i + 1)).collect();
+    let titles: Vec<String> = doc
+        .chapters()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| c.title(i + 1))
+        .collect();
     assert_eq!(titles[1], "Intro");
     let text = doc.to_pgn();
     let again = Document::read(&text);

@@ -41,14 +41,21 @@ fn a_file_changed_on_disk_is_not_overwritten() {
     changed.extend_from_slice(b"\n[Event \"Added elsewhere\"]\n\n1. c4 *\n");
     fs::write(&path, &changed).unwrap();
     let outcome = file.save().unwrap();
-    assert!(matches!(outcome, SaveOutcome::Conflict { on_disk: Some(_) }), "{outcome:?}");
+    assert!(
+        matches!(outcome, SaveOutcome::Conflict { on_disk: Some(_) }),
+        "{outcome:?}"
+    );
     assert_eq!(fs::read(&path).unwrap(), changed, "nothing written");
     // The learner chooses to overwrite: the other version is kept as a backup.
     let SaveOutcome::Saved { backup: Some(b) } = file.save_overwrite().unwrap() else {
         panic!("saved");
     };
     assert_eq!(fs::read(b).unwrap(), changed);
-    assert!(String::from_utf8(fs::read(&path).unwrap()).unwrap().contains("(1. d4)"));
+    assert!(
+        String::from_utf8(fs::read(&path).unwrap())
+            .unwrap()
+            .contains("(1. d4)")
+    );
     // Saved: the next save finds no conflict.
     add(&mut file, "c4");
     assert!(matches!(file.save().unwrap(), SaveOutcome::Saved { .. }));
@@ -58,10 +65,15 @@ fn a_file_changed_on_disk_is_not_overwritten() {
 fn backups_rotate_at_ten_newest_first_and_restore() {
     let (path, data, bytes) = setup("backups");
     let mut file = RepertoireFile::open(&path, Some(&data)).unwrap();
-    let moves = ["a3", "b3", "c3", "d3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "f4"];
+    let moves = [
+        "a3", "b3", "c3", "d3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "f4",
+    ];
     for san in moves {
         add(&mut file, san);
-        assert!(matches!(file.save().unwrap(), SaveOutcome::Saved { backup: Some(_) }));
+        assert!(matches!(
+            file.save().unwrap(),
+            SaveOutcome::Saved { backup: Some(_) }
+        ));
     }
     let list = backups::list(&data, &path).unwrap();
     assert_eq!(list.len(), KEEP);
@@ -87,8 +99,12 @@ fn unsaved_edits_survive_a_dropped_process_and_are_offered() {
         add(&mut file, "Nf3");
         file.undo().unwrap();
         let e4 = file.document().node_at(0, "e4").unwrap();
-        file.edit(&Op::SetComment { chapter: 0, node: e4, text: "Best by test".into() })
-            .unwrap();
+        file.edit(&Op::SetComment {
+            chapter: 0,
+            node: e4,
+            text: "Best by test".into(),
+        })
+        .unwrap();
         let expected = file.document().to_pgn();
         // The process dies here: no save, no close.
         std::mem::forget(file);
@@ -123,7 +139,9 @@ fn a_torn_last_journal_line_is_left_out_and_kept_aside() {
         std::mem::forget(file);
         after_one
     };
-    let journal = backups::folder(&data, &path).join("journal").join("edits.jsonl");
+    let journal = backups::folder(&data, &path)
+        .join("journal")
+        .join("edits.jsonl");
     let text = fs::read(&journal).unwrap();
     // Cut the last entry in the middle, as a crash during the write would.
     fs::write(&journal, &text[..text.len() - 10]).unwrap();
@@ -134,14 +152,24 @@ fn a_torn_last_journal_line_is_left_out_and_kept_aside() {
     assert_eq!(file.document().to_pgn(), after_one);
     let aside = fs::read_dir(journal.parent().unwrap())
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".torn-"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains(".torn-")
+        })
         .count();
     assert_eq!(aside, 1, "the torn journal is kept aside");
     // Journaling goes on after the whole entries.
     add(&mut file, "Nf3");
     std::mem::forget(file);
     let again = recover(&data, &path).unwrap();
-    assert!(String::from_utf8(again.document().to_pgn()).unwrap().contains("(1. Nf3)"));
+    assert!(
+        String::from_utf8(again.document().to_pgn())
+            .unwrap()
+            .contains("(1. Nf3)")
+    );
     discard(&data, &path).unwrap();
     assert_eq!(recoverable(&data, &path).unwrap(), None);
 }

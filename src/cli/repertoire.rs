@@ -154,11 +154,7 @@ pub(super) fn run(
                     })?;
                 }
                 if let Some(nag) = nag {
-                    file.edit(&Op::AddNag {
-                        chapter,
-                        node,
-                        nag,
-                    })?;
+                    file.edit(&Op::AddNag { chapter, node, nag })?;
                 }
                 Ok(if change.kind == ChangeKind::MoveSelected {
                     format!("{last} was there already")
@@ -219,7 +215,12 @@ fn new(args: &NewArgs, out: &mut impl Write) -> Result<(), CliError> {
     }
     let doc = Document::new_repertoire(side, &title);
     write_atomic(&args.output, &doc.to_pgn()).map_err(RepertoireFileError::from)?;
-    writeln!(out, "{}: a new {} repertoire", args.output.display(), side.name())?;
+    writeln!(
+        out,
+        "{}: a new {} repertoire",
+        args.output.display(),
+        side.name()
+    )?;
     Ok(())
 }
 
@@ -232,7 +233,11 @@ fn split_last(path: &[String]) -> Result<(&[String], &str), RepertoireFileError>
 }
 
 /// The node the whole path reaches, which must be a move.
-fn existing(file: &RepertoireFile, chapter: usize, path: &[String]) -> Result<NodeId, RepertoireFileError> {
+fn existing(
+    file: &RepertoireFile,
+    chapter: usize,
+    path: &[String],
+) -> Result<NodeId, RepertoireFileError> {
     if path.is_empty() {
         return Err(EditError::EmptyPath.into());
     }
@@ -254,8 +259,7 @@ fn edit(
     let data_dir = data_dir.filter(|_| in_place);
     if in_place && data_dir.is_none() {
         return Err(CliError::Usage(
-            "there is no data folder to keep a backup in: write to another file with -o"
-                .to_owned(),
+            "there is no data folder to keep a backup in: write to another file with -o".to_owned(),
         ));
     }
     let mut file = RepertoireFile::open(&args.file, data_dir)?;

@@ -129,7 +129,10 @@ impl RepertoireFile {
     /// # Errors
     ///
     /// [`RepertoireFileError::Read`] when the file cannot be read.
-    pub fn open(path: &Path, data_dir: Option<&Path>) -> Result<RepertoireFile, RepertoireFileError> {
+    pub fn open(
+        path: &Path,
+        data_dir: Option<&Path>,
+    ) -> Result<RepertoireFile, RepertoireFileError> {
         let bytes = fs::read(path).map_err(|source| RepertoireFileError::Read {
             path: path.to_owned(),
             source,

@@ -53,7 +53,10 @@ pub enum Entry {
 
 /// The hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
@@ -213,7 +216,10 @@ pub fn resume(dir: &Path, found: &Found) -> Result<Journal, StoreError> {
     if found.torn {
         let aside = side_path(&path, "torn");
         fs::copy(&path, &aside).map_err(io(&aside))?;
-        let file = OpenOptions::new().write(true).open(&path).map_err(io(&path))?;
+        let file = OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .map_err(io(&path))?;
         file.set_len(found.whole).map_err(io(&path))?;
         file.sync_all().map_err(io(&path))?;
     }

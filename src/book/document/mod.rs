@@ -38,7 +38,7 @@
 //! let mut doc = Document::read(text.as_bytes());
 //! let nf3 = doc.node_at(0, "1. e4 e5 2. Nf3")?;
 //! let added = doc.add_move(0, nf3, "d6")?;
-//! assert!(String::from_utf8(doc.to_pgn())?.contains("2. Nf3 {[%clk 0:03:00]} Nc6 (2... d6) *"));
+//! assert!(String::from_utf8(doc.to_pgn())?.contains("2. Nf3 {[%clk 0:03:00]} 2... Nc6 (2... d6) *"));
 //! doc.set_comment(0, added.node.unwrap_or(GameTree::ROOT), "Philidor")?;
 //! doc.undo()?;
 //! doc.undo()?;

@@ -377,7 +377,10 @@ impl Document {
         self.apply(&Op::SetMarks {
             chapter,
             node,
-            arrows: arrows.iter().map(|(c, f, t)| format!("{c}{f}{t}")).collect(),
+            arrows: arrows
+                .iter()
+                .map(|(c, f, t)| format!("{c}{f}{t}"))
+                .collect(),
             circles: circles.iter().map(|(c, s)| format!("{c}{s}")).collect(),
         })
     }
@@ -545,7 +548,10 @@ mod tests {
         assert_eq!(renamed(&study, "Two").get("Event"), Some("My study: Two"));
         let named = tags(&[("Event", "E"), ("ChapterName", "C")]);
         let r = renamed(&named, "D");
-        assert_eq!((r.get("Event"), r.get("ChapterName")), (Some("E"), Some("D")));
+        assert_eq!(
+            (r.get("Event"), r.get("ChapterName")),
+            (Some("E"), Some("D"))
+        );
         let bare = tags(&[("White", "x")]);
         let r = renamed(&bare, "New");
         assert_eq!(r.iter().next(), Some(("Event", "New")));

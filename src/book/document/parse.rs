@@ -75,7 +75,11 @@ pub(super) fn parse_chapter(chapter: usize, text: &[u8]) -> Result<GameTree, Rea
                 Token::Result(r) => r.clone(),
                 other => format!("{other:?}"),
             };
-            return Err(issue(ply, &what, "more movetext after the result".to_owned()));
+            return Err(issue(
+                ply,
+                &what,
+                "more movetext after the result".to_owned(),
+            ));
         }
         match token {
             Token::Move(san, text) => {
@@ -102,7 +106,11 @@ pub(super) fn parse_chapter(chapter: usize, text: &[u8]) -> Result<GameTree, Rea
             }
             Token::Nag(nag) => {
                 if frame.node == frame.start {
-                    return Err(issue(ply, &format!("${nag}"), "a NAG before any move".to_owned()));
+                    return Err(issue(
+                        ply,
+                        &format!("${nag}"),
+                        "a NAG before any move".to_owned(),
+                    ));
                 }
                 if let Some(node) = tree.node_mut(frame.node) {
                     node.nags.push(nag);

@@ -59,7 +59,11 @@ pub(super) struct Scanned {
 /// order mark, whitespace, `%` lines), and each game's span, which runs up to the next
 /// game's first byte (the whitespace between games belongs to the game before).
 pub(super) fn split(bytes: &[u8]) -> (usize, Vec<Range<usize>>) {
-    let mut i = if bytes.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 };
+    let mut i = if bytes.starts_with(b"\xef\xbb\xbf") {
+        3
+    } else {
+        0
+    };
     i = skip_whitespace(bytes, i, true);
     let preamble = i;
     let mut spans = Vec::new();
@@ -250,7 +254,8 @@ impl<'a> Scanner<'a> {
                     }
                 },
                 b';' => {
-                    let end = memchr::memchr(b'\n', &self.bytes[at..]).map_or(self.bytes.len(), |k| at + k);
+                    let end = memchr::memchr(b'\n', &self.bytes[at..])
+                        .map_or(self.bytes.len(), |k| at + k);
                     let text = String::from_utf8_lossy(&self.bytes[at + 1..end]);
                     self.out.tokens.push(Token::Comment(text.trim().to_owned()));
                     self.i = end;
@@ -277,7 +282,10 @@ impl<'a> Scanner<'a> {
                     while matches!(self.peek(), Some(b'0'..=b'9')) {
                         self.i += 1;
                     }
-                    if !matches!(self.peek(), Some(b'.' | b' ' | b'\t' | b'\r' | b'\n') | None) {
+                    if !matches!(
+                        self.peek(),
+                        Some(b'.' | b' ' | b'\t' | b'\r' | b'\n') | None
+                    ) {
                         // Not a move number: `0-0` or a move such as `1e4`.
                         self.i = at;
                         self.word();
@@ -407,7 +415,9 @@ mod tests {
             .collect();
         assert_eq!(
             kinds,
-            ["e4", "$5", "e5", "$4", "O-O", "$14", "Open", "g1f3", "Close", "1/2-1/2"]
+            [
+                "e4", "$5", "e5", "$4", "O-O", "$14", "Open", "g1f3", "Close", "1/2-1/2"
+            ]
         );
     }
 

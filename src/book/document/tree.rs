@@ -170,10 +170,11 @@ impl GameTree {
     /// The child of `parent` reached by `mv`, if there is one.
     pub fn child_by_move(&self, parent: NodeId, mv: Move) -> Option<NodeId> {
         let node = self.node(parent)?;
-        node.children
-            .iter()
-            .copied()
-            .find(|&c| self.node(c).and_then(|n| n.mv).is_some_and(|(m, _)| m == mv))
+        node.children.iter().copied().find(|&c| {
+            self.node(c)
+                .and_then(|n| n.mv)
+                .is_some_and(|(m, _)| m == mv)
+        })
     }
 
     /// The nodes from the root's first move down to `id` (empty for the root).

@@ -206,7 +206,10 @@ impl Document {
             .and_then(|c| self.chapters.get(c))
             .is_some_and(|c| c.modified);
         let change = self.apply_edit(&mut edit);
-        if let Some(c) = edit.content_chapter().and_then(|c| self.chapters.get_mut(c)) {
+        if let Some(c) = edit
+            .content_chapter()
+            .and_then(|c| self.chapters.get_mut(c))
+        {
             c.modified = true;
         }
         self.history.next_serial += 1;
@@ -233,7 +236,11 @@ impl Document {
         step.edit.invert();
         let change = self.apply_edit(&mut step.edit);
         step.edit.invert();
-        if let Some(c) = step.edit.content_chapter().and_then(|c| self.chapters.get_mut(c)) {
+        if let Some(c) = step
+            .edit
+            .content_chapter()
+            .and_then(|c| self.chapters.get_mut(c))
+        {
             c.modified = step.was_modified;
         }
         self.history.redo.push(step);
@@ -252,7 +259,11 @@ impl Document {
             .pop()
             .ok_or(super::EditError::NoHistory("redo"))?;
         let change = self.apply_edit(&mut step.edit);
-        if let Some(c) = step.edit.content_chapter().and_then(|c| self.chapters.get_mut(c)) {
+        if let Some(c) = step
+            .edit
+            .content_chapter()
+            .and_then(|c| self.chapters.get_mut(c))
+        {
             c.modified = true;
         }
         self.history.undo.push(step);

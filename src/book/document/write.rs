@@ -43,8 +43,7 @@ pub(super) fn write_tree(tree: &GameTree) -> String {
                 let Some((&main, variations)) = node.children.split_first() else {
                     continue;
                 };
-                if let Some(comment) = tree.node(main).and_then(|m| m.starting_comment.as_ref())
-                {
+                if let Some(comment) = tree.node(main).and_then(|m| m.starting_comment.as_ref()) {
                     game.comment(comment);
                 }
                 write_move(&mut game, tree, main);

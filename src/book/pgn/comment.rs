@@ -147,12 +147,7 @@ pub(crate) fn with_marks(
         let name = c.trim_start_matches("[%");
         name.starts_with("cal") || name.starts_with("csl")
     };
-    out.extend(
-        commands
-            .into_iter()
-            .filter(|c| !mark(c))
-            .map(str::to_owned),
-    );
+    out.extend(commands.into_iter().filter(|c| !mark(c)).map(str::to_owned));
     join_comment(&out, &words)
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::line::{LineSource, OpeningLine};
 use super::side::{Side, guess_side, side_from_tags};
+use super::tags::GameTags;
 
 /// One chapter (one game of a PGN file) and what is known of it.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,7 +66,14 @@ pub fn chapters(lines: &[OpeningLine]) -> Vec<Chapter> {
 
 /// A chapter's title from its first line's tags.
 fn title(line: &OpeningLine, game: u32) -> String {
-    let Some(tags) = line.tags.as_deref() else {
+    title_from_tags(line.tags.as_deref(), game)
+}
+
+/// A chapter's title from its tags: `[ChapterName]`, the chapter part of a lichess
+/// study's `[Event]` ("Study name: Chapter name"), the event, the opening, or
+/// "Game N" for game `game`.
+pub fn title_from_tags(tags: Option<&GameTags>, game: u32) -> String {
+    let Some(tags) = tags else {
         return format!("Game {game}");
     };
     if let Some(name) = tags.known("ChapterName") {

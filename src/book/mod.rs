@@ -12,6 +12,8 @@
 //! - [`movelist`]: moves as written (SAN, UCI, long algebraic) and move lists.
 //! - [`annotation`]: what the lines say about a move: comments, NAGs, arrows.
 //! - [`pgn`]: PGN repertoires and game collections read into lines.
+//! - [`document`]: a repertoire file as an editable tree per chapter, with undo, that
+//!   keeps the bytes of what was not edited.
 //! - [`export`]: lines written back as PGN with nested variations.
 //! - [`polyglot`]: Polyglot `.bin` books, read from bytes and written from games.
 //!
@@ -20,6 +22,7 @@
 
 pub mod annotation;
 pub mod chapters;
+pub mod document;
 pub mod eco;
 pub mod error;
 pub mod export;

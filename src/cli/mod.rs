@@ -1,5 +1,5 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
-//! [`book`] (Polyglot books), [`review`], [`coverage`], [`check`], [`compare`], [`fit`], [`uci`], [`matches`](mod@matches);
+//! [`book`] (Polyglot books), [`repertoire`] (make and edit a repertoire file), [`review`], [`coverage`], [`check`], [`compare`], [`fit`], [`uci`], [`matches`](mod@matches);
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
@@ -16,6 +16,7 @@ pub mod matches;
 pub mod predict;
 pub mod predictor;
 pub mod progress_bar;
+pub mod repertoire;
 pub mod review;
 pub mod sample;
 pub mod stats;
@@ -97,6 +98,9 @@ pub enum Command {
     /// The move predictor's training data.
     #[command(subcommand)]
     Predictor(predictor::PredictorCommand),
+    /// Make and edit a repertoire file: new, add, delete, promote, comment.
+    #[command(subcommand)]
+    Repertoire(repertoire::RepertoireCommand),
 }
 
 /// What went wrong in a headless command.
@@ -170,6 +174,9 @@ pub enum CliError {
     /// A style profile cannot be read or written.
     #[error(transparent)]
     Profile(#[from] crate::workspace::profiles::ProfileFileError),
+    /// A repertoire file cannot be read, edited or written.
+    #[error(transparent)]
+    Repertoire(#[from] crate::workspace::repertoire_file::RepertoireFileError),
 }
 
 impl CliError {
@@ -224,5 +231,6 @@ pub fn run_in(
         Command::Fit(args) => fit::run(args, out),
         Command::Predict(args) => predict::run(args, out),
         Command::Predictor(command) => predictor::run(command, out),
+        Command::Repertoire(command) => repertoire::run(command, data_dir, out),
     }
 }

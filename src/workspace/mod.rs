@@ -17,11 +17,14 @@
 //! - [`compare_games`]: compare my games (the CLI and the Coverage tab).
 //! - [`analysis_cache`]: engine analyses kept on disk (repertoire checks).
 //! - [`review_store`]: the review log of spaced repetition (append-only, synced).
+//! - [`repertoire_file`]: a repertoire file open for editing: save with a backup,
+//!   conflicts, recovery of unsaved edits ([`backups`], [`repertoire_journal`]).
 //!
 //! The workspace opens files; the layers below it (`book`, `sampler`, `trainer`) never
 //! do. It knows no egui.
 
 pub mod analysis_cache;
+pub mod backups;
 pub mod books;
 pub mod chapters;
 pub mod check_parts;
@@ -40,6 +43,8 @@ pub mod polyglot_make;
 pub mod predictor_dataset;
 pub mod profiles;
 pub mod repertoire_edit;
+pub mod repertoire_file;
+pub mod repertoire_journal;
 pub mod review_store;
 pub mod store;
 

@@ -1,6 +1,8 @@
 //! PGN comments into what a line keeps of them: the text without `[%…]` commands, the
 //! arrows of `[%cal …]` and the circles of `[%csl …]` (lichess and ChessBase write
-//! them); clock and evaluation commands are dropped.
+//! them); clock and evaluation commands are dropped. And comments edited: their text,
+//! or their arrows and circles, replaced with the other commands kept as written
+//! ([`with_text`], [`with_marks`]).
 
 use shakmaty::Square;
 
@@ -11,7 +13,7 @@ pub(super) const MAX_COMMENT_BYTES: usize = 1 << 20;
 
 /// Reads a comment: the text without `[%…]` commands (whitespace collapsed), and the
 /// arrows of `[%cal …]` and circles of `[%csl …]`. `None` when nothing is left.
-pub(super) fn parse_comment(bytes: &[u8]) -> Option<Box<MoveAnnotation>> {
+pub(crate) fn parse_comment(bytes: &[u8]) -> Option<Box<MoveAnnotation>> {
     let text = String::from_utf8_lossy(bytes);
     let mut note = MoveAnnotation::default();
     let mut words = String::new();
@@ -77,6 +79,78 @@ fn parse_circle(s: &str) -> Option<(char, Square)> {
     Some((colour, Square::from_ascii(square.as_bytes()).ok()?))
 }
 
+/// A comment's `[%…]` commands as written, and its words (whitespace collapsed).
+fn split_commands(text: &str) -> (Vec<&str>, String) {
+    let mut commands = Vec::new();
+    let mut words = String::new();
+    let mut rest = text;
+    loop {
+        let (before, command) = match rest.find("[%") {
+            Some(i) => (&rest[..i], Some(&rest[i..])),
+            None => (rest, None),
+        };
+        for word in before.split_whitespace() {
+            if !words.is_empty() {
+                words.push(' ');
+            }
+            words.push_str(word);
+        }
+        let Some(command) = command else { break };
+        let end = command.find(']').map_or(command.len(), |j| j + 1);
+        commands.push(&command[..end]);
+        rest = &command[end..];
+    }
+    (commands, words)
+}
+
+/// The commands, then the words, joined by spaces; `None` when both are empty.
+fn join_comment(commands: &[String], words: &str) -> Option<String> {
+    let mut parts: Vec<&str> = commands.iter().map(String::as_str).collect();
+    if !words.trim().is_empty() {
+        parts.push(words.trim());
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+/// The comment `old` with its text (what is not a `[%…]` command) replaced by `text`;
+/// the commands (arrows, circles, clock, evaluation) are kept as written, first. A
+/// `[%` in `text` is written `[ %`, so that the learner's words never read as a
+/// command. `None` when nothing is left.
+pub(crate) fn with_text(old: Option<&str>, text: &str) -> Option<String> {
+    let (commands, _) = split_commands(old.unwrap_or_default());
+    let commands: Vec<String> = commands.into_iter().map(str::to_owned).collect();
+    join_comment(&commands, &text.replace("[%", "[ %"))
+}
+
+/// The comment `old` with its `[%cal …]` and `[%csl …]` replaced by `arrows` and
+/// `circles` (written `[%csl Rd5,…] [%cal Ge2e4,…]`, left out when empty); the other
+/// commands and the text are kept. `None` when nothing is left.
+pub(crate) fn with_marks(
+    old: Option<&str>,
+    arrows: &[(char, Square, Square)],
+    circles: &[(char, Square)],
+) -> Option<String> {
+    let (commands, words) = split_commands(old.unwrap_or_default());
+    let mut out = Vec::new();
+    if !circles.is_empty() {
+        let list: Vec<String> = circles.iter().map(|(c, sq)| format!("{c}{sq}")).collect();
+        out.push(format!("[%csl {}]", list.join(",")));
+    }
+    if !arrows.is_empty() {
+        let list: Vec<String> = arrows
+            .iter()
+            .map(|(c, from, to)| format!("{c}{from}{to}"))
+            .collect();
+        out.push(format!("[%cal {}]", list.join(",")));
+    }
+    let mark = |c: &str| {
+        let name = c.trim_start_matches("[%");
+        name.starts_with("cal") || name.starts_with("csl")
+    };
+    out.extend(commands.into_iter().filter(|c| !mark(c)).map(str::to_owned));
+    join_comment(&out, &words)
+}
+
 /// Adds what `new` says about a move to what `old` says: comments joined with a space.
 pub(super) fn merge_note(old: &mut MoveAnnotation, new: MoveAnnotation) {
     match (&mut old.comment, new.comment) {
@@ -115,6 +189,25 @@ mod tests {
         assert_eq!(note.comment, None);
         assert_eq!(note.arrows, vec![('Y', Square::E2, Square::E4)]);
         assert_eq!(note.circles, vec![('R', Square::D5)]);
+    }
+
+    #[test]
+    fn edited_comments_keep_their_other_commands() {
+        let old = Some("[%clk 0:03:00] Good [%cal Re2e4] move [%csl Gd5]");
+        assert_eq!(
+            with_text(old, " Better [%x] ").as_deref(),
+            Some("[%clk 0:03:00] [%cal Re2e4] [%csl Gd5] Better [ %x]")
+        );
+        assert_eq!(with_text(Some("only words"), ""), None);
+        let marked = with_marks(old, &[('G', Square::C1, Square::F4)], &[('R', Square::D5)]);
+        assert_eq!(
+            marked.as_deref(),
+            Some("[%csl Rd5] [%cal Gc1f4] [%clk 0:03:00] Good move")
+        );
+        let note = parse_comment(marked.unwrap_or_default().as_bytes()).unwrap();
+        assert_eq!(note.arrows, vec![('G', Square::C1, Square::F4)]);
+        assert_eq!(note.comment.as_deref(), Some("Good move"));
+        assert_eq!(with_marks(Some("[%cal Re2e4]"), &[], &[]), None);
     }
 
     #[test]

@@ -42,7 +42,8 @@
 //! - `capture`: the bytes of the current game, kept to find what the reader skipped.
 //! - `visitor`: the pgn-reader visitor that records one game's tags and events.
 //! - `scan`: the tokens pgn-reader skipped without telling the visitor.
-//! - `comment`: comments into text, arrows and circles.
+//! - `comment`: comments into text, arrows and circles, and comments edited (their text,
+//!   arrows and circles changed, other commands kept).
 //! - `distinct`: the count of distinct positions, shared by threads reading parts.
 //! - `split`: where a file may be cut into parts read apart, and putting their
 //!   reports together.
@@ -95,6 +96,9 @@ mod tests;
 pub use distinct::DistinctPositions;
 pub use report::{ImportError, ImportIssue, ImportReport, IssueReason, Summary};
 pub use start::{StartIssue, start_from_tags};
+
+pub(crate) use comment::{parse_comment, with_marks, with_text};
+pub(crate) use scan::is_token_end;
 
 use capture::{Capture, Tee};
 use importer::Importer;

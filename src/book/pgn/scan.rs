@@ -566,7 +566,7 @@ fn written_as(bytes: &[u8], san: San) -> Option<usize> {
 }
 
 /// The reader's token boundaries (`is_token_end` in pgn-reader).
-pub(super) fn is_token_end(byte: u8) -> bool {
+pub(crate) fn is_token_end(byte: u8) -> bool {
     matches!(
         byte,
         b' ' | b'\t'

@@ -1,0 +1,176 @@
+//! `hastings repertoire`: new, add, delete, promote, comment, through the binary.
+
+#![allow(clippy::unwrap_used)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hastings::book::Side;
+use hastings::book::document::{Document, GameTree};
+use hastings::workspace::backups;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hastings-cli-rep-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run(data: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hastings"))
+        .env("XDG_DATA_HOME", data)
+        .env("HOME", data)
+        .arg("repertoire")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn sans(doc: &Document, chapter: usize, path: &str) -> Vec<String> {
+    let tree = doc.chapter(chapter).unwrap().tree().unwrap();
+    let at = doc.node_at(chapter, path).unwrap();
+    tree.node(at)
+        .unwrap()
+        .children()
+        .iter()
+        .map(|&c| tree.node(c).unwrap().mv().unwrap().1.to_string())
+        .collect()
+}
+
+#[test]
+fn a_repertoire_is_built_from_nothing_and_edited_in_place_with_backups() {
+    let d = dir("build");
+    let data = d.join("data");
+    let file = d.join("white.pgn");
+    let f = file.to_str().unwrap();
+    ok(&run(
+        &data,
+        &["new", "--color", "white", "-o", f, "--title", "My Italian"],
+    ));
+    // A second `new` on the same file is refused.
+    assert!(
+        !run(&data, &["new", "--color", "black", "-o", f])
+            .status
+            .success()
+    );
+    ok(&run(&data, &["add", f, "--at", "e4"]));
+    ok(&run(
+        &data,
+        &[
+            "add",
+            f,
+            "--at",
+            "1. e4 e5",
+            "--comment",
+            "Open game",
+            "--nag",
+            "!",
+        ],
+    ));
+    ok(&run(&data, &["add", f, "--at", "1. e4 c5"]));
+    ok(&run(&data, &["add", f, "--at", "1. e4 e6"]));
+    ok(&run(&data, &["promote", f, "--at", "1. e4 e6"]));
+    ok(&run(&data, &["promote", f, "--at", "1. e4 c5", "--main"]));
+    ok(&run(&data, &["delete", f, "--at", "1. e4 e5"]));
+    ok(&run(
+        &data,
+        &["comment", f, "--at", "1. e4", "--text", "Best by test"],
+    ));
+    let doc = Document::read(&fs::read(&file).unwrap());
+    assert_eq!(doc.chapter(0).unwrap().side(), Some(Side::White));
+    assert_eq!(doc.chapter(0).unwrap().title(1), "My Italian");
+    assert_eq!(sans(&doc, 0, "e4"), ["c5", "e6"]);
+    let e4 = doc.node_at(0, "e4").unwrap();
+    let tree = doc.chapter(0).unwrap().tree().unwrap();
+    assert_eq!(tree.node(e4).unwrap().comment(), Some("Best by test"));
+    // Every in-place edit kept the version it replaced (8 edits, the last 10 kept).
+    assert_eq!(
+        backups::list(&data.join("hastings"), &file).unwrap().len(),
+        8
+    );
+    ok(&run(&data, &["comment", f, "--at", "1. e4", "--text", ""]));
+    let doc = Document::read(&fs::read(&file).unwrap());
+    let tree = doc.chapter(0).unwrap().tree().unwrap();
+    assert_eq!(
+        tree.node(doc.node_at(0, "e4").unwrap()).unwrap().comment(),
+        None
+    );
+    assert_eq!(tree.root().children().len(), 1);
+    assert!(tree.contains(GameTree::ROOT));
+}
+
+#[test]
+fn a_path_that_does_not_exist_names_its_first_missing_move_and_writes_nothing() {
+    let d = dir("missing");
+    let data = d.join("data");
+    let file = d.join("rep.pgn");
+    fs::copy("tests/fixtures/repertoire.pgn", &file).unwrap();
+    let before = fs::read(&file).unwrap();
+    let f = file.to_str().unwrap();
+    let out = run(&data, &["add", f, "--at", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("move 5 of the path, `Bb5`, is not in the tree"),
+        "{err}"
+    );
+    assert!(err.contains("chapter 1"), "{err}");
+    let out = run(&data, &["delete", f, "--at", "d4", "--chapter", "2"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`d4`"));
+    let out = run(&data, &["add", f, "--at", "e4 Ke7", "--chapter", "9"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no chapter 9"));
+    let out = run(&data, &["promote", f, "--at", "e4"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already the main line"));
+    assert_eq!(fs::read(&file).unwrap(), before, "nothing written");
+    assert!(
+        backups::list(&data.join("hastings"), &file)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn with_output_the_source_is_untouched_and_the_other_chapters_keep_their_bytes() {
+    let d = dir("output");
+    let data = d.join("data");
+    let file = d.join("study.pgn");
+    fs::copy("tests/fixtures/study_chapters.pgn", &file).unwrap();
+    let before = fs::read(&file).unwrap();
+    let out_file = d.join("out.pgn");
+    let (f, o) = (file.to_str().unwrap(), out_file.to_str().unwrap());
+    ok(&run(
+        &data,
+        &[
+            "add",
+            f,
+            "--chapter",
+            "2",
+            "--at",
+            "1. e4 e6 2. d4 d5 3. exd5 exd5 4. Bd3",
+            "-o",
+            o,
+        ],
+    ));
+    assert_eq!(fs::read(&file).unwrap(), before);
+    let old = Document::read(&before);
+    let new = Document::read(&fs::read(&out_file).unwrap());
+    for i in [0, 2, 3] {
+        assert_eq!(
+            new.chapter(i).unwrap().text(),
+            old.chapter(i).unwrap().text()
+        );
+    }
+    assert_eq!(
+        sans(&new, 1, "1. e4 e6 2. d4 d5 3. exd5 exd5"),
+        ["Nf3", "c4", "Bd3"]
+    );
+}

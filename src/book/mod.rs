@@ -22,6 +22,7 @@ pub mod annotation;
 pub mod chapters;
 pub mod eco;
 pub mod error;
+pub mod explorer;
 pub mod export;
 pub mod filter;
 pub mod graph;

@@ -27,6 +27,7 @@ pub mod chapters;
 pub mod check_parts;
 pub mod choice;
 mod chunks;
+pub mod explorer;
 pub mod compare_games;
 pub mod data_dir;
 pub mod error;
@@ -41,6 +42,7 @@ pub mod predictor_dataset;
 pub mod profiles;
 pub mod repertoire_edit;
 pub mod review_store;
+mod runs;
 pub mod store;
 
 use std::collections::VecDeque;

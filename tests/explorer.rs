@@ -46,7 +46,11 @@ fn filter(index: &ExplorerIndex, spec: &str) -> ExplorerFilter {
             "years" => f = f.with_years(value).unwrap(),
             "player" => player = Some(value.to_owned()),
             "color" => {
-                let color = if value == "white" { Color::White } else { Color::Black };
+                let color = if value == "white" {
+                    Color::White
+                } else {
+                    Color::Black
+                };
                 f = index
                     .player_filter(f, player.as_deref().unwrap(), color)
                     .unwrap();
@@ -96,9 +100,8 @@ fn reference() -> Reference {
         let entry = out
             .entry((cols[1].to_owned(), cols[2].to_owned()))
             .or_default();
-        let numbers = |from: usize| -> Vec<u64> {
-            cols[from..].iter().map(|c| c.parse().unwrap()).collect()
-        };
+        let numbers =
+            |from: usize| -> Vec<u64> { cols[from..].iter().map(|c| c.parse().unwrap()).collect() };
         match cols[0] {
             "row" => {
                 let k = u64::from_str_radix(cols[3], 16).unwrap();
@@ -124,7 +127,12 @@ fn row(stats: &PositionStats, raw: &str) -> Option<Vec<u64>> {
     ])
 }
 
-fn check_set(index: &ExplorerIndex, spec: &str, rows: &BTreeMap<(u64, String), Vec<u64>>, sums: &[u64]) {
+fn check_set(
+    index: &ExplorerIndex,
+    spec: &str,
+    rows: &BTreeMap<(u64, String), Vec<u64>>,
+    sums: &[u64],
+) {
     let f = filter(index, spec);
     let positions = walk(index, &f);
     // Every listed row, and no move the reference does not list at a listed position.
@@ -133,7 +141,11 @@ fn check_set(index: &ExplorerIndex, spec: &str, rows: &BTreeMap<(u64, String), V
         let (_, stats) = positions
             .get(k)
             .unwrap_or_else(|| panic!("{spec}: position {k:016x} not reached"));
-        assert_eq!(row(stats, mv).as_ref(), Some(expected), "{spec}: {k:016x} {mv}");
+        assert_eq!(
+            row(stats, mv).as_ref(),
+            Some(expected),
+            "{spec}: {k:016x} {mv}"
+        );
     }
     for k in &listed {
         let (_, stats) = &positions[k];
@@ -157,7 +169,10 @@ fn check_set(index: &ExplorerIndex, spec: &str, rows: &BTreeMap<(u64, String), V
             got[5] += m.rating_sum;
         }
     }
-    assert_eq!(got, sums, "{spec}: pairs, games, white, draws, black, rating sum");
+    assert_eq!(
+        got, sums,
+        "{spec}: pairs, games, white, draws, black, rating sum"
+    );
 }
 
 #[test]
@@ -222,7 +237,10 @@ fn snapshot(index: &ExplorerIndex, filter: &ExplorerFilter) -> Vec<String> {
                 .iter()
                 .map(|t| {
                     let g = index.top_game(t).unwrap();
-                    format!("{} {} {} {} {}", g.raw_move, g.game.white, g.game.black, g.file, g.game.number)
+                    format!(
+                        "{} {} {} {} {}",
+                        g.raw_move, g.game.white, g.game.black, g.file, g.game.number
+                    )
                 })
                 .collect();
             format!("{k:016x} {:?} {top:?}", stats.moves)
@@ -234,10 +252,26 @@ fn snapshot(index: &ExplorerIndex, filter: &ExplorerFilter) -> Vec<String> {
 fn a_build_then_an_add_equals_one_build_of_both() {
     let [twic, lichess] = [fixture("twic1599_100k.pgn"), fixture("lichess_db_100k.pgn")];
     let both = temp_dir("explorer-both");
-    let one = make(&[lichess.clone(), twic.clone()], &both, &[], BuildOptions::default());
+    let one = make(
+        &[lichess.clone(), twic.clone()],
+        &both,
+        &[],
+        BuildOptions::default(),
+    );
     let added = temp_dir("explorer-added");
-    make(std::slice::from_ref(&lichess), &added, &[], BuildOptions::default());
-    add_to_explorer(&added, &[twic], &BuildOptions::default(), &JobProgress::new()).unwrap();
+    make(
+        std::slice::from_ref(&lichess),
+        &added,
+        &[],
+        BuildOptions::default(),
+    );
+    add_to_explorer(
+        &added,
+        &[twic],
+        &BuildOptions::default(),
+        &JobProgress::new(),
+    )
+    .unwrap();
     let two = ExplorerIndex::open(&added).unwrap();
     assert_eq!(two.manifest().segments.len(), 2);
     assert_eq!(one.games(), two.games());
@@ -255,15 +289,29 @@ fn too_many_segments_merge_into_one_with_the_same_answers() {
     let twic = fixture("twic1599_100k.pgn");
     let mut inputs = vec![lichess.clone()];
     let added = temp_dir("explorer-merged");
-    make(std::slice::from_ref(&lichess), &added, &[], BuildOptions::default());
+    make(
+        std::slice::from_ref(&lichess),
+        &added,
+        &[],
+        BuildOptions::default(),
+    );
     for i in 0..MAX_SEGMENTS {
         let file = if i % 2 == 0 { &twic } else { &lichess };
         inputs.push(file.clone());
-        add_to_explorer(&added, std::slice::from_ref(file), &BuildOptions::default(), &JobProgress::new())
-            .unwrap();
+        add_to_explorer(
+            &added,
+            std::slice::from_ref(file),
+            &BuildOptions::default(),
+            &JobProgress::new(),
+        )
+        .unwrap();
     }
     let merged = ExplorerIndex::open(&added).unwrap();
-    assert_eq!(merged.manifest().segments.len(), 1, "merged after the last add");
+    assert_eq!(
+        merged.manifest().segments.len(),
+        1,
+        "merged after the last add"
+    );
     let files: Vec<_> = std::fs::read_dir(&added).unwrap().collect();
     assert_eq!(files.len(), 2, "the manifest and one segment: {files:?}");
     let both = temp_dir("explorer-merged-ref");
@@ -283,7 +331,10 @@ fn a_damaged_index_says_what_is_wrong() {
     // Cut short.
     std::fs::write(&segment, &bytes[..bytes.len() / 2]).unwrap();
     let err = ExplorerIndex::open(&dir).unwrap_err().to_string();
-    assert!(err.contains("seg-000001.seg") && err.contains("damaged"), "{err}");
+    assert!(
+        err.contains("seg-000001.seg") && err.contains("damaged"),
+        "{err}"
+    );
 
     // Not a segment at all.
     std::fs::write(&segment, b"garbage").unwrap();
@@ -312,7 +363,10 @@ fn a_damaged_index_says_what_is_wrong() {
     let manifest = dir.join("manifest.json");
     std::fs::write(&manifest, "{ not json").unwrap();
     let err = ExplorerIndex::open(&dir).unwrap_err().to_string();
-    assert!(err.contains("manifest") && err.contains("cannot be read"), "{err}");
+    assert!(
+        err.contains("manifest") && err.contains("cannot be read"),
+        "{err}"
+    );
     std::fs::remove_file(&manifest).unwrap();
     let err = ExplorerIndex::open(&dir).unwrap_err();
     assert!(matches!(err, ExplorerError::NotAnIndex { .. }), "{err}");
@@ -322,7 +376,12 @@ fn a_damaged_index_says_what_is_wrong() {
 fn an_index_is_not_made_twice_and_unknown_players_are_named() {
     let dir = temp_dir("explorer-twice");
     let index = make(&lichess(), &dir, &[], BuildOptions::default());
-    let again = make_explorer(&lichess(), &dir, &MakeOptions::default(), &JobProgress::new());
+    let again = make_explorer(
+        &lichess(),
+        &dir,
+        &MakeOptions::default(),
+        &JobProgress::new(),
+    );
     assert!(matches!(again, Err(ExplorerError::Exists { .. })));
     let err = index
         .player_filter(ExplorerFilter::default(), "Carlsen", Color::White)
@@ -346,16 +405,26 @@ fn the_index_is_shared_between_threads() {
     shared(&*index);
     let e4 = {
         let mut pos = Chess::default();
-        let mv = pos.legal_moves().into_iter().find(|m| m.to().to_string() == "e4").unwrap();
+        let mv = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to().to_string() == "e4")
+            .unwrap();
         pos.play_unchecked(mv);
         pos
     };
     let handle = {
         let index = std::sync::Arc::clone(&index);
         let e4 = e4.clone();
-        std::thread::spawn(move || index.query_position(&e4, &ExplorerFilter::default()).unwrap())
+        std::thread::spawn(move || {
+            index
+                .query_position(&e4, &ExplorerFilter::default())
+                .unwrap()
+        })
     };
-    let here = index.query_position(&e4, &ExplorerFilter::default()).unwrap();
+    let here = index
+        .query_position(&e4, &ExplorerFilter::default())
+        .unwrap();
     assert_eq!(handle.join().unwrap(), here);
     assert!(here.total().games() > 50);
 }

@@ -178,7 +178,11 @@ fn write_report(
         }
     }
     writeln!(out, "index      {}", index.display())?;
-    writeln!(out, "games      {} ({} finished, counted)", report.games, report.counted)?;
+    writeln!(
+        out,
+        "games      {} ({} finished, counted)",
+        report.games, report.counted
+    )?;
     writeln!(out, "positions  {}", report.positions)?;
     writeln!(out, "issues     {}", report.issue_count)?;
     writeln!(out, "records    {}", report.records)?;
@@ -348,7 +352,11 @@ fn percent(part: u64, whole: u64) -> f64 {
     }
 }
 
-fn write_table(out: &mut impl Write, report: &QueryJson, filter: &ExplorerFilter) -> Result<(), CliError> {
+fn write_table(
+    out: &mut impl Write,
+    report: &QueryJson,
+    filter: &ExplorerFilter,
+) -> Result<(), CliError> {
     let total = &report.total;
     writeln!(out, "filter  {filter}")?;
     writeln!(out, "games   {}", total.games)?;

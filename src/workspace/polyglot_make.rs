@@ -30,8 +30,8 @@ use std::thread;
 
 use thiserror::Error;
 
-use super::runs::{RunDir, RunFile, merge_down, read_run, write_run};
 use super::chunks::{Chunk, ChunkedError, process_chunks};
+use super::runs::{RunDir, RunFile, merge_down, read_run, write_run};
 use crate::book::polyglot::{
     BookWriter, DEFAULT_MAX_PLIES, GameIssue, GamesReport, MAX_KEPT_ISSUES, MoveCount, MoveCounts,
     MoveSink, RawMove, WeightRule, WriteSummary, WriterOptions, merge_runs, read_games,

@@ -39,10 +39,14 @@ impl Default for ExplorerFilter {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FilterError {
     /// A rating is not a band bound (0, 1000, 1200, … 2200, 2500) nor `unrated`.
-    #[error("`{0}` is not a rating band: use 0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500 or unrated, or a range such as 1600-2000")]
+    #[error(
+        "`{0}` is not a rating band: use 0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500 or unrated, or a range such as 1600-2000"
+    )]
     Rating(String),
     /// A speed is not known.
-    #[error("`{0}` is not a speed: use ultrabullet, bullet, blitz, rapid, classical, correspondence or unknown")]
+    #[error(
+        "`{0}` is not a speed: use ultrabullet, bullet, blitz, rapid, classical, correspondence or unknown"
+    )]
     Speed(String),
     /// Years are not `YEAR` or `FROM-TO`.
     #[error("`{0}` is not a year or a range of years such as 2015-2020")]
@@ -133,7 +137,8 @@ impl ExplorerFilter {
     pub fn with_speeds(mut self, spec: &str) -> Result<ExplorerFilter, FilterError> {
         let mut speeds = 0u8;
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let speed = Speed::from_name(item).ok_or_else(|| FilterError::Speed(item.to_owned()))?;
+            let speed =
+                Speed::from_name(item).ok_or_else(|| FilterError::Speed(item.to_owned()))?;
             speeds |= 1 << speed.index();
         }
         if speeds == 0 {
@@ -151,7 +156,13 @@ impl ExplorerFilter {
     /// [`FilterError::Years`] when `spec` is neither.
     pub fn with_years(mut self, spec: &str) -> Result<ExplorerFilter, FilterError> {
         let bad = || FilterError::Years(spec.to_owned());
-        let year = |s: &str| s.trim().parse::<u16>().ok().filter(|&y| y > 0).ok_or_else(bad);
+        let year = |s: &str| {
+            s.trim()
+                .parse::<u16>()
+                .ok()
+                .filter(|&y| y > 0)
+                .ok_or_else(bad)
+        };
         let (from, to) = match spec.split_once('-') {
             Some((from, to)) => (year(from)?, year(to)?),
             None => (year(spec)?, year(spec)?),
@@ -181,7 +192,12 @@ impl fmt::Display for ExplorerFilter {
             .filter(|s| self.speeds & (1 << s.index()) != 0)
             .map(Speed::name)
             .collect();
-        write!(f, "ratings {} · speeds {}", bands.join(","), speeds.join(","))?;
+        write!(
+            f,
+            "ratings {} · speeds {}",
+            bands.join(","),
+            speeds.join(",")
+        )?;
         if let Some((from, to)) = self.years {
             write!(f, " · years {from}-{to}")?;
         }
@@ -199,8 +215,14 @@ mod tests {
         assert_eq!(f.with_ratings("2500").unwrap().bands, 1 << 8);
         assert_eq!(f.with_ratings("2200-").unwrap().bands, (1 << 7) | (1 << 8));
         assert_eq!(f.with_ratings("unrated").unwrap().bands, 1 << 9);
-        assert!(matches!(f.with_ratings("1700"), Err(FilterError::Rating(_))));
-        assert!(matches!(f.with_ratings("2000-1600"), Err(FilterError::Rating(_))));
+        assert!(matches!(
+            f.with_ratings("1700"),
+            Err(FilterError::Rating(_))
+        ));
+        assert!(matches!(
+            f.with_ratings("2000-1600"),
+            Err(FilterError::Rating(_))
+        ));
         assert_eq!(
             f.with_speeds("blitz,rapid").unwrap().speeds,
             (1 << Speed::Blitz.index()) | (1 << Speed::Rapid.index())

@@ -74,8 +74,7 @@ impl Players {
         for name in names {
             let name = name.as_ref();
             let folded = name.to_lowercase();
-            if !players.folded.contains(&folded) && players.names.len() < Partition::MAX_PLAYERS
-            {
+            if !players.folded.contains(&folded) && players.names.len() < Partition::MAX_PLAYERS {
                 players.names.push(name.to_owned());
                 players.folded.push(folded);
             }

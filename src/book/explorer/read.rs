@@ -19,7 +19,9 @@ use shakmaty::{Chess, Color, KnownOutcome, Position};
 use super::game::ExplorerGame;
 use super::tags::{Speed, rating_from_tag, year_from_date};
 use crate::book::pgn::start_from_tags;
-use crate::book::polyglot::{GameIssue, GameIssueReason, GamesReport, MAX_KEPT_ISSUES, RawMove, key};
+use crate::book::polyglot::{
+    GameIssue, GameIssueReason, GamesReport, MAX_KEPT_ISSUES, RawMove, key,
+};
 
 /// The ply limit of `hastings explorer make` when none is given.
 pub const DEFAULT_EXPLORER_PLIES: u32 = 50;
@@ -280,7 +282,10 @@ impl<S: GameSink> Visitor for ExplorerVisitor<'_, S> {
 mod tests {
     use super::*;
 
-    fn read(pgn: &str, max_plies: u32) -> (Vec<(ExplorerGame, Vec<(u64, RawMove)>)>, ExplorerReport) {
+    fn read(
+        pgn: &str,
+        max_plies: u32,
+    ) -> (Vec<(ExplorerGame, Vec<(u64, RawMove)>)>, ExplorerReport) {
         let mut games = Vec::new();
         let report = read_explorer_games(pgn.as_bytes(), max_plies, &mut games).unwrap();
         (games, report)

@@ -171,7 +171,13 @@ impl RunRecord for ExplorerRecord {
     const BYTES: usize = 8 + 1 + 2 + 1 + 2 + 12 + 8 + 2 + 8;
 
     fn sort_key(&self) -> Self::SortKey {
-        (self.key, self.partition, self.raw_move, self.cell, self.year)
+        (
+            self.key,
+            self.partition,
+            self.raw_move,
+            self.cell,
+            self.year,
+        )
     }
 
     fn absorb(&mut self, other: &ExplorerRecord) {

@@ -165,7 +165,10 @@ impl PositionTally {
             cell: record.cell,
         };
         let top = &mut self.stats.top;
-        let at = top.iter().position(|t| candidate.beats(t)).unwrap_or(top.len());
+        let at = top
+            .iter()
+            .position(|t| candidate.beats(t))
+            .unwrap_or(top.len());
         if at < TOP_GAMES {
             top.insert(at, candidate);
             top.truncate(TOP_GAMES);

@@ -218,7 +218,8 @@ mod tests {
         assert_eq!(speed("120+1"), Speed::Bullet); // 120 + 40 × 1 = 160 s
         assert_eq!(speed("180+0"), Speed::Blitz);
         assert_eq!(speed("600+0"), Speed::Rapid);
-        assert_eq!(speed("900+10"), Speed::Classical);
+        assert_eq!(speed("900+10"), Speed::Rapid); // 1300 s
+        assert_eq!(speed("900+15"), Speed::Classical); // 1500 s
         assert_eq!(speed("5400"), Speed::Classical);
         assert_eq!(speed("1/259200"), Speed::Correspondence);
         assert_eq!(speed("40/7200:3600"), Speed::Unknown);

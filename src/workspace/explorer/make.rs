@@ -24,10 +24,12 @@ use super::{ExplorerError, crash_point};
 use crate::book::explorer::{
     BestGame, ExplorerGame, ExplorerRecord, GameSink, Players, Tally, read_explorer_games,
 };
-use crate::book::polyglot::{GameIssue, GamesReport, MAX_KEPT_ISSUES, RawMove, RunRecord, merge_runs};
+use crate::book::polyglot::{
+    GameIssue, GamesReport, MAX_KEPT_ISSUES, RawMove, RunRecord, merge_runs,
+};
 use crate::job::JobProgress;
 use crate::workspace::chunks::{Chunk, ChunkedError, process_chunks};
-use crate::workspace::polyglot_make::{MakeIssue, MIN_MEMORY_MB};
+use crate::workspace::polyglot_make::{MIN_MEMORY_MB, MakeIssue};
 use crate::workspace::runs::{RunDir, RunFile, merge_down, read_run, write_run};
 
 /// Spilled runs merged at once.
@@ -190,12 +192,12 @@ pub(super) fn write_segment(
     report.runs = spilled.len() + in_memory.len();
     let mut runs: Vec<Box<dyn Iterator<Item = io::Result<ExplorerRecord>>>> = Vec::new();
     for run in &spilled {
-        runs.push(Box::new(read_run::<ExplorerRecord>(run, RUN_BUFFER).map_err(
-            |source| ExplorerError::Io {
+        runs.push(Box::new(
+            read_run::<ExplorerRecord>(run, RUN_BUFFER).map_err(|source| ExplorerError::Io {
                 path: run.path.clone(),
                 source,
-            },
-        )?));
+            })?,
+        ));
     }
     for run in in_memory {
         runs.push(Box::new(run.into_iter().map(Ok)));
@@ -333,13 +335,20 @@ fn collect_games(
         let room = MAX_KEPT_ISSUES.saturating_sub(report.issues.len());
         report
             .issues
-            .extend(chunk.report.issues.into_iter().take(room).map(|mut issue: GameIssue| {
-                issue.game += before;
-                MakeIssue {
-                    file: path.clone(),
-                    issue,
-                }
-            }));
+            .extend(
+                chunk
+                    .report
+                    .issues
+                    .into_iter()
+                    .take(room)
+                    .map(|mut issue: GameIssue| {
+                        issue.game += before;
+                        MakeIssue {
+                            file: path.clone(),
+                            issue,
+                        }
+                    }),
+            );
         for mut game in chunk.games {
             game.number += before;
             table.push(game.to_line());
@@ -396,11 +405,12 @@ impl Worker<'_> {
         while let Some(chunk) = next() {
             sink.chunk = chunk.seq;
             sink.file = chunk.file;
-            let report = read_explorer_games(&chunk.bytes[..], self.max_plies, &mut sink)
-                .map_err(|source| ExplorerError::Io {
+            let report = read_explorer_games(&chunk.bytes[..], self.max_plies, &mut sink).map_err(
+                |source| ExplorerError::Io {
                     path: PathBuf::from(format!("chunk {}", chunk.seq)),
                     source,
-                })?;
+                },
+            )?;
             if let Some((path, source)) = sink.error.take() {
                 return Err(ExplorerError::Io { path, source });
             }
@@ -444,15 +454,17 @@ impl Counter<'_> {
         let mut run: Vec<ExplorerRecord> = self
             .map
             .drain()
-            .map(|((key, partition, raw_move, cell, year), (tally, best))| ExplorerRecord {
-                key,
-                partition,
-                raw_move,
-                cell,
-                year,
-                tally,
-                best,
-            })
+            .map(
+                |((key, partition, raw_move, cell, year), (tally, best))| ExplorerRecord {
+                    key,
+                    partition,
+                    raw_move,
+                    cell,
+                    year,
+                    tally,
+                    best,
+                },
+            )
             .collect();
         run.sort_unstable_by_key(RunRecord::sort_key);
         run

@@ -54,7 +54,10 @@ pub enum ExplorerError {
     #[error("no PGN file given")]
     NoInput,
     /// The memory bound is too small.
-    #[error("--memory {mb} MB is too little: at least {} MB", crate::workspace::polyglot_make::MIN_MEMORY_MB)]
+    #[error(
+        "--memory {mb} MB is too little: at least {} MB",
+        crate::workspace::polyglot_make::MIN_MEMORY_MB
+    )]
     TooLittleMemory {
         /// The bound asked for.
         mb: usize,
@@ -378,9 +381,10 @@ impl ExplorerIndex {
     /// [`ExplorerError::Segment`] when its segment's game table is damaged.
     pub fn top_game(&self, top: &TopCandidate) -> Result<TopGame, ExplorerError> {
         let source = top.source as usize;
-        let (Some(segment), Some(info)) =
-            (self.segments.get(source), self.manifest.segments.get(source))
-        else {
+        let (Some(segment), Some(info)) = (
+            self.segments.get(source),
+            self.manifest.segments.get(source),
+        ) else {
             return Err(ExplorerError::BadManifest {
                 path: self.dir.join(MANIFEST),
                 reason: format!("no segment {source}"),

@@ -25,9 +25,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use thiserror::Error;
 
-use crate::book::explorer::{
-    BestGame, Cell, ExplorerRecord, Partition, PositionTally, Tally,
-};
+use crate::book::explorer::{BestGame, Cell, ExplorerRecord, Partition, PositionTally, Tally};
 use crate::book::polyglot::RawMove;
 
 const MAGIC: &[u8; 8] = b"HSTEXPL1";
@@ -117,7 +115,6 @@ impl GameEntry {
 /// Writes a segment: records in sort order (each sort key once), then the games.
 pub(super) struct SegmentWriter {
     out: BufWriter<File>,
-    path: PathBuf,
     records: u64,
     index: Vec<(u64, u64)>,
     in_block: usize,
@@ -133,7 +130,6 @@ impl SegmentWriter {
         out.write_all(&[0u8; HEADER])?;
         Ok(SegmentWriter {
             out,
-            path: path.to_owned(),
             records: 0,
             index: Vec::new(),
             in_block: 0,
@@ -210,7 +206,6 @@ impl SegmentWriter {
         file.seek(SeekFrom::Start(0))?;
         file.write_all(&header)?;
         file.sync_all()?;
-        let _ = &self.path;
         Ok((self.records, len))
     }
 }
@@ -269,7 +264,9 @@ impl Segment {
         let word = |at: usize| read_u64(&map, at).unwrap_or(0);
         let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
         if version != VERSION {
-            return Err(corrupt(format!("format version {version}, expected {VERSION}")));
+            return Err(corrupt(format!(
+                "format version {version}, expected {VERSION}"
+            )));
         }
         let [records, blocks, games, index_offset, games_offset, len] =
             [16, 24, 32, 40, 48, 56].map(word);
@@ -329,7 +326,8 @@ impl Segment {
     /// Block `i`'s first key and byte range.
     fn block(&self, i: u64) -> Result<(u64, usize, usize), SegmentError> {
         let at = self.index_offset + 16 * i as usize;
-        let (Some(key), Some(start)) = (read_u64(&self.map, at), read_u64(&self.map, at + 8)) else {
+        let (Some(key), Some(start)) = (read_u64(&self.map, at), read_u64(&self.map, at + 8))
+        else {
             return Err(self.corrupt(format!("block {i} is past the index")));
         };
         let end = if i + 1 < self.blocks {
@@ -348,7 +346,12 @@ impl Segment {
     /// # Errors
     ///
     /// [`SegmentError::Corrupt`] when a block on the way cannot be decoded.
-    pub fn query(&self, key: u64, source: u32, tally: &mut PositionTally) -> Result<(), SegmentError> {
+    pub fn query(
+        &self,
+        key: u64,
+        source: u32,
+        tally: &mut PositionTally,
+    ) -> Result<(), SegmentError> {
         // The first block whose first key is not below `key`; the one before may hold
         // the position's first records.
         let (mut lo, mut hi) = (0u64, self.blocks);
@@ -383,7 +386,9 @@ impl Segment {
     }
 
     /// Every record, in order, decoded one block at a time (for merging segments).
-    pub(super) fn iter_records(&self) -> impl Iterator<Item = Result<ExplorerRecord, SegmentError>> + '_ {
+    pub(super) fn iter_records(
+        &self,
+    ) -> impl Iterator<Item = Result<ExplorerRecord, SegmentError>> + '_ {
         let mut block = 0u64;
         let mut buffer: std::vec::IntoIter<ExplorerRecord> = Vec::new().into_iter();
         let mut failed = false;
@@ -396,11 +401,9 @@ impl Segment {
                     return None;
                 }
                 let mut decoded = Vec::with_capacity(BLOCK_RECORDS);
-                let done = self
-                    .block(block)
-                    .and_then(|(first, start, end)| {
-                        self.decode_block(block, first, start, end, |r| decoded.push(*r))
-                    });
+                let done = self.block(block).and_then(|(first, start, end)| {
+                    self.decode_block(block, first, start, end, |r| decoded.push(*r))
+                });
                 block += 1;
                 if let Err(e) = done {
                     failed = true;
@@ -441,14 +444,28 @@ impl Segment {
                     field()?,
                 ])
             })();
-            let Some([delta, part, mv, cell, year, white, draws, black, rating_sum, best_rating, best_game]) =
-                fields
+            let Some(
+                [
+                    delta,
+                    part,
+                    mv,
+                    cell,
+                    year,
+                    white,
+                    draws,
+                    black,
+                    rating_sum,
+                    best_rating,
+                    best_game,
+                ],
+            ) = fields
             else {
                 return Err(self.corrupt(format!("block {i}: a record is cut short")));
             };
             key = key.wrapping_add(delta);
             let narrow = |v: u64, what: &str| {
-                u32::try_from(v).map_err(|_| self.corrupt(format!("block {i}: {what} {v} is too large")))
+                u32::try_from(v)
+                    .map_err(|_| self.corrupt(format!("block {i}: {what} {v} is too large")))
             };
             let record = ExplorerRecord {
                 key,
@@ -484,7 +501,8 @@ impl Segment {
         }
         let at = self.games_offset + 8 * n as usize;
         let blob = self.games_offset + 8 * (self.games as usize + 1);
-        let (Some(start), Some(end)) = (read_u64(&self.map, at), read_u64(&self.map, at + 8)) else {
+        let (Some(start), Some(end)) = (read_u64(&self.map, at), read_u64(&self.map, at + 8))
+        else {
             return Err(self.corrupt(format!("game {n}: the table is cut short")));
         };
         let line = self

@@ -282,10 +282,9 @@ impl<S: GameSink> Visitor for ExplorerVisitor<'_, S> {
 mod tests {
     use super::*;
 
-    fn read(
-        pgn: &str,
-        max_plies: u32,
-    ) -> (Vec<(ExplorerGame, Vec<(u64, RawMove)>)>, ExplorerReport) {
+    type Games = Vec<(ExplorerGame, Vec<(u64, RawMove)>)>;
+
+    fn read(pgn: &str, max_plies: u32) -> (Games, ExplorerReport) {
         let mut games = Vec::new();
         let report = read_explorer_games(pgn.as_bytes(), max_plies, &mut games).unwrap();
         (games, report)

@@ -59,12 +59,18 @@ fn settings(alternatives_not_mistakes: bool) -> Settings {
 }
 
 /// A coach on ECO whose moves are checked by `engine`, the drill at the position after
-/// `moves` with the learner to move.
+/// `moves` with the learner to move, once the book moves there are analysed ahead.
 fn coach_at(moves: &str, engine: CheckEngine, store: SharedStore, settings: Settings) -> Coach {
     let mut coach = Coach::new(eco(), settings, None);
-    coach.set_move_checker(engine, store, Limits::depth(1));
+    coach.set_move_checker(engine, Some(store), Limits::depth(1));
     coach.apply(Command::DrillFrom(san_moves(moves)));
     coach_frame(&mut coach);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while coach.is_analysing_ahead() {
+        assert!(Instant::now() < deadline, "the analyses ahead did not end");
+        std::thread::sleep(Duration::from_millis(2));
+        coach_frame(&mut coach);
+    }
     coach
 }
 
@@ -98,6 +104,9 @@ fn wait_for_verdict(coach: &mut Coach) -> Verdict {
 fn a_wrong_move_is_checked_in_the_background_and_explained() {
     let (engine, searches) = stub(knight_hangs, qxg5_line);
     let mut coach = coach_at("e4 e5 Nf3 Nc6", engine, memory_store(), settings(true));
+    // While the learner thought, the three most played book moves were analysed.
+    assert_eq!(searches.load(Ordering::SeqCst), 3);
+    assert_eq!(coach.analysis_store().lock().unwrap().len(), 3);
     let ng5 = mv(&coach, "Ng5");
     coach.apply(Command::Play(ng5));
     assert!(matches!(coach.session().phase(), Phase::OutOfBook { .. }));
@@ -115,7 +124,7 @@ fn a_wrong_move_is_checked_in_the_background_and_explained() {
     );
     assert_eq!(v.refutation_san, "3...Qxg5 4.d4");
     assert_eq!(coach.move_checker_engine(), Some("stub engine"));
-    // The move played and the three most played book moves were analysed, and kept.
+    // Then only the move played was left to analyse; all four are kept.
     assert_eq!(searches.load(Ordering::SeqCst), 4);
     assert_eq!(coach.analysis_store().lock().unwrap().len(), 4);
     // A blunder stays a mistake, whatever the setting.
@@ -236,7 +245,7 @@ fn an_alternative_is_added_to_a_copy_of_the_repertoire() {
     let mut coach = Coach::new(eco(), settings(false), None);
     common::load_repertoire_alone(&mut coach, &original);
     let (engine, _) = stub(level, no_line);
-    coach.set_move_checker(engine, memory_store(), Limits::depth(1));
+    coach.set_move_checker(engine, Some(memory_store()), Limits::depth(1));
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
     coach_frame(&mut coach);
     assert!(coach.repertoire_file().is_some());
@@ -264,7 +273,7 @@ fn review_ratings(score: fn(&Chess) -> Score, setting: bool, name: &str) -> Vec<
     coach.set_review_fuzz(false);
     common::load_repertoire_alone(&mut coach, &original);
     let (engine, _) = stub(score, no_line);
-    coach.set_move_checker(engine, memory_store(), Limits::depth(1));
+    coach.set_move_checker(engine, Some(memory_store()), Limits::depth(1));
     coach.apply(Command::SetDrillMode(DrillMode::Review));
     if let Some(ReviewStep::Learn(_)) = coach.review_step() {
         coach.apply(Command::GotIt);
@@ -303,16 +312,25 @@ fn in_review_a_blunder_is_again_and_a_good_alternative_is_no_lapse_with_the_sett
 }
 
 /// The learner plays 3.Ng5?? after 1.e4 e5 2.Nf3 Nc6 against a real engine, as the
-/// window does (300 ms a position on a cache miss); prints how long the verdict took.
+/// window does (300 ms a position on a cache miss), once the book moves there are
+/// analysed (a learner who thinks a second or two); prints how long the verdict took.
 fn ng5_against(engine: CheckEngine, what: &str) {
     let mut coach = Coach::new(eco(), settings(false), None);
     coach.set_move_checker(
         engine,
-        memory_store(),
+        Some(memory_store()),
         Limits::movetime_ms(CHECK_TIME.as_millis() as u64),
     );
+    let started = Instant::now();
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
     coach_frame(&mut coach);
+    // The learner thinks while the engine starts and analyses the book moves.
+    while coach.is_analysing_ahead() {
+        assert!(started.elapsed() < Duration::from_secs(120), "no end ahead");
+        std::thread::sleep(Duration::from_millis(2));
+        coach_frame(&mut coach);
+    }
+    let ahead = started.elapsed();
     let ng5 = mv(&coach, "Ng5");
     coach.apply(Command::Play(ng5));
     let (v, first_frame) = wait_timed(&mut coach);
@@ -334,9 +352,10 @@ fn ng5_against(engine: CheckEngine, what: &str) {
     let (_, warm_frame) = wait_timed(&mut coach);
     let warm = coach.verdict_time().unwrap();
     println!(
-        "verdict latency ({what}, {}): first {} ms (engine start included), next {} ms; \
-         longest Coach::logic {:.2} ms / {:.2} ms; {}",
+        "verdict latency ({what}, {}): engine start and book moves analysed ahead in {} ms; \
+         then first {} ms, next {} ms; longest Coach::logic {:.2} ms / {:.2} ms; {}",
         coach.move_checker_engine().unwrap_or("?"),
+        ahead.as_millis(),
         first.as_millis(),
         warm.as_millis(),
         first_frame.as_secs_f64() * 1000.0,
@@ -372,4 +391,106 @@ fn ng5_is_a_blunder_refuted_by_qxg5_for_stockfish() {
         return;
     };
     ng5_against(CheckEngine::discover(), "Stockfish");
+}
+
+/// Frames until the analyses ahead are done (the cache opened, the book moves
+/// analysed).
+fn wait_ahead(coach: &mut Coach) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    coach_frame(coach);
+    while coach.is_analysing_ahead() {
+        assert!(Instant::now() < deadline, "the analyses ahead did not end");
+        std::thread::sleep(Duration::from_millis(2));
+        coach_frame(coach);
+    }
+}
+
+#[test]
+fn analyses_are_kept_in_the_data_folder_and_used_at_the_next_start() {
+    let dir = temp_dir("verdict-cache");
+    let progress = dir.join("progress.ron");
+    let play_ng5 = |searches_expected: Option<usize>| {
+        let (engine, searches) = stub(knight_hangs, qxg5_line);
+        let mut coach = Coach::new(eco(), settings(false), Some(progress.clone()));
+        coach.set_move_checker(engine, None, Limits::depth(1));
+        coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
+        wait_ahead(&mut coach);
+        coach.apply(Command::Play(mv(&coach, "Ng5")));
+        let v = wait_for_verdict(&mut coach);
+        if let Some(n) = searches_expected {
+            assert_eq!(searches.load(Ordering::SeqCst), n);
+        }
+        (v, searches.load(Ordering::SeqCst))
+    };
+    // First start: the three book moves ahead, then 3.Ng5: four searches, each
+    // appended to the cache file of the stub engine at depth 1.
+    let (first, _) = play_ng5(Some(4));
+    let file = dir.join("analysis").join("stub-engine-depth-1.tsv");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        text.lines().count(),
+        1 + 4,
+        "a header and four analyses:\n{text}"
+    );
+    // Next start: everything comes from the file, the engine searches nothing.
+    let (again, _) = play_ng5(Some(0));
+    assert_eq!(again, first);
+
+    // The repertoire check's deeper analyses by the same engine answer too (held in
+    // memory only: the move checker's file does not grow).
+    let check_limit =
+        hastings::workspace::analysis_cache::AnalysisEngine::choose(None, None, None).limit;
+    let before = common::position_after("e4 e5 Nf3 Nc6");
+    let h3 = "h3"
+        .parse::<shakmaty::san::San>()
+        .unwrap()
+        .to_move(&before)
+        .unwrap();
+    let mut after = before.clone();
+    after.play_unchecked(h3);
+    let mut check = hastings::workspace::analysis_cache::AnalysisCache::open(
+        &dir.join("analysis"),
+        "stub engine",
+        &check_limit,
+    )
+    .unwrap();
+    let deep = Analysis {
+        score: Score::Cp(-40),
+        pv: Vec::new(),
+        depth: 18,
+    };
+    check.put(&after, &deep).unwrap();
+    let (engine, searches) = stub(knight_hangs, qxg5_line);
+    let mut coach = Coach::new(eco(), settings(false), Some(progress.clone()));
+    coach.set_move_checker(engine, None, Limits::depth(1));
+    coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
+    wait_ahead(&mut coach);
+    coach.apply(Command::Play(h3));
+    let v = wait_for_verdict(&mut coach);
+    assert_eq!(v.depth, 18, "the check's analysis: {v:?}");
+    assert_eq!(searches.load(Ordering::SeqCst), 0);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 1 + 4);
+}
+
+#[test]
+fn with_the_setting_off_no_engine_starts_and_no_verdict_comes() {
+    let (engine, searches) = stub(knight_hangs, qxg5_line);
+    let mut off = settings(false);
+    off.explain_wrong_moves = false;
+    let mut coach = Coach::new(eco(), off, None);
+    coach.set_move_checker(engine, Some(memory_store()), Limits::depth(1));
+    coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
+    wait_ahead(&mut coach);
+    coach.apply(Command::Play(mv(&coach, "Ng5")));
+    for _ in 0..20 {
+        coach_frame(&mut coach);
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(matches!(coach.session().phase(), Phase::OutOfBook { .. }));
+    assert!(!coach.is_checking_move());
+    assert_eq!(coach.move_verdict(), None);
+    assert_eq!(coach.move_checker_engine(), None, "no engine started");
+    assert_eq!(searches.load(Ordering::SeqCst), 0);
+    assert_eq!(coach.session().mistakes_in_line(), 1);
 }

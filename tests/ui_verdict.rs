@@ -37,7 +37,7 @@ fn harness_with(stub: Stub) -> Harness<'static, TrainerApp> {
     let mut coach = Coach::new(eco(), settings, None);
     coach.set_move_checker(
         CheckEngine::Given(Box::new(stub)),
-        memory_store(),
+        Some(memory_store()),
         Limits::depth(1),
     );
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
@@ -192,7 +192,7 @@ fn ng5_on_screen(engine: CheckEngine, what: &str) {
         ..Settings::default()
     };
     let mut coach = Coach::new(eco(), settings, None);
-    coach.set_move_checker(engine, memory_store(), Limits::movetime_ms(300));
+    coach.set_move_checker(engine, Some(memory_store()), Limits::movetime_ms(300));
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
     let mut harness = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
@@ -202,8 +202,21 @@ fn ng5_on_screen(engine: CheckEngine, what: &str) {
             TrainerApp::of(coach),
         );
     harness.run();
-    let mut timings = Vec::new();
-    for (san, fresh) in [("Ng5", "first (engine start included)"), ("h3", "next")] {
+    // The learner thinks while the engine starts and analyses the book moves ahead.
+    let thinking = Instant::now();
+    while harness.state().is_analysing_ahead() {
+        assert!(
+            thinking.elapsed() < Duration::from_secs(120),
+            "no end ahead"
+        );
+        harness.step();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let mut timings = vec![format!(
+        "engine start and book moves ahead {} ms",
+        thinking.elapsed().as_millis()
+    )];
+    for (san, fresh) in [("Ng5", "then first"), ("h3", "next")] {
         let m = mv(&harness, san);
         let (from, to) = (m.from().unwrap(), m.to());
         let piece = |h: &Harness<'static, TrainerApp>, sq: shakmaty::Square| {
@@ -268,4 +281,36 @@ fn ng5_is_shown_a_blunder_by_stockfish() {
         return;
     }
     ng5_on_screen(CheckEngine::discover(), "Stockfish");
+}
+
+#[test]
+fn the_style_tab_turns_the_engine_off_and_a_wrong_move_then_gets_no_verdict() {
+    let (stub, searches) = Stub::new(knight_hangs, qxg5_line);
+    let mut harness = harness_with(stub);
+    assert!(harness.state().settings().explain_wrong_moves);
+    let checkbox = "Explain wrong moves with an engine";
+    harness.get_by_label(checkbox).scroll_to_me();
+    harness.run();
+    harness.get_by_label(checkbox).click();
+    harness.run();
+    assert!(!harness.state().settings().explain_wrong_moves);
+    let searched = searches.load(Ordering::SeqCst);
+    let ng5 = mv(&harness, "Ng5");
+    play(&mut harness, ng5);
+    harness.run();
+    assert!(matches!(
+        harness.state().session().phase(),
+        Phase::OutOfBook { .. }
+    ));
+    assert!(
+        harness
+            .query_by_label_contains("Checking your move")
+            .is_none()
+    );
+    assert!(harness.query_by_label_contains("Blunder").is_none());
+    assert_eq!(harness.state().move_verdict(), None);
+    assert_eq!(searches.load(Ordering::SeqCst), searched, "no search asked");
+    // The book moves are still offered, and the mistake counted.
+    harness.get_by_label("Try again");
+    assert_eq!(harness.state().session().mistakes_in_line(), 1);
 }

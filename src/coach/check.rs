@@ -170,11 +170,7 @@ impl Coach {
         let learner = self.session.learner();
         let style = self.settings.style.clone();
         let depth = self.coverage.params.depth;
-        let cache_dir = self
-            .review_log
-            .as_ref()
-            .and_then(|log| log.parent())
-            .map(|dir| dir.join("analysis"));
+        let cache_dir = self.analysis_dir();
         let review_log = self.review_log.clone();
         let mut memory = self.check.memory.take();
         let job = Job::spawn("check", self.wake(), move |progress| {
@@ -217,6 +213,15 @@ impl Coach {
         if !found.is_empty() {
             self.share_analyses(&found);
         }
+    }
+
+    /// The folder of engine analyses in the data folder (`analysis/`), when there is
+    /// one.
+    pub(crate) fn analysis_dir(&self) -> Option<PathBuf> {
+        self.review_log
+            .as_ref()
+            .and_then(|log| log.parent())
+            .map(|dir| dir.join("analysis"))
     }
 
     /// The check's state, for the Coverage tab.

@@ -85,6 +85,10 @@ pub struct Settings {
     /// Whether a move outside the book that the engine finds as good as the book's
     /// ("also good") is not counted as a mistake (nor, in review, as a lapse).
     pub alternatives_not_mistakes: bool,
+    /// Whether a move outside the book is judged by an engine (Stockfish when
+    /// installed, else the built-in one), which analyses the book's moves while the
+    /// learner thinks so that the verdict comes at once.
+    pub explain_wrong_moves: bool,
     /// Whether review mode starts each card at its position (the lead-up moves played at
     /// once, as Chess Position Trainer jumps to the position) instead of from move 1.
     pub review_at_position: bool,
@@ -113,6 +117,7 @@ impl Default for Settings {
             board_look: BoardLook::default(),
             sounds: true,
             alternatives_not_mistakes: false,
+            explain_wrong_moves: true,
             review_at_position: false,
         }
     }

@@ -3,13 +3,19 @@
 //! window goes on drawing ("Checking your move…"), and the drill panel shows the
 //! verdict and the refutation once it comes.
 //!
-//! Each frame (in [`Coach::logic`]) the coach looks at the drill: a new move out
-//! of the book is asked of the [`MoveChecker`] (started at the first such move: the
-//! engine of [`Coach::set_move_checker`], by default Stockfish when installed, else the
-//! built-in α-β), and its answer is taken when it has come. Analyses are looked up in a
-//! [`SharedStore`] first, and what the engine finds is kept there; by default a store
-//! in memory, which [`Coach::set_analysis_store`] replaces (the workspace's cache on
-//! disk, shared with the repertoire check).
+//! Each frame (in [`Coach::logic`]) the coach looks at the drill. When the learner is
+//! to move, the [`MoveChecker`] (started then: the engine of
+//! [`Coach::set_move_checker`], by default Stockfish when installed, else the built-in
+//! α-β) analyses the positions after the book's moves while the learner thinks; a move
+//! out of the book is asked of it, so only the position after that move is left to
+//! search, and its answer is taken when it has come. Analyses are looked up in a
+//! [`SharedStore`] first, and what the engine finds is kept there. By default that is
+//! the data folder's cache on disk (`analysis/`, one file for the move checker's engine
+//! and limit, opened on a background thread once the engine has given its name), which
+//! also holds, in memory, the repertoire check's deeper analyses by the same engine;
+//! until then, or without a data folder, a store in memory.
+//! [`Coach::set_analysis_store`] replaces it. The setting
+//! [`Settings::explain_wrong_moves`] turns all this off.
 //!
 //! A move found "also good" can be accepted ([`VerdictCommand::Accept`]): it is not
 //! counted as a mistake (nor as a lapse in review) and, since the drill cannot go on
@@ -21,18 +27,22 @@
 //! tab's "Add answer" does).
 //!
 //! [`Settings::alternatives_not_mistakes`]: super::settings::Settings::alternatives_not_mistakes
+//! [`Settings::explain_wrong_moves`]: super::settings::Settings::explain_wrong_moves
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move};
 
 use super::Coach;
 use crate::engine::Limits;
+use crate::job::{Job, JobPoll};
 use crate::trainer::verdict::checker::{
     CHECK_TIME, CheckEngine, MoveChecker, SharedStore, memory_store,
 };
 use crate::trainer::verdict::{Question, Verdict};
 use crate::trainer::{MoveOutcome, Phase};
+use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine};
 
 /// How often the caller is asked to come back while a verdict is on its way, when it
 /// set no wake-up call (a window has one: the engine's thread wakes it).
@@ -59,7 +69,14 @@ pub struct VerdictState {
     /// installed, else the built-in engine.
     engine: Option<CheckEngine>,
     store: SharedStore,
+    /// Whether the store was given ([`Coach::set_move_checker`],
+    /// [`Coach::set_analysis_store`]): then the cache on disk is not opened.
+    store_given: bool,
+    /// The cache on disk being opened; `Some(None)` once done (or failed).
+    opening: Option<Option<Job<Result<AnalysisCache, String>>>>,
     limits: Limits,
+    /// The position whose book moves were analysed ahead last.
+    ahead_at: Option<Chess>,
     /// The move asked about, and where.
     asked: Option<(Chess, Move)>,
     /// When it was asked.
@@ -78,7 +95,10 @@ impl Default for VerdictState {
             checker: None,
             engine: None,
             store: memory_store(),
+            store_given: false,
+            opening: None,
             limits: Limits::movetime_ms(CHECK_TIME.as_millis() as u64),
+            ahead_at: None,
             asked: None,
             since: None,
             answer: None,
@@ -98,15 +118,34 @@ impl std::fmt::Debug for VerdictState {
     }
 }
 
+/// The move checker's cache of `engine` at `limit` in `dir`, holding in memory too the
+/// repertoire check's analyses by that engine at its default limit.
+fn open_caches(dir: &std::path::Path, engine: &str, limit: &str) -> Result<AnalysisCache, String> {
+    let mut cache = AnalysisCache::open(dir, engine, limit).map_err(|e| e.to_string())?;
+    let check = AnalysisEngine::choose(None, None, None).limit;
+    if check != limit {
+        let checked = AnalysisCache::open(dir, engine, &check).map_err(|e| e.to_string())?;
+        cache.absorb(checked);
+    }
+    Ok(cache)
+}
+
 impl Coach {
     /// Checks moves outside the book with `engine`, searching each position within
     /// `limits` (the window: [`CHECK_TIME`]) and keeping the analyses in `store`, which
-    /// should hold that engine's at those limits. The engine starts at the next move
-    /// outside the book (one already started is stopped).
-    pub fn set_move_checker(&mut self, engine: CheckEngine, store: SharedStore, limits: Limits) {
+    /// should hold that engine's at those limits (`None`: the data folder's cache for
+    /// them, as by default). The engine starts when the learner is next to move (one
+    /// already started is stopped).
+    pub fn set_move_checker(
+        &mut self,
+        engine: CheckEngine,
+        store: Option<SharedStore>,
+        limits: Limits,
+    ) {
         self.verdict = VerdictState {
             engine: Some(engine),
-            store,
+            store_given: store.is_some(),
+            store: store.unwrap_or_else(memory_store),
             limits,
             ..VerdictState::default()
         };
@@ -120,7 +159,7 @@ impl Coach {
             return;
         };
         for (pos, analysis) in found {
-            if store.get(pos).is_none() && store.put(pos, analysis).is_err() {
+            if store.get(pos).is_none() && store.remember(pos, analysis).is_err() {
                 return;
             }
         }
@@ -133,6 +172,7 @@ impl Coach {
             checker.set_store(std::sync::Arc::clone(&store));
         }
         self.verdict.store = store;
+        self.verdict.store_given = true;
     }
 
     /// The store the move checker keeps its analyses in.
@@ -156,7 +196,27 @@ impl Coach {
 
     /// Whether a verdict on the move outside the book is on its way.
     pub fn is_checking_move(&self) -> bool {
-        matches!(self.session.phase(), Phase::OutOfBook { .. }) && self.verdict.answer.is_none()
+        self.settings.explain_wrong_moves
+            && matches!(self.session.phase(), Phase::OutOfBook { .. })
+            && self.verdict.answer.is_none()
+    }
+
+    /// Whether the move checker is analysing the book's moves ahead of the learner's
+    /// move.
+    pub fn is_analysing_ahead(&self) -> bool {
+        self.verdict
+            .checker
+            .as_ref()
+            .is_some_and(MoveChecker::is_prefetching)
+            || (self.verdict.checker.is_some() && self.cache_pending())
+    }
+
+    /// Whether the analyses wait for the cache on disk to open (the engine's name
+    /// first, then the file read on a background thread).
+    fn cache_pending(&self) -> bool {
+        !self.verdict.store_given
+            && !matches!(self.verdict.opening, Some(None))
+            && self.analysis_dir().is_some()
     }
 
     /// The engine that checks moves, once it has started (its own name then).
@@ -180,9 +240,19 @@ impl Coach {
         self.verdict.forgiven
     }
 
-    /// Once a frame: asks about a new move outside the book, takes the verdict when it
-    /// has come. Never waits.
+    /// Once a frame: analyses the book's moves ahead while the learner is to move, asks
+    /// about a new move outside the book, takes the verdict when it has come. Never
+    /// waits.
     pub(crate) fn verdict_logic(&mut self) {
+        if !self.settings.explain_wrong_moves {
+            if let Some(checker) = &mut self.verdict.checker {
+                checker.forget();
+            }
+            self.verdict.asked = None;
+            self.verdict.answer = None;
+            self.verdict.ahead_at = None;
+            return;
+        }
         let wanted = match self.session.phase() {
             Phase::OutOfBook {
                 attempted,
@@ -219,6 +289,8 @@ impl Coach {
                 }
             }
         }
+        self.analyse_ahead();
+        self.open_analysis_cache();
         let woken = self.has_wake();
         let Some(checker) = &mut self.verdict.checker else {
             return;
@@ -233,6 +305,79 @@ impl Coach {
             self.request_repaint();
         } else if checker.is_checking() && !woken {
             self.request_repaint_after(CHECK_REPAINT);
+        }
+    }
+
+    /// With the learner to move in the drill (not in play-on), has the positions after
+    /// the book's moves analysed, once per position.
+    fn analyse_ahead(&mut self) {
+        if !matches!(self.session.phase(), Phase::LearnerToMove) || self.play_on.is_active() {
+            return;
+        }
+        let position = self.session.position();
+        if self.verdict.ahead_at.as_ref() == Some(position) {
+            return;
+        }
+        let position = position.clone();
+        let book: Vec<Move> = self.session.book_moves().iter().map(|b| b.mv).collect();
+        self.checker();
+        if self.cache_pending() {
+            // The engine is starting; its cache opens before it analyses.
+            return;
+        }
+        self.checker().prefetch(&position, book);
+        self.verdict.ahead_at = Some(position);
+    }
+
+    /// Once the move checker's engine has given its name, opens its cache in the data
+    /// folder on a background thread (with the repertoire check's analyses by the same
+    /// engine), and keeps the analyses there from then on.
+    fn open_analysis_cache(&mut self) {
+        let dir = self.analysis_dir();
+        let v = &mut self.verdict;
+        match &v.opening {
+            None if !v.store_given => {
+                let Some(checker) = v.checker.as_ref().filter(|c| c.is_ready()) else {
+                    return;
+                };
+                let Some(dir) = dir else {
+                    v.opening = Some(None);
+                    return;
+                };
+                let engine = checker.engine_name().to_owned();
+                let limit = v.limits.to_string();
+                let job = Job::spawn("analysis cache", self.wake(), move |_| {
+                    open_caches(&dir, &engine, &limit)
+                });
+                self.verdict.opening = Some(job.ok());
+            }
+            Some(Some(job)) => {
+                let opened = match job.poll() {
+                    JobPoll::Running => return,
+                    JobPoll::Finished(opened) => opened,
+                    JobPoll::Died(e) => Err(e.to_string()),
+                };
+                v.opening = Some(None);
+                match opened {
+                    Ok(cache) if !v.store_given => {
+                        if let Some(warning) = cache.warnings().first() {
+                            self.message = Some(format!("Analysis cache: {warning}"));
+                        }
+                        let store: SharedStore = Arc::new(Mutex::new(cache));
+                        if let Some(checker) = &mut self.verdict.checker {
+                            checker.set_store(Arc::clone(&store));
+                        }
+                        self.verdict.store = store;
+                    }
+                    Ok(_) => {}
+                    Err(reason) => {
+                        self.message = Some(format!(
+                            "Analyses of wrong moves are kept only until the window closes: {reason}"
+                        ));
+                    }
+                }
+            }
+            _ => {}
         }
     }
 

@@ -45,6 +45,26 @@ impl Limits {
     }
 }
 
+/// The limits in words, as caches and reports name them: `movetime 300`, `depth 12`,
+/// `nodes 5000` (joined by `, ` when several are set), `infinite` when none is.
+impl std::fmt::Display for Limits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = [
+            self.movetime.map(|t| format!("movetime {}", t.as_millis())),
+            self.depth.map(|d| format!("depth {d}")),
+            self.nodes.map(|n| format!("nodes {n}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if parts.is_empty() {
+            f.write_str("infinite")
+        } else {
+            f.write_str(&parts.join(", "))
+        }
+    }
+}
+
 /// The clock of a running search: the limits, the start time and the stop flag.
 ///
 /// Searches call [`Clock::should_stop`] every few thousand nodes; it reads the time only

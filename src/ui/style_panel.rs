@@ -153,6 +153,15 @@ pub fn style_panel_ui(
     ui.checkbox(&mut settings.show_arrows, "Arrows for book moves")
         .on_hover_text("Draw the book moves of the position as arrows, thicker when more likely");
     ui.checkbox(
+        &mut settings.explain_wrong_moves,
+        "Explain wrong moves with an engine",
+    )
+    .on_hover_text(
+        "A move outside the book is judged against your book move (also good, inaccuracy, \
+         mistake, blunder) and the engine's refutation shown; the engine analyses the book \
+         moves while you think, so the verdict comes at once",
+    );
+    ui.checkbox(
         &mut settings.alternatives_not_mistakes,
         "Alternatives that are also good are not mistakes",
     )

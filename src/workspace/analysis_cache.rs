@@ -81,21 +81,18 @@ impl AnalysisEngine {
                 options: Vec::new(),
             }
         });
-        let (limits, limit) = match (movetime, depth) {
-            (Some(ms), _) => (Limits::movetime_ms(ms), format!("movetime {ms}")),
-            (None, d) => {
-                let d = d.unwrap_or(if matches!(spec.kind, EngineKind::Uci(_)) {
-                    DEFAULT_UCI_DEPTH
-                } else {
-                    DEFAULT_BUILTIN_DEPTH
-                });
-                (Limits::depth(d), format!("depth {d}"))
-            }
+        let limits = match (movetime, depth) {
+            (Some(ms), _) => Limits::movetime_ms(ms),
+            (None, d) => Limits::depth(d.unwrap_or(if matches!(spec.kind, EngineKind::Uci(_)) {
+                DEFAULT_UCI_DEPTH
+            } else {
+                DEFAULT_BUILTIN_DEPTH
+            })),
         };
         AnalysisEngine {
             spec,
             limits,
-            limit,
+            limit: limits.to_string(),
         }
     }
 }
@@ -195,6 +192,22 @@ impl AnalysisCache {
         &self.warnings
     }
 
+    /// Holds in memory, not in its file, the analyses of `other` (another limit of the
+    /// same engine: a repertoire check's) of the positions it lacks or has analysed less
+    /// deeply; `other`'s warnings come along.
+    pub fn absorb(&mut self, other: AnalysisCache) {
+        for (key, analysis) in other.analyses {
+            let deeper = self
+                .analyses
+                .get(&key)
+                .is_none_or(|mine| mine.depth < analysis.depth);
+            if deeper {
+                self.analyses.insert(key, analysis);
+            }
+        }
+        self.warnings.extend(other.warnings);
+    }
+
     fn file(&mut self) -> io::Result<&mut File> {
         if self.file.is_none() {
             if let Some(dir) = self.path.parent() {
@@ -230,6 +243,11 @@ impl AnalysisStore for AnalysisCache {
             .and_then(|()| file.sync_data())
             .map_err(|e| with_path(&path, e))?;
         self.analyses.insert(key, analysis.clone());
+        Ok(())
+    }
+
+    fn remember(&mut self, pos: &Chess, analysis: &Analysis) -> io::Result<()> {
+        self.analyses.insert(epd_key(pos), analysis.clone());
         Ok(())
     }
 

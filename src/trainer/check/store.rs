@@ -27,6 +27,17 @@ pub trait AnalysisStore: Send {
     /// not kept.
     fn put(&mut self, pos: &Chess, analysis: &Analysis) -> std::io::Result<()>;
 
+    /// Holds the analysis of `pos` for as long as the store lives, without keeping it
+    /// where the store keeps its own (another engine's or limit's analysis, shared: a
+    /// file store holds it in memory only). By default as [`AnalysisStore::put`].
+    ///
+    /// # Errors
+    ///
+    /// As [`AnalysisStore::put`].
+    fn remember(&mut self, pos: &Chess, analysis: &Analysis) -> std::io::Result<()> {
+        self.put(pos, analysis)
+    }
+
     /// How many positions it holds.
     fn len(&self) -> usize;
 

@@ -4,6 +4,10 @@
 //! [`CHECK_TIME`] each, by an engine on an [`EngineHandle`]'s thread, which keeps what
 //! it finds in the store. [`MoveChecker::poll`] only drains a channel.
 //!
+//! While the learner thinks, [`MoveChecker::prefetch`] analyses the positions after the
+//! book's moves, so that a move outside the book then waits for one search only: the
+//! position after it.
+//!
 //! The engine is Stockfish when it is installed, else the built-in α-β
 //! ([`CheckEngine::discover`]); tests give an engine of their own
 //! ([`CheckEngine::Given`]). When Stockfish fails, the handle's built-in engine takes
@@ -14,12 +18,14 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Move, Position};
 
-use super::{Question, Verdict};
+use super::{MAX_BOOK_MOVES, Question, Verdict};
 use crate::engine::analysis::{Analysis, analyse};
 use crate::engine::handle::{EngineTask, TaskContext};
-use crate::engine::{Engine, EngineChoice, EngineEvent, EngineHandle, Limits, Strength, discover};
+use crate::engine::{
+    Engine, EngineChoice, EngineError, EngineEvent, EngineHandle, Limits, Strength, discover,
+};
 use crate::job::Wake;
 use crate::trainer::check::{AnalysisStore, MemoryStore};
 
@@ -93,6 +99,11 @@ enum Message {
     },
     /// The store could not keep an analysis.
     NotKept(String),
+    /// A position analysed ahead could not be analysed (the question asked there
+    /// later tries again).
+    NotAhead(String),
+    /// The analyses ahead of `id` are done.
+    AheadDone { id: u64 },
 }
 
 /// The question being answered and the analyses so far.
@@ -112,8 +123,12 @@ pub struct MoveChecker {
     outbox: Sender<Message>,
     inbox: Receiver<Message>,
     asked: Option<Asked>,
+    /// The analyses ahead under way, by id.
+    ahead: Option<u64>,
     next_id: u64,
     engine_name: String,
+    /// Whether the chosen engine has said it is ready.
+    ready: bool,
     notice: Option<String>,
 }
 
@@ -150,8 +165,10 @@ impl MoveChecker {
             outbox,
             inbox,
             asked: None,
+            ahead: None,
             next_id: 0,
             engine_name,
+            ready: false,
             notice: None,
         }
     }
@@ -159,6 +176,12 @@ impl MoveChecker {
     /// The engine's name (its own once it has started).
     pub fn engine_name(&self) -> &str {
         &self.engine_name
+    }
+
+    /// Whether the chosen engine has started and given its name (not when the built-in
+    /// engine stands in for one that failed to start).
+    pub fn is_ready(&self) -> bool {
+        self.ready
     }
 
     /// What went wrong last (the engine failed and the built-in one took over, the
@@ -177,6 +200,11 @@ impl MoveChecker {
         self.asked.as_ref().is_some_and(|a| !a.answered)
     }
 
+    /// Whether positions are being analysed ahead ([`MoveChecker::prefetch`]).
+    pub fn is_prefetching(&self) -> bool {
+        self.ahead.is_some()
+    }
+
     /// The store the analyses are kept in.
     pub fn store(&self) -> &SharedStore {
         &self.store
@@ -187,10 +215,51 @@ impl MoveChecker {
         self.store = store;
     }
 
-    /// Starts answering `question` (dropping the one before): the store's analyses at
-    /// once, the others from the engine.
+    /// Analyses, while the learner thinks at `before`, the positions after the first
+    /// [`MAX_BOOK_MOVES`] of `book` (most played first) that the store lacks, so that a
+    /// question there waits only for the position after the move played. Does nothing
+    /// while a verdict is on its way; the next [`MoveChecker::ask`] stops it.
+    pub fn prefetch(&mut self, before: &Chess, book: impl IntoIterator<Item = Move>) {
+        if self.is_checking() {
+            return;
+        }
+        let positions = book
+            .into_iter()
+            .filter(|&m| before.is_legal(m))
+            .take(MAX_BOOK_MOVES)
+            .map(|m| {
+                let mut pos = before.clone();
+                pos.play_unchecked(m);
+                pos
+            });
+        let missing: Vec<Chess> = match self.store.try_lock() {
+            Ok(store) => positions.filter(|p| store.get(p).is_none()).collect(),
+            Err(_) => positions.collect(),
+        };
+        let missing: Vec<(usize, Chess)> = missing.into_iter().enumerate().collect();
+        if missing.is_empty() {
+            return;
+        }
+        self.next_id += 1;
+        let id = self.next_id;
+        let task = analyse_task(
+            Purpose::Ahead(id),
+            missing,
+            Arc::clone(&self.store),
+            self.limits,
+            self.outbox.clone(),
+        );
+        self.handle.run(task);
+        self.ahead = Some(id);
+    }
+
+    /// Starts answering `question` (dropping the one before, and stopping analyses
+    /// ahead): the store's analyses at once, the others from the engine.
     pub fn ask(&mut self, question: Question) {
         self.forget();
+        if self.ahead.take().is_some() {
+            self.handle.stop();
+        }
         self.next_id += 1;
         let id = self.next_id;
         let positions = question.positions();
@@ -207,7 +276,7 @@ impl MoveChecker {
             .collect();
         if !missing.is_empty() {
             let task = analyse_task(
-                id,
+                Purpose::Answer(id),
                 missing,
                 Arc::clone(&self.store),
                 self.limits,
@@ -237,7 +306,10 @@ impl MoveChecker {
         let mut failure = None;
         while let Some(event) = self.handle.try_recv() {
             match event {
-                EngineEvent::Ready { name, .. } => self.engine_name = name,
+                EngineEvent::Ready { name, .. } => {
+                    self.engine_name = name;
+                    self.ready = true;
+                }
                 EngineEvent::FellBack { engine, error } => {
                     self.notice = Some(format!(
                         "{engine} failed ({error}); the built-in engine checks moves instead."
@@ -263,9 +335,26 @@ impl MoveChecker {
                 Message::NotKept(reason) => {
                     self.notice = Some(format!("An analysis could not be kept: {reason}."));
                 }
+                Message::NotAhead(reason) => {
+                    self.notice = Some(format!(
+                        "A book move's position could not be analysed ahead: {reason}."
+                    ));
+                }
+                Message::AheadDone { id } => {
+                    if self.ahead == Some(id) {
+                        self.ahead = None;
+                    }
+                }
             }
         }
-        let asked = self.asked.as_mut().filter(|a| !a.answered)?;
+        let Some(asked) = self.asked.as_mut().filter(|a| !a.answered) else {
+            // Only analyses ahead were under way: they end with the failure.
+            if let Some(reason) = failure {
+                self.ahead = None;
+                self.notice = Some(format!("The engine failed: {reason}."));
+            }
+            return None;
+        };
         if let Some(reason) = failure {
             asked.answered = true;
             return Some(Err(reason));
@@ -280,11 +369,21 @@ impl MoveChecker {
     }
 }
 
+/// What a task's analyses are for.
+#[derive(Clone, Copy)]
+enum Purpose {
+    /// The question `id`: each analysis is sent back; a failure fails the question.
+    Answer(u64),
+    /// Ahead of a question, into the store only: a position without a score is passed
+    /// over (the question asked there tries again); `AheadDone` comes at the end.
+    Ahead(u64),
+}
+
 /// The task for the engine's thread: each missing position from the store if it has
 /// come there meanwhile, else analysed and kept; each sent back as it is done. A
 /// search cut short (another question came) is neither kept nor sent.
 fn analyse_task(
-    id: u64,
+    purpose: Purpose,
     missing: Vec<(usize, Chess)>,
     store: SharedStore,
     limits: Limits,
@@ -299,7 +398,14 @@ fn analyse_task(
             let analysis = match kept {
                 Some(analysis) => analysis,
                 None => {
-                    let analysis = analyse(engine, pos, &limits, context.stop)?;
+                    let analysis = match (analyse(engine, pos, &limits, context.stop), purpose) {
+                        (Ok(analysis), _) => analysis,
+                        (Err(e @ EngineError::NoScore { .. }), Purpose::Ahead(_)) => {
+                            let _ = outbox.send(Message::NotAhead(e.to_string()));
+                            continue;
+                        }
+                        (Err(e), _) => return Err(e),
+                    };
                     if context.stop.load(Ordering::Relaxed) {
                         return Ok(());
                     }
@@ -315,14 +421,19 @@ fn analyse_task(
                     analysis
                 }
             };
-            let found = Message::Found {
-                id,
-                index: *index,
-                analysis,
-            };
-            if outbox.send(found).is_err() {
-                return Ok(());
+            if let Purpose::Answer(id) = purpose {
+                let found = Message::Found {
+                    id,
+                    index: *index,
+                    analysis,
+                };
+                if outbox.send(found).is_err() {
+                    return Ok(());
+                }
             }
+        }
+        if let Purpose::Ahead(id) = purpose {
+            let _ = outbox.send(Message::AheadDone { id });
         }
         Ok(())
     })

@@ -36,9 +36,12 @@ use super::{
     side_question, sounds, style_panel, top_bar,
 };
 use crate::book::PositionGraph;
-use crate::coach::board_look::BoardLook;
 use crate::coach::settings::{SETTINGS_KEY, Settings};
 use crate::coach::{Coach, Notice};
+
+mod start;
+
+pub(super) use start::{Start, start};
 
 /// How long a move glides to its square.
 pub(super) const MOVE_ANIMATION: f64 = 0.15;
@@ -550,129 +553,6 @@ impl TrainerApp {
             self.window_title = title;
         }
     }
-
-    // ----- starting (the screenshot mode) -----
-
-    /// Sets the window up as `hastings --screenshot` starts it: `moves` shown, the
-    /// tab, the exploration started.
-    pub(super) fn set_up_screenshot(
-        &mut self,
-        moves: &[Move],
-        tab: Option<&str>,
-        progress_file: Option<PathBuf>,
-        plan: ScreenshotPlan,
-    ) {
-        self.coach.show_moves(moves);
-        if tab == Some("progress") {
-            self.coach.show_review_progress(progress_file);
-            self.left_tab = LeftTab::Progress;
-        }
-        if tab == Some("play-on") {
-            self.coach.screenshot = true;
-            self.coach.show_play_on();
-        }
-        if tab == Some("start") {
-            self.show_welcome();
-        }
-        self.coach.screenshot = true;
-        self.screenshot = Some(plan);
-        self.coach.start_explore();
-    }
-
-    /// Loads the files given on the command line (`options.files`), as the window
-    /// starts: in the Book tab; for a screenshot of a tab, loaded to the end first.
-    pub(super) fn open_at_start(
-        &mut self,
-        ctx: &egui::Context,
-        files: Vec<PathBuf>,
-        tab: Option<&str>,
-    ) {
-        let shot = self.screenshot.is_some();
-        if !files.is_empty() {
-            self.left_tab = LeftTab::Book;
-            let check = tab == Some("check");
-            let coverage = shot && (tab == Some("coverage") || check);
-            // The coverage of a repertoire: the files alone, read as a repertoire.
-            let mode = if coverage {
-                crate::workspace::FileMode::Repertoire
-            } else {
-                crate::workspace::FileMode::Auto
-            };
-            self.apply(ctx, Command::Import(files, mode));
-            if shot && tab.is_some() {
-                // A screenshot of a tab shows the tab, not the import report.
-                self.coach.finish_loading();
-                self.apply(ctx, Command::CloseReport);
-            }
-            if coverage {
-                let mut choice = self.coach.workspace().choice().clone();
-                choice.eco = false;
-                self.apply(ctx, Command::SetBook(choice));
-                self.coach.finish_loading();
-            }
-            if coverage && check {
-                // The engine check run to the end, its section scrolled into view.
-                self.apply(ctx, Command::CheckRepertoire);
-                self.coach.check_state_mut().finish();
-            }
-        }
-        match tab {
-            Some("coverage" | "check") => self.left_tab = LeftTab::Coverage,
-            Some("book") => self.left_tab = LeftTab::Book,
-            Some("style") => self.left_tab = LeftTab::Style,
-            _ => {}
-        }
-    }
-}
-
-/// How the window starts (`hastings` with its options).
-pub(super) struct Start {
-    pub(super) graph: Arc<PositionGraph>,
-    /// `--screenshot`: the moves to show, the board's look and the plan.
-    pub(super) screenshot: Option<(Vec<Move>, BoardLook, ScreenshotPlan)>,
-    /// The progress file (none for a screenshot, or when another window holds the
-    /// data folder).
-    pub(super) progress_file: Option<PathBuf>,
-    /// Whether this window holds the data folder (it saves its settings too).
-    pub(super) writable: bool,
-    /// What to tell the learner at start (another window holds the data folder).
-    pub(super) notice: Option<String>,
-    /// Files to load at start.
-    pub(super) files: Vec<PathBuf>,
-    /// The tab to show.
-    pub(super) tab: Option<String>,
-    /// `HASTINGS_TIMINGS`.
-    pub(super) timings: Option<Timings>,
-}
-
-/// The app as eframe creates it: the settings from eframe's storage (or the screenshot's
-/// defaults), the files of the command line loading.
-pub(super) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Box<dyn eframe::App> {
-    let tab = start.tab.as_deref();
-    let mut app = match start.screenshot {
-        Some((moves, board_look, plan)) => {
-            let settings = Settings {
-                board_look,
-                ..Settings::default()
-            };
-            let mut app = TrainerApp::new(start.graph, settings);
-            let log_beside = crate::workspace::data_dir::progress_path();
-            app.set_up_screenshot(&moves, tab, log_beside, plan);
-            app
-        }
-        None => {
-            let mut app = TrainerApp::restore(start.graph, cc.storage, start.progress_file);
-            app.sounds = SoundPlayer::new();
-            app
-        }
-    };
-    app.persist = start.writable;
-    app.open_at_start(&cc.egui_ctx, start.files, tab);
-    if let Some(notice) = start.notice {
-        app.apply(&cc.egui_ctx, Command::Message(notice));
-    }
-    app.timings = start.timings;
-    Box::new(app)
 }
 
 impl eframe::App for TrainerApp {

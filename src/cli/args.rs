@@ -2,6 +2,7 @@
 //! ([`BookArgs`]), and the window's options ([`GuiArgs`]).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
@@ -11,6 +12,7 @@ use crate::book::polyglot::SharedBook;
 use crate::book::{LineFilter, PositionGraph, SourceId};
 use crate::coach::board_look::BoardLook;
 use crate::sampler::Popularity;
+use crate::workspace::explorer::{ExplorerIndex, FilteredExplorer};
 use crate::workspace::polyglot::PolyglotFile;
 use crate::workspace::{BookChoice, FileMode, Workspace};
 
@@ -72,18 +74,56 @@ pub struct PopularityArgs {
     /// `eco` (the lines' weights, the thesis's numbers), `book` (the Polyglot book's
     /// weights) or `blend:λ` (λ of the book, 1 − λ of the lines). Default: `book` when
     /// `--book` is given, else `eco`.
-    #[arg(long, value_name = "eco|book|blend:λ")]
+    #[arg(long, value_name = "eco|book|blend:λ|explorer")]
     pub popularity: Option<Popularity>,
+    /// An explorer index (`hastings explorer make`) to draw popularity from: the games
+    /// of each move under the filters below (`--popularity explorer`, the default when
+    /// it is given).
+    #[arg(long, value_name = "NAME.explorer")]
+    pub explorer: Option<PathBuf>,
+    /// The explorer's filters.
+    #[command(flatten)]
+    pub explorer_filter: super::explorer::ExplorerFilterArgs,
+    /// The explorer's tree of this player (the index must have been made with
+    /// `--player NAME`).
+    #[arg(long, value_name = "NAME", requires = "explorer_color")]
+    pub explorer_player: Option<String>,
+    /// The colour of `--explorer-player`'s games.
+    #[arg(long, value_enum, requires = "explorer_player")]
+    pub explorer_color: Option<super::explorer::ColorArg>,
 }
 
 impl PopularityArgs {
     /// The popularity these options ask for.
     pub fn popularity(&self) -> Popularity {
-        self.popularity.unwrap_or(if self.books.is_empty() {
+        self.popularity.unwrap_or(if self.explorer.is_some() {
+            Popularity::Explorer
+        } else if self.books.is_empty() {
             Popularity::Lines
         } else {
             Popularity::Games
         })
+    }
+
+    /// The explorer to read under its filters, when the popularity is the explorer's.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError`] when `--popularity explorer` comes without `--explorer`, or the
+    /// index cannot be opened, or a filter is malformed.
+    pub fn explorer(&self) -> Result<Option<FilteredExplorer>, CliError> {
+        if self.popularity() != Popularity::Explorer {
+            return Ok(None);
+        }
+        let Some(path) = &self.explorer else {
+            return Err(CliError::Usage(
+                "--popularity explorer needs --explorer NAME.explorer".to_owned(),
+            ));
+        };
+        let index = ExplorerIndex::open(path)?;
+        let player = self.explorer_player.as_deref().zip(self.explorer_color);
+        let filter = self.explorer_filter.filter(&index, player)?;
+        Ok(Some(FilteredExplorer::new(Arc::new(index), filter)))
     }
 
     /// The books to read: the `--book` files, or the embedded gnuchess book when the
@@ -93,7 +133,7 @@ impl PopularityArgs {
     ///
     /// [`CliError::PolyglotFile`] when a file cannot be opened or is not a book.
     pub fn books(&self) -> Result<Vec<SharedBook>, CliError> {
-        if !self.popularity().uses_book() {
+        if !self.popularity().uses_book() || self.popularity() == Popularity::Explorer {
             return Ok(Vec::new());
         }
         if self.books.is_empty() {

@@ -106,6 +106,26 @@ pub struct ExplorerQueryArgs {
     /// The position as FEN.
     #[arg(long)]
     pub fen: Option<String>,
+    /// The filters.
+    #[command(flatten)]
+    pub filter: ExplorerFilterArgs,
+    /// A player's tree (the index must have been made with `--player NAME`).
+    #[arg(long, value_name = "NAME", requires = "color")]
+    pub player: Option<String>,
+    /// The player's colour.
+    #[arg(long, value_enum, requires = "player")]
+    pub color: Option<ColorArg>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The rating, speed and year filters of an explorer query (`explorer query`, and
+/// `sample`/`coverage --explorer`; a player's tree is `--player NAME --color` in a
+/// query, `--explorer-player NAME --explorer-color` there, `coverage` having a
+/// `--color` of its own).
+#[derive(Debug, Clone, Default, Args)]
+pub struct ExplorerFilterArgs {
     /// Rating bands: `1600-2000` (mean rating 1600 to 1999), `2500`, `unrated`,
     /// comma-separated.
     #[arg(long, value_name = "BANDS")]
@@ -117,15 +137,40 @@ pub struct ExplorerQueryArgs {
     /// Years, e.g. `2015-2020` (games of unknown year are left out).
     #[arg(long, value_name = "FROM-TO")]
     pub years: Option<String>,
-    /// A player's tree (the index must have been made with `--player NAME`).
-    #[arg(long, value_name = "NAME", requires = "color")]
-    pub player: Option<String>,
-    /// The player's colour.
-    #[arg(long, value_enum, requires = "player")]
-    pub color: Option<ColorArg>,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
+}
+
+impl ExplorerFilterArgs {
+    /// The filter these options ask for on `index`, limited to `player`'s tree with a
+    /// colour when one is given.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError`] when a filter is malformed or the index keeps no tree for the
+    /// player.
+    pub fn filter(
+        &self,
+        index: &ExplorerIndex,
+        player: Option<(&str, ColorArg)>,
+    ) -> Result<ExplorerFilter, CliError> {
+        let mut filter = ExplorerFilter::default();
+        if let Some(r) = &self.ratings {
+            filter = filter.with_ratings(r)?;
+        }
+        if let Some(s) = &self.speeds {
+            filter = filter.with_speeds(s)?;
+        }
+        if let Some(y) = &self.years {
+            filter = filter.with_years(y)?;
+        }
+        if let Some((name, color)) = player {
+            let color = match color {
+                ColorArg::White => Color::White,
+                ColorArg::Black => Color::Black,
+            };
+            filter = index.player_filter(filter, name, color)?;
+        }
+        Ok(filter)
+    }
 }
 
 /// Runs `hastings explorer …`.
@@ -269,23 +314,8 @@ fn query(args: &ExplorerQueryArgs, out: &mut impl Write) -> Result<(), CliError>
         (None, None) => Chess::default(),
     };
     let index = ExplorerIndex::open(&args.index)?;
-    let mut filter = ExplorerFilter::default();
-    if let Some(r) = &args.ratings {
-        filter = filter.with_ratings(r)?;
-    }
-    if let Some(s) = &args.speeds {
-        filter = filter.with_speeds(s)?;
-    }
-    if let Some(y) = &args.years {
-        filter = filter.with_years(y)?;
-    }
-    if let (Some(name), Some(color)) = (&args.player, args.color) {
-        let color = match color {
-            ColorArg::White => Color::White,
-            ColorArg::Black => Color::Black,
-        };
-        filter = index.player_filter(filter, name, color)?;
-    }
+    let player = args.player.as_deref().zip(args.color);
+    let filter = args.filter.filter(&index, player)?;
     let stats = index.query_position(&pos, &filter)?;
     let total = stats.total();
     let mut moves: Vec<MoveJson> = stats

@@ -13,6 +13,8 @@
 //!   `(position, partition, move, cell, year)`; they are the unit of the external
 //!   sort that builds an index ([`RunRecord`](crate::book::polyglot::RunRecord)), and a
 //!   query adds up those that pass an [`ExplorerFilter`] ([`PositionTally`]).
+//! - As popularity ([`ExplorerCounts`]): what the sampler reads of an explorer, the
+//!   moves at a position with their games under a filter chosen beforehand.
 //!
 //! Like the rest of the book, this module opens no files: the index on disk is
 //! `workspace::explorer`.
@@ -44,6 +46,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod counts;
 mod filter;
 mod game;
 mod read;
@@ -51,6 +54,7 @@ mod record;
 mod stats;
 pub mod tags;
 
+pub use counts::{ExplorerCounts, describe_move, group_digits};
 pub use filter::{ExplorerFilter, FilterError};
 pub use game::{ExplorerGame, Players, outcome_name};
 pub use read::{DEFAULT_EXPLORER_PLIES, ExplorerReport, GameSink, read_explorer_games};

@@ -24,6 +24,7 @@
 //! of a write (`segment-written`, `segment-renamed`, `manifest-write`,
 //! `manifest-renamed`, `merged-segment`), as a kill -9 would.
 
+mod counts;
 mod make;
 mod manifest;
 mod segment;
@@ -35,6 +36,7 @@ use std::path::{Path, PathBuf};
 use shakmaty::{Chess, Color};
 use thiserror::Error;
 
+pub use counts::FilteredExplorer;
 pub use make::{BuildOptions, BuildReport};
 pub use manifest::{MANIFEST, Manifest, SegmentInfo};
 pub use segment::{GameEntry, Segment, SegmentError};

@@ -28,10 +28,11 @@ pub struct GuiArgs {
     /// With `--screenshot`: open this tab of the left panel (`progress`: review mode on
     /// the review log in the data directory, read only; `coverage`: the exposure of the
     /// files given, e.g. a repertoire; `check`: that tab after an engine check of the
-    /// files; `book`, `style`; `play-on`: play on after the
+    /// files; `explorer`: the Explorer tab with the explorer index given as the file;
+    /// `book`, `style`; `play-on`: play on after the
     /// moves against the built-in engine (it moves first), the eval bar and arrow on;
     /// `start`: the window a new user sees first).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "start"])]
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "start", "explorer"])]
     pub tab: Option<String>,
     /// With `--screenshot`: the board's look, `THEME[,PIECES[,COORDINATES]]`, e.g.
     /// `blue,chessnut,outside` (themes brown, blue, green; pieces cburnett, chessnut,

@@ -168,3 +168,58 @@ fn a_click_on_a_move_plays_it() {
     h.run();
     assert_eq!(h.state().session().moves()[0].mv, mv);
 }
+
+#[test]
+fn in_review_it_shows_only_after_the_learner_answered() {
+    use hastings::coach::review::DrillMode;
+    use hastings::coach::{Action, Coach};
+    use hastings::trainer::review_drill::ReviewStep;
+
+    let (dir, _) = make_index("ui-explorer-review");
+    let data = common::temp_dir("ui-explorer-review-data");
+    let settings = Settings {
+        learner: Side::White,
+        seed: "3".to_owned(),
+        reply_delay_ms: 0,
+        animate_moves: false,
+        // Free drill would show it at the learner's turn: review hides it anyway.
+        hide_answer: false,
+        ..Settings::default()
+    };
+    let mut coach = Coach::new(common::eco(), settings, Some(data.join("progress.ron")));
+    coach.apply(Command::Explorer(
+        hastings::coach::explorer::ExplorerCommand::Open(dir),
+    ));
+    common::coach_frame(&mut coach);
+    assert_eq!(*coach.session().phase(), Phase::LearnerToMove);
+    assert!(!coach.explorer().view().hidden, "shown in free drill");
+    assert!(!coach.explorer().view().rows.is_empty());
+
+    coach.apply(Command::SetDrillMode(DrillMode::Review));
+    let (mut hidden, mut shown) = (0, 0);
+    for _ in 0..60 {
+        if let Some(ReviewStep::Learn(_)) = coach.review_step() {
+            coach.apply(Command::GotIt);
+            continue;
+        }
+        common::coach_frame(&mut coach);
+        let learners_turn =
+            *coach.session().phase() == Phase::LearnerToMove && coach.session().viewing().is_none();
+        let view = coach.explorer().view();
+        assert_eq!(
+            view.hidden, learners_turn,
+            "hidden exactly at the learner's turn"
+        );
+        if view.hidden {
+            hidden += 1;
+            assert!(view.rows.is_empty(), "no move is given away");
+            coach.apply(Command::Action(Action::ShowMe));
+        } else {
+            shown += 1;
+        }
+        if matches!(coach.session().phase(), Phase::EndOfLine { .. }) {
+            break;
+        }
+    }
+    assert!(hidden > 0 && shown > 0, "hidden {hidden}, shown {shown}");
+}

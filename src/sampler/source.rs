@@ -55,7 +55,8 @@ pub enum Popularity {
     /// `λ` of the games book and `1 − λ` of the lines, `λ` in `[0, 1]`.
     Blend(f64),
     /// The games of an opening explorer under its filter
-    /// ([`MoveSource::with_explorer`]; see [`super::explorer`](crate::sampler)).
+    /// ([`MoveSource::with_explorer`]): each move's games at the position, as a games
+    /// book's weights (docs/sampler.md §2).
     Explorer,
 }
 
@@ -181,7 +182,8 @@ impl<'a> MoveSource<'a> {
 
     /// This source with `explorer`'s games as the popularity
     /// ([`Popularity::Explorer`]): the shares at a position are the games of each move
-    /// there under the explorer's filter (see [`crate::sampler`]'s explorer notes).
+    /// there under the explorer's filter, the implied transpositions `τ` times the
+    /// games of the position they reach (docs/sampler.md §2).
     pub fn with_explorer(self, explorer: &'a dyn ExplorerCounts) -> MoveSource<'a> {
         MoveSource {
             explorer: Some(explorer),

@@ -73,8 +73,9 @@ pub struct PopularityArgs {
     #[arg(long = "book", value_name = "FILE.bin")]
     pub books: Vec<PathBuf>,
     /// `eco` (the lines' weights, the thesis's numbers), `book` (the Polyglot book's
-    /// weights) or `blend:λ` (λ of the book, 1 − λ of the lines). Default: `book` when
-    /// `--book` is given, else `eco`.
+    /// weights), `blend:λ` (λ of the book, 1 − λ of the lines) or `explorer` (the games
+    /// of `--explorer`). Default: `explorer` when `--explorer` is given, `book` when
+    /// `--book` is, else `eco`.
     #[arg(long, value_name = "eco|book|blend:λ|explorer")]
     pub popularity: Option<Popularity>,
     /// An explorer index (`hastings explorer make`) to draw popularity from: the games

@@ -25,6 +25,7 @@ pub mod chapters;
 pub mod document;
 pub mod eco;
 pub mod error;
+pub mod explorer;
 pub mod export;
 pub mod filter;
 pub mod graph;

@@ -2,6 +2,7 @@
 //! ([`BookArgs`]), and the window's options ([`GuiArgs`]).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
@@ -11,6 +12,7 @@ use crate::book::polyglot::SharedBook;
 use crate::book::{LineFilter, PositionGraph, SourceId};
 use crate::coach::board_look::BoardLook;
 use crate::sampler::Popularity;
+use crate::workspace::explorer::{ExplorerIndex, FilteredExplorer};
 use crate::workspace::polyglot::PolyglotFile;
 use crate::workspace::{BookChoice, FileMode, Workspace};
 
@@ -26,10 +28,11 @@ pub struct GuiArgs {
     /// With `--screenshot`: open this tab of the left panel (`progress`: review mode on
     /// the review log in the data directory, read only; `coverage`: the exposure of the
     /// files given, e.g. a repertoire; `check`: that tab after an engine check of the
-    /// files; `book`, `style`; `play-on`: play on after the
+    /// files; `explorer`: the Explorer tab with the explorer index given as the file;
+    /// `book`, `style`; `play-on`: play on after the
     /// moves against the built-in engine (it moves first), the eval bar and arrow on;
     /// `start`: the window a new user sees first).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "start"])]
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "start", "explorer"])]
     pub tab: Option<String>,
     /// With `--screenshot`: the board's look, `THEME[,PIECES[,COORDINATES]]`, e.g.
     /// `blue,chessnut,outside` (themes brown, blue, green; pieces cburnett, chessnut,
@@ -70,20 +73,59 @@ pub struct PopularityArgs {
     #[arg(long = "book", value_name = "FILE.bin")]
     pub books: Vec<PathBuf>,
     /// `eco` (the lines' weights, the thesis's numbers), `book` (the Polyglot book's
-    /// weights) or `blend:λ` (λ of the book, 1 − λ of the lines). Default: `book` when
-    /// `--book` is given, else `eco`.
-    #[arg(long, value_name = "eco|book|blend:λ")]
+    /// weights), `blend:λ` (λ of the book, 1 − λ of the lines) or `explorer` (the games
+    /// of `--explorer`). Default: `explorer` when `--explorer` is given, `book` when
+    /// `--book` is, else `eco`.
+    #[arg(long, value_name = "eco|book|blend:λ|explorer")]
     pub popularity: Option<Popularity>,
+    /// An explorer index (`hastings explorer make`) to draw popularity from: the games
+    /// of each move under the filters below (`--popularity explorer`, the default when
+    /// it is given).
+    #[arg(long, value_name = "NAME.explorer")]
+    pub explorer: Option<PathBuf>,
+    /// The explorer's filters.
+    #[command(flatten)]
+    pub explorer_filter: super::explorer::ExplorerFilterArgs,
+    /// The explorer's tree of this player (the index must have been made with
+    /// `--player NAME`).
+    #[arg(long, value_name = "NAME", requires = "explorer_color")]
+    pub explorer_player: Option<String>,
+    /// The colour of `--explorer-player`'s games.
+    #[arg(long, value_enum, requires = "explorer_player")]
+    pub explorer_color: Option<super::explorer::ColorArg>,
 }
 
 impl PopularityArgs {
     /// The popularity these options ask for.
     pub fn popularity(&self) -> Popularity {
-        self.popularity.unwrap_or(if self.books.is_empty() {
+        self.popularity.unwrap_or(if self.explorer.is_some() {
+            Popularity::Explorer
+        } else if self.books.is_empty() {
             Popularity::Lines
         } else {
             Popularity::Games
         })
+    }
+
+    /// The explorer to read under its filters, when the popularity is the explorer's.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError`] when `--popularity explorer` comes without `--explorer`, or the
+    /// index cannot be opened, or a filter is malformed.
+    pub fn explorer(&self) -> Result<Option<FilteredExplorer>, CliError> {
+        if self.popularity() != Popularity::Explorer {
+            return Ok(None);
+        }
+        let Some(path) = &self.explorer else {
+            return Err(CliError::Usage(
+                "--popularity explorer needs --explorer NAME.explorer".to_owned(),
+            ));
+        };
+        let index = ExplorerIndex::open(path)?;
+        let player = self.explorer_player.as_deref().zip(self.explorer_color);
+        let filter = self.explorer_filter.filter(&index, player)?;
+        Ok(Some(FilteredExplorer::new(Arc::new(index), filter)))
     }
 
     /// The books to read: the `--book` files, or the embedded gnuchess book when the
@@ -93,7 +135,7 @@ impl PopularityArgs {
     ///
     /// [`CliError::PolyglotFile`] when a file cannot be opened or is not a book.
     pub fn books(&self) -> Result<Vec<SharedBook>, CliError> {
-        if !self.popularity().uses_book() {
+        if !self.popularity().uses_book() || self.popularity() == Popularity::Explorer {
             return Ok(Vec::new());
         }
         if self.books.is_empty() {

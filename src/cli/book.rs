@@ -273,7 +273,7 @@ fn info(args: &BookInfoArgs, out: &mut impl Write) -> Result<(), CliError> {
     Ok(())
 }
 
-fn position_from_fen(fen: &str) -> Result<Chess, CliError> {
+pub(super) fn position_from_fen(fen: &str) -> Result<Chess, CliError> {
     let bad = |reason: String| CliError::Usage(format!("--fen `{fen}`: {reason}"));
     Fen::from_ascii(fen.trim().as_bytes())
         .map_err(|e| bad(e.to_string()))?
@@ -281,7 +281,7 @@ fn position_from_fen(fen: &str) -> Result<Chess, CliError> {
         .map_err(|e| bad(e.to_string()))
 }
 
-fn position_after(moves: &str) -> Result<Chess, CliError> {
+pub(super) fn position_after(moves: &str) -> Result<Chess, CliError> {
     let played = crate::book::movelist::parse_moves(&Chess::default(), moves)?;
     let mut pos = Chess::default();
     for mv in played {

@@ -327,12 +327,19 @@ pub(super) fn run(args: &CoverageArgs, out: &mut impl Write) -> Result<(), CliEr
         },
     };
     let books = args.popularity.books()?;
-    let source = MoveSource::new(
+    let explorer = args.popularity.explorer()?;
+    let mut source = MoveSource::new(
         &theory,
         books.iter().map(SharedBook::book).collect(),
         args.popularity.popularity(),
     );
+    if let Some(explorer) = &explorer {
+        source = source.with_explorer(explorer);
+    }
     let ex = exposure_from(&repertoire, &source, &style, &options);
+    if let Some(e) = explorer.as_ref().and_then(|e| e.take_error()) {
+        return Err(e.into());
+    }
     let report = coverage_json(&ex, &repertoire, &theory);
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;

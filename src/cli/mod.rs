@@ -1,5 +1,7 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
-//! [`book`] (Polyglot books), [`repertoire`] (make and edit a repertoire file), [`review`], [`coverage`], [`check`], [`compare`], [`fit`], [`uci`], [`matches`](mod@matches);
+//! [`book`] (Polyglot books), [`repertoire`] (make and edit a repertoire file),
+//! [`explorer`] (opening explorer indexes), [`review`], [`coverage`], [`check`],
+//! [`compare`], [`fit`], [`uci`], [`matches`](mod@matches);
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
@@ -9,6 +11,7 @@ pub mod book;
 pub mod check;
 pub mod compare;
 pub mod coverage;
+pub mod explorer;
 pub mod export;
 pub mod fit;
 pub mod import;
@@ -77,6 +80,9 @@ pub enum Command {
     /// Make or inspect a Polyglot opening book (.bin).
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Opening explorer indexes: make one from games, add games, query a position.
+    #[command(subcommand)]
+    Explorer(explorer::ExplorerCommand),
     /// Spaced repetition: list the review queue, or grade a card.
     Review(ReviewArgs),
     /// Run the built-in engine as a UCI engine on stdin/stdout.
@@ -156,6 +162,12 @@ pub enum CliError {
     /// `hastings book make` failed.
     #[error(transparent)]
     MakeBook(#[from] crate::workspace::polyglot_make::MakeError),
+    /// An explorer index cannot be made, added to or read.
+    #[error(transparent)]
+    Explorer(#[from] crate::workspace::explorer::ExplorerError),
+    /// An explorer filter option cannot be read.
+    #[error(transparent)]
+    ExplorerFilter(#[from] crate::book::explorer::FilterError),
     /// An engine match could not be played.
     #[error(transparent)]
     Match(#[from] crate::engine::matches::MatchError),
@@ -189,7 +201,8 @@ impl CliError {
                 source: ImportError::NoGames { .. },
                 ..
             })
-            | CliError::MakeBook(crate::workspace::polyglot_make::MakeError::NoGames { .. }) => 2,
+            | CliError::MakeBook(crate::workspace::polyglot_make::MakeError::NoGames { .. })
+            | CliError::Explorer(crate::workspace::explorer::ExplorerError::NoGames { .. }) => 2,
             _ => 1,
         }
     }
@@ -222,6 +235,7 @@ pub fn run_in(
         Command::Import(args) => import::run(args, out),
         Command::Export(args) => export::run(args, out),
         Command::Book(command) => book::run(command, out),
+        Command::Explorer(command) => explorer::run(command, out),
         Command::Review(args) => review::run(args, data_dir, out),
         Command::Uci(args) => uci::run(args, out),
         Command::Match(args) => matches::run(args, out),

@@ -9,6 +9,7 @@ use super::args::{BookArgs, PopularityArgs};
 use crate::book::PositionGraph;
 use crate::book::polyglot::SharedBook;
 use crate::sampler::{MoveSource, Style};
+use crate::workspace::explorer::FilteredExplorer;
 
 /// `hastings sample`.
 #[derive(Debug, Args)]
@@ -114,6 +115,10 @@ pub struct CandidateReport {
     pub p: f64,
     /// Frequency among the first steps of the sampled lines.
     pub sampled: f64,
+    /// Why it is a candidate, from the explorer's games (`--explorer`): its games and
+    /// score, e.g. `"1,234 of 5,678 games, White scores 54% (+40% =28% -32%)"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<String>,
 }
 
 /// One reached name of [`SampleReport`].
@@ -176,6 +181,7 @@ pub fn sample_report(
             acceptance: c.acceptance,
             p: c.p,
             sampled: f64::from(count) / n,
+            explanation: source.explain(&pos, c.mv),
         })
         .collect();
     candidates.sort_by(|a, b| b.p.total_cmp(&a.p));
@@ -200,7 +206,10 @@ pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliErro
     // A profile's popularity applies unless the command line says otherwise (a book it
     // needs is the embedded gnuchess book unless `--book` names one).
     let mut popularity = args.popularity.clone();
-    if popularity.popularity.is_none() && popularity.books.is_empty() {
+    if popularity.popularity.is_none()
+        && popularity.books.is_empty()
+        && popularity.explorer.is_none()
+    {
         popularity.popularity = profile_popularity;
     }
     let (graph, _) = args.book.build()?;
@@ -210,12 +219,19 @@ pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliErro
         ply_limit: args.ply_limit,
     };
     let books = popularity.books()?;
-    let source = MoveSource::new(
+    let explorer = popularity.explorer()?;
+    let mut source = MoveSource::new(
         &graph,
         books.iter().map(SharedBook::book).collect(),
         popularity.popularity(),
     );
+    if let Some(explorer) = &explorer {
+        source = source.with_explorer(explorer);
+    }
     let report = sample_report(&source, &args.moves, &style, limits, seed)?;
+    if let Some(e) = explorer.as_ref().and_then(FilteredExplorer::take_error) {
+        return Err(e.into());
+    }
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());
@@ -243,6 +259,9 @@ pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliErro
             "{:<8} {:<6} {:<13} {:>7.4} {:>7.4} {:>7.4} {:>7.4} {:>8.4}",
             c.san, c.uci, kind, c.share, c.bonus, c.acceptance, c.p, c.sampled
         )?;
+        if let Some(why) = &c.explanation {
+            writeln!(out, "         {why}")?;
+        }
     }
     if report.candidates.is_empty() {
         writeln!(out, "(no book move: the line ends here)")?;

@@ -134,6 +134,7 @@ impl Coach {
             Command::AddAnswer(moves) => self.add_answer(&moves),
             Command::CompareGames(path) => self.check_games(path),
             Command::PlayOn(c) => self.apply_play_on(c),
+            Command::Explorer(c) => self.apply_explorer(c),
             Command::Verdict(c) => self.apply_verdict(c),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),

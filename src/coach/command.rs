@@ -227,6 +227,8 @@ pub enum Command {
     AddAnswer(Vec<Move>),
     /// Playing on against an engine.
     PlayOn(super::play_on::PlayOnCommand),
+    /// The Explorer tab: open an index, change the filter.
+    Explorer(super::explorer::ExplorerCommand),
     /// Accept a move outside the book found also good, or add it to the repertoire.
     Verdict(super::verdict::VerdictCommand),
     /// The settings as a panel edited them: the plain choices are taken as they are,

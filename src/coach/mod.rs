@@ -27,6 +27,7 @@ pub mod check;
 pub mod command;
 pub mod coverage;
 pub mod explore;
+pub mod explorer;
 pub mod files;
 pub mod format;
 pub mod jobs;
@@ -82,6 +83,8 @@ pub enum Notice {
     ChooseFiles,
     /// Let the user choose a PGN file of their games to compare with the repertoire.
     ChooseGames,
+    /// Let the user choose an explorer index (a directory).
+    ChooseExplorer,
     /// Let the user choose a style profile to load.
     ChooseProfile {
         /// Also add the fitted player's games as a book source.
@@ -154,6 +157,8 @@ pub struct Coach {
     pub(crate) move_entry: move_entry::MoveEntryState,
     /// The engine's verdict on a move outside the book.
     pub(crate) verdict: verdict::VerdictState,
+    /// The Explorer tab: the open index, its filter, the moves on the board.
+    pub(crate) explorer: explorer::ExplorerState,
     /// Whether a screenshot is being taken (the play-on game waits for its analysis).
     pub(crate) screenshot: bool,
     /// The caller's time now, in seconds.
@@ -216,6 +221,7 @@ impl Coach {
             message: None,
             explore: None,
             explored: None,
+            explorer: explorer::ExplorerState::default(),
             report: None,
             coverage: CoverageState::default(),
             coverage_shown: false,
@@ -472,6 +478,7 @@ impl Coach {
         self.record_completions();
         self.progress.poll();
         self.refresh_missed();
+        self.refresh_explorer();
     }
 
     /// Records the lines the drill completed since the last call.

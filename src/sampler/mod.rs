@@ -20,6 +20,7 @@
 //! All randomness comes from an RNG passed in; use `rand_chacha::ChaCha8Rng` so that a
 //! seed reproduces the same replies on every machine.
 
+mod explorer;
 pub mod fit;
 mod metropolis;
 pub mod profile;

@@ -32,11 +32,13 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
+use super::explorer::{explain_move, explorer_weights};
 use super::metropolis::{
     CandidateKind, Distribution, Exploration, ExploreLimits, Part, RawCandidate, Table, Tables,
     Totals, clean_s_prev, explore_tables, graph_parts,
 };
 use super::style::Style;
+use crate::book::explorer::ExplorerCounts;
 use crate::book::polyglot::{PolyglotBook, key};
 use crate::book::{Flag, FlagWeights, LineId, NodeId, PositionGraph};
 
@@ -52,31 +54,37 @@ pub enum Popularity {
     Games,
     /// `λ` of the games book and `1 − λ` of the lines, `λ` in `[0, 1]`.
     Blend(f64),
+    /// The games of an opening explorer under its filter
+    /// ([`MoveSource::with_explorer`]): each move's games at the position, as a games
+    /// book's weights (docs/sampler.md §2).
+    Explorer,
 }
 
 impl Popularity {
-    /// The part the games book has: 0 for lines, 1 for a book, `λ` for a blend.
+    /// The part the games (a book or an explorer) have: 0 for lines, 1 for a book or
+    /// an explorer, `λ` for a blend.
     pub fn book_part(self) -> f64 {
         match self {
             Popularity::Lines => 0.0,
-            Popularity::Games => 1.0,
+            Popularity::Games | Popularity::Explorer => 1.0,
             Popularity::Blend(l) => l.clamp(0.0, 1.0),
         }
     }
 
-    /// Whether a games book takes part.
+    /// Whether games take part (a Polyglot book or an explorer).
     pub fn uses_book(self) -> bool {
         self.book_part() > 0.0
     }
 }
 
 impl fmt::Display for Popularity {
-    /// `eco`, `book` or `blend:λ`, as the command line writes them.
+    /// `eco`, `book`, `blend:λ` or `explorer`, as the command line writes them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Popularity::Lines => f.write_str("eco"),
             Popularity::Games => f.write_str("book"),
             Popularity::Blend(l) => write!(f, "blend:{l}"),
+            Popularity::Explorer => f.write_str("explorer"),
         }
     }
 }
@@ -84,7 +92,7 @@ impl fmt::Display for Popularity {
 impl FromStr for Popularity {
     type Err = String;
 
-    /// `eco` (also `lines`), `book` or `blend:λ` with `λ` in `[0, 1]`.
+    /// `eco` (also `lines`), `book`, `blend:λ` with `λ` in `[0, 1]`, or `explorer`.
     ///
     /// ```
     /// use hastings::sampler::Popularity;
@@ -97,10 +105,11 @@ impl FromStr for Popularity {
         match s.trim().to_ascii_lowercase().as_str() {
             "eco" | "lines" => Ok(Popularity::Lines),
             "book" => Ok(Popularity::Games),
+            "explorer" => Ok(Popularity::Explorer),
             other => {
                 let Some(l) = other.strip_prefix("blend:") else {
                     return Err(format!(
-                        "{s:?}: expected eco, book or blend:λ (λ from 0 to 1)"
+                        "{s:?}: expected eco, book, explorer or blend:λ (λ from 0 to 1)"
                     ));
                 };
                 match l.parse::<f64>() {
@@ -112,7 +121,8 @@ impl FromStr for Popularity {
     }
 }
 
-/// The candidates' source: the graph, and Polyglot books used as [`Popularity`] says.
+/// The candidates' source: the graph, and Polyglot books or an opening explorer used as
+/// [`Popularity`] says.
 ///
 /// ```
 /// use hastings::book::PositionGraph;
@@ -134,6 +144,7 @@ impl FromStr for Popularity {
 pub struct MoveSource<'a> {
     graph: &'a PositionGraph,
     books: Vec<PolyglotBook<'a>>,
+    explorer: Option<&'a dyn ExplorerCounts>,
     popularity: Popularity,
 }
 
@@ -143,18 +154,20 @@ impl<'a> MoveSource<'a> {
         MoveSource {
             graph,
             books: Vec::new(),
+            explorer: None,
             popularity: Popularity::Lines,
         }
     }
 
     /// The graph and `books`, weighed as `popularity` says. Without a book the
-    /// popularity is that of the lines.
+    /// popularity is that of the lines, and [`Popularity::Explorer`] needs
+    /// [`MoveSource::with_explorer`] (until then, the lines).
     pub fn new(
         graph: &'a PositionGraph,
         books: Vec<PolyglotBook<'a>>,
         popularity: Popularity,
     ) -> MoveSource<'a> {
-        let popularity = if books.is_empty() {
+        let popularity = if books.is_empty() || popularity == Popularity::Explorer {
             Popularity::Lines
         } else {
             popularity
@@ -162,7 +175,39 @@ impl<'a> MoveSource<'a> {
         MoveSource {
             graph,
             books,
+            explorer: None,
             popularity,
+        }
+    }
+
+    /// This source with `explorer`'s games as the popularity
+    /// ([`Popularity::Explorer`]): the shares at a position are the games of each move
+    /// there under the explorer's filter, the implied transpositions `τ` times the
+    /// games of the position they reach (docs/sampler.md §2).
+    pub fn with_explorer(self, explorer: &'a dyn ExplorerCounts) -> MoveSource<'a> {
+        MoveSource {
+            explorer: Some(explorer),
+            popularity: Popularity::Explorer,
+            ..self
+        }
+    }
+
+    /// Why `mv` is a candidate at `pos`, from the games of the explorer in use:
+    /// `"1,234 of 5,678 games, White scores 54% (+40% =28% -32%)"`. `None` without an
+    /// explorer, or when no game reached the position or the one after `mv`.
+    pub fn explain(&self, pos: &Chess, mv: Move) -> Option<String> {
+        match (self.popularity, self.explorer) {
+            (Popularity::Explorer, Some(explorer)) => explain_move(explorer, pos, mv),
+            _ => None,
+        }
+    }
+
+    /// The games at `pos` of the games source in use (the books' weights, or the
+    /// explorer's games).
+    fn games_total(&self, pos: &Chess) -> u64 {
+        match (self.popularity, self.explorer) {
+            (Popularity::Explorer, Some(explorer)) => explorer.games_at(pos),
+            _ => books_total(&self.books, key(pos)),
         }
     }
 
@@ -180,7 +225,7 @@ impl<'a> MoveSource<'a> {
     /// entries there.
     pub fn knows(&self, pos: &Chess) -> bool {
         self.graph.lookup(pos).is_some()
-            || (self.popularity.uses_book() && books_total(&self.books, key(pos)) > 0)
+            || (self.popularity.uses_book() && self.games_total(pos) > 0)
     }
 
     /// The candidates at `pos` and their exact probabilities under `style`, after a
@@ -289,7 +334,11 @@ impl<'a> MoveSource<'a> {
             Some(node) if lambda < 1.0 => graph_parts(self.graph, node, pos, tau > 0.0),
             _ => Vec::new(),
         };
-        let book: Vec<Part> = book_parts(self.graph, &self.books, pos, named, tau > 0.0)
+        let weights = match (self.popularity, self.explorer) {
+            (Popularity::Explorer, Some(explorer)) => explorer_weights(explorer, pos, tau > 0.0),
+            _ => book_weights(&self.books, pos, tau > 0.0),
+        };
+        let book: Vec<Part> = weighted_parts(self.graph, pos, named, weights)
             .into_iter()
             .map(|(part, _)| part)
             .collect();
@@ -408,6 +457,17 @@ pub(crate) fn book_parts(
     named: Option<LineId>,
     transpositions: bool,
 ) -> Vec<(Part, bool)> {
+    weighted_parts(graph, pos, named, book_weights(books, pos, transpositions))
+}
+
+/// The books' candidates at `pos` without τ: `(move, entry, weight)`, their entries
+/// (the weights of several books added up), then (when `transpositions`) the legal
+/// moves that are no entry but reach a position with entries, weighted `T(y)`.
+fn book_weights(
+    books: &[PolyglotBook<'_>],
+    pos: &Chess,
+    transpositions: bool,
+) -> Vec<(Move, bool, f64)> {
     let mut entries: Vec<(Move, f64)> = Vec::new();
     for book in books {
         for m in book.moves(pos).moves {
@@ -437,6 +497,18 @@ pub(crate) fn book_parts(
             }
         }
     }
+    weights
+}
+
+/// Games candidates `(move, entry, weight)` at `pos` as parts: each with the flags of
+/// the graph's line naming the position it reaches, else of `named` (the game's name),
+/// which the `bool` says.
+fn weighted_parts(
+    graph: &PositionGraph,
+    pos: &Chess,
+    named: Option<LineId>,
+    weights: Vec<(Move, bool, f64)>,
+) -> Vec<(Part, bool)> {
     weights
         .into_iter()
         .map(|(mv, entry, weight)| {

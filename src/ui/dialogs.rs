@@ -11,6 +11,7 @@ use egui::RichText;
 use super::command::Command;
 use super::import_report::open_dialog_ui;
 use crate::book::OpeningLine;
+use crate::coach::explorer::ExplorerCommand;
 use crate::coach::play_on::PlayOnCommand;
 use crate::job::{Job, JobPoll};
 use crate::sampler::profile::StyleProfile;
@@ -23,6 +24,8 @@ enum Purpose {
     Open,
     /// A PGN file of the learner's games, to compare with the repertoire.
     Games,
+    /// An explorer index (a directory) for the Explorer tab.
+    Explorer,
     /// Where to export these lines as PGN, and the file name proposed.
     SaveLines(Vec<OpeningLine>, String),
     /// A style profile to load (and maybe the fitted player's games to add).
@@ -42,6 +45,8 @@ enum Ask {
     File,
     /// A file to write.
     Save,
+    /// A directory to open.
+    Folder,
 }
 
 /// What the dialog shows: its title, the kind, filters and a proposed file name.
@@ -86,6 +91,13 @@ impl Purpose {
                 &[PGN],
                 "",
             ),
+            Purpose::Explorer => spec(
+                "Open an explorer index (a NAME.explorer folder)",
+                "Open",
+                Ask::Folder,
+                &[],
+                "",
+            ),
             Purpose::SaveLines(_, name) => spec("Export as PGN", "Save", Ask::Save, &[PGN], name),
             Purpose::LoadProfile { add_games } => spec(
                 if *add_games {
@@ -123,6 +135,7 @@ impl Purpose {
         Some(match self {
             Purpose::Open => Command::OpenFiles(paths),
             Purpose::Games => Command::CompareGames(paths.swap_remove(0)),
+            Purpose::Explorer => Command::Explorer(ExplorerCommand::Open(paths.swap_remove(0))),
             Purpose::SaveLines(lines, _) => Command::SaveLines(lines, paths.swap_remove(0)),
             Purpose::LoadProfile { add_games } => Command::LoadProfile {
                 path: paths.swap_remove(0),
@@ -242,6 +255,7 @@ impl Dialogs {
                 Ask::Files => dialog.pick_files(),
                 Ask::File => dialog.pick_file().map(|p| vec![p]),
                 Ask::Save => dialog.save_file().map(|p| vec![p]),
+                Ask::Folder => dialog.pick_folder().map(|p| vec![p]),
             }
         });
         match job {
@@ -264,6 +278,11 @@ impl Dialogs {
     /// Opens the file dialog for one PGN file of the learner's games.
     pub(super) fn start_games_dialog(&mut self, ctx: &egui::Context) {
         self.choose(ctx, Purpose::Games);
+    }
+
+    /// Opens the folder dialog for an explorer index.
+    pub(super) fn start_explorer_dialog(&mut self, ctx: &egui::Context) {
+        self.choose(ctx, Purpose::Explorer);
     }
 
     /// Asks where to export `lines`; the coach writes them there.

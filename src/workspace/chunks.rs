@@ -1,12 +1,19 @@
-//! Cutting PGN files into chunks of whole games, so that threads can read them apart.
+//! Cutting PGN files into chunks of whole games, so that threads can read them apart,
+//! and handing the chunks to worker threads over a bounded channel
+//! ([`process_chunks`], what `book make` and `explorer make` share).
 //!
 //! Where a chunk may end is the book's rule ([`last_cut`]): before a line that starts
 //! with `[` where reading the whole file would be between games, never inside a
 //! comment or a game's tags.
 
+use std::fs::File;
 use std::io::{self, Read};
+use std::sync::mpsc::sync_channel;
+use std::sync::{Arc, Mutex};
+use std::thread;
 
 use crate::book::pgn::split::last_cut;
+use crate::job::JobProgress;
 
 /// A chunk that finds no game start grows up to this size before it is cut anyway (a
 /// single game this long is cut, and its rest read as a broken game).
@@ -73,6 +80,111 @@ pub(crate) fn read_chunks(
             return Ok(total);
         }
     }
+}
+
+/// Why [`process_chunks`] stopped.
+#[derive(Debug)]
+pub(crate) enum ChunkedError<E> {
+    /// Input file `file` (its index) cannot be read.
+    Read {
+        /// The index of the file.
+        file: usize,
+        /// Why.
+        source: io::Error,
+    },
+    /// A worker failed.
+    Worker(E),
+    /// A worker thread ended without a result (it panicked: a bug).
+    Died,
+}
+
+/// Reads `files` one after the other in chunks of about `chunk_bytes` ([`read_chunks`])
+/// on the calling thread and hands them over a bounded channel to `threads` workers,
+/// so that only a few chunks are in memory at once. Worker `id` calls `work(id, next)`,
+/// where `next()` gives the next chunk, or `None` when the files are read or the job
+/// is cancelled. Returns the workers' results in worker order.
+///
+/// # Errors
+///
+/// [`ChunkedError`]: a file that cannot be read, a worker's error, a worker that died.
+pub(crate) fn process_chunks<T, E, W>(
+    files: Vec<File>,
+    chunk_bytes: usize,
+    threads: usize,
+    progress: &JobProgress,
+    work: W,
+) -> Result<Vec<T>, ChunkedError<E>>
+where
+    T: Send,
+    E: Send,
+    W: Fn(usize, &mut dyn FnMut() -> Option<Chunk>) -> Result<T, E> + Sync,
+{
+    let threads = threads.max(1);
+    let (read, results) = thread::scope(|scope| {
+        let (tx, rx) = sync_channel::<Chunk>(threads);
+        let rx = Arc::new(Mutex::new(rx));
+        let work = &work;
+        let handles: Vec<_> = (0..threads)
+            .map(|id| {
+                let rx = Arc::clone(&rx);
+                scope.spawn(move || {
+                    let mut next = || {
+                        let chunk = rx.lock().ok()?.recv().ok()?;
+                        (!progress.is_cancelled()).then_some(chunk)
+                    };
+                    work(id, &mut next)
+                })
+            })
+            .collect();
+        // The workers hold the receiver now: when they all stop, sending fails.
+        drop(rx);
+        let mut seq = 0;
+        let mut open = true;
+        let mut read = Ok(());
+        for (file_index, file) in files.into_iter().enumerate() {
+            if !open {
+                break;
+            }
+            let done = read_chunks(
+                file,
+                chunk_bytes,
+                || None,
+                |bytes| {
+                    open = !progress.is_cancelled()
+                        && tx
+                            .send(Chunk {
+                                file: file_index,
+                                seq,
+                                bytes,
+                            })
+                            .is_ok();
+                    seq += 1;
+                    open
+                },
+            );
+            if let Err(source) = done {
+                read = Err(ChunkedError::Read {
+                    file: file_index,
+                    source,
+                });
+                break;
+            }
+        }
+        drop(tx);
+        let results: Vec<Option<Result<T, E>>> =
+            handles.into_iter().map(|h| h.join().ok()).collect();
+        (read, results)
+    });
+    read?;
+    let mut outputs = Vec::with_capacity(results.len());
+    for result in results {
+        match result {
+            Some(Ok(out)) => outputs.push(out),
+            Some(Err(e)) => return Err(ChunkedError::Worker(e)),
+            None => return Err(ChunkedError::Died),
+        }
+    }
+    Ok(outputs)
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@ mod chunks;
 pub mod compare_games;
 pub mod data_dir;
 pub mod error;
+pub mod explorer;
 pub mod export;
 pub mod files;
 pub mod instance;
@@ -46,6 +47,7 @@ pub mod repertoire_edit;
 pub mod repertoire_file;
 pub mod repertoire_journal;
 pub mod review_store;
+mod runs;
 pub mod store;
 
 use std::collections::VecDeque;

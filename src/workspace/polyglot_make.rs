@@ -23,19 +23,15 @@
 //! The output does not depend on the number of threads, the chunking or the memory:
 //! counting is order-free and the book is written in key order.
 
-mod runs;
-
 use std::fs::{self, File};
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, sync_channel};
-use std::sync::{Arc, Mutex};
 use std::thread;
 
 use thiserror::Error;
 
-use self::runs::{RunDir, RunFile, read_run, write_run};
-use super::chunks::{Chunk, read_chunks};
+use super::chunks::{Chunk, ChunkedError, process_chunks};
+use super::runs::{RunDir, RunFile, merge_down, read_run, write_run};
 use crate::book::polyglot::{
     BookWriter, DEFAULT_MAX_PLIES, GameIssue, GamesReport, MAX_KEPT_ISSUES, MoveCount, MoveCounts,
     MoveSink, RawMove, WeightRule, WriteSummary, WriterOptions, merge_runs, read_games,
@@ -236,47 +232,31 @@ pub fn make_book(
         (None, Some(dir)) if !dir.as_os_str().is_empty() => dir.to_owned(),
         _ => PathBuf::from("."),
     };
-    let run_dir = RunDir::create(&temp_parent).map_err(|source| MakeError::Temp {
+    let run_dir = RunDir::create(&temp_parent, "book-make").map_err(|source| MakeError::Temp {
         path: temp_parent.clone(),
         source,
     })?;
 
-    let (read, results) = thread::scope(|scope| {
-        let (tx, rx) = sync_channel::<Chunk>(threads);
-        let rx = Arc::new(Mutex::new(rx));
-        let handles: Vec<_> = (0..threads)
-            .map(|id| {
-                let rx = Arc::clone(&rx);
-                let worker = Worker {
-                    id,
-                    inputs,
-                    max_plies: options.max_plies,
-                    run_dir: &run_dir,
-                    progress,
-                };
-                scope.spawn(move || worker.run(&rx, map_capacity))
-            })
-            .collect();
-        // The workers hold the receiver now: when they all stop, sending fails.
-        drop(rx);
-        let read = read_inputs(files, inputs, chunk_bytes, progress, |chunk| {
-            tx.send(chunk).is_ok()
-        });
-        drop(tx);
-        let results: Vec<Result<WorkerOutput, MakeError>> = handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or(Err(MakeError::Died)))
-            .collect();
-        (read, results)
+    let worker = Worker {
+        inputs,
+        max_plies: options.max_plies,
+        run_dir: &run_dir,
+        progress,
+    };
+    let results = process_chunks(files, chunk_bytes, threads, progress, |id, next| {
+        worker.run(id, next, map_capacity)
     });
     if progress.is_cancelled() {
         return Err(MakeError::Cancelled);
     }
-    read?;
-    let mut outputs = Vec::with_capacity(results.len());
-    for result in results {
-        outputs.push(result?);
-    }
+    let mut outputs = results.map_err(|e| match e {
+        ChunkedError::Read { file, source } => MakeError::Read {
+            path: inputs.get(file).cloned().unwrap_or_default(),
+            source,
+        },
+        ChunkedError::Worker(e) => e,
+        ChunkedError::Died => MakeError::Died,
+    })?;
 
     let mut report = MakeReport {
         bytes: total,
@@ -295,44 +275,6 @@ pub fn make_book(
     Ok(report)
 }
 
-/// Reads every input in chunks and sends them on; stops early on cancel or when the
-/// workers are gone.
-fn read_inputs(
-    files: Vec<File>,
-    inputs: &[PathBuf],
-    chunk_bytes: usize,
-    progress: &JobProgress,
-    mut send: impl FnMut(Chunk) -> bool,
-) -> Result<(), MakeError> {
-    let mut seq = 0;
-    let mut open = true;
-    for (file_index, (file, path)) in files.into_iter().zip(inputs).enumerate() {
-        if !open {
-            break;
-        }
-        read_chunks(
-            file,
-            chunk_bytes,
-            || None,
-            |bytes| {
-                open = !progress.is_cancelled()
-                    && send(Chunk {
-                        file: file_index,
-                        seq,
-                        bytes,
-                    });
-                seq += 1;
-                open
-            },
-        )
-        .map_err(|source| MakeError::Read {
-            path: path.clone(),
-            source,
-        })?;
-    }
-    Ok(())
-}
-
 /// What one worker gives back.
 #[derive(Debug, Default)]
 struct WorkerOutput {
@@ -343,7 +285,6 @@ struct WorkerOutput {
 }
 
 struct Worker<'a> {
-    id: usize,
     inputs: &'a [PathBuf],
     max_plies: u32,
     run_dir: &'a RunDir,
@@ -351,26 +292,21 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    fn run(&self, rx: &Mutex<Receiver<Chunk>>, capacity: usize) -> Result<WorkerOutput, MakeError> {
+    fn run(
+        &self,
+        id: usize,
+        next: &mut dyn FnMut() -> Option<Chunk>,
+        capacity: usize,
+    ) -> Result<WorkerOutput, MakeError> {
         let mut sink = SpillingCounts {
             counts: MoveCounts::with_capacity(capacity),
-            worker: self.id,
+            worker: id,
             run_dir: self.run_dir,
             spilled: Vec::new(),
             error: None,
         };
         let mut reports = Vec::new();
-        loop {
-            let next = match rx.lock() {
-                Ok(rx) => rx.recv(),
-                Err(_) => break,
-            };
-            let Ok(chunk) = next else {
-                break;
-            };
-            if self.progress.is_cancelled() {
-                break;
-            }
+        while let Some(chunk) = next() {
             let report =
                 read_games(&chunk.bytes[..], self.max_plies, &mut sink).map_err(|source| {
                     MakeError::Read {
@@ -477,25 +413,8 @@ fn merge_and_write(
     }
     report.spilled_runs = spilled.len();
     // Too many files for one merge: merge them in groups first.
-    let mut round = 0;
-    while spilled.len() > MERGE_WIDTH {
-        let mut next = Vec::new();
-        for (i, group) in spilled.chunks(MERGE_WIDTH).enumerate() {
-            let path = run_dir.file(&format!("merged-{round}-{i}"));
-            let mut runs: Vec<Run> = Vec::with_capacity(group.len());
-            for run in group {
-                runs.push(Box::new(
-                    read_run(run, RUN_BUFFER).map_err(temp_error(&run.path))?,
-                ));
-            }
-            next.push(write_run(&path, merge_runs(runs)).map_err(temp_error(&path))?);
-            for run in group {
-                let _ = fs::remove_file(&run.path);
-            }
-        }
-        spilled = next;
-        round += 1;
-    }
+    let spilled = merge_down::<MoveCount>(spilled, run_dir, MERGE_WIDTH, RUN_BUFFER)
+        .map_err(|(path, source)| MakeError::Temp { path, source })?;
     report.runs = spilled.len() + in_memory.len();
     let mut runs: Vec<Run> = Vec::with_capacity(report.runs);
     for run in &spilled {

@@ -1,4 +1,5 @@
-//! Joining sorted runs of [`MoveCount`]s into one sorted stream (a k-way merge).
+//! Joining sorted runs of records into one sorted stream (a k-way merge): the
+//! [`MoveCount`]s of `book make`, and any other [`RunRecord`] (the explorer's).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -6,9 +7,55 @@ use std::collections::BinaryHeap;
 use super::counts::MoveCount;
 use super::moves::RawMove;
 
-/// The runs' counts in one stream sorted by key and move; a `(key, move)` that several
-/// runs hold comes once per run, side by side. Each run must be sorted; a run's error
-/// is passed on where it occurs.
+/// A record that external sorting handles: sorted runs of it are spilled to files as
+/// fixed-size bytes, merged, and records with the same sort key are added up.
+pub trait RunRecord: Copy {
+    /// The order of runs; records with equal sort keys are added up ([`RunRecord::absorb`]).
+    type SortKey: Ord + Copy + std::fmt::Debug;
+    /// The size of [`RunRecord::write_bytes`].
+    const BYTES: usize;
+    /// The record's place in a run.
+    fn sort_key(&self) -> Self::SortKey;
+    /// Adds `other`, a record with the same sort key, to this one.
+    fn absorb(&mut self, other: &Self);
+    /// Writes the record's [`RunRecord::BYTES`] bytes to the start of `out`.
+    fn write_bytes(&self, out: &mut [u8]);
+    /// Reads [`RunRecord::write_bytes`] (`bytes` holds at least [`RunRecord::BYTES`]).
+    fn read_bytes(bytes: &[u8]) -> Self;
+}
+
+impl RunRecord for MoveCount {
+    type SortKey = (u64, RawMove);
+    const BYTES: usize = MoveCount::BYTES;
+
+    fn sort_key(&self) -> (u64, RawMove) {
+        MoveCount::sort_key(self)
+    }
+
+    fn absorb(&mut self, other: &MoveCount) {
+        self.games = self.games.saturating_add(other.games);
+        self.score = self.score.saturating_add(other.score);
+    }
+
+    fn write_bytes(&self, out: &mut [u8]) {
+        let bytes = self.to_bytes();
+        if let Some(slot) = out.get_mut(..MoveCount::BYTES) {
+            slot.copy_from_slice(&bytes);
+        }
+    }
+
+    fn read_bytes(bytes: &[u8]) -> MoveCount {
+        let mut fixed = [0u8; MoveCount::BYTES];
+        if let Some(head) = bytes.get(..MoveCount::BYTES) {
+            fixed.copy_from_slice(head);
+        }
+        MoveCount::from_bytes(fixed)
+    }
+}
+
+/// The runs' records in one stream sorted by [`RunRecord::sort_key`]; a key that
+/// several runs hold comes once per run, side by side. Each run must be sorted; a
+/// run's error is passed on where it occurs.
 ///
 /// ```
 /// use hastings::book::polyglot::{MoveCount, RawMove, merge_runs};
@@ -20,9 +67,10 @@ use super::moves::RawMove;
 /// let keys: Vec<(u64, u32)> = merge_runs(runs).map(|c| c.map(|c| (c.key, c.games)).unwrap()).collect();
 /// assert_eq!(keys, [(1, 1), (3, 1), (5, 1), (5, 2)]);
 /// ```
-pub fn merge_runs<I, E>(runs: Vec<I>) -> MergeRuns<I, E>
+pub fn merge_runs<T, I, E>(runs: Vec<I>) -> MergeRuns<T, I, E>
 where
-    I: Iterator<Item = Result<MoveCount, E>>,
+    T: RunRecord,
+    I: Iterator<Item = Result<T, E>>,
 {
     let heads = runs.iter().map(|_| None).collect();
     MergeRuns {
@@ -36,18 +84,19 @@ where
 
 /// The iterator of [`merge_runs`].
 #[derive(Debug)]
-pub struct MergeRuns<I, E> {
+pub struct MergeRuns<T: RunRecord, I, E> {
     runs: Vec<I>,
-    /// The next count of each run, when it is in the heap.
-    heads: Vec<Option<MoveCount>>,
-    heap: BinaryHeap<Reverse<(u64, RawMove, usize)>>,
+    /// The next record of each run, when it is in the heap.
+    heads: Vec<Option<T>>,
+    heap: BinaryHeap<Reverse<(T::SortKey, usize)>>,
     started: bool,
     pending_error: Vec<E>,
 }
 
-impl<I, E> MergeRuns<I, E>
+impl<T, I, E> MergeRuns<T, I, E>
 where
-    I: Iterator<Item = Result<MoveCount, E>>,
+    T: RunRecord,
+    I: Iterator<Item = Result<T, E>>,
 {
     /// Takes run `i`'s next count into the heap.
     fn refill(&mut self, i: usize) {
@@ -56,7 +105,7 @@ where
         };
         match run.next() {
             Some(Ok(c)) => {
-                self.heap.push(Reverse((c.key, c.raw_move, i)));
+                self.heap.push(Reverse((c.sort_key(), i)));
                 if let Some(head) = self.heads.get_mut(i) {
                     *head = Some(c);
                 }
@@ -67,11 +116,12 @@ where
     }
 }
 
-impl<I, E> Iterator for MergeRuns<I, E>
+impl<T, I, E> Iterator for MergeRuns<T, I, E>
 where
-    I: Iterator<Item = Result<MoveCount, E>>,
+    T: RunRecord,
+    I: Iterator<Item = Result<T, E>>,
 {
-    type Item = Result<MoveCount, E>;
+    type Item = Result<T, E>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if !self.started {
@@ -83,7 +133,7 @@ where
         if let Some(e) = self.pending_error.pop() {
             return Some(Err(e));
         }
-        let Reverse((_, _, i)) = self.heap.pop()?;
+        let Reverse((_, i)) = self.heap.pop()?;
         let head = self.heads.get_mut(i).and_then(Option::take);
         self.refill(i);
         head.map(Ok)

@@ -50,7 +50,7 @@ pub use games::{
     read_games,
 };
 pub use key::key;
-pub use merge::{MergeRuns, merge_runs};
+pub use merge::{MergeRuns, RunRecord, merge_runs};
 pub use moves::RawMove;
 pub use reader::{BookMove, BookMoves, BookSummary, PolyglotBook, SkippedEntry};
 pub use shared::{BookBytes, SharedBook};

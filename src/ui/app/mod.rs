@@ -53,6 +53,7 @@ pub(super) enum LeftTab {
     Book,
     Progress,
     Coverage,
+    Explorer,
 }
 
 /// A move on its way to its square: the move and when (egui time) it started.
@@ -296,6 +297,7 @@ impl TrainerApp {
                 Notice::CloseHowToRead => self.dialogs.close_mode(),
                 Notice::ChooseFiles => self.dialogs.start_file_dialog(ctx),
                 Notice::ChooseGames => self.dialogs.start_games_dialog(ctx),
+                Notice::ChooseExplorer => self.dialogs.start_explorer_dialog(ctx),
                 Notice::ChooseProfile { play_like } => {
                     self.dialogs.start_profile_load(ctx, play_like);
                 }
@@ -487,6 +489,7 @@ impl TrainerApp {
                 (LeftTab::Book, "Book"),
                 (LeftTab::Progress, "Progress"),
                 (LeftTab::Coverage, "Coverage"),
+                (LeftTab::Explorer, "Explorer"),
             ] {
                 if ui.selectable_label(self.left_tab == tab, name).clicked() {
                     self.left_tab = tab;
@@ -524,6 +527,9 @@ impl TrainerApp {
                 );
                 let state = self.coach.learner_style_state();
                 learner_style_panel::learner_style_panel_ui(ui, state, &mut settings.learner_name);
+            }
+            LeftTab::Explorer => {
+                super::explorer_panel::explorer_panel_ui(ui, self.coach.explorer(), commands);
             }
             LeftTab::Coverage => {
                 let repertoire = self.coach.is_repertoire();

@@ -10,6 +10,7 @@ use shakmaty::Move;
 use super::{LeftTab, TrainerApp};
 use crate::book::PositionGraph;
 use crate::coach::board_look::BoardLook;
+use crate::coach::explorer::ExplorerCommand;
 use crate::coach::settings::Settings;
 use crate::ui::command::Command;
 use crate::ui::screenshot::ScreenshotPlan;
@@ -52,6 +53,14 @@ impl TrainerApp {
         tab: Option<&str>,
     ) {
         let shot = self.screenshot.is_some();
+        if tab == Some("explorer") {
+            // The files are explorer indexes (NAME.explorer folders).
+            for dir in files {
+                self.apply(ctx, Command::Explorer(ExplorerCommand::Open(dir)));
+            }
+            self.left_tab = LeftTab::Explorer;
+            return;
+        }
         if !files.is_empty() {
             self.left_tab = LeftTab::Book;
             let check = tab == Some("check");
@@ -117,6 +126,8 @@ pub(in crate::ui) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Bo
         Some((moves, board_look, plan)) => {
             let settings = Settings {
                 board_look,
+                // The Explorer tab's screenshot shows the moves at the learner's turn.
+                hide_answer: tab != Some("explorer"),
                 ..Settings::default()
             };
             let mut app = TrainerApp::new(start.graph, settings);

@@ -1,0 +1,402 @@
+//! Explorer indexes on disk: a directory of immutable, memory-mapped segments and a
+//! manifest naming the committed ones (`hastings explorer make`, `add`, `query`).
+//!
+//! - [`make_explorer`] counts PGN files into a new index with `book make`'s pipeline
+//!   (bounded memory, every core); [`add_to_explorer`] counts more files into a new
+//!   segment and commits it by replacing the manifest, and merges the segments into one
+//!   when there are more than [`MAX_SEGMENTS`].
+//! - [`ExplorerIndex`] opens an index (the manifest and a map of each segment: no
+//!   record is read) and answers queries: a position's key and an
+//!   [`ExplorerFilter`] give its moves with their games, results and average rating,
+//!   and its top games, from a binary search in each segment. It is `Send + Sync`:
+//!   open it once and share it.
+//!
+//! # Crash safety
+//!
+//! A segment is written to a temporary file, synced, renamed to its final name and the
+//! directory synced; only then is the manifest replaced (written to a temporary file,
+//! synced, renamed, directory synced). A crash at any point leaves the old manifest or
+//! the new one, each naming only complete segments; files no manifest names are
+//! ignored by readers and removed by the next `make` or `add`. Only one process may
+//! write an index at a time.
+//!
+//! For tests, `HASTINGS_EXPLORER_CRASH_AT=<point>` aborts the process at a named point
+//! of a write (`segment-written`, `segment-renamed`, `manifest-write`,
+//! `manifest-renamed`, `merged-segment`), as a kill -9 would.
+
+mod counts;
+mod make;
+mod manifest;
+mod segment;
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use shakmaty::{Chess, Color};
+use thiserror::Error;
+
+pub use counts::FilteredExplorer;
+pub use make::{BuildOptions, BuildReport};
+pub use manifest::{MANIFEST, Manifest, SegmentInfo};
+pub use segment::{GameEntry, Segment, SegmentError};
+
+use crate::book::explorer::{ExplorerFilter, Players, PositionStats, PositionTally, TopCandidate};
+use crate::book::polyglot::{RawMove, key};
+use crate::job::JobProgress;
+use crate::workspace::store::StoreError;
+
+/// An `add` that leaves more segments than this merges them into one.
+pub const MAX_SEGMENTS: usize = 8;
+
+/// Why an index cannot be made, added to or read.
+#[derive(Debug, Error)]
+pub enum ExplorerError {
+    /// No PGN file was given.
+    #[error("no PGN file given")]
+    NoInput,
+    /// The memory bound is too small.
+    #[error(
+        "--memory {mb} MB is too little: at least {} MB",
+        crate::workspace::polyglot_make::MIN_MEMORY_MB
+    )]
+    TooLittleMemory {
+        /// The bound asked for.
+        mb: usize,
+    },
+    /// A PGN file cannot be read.
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A file of the index (or a temporary one) cannot be written or read.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The manifest cannot be written.
+    #[error(transparent)]
+    Store(StoreError),
+    /// The files hold no finished game: nothing was written.
+    #[error("no finished game (1-0, 0-1, 1/2-1/2) in {}: nothing was written", .inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
+    NoGames {
+        /// The files read.
+        inputs: Vec<PathBuf>,
+    },
+    /// `make` was asked to write over an index.
+    #[error("{} is already an explorer index: use `hastings explorer add` to add games", .path.display())]
+    Exists {
+        /// The index directory.
+        path: PathBuf,
+    },
+    /// The directory holds no manifest.
+    #[error("{} is not an explorer index (no {MANIFEST})", .path.display())]
+    NotAnIndex {
+        /// The directory.
+        path: PathBuf,
+    },
+    /// The manifest cannot be read.
+    #[error("the manifest {} cannot be read: {reason}", .path.display())]
+    BadManifest {
+        /// The manifest.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// A segment cannot be read.
+    #[error(transparent)]
+    Segment(#[from] SegmentError),
+    /// A player asked for has no tree in the index.
+    #[error("the index keeps no games of the player `{name}` (it keeps: {})", if .known.is_empty() { "none; make it with --player".to_owned() } else { .known.join(", ") })]
+    UnknownPlayer {
+        /// The name asked for.
+        name: String,
+        /// The players it keeps.
+        known: Vec<String>,
+    },
+    /// Cancel was asked for.
+    #[error("the explorer build was cancelled")]
+    Cancelled,
+    /// A worker thread ended without a result (a bug).
+    #[error("an explorer build thread stopped unexpectedly")]
+    Died,
+}
+
+/// Aborts the process at the named point of a write when `HASTINGS_EXPLORER_CRASH_AT`
+/// names it (the crash tests' hook; see the module docs).
+fn crash_point(point: &str) {
+    if std::env::var_os("HASTINGS_EXPLORER_CRASH_AT").is_some_and(|v| v == point) {
+        std::process::abort();
+    }
+}
+
+/// How an index is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MakeOptions {
+    /// Plies counted from the start of each game.
+    pub max_plies: u32,
+    /// Players whose games are also kept as their own trees.
+    pub players: Vec<String>,
+    /// Memory, threads.
+    pub build: BuildOptions,
+}
+
+impl Default for MakeOptions {
+    fn default() -> MakeOptions {
+        MakeOptions {
+            max_plies: crate::book::explorer::DEFAULT_EXPLORER_PLIES,
+            players: Vec::new(),
+            build: BuildOptions::default(),
+        }
+    }
+}
+
+/// Makes the index `dir` (a new directory, or an empty one) from the games of `inputs`.
+///
+/// # Errors
+///
+/// [`ExplorerError`]: `dir` is already an index, files cannot be read or written, no
+/// finished game, cancellation.
+pub fn make_explorer(
+    inputs: &[PathBuf],
+    dir: &Path,
+    options: &MakeOptions,
+    progress: &JobProgress,
+) -> Result<BuildReport, ExplorerError> {
+    if dir.join(MANIFEST).exists() {
+        return Err(ExplorerError::Exists {
+            path: dir.to_owned(),
+        });
+    }
+    fs::create_dir_all(dir).map_err(|source| ExplorerError::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
+    let players = Players::new(&options.players).names().to_vec();
+    let mut manifest = Manifest::new(options.max_plies, players);
+    manifest.remove_leftovers(dir);
+    let name = manifest.take_segment_name();
+    let (info, report) =
+        make::write_segment(inputs, dir, &name, &manifest, &options.build, progress)?;
+    manifest.segments.push(info);
+    manifest.commit(dir)?;
+    Ok(report)
+}
+
+/// Adds the games of `inputs` to the index `dir` as a new segment, counted with the
+/// index's ply limit and players; merges the segments into one when there are more
+/// than [`MAX_SEGMENTS`].
+///
+/// # Errors
+///
+/// [`ExplorerError`]: no index at `dir`, files cannot be read or written, no finished
+/// game, cancellation. The index is then as it was.
+pub fn add_to_explorer(
+    dir: &Path,
+    inputs: &[PathBuf],
+    options: &BuildOptions,
+    progress: &JobProgress,
+) -> Result<BuildReport, ExplorerError> {
+    let mut manifest = Manifest::load(dir)?;
+    manifest.remove_leftovers(dir);
+    let name = manifest.take_segment_name();
+    let (info, report) = make::write_segment(inputs, dir, &name, &manifest, options, progress)?;
+    manifest.segments.push(info);
+    manifest.commit(dir)?;
+    if manifest.segments.len() > MAX_SEGMENTS {
+        merge_all(dir, &mut manifest)?;
+    }
+    Ok(report)
+}
+
+/// Merges every segment of the index into one, committed by a new manifest; the old
+/// segment files are removed after the commit.
+fn merge_all(dir: &Path, manifest: &mut Manifest) -> Result<(), ExplorerError> {
+    let segments = open_segments(dir, manifest)?;
+    let name = manifest.take_segment_name();
+    let merged = make::merge_segments(dir, &name, &segments, manifest)?;
+    drop(segments);
+    crash_point("merged-segment");
+    let old = std::mem::replace(&mut manifest.segments, vec![merged]);
+    manifest.commit(dir)?;
+    for s in old {
+        let _ = fs::remove_file(dir.join(s.file));
+    }
+    Ok(())
+}
+
+fn open_segments(dir: &Path, manifest: &Manifest) -> Result<Vec<Segment>, ExplorerError> {
+    let mut segments = Vec::with_capacity(manifest.segments.len());
+    for info in &manifest.segments {
+        let segment = Segment::open(&dir.join(&info.file))?;
+        if segment.bytes() != info.bytes || segment.games() != info.games {
+            return Err(SegmentError::Corrupt {
+                path: segment.path().to_owned(),
+                reason: format!(
+                    "the manifest says {} bytes and {} games, the file has {} bytes and {} games",
+                    info.bytes,
+                    info.games,
+                    segment.bytes(),
+                    segment.games()
+                ),
+            }
+            .into());
+        }
+        segments.push(segment);
+    }
+    Ok(segments)
+}
+
+/// A top game with its details.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopGame {
+    /// The move it played at the position.
+    pub raw_move: RawMove,
+    /// Players, result, year, rating, where it is.
+    pub game: GameEntry,
+    /// Its PGN file, as given to `make` or `add`.
+    pub file: String,
+}
+
+/// An opened explorer index (read-only; `Send + Sync`, open it once and share it).
+///
+/// ```
+/// use hastings::book::explorer::ExplorerFilter;
+/// use hastings::job::JobProgress;
+/// use hastings::workspace::explorer::{ExplorerIndex, MakeOptions, make_explorer};
+/// use shakmaty::Chess;
+///
+/// let dir = std::env::temp_dir().join(format!("explorer-doc-{}", std::process::id()));
+/// let pgn = dir.with_extension("pgn");
+/// std::fs::write(&pgn, "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n")?;
+/// make_explorer(&[pgn], &dir, &MakeOptions::default(), &JobProgress::new())?;
+/// let index = ExplorerIndex::open(&dir)?;
+/// let stats = index.query_position(&Chess::default(), &ExplorerFilter::default())?;
+/// assert_eq!(stats.total().games(), 2);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct ExplorerIndex {
+    dir: PathBuf,
+    manifest: Manifest,
+    players: Players,
+    segments: Vec<Segment>,
+}
+
+impl ExplorerIndex {
+    /// Opens the index at `dir`: reads its manifest and maps its committed segments
+    /// (files it does not name are ignored).
+    ///
+    /// # Errors
+    ///
+    /// [`ExplorerError::NotAnIndex`] without a manifest, [`ExplorerError::BadManifest`]
+    /// or [`ExplorerError::Segment`] when the manifest or a segment is damaged or
+    /// missing.
+    pub fn open(dir: &Path) -> Result<ExplorerIndex, ExplorerError> {
+        let manifest = Manifest::load(dir)?;
+        let segments = open_segments(dir, &manifest)?;
+        Ok(ExplorerIndex {
+            dir: dir.to_owned(),
+            players: Players::new(&manifest.players),
+            manifest,
+            segments,
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The manifest: segments, ply limit, players.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.manifest.games()
+    }
+
+    /// The players whose trees the index keeps.
+    pub fn players(&self) -> &[String] {
+        self.players.names()
+    }
+
+    /// `filter` limited to the games of player `name` (any case) with `color`.
+    ///
+    /// # Errors
+    ///
+    /// [`ExplorerError::UnknownPlayer`] when the index keeps no tree for `name`.
+    pub fn player_filter(
+        &self,
+        filter: ExplorerFilter,
+        name: &str,
+        color: Color,
+    ) -> Result<ExplorerFilter, ExplorerError> {
+        self.players
+            .find(name)
+            .and_then(|i| filter.with_player(i, color))
+            .ok_or_else(|| ExplorerError::UnknownPlayer {
+                name: name.to_owned(),
+                known: self.players.names().to_vec(),
+            })
+    }
+
+    /// The moves at the position of Polyglot key `key` under `filter`.
+    ///
+    /// # Errors
+    ///
+    /// [`ExplorerError::Segment`] when a segment is damaged where the position is.
+    pub fn query(&self, key: u64, filter: &ExplorerFilter) -> Result<PositionStats, ExplorerError> {
+        let mut tally = PositionTally::new(*filter);
+        for (i, segment) in self.segments.iter().enumerate() {
+            segment.query(key, i as u32, &mut tally)?;
+        }
+        Ok(tally.finish())
+    }
+
+    /// The moves at `pos` under `filter`.
+    ///
+    /// # Errors
+    ///
+    /// As [`ExplorerIndex::query`].
+    pub fn query_position(
+        &self,
+        pos: &Chess,
+        filter: &ExplorerFilter,
+    ) -> Result<PositionStats, ExplorerError> {
+        self.query(key(pos), filter)
+    }
+
+    /// The details of a top game of [`PositionStats::top`].
+    ///
+    /// # Errors
+    ///
+    /// [`ExplorerError::Segment`] when its segment's game table is damaged.
+    pub fn top_game(&self, top: &TopCandidate) -> Result<TopGame, ExplorerError> {
+        let source = top.source as usize;
+        let (Some(segment), Some(info)) = (
+            self.segments.get(source),
+            self.manifest.segments.get(source),
+        ) else {
+            return Err(ExplorerError::BadManifest {
+                path: self.dir.join(MANIFEST),
+                reason: format!("no segment {source}"),
+            });
+        };
+        let game = segment.game(top.best.game)?;
+        Ok(TopGame {
+            raw_move: top.raw_move,
+            file: info.sources.get(game.source).cloned().unwrap_or_default(),
+            game,
+        })
+    }
+}

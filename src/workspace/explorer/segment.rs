@@ -1,0 +1,533 @@
+//! One immutable segment of an explorer index: a file of records sorted by position,
+//! cut into blocks found by binary search in a sparse index, and the table of its
+//! games.
+//!
+//! ```text
+//! header   64 bytes: magic "HSTEXPL1", version, records, blocks, games,
+//!          index offset, games offset, file length (u64 little-endian)
+//! blocks   up to 64 records each, every field a LEB128 varint: the key as a
+//!          difference from the record before it in the block (the first: 0 from the
+//!          block's first key), partition, move, cell, year, white, draws, black,
+//!          rating sum, best game's rating, best game's number
+//! index    per block: first key, offset (u64 each)
+//! games    (games + 1) offsets (u64), then one line per game:
+//!          white TAB black TAB result TAB year TAB rating TAB source TAB number
+//! ```
+//!
+//! A lookup touches the index's binary search path and the one or two blocks that hold
+//! the position. Every read is bounds-checked: a damaged file gives a
+//! [`SegmentError`], never a panic.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use thiserror::Error;
+
+use crate::book::explorer::{BestGame, Cell, ExplorerRecord, Partition, PositionTally, Tally};
+use crate::book::polyglot::RawMove;
+
+const MAGIC: &[u8; 8] = b"HSTEXPL1";
+const VERSION: u32 = 1;
+const HEADER: usize = 64;
+/// Records per block.
+pub(super) const BLOCK_RECORDS: usize = 64;
+
+/// A segment that cannot be read.
+#[derive(Debug, Error)]
+pub enum SegmentError {
+    /// The file cannot be opened or mapped.
+    #[error("cannot read the segment {}: {source}", .path.display())]
+    Io {
+        /// The segment file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The file is not a segment, or is damaged.
+    #[error("the segment {} is damaged: {reason}", .path.display())]
+    Corrupt {
+        /// The segment file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        reason: String,
+    },
+}
+
+/// One game of a segment's table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEntry {
+    /// The `White` tag.
+    pub white: String,
+    /// The `Black` tag.
+    pub black: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// The year, when known.
+    pub year: Option<u16>,
+    /// The mean rating, when both are known.
+    pub rating: Option<u16>,
+    /// The index of its PGN file among the segment's sources.
+    pub source: usize,
+    /// Its 1-based number in that file.
+    pub number: u64,
+}
+
+impl GameEntry {
+    /// The game as one line of the table (tabs and line ends in names become spaces).
+    pub fn to_line(&self) -> String {
+        let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            clean(&self.white),
+            clean(&self.black),
+            self.result,
+            self.year.unwrap_or(0),
+            self.rating.unwrap_or(0),
+            self.source,
+            self.number
+        )
+    }
+
+    /// Reads [`GameEntry::to_line`].
+    pub fn from_line(line: &str) -> Option<GameEntry> {
+        let mut cols = line.split('\t');
+        let white = cols.next()?.to_owned();
+        let black = cols.next()?.to_owned();
+        let result = cols.next()?.to_owned();
+        let year = cols.next()?.parse::<u16>().ok()?;
+        let rating = cols.next()?.parse::<u16>().ok()?;
+        let source = cols.next()?.parse::<usize>().ok()?;
+        let number = cols.next()?.parse::<u64>().ok()?;
+        Some(GameEntry {
+            white,
+            black,
+            result,
+            year: (year > 0).then_some(year),
+            rating: (rating > 0).then_some(rating),
+            source,
+            number,
+        })
+    }
+}
+
+/// Writes a segment: records in sort order (each sort key once), then the games.
+pub(super) struct SegmentWriter {
+    out: BufWriter<File>,
+    records: u64,
+    index: Vec<(u64, u64)>,
+    in_block: usize,
+    previous_key: u64,
+    at: u64,
+    buf: Vec<u8>,
+}
+
+impl SegmentWriter {
+    /// Starts the segment file `path` (created, or truncated).
+    pub fn create(path: &Path) -> io::Result<SegmentWriter> {
+        let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
+        out.write_all(&[0u8; HEADER])?;
+        Ok(SegmentWriter {
+            out,
+            records: 0,
+            index: Vec::new(),
+            in_block: 0,
+            previous_key: 0,
+            at: HEADER as u64,
+            buf: Vec::with_capacity(64),
+        })
+    }
+
+    /// Adds the next record (records come sorted by key).
+    pub fn push(&mut self, r: &ExplorerRecord) -> io::Result<()> {
+        if self.in_block == 0 || self.in_block == BLOCK_RECORDS {
+            self.index.push((r.key, self.at));
+            self.in_block = 0;
+            self.previous_key = r.key;
+        }
+        let buf = &mut self.buf;
+        buf.clear();
+        put(buf, r.key.wrapping_sub(self.previous_key));
+        put(buf, u64::from(r.partition.0));
+        put(buf, u64::from(r.raw_move.0));
+        put(buf, u64::from(r.cell.0));
+        put(buf, u64::from(r.year));
+        put(buf, u64::from(r.tally.white));
+        put(buf, u64::from(r.tally.draws));
+        put(buf, u64::from(r.tally.black));
+        put(buf, r.tally.rating_sum);
+        put(buf, u64::from(r.best.rating));
+        put(buf, r.best.game);
+        self.out.write_all(buf)?;
+        self.at += buf.len() as u64;
+        self.previous_key = r.key;
+        self.in_block += 1;
+        self.records += 1;
+        Ok(())
+    }
+
+    /// Writes the index and the games (`lines`, one [`GameEntry::to_line`] each), the
+    /// header, and syncs the file. Returns the records and the file's length.
+    pub fn finish(mut self, lines: &[String]) -> io::Result<(u64, u64)> {
+        let index_offset = self.at;
+        for &(key, offset) in &self.index {
+            self.out.write_all(&key.to_le_bytes())?;
+            self.out.write_all(&offset.to_le_bytes())?;
+        }
+        let games_offset = index_offset + 16 * self.index.len() as u64;
+        let games = lines.len() as u64;
+        let mut offset = 0u64;
+        for line in lines {
+            self.out.write_all(&offset.to_le_bytes())?;
+            offset += line.len() as u64;
+        }
+        self.out.write_all(&offset.to_le_bytes())?;
+        for line in lines {
+            self.out.write_all(line.as_bytes())?;
+        }
+        let len = games_offset + 8 * (games + 1) + offset;
+        let mut header = Vec::with_capacity(HEADER);
+        header.extend_from_slice(MAGIC);
+        header.extend_from_slice(&VERSION.to_le_bytes());
+        header.extend_from_slice(&0u32.to_le_bytes());
+        for v in [
+            self.records,
+            self.index.len() as u64,
+            games,
+            index_offset,
+            games_offset,
+            len,
+        ] {
+            header.extend_from_slice(&v.to_le_bytes());
+        }
+        header.resize(HEADER, 0);
+        let mut file = self.out.into_inner().map_err(|e| e.into_error())?;
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&header)?;
+        file.sync_all()?;
+        Ok((self.records, len))
+    }
+}
+
+fn put(buf: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            buf.push(byte);
+            return;
+        }
+        buf.push(byte | 0x80);
+    }
+}
+
+/// A segment opened for reading (memory-mapped).
+#[derive(Debug)]
+pub struct Segment {
+    path: PathBuf,
+    map: Mmap,
+    records: u64,
+    blocks: u64,
+    games: u64,
+    index_offset: usize,
+    games_offset: usize,
+}
+
+impl Segment {
+    /// Maps the segment at `path` and checks its header and sections.
+    ///
+    /// # Errors
+    ///
+    /// [`SegmentError`] when the file cannot be read, is not a segment, or its
+    /// sections do not fit its length (a truncated file).
+    pub fn open(path: &Path) -> Result<Segment, SegmentError> {
+        let io_err = |source| SegmentError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let file = File::open(path).map_err(io_err)?;
+        // SAFETY: segments are immutable once committed (a new one is written beside,
+        // never over them); a file truncated by someone else under the map would be
+        // undefined behaviour, as for every memory-mapped reader.
+        let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+        let corrupt = |reason: String| SegmentError::Corrupt {
+            path: path.to_owned(),
+            reason,
+        };
+        if map.len() < HEADER || map.get(..8) != Some(MAGIC.as_slice()) {
+            return Err(corrupt(format!(
+                "not an explorer segment (no header; {} bytes)",
+                map.len()
+            )));
+        }
+        let word = |at: usize| read_u64(&map, at).unwrap_or(0);
+        let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
+        if version != VERSION {
+            return Err(corrupt(format!(
+                "format version {version}, expected {VERSION}"
+            )));
+        }
+        let [records, blocks, games, index_offset, games_offset, len] =
+            [16, 24, 32, 40, 48, 56].map(word);
+        if len != map.len() as u64 {
+            return Err(corrupt(format!(
+                "the header says {len} bytes, the file has {} (truncated?)",
+                map.len()
+            )));
+        }
+        let index_end = index_offset.checked_add(blocks.saturating_mul(16));
+        let games_table_end = games_offset.checked_add(games.saturating_add(1).saturating_mul(8));
+        if index_offset < HEADER as u64
+            || index_end != Some(games_offset)
+            || games_table_end.is_none_or(|end| end > len)
+            || blocks > records
+        {
+            return Err(corrupt("its sections do not fit together".to_owned()));
+        }
+        Ok(Segment {
+            path: path.to_owned(),
+            records,
+            blocks,
+            games,
+            index_offset: index_offset as usize,
+            games_offset: games_offset as usize,
+            map,
+        })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records held.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Games held.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Bytes on disk.
+    pub fn bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    fn corrupt(&self, reason: String) -> SegmentError {
+        SegmentError::Corrupt {
+            path: self.path.clone(),
+            reason,
+        }
+    }
+
+    /// Block `i`'s first key and byte range.
+    fn block(&self, i: u64) -> Result<(u64, usize, usize), SegmentError> {
+        let at = self.index_offset + 16 * i as usize;
+        let (Some(key), Some(start)) = (read_u64(&self.map, at), read_u64(&self.map, at + 8))
+        else {
+            return Err(self.corrupt(format!("block {i} is past the index")));
+        };
+        let end = if i + 1 < self.blocks {
+            read_u64(&self.map, at + 24).unwrap_or(0)
+        } else {
+            self.index_offset as u64
+        };
+        if start > end || end > self.index_offset as u64 || start < HEADER as u64 {
+            return Err(self.corrupt(format!("block {i} has a bad offset")));
+        }
+        Ok((key, start as usize, end as usize))
+    }
+
+    /// Adds the records of position `key` to `tally` (as source `source`).
+    ///
+    /// # Errors
+    ///
+    /// [`SegmentError::Corrupt`] when a block on the way cannot be decoded.
+    pub fn query(
+        &self,
+        key: u64,
+        source: u32,
+        tally: &mut PositionTally,
+    ) -> Result<(), SegmentError> {
+        // The first block whose first key is not below `key`; the one before may hold
+        // the position's first records.
+        let (mut lo, mut hi) = (0u64, self.blocks);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.block(mid)?.0 < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let mut i = lo.saturating_sub(1);
+        while i < self.blocks {
+            let (first, start, end) = self.block(i)?;
+            if first > key {
+                break;
+            }
+            let mut past = false;
+            self.decode_block(i, first, start, end, |r| {
+                if r.key == key {
+                    tally.add(source, r);
+                } else if r.key > key {
+                    past = true;
+                }
+            })?;
+            if past {
+                break;
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// Every record, in order, decoded one block at a time (for merging segments).
+    pub(super) fn iter_records(
+        &self,
+    ) -> impl Iterator<Item = Result<ExplorerRecord, SegmentError>> + '_ {
+        let mut block = 0u64;
+        let mut buffer: std::vec::IntoIter<ExplorerRecord> = Vec::new().into_iter();
+        let mut failed = false;
+        std::iter::from_fn(move || {
+            loop {
+                if let Some(r) = buffer.next() {
+                    return Some(Ok(r));
+                }
+                if failed || block >= self.blocks {
+                    return None;
+                }
+                let mut decoded = Vec::with_capacity(BLOCK_RECORDS);
+                let done = self.block(block).and_then(|(first, start, end)| {
+                    self.decode_block(block, first, start, end, |r| decoded.push(*r))
+                });
+                block += 1;
+                if let Err(e) = done {
+                    failed = true;
+                    return Some(Err(e));
+                }
+                buffer = decoded.into_iter();
+            }
+        })
+    }
+
+    fn decode_block(
+        &self,
+        i: u64,
+        first: u64,
+        start: usize,
+        end: usize,
+        mut f: impl FnMut(&ExplorerRecord),
+    ) -> Result<(), SegmentError> {
+        let Some(bytes) = self.map.get(start..end) else {
+            return Err(self.corrupt(format!("block {i} is past the end")));
+        };
+        let mut at = 0usize;
+        let mut key = first;
+        while at < bytes.len() {
+            let mut field = || take(bytes, &mut at);
+            let fields: Option<[u64; 11]> = (|| {
+                Some([
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                ])
+            })();
+            let Some(
+                [
+                    delta,
+                    part,
+                    mv,
+                    cell,
+                    year,
+                    white,
+                    draws,
+                    black,
+                    rating_sum,
+                    best_rating,
+                    best_game,
+                ],
+            ) = fields
+            else {
+                return Err(self.corrupt(format!("block {i}: a record is cut short")));
+            };
+            key = key.wrapping_add(delta);
+            let narrow = |v: u64, what: &str| {
+                u32::try_from(v)
+                    .map_err(|_| self.corrupt(format!("block {i}: {what} {v} is too large")))
+            };
+            let record = ExplorerRecord {
+                key,
+                partition: Partition(narrow(part, "partition")? as u8),
+                raw_move: RawMove(narrow(mv, "move")? as u16),
+                cell: Cell(narrow(cell, "cell")? as u8),
+                year: narrow(year, "year")? as u16,
+                tally: Tally {
+                    white: narrow(white, "count")?,
+                    draws: narrow(draws, "count")?,
+                    black: narrow(black, "count")?,
+                    rating_sum,
+                },
+                best: BestGame {
+                    rating: narrow(best_rating, "rating")? as u16,
+                    game: best_game,
+                },
+            };
+            f(&record);
+        }
+        Ok(())
+    }
+
+    /// Game `n` of the table.
+    ///
+    /// # Errors
+    ///
+    /// [`SegmentError::Corrupt`] when the game is not in the table or its line cannot
+    /// be read.
+    pub fn game(&self, n: u64) -> Result<GameEntry, SegmentError> {
+        if n >= self.games {
+            return Err(self.corrupt(format!("game {n} is past the table's {} games", self.games)));
+        }
+        let at = self.games_offset + 8 * n as usize;
+        let blob = self.games_offset + 8 * (self.games as usize + 1);
+        let (Some(start), Some(end)) = (read_u64(&self.map, at), read_u64(&self.map, at + 8))
+        else {
+            return Err(self.corrupt(format!("game {n}: the table is cut short")));
+        };
+        let line = self
+            .map
+            .get(blob + start as usize..blob + end as usize)
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .and_then(GameEntry::from_line);
+        line.ok_or_else(|| self.corrupt(format!("game {n}: its line cannot be read")))
+    }
+}
+
+fn read_u64(bytes: &[u8], at: usize) -> Option<u64> {
+    let b: [u8; 8] = bytes.get(at..at.checked_add(8)?)?.try_into().ok()?;
+    Some(u64::from_le_bytes(b))
+}
+
+fn take(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let byte = *bytes.get(*at)?;
+        *at += 1;
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}

@@ -1,16 +1,9 @@
 //! Numbers and moves as the window shows them: `3,807`, `491,198`, `3.Bc4`, `3...c5`.
 
-/// `n` (a whole number) with a comma between groups of three digits.
+/// `n` (a whole number) with a comma between groups of three digits (as the
+/// explorer's explanations write counts).
 pub fn count(n: impl std::fmt::Display) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::book::explorer::group_digits(n)
 }
 
 /// The move `san` with its number, as players write it: `3.Bc4` for White's third move,

@@ -8,12 +8,97 @@
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crate::book::pgn::split::last_cut;
 use crate::job::JobProgress;
+
+/// Work memory kept aside for everything but the chunks and the workers' maps.
+const RESERVE: usize = 16 << 20;
+
+/// The input files of a make, opened, and how its work memory is split: the chunks in
+/// flight take `(2 × threads + 1) × chunk_bytes` (chunks of `memory / 64`, from 1 to 8
+/// MB, unless given), the rest less a reserve is each worker's.
+#[derive(Debug)]
+pub(crate) struct MakePlan {
+    /// The files, in the order given.
+    pub files: Vec<File>,
+    /// Their total size in bytes.
+    pub total: u64,
+    /// Worker threads (all cores for 0).
+    pub threads: usize,
+    /// The size a chunk is cut at.
+    pub chunk_bytes: usize,
+    /// Each worker's part of the memory, in bytes.
+    pub per_worker: usize,
+}
+
+/// Why a make cannot start.
+#[derive(Debug)]
+pub(crate) enum PlanError {
+    /// No input file.
+    NoInput,
+    /// Less memory than `min_mb`.
+    TooLittleMemory,
+    /// An input could not be opened or measured.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+impl MakePlan {
+    /// Opens `inputs` and splits `memory_mb` MB (at least `min_mb`) between `threads`
+    /// workers (0: one per core) and the chunks in flight.
+    pub(crate) fn new(
+        inputs: &[PathBuf],
+        memory_mb: usize,
+        min_mb: usize,
+        threads: usize,
+        chunk_bytes: Option<usize>,
+    ) -> Result<MakePlan, PlanError> {
+        if inputs.is_empty() {
+            return Err(PlanError::NoInput);
+        }
+        if memory_mb < min_mb {
+            return Err(PlanError::TooLittleMemory);
+        }
+        let mut files = Vec::with_capacity(inputs.len());
+        let mut total = 0u64;
+        for path in inputs {
+            let read_error = |source| PlanError::Read {
+                path: Path::to_owned(path),
+                source,
+            };
+            let file = File::open(path).map_err(read_error)?;
+            total += file.metadata().map_err(read_error)?.len();
+            files.push(file);
+        }
+        let threads = match threads {
+            0 => thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let memory = memory_mb.saturating_mul(1 << 20);
+        let chunk_bytes = chunk_bytes.unwrap_or((memory / 64).clamp(1 << 20, 8 << 20));
+        let in_flight = threads
+            .saturating_mul(2)
+            .saturating_add(1)
+            .saturating_mul(chunk_bytes)
+            .saturating_add(RESERVE);
+        Ok(MakePlan {
+            files,
+            total,
+            threads,
+            chunk_bytes,
+            per_worker: memory.saturating_sub(in_flight) / threads,
+        })
+    }
+}
 
 /// A chunk that finds no game start grows up to this size before it is cut anyway (a
 /// single game this long is cut, and its rest read as a broken game).

@@ -26,11 +26,10 @@
 use std::fs::{self, File};
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
-use std::thread;
 
 use thiserror::Error;
 
-use super::chunks::{Chunk, ChunkedError, process_chunks};
+use super::chunks::{Chunk, ChunkedError, MakePlan, PlanError, process_chunks};
 use super::runs::{RunDir, RunFile, merge_down, read_run, write_run};
 use crate::book::polyglot::{
     BookWriter, DEFAULT_MAX_PLIES, GameIssue, GamesReport, MAX_KEPT_ISSUES, MoveCount, MoveCounts,
@@ -49,9 +48,6 @@ const MERGE_WIDTH: usize = 128;
 
 /// The read buffer of one spilled run in the merge.
 const RUN_BUFFER: usize = 256 << 10;
-
-/// Memory kept aside for everything but chunks, maps and runs (buffers, the process).
-const RESERVE: usize = 16 << 20;
 
 /// Options of [`make_book`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,41 +185,28 @@ pub fn make_book(
     options: &MakeOptions,
     progress: &JobProgress,
 ) -> Result<MakeReport, MakeError> {
-    if inputs.is_empty() {
-        return Err(MakeError::NoInput);
-    }
-    if options.memory_mb < MIN_MEMORY_MB {
-        return Err(MakeError::TooLittleMemory {
+    let plan = MakePlan::new(
+        inputs,
+        options.memory_mb,
+        MIN_MEMORY_MB,
+        options.threads,
+        options.chunk_bytes,
+    )
+    .map_err(|e| match e {
+        PlanError::NoInput => MakeError::NoInput,
+        PlanError::TooLittleMemory => MakeError::TooLittleMemory {
             mb: options.memory_mb,
-        });
-    }
-    let mut files = Vec::with_capacity(inputs.len());
-    let mut total = 0u64;
-    for path in inputs {
-        let read_error = |source| MakeError::Read {
-            path: path.clone(),
-            source,
-        };
-        let file = File::open(path).map_err(read_error)?;
-        total += file.metadata().map_err(read_error)?.len();
-        files.push(file);
-    }
-    progress.set_total(total);
-
-    let threads = match options.threads {
-        0 => thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
-    let memory = options.memory_mb.saturating_mul(1 << 20);
-    let chunk_bytes = options
-        .chunk_bytes
-        .unwrap_or((memory / 64).clamp(1 << 20, 8 << 20));
-    let in_flight = threads
-        .saturating_mul(2)
-        .saturating_add(1)
-        .saturating_mul(chunk_bytes)
-        .saturating_add(RESERVE);
-    let per_worker = memory.saturating_sub(in_flight) / threads;
+        },
+        PlanError::Read { path, source } => MakeError::Read { path, source },
+    })?;
+    progress.set_total(plan.total);
+    let MakePlan {
+        files,
+        total,
+        threads,
+        chunk_bytes,
+        per_worker,
+    } = plan;
     let map_capacity = options
         .map_capacity
         .unwrap_or_else(|| MoveCounts::with_memory(per_worker / 2).capacity());

@@ -34,7 +34,7 @@ pub trait ExplorerCounts: fmt::Debug + Send + Sync {
 /// assert_eq!(group_digits(1234567), "1,234,567");
 /// assert_eq!(group_digits(999), "999");
 /// ```
-pub fn group_digits(n: u64) -> String {
+pub fn group_digits(n: impl std::fmt::Display) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

@@ -11,10 +11,9 @@
 //! table of games (about 60 bytes a game: names, year, result) is kept in memory until
 //! the segment is written.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::thread;
 
 use rustc_hash::FxHashMap;
 
@@ -28,7 +27,7 @@ use crate::book::polyglot::{
     GameIssue, GamesReport, MAX_KEPT_ISSUES, RawMove, RunRecord, merge_runs,
 };
 use crate::job::JobProgress;
-use crate::workspace::chunks::{Chunk, ChunkedError, process_chunks};
+use crate::workspace::chunks::{Chunk, ChunkedError, MakePlan, PlanError, process_chunks};
 use crate::workspace::polyglot_make::{MIN_MEMORY_MB, MakeIssue};
 use crate::workspace::runs::{RunDir, RunFile, merge_down, read_run, write_run};
 
@@ -36,8 +35,6 @@ use crate::workspace::runs::{RunDir, RunFile, merge_down, read_run, write_run};
 const MERGE_WIDTH: usize = 128;
 /// The read buffer of one spilled run in the merge.
 const RUN_BUFFER: usize = 256 << 10;
-/// Memory kept aside for everything but chunks and maps.
-const RESERVE: usize = 16 << 20;
 /// Bytes a map entry takes (key, tally, best game, the table's slack).
 const ENTRY_BYTES: usize = 96;
 
@@ -103,38 +100,28 @@ pub(super) fn write_segment(
     options: &BuildOptions,
     progress: &JobProgress,
 ) -> Result<(SegmentInfo, BuildReport), ExplorerError> {
-    if inputs.is_empty() {
-        return Err(ExplorerError::NoInput);
-    }
-    if options.memory_mb < MIN_MEMORY_MB {
-        return Err(ExplorerError::TooLittleMemory {
+    let plan = MakePlan::new(
+        inputs,
+        options.memory_mb,
+        MIN_MEMORY_MB,
+        options.threads,
+        options.chunk_bytes,
+    )
+    .map_err(|e| match e {
+        PlanError::NoInput => ExplorerError::NoInput,
+        PlanError::TooLittleMemory => ExplorerError::TooLittleMemory {
             mb: options.memory_mb,
-        });
-    }
-    let mut files = Vec::with_capacity(inputs.len());
-    let mut total = 0u64;
-    for path in inputs {
-        let read_error = |source| ExplorerError::Read {
-            path: path.clone(),
-            source,
-        };
-        let file = File::open(path).map_err(read_error)?;
-        total += file.metadata().map_err(read_error)?.len();
-        files.push(file);
-    }
-    progress.set_total(total);
-    let threads = match options.threads {
-        0 => thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
-    let memory = options.memory_mb.saturating_mul(1 << 20);
-    let chunk_bytes = options
-        .chunk_bytes
-        .unwrap_or((memory / 64).clamp(1 << 20, 8 << 20));
-    let in_flight = (2 * threads + 1)
-        .saturating_mul(chunk_bytes)
-        .saturating_add(RESERVE);
-    let per_worker = memory.saturating_sub(in_flight) / threads;
+        },
+        PlanError::Read { path, source } => ExplorerError::Read { path, source },
+    })?;
+    progress.set_total(plan.total);
+    let MakePlan {
+        files,
+        total,
+        threads,
+        chunk_bytes,
+        per_worker,
+    } = plan;
     let capacity = options
         .map_capacity
         .unwrap_or((per_worker / 2 / ENTRY_BYTES).max(1024));

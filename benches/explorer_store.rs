@@ -24,8 +24,8 @@
 //! and with a filter (1600–2000, blitz and rapid, 2015–2020); redb's is a range scan of
 //! the position's key prefix in a new read transaction, each record given to the
 //! library's `PositionTally` as the segments' query does. Both answers are asserted
-//! equal (moves and top games; after the add, the top games' ratings only, since the
-//! segments number games per segment and a tie in rating may then rank differently).
+//! equal (moves and top games; after the add, the moves only: each segment keeps a best
+//! game per record, so two segments may list two games of one redb record).
 //! Files are in the page cache (just written): these are warm queries. Peak memory is
 //! the process's `VmHWM`, reset before each phase.
 
@@ -432,11 +432,13 @@ fn main() {
             let a = index.query(k, filter).unwrap();
             let b = redb_query(&db, k, filter);
             assert_eq!(a.moves, b.moves, "{name}: the same moves at {k:016x}");
-            let ratings =
-                |s: &PositionStats| s.top.iter().map(|t| t.best.rating).collect::<Vec<_>>();
-            assert_eq!(ratings(&a), ratings(&b), "{name}: top ratings at {k:016x}");
             if top_games(&a, &first_game) != top_games(&b, &[0]) {
-                println!("{name}: top games tie differently at {k:016x} (same ratings)");
+                // Each segment keeps a best game per record, redb one per record of
+                // both batches: the segments' top list may hold a second game of one
+                // record (as the index does until its segments are merged).
+                println!(
+                    "{name}: top games differ at {k:016x} (a best game per record per segment)"
+                );
             }
         }
     }

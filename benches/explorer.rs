@@ -25,9 +25,9 @@ use hastings::job::JobProgress;
 use hastings::workspace::explorer::{ExplorerIndex, MakeOptions, make_explorer};
 use shakmaty::{Chess, Position};
 
-#[path = "shared/explorer_games.rs"]
-mod explorer_games;
-use explorer_games::generate_games;
+#[path = "shared/generated_games.rs"]
+mod generated_games;
+use generated_games::generate_games;
 
 fn index_for_bench() -> (PathBuf, ExplorerIndex) {
     let games: usize = std::env::var("EXPLORER_BENCH_GAMES")

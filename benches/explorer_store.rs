@@ -47,9 +47,9 @@ use hastings::workspace::explorer::{
 use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 use shakmaty::{Chess, Position};
 
-#[path = "shared/explorer_games.rs"]
-mod explorer_games;
-use explorer_games::generate_games;
+#[path = "shared/generated_games.rs"]
+mod generated_games;
+use generated_games::generate_games;
 
 /// Records: the full key, big-endian, to the tally and best game.
 const RECORDS: TableDefinition<&[u8; 14], &[u8; 30]> = TableDefinition::new("records");

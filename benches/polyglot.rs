@@ -29,8 +29,11 @@ use hastings::sampler::{MoveSource, Popularity, Style};
 use hastings::workspace::polyglot::PolyglotFile;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};
+
+#[path = "shared/generated_games.rs"]
+mod generated_games;
+use generated_games::write_walk;
 
 /// `n` generated games as PGN text (see the module docs), with seed `seed`.
 fn generate_games(n: usize, seed: u64, mut out: impl std::io::Write) {
@@ -49,42 +52,7 @@ fn generate_games(n: usize, seed: u64, mut out: impl std::io::Write) {
             "[Event \"Generated\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{game}\"]\n\
              [White \"?\"]\n[Black \"?\"]\n[Result \"{result}\"]\n\n"
         );
-        let mut pos = Chess::default();
-        let mut line = 0;
-        for ply in 0..30 {
-            let book_moves = book.moves(&pos);
-            let mv = if book_moves.is_empty() {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                legal[rng.random_range(0..legal.len())]
-            } else {
-                let total = book_moves.total_weight();
-                let mut pick = rng.random_range(0..total);
-                let mut chosen = book_moves.moves[0].mv;
-                for m in &book_moves.moves {
-                    if pick < u64::from(m.weight) {
-                        chosen = m.mv;
-                        break;
-                    }
-                    pick -= u64::from(m.weight);
-                }
-                chosen
-            };
-            let token = if ply % 2 == 0 {
-                format!("{}. {} ", ply / 2 + 1, SanPlus::from_move(pos.clone(), mv))
-            } else {
-                format!("{} ", SanPlus::from_move(pos.clone(), mv))
-            };
-            if line + token.len() > 79 {
-                text.push('\n');
-                line = 0;
-            }
-            line += token.len();
-            text.push_str(&token);
-            pos.play_unchecked(mv);
-        }
+        write_walk(&book, &mut rng, 30, &mut text);
         text.push_str(result);
         text.push_str("\n\n");
         out.write_all(text.as_bytes()).unwrap();

@@ -204,11 +204,7 @@ pub struct BookInfo {
 }
 
 fn info(args: &BookInfoArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let pos = match (&args.fen, &args.moves) {
-        (Some(fen), _) => position_from_fen(fen)?,
-        (None, Some(moves)) => position_after(moves)?,
-        (None, None) => Chess::default(),
-    };
+    let pos = looked_up(args.fen.as_deref(), args.moves.as_deref())?;
     let file = PolyglotFile::open(&args.file)?;
     let summary = file.check()?;
     let moves = file.book().moves(&pos);
@@ -273,7 +269,17 @@ fn info(args: &BookInfoArgs, out: &mut impl Write) -> Result<(), CliError> {
     Ok(())
 }
 
-pub(super) fn position_from_fen(fen: &str) -> Result<Chess, CliError> {
+/// The position a lookup asks about: `--fen`, else the start after `--moves`, else the
+/// start (`book info`, `explorer query`).
+pub(super) fn looked_up(fen: Option<&str>, moves: Option<&str>) -> Result<Chess, CliError> {
+    match (fen, moves) {
+        (Some(fen), _) => position_from_fen(fen),
+        (None, Some(moves)) => position_after(moves),
+        (None, None) => Ok(Chess::default()),
+    }
+}
+
+fn position_from_fen(fen: &str) -> Result<Chess, CliError> {
     let bad = |reason: String| CliError::Usage(format!("--fen `{fen}`: {reason}"));
     Fen::from_ascii(fen.trim().as_bytes())
         .map_err(|e| bad(e.to_string()))?
@@ -281,7 +287,7 @@ pub(super) fn position_from_fen(fen: &str) -> Result<Chess, CliError> {
         .map_err(|e| bad(e.to_string()))
 }
 
-pub(super) fn position_after(moves: &str) -> Result<Chess, CliError> {
+fn position_after(moves: &str) -> Result<Chess, CliError> {
     let played = crate::book::movelist::parse_moves(&Chess::default(), moves)?;
     let mut pos = Chess::default();
     for mv in played {

@@ -10,7 +10,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color};
 
 use super::CliError;
-use super::book::{position_after, position_from_fen};
+use super::book::looked_up;
 use super::progress_bar as job;
 use crate::book::explorer::{DEFAULT_EXPLORER_PLIES, ExplorerFilter, MoveStats};
 use crate::workspace::explorer::{
@@ -308,11 +308,7 @@ pub struct QueryJson {
 }
 
 fn query(args: &ExplorerQueryArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let pos = match (&args.fen, &args.moves) {
-        (Some(fen), _) => position_from_fen(fen)?,
-        (None, Some(moves)) => position_after(moves)?,
-        (None, None) => Chess::default(),
-    };
+    let pos = looked_up(args.fen.as_deref(), args.moves.as_deref())?;
     let index = ExplorerIndex::open(&args.index)?;
     let player = args.player.as_deref().zip(args.color);
     let filter = args.filter.filter(&index, player)?;

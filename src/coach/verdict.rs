@@ -333,10 +333,11 @@ impl Coach {
     /// folder on a background thread (with the repertoire check's analyses by the same
     /// engine), and keeps the analyses there from then on.
     fn open_analysis_cache(&mut self) {
-        let dir = self.analysis_dir();
+        let waiting = self.verdict.opening.is_none() && !self.verdict.store_given;
+        let dir = if waiting { self.analysis_dir() } else { None };
         let v = &mut self.verdict;
         match &v.opening {
-            None if !v.store_given => {
+            None if waiting => {
                 let Some(checker) = v.checker.as_ref().filter(|c| c.is_ready()) else {
                     return;
                 };

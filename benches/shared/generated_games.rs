@@ -1,4 +1,6 @@
-//! The generator of lichess-like games shared by the explorer benches
+//! Generated games for the benches: [`write_walk`], a walk of the gnuchess book as
+//! movetext (`benches/polyglot.rs`, and the explorer's games), and
+//! [`generate_games`], the lichess-like games of the explorer benches
 //! (`benches/explorer.rs`, `benches/explorer_store.rs`): walks of the gnuchess book
 //! from the start (each move with the probability of its weight), then uniformly random
 //! legal moves, 60 plies; with lichess-like tags: ratings 800–2700, a time control among
@@ -7,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use hastings::book::polyglot::gnuchess;
+use hastings::book::polyglot::{PolyglotBook, gnuchess};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::san::SanPlus;
@@ -18,6 +20,7 @@ const TIME_CONTROLS: [&str; 8] = [
 ];
 
 /// `n` generated games as PGN text (see the module docs).
+#[allow(dead_code)] // each bench uses its part of this file
 pub fn generate_games(n: usize, seed: u64, mut out: impl std::io::Write) {
     let book = gnuchess().unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -43,43 +46,51 @@ pub fn generate_games(n: usize, seed: u64, mut out: impl std::io::Write) {
             rng.random_range(0..5000),
             TIME_CONTROLS[rng.random_range(0..TIME_CONTROLS.len())],
         );
-        let mut pos = Chess::default();
-        let mut line = 0;
-        for ply in 0..60 {
-            let book_moves = book.moves(&pos);
-            let mv = if book_moves.is_empty() {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                legal[rng.random_range(0..legal.len())]
-            } else {
-                let total = book_moves.total_weight();
-                let mut pick = rng.random_range(0..total);
-                let mut chosen = book_moves.moves[0].mv;
-                for m in &book_moves.moves {
-                    if pick < u64::from(m.weight) {
-                        chosen = m.mv;
-                        break;
-                    }
-                    pick -= u64::from(m.weight);
-                }
-                chosen
-            };
-            let token = if ply % 2 == 0 {
-                format!("{}. {} ", ply / 2 + 1, SanPlus::from_move(pos.clone(), mv))
-            } else {
-                format!("{} ", SanPlus::from_move(pos.clone(), mv))
-            };
-            if line + token.len() > 79 {
-                text.push('\n');
-                line = 0;
-            }
-            line += token.len();
-            text.push_str(&token);
-            pos.play_unchecked(mv);
-        }
+        write_walk(&book, &mut rng, 60, &mut text);
         let _ = writeln!(text, "{result}\n");
         out.write_all(text.as_bytes()).unwrap();
+    }
+}
+
+/// Appends to `text` the movetext of a walk of `book` from the start, up to `plies`
+/// plies: each book move with the probability of its weight, out of the book uniformly
+/// random legal moves; lines of at most 79 characters.
+#[allow(dead_code)] // each bench uses its part of this file
+pub fn write_walk(book: &PolyglotBook, rng: &mut ChaCha8Rng, plies: usize, text: &mut String) {
+    let mut pos = Chess::default();
+    let mut line = 0;
+    for ply in 0..plies {
+        let book_moves = book.moves(&pos);
+        let mv = if book_moves.is_empty() {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            legal[rng.random_range(0..legal.len())]
+        } else {
+            let total = book_moves.total_weight();
+            let mut pick = rng.random_range(0..total);
+            let mut chosen = book_moves.moves[0].mv;
+            for m in &book_moves.moves {
+                if pick < u64::from(m.weight) {
+                    chosen = m.mv;
+                    break;
+                }
+                pick -= u64::from(m.weight);
+            }
+            chosen
+        };
+        let token = if ply % 2 == 0 {
+            format!("{}. {} ", ply / 2 + 1, SanPlus::from_move(pos.clone(), mv))
+        } else {
+            format!("{} ", SanPlus::from_move(pos.clone(), mv))
+        };
+        if line + token.len() > 79 {
+            text.push('\n');
+            line = 0;
+        }
+        line += token.len();
+        text.push_str(&token);
+        pos.play_unchecked(mv);
     }
 }

@@ -123,7 +123,10 @@ fn forward_pass_matches_the_trainers_logits() {
     let (boards, shape) = read_tensor_u64(&bytes, "boards").unwrap();
     assert_eq!(shape[1], PLANES);
     let (logits, lshape) = read_tensor_f32(&bytes, "logits").unwrap();
-    assert_eq!(lshape, [shape[0], 128]);
+    assert_eq!(
+        lshape,
+        [shape[0], predictor.network().outputs_per_position()]
+    );
     assert!(shape[0] >= 100);
     let boards: Vec<[u64; PLANES]> = boards
         .chunks_exact(PLANES)

@@ -24,6 +24,7 @@ class Split:
     moves: np.ndarray  # uint16 [N]
     legal: np.ndarray  # uint16 [L]
     offsets: np.ndarray  # uint64 [N + 1]
+    ply: np.ndarray | None = None  # uint16 [N], half-moves before the position
 
     def __len__(self) -> int:
         return len(self.moves)
@@ -52,11 +53,14 @@ def load_split(split_dir: Path) -> Split | None:
         return array
 
     split = Split(load("boards", np.uint64), load("moves", np.uint16),
-                  load("legal", np.uint16), load("legal_offsets", np.uint64))
+                  load("legal", np.uint16), load("legal_offsets", np.uint64),
+                  load("ply", np.uint16) if (split_dir / "ply.npy").exists() else None)
     n = len(split.moves)
     if split.boards.shape != (n, PLANES) or split.offsets.shape != (n + 1,):
         raise ValueError(f"{split_dir}: shapes {split.boards.shape}, {split.offsets.shape} "
                          f"do not fit {n} positions")
+    if split.ply is not None and split.ply.shape != (n,):
+        raise ValueError(f"{split_dir}: ply.npy has shape {split.ply.shape}, expected ({n},)")
     if split.offsets[0] != 0 or split.offsets[-1] != len(split.legal):
         raise ValueError(f"{split_dir}: legal_offsets do not span legal.npy")
     return split if n else None
@@ -116,14 +120,28 @@ class Batch:
     target: torch.Tensor  # int64 [B], the played move's column in `legal`
 
 
-class DeviceSplit:
-    """A whole split on one device, indexed there batch by batch."""
+def from_ply(split: Split, min_ply: int) -> np.ndarray | None:
+    """The indices of the positions at `min_ply` or later (None: all of them)."""
+    if min_ply <= 0:
+        return None
+    if split.ply is None:
+        raise ValueError(f"a minimum ply of {min_ply} needs the dataset's ply.npy")
+    return np.flatnonzero(np.asarray(split.ply) >= min_ply)
 
-    def __init__(self, split: Split, device: torch.device) -> None:
+
+class DeviceSplit:
+    """A whole split on one device, indexed there batch by batch; with `min_ply`, only
+    the positions after that many half-moves."""
+
+    def __init__(self, split: Split, device: torch.device, min_ply: int = 0) -> None:
         padded = pad_legal(split.legal, split.offsets)
         target = played_index(padded, split.moves)
-        self.boards = torch.from_numpy(np.array(split.boards).view(np.int64)).to(device)
-        self.moves = torch.from_numpy(split.moves.astype(np.int32)).to(device)
+        boards, moves = np.array(split.boards), np.asarray(split.moves)
+        keep = from_ply(split, min_ply)
+        if keep is not None:
+            boards, moves, padded, target = boards[keep], moves[keep], padded[keep], target[keep]
+        self.boards = torch.from_numpy(boards.view(np.int64)).to(device)
+        self.moves = torch.from_numpy(moves.astype(np.int32)).to(device)
         self.legal = torch.from_numpy(padded).to(device)
         self.target = torch.from_numpy(target.astype(np.int16)).to(device)
 

@@ -3,7 +3,8 @@
 RUNDIR/predictor.safetensors: the network with batch norm folded into the convolutions
 (float32) and the promotion prior, with metadata describing it.
 RUNDIR/parity.safetensors: the first 100 validation positions (train when there is no
-validation split), the exported network's 128 logits for each, and the played moves,
+validation split), the exported network's head maps for each ((2 + 2d) × 64 logits:
+from-squares, to-squares, then the d query and d key maps), and the played moves,
 for the Rust forward pass to be checked against.
 
 Training calls `export` at its end; to export a run's checkpoint again:
@@ -41,6 +42,7 @@ def export(model: ChessNet, run_dir: Path, data_dir: Path, command: str, epochs:
         "architecture": "chessnet",
         "blocks": str(len(model.blocks)),
         "channels": str(model.stem.out_channels),
+        "head_dim": str(model.head_dim),
         "encoding": "1",
         "planes": "14",
         "stem_activation": "relu",
@@ -60,14 +62,15 @@ def export(model: ChessNet, run_dir: Path, data_dir: Path, command: str, epochs:
 
 def write_parity(tensors: dict[str, torch.Tensor], data_dir: Path, path: Path) -> None:
     """The first positions of the validation split (else train) with the exported
-    network's logits: [K, 128], the 64 from-logits then the 64 to-logits."""
+    network's head maps: [K, (2 + 2d) × 64], the 64 from-logits, the 64 to-logits, then
+    the d query maps and the d key maps of 64 squares each."""
     split = load_split(Path(data_dir) / "valid") or load_split(Path(data_dir) / "train")
     if split is None:
         raise ValueError(f"{data_dir}: no positions for the parity file")
     boards = np.array(split.boards[:PARITY_POSITIONS])
     with torch.no_grad():
         planes = unpack_planes(torch.from_numpy(boards.view(np.int64)))
-        logits = folded_forward(tensors, planes).reshape(len(boards), 128)
+        logits = folded_forward(tensors, planes).reshape(len(boards), -1)
     save_file({"boards": boards, "logits": logits.numpy().astype(np.float32),
                "moves": np.array(split.moves[:PARITY_POSITIONS])},
               str(path), metadata={"format": "hastings-predictor-parity"})
@@ -81,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     checkpoint = torch.load(args.run / "checkpoint.pt", map_location="cpu", weights_only=False)
     train_args = checkpoint["args"]
-    model = ChessNet(train_args["blocks"], train_args["channels"])
+    model = ChessNet(train_args["blocks"], train_args["channels"], train_args.get("head_dim", 0))
     model.load_state_dict(checkpoint["model"])
     metadata = export(model, args.run, args.data or Path(train_args["data"]),
                       checkpoint["command"], checkpoint["epochs_done"], checkpoint["metrics"])

@@ -2,7 +2,8 @@
 
     python -m hastings_train.train --data DIR --out RUNDIR [--blocks 6] [--channels 64]
         [--epochs 4] [--batch 1024] [--lr 2e-3] [--weight-decay 1e-4] [--seed 0]
-        [--head-loss 0] [--device auto|cpu|cuda] [--resume] [--max-minutes M]
+        [--head-dim 0] [--min-ply 0] [--valid-min-ply 8] [--head-loss 0]
+        [--device auto|cpu|cuda] [--resume] [--max-minutes M] [--budget-minutes M]
         [--max-steps S] [--log-every 200] [--threads T] [--compile] [--amp]
 
 The whole dataset is put on the device and batches are indexed there. Each epoch visits
@@ -36,10 +37,17 @@ from .loss import training_loss
 from .model import ChessNet
 
 # Options that define the training run: taken from the checkpoint on --resume.
-HYPERPARAMETERS = {"blocks": 6, "channels": 64, "epochs": 4, "batch": 1024, "lr": 2e-3,
-                   "weight_decay": 1e-4, "seed": 0, "head_loss": 0.0, "mirror": 0.0}
+HYPERPARAMETERS = {"blocks": 6, "channels": 64, "head_dim": 0, "epochs": 4, "batch": 1024,
+                   "lr": 2e-3, "weight_decay": 1e-4, "seed": 0, "head_loss": 0.0,
+                   "mirror": 0.0, "min_ply": 0, "valid_min_ply": 8}
 WARMUP_FRACTION = 0.02
 MAX_WARMUP_STEPS = 1000
+# --budget-minutes: the steps timed to fit the schedule to the time left (after the
+# first few, which include cuDNN's autotuning), and the share of the time kept back for
+# validation, the checkpoint and the export.
+BUDGET_SKIP_STEPS = 50
+BUDGET_TIMED_STEPS = 250
+BUDGET_RESERVE = 0.04
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -49,6 +57,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, required=True, help="run directory")
     parser.add_argument("--blocks", type=int, help="residual blocks (6)")
     parser.add_argument("--channels", type=int, help="convolution channels (64)")
+    parser.add_argument("--head-dim", type=int,
+                        help="query and key maps of the head whose dot product scores a "
+                             "move's (from, to) pair; 0 is the seed's head (0)")
+    parser.add_argument("--min-ply", type=int,
+                        help="train on the positions after this many half-moves (0)")
+    parser.add_argument("--valid-min-ply", type=int,
+                        help="validate on the positions after this many half-moves (8)")
     parser.add_argument("--epochs", type=int, help="epochs (4)")
     parser.add_argument("--batch", type=int, help="batch size (1024)")
     parser.add_argument("--lr", type=float, help="peak learning rate of AdamW (2e-3)")
@@ -64,6 +79,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--resume", action="store_true", help="go on from RUNDIR/checkpoint.pt")
     parser.add_argument("--max-minutes", type=float,
                         help="stop cleanly (checkpoint, validation, export) after this long")
+    parser.add_argument("--budget-minutes", type=float,
+                        help="fit the learning-rate schedule to this many minutes: after "
+                             f"{BUDGET_SKIP_STEPS + BUDGET_TIMED_STEPS} steps the speed is "
+                             "measured and the cosine decay ends when the time is up "
+                             "(--epochs is then the most that is trained)")
     parser.add_argument("--max-steps", type=int,
                         help="stop cleanly once this many optimiser steps are done in all")
     parser.add_argument("--log-every", type=int, default=200, help="steps between progress lines")
@@ -135,7 +155,8 @@ def log_line(path: Path, record: dict) -> None:
 def resolve_hyperparameters(args: argparse.Namespace, checkpoint: dict | None) -> dict:
     """The run's hyper-parameters: the defaults overridden by the command line, or on
     --resume the checkpoint's, which the command line may repeat but not change."""
-    hyper = dict(HYPERPARAMETERS if checkpoint is None else checkpoint["args"])
+    # A checkpoint of an older trainer lacks the newer options: theirs were the defaults.
+    hyper = dict(HYPERPARAMETERS, **({} if checkpoint is None else checkpoint["args"]))
     for name in HYPERPARAMETERS:
         given = getattr(args, name)
         if given is not None and checkpoint is not None and given != hyper[name]:
@@ -183,10 +204,16 @@ class Trainer:
         if train_split is None:
             raise SystemExit(f"{args.data}/train: no positions")
         valid_split = load_split(args.data / "valid")
-        self.train = DeviceSplit(train_split, self.device)
-        self.valid = None if valid_split is None else DeviceSplit(valid_split, self.device)
+        self.train = DeviceSplit(train_split, self.device, self.hyper["min_ply"])
+        if len(self.train) == 0:
+            raise SystemExit(f"{args.data}/train: no positions from ply {self.hyper['min_ply']}")
+        self.valid = (None if valid_split is None
+                      else DeviceSplit(valid_split, self.device, self.hyper["valid_min_ply"]))
+        if self.valid is not None and len(self.valid) == 0:
+            self.valid = None
 
-        self.model = ChessNet(self.hyper["blocks"], self.hyper["channels"])
+        self.model = ChessNet(self.hyper["blocks"], self.hyper["channels"],
+                              self.hyper["head_dim"])
         self.model.promotion_log_prior.copy_(promotion_log_prior(train_split.moves))
         self.model.to(device=self.device, memory_format=self.memory_format)
         self.optimizer = make_optimizer(self.model, self.hyper["lr"], self.hyper["weight_decay"])
@@ -194,12 +221,14 @@ class Trainer:
         self.steps_per_epoch = max(1, len(self.train) // self.batch_size)
         total = self.hyper["epochs"] * self.steps_per_epoch
         warmup = max(1, min(MAX_WARMUP_STEPS, round(WARMUP_FRACTION * total)))
-        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer,
-                                                           CosineWithWarmup(total, warmup))
+        self.schedule = CosineWithWarmup(total, warmup)
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, self.schedule)
         self.epoch, self.step_in_epoch, self.global_step = 0, 0, 0
         self.metrics: dict | None = None
         self.command = command
         self.last_validated_step = -1
+        # --budget-minutes: (when the timed steps began, the step the run began at).
+        self.budget_timing: tuple[float, int] | None = None
         if checkpoint is not None:
             self.model.load_state_dict(checkpoint["model"])
             self.optimizer.load_state_dict(checkpoint["optimizer"])
@@ -207,6 +236,7 @@ class Trainer:
             self.epoch, self.step_in_epoch = checkpoint["epoch"], checkpoint["step_in_epoch"]
             self.global_step, self.metrics = checkpoint["global_step"], checkpoint["metrics"]
             self.command = checkpoint["command"]
+            self.schedule.total = checkpoint.get("total_steps", total)
             self.last_validated_step = self.global_step
             set_rng_states(checkpoint["rng"])
             print(f"resuming at epoch {self.epoch + 1}, step {self.global_step}", flush=True)
@@ -235,11 +265,30 @@ class Trainer:
         return loss.detach()
 
     def out_of_time(self, deadline: float | None) -> bool:
-        """Whether --max-minutes or --max-steps says to stop now."""
+        """Whether --max-minutes, --max-steps or the end of the schedule says to stop now."""
         return ((deadline is not None and time.monotonic() >= deadline)
-                or (self.args.max_steps is not None and self.global_step >= self.args.max_steps))
+                or (self.args.max_steps is not None and self.global_step >= self.args.max_steps)
+                or self.global_step >= self.schedule.total)
 
-    def run_epoch(self, deadline: float | None) -> bool:
+    def synchronize(self) -> None:
+        """Wait for the device's queued work (so that a clock read times it)."""
+        if self.device.type == "cuda":
+            torch.cuda.synchronize()
+
+    def fit_schedule(self, budget_end: float, timed_from: float, timed_steps: int) -> None:
+        """Shorten the schedule so that its cosine decay ends at `budget_end`, at the speed
+        of the last `timed_steps` steps (timed since `timed_from`)."""
+        seconds_per_step = (time.monotonic() - timed_from) / timed_steps
+        left = (budget_end - time.monotonic()) * (1 - BUDGET_RESERVE)
+        fitted = self.global_step + max(0, int(left / seconds_per_step))
+        if fitted < self.schedule.total:
+            self.schedule.total = fitted
+            self.schedule.warmup = min(self.schedule.warmup, max(1, fitted // 50))
+        print(f"budget: {1 / seconds_per_step:.1f} steps/s, the schedule ends at step "
+              f"{self.schedule.total} ({self.schedule.total / self.steps_per_epoch:.2f} epochs)",
+              flush=True)
+
+    def run_epoch(self, deadline: float | None, budget_end: float | None = None) -> bool:
         """Train to the end of the current epoch, or until told to stop; validate, log
         and checkpoint. Return whether training was stopped early."""
         order = epoch_order(self.hyper["seed"], self.epoch, len(self.train), self.device)
@@ -255,6 +304,15 @@ class Trainer:
             lo = self.step_in_epoch * self.batch_size
             loss = self.train_step(order[lo:lo + self.batch_size])
             steps += 1
+            if budget_end is not None and self.budget_timing is not None:
+                timed_from, first_step = self.budget_timing
+                if self.global_step == first_step + BUDGET_SKIP_STEPS:
+                    self.synchronize()
+                    self.budget_timing = (time.monotonic(), first_step)
+                elif self.global_step == first_step + BUDGET_SKIP_STEPS + BUDGET_TIMED_STEPS:
+                    self.synchronize()
+                    self.fit_schedule(budget_end, timed_from, BUDGET_TIMED_STEPS)
+                    self.budget_timing = None
             epoch_loss += loss
             window_loss += loss
             window_steps += 1
@@ -298,6 +356,7 @@ class Trainer:
                  "scheduler": self.scheduler.state_dict(), "epoch": self.epoch,
                  "step_in_epoch": self.step_in_epoch, "global_step": self.global_step,
                  "epochs_done": self.global_step / self.steps_per_epoch,
+                 "total_steps": self.schedule.total,
                  "metrics": self.metrics, "rng": rng_states(), "args": self.hyper,
                  "command": self.command}
         temporary = self.checkpoint_path.with_suffix(".pt.tmp")
@@ -307,13 +366,19 @@ class Trainer:
     def run(self) -> dict | None:
         """Train the remaining epochs (or until --max-minutes/--max-steps), then export;
         return the last validation metrics."""
-        deadline = (None if self.args.max_minutes is None
-                    else time.monotonic() + 60 * self.args.max_minutes)
+        now = time.monotonic()
+        deadline = None if self.args.max_minutes is None else now + 60 * self.args.max_minutes
+        budget_end = (None if self.args.budget_minutes is None
+                      else now + 60 * self.args.budget_minutes)
+        self.budget_timing = (now, self.global_step)
         self.model.train()
         stopped = False
         while self.epoch < self.hyper["epochs"] and not stopped:
-            stopped = self.run_epoch(deadline)
-        if stopped:
+            stopped = self.run_epoch(deadline, budget_end)
+        if stopped and self.global_step >= self.schedule.total:
+            print(f"the schedule ended at step {self.global_step} "
+                  f"({self.global_step / self.steps_per_epoch:.2f} epochs)", flush=True)
+        elif stopped:
             print(f"stopped at step {self.global_step} (epoch {self.epoch + 1}, step "
                   f"{self.step_in_epoch} of {self.steps_per_epoch}); --resume goes on from there",
                   flush=True)

@@ -24,6 +24,8 @@ PGN = REPO / "tests" / "fixtures" / "twic1599_100k.pgn"
 SMALL_PGN = REPO / "tests" / "fixtures" / "lichess_db_100k.pgn"
 TRAIN_BATCH = 64
 TRAIN_STEPS = 300
+# The trained fixture's query·key width (the shipped net's head has one too).
+HEAD_DIM = 4
 
 
 @dataclass
@@ -57,11 +59,13 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def trained(dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> TrainedRun:
-    """A 2 × 16 net trained for about TRAIN_STEPS steps of TRAIN_BATCH positions."""
+    """A 2 × 16 net with a query·key head trained for about TRAIN_STEPS steps of
+    TRAIN_BATCH positions."""
     run_dir = tmp_path_factory.mktemp("run")
     steps_per_epoch = max(1, len(load_split(dataset / "train")) // TRAIN_BATCH)
     epochs = max(2, math.ceil(TRAIN_STEPS / steps_per_epoch))
     output, metrics = run_main(["--data", str(dataset), "--out", str(run_dir), "--blocks", "2",
-                                "--channels", "16", "--epochs", str(epochs),
+                                "--channels", "16", "--head-dim", str(HEAD_DIM),
+                                "--epochs", str(epochs),
                                 "--batch", str(TRAIN_BATCH), "--log-every", "20"])
     return TrainedRun(run_dir, dataset, output, metrics)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 from hastings_train.data import Batch
@@ -9,10 +10,10 @@ from hastings_train.loss import training_loss
 from hastings_train.model import ChessNet, fold_batchnorm, folded_forward, legal_logits
 
 
-def randomised_net(blocks: int = 2, channels: int = 8) -> ChessNet:
+def randomised_net(blocks: int = 2, channels: int = 8, head_dim: int = 0) -> ChessNet:
     """A net in eval mode whose batch norms have non-trivial statistics and affine terms."""
     torch.manual_seed(1)
-    model = ChessNet(blocks, channels)
+    model = ChessNet(blocks, channels, head_dim)
     for module in model.modules():
         if isinstance(module, torch.nn.BatchNorm2d):
             module.running_mean.uniform_(-1, 1)
@@ -22,13 +23,16 @@ def randomised_net(blocks: int = 2, channels: int = 8) -> ChessNet:
     return model.eval()
 
 
-def test_output_shape() -> None:
-    model = randomised_net(3, 12)
-    assert model(torch.zeros(5, 14, 8, 8)).shape == (5, 2, 64)
+@pytest.mark.parametrize("head_dim", [0, 3])
+def test_output_shape(head_dim: int) -> None:
+    model = randomised_net(3, 12, head_dim)
+    assert model(torch.zeros(5, 14, 8, 8)).shape == (5, 2 + 2 * head_dim, 64)
 
 
-def test_folded_forward_matches_eval_model() -> None:
-    model = randomised_net()
+@pytest.mark.parametrize("head_dim", [0, 4])
+def test_folded_forward_matches_eval_model(head_dim: int) -> None:
+    # With a query·key head the folded head carries the queries' 1/√d scale.
+    model = randomised_net(head_dim=head_dim)
     planes = (torch.rand(32, 14, 8, 8) < 0.1).float()
     tensors = fold_batchnorm(model)
     with torch.no_grad():
@@ -62,6 +66,24 @@ def test_legal_logits_formula_and_softmax() -> None:
     probabilities = logits.softmax(dim=1)
     assert torch.allclose(probabilities.sum(dim=1), torch.ones(2))
     assert probabilities[0, 2] == 0
+
+
+def test_legal_logits_add_the_query_key_product() -> None:
+    d = 3
+    head = torch.randn(2, 2 + 2 * d, 64)
+    prior = torch.tensor([0.0, -3.0, -4.0, -2.5, -0.1])
+    legal = torch.tensor([[12 | 28 << 6, 52 | 60 << 6 | 4 << 12, -1],
+                          [6 | 21 << 6, 52 | 60 << 6 | 1 << 12, 1 | 18 << 6]])
+    logits = legal_logits(head, legal, prior)
+    for b, row in enumerate(legal.tolist()):
+        for column, move in enumerate(row):
+            if move < 0:
+                assert logits[b, column] == float("-inf")
+                continue
+            f, t, promotion = move & 63, (move >> 6) & 63, move >> 12
+            pair = sum(float(head[b, 2 + i, f] * head[b, 2 + d + i, t]) for i in range(d))
+            expected = float(head[b, 0, f] + head[b, 1, t] + prior[promotion]) + pair
+            assert float(logits[b, column]) == pytest.approx(expected, abs=1e-5)
 
 
 def test_head_loss_adds_the_square_cross_entropies() -> None:

@@ -21,7 +21,7 @@ from hastings_train.evaluate import evaluate
 from hastings_train.model import ChessNet, folded_forward
 from make_fixture import encode_board, encode_move
 
-from conftest import TrainedRun, run_main
+from conftest import HEAD_DIM, TrainedRun, run_main
 
 
 def progress(output: str) -> list[tuple[int, float]]:
@@ -33,7 +33,8 @@ def progress(output: str) -> list[tuple[int, float]]:
 def trained_model(run_dir: Path) -> ChessNet:
     """The checkpoint's model, in eval mode."""
     checkpoint = torch.load(run_dir / "checkpoint.pt", weights_only=False)
-    model = ChessNet(checkpoint["args"]["blocks"], checkpoint["args"]["channels"])
+    model = ChessNet(checkpoint["args"]["blocks"], checkpoint["args"]["channels"],
+                     checkpoint["args"]["head_dim"])
     model.load_state_dict(checkpoint["model"])
     return model.eval()
 
@@ -41,6 +42,15 @@ def trained_model(run_dir: Path) -> ChessNet:
 def eval_split(data: Path):
     """The validation split, or train when there is none."""
     return load_split(data / "valid") or load_split(data / "train")
+
+
+def move_logits(head: np.ndarray, legal: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    """Each legal move's logit, written out apart from the trainer's `legal_logits`:
+    from + to + Σᵢ queryᵢ[from] · keyᵢ[to] + prior[promotion]."""
+    d = (head.shape[0] - 2) // 2
+    f, t = legal & 63, (legal >> 6) & 63
+    pair = sum(head[2 + i, f] * head[2 + d + i, t] for i in range(d))
+    return head[0, f] + head[1, t] + pair + prior[legal >> 12]
 
 
 def test_training_loss_falls_and_top1_beats_chance(trained: TrainedRun) -> None:
@@ -76,7 +86,7 @@ def test_evaluate_matches_a_plain_computation(trained: TrainedRun) -> None:
     top1 = from_hits = 0
     for i, played in enumerate(split.moves.tolist()):
         legal = split.legal[int(split.offsets[i]):int(split.offsets[i + 1])].astype(np.int64)
-        logits = head[i, 0, legal & 63] + head[i, 1, (legal >> 6) & 63] + prior[legal >> 12]
+        logits = move_logits(head[i], legal, prior)
         top1 += legal[np.argmax(logits)] == played
         froms = sorted(set((legal & 63).tolist()))
         from_hits += froms[int(np.argmax(head[i, 0, froms]))] == played & 63
@@ -96,17 +106,18 @@ def test_export_is_the_folded_net(trained: TrainedRun) -> None:
         assert torch.allclose(folded_forward(tensors, planes), model(planes), atol=1e-4, rtol=0)
     assert all(t.dtype == torch.float32 for t in tensors.values())
     assert tensors["stem.weight"].shape == (16, 14, 3, 3)
-    assert tensors["head.weight"].shape == (2, 16, 3, 3)
+    assert tensors["head.weight"].shape == (2 + 2 * HEAD_DIM, 16, 3, 3)
     assert sorted(n for n in tensors if n.startswith("blocks.")) == sorted(
         f"blocks.{i}.{conv}.{part}"
         for i in range(2) for conv in ("conv1", "conv2") for part in ("weight", "bias"))
     prior = tensors["promotion_log_prior"]
     assert prior[0] == 0 and abs(float(torch.logsumexp(prior[1:], 0))) < 1e-5
     assert {k: metadata[k] for k in ("format", "architecture", "blocks", "channels", "encoding",
-                                     "planes", "stem_activation", "block_activation")} == {
+                                     "planes", "stem_activation", "block_activation",
+                                     "head_dim")} == {
         "format": "hastings-predictor", "architecture": "chessnet", "blocks": "2",
         "channels": "16", "encoding": "1", "planes": "14", "stem_activation": "relu",
-        "block_activation": "selu"}
+        "block_activation": "selu", "head_dim": str(HEAD_DIM)}
     assert metadata["dataset_sha256"] == read_meta(trained.data)["sha256"]
     assert metadata["command"].startswith("python -m hastings_train.train --data ")
     assert metadata["torch"] == torch.__version__
@@ -121,7 +132,8 @@ def test_parity_file(trained: TrainedRun) -> None:
     split = eval_split(trained.data)
     k = min(100, len(split))
     assert parity["boards"].dtype == np.uint64 and parity["boards"].shape == (k, 14)
-    assert parity["logits"].dtype == np.float32 and parity["logits"].shape == (k, 128)
+    maps = 2 + 2 * HEAD_DIM
+    assert parity["logits"].dtype == np.float32 and parity["logits"].shape == (k, maps * 64)
     assert parity["moves"].dtype == np.uint16 and parity["moves"].shape == (k,)
     assert (parity["boards"] == split.boards[:k]).all()
     assert (parity["moves"] == split.moves[:k]).all()
@@ -130,8 +142,7 @@ def test_parity_file(trained: TrainedRun) -> None:
     planes = unpack_planes(torch.from_numpy(parity["boards"].view(np.int64)))
     with torch.no_grad():
         logits = folded_forward(tensors, planes)
-    assert np.allclose(parity["logits"][:, :64], logits[:, 0].numpy(), atol=1e-5)
-    assert np.allclose(parity["logits"][:, 64:], logits[:, 1].numpy(), atol=1e-5)
+    assert np.allclose(parity["logits"].reshape(k, maps, 64), logits.numpy(), atol=1e-5)
 
 
 def test_resume_repeats_the_uninterrupted_run(dataset: Path, tmp_path: Path,
@@ -183,9 +194,35 @@ def test_rust_predicts_with_the_export(trained: TrainedRun, fen: str, count: int
         head = folded_forward(tensors, unpack_planes(torch.from_numpy(boards)))[0]
     legal = list(board.legal_moves)
     codes = torch.tensor([encode_move(m, board.turn) for m in legal])
-    logits = (head[0, codes & 63] + head[1, (codes >> 6) & 63]
-              + tensors["promotion_log_prior"][codes >> 12])
+    logits = torch.from_numpy(move_logits(head.numpy(), codes.numpy(),
+                                          tensors["promotion_log_prior"].numpy()))
     expected = dict(zip((m.uci() for m in legal), logits.softmax(0).tolist()))
     assert {m["uci"]: m["p"] for m in moves} == pytest.approx(expected, abs=1e-5)
     # hastings writes SAN without the check marks
     assert {m["san"].rstrip("+#") for m in moves} == {board.san(m).rstrip("+#") for m in legal}
+
+
+def test_min_ply_keeps_the_later_positions(dataset: Path) -> None:
+    split = load_split(dataset / "train")
+    assert split.ply is not None
+    lowest = int(np.min(split.ply))
+    cut = lowest + 6
+    kept = DeviceSplit(split, torch.device("cpu"), min_ply=cut)
+    expected = np.asarray(split.ply) >= cut
+    assert 0 < len(kept) == int(expected.sum()) < len(split)
+    assert torch.equal(kept.moves, torch.from_numpy(split.moves[expected].astype(np.int32)))
+
+
+def test_budget_ends_the_schedule_in_time(dataset: Path, tmp_path: Path) -> None:
+    # 1000 epochs could never be trained in six seconds: the schedule is fitted to them.
+    output, _ = run_main(["--data", str(dataset), "--out", str(tmp_path), "--blocks", "1",
+                          "--channels", "8", "--epochs", "1000", "--batch", "64",
+                          "--log-every", "50", "--budget-minutes", "0.1"])
+    fitted = int(re.search(r"the schedule ends at step (\d+)", output).group(1))
+    assert f"the schedule ended at step {fitted}" in output
+    checkpoint = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
+    assert checkpoint["global_step"] == checkpoint["total_steps"] == fitted
+    steps_per_epoch = max(1, len(load_split(dataset / "train")) // 64)
+    assert fitted < 1000 * steps_per_epoch
+    assert checkpoint["scheduler"]["_last_lr"][0] < 1e-3 * 2e-3 + 1e-9
+    assert (tmp_path / "predictor.safetensors").exists()

@@ -8,9 +8,10 @@
 //! - [`net`]: the network's forward pass;
 //! - [`Predictor`]: a distribution over exactly the legal moves of a position.
 //!
-//! A legal move's logit is its from-square logit plus its to-square logit plus the
-//! log-prior of its promotion piece; its probability is the softmax over the legal
-//! moves.
+//! A legal move's logit is its from-square logit plus its to-square logit (plus, with a
+//! query·key head, the dot product of the two squares' vectors) plus the log-prior of
+//! its promotion piece ([`Network::move_logit`]); its probability is the softmax over
+//! the legal moves.
 
 pub mod encode;
 pub mod net;
@@ -103,22 +104,25 @@ impl Predictor {
         self.net.forward(&boards, scratch, &mut logits);
         positions
             .iter()
-            .zip(logits.chunks_exact(128))
+            .zip(logits.chunks_exact(self.net.outputs_per_position()))
             .map(|(pos, logits)| self.distribution(pos, logits))
             .collect()
     }
 
-    /// The softmax over the legal moves of `pos` of the network's `logits` for it.
-    fn distribution(&self, pos: &Chess, logits: &[f32]) -> Vec<PredictedMove> {
+    /// The softmax over the legal moves of `pos` of the network's output `maps` for it.
+    fn distribution(&self, pos: &Chess, maps: &[f32]) -> Vec<PredictedMove> {
         let turn = pos.turn();
         let scored: Vec<(Move, f64)> = pos
             .legal_moves()
             .into_iter()
             .map(|mv| {
                 let code = MoveCode::of(&mv, turn);
-                let logit = logits[code.from_index()]
-                    + logits[64 + code.to_index()]
-                    + self.net.promotion_prior(code.promotion_index());
+                let logit = self.net.move_logit(
+                    maps,
+                    code.from_index(),
+                    code.to_index(),
+                    code.promotion_index(),
+                );
                 (mv, f64::from(logit))
             })
             .collect();

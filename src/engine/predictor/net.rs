@@ -1,6 +1,8 @@
 //! The move predictor's network, run from its safetensors weights: a 3×3 convolution
-//! stem (ReLU), residual blocks of two 3×3 convolutions (SELU), and a 3×3 head with two
-//! output maps, the from-square and the to-square logits. Batch norm is folded into the
+//! stem (ReLU), residual blocks of two 3×3 convolutions (SELU), and a 3×3 head whose
+//! output maps are the from-square and the to-square logits, then (metadata `head_dim`
+//! d > 0) d query and d key maps: a move's logit adds the dot product of its from-square's
+//! query and its to-square's key ([`Network::move_logit`]). Batch norm is folded into the
 //! convolutions by the trainer, so a block is conv → SELU → conv → + input → SELU.
 //!
 //! Each convolution is an im2col copy of the 8×8 planes (every square's 3×3
@@ -60,6 +62,8 @@ pub struct Network {
     stem: Conv,
     blocks: Vec<(Conv, Conv)>,
     head: Conv,
+    /// Query (and key) maps of the head: 0 for the seed's from + to head.
+    head_dim: usize,
     /// Log-prior of each promotion piece (index 0: no promotion, always 0).
     promotion_prior: [f32; 5],
     /// The file's metadata (architecture, training command, accuracy, …).
@@ -109,6 +113,12 @@ impl Network {
                 .map_err(|_| WeightsError::Metadata(format!("`{key}` is not a number")))
         };
         let (blocks, channels) = (number("blocks")?, number("channels")?);
+        // Weights from before the query·key head have no `head_dim`: theirs is 0.
+        let head_dim = if metadata.contains_key("head_dim") {
+            number("head_dim")?
+        } else {
+            0
+        };
         let tensors =
             SafeTensors::deserialize(bytes).map_err(|e| WeightsError::Format(e.to_string()))?;
         let conv = |name: &str, inputs: usize, outputs: usize| -> Result<Conv, WeightsError> {
@@ -132,7 +142,7 @@ impl Network {
                 ))
             })
             .collect::<Result<Vec<_>, WeightsError>>()?;
-        let head = conv("head", channels, 2)?;
+        let head = conv("head", channels, 2 + 2 * head_dim)?;
         let prior = floats(&tensors, "promotion_log_prior", &[5])?;
         let mut promotion_prior = [0.0; 5];
         promotion_prior.copy_from_slice(&prior);
@@ -140,6 +150,7 @@ impl Network {
             stem,
             blocks,
             head,
+            head_dim,
             promotion_prior,
             metadata,
         })
@@ -155,6 +166,32 @@ impl Network {
         self.stem.outputs
     }
 
+    /// The width d of the head's query·key term (0: the seed's from + to head).
+    pub fn head_dim(&self) -> usize {
+        self.head_dim
+    }
+
+    /// The logits [`Network::forward`] gives for each position: 64 for each of the
+    /// head's `2 + 2d` maps.
+    pub fn outputs_per_position(&self) -> usize {
+        self.head.outputs * SQUARES
+    }
+
+    /// A move's logit from its position's [`Network::forward`] output `maps`:
+    /// `from[from] + to[to] + Σᵢ queryᵢ[from] · keyᵢ[to] + prior[promotion]`, squares
+    /// in the mover's frame (as [`MoveCode`](super::MoveCode) gives them).
+    pub fn move_logit(&self, maps: &[f32], from: usize, to: usize, promotion: usize) -> f32 {
+        let d = self.head_dim;
+        let queries = &maps[2 * SQUARES..][..d * SQUARES];
+        let keys = &maps[(2 + d) * SQUARES..][..d * SQUARES];
+        let pair: f32 = queries
+            .chunks_exact(SQUARES)
+            .zip(keys.chunks_exact(SQUARES))
+            .map(|(q, k)| q[from] * k[to])
+            .sum();
+        maps[from] + maps[SQUARES + to] + pair + self.promotion_prior(promotion)
+    }
+
     /// The metadata the trainer wrote (architecture, command, dataset hash, accuracy).
     pub fn metadata(&self) -> &HashMap<String, String> {
         &self.metadata
@@ -166,11 +203,13 @@ impl Network {
         self.promotion_prior.get(promotion).copied().unwrap_or(0.0)
     }
 
-    /// The logits of a batch of encoded positions: for each, 64 from-square logits then
-    /// 64 to-square logits (squares in the mover's frame), written to `out`.
+    /// The head's maps for a batch of encoded positions, written to `out`: for each
+    /// position [`Network::outputs_per_position`] logits, the 64 from-square logits, the
+    /// 64 to-square logits, then the d query and d key maps (squares in the mover's
+    /// frame).
     pub fn forward(&self, boards: &[[u64; PLANES]], scratch: &mut Scratch, out: &mut Vec<f32>) {
         out.clear();
-        out.reserve(boards.len() * 2 * SQUARES);
+        out.reserve(boards.len() * self.outputs_per_position());
         for part in boards.chunks(POSITIONS_AT_ONCE) {
             self.forward_part(part, scratch, out);
         }
@@ -207,9 +246,9 @@ impl Network {
             std::mem::swap(a, b);
         }
         self.head.apply(b, batch, cols, c);
-        // [2, position, square] → [position, 2 × square].
+        // [map, position, square] → [position, map × square].
         for p in 0..batch {
-            for map in 0..2 {
+            for map in 0..self.head.outputs {
                 out.extend_from_slice(&c[map * width + p * SQUARES..][..SQUARES]);
             }
         }

@@ -29,23 +29,7 @@ fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
 
 /// Clicks "from" then "to" on the board.
 fn play(harness: &mut Harness<'static, TrainerApp>, mv: Move) {
-    let label = |sq: shakmaty::Square| {
-        let pos = harness.state().session().position().clone();
-        match pos.board().piece_at(sq) {
-            Some(p) => format!(
-                "{sq} {} {}",
-                if p.color.is_white() { "white" } else { "black" },
-                format!("{:?}", p.role).to_lowercase()
-            ),
-            None => sq.to_string(),
-        }
-    };
-    let (a, b) = (label(mv.from().unwrap()), label(mv.to()));
-    harness.get_by_label(&a).click();
-    harness.run();
-    harness.get_by_label(&b).click();
-    harness.step();
-    harness.step();
+    common::click_move(harness, mv);
     harness.run();
 }
 

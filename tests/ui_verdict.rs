@@ -41,36 +41,12 @@ fn harness_with(stub: Stub) -> Harness<'static, TrainerApp> {
         Limits::depth(1),
     );
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
-    let mut harness = Harness::builder()
-        .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(8)
-        .build_ui_state(
-            |ui, app: &mut TrainerApp| app.frame_ui(ui),
-            TrainerApp::of(coach),
-        );
-    harness.run();
-    harness
+    common::drill_window(coach)
 }
 
 /// Clicks the piece of `mv`, then its target square.
 fn play(harness: &mut Harness<'static, TrainerApp>, mv: Move) {
-    let label = |sq: shakmaty::Square| {
-        let pos = harness.state().session().position().clone();
-        match pos.board().piece_at(sq) {
-            Some(p) => format!(
-                "{sq} {} {}",
-                if p.color.is_white() { "white" } else { "black" },
-                format!("{:?}", p.role).to_lowercase()
-            ),
-            None => sq.to_string(),
-        }
-    };
-    let (from, to) = (label(mv.from().unwrap()), label(mv.to()));
-    harness.get_by_label(&from).click();
-    harness.run();
-    harness.get_by_label(&to).click();
-    harness.step();
-    harness.step();
+    common::click_move(harness, mv);
 }
 
 fn mv(harness: &Harness<'static, TrainerApp>, san: &str) -> Move {

@@ -30,6 +30,7 @@ pub mod explore;
 pub mod explorer;
 pub mod files;
 pub mod format;
+pub mod human;
 pub mod jobs;
 pub mod learner_style;
 pub mod missed;
@@ -159,6 +160,8 @@ pub struct Coach {
     pub(crate) verdict: verdict::VerdictState,
     /// The Explorer tab: the open index, its filter, the moves on the board.
     pub(crate) explorer: explorer::ExplorerState,
+    /// What strong players are predicted to play at the position shown.
+    pub(crate) human: human::HumanState,
     /// Whether a screenshot is being taken (the play-on game waits for its analysis).
     pub(crate) screenshot: bool,
     /// The caller's time now, in seconds.
@@ -222,6 +225,7 @@ impl Coach {
             explore: None,
             explored: None,
             explorer: explorer::ExplorerState::default(),
+            human: human::HumanState::default(),
             report: None,
             coverage: CoverageState::default(),
             coverage_shown: false,
@@ -409,6 +413,7 @@ impl Coach {
             || self.coverage.job.is_some()
             || self.play_on_busy()
             || self.verdict_busy()
+            || (self.screenshot && self.is_predicting_human_moves())
     }
 
     /// The message shown in the drill panel, if any (what happened last).
@@ -479,6 +484,7 @@ impl Coach {
         self.progress.poll();
         self.refresh_missed();
         self.refresh_explorer();
+        self.refresh_human();
     }
 
     /// Records the lines the drill completed since the last call.

@@ -92,6 +92,9 @@ pub struct Settings {
     /// Whether review mode starts each card at its position (the lead-up moves played at
     /// once, as Chess Position Trainer jumps to the position) instead of from move 1.
     pub review_at_position: bool,
+    /// Whether the chart and the wrong-move panel show what strong players are predicted
+    /// to play at the position (the move predictor).
+    pub show_human_moves: bool,
 }
 
 impl Default for Settings {
@@ -119,6 +122,7 @@ impl Default for Settings {
             alternatives_not_mistakes: false,
             explain_wrong_moves: true,
             review_at_position: false,
+            show_human_moves: true,
         }
     }
 }

@@ -11,6 +11,9 @@ use crate::coach::Coach;
 use crate::coach::explore::ChartKey;
 use crate::trainer::Phase;
 
+/// How many of the predictor's moves the chart's line names.
+const HUMAN_MOVES: usize = 3;
+
 /// Which position the chart shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Shown {
@@ -96,6 +99,30 @@ pub(super) fn refresh(coach: &Coach, chart: &mut ChartCache) {
     chart.shown = Some(shown);
 }
 
+/// What strong players are predicted to play at the position shown, in one line; while
+/// it is being computed, an empty line of the same height, so that the chart does not
+/// jump when it comes.
+fn human_moves_ui(ui: &mut Ui, coach: &Coach) {
+    if !coach.settings().show_human_moves {
+        return;
+    }
+    let Some(line) = coach
+        .human_moves()
+        .and_then(|moves| crate::coach::human::top_moves_line(moves, HUMAN_MOVES))
+    else {
+        ui.label(RichText::new(" ").small());
+        return;
+    };
+    ui.add(
+        egui::Label::new(RichText::new(format!("Strong players (predicted): {line}")).small())
+            .wrap(),
+    )
+    .on_hover_text(
+        "The moves a network trained on 146,000 master games expects strong players to \
+         play here, with their shares (Style tab: \"Show what strong players play here\")",
+    );
+}
+
 /// Whether the chart (and the book arrows) hide the learner's candidates now.
 pub(super) fn hides_answer(coach: &Coach) -> bool {
     !matches!(shown(coach), Shown::Ply(_))
@@ -143,6 +170,9 @@ pub(super) fn chart_panel_ui(
             commands.push(Command::SetSettings(Box::new(settings)));
         }
     });
+    if matches!(chart.shown, Some(Shown::Ply(_))) {
+        human_moves_ui(ui, coach);
+    }
     if chart.shown == Some(Shown::Hidden) {
         ui.add_space(12.0);
         ui.label(

@@ -130,7 +130,9 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
             });
         }
         Phase::OutOfBook {
-            san, book_moves, ..
+            san,
+            book_moves,
+            attempted,
         } => {
             ui.label(
                 RichText::new(format!("{san} is not in the book."))
@@ -148,6 +150,13 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
             });
             ui.label("Book moves here:");
             book_moves_ui(ui, session, book_moves);
+            // Last, so that its coming (from a background thread) moves no button.
+            if let Some(sentence) = coach
+                .human_moves()
+                .and_then(|moves| crate::coach::human::played_move_sentence(moves, *attempted))
+            {
+                ui.add(egui::Label::new(RichText::new(sentence).weak()).wrap());
+            }
         }
         Phase::EndOfLine {
             title,

@@ -162,6 +162,15 @@ pub fn style_panel_ui(
          moves while you think, so the verdict comes at once",
     );
     ui.checkbox(
+        &mut settings.show_human_moves,
+        "Show what strong players play here",
+    )
+    .on_hover_text(
+        "Under the chart, and after a move outside the book: the moves a network trained on \
+         146,000 master games expects strong players to play at the position, with their \
+         shares",
+    );
+    ui.checkbox(
         &mut settings.alternatives_not_mistakes,
         "Alternatives that are also good are not mistakes",
     )

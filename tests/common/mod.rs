@@ -169,6 +169,49 @@ pub fn stockfish_or_skip() -> Option<std::path::PathBuf> {
 /// The window's harness, as the UI tests build it.
 pub type AppHarness = egui_kittest::Harness<'static, hastings::ui::TrainerApp>;
 
+/// The window showing `coach` at 1280×800, after its first frames (at most 8 steps a
+/// run, as the drill tests drive it).
+pub fn drill_window(coach: hastings::coach::Coach) -> AppHarness {
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(eframe::egui::vec2(1280.0, 800.0))
+        .with_max_steps(8)
+        .build_ui_state(
+            |ui, app: &mut hastings::ui::TrainerApp| app.frame_ui(ui),
+            hastings::ui::TrainerApp::of(coach),
+        );
+    harness.run();
+    harness
+}
+
+/// The label of a board square in the window: "e4", or "e4 white knight" when a piece
+/// stands there.
+pub fn square_label(pos: &Chess, sq: shakmaty::Square) -> String {
+    match pos.board().piece_at(sq) {
+        Some(p) => format!(
+            "{sq} {} {}",
+            if p.color.is_white() { "white" } else { "black" },
+            format!("{:?}", p.role).to_lowercase()
+        ),
+        None => sq.to_string(),
+    }
+}
+
+/// Plays `mv` in the drill by clicking its piece, then its target square, and steps two
+/// frames.
+pub fn click_move(h: &mut AppHarness, mv: Move) {
+    use egui_kittest::kittest::Queryable as _;
+    let pos = h.state().session().position().clone();
+    let (from, to) = (
+        square_label(&pos, mv.from().unwrap()),
+        square_label(&pos, mv.to()),
+    );
+    h.get_by_label(&from).click();
+    h.run();
+    h.get_by_label(&to).click();
+    h.step();
+    h.step();
+}
+
 /// In the window's "read as" dialog: chooses `mode` ("My repertoire", "A game
 /// collection", …), presses Import, and waits for the import and the new book.
 pub fn import_as(h: &mut AppHarness, mode: &str) {

@@ -1,0 +1,122 @@
+//! "What a strong human plays here" in the window (egui_kittest): the chart's line of the
+//! move predictor's likeliest moves, and the wrong-move panel's sentence on how often
+//! strong players play the learner's move, both against the shipped predictor's own
+//! numbers; hidden while the chart hides the answer, and off with the Style setting.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use std::time::{Duration, Instant};
+
+use eframe::egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use hastings::coach::human::{human_moves, played_move_sentence, top_moves_line};
+use hastings::coach::settings::{Settings, Side};
+use hastings::coach::{Coach, Command};
+use hastings::engine::predictor::Predictor;
+use hastings::trainer::Phase;
+use hastings::ui::TrainerApp;
+use shakmaty::{Chess, Move, Position};
+
+mod common;
+use common::{eco, san_moves};
+
+/// The window at the drill after 1.e4 e5 2.Nf3 Nc6 (White to move); no engine judges
+/// wrong moves.
+fn harness(hide_answer: bool, show_human_moves: bool) -> Harness<'static, TrainerApp> {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "5".to_owned(),
+        reply_delay_ms: 0,
+        animate_moves: false,
+        explain_wrong_moves: false,
+        hide_answer,
+        show_human_moves,
+        ..Settings::default()
+    };
+    let mut coach = Coach::new(eco(), settings, None);
+    coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
+    common::drill_window(coach)
+}
+
+/// Steps frames until no prediction is being computed (the predictor works on its own
+/// thread), with a generous deadline for debug builds.
+fn settle(harness: &mut Harness<'static, TrainerApp>) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        harness.step();
+        if !harness.state().coach().is_predicting_human_moves()
+            && harness.state().coach().human_moves().is_some()
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no prediction came");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    harness.run();
+}
+
+/// Plays `san` by clicking its piece and its target square.
+fn play(harness: &mut Harness<'static, TrainerApp>, san: &str) -> Move {
+    let pos = harness.state().session().position().clone();
+    let mv = san
+        .parse::<shakmaty::san::San>()
+        .unwrap()
+        .to_move(&pos)
+        .unwrap();
+    common::click_move(harness, mv);
+    mv
+}
+
+fn predicted(pos: &Chess) -> Vec<hastings::coach::human::HumanMove> {
+    human_moves(&Predictor::shared().unwrap(), pos)
+}
+
+#[test]
+fn a_wrong_move_says_how_often_strong_players_play_it() {
+    let mut h = harness(true, true);
+    let before = h.state().session().position().clone();
+    // Hidden at the learner's move: the line would give the answer away.
+    for _ in 0..5 {
+        h.step();
+    }
+    assert!(h.state().coach().human_moves().is_none());
+    assert!(h.query_by_label_contains("Strong players").is_none());
+
+    let a3 = play(&mut h, "a3");
+    assert!(matches!(
+        h.state().session().phase(),
+        Phase::OutOfBook { .. }
+    ));
+    settle(&mut h);
+    let expected = played_move_sentence(&predicted(&before), a3).unwrap();
+    assert!(expected.contains("play a3 ") && expected.contains("most play"));
+    h.get_by_label(&expected);
+    // The chart shows the same position (before the wrong move), and its line too.
+    let line = top_moves_line(&predicted(&before), 3).unwrap();
+    h.get_by_label(&format!("Strong players (predicted): {line}"));
+}
+
+#[test]
+fn the_chart_names_the_likeliest_moves_when_the_answer_is_not_hidden() {
+    let mut h = harness(false, true);
+    let pos = h.state().session().position().clone();
+    settle(&mut h);
+    let moves = predicted(&pos);
+    assert_eq!(moves.len(), pos.legal_moves().len());
+    let line = top_moves_line(&moves, 3).unwrap();
+    h.get_by_label(&format!("Strong players (predicted): {line}"));
+}
+
+#[test]
+fn the_style_setting_turns_it_off() {
+    let mut h = harness(false, false);
+    play(&mut h, "a3");
+    for _ in 0..20 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(!h.state().coach().is_predicting_human_moves());
+    assert!(h.state().coach().human_moves().is_none());
+    assert!(h.query_by_label_contains("Strong players").is_none());
+}

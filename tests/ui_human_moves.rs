@@ -7,7 +7,6 @@
 
 use std::time::{Duration, Instant};
 
-use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hastings::coach::human::{human_moves, played_move_sentence, top_moves_line};

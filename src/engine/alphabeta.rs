@@ -8,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::Engine;
 use super::error::EngineError;
+use super::evaluation::Evaluation;
 use super::game::Game;
 use super::info::{SearchInfo, SearchResult};
 use super::limits::Limits;
@@ -32,11 +33,21 @@ impl AlphaBeta {
     /// A full-strength engine with a `hash_mb` MB table; `seed` fixes the weaker
     /// levels' choices.
     pub fn new(hash_mb: usize, seed: u64) -> AlphaBeta {
+        AlphaBeta::with_evaluation(hash_mb, seed, Evaluation::default())
+    }
+
+    /// [`AlphaBeta::new`] searching with `evaluation`.
+    pub fn with_evaluation(hash_mb: usize, seed: u64, evaluation: Evaluation) -> AlphaBeta {
         AlphaBeta {
-            searcher: Searcher::new(hash_mb),
+            searcher: Searcher::with_evaluation(hash_mb, evaluation),
             skill: MAX_SKILL,
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
+    }
+
+    /// The evaluation it searches with.
+    pub fn evaluation(&self) -> &Evaluation {
+        self.searcher.evaluation()
     }
 
     /// Sets the skill level, 0–20 (20: full strength).
@@ -56,16 +67,21 @@ impl AlphaBeta {
 
     /// Replaces the transposition table by one of `hash_mb` MB.
     pub fn resize_hash(&mut self, hash_mb: usize) {
-        self.searcher = Searcher::new(hash_mb);
+        let evaluation = self.searcher.evaluation().clone();
+        self.searcher = Searcher::with_evaluation(hash_mb, evaluation);
     }
 }
 
 impl Engine for AlphaBeta {
     fn name(&self) -> String {
+        let base = match self.searcher.evaluation() {
+            Evaluation::Tapered => "hastings alphabeta",
+            Evaluation::Tuned(_) => "hastings eval (seed 003)",
+        };
         if self.skill == MAX_SKILL {
-            "hastings alphabeta".to_string()
+            base.to_string()
         } else {
-            format!("hastings alphabeta (skill {})", self.skill)
+            format!("{base} (skill {})", self.skill)
         }
     }
 

@@ -10,7 +10,8 @@
 //!
 //! The parts, one idea per file:
 //!
-//! - evaluation: [`pst`] (the tables, as data), [`eval`] (tapered sum);
+//! - evaluation: [`pst`] (the tables, as data), [`eval`] (tapered sum), [`tuned`] (seed
+//!   003's 37 features with GA-tuned weights), [`evaluation`] (which one a search uses);
 //! - α-β: [`search`] (iterative deepening, root), `negamax`, `quiescence`,
 //!   [`ordering`] (hash move, MVV-LVA, killers, history), [`tt`], [`strength`],
 //!   [`alphabeta`] (the engine);
@@ -22,7 +23,9 @@
 //! - [`analysis`]: one position analysed as a new game (score and best line), for
 //!   repertoire checks and wrong-move verdicts;
 //! - matches: [`adjudicate`], [`elo`], [`spec`] (engines named on the command line),
-//!   [`matches`](mod@matches).
+//!   [`matches`](mod@matches), [`tournament`] (round robins and their cross table);
+//! - [`tuning`]: the seed-003 evaluation's weights tuned by the genetic algorithm, on
+//!   master moves and by co-evolution.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -43,6 +46,7 @@ pub mod discover;
 pub mod elo;
 pub mod error;
 pub mod eval;
+pub mod evaluation;
 pub mod game;
 pub mod handle;
 pub mod human;
@@ -63,7 +67,10 @@ pub mod score;
 pub mod search;
 pub mod spec;
 pub mod strength;
+pub mod tournament;
 pub mod tt;
+pub mod tuned;
+pub mod tuning;
 pub mod uci_server;
 
 use std::sync::atomic::AtomicBool;

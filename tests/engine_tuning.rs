@@ -100,7 +100,10 @@ fn coevolution_starts_from_the_winners_and_their_crossovers_and_scores_a_round_r
     assert_eq!(points.iter().sum::<f64>(), 0.0);
     assert!(points.iter().all(|p| p.abs() <= 8.0), "{points:?}");
     let config = coevolution_config(3);
-    assert_eq!((config.elitism, config.mutation_rate, config.generations), (0.2, 0.0, 4));
+    assert_eq!(
+        (config.elitism, config.mutation_rate, config.generations),
+        (0.2, 0.0, 4)
+    );
 }
 
 #[test]
@@ -139,14 +142,22 @@ fn train_eval_writes_weights_resumes_and_refuses_held_out_files() {
     // Two more generations resume from the saved state…
     let (code, stdout, stderr) = run(args("4"));
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("resuming") && !stdout.contains("generation 1/"), "{stdout}");
+    assert!(
+        stdout.contains("resuming") && !stdout.contains("generation 1/"),
+        "{stdout}"
+    );
     let resumed = std::fs::read_to_string(&out).unwrap();
     // …and give what an unbroken run of four gives.
     std::fs::remove_file(hastings::workspace::eval_files::state_path(&out)).unwrap();
     let (code, _, stderr) = run(args("4"));
     assert_eq!(code, 0, "{stderr}");
     let unbroken = std::fs::read_to_string(&out).unwrap();
-    let body = |s: &str| s.lines().filter(|l| !l.contains("made_by")).collect::<Vec<_>>().join("\n");
+    let body = |s: &str| {
+        s.lines()
+            .filter(|l| !l.contains("made_by"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     assert_eq!(body(&resumed), body(&unbroken));
     assert_ne!(weights, Weights::seed_ga());
     // Other settings do not resume a run.

@@ -16,9 +16,13 @@
 //!   [`ordering`] (hash move, MVV-LVA, killers, history), [`tt`], [`strength`],
 //!   [`alphabeta`] (the engine);
 //! - [`mcts`]: UCT with the evaluation at the leaves;
+//! - the move predictor ([`predictor`]) as players: [`human`] (its distribution with a
+//!   temperature), [`blend`] (seed 003's λ blend of it and the tuned evaluation's
+//!   search), [`opponent`] (such a player analysing with α-β in a play-on game);
 //! - UCI: [`protocol`] (lenient line parsing over shakmaty-uci), [`process`] (the child
 //!   process and its reader threads), [`client`] (handshake, options, search),
-//!   [`discover`] (finding Stockfish), [`uci_server`] (`hastings uci`);
+//!   [`discover`] (finding Stockfish), [`uci_server`] (`hastings uci`) and
+//!   [`uci_engines`] (the engines it serves, their options);
 //! - [`handle`]: a background engine for the window, with fallback;
 //! - [`analysis`]: one position analysed as a new game (score and best line), for
 //!   repertoire checks and wrong-move verdicts;
@@ -41,6 +45,7 @@
 pub mod adjudicate;
 pub mod alphabeta;
 pub mod analysis;
+pub mod blend;
 pub mod client;
 pub mod discover;
 pub mod elo;
@@ -56,6 +61,7 @@ pub mod matches;
 pub mod matching;
 pub mod mcts;
 mod negamax;
+pub mod opponent;
 pub mod ordering;
 pub mod predictor;
 pub mod process;
@@ -71,6 +77,7 @@ pub mod tournament;
 pub mod tt;
 pub mod tuned;
 pub mod tuning;
+pub mod uci_engines;
 pub mod uci_server;
 
 use std::sync::atomic::AtomicBool;

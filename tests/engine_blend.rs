@@ -1,0 +1,103 @@
+//! Seed 003's λ blend in-process: λ = 0 is the tuned evaluation's search, λ = 1 the
+//! predictor's top move, a mate beats any bonus, and a temperature draws among close
+//! moves repeatably.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::atomic::AtomicBool;
+
+use hastings::engine::blend::{Blend, BlendSettings, Bonus};
+use hastings::engine::evaluation::Evaluation;
+use hastings::engine::predictor::Predictor;
+use hastings::engine::tuned::TunedEval;
+use hastings::engine::{AlphaBeta, Engine, Game, Limits};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+fn blend(lambda: f64, bonus: Bonus, temperature: f64, seed: u64) -> Blend {
+    let settings = BlendSettings {
+        lambda,
+        bonus,
+        temperature,
+        depth: Some(2),
+    };
+    Blend::new(
+        TunedEval::shipped().unwrap(),
+        Some(Predictor::shared().unwrap()),
+        settings,
+        seed,
+    )
+}
+
+fn play(engine: &mut dyn Engine, pos: &Chess) -> Move {
+    engine
+        .search(
+            &Game::new(pos.clone()),
+            &Limits::depth(2),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .unwrap()
+        .best
+        .unwrap()
+}
+
+const OPENINGS: [&str; 4] = ["", "e4 c5", "d4 Nf6 c4 e6 Nc3", "e4 e5 Nf3 Nc6 Bb5 a6"];
+
+#[test]
+fn lambda_zero_is_the_evaluation_and_lambda_one_the_predictors_top_move() {
+    let predictor = Predictor::shared().unwrap();
+    let mut eval =
+        AlphaBeta::with_evaluation(16, 0, Evaluation::Tuned(TunedEval::shipped().unwrap()));
+    for sans in OPENINGS {
+        let pos = common::position_after(sans);
+        let by_eval = play(&mut eval, &pos);
+        for bonus in [Bonus::Top, Bonus::Probability] {
+            assert_eq!(
+                play(&mut blend(0.0, bonus, 0.0, 1), &pos),
+                by_eval,
+                "{sans}"
+            );
+        }
+        let top = predictor.predict(&pos)[0].mv;
+        assert_eq!(
+            play(&mut blend(1.0, Bonus::Top, 0.0, 1), &pos),
+            top,
+            "{sans}"
+        );
+    }
+}
+
+#[test]
+fn a_mate_found_by_the_search_beats_any_bonus() {
+    // Ra8 mates; nothing else comes close.
+    let pos: Chess = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    for bonus in [Bonus::Top, Bonus::Probability] {
+        let m = play(&mut blend(1.0, bonus, 0.0, 1), &pos);
+        assert_eq!(m.to().to_string(), "a8", "{bonus}");
+    }
+}
+
+#[test]
+fn a_temperature_draws_among_close_moves_and_the_seed_repeats_the_draws() {
+    let pos = Chess::default();
+    let draws = |seed: u64| -> Vec<Move> {
+        let mut engine = blend(0.5, Bonus::Probability, 2.0, seed);
+        (0..24).map(|_| play(&mut engine, &pos)).collect()
+    };
+    let a = draws(7);
+    assert!(a.iter().all(|m| pos.is_legal(*m)));
+    assert_eq!(a, draws(7));
+    let distinct: std::collections::HashSet<_> = a.iter().collect();
+    assert!(distinct.len() > 1, "{a:?}");
+    // At temperature 0 every search gives the same move.
+    let mut cold = blend(0.5, Bonus::Probability, 0.0, 7);
+    let first = play(&mut cold, &pos);
+    assert!((0..5).all(|_| play(&mut cold, &pos) == first));
+}

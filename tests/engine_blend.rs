@@ -101,3 +101,36 @@ fn a_temperature_draws_among_close_moves_and_the_seed_repeats_the_draws() {
     let first = play(&mut cold, &pos);
     assert!((0..5).all(|_| play(&mut cold, &pos) == first));
 }
+
+#[test]
+fn predict_eval_scores_the_blend_between_the_evaluation_and_the_predictor() {
+    let file = common::fixture("lichess_db_100k.pgn");
+    let file = file.to_str().unwrap();
+    let top1 = |agent: &[&str]| -> f64 {
+        let mut args = vec![
+            "predict",
+            "--eval",
+            file,
+            "--max-positions",
+            "120",
+            "--json",
+        ];
+        args.extend_from_slice(agent);
+        let (code, stdout, stderr) = common::hastings(&args);
+        assert_eq!(code, 0, "{stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(report["positions"], 120);
+        report["top1"].as_f64().unwrap()
+    };
+    let eval = top1(&["--agent", "eval", "--depth", "1"]);
+    let cnn = top1(&["--agent", "cnn"]);
+    assert_eq!(
+        top1(&["--agent", "blend", "--lambda", "0", "--depth", "1"]),
+        eval
+    );
+    assert_eq!(
+        top1(&["--agent", "blend", "--lambda", "1", "--depth", "1"]),
+        cnn
+    );
+    assert!(eval > 0.1 && cnn > eval, "eval {eval}, cnn {cnn}");
+}

@@ -21,6 +21,7 @@ pub mod predictor;
 pub mod progress_bar;
 pub mod repertoire;
 pub mod review;
+pub mod round_robin;
 pub mod sample;
 pub mod stats;
 pub mod train;

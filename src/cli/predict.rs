@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Args;
 use serde::Serialize;
@@ -12,9 +13,13 @@ use shakmaty::{CastlingMode, Chess, Move};
 
 use super::CliError;
 use crate::book::polyglot::{PlySink, RawMove, gnuchess, read_games};
+use crate::engine::blend::{Blend, BlendSettings, Bonus};
+use crate::engine::evaluation::Evaluation;
 use crate::engine::matching::{BookRanker, EngineRanker, PredictorRanker, match_moves};
 use crate::engine::predictor::Predictor;
+use crate::engine::tuned::TunedEval;
 use crate::engine::{AlphaBeta, Limits, UciEngine, discover};
+use crate::workspace::eval_files::read_weights;
 
 /// `hastings predict`.
 #[derive(Debug, Args)]
@@ -36,9 +41,22 @@ pub struct PredictArgs {
     pub max_positions: Option<usize>,
     /// With `--eval`: whose moves to score: `cnn` (the move predictor), `book` (the
     /// gnuchess book's most played move, where it has one), `alphabeta` or `stockfish`
-    /// (their best move at `--depth`).
+    /// (their best move at `--depth`), `eval` (α-β with seed 003's tuned evaluation at
+    /// `--depth`) or `blend` (seed 003's λ blend of that and the predictor).
     #[arg(long, value_enum, default_value_t = EvalAgent::Cnn)]
     pub agent: EvalAgent,
+    /// With `--agent blend`: the predictor's share λ (0: the evaluation alone, 1: the
+    /// predictor decides).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// With `--agent blend`: `top` (λ × 3000 for the predictor's move, the seed's) or
+    /// `probability` (λ × 3000 × p for every move).
+    #[arg(long, default_value = "top")]
+    pub bonus: Bonus,
+    /// With `--agent eval|blend`: tuned weights (a `train eval` output) instead of the
+    /// shipped ones.
+    #[arg(long, value_name = "FILE")]
+    pub eval_weights: Option<PathBuf>,
     /// With `--eval` and a search agent: the search depth.
     #[arg(long, default_value_t = 1)]
     pub depth: u32,
@@ -82,6 +100,10 @@ pub enum EvalAgent {
     Alphabeta,
     /// Stockfish.
     Stockfish,
+    /// The α-β search with seed 003's tuned evaluation.
+    Eval,
+    /// Seed 003's λ blend of the tuned evaluation and the predictor.
+    Blend,
 }
 
 pub(super) fn run(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
@@ -187,6 +209,15 @@ fn game_positions(
     Ok(positions)
 }
 
+/// `--eval-weights`, or the shipped tuned weights.
+fn tuned(args: &PredictArgs) -> Result<Arc<TunedEval>, CliError> {
+    match &args.eval_weights {
+        Some(path) => Ok(Arc::new(TunedEval::new(read_weights(path)?.0))),
+        None => TunedEval::shipped()
+            .map_err(|e| CliError::Usage(format!("the shipped tuned weights: {e}"))),
+    }
+}
+
 fn evaluate(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
     let positions = game_positions(&args.eval, args.min_ply, args.max_positions)?;
     let depth = Limits::depth(args.depth);
@@ -205,6 +236,37 @@ fn evaluate(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
         EvalAgent::Alphabeta => match_moves(&positions, args.threads, || {
             Ok(EngineRanker::new(AlphaBeta::new(16, 0), depth))
         })?,
+        EvalAgent::Eval => {
+            let eval = Evaluation::Tuned(tuned(args)?);
+            match_moves(&positions, args.threads, || {
+                Ok(EngineRanker::new(
+                    AlphaBeta::with_evaluation(1, 0, eval.clone()),
+                    depth,
+                ))
+            })?
+        }
+        EvalAgent::Blend => {
+            if !(0.0..=1.0).contains(&args.lambda) {
+                return Err(CliError::Usage(format!(
+                    "--lambda: a number from 0 to 1, not {}",
+                    args.lambda
+                )));
+            }
+            let eval = tuned(args)?;
+            let predictor = Arc::new(load_predictor(args)?);
+            let settings = BlendSettings {
+                lambda: args.lambda,
+                bonus: args.bonus,
+                temperature: 0.0,
+                depth: Some(args.depth.max(1)),
+            };
+            match_moves(&positions, args.threads, || {
+                let mut blend =
+                    Blend::new(Arc::clone(&eval), Some(Arc::clone(&predictor)), settings, 0);
+                blend.resize_hash(1);
+                Ok(EngineRanker::new(blend, depth))
+            })?
+        }
         EvalAgent::Stockfish => {
             let path = discover::stockfish().ok_or_else(|| {
                 CliError::Usage("--agent stockfish: Stockfish is not installed".into())

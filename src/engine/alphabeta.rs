@@ -20,6 +20,7 @@ use super::strength::{MAX_SKILL, Strength, choose, skill_options};
 pub struct AlphaBeta {
     searcher: Searcher,
     skill: u8,
+    max_depth: Option<u32>,
     rng: ChaCha8Rng,
 }
 
@@ -41,6 +42,7 @@ impl AlphaBeta {
         AlphaBeta {
             searcher: Searcher::with_evaluation(hash_mb, evaluation),
             skill: MAX_SKILL,
+            max_depth: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
     }
@@ -53,6 +55,11 @@ impl AlphaBeta {
     /// Sets the skill level, 0–20 (20: full strength).
     pub fn set_skill(&mut self, level: u8) {
         self.skill = level.min(MAX_SKILL);
+    }
+
+    /// Never searches deeper than `depth` (`None`: as the limits say).
+    pub fn set_max_depth(&mut self, depth: Option<u32>) {
+        self.max_depth = depth;
     }
 
     /// The skill level.
@@ -112,7 +119,10 @@ impl Engine for AlphaBeta {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<SearchResult, EngineError> {
-        let options = skill_options(self.skill);
+        let mut options = skill_options(self.skill);
+        if let Some(cap) = self.max_depth {
+            options.max_depth = Some(options.max_depth.map_or(cap, |d| d.min(cap)));
+        }
         let outcome = self.searcher.search(game, limits, &options, stop, on_info);
         let best = if options.margin > 0 {
             choose(&outcome.root_moves, options.margin, &mut self.rng).or(outcome.best)

@@ -1,6 +1,7 @@
-//! Seed 003's evaluation: evaluations per second on one core, and the α-β search's
-//! nodes per second with it (the positions and depths of `benches/engine.rs`, a ply
-//! shallower where the tuned weights search more nodes).
+//! Seed 003's evaluation: evaluations per second on one core, the α-β search's nodes
+//! per second with it (the positions of `benches/engine.rs`, a ply shallower), and one
+//! generation of the GA on master moves (75 organisms × 1,000 positions at depth 1, on
+//! two threads).
 //!
 //! Run: `nice -n 19 cargo bench --bench tuned_eval`.
 
@@ -10,39 +11,18 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use hastings::book::polyglot::{PlySink, RawMove, read_games};
 use hastings::engine::evaluation::Evaluation;
 use hastings::engine::search::{SearchOptions, Searcher};
 use hastings::engine::tuned::TunedEval;
+use hastings::engine::tuning::{MoveMatching, Sample, random_population};
 use hastings::engine::{Game, Limits};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use hastings::genetic::Problem;
+use shakmaty::{Chess, Move, Position};
 
-/// (name, FEN, depth).
-const POSITIONS: [(&str, &str, u32); 4] = [
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        6,
-    ),
-    (
-        "qgd",
-        "rnbqkb1r/ppp2ppp/4pn2/3p2B1/2PP4/2N5/PP2PPPP/R2QKBNR b KQkq - 3 4",
-        6,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        5,
-    ),
-    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 9),
-];
-
-fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
+#[path = "shared/engine_positions.rs"]
+mod engine_positions;
+use engine_positions::{POSITIONS, position as pos};
 
 /// The four positions and every position one legal move from them: a mix of openings,
 /// middlegames and endgames.
@@ -105,7 +85,8 @@ fn alphabeta(c: &mut Criterion) {
     let mut group = c.benchmark_group("alphabeta_tuned");
     group.sample_size(10);
     let evaluation = tuned();
-    for (name, fen, depth) in POSITIONS {
+    // A ply shallower than the tapered evaluation's bench: the tuned weights search more.
+    for (name, fen, depth) in POSITIONS.map(|(n, f, d)| (n, f, d - 1)) {
         let g = Game::new(pos(fen));
         let n = search(&evaluation, &g, depth);
         println!("{name}: depth {depth}, {n} nodes");
@@ -129,5 +110,45 @@ fn alphabeta(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, evaluations, alphabeta);
+/// Every third position from ply 8 on of the fixtures' games, up to `count`.
+fn fixture_positions(count: usize) -> Vec<Sample> {
+    struct Every {
+        out: Vec<Sample>,
+    }
+    impl PlySink for Every {
+        type Ply = ();
+        fn ply(&mut self, _: u64, ply: u32, pos: &Chess, mv: Move, _: RawMove) {
+            if ply >= 8 && ply.is_multiple_of(3) {
+                self.out.push((pos.clone(), mv));
+            }
+        }
+        fn add(&mut self, (): (), _: u8) {}
+    }
+    let mut sink = Every { out: Vec::new() };
+    for name in ["twic1599_100k.pgn", "lichess_db_100k.pgn"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name);
+        let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+        read_games(file, u32::MAX, &mut sink).unwrap();
+    }
+    sink.out.truncate(count);
+    assert_eq!(sink.out.len(), count);
+    sink.out
+}
+
+fn ga_generation(c: &mut Criterion) {
+    let positions = fixture_positions(1000);
+    let mut problem = MoveMatching::new(&positions, 1, 2);
+    let organisms = random_population(&problem, 75, 1);
+    let mut group = c.benchmark_group("ga");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements((75 * positions.len()) as u64));
+    group.bench_function("generation_75x1000_depth1_2threads", |b| {
+        b.iter(|| problem.score(&organisms));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, evaluations, alphabeta, ga_generation);
 criterion_main!(benches);

@@ -80,9 +80,11 @@ pub(super) fn run(command: &TrainCommand, out: &mut impl Write) -> Result<(), Cl
     }
 }
 
-/// The command line as typed (for the weights file's `made_by`).
+/// The command line as typed, the program named `hastings` (for the weights file's
+/// `made_by`).
 fn command_line() -> String {
-    std::env::args()
+    std::iter::once("hastings".to_string())
+        .chain(std::env::args().skip(1))
         .map(|a| {
             if a.is_empty() || a.contains(char::is_whitespace) {
                 format!("'{a}'")
@@ -130,57 +132,39 @@ fn train_eval(args: &TrainEvalArgs, out: &mut impl Write) -> Result<(), CliError
         .as_ref()
         .map_or_else(command_line, |s| s.command.clone());
     let done = resumed.as_ref().map_or(0, |s| s.population.generation);
+    let (label, per_generation) = match &stage {
+        Stage::Matching { .. } => ("scoring", config.population),
+        Stage::Coevolution { .. } => ("playing", CoEvolution::pairs(config.population)),
+    };
+    let left = config.generations.saturating_sub(done) as u64 + 1;
+    let bar = GenerationBar::new(label, per_generation as u64 * left);
+    let run = Run {
+        args,
+        config,
+        stage: stage.clone(),
+        command,
+        bar: &bar,
+    };
     let state = match &stage {
         Stage::Matching {
             depth, positions, ..
         } => {
             let samples = samples_from_text(positions)
                 .map_err(|e| CliError::Usage(format!("{}: {e}", state_file.display())))?;
-            let per_generation = config.population as u64;
-            let bar = GenerationBar::new(
-                "scoring",
-                per_generation * (config.generations.saturating_sub(done) as u64 + 1),
-            );
             let problem =
                 MoveMatching::new(&samples, *depth, args.threads).on_scored(|| bar.tick());
-            let run = Run {
-                args,
-                config,
-                stage: stage.clone(),
-                command,
-                bar: &bar,
-            };
-            run.evolve(
-                problem,
-                resumed,
-                |p| random_population(p, config.population, seed),
-                out,
-            )?
+            let first = |p: &MoveMatching<'_>| random_population(p, config.population, seed);
+            run.evolve(problem, resumed, first, out)?
         }
         Stage::Coevolution { depth, winners } => {
             let winners: Vec<Weights> = winners
                 .iter()
                 .filter_map(|c| Weights::from_chromosome(c).ok())
                 .collect();
-            let per_generation = CoEvolution::pairs(config.population) as u64;
-            let bar = GenerationBar::new(
-                "playing",
-                per_generation * (config.generations.saturating_sub(done) as u64 + 1),
-            );
             let problem = CoEvolution::new(*depth, args.threads)?.on_pair(|| bar.tick());
-            let run = Run {
-                args,
-                config,
-                stage: stage.clone(),
-                command,
-                bar: &bar,
-            };
-            run.evolve(
-                problem,
-                resumed,
-                |_| first_population(&winners, &mut generation_rng(seed, 0)),
-                out,
-            )?
+            let first =
+                |_: &CoEvolution<'_>| first_population(&winners, &mut generation_rng(seed, 0));
+            run.evolve(problem, resumed, first, out)?
         }
     };
     finish(args, &state, out)

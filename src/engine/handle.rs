@@ -326,6 +326,17 @@ fn fallback(strength: Strength) -> Current {
     }
 }
 
+/// An in-process engine, announced.
+fn in_process(engine: Box<dyn Engine>, outbox: &Sender<EngineEvent>) -> Current {
+    let current = Current {
+        engine,
+        is_process: false,
+        replaced: false,
+    };
+    announce(&current, None, outbox);
+    current
+}
+
 /// The blend with the shipped tuned weights and predictor (the predictor only when λ
 /// is above 0).
 fn blend(settings: &BlendSettings) -> Result<Blend, EngineError> {
@@ -349,25 +360,11 @@ fn start(choice: &EngineChoice, outbox: &Sender<EngineEvent>) -> Current {
             announce(&current, None, outbox);
             current
         }
-        EngineChoice::Mcts => {
-            let current = Current {
-                engine: Box::new(Mcts::default()),
-                is_process: false,
-                replaced: false,
-            };
-            announce(&current, None, outbox);
-            current
-        }
+        EngineChoice::Mcts => in_process(Box::new(Mcts::default()), outbox),
         EngineChoice::Human { temperature, seed } => match Predictor::shared() {
             Ok(predictor) => {
                 let human = HumanLike::new(predictor, *temperature, *seed);
-                let current = Current {
-                    engine: Box::new(WithAnalyst::new(human)),
-                    is_process: false,
-                    replaced: false,
-                };
-                announce(&current, None, outbox);
-                current
+                in_process(Box::new(WithAnalyst::new(human)), outbox)
             }
             Err(e) => fall_back(
                 "Human-like",
@@ -377,15 +374,7 @@ fn start(choice: &EngineChoice, outbox: &Sender<EngineEvent>) -> Current {
             ),
         },
         EngineChoice::Blend(settings) => match blend(settings) {
-            Ok(engine) => {
-                let current = Current {
-                    engine: Box::new(WithAnalyst::new(engine)),
-                    is_process: false,
-                    replaced: false,
-                };
-                announce(&current, None, outbox);
-                current
-            }
+            Ok(engine) => in_process(Box::new(WithAnalyst::new(engine)), outbox),
             Err(e) => fall_back("The seed-003 blend", &e, Strength::Full, outbox),
         },
         EngineChoice::Uci {

@@ -242,9 +242,8 @@ impl CrossTable {
         out.push_str(" | as White | as Black | total |\n|---|");
         out.push_str(&"---|".repeat(n + 3));
         out.push('\n');
-        let by_colour = self.totals_by_colour();
-        for i in 0..n {
-            let _ = write!(out, "| {} |", self.names[i]);
+        for (i, (name, (w, b))) in self.names.iter().zip(self.totals_by_colour()).enumerate() {
+            let _ = write!(out, "| {name} |");
             for j in 0..n {
                 if i == j {
                     out.push_str(" – |");
@@ -257,7 +256,6 @@ impl CrossTable {
                     );
                 }
             }
-            let (w, b) = by_colour[i];
             let _ = writeln!(out, " {} | {} | **{}** |", half(w), half(b), half(w + b));
         }
         out.push_str("\n| rank | player | points |\n|---|---|---|\n");

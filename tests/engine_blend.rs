@@ -102,26 +102,26 @@ fn a_temperature_draws_among_close_moves_and_the_seed_repeats_the_draws() {
     assert!((0..5).all(|_| play(&mut cold, &pos) == first));
 }
 
+/// `predict --eval` on the first 120 positions of a fixture with `agent`: the JSON.
+fn predict(agent: &[&str]) -> serde_json::Value {
+    let file = common::fixture("lichess_db_100k.pgn");
+    let mut args = vec![
+        "predict",
+        "--eval",
+        file.to_str().unwrap(),
+        "--max-positions",
+        "120",
+        "--json",
+    ];
+    args.extend_from_slice(agent);
+    let (code, stdout, stderr) = common::hastings(&args);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
 #[test]
 fn predict_eval_scores_the_blend_between_the_evaluation_and_the_predictor() {
-    let file = common::fixture("lichess_db_100k.pgn");
-    let file = file.to_str().unwrap();
-    let top1 = |agent: &[&str]| -> f64 {
-        let mut args = vec![
-            "predict",
-            "--eval",
-            file,
-            "--max-positions",
-            "120",
-            "--json",
-        ];
-        args.extend_from_slice(agent);
-        let (code, stdout, stderr) = common::hastings(&args);
-        assert_eq!(code, 0, "{stderr}");
-        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-        assert_eq!(report["positions"], 120);
-        report["top1"].as_f64().unwrap()
-    };
+    let top1 = |agent: &[&str]| predict(agent)["top1"].as_f64().unwrap();
     let eval = top1(&["--agent", "eval", "--depth", "1"]);
     let cnn = top1(&["--agent", "cnn"]);
     assert_eq!(
@@ -133,4 +133,28 @@ fn predict_eval_scores_the_blend_between_the_evaluation_and_the_predictor() {
         cnn
     );
     assert!(eval > 0.1 && cnn > eval, "eval {eval}, cnn {cnn}");
+    // Several λ and both bonuses from one search a position: what separate runs give.
+    let sweep = predict(&[
+        "--agent",
+        "blend",
+        "--lambda",
+        "0,0.3,1",
+        "--bonus",
+        "top,probability",
+        "--depth",
+        "1",
+    ]);
+    let sweep = sweep.as_array().unwrap();
+    assert_eq!(sweep.len(), 6);
+    // λ = 0 and 1 are the evaluation and the predictor; λ = 0.3 against separate runs.
+    for row in &sweep[2..4] {
+        let (lambda, bonus) = (row["lambda"].to_string(), row["bonus"].as_str().unwrap());
+        let alone = top1(&[
+            "--agent", "blend", "--lambda", &lambda, "--bonus", bonus, "--depth", "1",
+        ]);
+        assert_eq!(row["top1"].as_f64().unwrap(), alone, "λ {lambda} {bonus}");
+    }
+    assert_eq!(sweep[0]["top1"].as_f64().unwrap(), eval);
+    assert_eq!(sweep[1]["top1"].as_f64().unwrap(), eval);
+    assert_eq!(sweep[4]["top1"].as_f64().unwrap(), cnn);
 }

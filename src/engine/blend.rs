@@ -20,6 +20,7 @@ use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use shakmaty::Move;
 
 use super::Engine;
 use super::error::EngineError;
@@ -30,7 +31,7 @@ use super::info::{SearchInfo, SearchResult};
 use super::limits::Limits;
 use super::predictor::{PredictedMove, Predictor};
 use super::score::{MATE_BOUND, Score};
-use super::search::{RootMove, SearchOptions, Searcher};
+use super::search::{Outcome, RootMove, SearchOptions, Searcher};
 use super::strength::Strength;
 use super::tuned::TunedEval;
 
@@ -166,29 +167,141 @@ impl Blend {
         let evaluation = self.searcher.evaluation().clone();
         self.searcher = Searcher::with_evaluation(hash_mb, evaluation);
     }
+}
 
-    /// The predictor's bonus for each of `moves` (0 without a predictor or at λ = 0).
-    fn bonuses(&self, game: &Game, moves: &[RootMove]) -> Vec<f64> {
-        let scale = self.settings.lambda * LAMBDA_SCALE;
-        let predicted: Vec<PredictedMove> = match &self.predictor {
-            Some(p) if scale > 0.0 => p.predict(game.position()),
+/// One root search and one prediction, from which the blend's choice follows for any λ
+/// up to the margin's.
+struct RootScores {
+    outcome: Outcome,
+    /// The margin the search scored exactly.
+    margin: i32,
+    /// The root moves scored exactly (within the margin of the best), best first.
+    exact: Vec<RootMove>,
+    /// The predictor's distribution (empty when not asked).
+    predicted: Vec<PredictedMove>,
+}
+
+impl RootScores {
+    /// Each exactly scored move with its sum `score + bonus` at `lambda`, best sum
+    /// first; on a tie the larger bonus, then the search's order.
+    fn sums(&self, lambda: f64, bonus: Bonus) -> Vec<(RootMove, f64)> {
+        let scale = lambda * LAMBDA_SCALE;
+        let top = self.predicted.first().map(|p| p.mv);
+        let mut sums: Vec<(RootMove, f64, f64)> = self
+            .exact
+            .iter()
+            .map(|r| {
+                let b = match bonus {
+                    Bonus::Top => {
+                        if top == Some(r.mv) {
+                            scale
+                        } else {
+                            0.0
+                        }
+                    }
+                    Bonus::Probability => {
+                        self.predicted
+                            .iter()
+                            .find(|p| p.mv == r.mv)
+                            .map_or(0.0, |p| p.p)
+                            * scale
+                    }
+                };
+                // A mate is decided by the search: no bonus moves it.
+                let b = if r.score.abs() > MATE_BOUND { 0.0 } else { b };
+                (*r, f64::from(r.score) + b, b)
+            })
+            .collect();
+        sums.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)));
+        sums.into_iter().map(|(r, sum, _)| (r, sum)).collect()
+    }
+}
+
+impl Blend {
+    /// Searches the root with every move within `margin` of the best scored exactly, and
+    /// asks the predictor when a bonus can count (unless its answer is given).
+    fn score_root(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        margin: i32,
+        predicted: Option<&[PredictedMove]>,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> RootScores {
+        let options = SearchOptions {
+            max_depth: self.settings.depth,
+            margin,
+        };
+        let outcome = self.searcher.search(game, limits, &options, stop, on_info);
+        let best_score = outcome.root_moves.first().map_or(0, |r| r.score);
+        let exact = outcome
+            .root_moves
+            .iter()
+            .copied()
+            .filter(|r| r.score >= best_score.saturating_sub(margin))
+            .collect();
+        let predicted = match (predicted, &self.predictor) {
+            (_, _) if margin == 0 => Vec::new(),
+            (Some(given), _) => given.to_vec(),
+            (None, Some(p)) => p.predict(game.position()),
+            (None, None) => Vec::new(),
+        };
+        RootScores {
+            outcome,
+            margin,
+            exact,
+            predicted,
+        }
+    }
+
+    /// The moves the blend plays at temperature 0, from a new game, for each of
+    /// `lambdas` × `bonuses` (λ-major): a search for each λ as [`Engine::search`] does
+    /// (each from a cleared table), one prediction for all, so the moves are those of
+    /// separate blends at a fraction of the cost (the prediction is most of it at low
+    /// depth).
+    pub fn sweep(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        lambdas: &[f64],
+        bonuses: &[Bonus],
+    ) -> Vec<Option<Move>> {
+        let predicted = match &self.predictor {
+            Some(p) if lambdas.iter().any(|&l| l > 0.0) => p.predict(game.position()),
             _ => Vec::new(),
         };
-        moves
-            .iter()
-            .map(|r| match self.settings.bonus {
-                Bonus::Top => {
-                    if predicted.first().is_some_and(|t| t.mv == r.mv) {
-                        scale
-                    } else {
-                        0.0
-                    }
-                }
-                Bonus::Probability => {
-                    predicted.iter().find(|p| p.mv == r.mv).map_or(0.0, |p| p.p) * scale
-                }
-            })
-            .collect()
+        let mut out = Vec::with_capacity(lambdas.len() * bonuses.len());
+        for &lambda in lambdas {
+            let settings = BlendSettings {
+                lambda,
+                temperature: 0.0,
+                ..self.settings
+            }
+            .clamped();
+            self.searcher.clear();
+            let never = AtomicBool::new(false);
+            let scored = self.score_root(
+                game,
+                limits,
+                margin(&settings),
+                Some(&predicted),
+                &never,
+                &mut |_| {},
+            );
+            for &bonus in bonuses {
+                let best = if scored.margin == 0 {
+                    scored.outcome.best
+                } else {
+                    scored
+                        .sums(settings.lambda, bonus)
+                        .first()
+                        .map(|(r, _)| r.mv)
+                };
+                out.push(best.or(scored.outcome.best));
+            }
+        }
+        out
     }
 }
 
@@ -221,56 +334,26 @@ impl Engine for Blend {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<SearchResult, EngineError> {
-        let options = SearchOptions {
-            max_depth: self.settings.depth,
-            margin: margin(&self.settings),
-        };
-        let outcome = self.searcher.search(game, limits, &options, stop, on_info);
-        if options.margin == 0 {
+        let settings = self.settings;
+        let scored = self.score_root(game, limits, margin(&settings), None, stop, on_info);
+        let best = if scored.margin == 0 {
             // λ = 0 at temperature 0: the evaluation's move, as its search found it.
-            return Ok(SearchResult {
-                best: outcome.best,
-                ponder: outcome.pv.get(1).copied(),
-                info: outcome.info,
-            });
-        }
-        let Some(best_score) = outcome.root_moves.first().map(|r| r.score) else {
-            return Ok(SearchResult {
-                best: outcome.best,
-                ponder: None,
-                info: outcome.info,
-            });
+            scored.outcome.best
+        } else {
+            let sums = scored.sums(settings.lambda, settings.bonus);
+            let top = sums.first().map_or(0.0, |s| s.1);
+            let weighted: Vec<PredictedMove> = sums
+                .iter()
+                .map(|(r, sum)| PredictedMove {
+                    mv: r.mv,
+                    p: ((sum - top) / 100.0).exp(),
+                })
+                .collect();
+            sample_move(&weighted, settings.temperature, &mut self.rng).or(scored.outcome.best)
         };
-        let exact: Vec<RootMove> = outcome
-            .root_moves
-            .iter()
-            .copied()
-            .filter(|r| r.score >= best_score.saturating_sub(options.margin))
-            .collect();
-        let bonuses = self.bonuses(game, &exact);
-        let mut sums: Vec<(RootMove, f64, f64)> = exact
-            .iter()
-            .zip(&bonuses)
-            .map(|(r, &b)| {
-                // A mate is decided by the search: no bonus moves it.
-                let b = if r.score.abs() > MATE_BOUND { 0.0 } else { b };
-                (*r, f64::from(r.score) + b, b)
-            })
-            .collect();
-        // Best sum first; on a tie the predictor's, then the search's order.
-        sums.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)));
-        let top = sums.first().map_or(0.0, |s| s.1);
-        let weighted: Vec<PredictedMove> = sums
-            .iter()
-            .map(|(r, sum, _)| PredictedMove {
-                mv: r.mv,
-                p: ((sum - top) / 100.0).exp(),
-            })
-            .collect();
-        let best =
-            sample_move(&weighted, self.settings.temperature, &mut self.rng).or(outcome.best);
+        let outcome = scored.outcome;
         let info = outcome.info.map(|mut info| {
-            if let Some((r, _, _)) = sums.iter().find(|(r, _, _)| Some(r.mv) == best) {
+            if let Some(r) = outcome.root_moves.iter().find(|r| Some(r.mv) == best) {
                 info.score = Some(Score::from_internal(r.score));
                 if best != outcome.best {
                     info.pv = best.into_iter().collect();

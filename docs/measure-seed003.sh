@@ -14,8 +14,8 @@
 # - matching: top-1 on the held-out files (every move from ply 8 on) of the tuned
 #   evaluation at depth 1 and 2, before (the best GA winner) and after co-evolution.
 # - lambda: the blend for λ = 0, 0.1, …, 1 at depth 1 (top-move and probability
-#   bonus) and the predictor alone, on the first 10,000 positions from ply 8 of each
-#   held-out file.
+#   bonus; one command scores them all with one prediction a position) and the
+#   predictor alone, on the first 10,000 positions from ply 8 of each held-out file.
 # - roundrobin: the λ bots at depth 1, the seed's ten openings with both colours.
 # - stockfish: the best λ bot and the tuned evaluation at depth 4 against Stockfish at
 #   Skill Level 0-5 (depth 4 both), 20 games each.
@@ -63,12 +63,9 @@ for stage in "$@"; do
     subset="--min-ply 8 --max-positions 10000 --json"
     for f in twic1599_1000k lichess_db_1000k; do
       run "$bin" predict --eval "$dir/$f.pgn" $subset --agent cnn > "$out/lambda-cnn-$f.json"
-      for l in 0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1; do
-        for b in top probability; do
-          run "$bin" predict --eval "$dir/$f.pgn" $subset --agent blend --lambda $l --bonus $b \
-            --depth 1 > "$out/lambda-$b-$l-$f.json"
-        done
-      done
+      run "$bin" predict --eval "$dir/$f.pgn" $subset --agent blend --depth 1 \
+        --lambda 0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1 --bonus top,probability \
+        > "$out/lambda-$f.json"
     done
     ;;
   roundrobin)

@@ -83,12 +83,18 @@ def main(out):
     print()
     print("| λ | TWIC, top bonus | TWIC, probability bonus | lichess, top bonus | lichess, probability bonus | seed's Table 10 |")
     print("|---|---|---|---|---|---|")
+    sweeps = {}
+    for f, _ in FILES:
+        p = os.path.join(out, f"lambda-{f}.json")
+        if os.path.exists(p):
+            for row in report(p):
+                sweeps[(f, str(row["lambda"]).rstrip("0").rstrip(".") or "0", row["bonus"])] = row
     for lam in LAMBDAS:
         cells = []
         for f, _ in FILES:
             for b in ["top", "probability"]:
-                p = os.path.join(out, f"lambda-{b}-{lam}-{f}.json")
-                cells.append(pct(report(p)["top1"]) if os.path.exists(p) else "–")
+                row = sweeps.get((f, lam, b))
+                cells.append(pct(row["top1"]) if row else "–")
         print(f"| {lam} | {' | '.join(cells)} | {SEED_TABLE10[lam] / 100:.1f} % |")
     cnn = [os.path.join(out, f"lambda-cnn-{f}.json") for f, _ in FILES]
     cells = [pct(report(p)["top1"]) if os.path.exists(p) else "–" for p in cnn]

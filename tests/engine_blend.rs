@@ -102,7 +102,7 @@ fn a_temperature_draws_among_close_moves_and_the_seed_repeats_the_draws() {
     assert!((0..5).all(|_| play(&mut cold, &pos) == first));
 }
 
-/// `predict --eval` on the first 120 positions of a fixture with `agent`: the JSON.
+/// `predict --eval` on the first 60 positions of a fixture with `agent`: the JSON.
 fn predict(agent: &[&str]) -> serde_json::Value {
     let file = common::fixture("lichess_db_100k.pgn");
     let mut args = vec![
@@ -110,7 +110,7 @@ fn predict(agent: &[&str]) -> serde_json::Value {
         "--eval",
         file.to_str().unwrap(),
         "--max-positions",
-        "120",
+        "60",
         "--json",
     ];
     args.extend_from_slice(agent);

@@ -340,7 +340,7 @@ fn in_process(engine: Box<dyn Engine>, outbox: &Sender<EngineEvent>) -> Current 
 /// The blend with the shipped tuned weights and predictor (the predictor only when λ
 /// is above 0).
 fn blend(settings: &BlendSettings) -> Result<Blend, EngineError> {
-    let eval = TunedEval::shipped().map_err(|e| EngineError::Predictor(e.to_string()))?;
+    let eval = TunedEval::shipped().map_err(|e| EngineError::TunedWeights(e.to_string()))?;
     let predictor = if settings.lambda > 0.0 {
         Some(Predictor::shared().map_err(|e| EngineError::Predictor(e.to_string()))?)
     } else {

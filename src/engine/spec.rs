@@ -190,7 +190,7 @@ impl EngineSpec {
         };
         let eval = match &self.weights {
             Some(w) => Arc::clone(w),
-            None => TunedEval::shipped().map_err(|e| bad(format!("the shipped weights: {e}")))?,
+            None => TunedEval::shipped().map_err(|e| EngineError::TunedWeights(e.to_string()))?,
         };
         let mut settings = BlendSettings {
             depth: None,
@@ -290,5 +290,22 @@ mod tests {
         assert!(bad.start(1).is_err());
         let ok: EngineSpec = "mcts,Exploration=0.5".parse().unwrap();
         assert!(ok.start(1).is_ok());
+    }
+
+    #[test]
+    fn seed003_engines_take_their_options() {
+        let spec = |s: &str| s.parse::<EngineSpec>().unwrap();
+        assert_eq!(spec("eval,Depth=4").kind, EngineKind::Eval);
+        assert_eq!(spec("Blend").kind, EngineKind::Blend);
+        assert!(spec("eval,Depth=4").start(1).is_ok());
+        assert!(spec("eval,Lambda=0.5").start(1).is_err());
+        assert!(
+            spec("blend,Lambda=0,Depth=1,Bonus=probability,Temperature=0")
+                .start(1)
+                .is_ok()
+        );
+        assert!(spec("blend,Lambda=x").start(1).is_err());
+        assert!(spec("blend,Bonus=most").start(1).is_err());
+        assert!(spec("blend,Hash=4").start(1).is_err());
     }
 }

@@ -2,12 +2,12 @@
 # Layering: imports only go down. Each top-level module of src/ has a rank; code in a
 # module may name `crate::X` only for a module X of a lower rank (modules of one rank
 # never name each other). Comments (doc links) are not imports and are skipped.
-#   clock, job < book < engine, sampler, review < trainer < workspace < coach < cli, ui
+#   clock, job, genetic < book < engine, sampler, review < trainer < workspace < coach < cli, ui
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 declare -A rank=(
-  [clock]=0 [job]=0 [book]=1 [engine]=2 [sampler]=2 [review]=2 [trainer]=3
+  [clock]=0 [job]=0 [genetic]=0 [book]=1 [engine]=2 [sampler]=2 [review]=2 [trainer]=3
   [workspace]=4 [coach]=5 [cli]=6 [ui]=6
 )
 

@@ -12,37 +12,10 @@ use std::sync::atomic::AtomicBool;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use hastings::engine::search::{SearchOptions, Searcher};
 use hastings::engine::{Engine, Game, Limits, Mcts};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
 
-/// (name, FEN, depth): an opening, a busy middlegame, an endgame.
-const POSITIONS: [(&str, &str, u32); 4] = [
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        7,
-    ),
-    (
-        "qgd",
-        "rnbqkb1r/ppp2ppp/4pn2/3p2B1/2PP4/2N5/PP2PPPP/R2QKBNR b KQkq - 3 4",
-        7,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        6,
-    ),
-    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 10),
-];
-
-fn game(fen: &str) -> Game {
-    let pos: Chess = fen
-        .parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap();
-    Game::new(pos)
-}
+#[path = "shared/engine_positions.rs"]
+mod engine_positions;
+use engine_positions::{POSITIONS, game};
 
 fn nodes(g: &Game, depth: u32) -> u64 {
     Searcher::new(16)

@@ -8,16 +8,18 @@
 //! the headless trainer the window ([`ui`]) draws and the command line ([`cli`]) shares
 //! its workflows with. Long work runs as a [`job`] with progress and cancel.
 //!
-//! Imports only go down: [`clock`], [`job`] < [`book`] < [`engine`], [`sampler`],
+//! Imports only go down: [`clock`], [`job`], [`genetic`] < [`book`] < [`engine`], [`sampler`],
 //! [`review`] < [`trainer`] < [`workspace`] < [`coach`] < [`cli`], [`ui`]. Only `ui`
 //! names egui, and `book`, `sampler` and `trainer` open no files. [`clock`] gives now
-//! and the local time zone.
+//! and the local time zone; [`genetic`] is the one genetic algorithm (styles are fitted
+//! with it, the seed-003 evaluation is tuned with it).
 
 pub mod book;
 pub mod cli;
 pub mod clock;
 pub mod coach;
 pub mod engine;
+pub mod genetic;
 pub mod job;
 pub mod review;
 pub mod sampler;

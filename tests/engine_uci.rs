@@ -250,21 +250,17 @@ fn quits(mut s: Session) {
     assert!(status.success());
 }
 
-#[test]
-fn human_agent_passes_handshake_legal_moves_stop_and_quit() {
-    let mut s = Session::start_with(&["--agent", "human", "--temperature", "0.5"]);
+/// The checks every agent passes: the handshake names it as the `Search` default,
+/// twenty replies along a game are legal, an infinite search answers on `stop`, and
+/// `quit` ends the process. Returns the handshake's lines.
+fn passes_the_uci_checks(args: &[&str], agent: &str) -> Vec<String> {
+    let mut s = Session::start_with(args);
     s.send("uci");
     let hello = s.until(|l| l == "uciok");
     assert!(
         hello
             .iter()
-            .any(|l| l.starts_with("option name Search type combo default human")),
-        "{hello:?}"
-    );
-    assert!(
-        hello
-            .iter()
-            .any(|l| l.starts_with("option name Temperature type string default 0.5")),
+            .any(|l| l.starts_with(&format!("option name Search type combo default {agent}"))),
         "{hello:?}"
     );
     s.send("isready");
@@ -295,6 +291,85 @@ fn human_agent_passes_handshake_legal_moves_stop_and_quit() {
     let (best, _) = s.bestmove();
     assert!(best.unwrap().to_move(&Chess::default()).is_ok());
     quits(s);
+    hello
+}
+
+#[test]
+fn human_agent_passes_handshake_legal_moves_stop_and_quit() {
+    let hello = passes_the_uci_checks(&["--agent", "human", "--temperature", "0.5"], "human");
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Temperature type string default 0.5")),
+        "{hello:?}"
+    );
+}
+
+#[test]
+fn eval_agent_passes_handshake_legal_moves_stop_and_quit() {
+    passes_the_uci_checks(&["--agent", "eval", "--depth", "3"], "eval");
+}
+
+#[test]
+fn blend_agent_passes_handshake_legal_moves_stop_and_quit() {
+    let hello = passes_the_uci_checks(
+        &["--agent", "blend", "--lambda", "0.3", "--depth", "2"],
+        "blend",
+    );
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Lambda type string default 0.3")),
+        "{hello:?}"
+    );
+}
+
+/// The moves of `sans` as a `position startpos moves …` command.
+fn position_command(sans: &str) -> String {
+    let moves: Vec<String> = common::san_moves(sans)
+        .iter()
+        .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+        .collect();
+    format!("position startpos moves {}", moves.join(" "))
+}
+
+#[test]
+fn blend_at_lambda_zero_plays_the_eval_agents_move_and_at_one_the_predictors() {
+    let openings = ["", "e4 c5", "d4 Nf6 c4 e6 Nc3", "e4 e5 Nf3 Nc6 Bb5 a6"];
+    let answers = |setup: &[&str]| -> Vec<shakmaty::Move> {
+        let mut s = Session::start();
+        for line in setup {
+            s.send(line);
+        }
+        let answers = openings
+            .iter()
+            .map(|sans| {
+                s.send(&position_command(sans));
+                s.send("go depth 2");
+                let (best, lines) = s.bestmove();
+                best.unwrap()
+                    .to_move(&common::position_after(sans))
+                    .unwrap_or_else(|e| panic!("{e}: {lines:?}"))
+            })
+            .collect();
+        quits(s);
+        answers
+    };
+    let eval = answers(&["setoption name Search value eval"]);
+    let blend = |lambda: &str| {
+        answers(&[
+            "setoption name Search value blend",
+            &format!("setoption name Lambda value {lambda}"),
+        ])
+    };
+    assert_eq!(blend("0"), eval);
+    let predictor = hastings::engine::predictor::Predictor::shipped().unwrap();
+    let top: Vec<shakmaty::Move> = openings
+        .iter()
+        .map(|sans| predictor.predict(&common::position_after(sans))[0].mv)
+        .collect();
+    assert_eq!(blend("1"), top);
+    assert_ne!(eval, top, "the test needs positions where the two disagree");
 }
 
 #[test]

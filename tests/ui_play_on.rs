@@ -264,8 +264,14 @@ fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
     );
 }
 
-#[test]
-fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
+/// Plays on from the first position, chooses `menu` in the engine settings (which
+/// shows a slider `setting`), plays e7-e5 and checks the engine's reply is legal.
+fn choosing_an_engine_gets_a_legal_reply(
+    menu: &str,
+    kind: hastings::coach::play_on::EngineKind,
+    setting: &str,
+    name: &str,
+) {
     let mut harness = harness(Side::Black);
     harness.run_ok();
     wait_until(&mut harness, "the computer's first move", |app| {
@@ -273,29 +279,27 @@ fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
     });
     harness.get_by_label("Play on from here").click();
     harness.run_ok();
-    // The harness starts with the built-in α-β engine; choose Human-like in the menu.
+    // The harness starts with the built-in α-β engine; choose another in the menu.
     open_engine_settings(&mut harness);
     harness
         .get_by_role_and_label(egui::accesskit::Role::ComboBox, "Engine")
         .click();
     harness.run_ok();
-    harness.get_by_label("Human-like").click();
+    harness.get_by_label(menu).click();
     harness.run_ok();
-    assert_eq!(
-        harness.state().settings().play_on.engine,
-        hastings::coach::play_on::EngineKind::Human
-    );
+    assert_eq!(harness.state().settings().play_on.engine, kind);
     assert!(
         !harness
-            .get_all_by_label("Temperature")
+            .get_all_by_label(setting)
             .collect::<Vec<_>>()
-            .is_empty()
+            .is_empty(),
+        "no {setting} setting"
     );
     // Black to move after White's first move: the learner plays e7-e5.
     let before = harness.state().play_on().unwrap().game().position().clone();
     click_square(&mut harness, Square::E7);
     click_square(&mut harness, Square::E5);
-    wait_until(&mut harness, "the human-like reply", |app| {
+    wait_until(&mut harness, "the engine's reply", |app| {
         app.play_on().is_some_and(|p| p.game().played().len() == 2)
     });
     let game = harness.state().play_on().unwrap().game();
@@ -306,6 +310,33 @@ fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
     }
     assert!(!game.played()[1].by_learner);
     assert_eq!(game.turn(), Turn::Learner);
+    // The chosen engine replied: it did not fall back to the built-in α-β engine.
+    let choice = &harness.state().play_on().unwrap().opponent().choice;
+    assert!(
+        !matches!(choice, hastings::engine::EngineChoice::Builtin(_)),
+        "{choice:?}"
+    );
+    assert_eq!(harness.state().play_on().unwrap().engine_name(), name);
+}
+
+#[test]
+fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
+    choosing_an_engine_gets_a_legal_reply(
+        "Human-like",
+        hastings::coach::play_on::EngineKind::Human,
+        "Temperature",
+        "Human-like engine",
+    );
+}
+
+#[test]
+fn choosing_the_lambda_blend_in_the_engine_settings_gets_a_legal_reply() {
+    choosing_an_engine_gets_a_legal_reply(
+        "Tuned eval + predictor (λ)",
+        hastings::coach::play_on::EngineKind::Blend,
+        "λ",
+        "Seed 003 blend",
+    );
 }
 
 #[test]

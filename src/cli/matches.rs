@@ -7,15 +7,36 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
+use crate::engine::spec::{EngineKind, EngineSpec};
+use crate::engine::tuned::TunedEval;
+use crate::workspace::eval_files::read_weights;
+
+/// A spec of `eval` or `blend` with its `Weights=FILE` option read.
+fn with_weights(spec: &EngineSpec) -> Result<EngineSpec, CliError> {
+    let mut spec = spec.clone();
+    if matches!(spec.kind, EngineKind::Eval | EngineKind::Blend)
+        && let Some((_, path)) = spec
+            .options
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("weights"))
+    {
+        let (weights, _) = read_weights(std::path::Path::new(path))?;
+        spec.weights = Some(std::sync::Arc::new(TunedEval::new(weights)));
+    }
+    Ok(spec)
+}
 
 /// `hastings match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// An engine: builtin, mcts, random, stockfish or a path, then options after commas
-    /// (`stockfish,Skill Level=0`). Give it twice; a single one plays `builtin`.
+    /// An engine: builtin, mcts, random, eval, blend, stockfish or a path, then options
+    /// after commas (`stockfish,Skill Level=0`, `blend,Lambda=0.5,Depth=1`,
+    /// `eval,Weights=eval.ron`). Give it twice; a single one plays `builtin`; three or
+    /// more play a round robin.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<crate::engine::spec::EngineSpec>,
-    /// Games to play (each opening is played with both colours).
+    /// Games to play (each opening is played with both colours); in a round robin, games
+    /// per pair.
     #[arg(long, default_value_t = 10)]
     pub games: u32,
     /// Milliseconds per move.
@@ -24,7 +45,8 @@ pub struct MatchArgs {
     /// Search every move to this depth instead of by time.
     #[arg(long, conflicts_with = "movetime")]
     pub depth: Option<u32>,
-    /// Where games start: `eco` (embedded ECO lines) or `start`.
+    /// Where games start: `eco` (embedded ECO lines), `start`, or `seed003` (seed 003's
+    /// ten openings, in order).
     #[arg(long, default_value = "eco")]
     pub openings: crate::engine::matches::Openings,
     /// A game reaching this many plies is a draw.
@@ -36,6 +58,9 @@ pub struct MatchArgs {
     /// Also write the games to this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+    /// A round robin's threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }
 
 pub(super) fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), CliError> {
@@ -43,10 +68,15 @@ pub(super) fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), CliError
     let builtin = "builtin"
         .parse()
         .map_err(|e| CliError::Usage(format!("{e}")))?;
-    let (first, second) = match args.engines.as_slice() {
+    let engines = args
+        .engines
+        .iter()
+        .map(with_weights)
+        .collect::<Result<Vec<_>, _>>()?;
+    let (first, second) = match engines.as_slice() {
         [a] => (a, &builtin),
         [a, b] => (a, b),
-        _ => return Err(CliError::Usage("--engine is given once or twice".into())),
+        _ => return super::round_robin::run(args, &engines, out),
     };
     let config = matches::MatchConfig {
         games: args.games,

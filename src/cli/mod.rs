@@ -1,7 +1,7 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
 //! [`book`] (Polyglot books), [`repertoire`] (make and edit a repertoire file),
 //! [`explorer`] (opening explorer indexes), [`review`], [`coverage`], [`check`],
-//! [`compare`], [`fit`], [`uci`], [`matches`](mod@matches);
+//! [`compare`], [`fit`], [`uci`], [`matches`](mod@matches), [`train`];
 //! [`args`] holds the options they share (which sources and lines make the book) and
 //! the window's options. Every command goes through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
@@ -21,8 +21,10 @@ pub mod predictor;
 pub mod progress_bar;
 pub mod repertoire;
 pub mod review;
+pub mod round_robin;
 pub mod sample;
 pub mod stats;
+pub mod train;
 pub mod uci;
 
 use std::io::{self, Write};
@@ -107,6 +109,9 @@ pub enum Command {
     /// Make and edit a repertoire file: new, add, delete, promote, comment.
     #[command(subcommand)]
     Repertoire(repertoire::RepertoireCommand),
+    /// Tune seed 003's evaluation with the genetic algorithm.
+    #[command(subcommand)]
+    Train(train::TrainCommand),
 }
 
 /// What went wrong in a headless command.
@@ -189,6 +194,9 @@ pub enum CliError {
     /// A repertoire file cannot be read, edited or written.
     #[error(transparent)]
     Repertoire(#[from] crate::workspace::repertoire_file::RepertoireFileError),
+    /// An evaluation weights file or tuning state cannot be read or written.
+    #[error(transparent)]
+    EvalFile(#[from] crate::workspace::eval_files::EvalFileError),
 }
 
 impl CliError {
@@ -246,5 +254,6 @@ pub fn run_in(
         Command::Predict(args) => predict::run(args, out),
         Command::Predictor(command) => predictor::run(command, out),
         Command::Repertoire(command) => repertoire::run(command, data_dir, out),
+        Command::Train(command) => train::run(command, out),
     }
 }

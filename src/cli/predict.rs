@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Args;
 use serde::Serialize;
@@ -12,9 +13,16 @@ use shakmaty::{CastlingMode, Chess, Move};
 
 use super::CliError;
 use crate::book::polyglot::{PlySink, RawMove, gnuchess, read_games};
-use crate::engine::matching::{BookRanker, EngineRanker, PredictorRanker, match_moves};
+use crate::engine::blend::{Blend, BlendSettings, Bonus};
+use crate::engine::evaluation::Evaluation;
+use crate::engine::matching::{
+    BlendRanker, BookRanker, EngineRanker, MatchReport, PredictorRanker, match_moves,
+    match_moves_each,
+};
 use crate::engine::predictor::Predictor;
+use crate::engine::tuned::TunedEval;
 use crate::engine::{AlphaBeta, Limits, UciEngine, discover};
+use crate::workspace::eval_files::read_weights;
 
 /// `hastings predict`.
 #[derive(Debug, Args)]
@@ -36,9 +44,23 @@ pub struct PredictArgs {
     pub max_positions: Option<usize>,
     /// With `--eval`: whose moves to score: `cnn` (the move predictor), `book` (the
     /// gnuchess book's most played move, where it has one), `alphabeta` or `stockfish`
-    /// (their best move at `--depth`).
+    /// (their best move at `--depth`), `eval` (α-β with seed 003's tuned evaluation at
+    /// `--depth`) or `blend` (seed 003's λ blend of that and the predictor).
     #[arg(long, value_enum, default_value_t = EvalAgent::Cnn)]
     pub agent: EvalAgent,
+    /// With `--agent blend`: the predictor's share λ (0: the evaluation alone, 1: the
+    /// predictor decides); several (`0,0.1,…,1`) are scored with one prediction a
+    /// position (the same moves as separate runs).
+    #[arg(long, value_delimiter = ',', default_value = "0.5")]
+    pub lambda: Vec<f64>,
+    /// With `--agent blend`: `top` (λ × 3000 for the predictor's move, the seed's) or
+    /// `probability` (λ × 3000 × p for every move); both: `top,probability`.
+    #[arg(long, value_delimiter = ',', default_value = "top")]
+    pub bonus: Vec<Bonus>,
+    /// With `--agent eval|blend`: tuned weights (a `train eval` output) instead of the
+    /// shipped ones.
+    #[arg(long, value_name = "FILE")]
+    pub eval_weights: Option<PathBuf>,
     /// With `--eval` and a search agent: the search depth.
     #[arg(long, default_value_t = 1)]
     pub depth: u32,
@@ -82,6 +104,10 @@ pub enum EvalAgent {
     Alphabeta,
     /// Stockfish.
     Stockfish,
+    /// The α-β search with seed 003's tuned evaluation.
+    Eval,
+    /// Seed 003's λ blend of the tuned evaluation and the predictor.
+    Blend,
 }
 
 pub(super) fn run(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
@@ -187,6 +213,15 @@ fn game_positions(
     Ok(positions)
 }
 
+/// `--eval-weights`, or the shipped tuned weights.
+fn tuned(args: &PredictArgs) -> Result<Arc<TunedEval>, CliError> {
+    match &args.eval_weights {
+        Some(path) => Ok(Arc::new(TunedEval::new(read_weights(path)?.0))),
+        None => TunedEval::shipped()
+            .map_err(|e| CliError::Usage(format!("the shipped tuned weights: {e}"))),
+    }
+}
+
 fn evaluate(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
     let positions = game_positions(&args.eval, args.min_ply, args.max_positions)?;
     let depth = Limits::depth(args.depth);
@@ -205,6 +240,16 @@ fn evaluate(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
         EvalAgent::Alphabeta => match_moves(&positions, args.threads, || {
             Ok(EngineRanker::new(AlphaBeta::new(16, 0), depth))
         })?,
+        EvalAgent::Eval => {
+            let eval = Evaluation::Tuned(tuned(args)?);
+            match_moves(&positions, args.threads, || {
+                Ok(EngineRanker::new(
+                    AlphaBeta::with_evaluation(1, 0, eval.clone()),
+                    depth,
+                ))
+            })?
+        }
+        EvalAgent::Blend => return blend(args, &positions, out),
         EvalAgent::Stockfish => {
             let path = discover::stockfish().ok_or_else(|| {
                 CliError::Usage("--agent stockfish: Stockfish is not installed".into())
@@ -218,16 +263,88 @@ fn evaluate(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)?;
     } else {
-        let top3 = report
-            .top3
-            .map_or(String::new(), |t| format!(", top-3 {:.1} %", 100.0 * t));
-        writeln!(
-            out,
-            "{} positions: top-1 {:.1} %{top3}, from-square {:.1} %",
-            report.positions,
-            100.0 * report.top1,
-            100.0 * report.from_accuracy
-        )?;
+        writeln!(out, "{}", summary(&report))?;
+    }
+    Ok(())
+}
+
+/// `positions: top-1 …, top-3 …, from-square …`.
+fn summary(report: &MatchReport) -> String {
+    let top3 = report
+        .top3
+        .map_or(String::new(), |t| format!(", top-3 {:.1} %", 100.0 * t));
+    format!(
+        "{} positions: top-1 {:.1} %{top3}, from-square {:.1} %",
+        report.positions,
+        100.0 * report.top1,
+        100.0 * report.from_accuracy
+    )
+}
+
+/// One blend of `predict --eval --agent blend` with several λ or bonuses.
+#[derive(Debug, Serialize)]
+pub struct BlendReportJson {
+    /// λ.
+    pub lambda: f64,
+    /// `top` or `probability`.
+    pub bonus: String,
+    /// Its scores.
+    #[serde(flatten)]
+    pub report: MatchReport,
+}
+
+/// `--agent blend`: every λ × bonus with one prediction a position; one report as the
+/// other agents print it, several as a list.
+fn blend(
+    args: &PredictArgs,
+    positions: &[(Chess, Move)],
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    if let Some(bad) = args.lambda.iter().find(|l| !(0.0..=1.0).contains(*l)) {
+        return Err(CliError::Usage(format!(
+            "--lambda: numbers from 0 to 1, not {bad}"
+        )));
+    }
+    let eval = tuned(args)?;
+    let predictor = Arc::new(load_predictor(args)?);
+    let depth = args.depth.max(1);
+    let settings = BlendSettings {
+        depth: Some(depth),
+        ..BlendSettings::default()
+    };
+    let reports = match_moves_each(positions, args.threads, || {
+        let mut blend = Blend::new(Arc::clone(&eval), Some(Arc::clone(&predictor)), settings, 0);
+        blend.resize_hash(1);
+        Ok(BlendRanker::new(
+            blend,
+            Limits::depth(depth),
+            args.lambda.clone(),
+            args.bonus.clone(),
+        ))
+    })?;
+    let labelled: Vec<BlendReportJson> = args
+        .lambda
+        .iter()
+        .flat_map(|&lambda| args.bonus.iter().map(move |b| (lambda, b.to_string())))
+        .zip(reports)
+        .map(|((lambda, bonus), report)| BlendReportJson {
+            lambda,
+            bonus,
+            report,
+        })
+        .collect();
+    match (args.json, labelled.as_slice()) {
+        (true, [one]) => serde_json::to_writer(&mut *out, &one.report)?,
+        (true, _) => serde_json::to_writer(&mut *out, &labelled)?,
+        (false, _) => {
+            for r in &labelled {
+                write!(out, "λ {} ({} bonus): ", r.lambda, r.bonus)?;
+                writeln!(out, "{}", summary(&r.report))?;
+            }
+        }
+    }
+    if args.json {
+        writeln!(out)?;
     }
     Ok(())
 }

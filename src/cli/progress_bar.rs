@@ -66,6 +66,53 @@ pub fn run_inline<T>(label: &str, work: impl FnOnce(&JobProgress) -> T) -> T {
     result
 }
 
+/// A bar over a genetic algorithm's scoring (organisms scored, games played) with the
+/// last generation's best and mean as its message; drawn only on a terminal.
+pub struct GenerationBar(indicatif::ProgressBar);
+
+impl GenerationBar {
+    /// A bar of `total` steps labelled `label`.
+    pub fn new(label: &str, total: u64) -> GenerationBar {
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::stderr_with_hz(4),
+        );
+        let template = format!("{label} [{{bar:30}}] {{pos}}/{{len}} ({{eta}}) {{msg}}");
+        if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        GenerationBar(bar)
+    }
+
+    /// One step done.
+    pub fn tick(&self) {
+        self.0.inc(1);
+    }
+
+    /// Sets the message (the last generation's fitness).
+    pub fn message(&self, text: &str) {
+        self.0.set_message(text.to_owned());
+    }
+
+    /// Prints a line above the bar (nothing when the bar is not drawn).
+    pub fn println(&self, text: &str) {
+        if self.is_drawn() {
+            self.0.println(text);
+        }
+    }
+
+    /// Whether it is drawn (stderr is a terminal).
+    pub fn is_drawn(&self) -> bool {
+        !self.0.is_hidden()
+    }
+}
+
+impl Drop for GenerationBar {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

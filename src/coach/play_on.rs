@@ -16,6 +16,7 @@ use shakmaty::Move;
 
 use super::sounds::Sound;
 use super::{Coach, Notice};
+use crate::engine::blend::BlendSettings;
 use crate::engine::{EngineChoice, Strength, discover};
 use crate::trainer::play_on::{Opponent, PlayOn, PlayOnEvent, PlayOnGame, pgn_date};
 use crate::workspace::store::write_atomic;
@@ -33,6 +34,9 @@ pub enum EngineKind {
     AlphaBeta,
     /// The built-in MCTS engine.
     Mcts,
+    /// Seed 003's blend: the tuned evaluation's search and the move predictor, mixed
+    /// by λ.
+    Blend,
     /// Stockfish, found on `PATH` or where distributions install it.
     Stockfish,
     /// Another UCI engine, by its path.
@@ -41,10 +45,11 @@ pub enum EngineKind {
 
 impl EngineKind {
     /// Every kind, in the order of the menu.
-    pub const ALL: [EngineKind; 5] = [
+    pub const ALL: [EngineKind; 6] = [
         EngineKind::Human,
         EngineKind::AlphaBeta,
         EngineKind::Mcts,
+        EngineKind::Blend,
         EngineKind::Stockfish,
         EngineKind::Path,
     ];
@@ -55,6 +60,7 @@ impl EngineKind {
             EngineKind::Human => "Human-like",
             EngineKind::AlphaBeta => "Built-in α-β",
             EngineKind::Mcts => "Built-in MCTS",
+            EngineKind::Blend => "Tuned eval + predictor (λ)",
             EngineKind::Stockfish => "Stockfish",
             EngineKind::Path => "Other UCI engine",
         }
@@ -83,6 +89,10 @@ pub struct PlayOnSettings {
     /// The human-like engine's temperature: 0 plays the most likely move, 1 as often as
     /// strong players do, more is wilder.
     pub temperature: f64,
+    /// The blend's λ: 0 the tuned evaluation alone, 1 the predictor decides.
+    pub lambda: f64,
+    /// The blend's search depth.
+    pub blend_depth: u32,
 }
 
 impl Default for PlayOnSettings {
@@ -98,6 +108,8 @@ impl Default for PlayOnSettings {
             movetime_ms: 500,
             best_move_arrow: false,
             temperature: crate::engine::human::DEFAULT_TEMPERATURE,
+            lambda: BlendSettings::default().lambda,
+            blend_depth: 3,
         }
     }
 }
@@ -133,6 +145,14 @@ impl PlayOnSettings {
             ),
             EngineKind::AlphaBeta => (EngineChoice::Builtin(strength), None),
             EngineKind::Mcts => (EngineChoice::Mcts, None),
+            EngineKind::Blend => (
+                EngineChoice::Blend(BlendSettings {
+                    lambda: self.lambda,
+                    depth: Some(self.blend_depth.max(1)),
+                    ..BlendSettings::default()
+                }),
+                None,
+            ),
             EngineKind::Stockfish | EngineKind::Path => {
                 let name = if self.engine == EngineKind::Stockfish {
                     "stockfish"

@@ -8,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::Engine;
 use super::error::EngineError;
+use super::evaluation::Evaluation;
 use super::game::Game;
 use super::info::{SearchInfo, SearchResult};
 use super::limits::Limits;
@@ -19,6 +20,7 @@ use super::strength::{MAX_SKILL, Strength, choose, skill_options};
 pub struct AlphaBeta {
     searcher: Searcher,
     skill: u8,
+    max_depth: Option<u32>,
     rng: ChaCha8Rng,
 }
 
@@ -32,16 +34,32 @@ impl AlphaBeta {
     /// A full-strength engine with a `hash_mb` MB table; `seed` fixes the weaker
     /// levels' choices.
     pub fn new(hash_mb: usize, seed: u64) -> AlphaBeta {
+        AlphaBeta::with_evaluation(hash_mb, seed, Evaluation::default())
+    }
+
+    /// [`AlphaBeta::new`] searching with `evaluation`.
+    pub fn with_evaluation(hash_mb: usize, seed: u64, evaluation: Evaluation) -> AlphaBeta {
         AlphaBeta {
-            searcher: Searcher::new(hash_mb),
+            searcher: Searcher::with_evaluation(hash_mb, evaluation),
             skill: MAX_SKILL,
+            max_depth: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
+    }
+
+    /// The evaluation it searches with.
+    pub fn evaluation(&self) -> &Evaluation {
+        self.searcher.evaluation()
     }
 
     /// Sets the skill level, 0–20 (20: full strength).
     pub fn set_skill(&mut self, level: u8) {
         self.skill = level.min(MAX_SKILL);
+    }
+
+    /// Never searches deeper than `depth` (`None`: as the limits say).
+    pub fn set_max_depth(&mut self, depth: Option<u32>) {
+        self.max_depth = depth;
     }
 
     /// The skill level.
@@ -56,16 +74,21 @@ impl AlphaBeta {
 
     /// Replaces the transposition table by one of `hash_mb` MB.
     pub fn resize_hash(&mut self, hash_mb: usize) {
-        self.searcher = Searcher::new(hash_mb);
+        let evaluation = self.searcher.evaluation().clone();
+        self.searcher = Searcher::with_evaluation(hash_mb, evaluation);
     }
 }
 
 impl Engine for AlphaBeta {
     fn name(&self) -> String {
+        let base = match self.searcher.evaluation() {
+            Evaluation::Tapered => "hastings alphabeta",
+            Evaluation::Tuned(_) => "hastings eval (seed 003)",
+        };
         if self.skill == MAX_SKILL {
-            "hastings alphabeta".to_string()
+            base.to_string()
         } else {
-            format!("hastings alphabeta (skill {})", self.skill)
+            format!("{base} (skill {})", self.skill)
         }
     }
 
@@ -96,7 +119,10 @@ impl Engine for AlphaBeta {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<SearchResult, EngineError> {
-        let options = skill_options(self.skill);
+        let mut options = skill_options(self.skill);
+        if let Some(cap) = self.max_depth {
+            options.max_depth = Some(options.max_depth.map_or(cap, |d| d.min(cap)));
+        }
         let outcome = self.searcher.search(game, limits, &options, stop, on_info);
         let best = if options.margin > 0 {
             choose(&outcome.root_moves, options.margin, &mut self.rng).or(outcome.best)

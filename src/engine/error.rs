@@ -85,6 +85,9 @@ pub enum EngineError {
     /// The move predictor's weights cannot be read (the human-like engine).
     #[error("no move predictor: {0}")]
     Predictor(String),
+    /// The tuned evaluation's weights cannot be read (seed 003's engines).
+    #[error("no tuned evaluation: {0}")]
+    TunedWeights(String),
     /// The engine has no such option, or the value is out of range.
     #[error("engine {engine}: {reason}")]
     Option {

@@ -35,15 +35,18 @@ use std::time::Duration;
 
 use super::Engine;
 use super::alphabeta::AlphaBeta;
+use super::blend::{Blend, BlendSettings};
 use super::client::{Timeouts, UciEngine};
 use super::error::EngineError;
 use super::game::Game;
-use super::human::{HumanLike, HumanOpponent, PLAYING};
+use super::human::HumanLike;
 use super::info::{SearchInfo, SearchResult};
 use super::limits::Limits;
 use super::mcts::Mcts;
+use super::opponent::{PLAYING, WithAnalyst};
 use super::predictor::Predictor;
 use super::strength::Strength;
+use super::tuned::TunedEval;
 
 /// Which engine a handle runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +63,9 @@ pub enum EngineChoice {
         /// The seed of its random choices.
         seed: u64,
     },
+    /// Seed 003's blend of the tuned evaluation and the move predictor, in-process;
+    /// it analyses with the built-in α-β engine.
+    Blend(BlendSettings),
     /// A UCI engine process: `path args…`, set to `strength`.
     Uci {
         /// The program.
@@ -195,7 +201,7 @@ impl EngineHandle {
         let strength = match &choice {
             EngineChoice::Builtin(s) | EngineChoice::Uci { strength: s, .. } => *s,
             EngineChoice::Mcts => Strength::Full,
-            EngineChoice::Human { .. } => PLAYING,
+            EngineChoice::Human { .. } | EngineChoice::Blend(_) => PLAYING,
         };
         EngineHandle::spawn_with(move |outbox| start(&choice, outbox), strength, wake)
     }
@@ -320,6 +326,29 @@ fn fallback(strength: Strength) -> Current {
     }
 }
 
+/// An in-process engine, announced.
+fn in_process(engine: Box<dyn Engine>, outbox: &Sender<EngineEvent>) -> Current {
+    let current = Current {
+        engine,
+        is_process: false,
+        replaced: false,
+    };
+    announce(&current, None, outbox);
+    current
+}
+
+/// The blend with the shipped tuned weights and predictor (the predictor only when λ
+/// is above 0).
+fn blend(settings: &BlendSettings) -> Result<Blend, EngineError> {
+    let eval = TunedEval::shipped().map_err(|e| EngineError::TunedWeights(e.to_string()))?;
+    let predictor = if settings.lambda > 0.0 {
+        Some(Predictor::shared().map_err(|e| EngineError::Predictor(e.to_string()))?)
+    } else {
+        None
+    };
+    Ok(Blend::new(eval, predictor, *settings, 0))
+}
+
 /// Starts the chosen engine; a UCI engine that fails to start is replaced.
 fn start(choice: &EngineChoice, outbox: &Sender<EngineEvent>) -> Current {
     match choice {
@@ -331,25 +360,11 @@ fn start(choice: &EngineChoice, outbox: &Sender<EngineEvent>) -> Current {
             announce(&current, None, outbox);
             current
         }
-        EngineChoice::Mcts => {
-            let current = Current {
-                engine: Box::new(Mcts::default()),
-                is_process: false,
-                replaced: false,
-            };
-            announce(&current, None, outbox);
-            current
-        }
+        EngineChoice::Mcts => in_process(Box::new(Mcts::default()), outbox),
         EngineChoice::Human { temperature, seed } => match Predictor::shared() {
             Ok(predictor) => {
                 let human = HumanLike::new(predictor, *temperature, *seed);
-                let current = Current {
-                    engine: Box::new(HumanOpponent::new(human)),
-                    is_process: false,
-                    replaced: false,
-                };
-                announce(&current, None, outbox);
-                current
+                in_process(Box::new(WithAnalyst::new(human)), outbox)
             }
             Err(e) => fall_back(
                 "Human-like",
@@ -357,6 +372,10 @@ fn start(choice: &EngineChoice, outbox: &Sender<EngineEvent>) -> Current {
                 Strength::Full,
                 outbox,
             ),
+        },
+        EngineChoice::Blend(settings) => match blend(settings) {
+            Ok(engine) => in_process(Box::new(WithAnalyst::new(engine)), outbox),
+            Err(e) => fall_back("The seed-003 blend", &e, Strength::Full, outbox),
         },
         EngineChoice::Uci {
             path,

@@ -11,7 +11,6 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::Move;
 
 use super::Engine;
-use super::alphabeta::AlphaBeta;
 use super::error::EngineError;
 use super::game::Game;
 use super::info::{SearchInfo, SearchResult};
@@ -147,60 +146,5 @@ impl Engine for HumanLike {
             best,
             ..SearchResult::default()
         })
-    }
-}
-
-/// The human-like opponent of a play-on game, with its analyst: at full strength (the
-/// learner's turn, for the eval bar and the best-move arrow) it searches with the
-/// built-in α-β engine, as the other engines analyse; at any other strength it plays
-/// the predictor's moves ([`HumanLike`], whose strength is its temperature).
-#[derive(Debug)]
-pub struct HumanOpponent {
-    human: HumanLike,
-    analyst: AlphaBeta,
-    analysing: bool,
-}
-
-/// The strength a [`HumanOpponent`] plays at (any strength but [`Strength::Full`]).
-pub const PLAYING: Strength = Strength::Skill(0);
-
-impl HumanOpponent {
-    /// A human-like opponent playing at `temperature`.
-    pub fn new(human: HumanLike) -> HumanOpponent {
-        HumanOpponent {
-            human,
-            analyst: AlphaBeta::default(),
-            analysing: false,
-        }
-    }
-}
-
-impl Engine for HumanOpponent {
-    fn name(&self) -> String {
-        self.human.name()
-    }
-
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        self.analyst.new_game()
-    }
-
-    /// Full strength: analyse with α-β; otherwise play human-like moves.
-    fn set_strength(&mut self, strength: Strength) -> Result<(), EngineError> {
-        self.analysing = strength == Strength::Full;
-        Ok(())
-    }
-
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError> {
-        if self.analysing {
-            self.analyst.search(game, limits, stop, on_info)
-        } else {
-            self.human.search(game, limits, stop, on_info)
-        }
     }
 }

@@ -26,6 +26,7 @@ use super::spec::EngineSpec;
 use crate::book::eco;
 use crate::book::export::GameWriter;
 use crate::book::line::san_path;
+use crate::book::movelist::parse_moves;
 
 /// Where the games start.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,7 +36,25 @@ pub enum Openings {
     Eco,
     /// The standard starting position every time.
     StartPosition,
+    /// Seed 003's ten: the start, 1.e4, French, Sicilian, Caro-Kann, Queen's Gambit,
+    /// Nimzo-Indian, Nimzo-Larsen, King's Indian, English ([`SEED003_OPENINGS`]), in
+    /// that order.
+    Seed003,
 }
+
+/// Seed 003's ten opening positions (its §5.1), as (name, moves).
+pub const SEED003_OPENINGS: [(&str, &str); 10] = [
+    ("start position", ""),
+    ("King's pawn", "e4"),
+    ("French", "e4 e6"),
+    ("Sicilian", "e4 c5"),
+    ("Caro-Kann", "e4 c6"),
+    ("Queen's Gambit", "d4 d5 c4"),
+    ("Nimzo-Indian", "d4 Nf6 c4 e6 Nc3 Bb4"),
+    ("Nimzo-Larsen", "b3"),
+    ("King's Indian", "d4 Nf6 c4 g6 Nc3 Bg7 e4 d6"),
+    ("English", "c4"),
+];
 
 impl FromStr for Openings {
     type Err = String;
@@ -44,7 +63,10 @@ impl FromStr for Openings {
         match s.to_ascii_lowercase().as_str() {
             "eco" => Ok(Openings::Eco),
             "start" | "startpos" => Ok(Openings::StartPosition),
-            _ => Err(format!("openings are `eco` or `start`, not `{s}`")),
+            "seed003" => Ok(Openings::Seed003),
+            _ => Err(format!(
+                "openings are `eco`, `start` or `seed003`, not `{s}`"
+            )),
         }
     }
 }
@@ -164,8 +186,25 @@ pub fn openings(
     count: usize,
     seed: u64,
 ) -> Result<Vec<(String, Game)>, MatchError> {
-    if kind == Openings::StartPosition {
-        return Ok(vec![("start position".to_string(), Game::default()); count]);
+    match kind {
+        Openings::StartPosition => {
+            return Ok(vec![("start position".to_string(), Game::default()); count]);
+        }
+        Openings::Seed003 => {
+            let ten = SEED003_OPENINGS
+                .iter()
+                .map(|(name, moves)| {
+                    let start = Chess::default();
+                    let moves = parse_moves(&start, moves)
+                        .map_err(|e| MatchError::Openings(format!("{name}: {e}")))?;
+                    let game = Game::from_moves(start, &moves)
+                        .map_err(|i| MatchError::Openings(format!("{name}: move {}", i + 1)))?;
+                    Ok((name.to_string(), game))
+                })
+                .collect::<Result<Vec<_>, MatchError>>()?;
+            return Ok(ten.into_iter().cycle().take(count).collect());
+        }
+        Openings::Eco => {}
     }
     let mut lines = eco::embedded().lines;
     lines.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
@@ -361,6 +400,7 @@ pub fn run_and_print(
     let openings = match config.openings {
         Openings::Eco => "ECO openings",
         Openings::StartPosition => "start position",
+        Openings::Seed003 => "seed 003's ten openings",
     };
     writeln!(
         out,

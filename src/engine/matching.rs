@@ -5,7 +5,9 @@
 //! most preferred first (the predictor ranks every legal move; a search gives its best
 //! move only; a book gives its moves there, or none). [`match_moves`] runs one ranker
 //! per thread over the positions and counts top-1, top-3 (where the ranker ranks that
-//! many), the from-square of the first move, and top-1 by the piece that moved.
+//! many), the from-square of the first move, and top-1 by the piece that moved. A
+//! ranker may rank for several agents at once ([`BlendRanker`]: the blend at every λ
+//! from one prediction a position); [`match_moves_each`] reports each.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
@@ -14,6 +16,7 @@ use serde::Serialize;
 use shakmaty::{Chess, Move, Position, Role};
 
 use super::Engine;
+use super::blend::{Blend, Bonus};
 use super::error::EngineError;
 use super::game::Game;
 use super::limits::Limits;
@@ -28,6 +31,21 @@ pub trait Ranker {
     ///
     /// [`EngineError`] when an engine process fails.
     fn rank(&mut self, positions: &[Chess]) -> Result<Vec<Vec<Move>>, EngineError>;
+
+    /// How many agents it ranks for at once ([`Ranker::rank_each`]); 1 by default.
+    fn agents(&self) -> usize {
+        1
+    }
+
+    /// Each agent's moves of each position: `[position][agent]`. By default the one
+    /// agent of [`Ranker::rank`].
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError`] when an engine process fails.
+    fn rank_each(&mut self, positions: &[Chess]) -> Result<Vec<Vec<Vec<Move>>>, EngineError> {
+        Ok(self.rank(positions)?.into_iter().map(|r| vec![r]).collect())
+    }
 }
 
 /// The move predictor: every legal move, most likely first.
@@ -112,6 +130,62 @@ impl Ranker for BookRanker<'_> {
                     .collect()
             })
             .collect())
+    }
+}
+
+/// Seed 003's blend at several λ (and bonuses) at once: one prediction a position and a
+/// search for each λ ([`Blend::sweep`]); the agents are λ-major.
+pub struct BlendRanker {
+    blend: Blend,
+    limits: Limits,
+    lambdas: Vec<f64>,
+    bonuses: Vec<Bonus>,
+}
+
+impl BlendRanker {
+    /// Ranks with `blend` searching within `limits`, for each of `lambdas` × `bonuses`.
+    pub fn new(
+        blend: Blend,
+        limits: Limits,
+        lambdas: Vec<f64>,
+        bonuses: Vec<Bonus>,
+    ) -> BlendRanker {
+        BlendRanker {
+            blend,
+            limits,
+            lambdas,
+            bonuses,
+        }
+    }
+}
+
+impl Ranker for BlendRanker {
+    fn rank(&mut self, positions: &[Chess]) -> Result<Vec<Vec<Move>>, EngineError> {
+        Ok(self
+            .rank_each(positions)?
+            .into_iter()
+            .map(|each| each.into_iter().next().unwrap_or_default())
+            .collect())
+    }
+
+    fn agents(&self) -> usize {
+        self.lambdas.len() * self.bonuses.len()
+    }
+
+    fn rank_each(&mut self, positions: &[Chess]) -> Result<Vec<Vec<Vec<Move>>>, EngineError> {
+        Ok(positions
+            .iter()
+            .map(|pos| {
+                self.blend.new_game()?;
+                let game = Game::new(pos.clone());
+                Ok(self
+                    .blend
+                    .sweep(&game, &self.limits, &self.lambdas, &self.bonuses)
+                    .into_iter()
+                    .map(|m| m.into_iter().collect())
+                    .collect())
+            })
+            .collect::<Result<_, EngineError>>()?)
     }
 }
 
@@ -231,26 +305,47 @@ pub fn match_moves<R: Ranker>(
     threads: usize,
     make: impl Fn() -> Result<R, EngineError> + Sync,
 ) -> Result<MatchReport, EngineError> {
+    let mut reports = match_moves_each(positions, threads, make)?;
+    Ok(if reports.is_empty() {
+        Tally::default().report()
+    } else {
+        reports.swap_remove(0)
+    })
+}
+
+/// [`match_moves`] for each agent of the rankers ([`Ranker::rank_each`]), in their
+/// order.
+///
+/// # Errors
+///
+/// The first [`EngineError`] of a ranker (made or ranking).
+pub fn match_moves_each<R: Ranker>(
+    positions: &[(Chess, Move)],
+    threads: usize,
+    make: impl Fn() -> Result<R, EngineError> + Sync,
+) -> Result<Vec<MatchReport>, EngineError> {
     let threads = match threads {
         0 => thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
     let next = AtomicUsize::new(0);
-    let results: Vec<Result<Tally, EngineError>> = thread::scope(|scope| {
+    let results: Vec<Result<Vec<Tally>, EngineError>> = thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.min(positions.len().div_ceil(BATCH)).max(1))
             .map(|_| {
-                scope.spawn(|| -> Result<Tally, EngineError> {
+                scope.spawn(|| -> Result<Vec<Tally>, EngineError> {
                     let mut ranker = make()?;
-                    let mut tally = Tally::default();
+                    let mut tallies = vec![Tally::default(); ranker.agents()];
                     loop {
                         let start = next.fetch_add(BATCH, Ordering::Relaxed);
                         if start >= positions.len() {
-                            return Ok(tally);
+                            return Ok(tallies);
                         }
                         let batch = &positions[start..(start + BATCH).min(positions.len())];
                         let boards: Vec<Chess> = batch.iter().map(|(pos, _)| pos.clone()).collect();
-                        for ((pos, played), ranked) in batch.iter().zip(ranker.rank(&boards)?) {
-                            tally.add(pos, played, &ranked);
+                        for ((pos, played), each) in batch.iter().zip(ranker.rank_each(&boards)?) {
+                            for (tally, ranked) in tallies.iter_mut().zip(each) {
+                                tally.add(pos, played, &ranked);
+                            }
                         }
                     }
                 })
@@ -267,9 +362,15 @@ pub fn match_moves<R: Ranker>(
             })
             .collect()
     });
-    let mut total = Tally::default();
-    for tally in results {
-        total = total.merge(tally?);
+    let mut total: Vec<Tally> = Vec::new();
+    for tallies in results {
+        let tallies = tallies?;
+        if total.is_empty() {
+            total = vec![Tally::default(); tallies.len()];
+        }
+        for (t, x) in total.iter_mut().zip(tallies) {
+            *t = t.merge(x);
+        }
     }
-    Ok(total.report())
+    Ok(total.iter().map(Tally::report).collect())
 }

@@ -10,19 +10,26 @@
 //!
 //! The parts, one idea per file:
 //!
-//! - evaluation: [`pst`] (the tables, as data), [`eval`] (tapered sum);
+//! - evaluation: [`pst`] (the tables, as data), [`eval`] (tapered sum), [`tuned`] (seed
+//!   003's 37 features with GA-tuned weights), [`evaluation`] (which one a search uses);
 //! - α-β: [`search`] (iterative deepening, root), `negamax`, `quiescence`,
 //!   [`ordering`] (hash move, MVV-LVA, killers, history), [`tt`], [`strength`],
 //!   [`alphabeta`] (the engine);
 //! - [`mcts`]: UCT with the evaluation at the leaves;
+//! - the move predictor ([`predictor`]) as players: [`human`] (its distribution with a
+//!   temperature), [`blend`] (seed 003's λ blend of it and the tuned evaluation's
+//!   search), [`opponent`] (such a player analysing with α-β in a play-on game);
 //! - UCI: [`protocol`] (lenient line parsing over shakmaty-uci), [`process`] (the child
 //!   process and its reader threads), [`client`] (handshake, options, search),
-//!   [`discover`] (finding Stockfish), [`uci_server`] (`hastings uci`);
+//!   [`discover`] (finding Stockfish), [`uci_server`] (`hastings uci`) and
+//!   [`uci_engines`] (the engines it serves, their options);
 //! - [`handle`]: a background engine for the window, with fallback;
 //! - [`analysis`]: one position analysed as a new game (score and best line), for
 //!   repertoire checks and wrong-move verdicts;
 //! - matches: [`adjudicate`], [`elo`], [`spec`] (engines named on the command line),
-//!   [`matches`](mod@matches).
+//!   [`matches`](mod@matches), [`tournament`] (round robins and their cross table);
+//! - [`tuning`]: the seed-003 evaluation's weights tuned by the genetic algorithm, on
+//!   master moves and by co-evolution.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -38,11 +45,13 @@
 pub mod adjudicate;
 pub mod alphabeta;
 pub mod analysis;
+pub mod blend;
 pub mod client;
 pub mod discover;
 pub mod elo;
 pub mod error;
 pub mod eval;
+pub mod evaluation;
 pub mod game;
 pub mod handle;
 pub mod human;
@@ -52,6 +61,7 @@ pub mod matches;
 pub mod matching;
 pub mod mcts;
 mod negamax;
+pub mod opponent;
 pub mod ordering;
 pub mod predictor;
 pub mod process;
@@ -63,7 +73,11 @@ pub mod score;
 pub mod search;
 pub mod spec;
 pub mod strength;
+pub mod tournament;
 pub mod tt;
+pub mod tuned;
+pub mod tuning;
+pub mod uci_engines;
 pub mod uci_server;
 
 use std::sync::atomic::AtomicBool;

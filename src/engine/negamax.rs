@@ -7,7 +7,6 @@
 
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position, Role};
 
-use super::eval::evaluate;
 use super::game::hash;
 use super::ordering::{MovePicker, is_tactical};
 use super::score::{MATE, MATE_BOUND, MAX_PLY};
@@ -37,7 +36,7 @@ impl Run<'_> {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluation.evaluate(pos);
         }
         let in_check = pos.is_check();
         let depth = if in_check { depth + 1 } else { depth };
@@ -68,7 +67,7 @@ impl Run<'_> {
             && !in_check
             && depth >= 3
             && has_pieces(pos)
-            && evaluate(pos) >= beta
+            && self.evaluation.evaluate(pos) >= beta
             && let Some(score) = self.null_move(pos, depth, ply, beta)
         {
             return score;

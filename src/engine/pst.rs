@@ -157,6 +157,20 @@ pub const fn piece_square(color: Color, role: Role, sq: Square) -> (i32, i32) {
     (MG_VALUE[r] + MG_TABLES[r][i], EG_VALUE[r] + EG_TABLES[r][i])
 }
 
+/// Michniewski's square bonus of a piece, for the piece's own side, without material:
+/// the middlegame table of every piece, and for the king the endgame table when
+/// `endgame` (the king walks to the centre once the pieces are off). The seed-003
+/// evaluation weighs these sums ([`crate::engine::tuned`]).
+pub const fn square_bonus(color: Color, role: Role, sq: Square, endgame: bool) -> i32 {
+    let r = role_index(role);
+    let i = table_index(color, sq);
+    if endgame && matches!(role, Role::King) {
+        EG_TABLES[r][i]
+    } else {
+        MG_TABLES[r][i]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,9 +4,7 @@
 
 use shakmaty::{Chess, Position};
 
-use super::eval::evaluate;
 use super::ordering::{MovePicker, is_tactical, mvv_lva};
-use super::pst::{MG_VALUE, role_index};
 use super::score::{MATE, MAX_PLY};
 use super::search::Run;
 
@@ -23,13 +21,13 @@ impl Run<'_> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluation.evaluate(pos);
         }
         let in_check = pos.is_check();
         let mut best = -MATE + ply as i32;
         let mut stand_pat = best;
         if !in_check {
-            stand_pat = evaluate(pos);
+            stand_pat = self.evaluation.evaluate(pos);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -41,7 +39,7 @@ impl Run<'_> {
             moves.retain(|m| is_tactical(*m));
         }
         for m in MovePicker::new(moves, mvv_lva) {
-            if !in_check && is_futile(m, stand_pat, alpha) {
+            if !in_check && self.is_futile(m, stand_pat, alpha) {
                 continue;
             }
             let mut child = pos.clone();
@@ -63,14 +61,15 @@ impl Run<'_> {
         }
         best
     }
-}
 
-/// Delta pruning: whether capturing with `m` cannot lift `stand_pat` to `alpha` even
-/// with the captured piece's full value and a margin (promotions are always tried).
-fn is_futile(m: shakmaty::Move, stand_pat: i32, alpha: i32) -> bool {
-    if m.is_promotion() {
-        return false;
+    /// Delta pruning: whether capturing with `m` cannot lift `stand_pat` to `alpha` even
+    /// with the captured piece's full value and a margin of two pawns (promotions are
+    /// always tried).
+    fn is_futile(&self, m: shakmaty::Move, stand_pat: i32, alpha: i32) -> bool {
+        if m.is_promotion() {
+            return false;
+        }
+        let gain = m.capture().map_or(0, |r| self.evaluation.piece_value(r));
+        stand_pat + gain + DELTA_MARGIN <= alpha
     }
-    let gain = m.capture().map_or(0, |r| MG_VALUE[role_index(r)]);
-    stand_pat + gain + DELTA_MARGIN <= alpha
 }

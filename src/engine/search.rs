@@ -9,6 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use shakmaty::{Chess, Move, Position};
 
+use super::evaluation::Evaluation;
 use super::game::{Game, hash_after};
 use super::info::SearchInfo;
 use super::limits::{Clock, Limits};
@@ -64,11 +65,12 @@ pub struct Outcome {
     pub info: Option<SearchInfo>,
 }
 
-/// The α-β searcher and the tables it keeps between searches.
+/// The α-β searcher, its evaluation, and the tables it keeps between searches.
 #[derive(Debug)]
 pub struct Searcher {
     tt: TranspositionTable,
     ordering: OrderingTables,
+    evaluation: Evaluation,
 }
 
 impl Default for Searcher {
@@ -78,12 +80,41 @@ impl Default for Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a transposition table of `hash_mb` megabytes.
+    /// A searcher with a transposition table of `hash_mb` megabytes and the built-in
+    /// evaluation.
     pub fn new(hash_mb: usize) -> Searcher {
+        Searcher::with_evaluation(hash_mb, Evaluation::default())
+    }
+
+    /// A searcher with a transposition table of `hash_mb` megabytes and `evaluation`.
+    pub fn with_evaluation(hash_mb: usize, evaluation: Evaluation) -> Searcher {
         Searcher {
             tt: TranspositionTable::with_megabytes(hash_mb),
             ordering: OrderingTables::default(),
+            evaluation,
         }
+    }
+
+    /// A searcher with the smallest transposition table (1,024 entries), for many
+    /// shallow searches of unrelated positions that each start afresh ([`Searcher::clear`]
+    /// is then cheap).
+    pub fn small(evaluation: Evaluation) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::with_entries(1024),
+            ordering: OrderingTables::default(),
+            evaluation,
+        }
+    }
+
+    /// The evaluation.
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
+    }
+
+    /// Changes the evaluation and forgets what was learnt with the old one.
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.evaluation = evaluation;
+        self.clear();
     }
 
     /// Forgets everything learnt (a new game).
@@ -100,6 +131,7 @@ impl Searcher {
         Run {
             tt: &mut self.tt,
             ordering: &mut self.ordering,
+            evaluation: &self.evaluation,
             clock,
             nodes: 0,
             seldepth: 0,
@@ -170,6 +202,7 @@ fn is_settled(score: i32, depth: u32) -> bool {
 pub(super) struct Run<'a> {
     pub(super) tt: &'a mut TranspositionTable,
     pub(super) ordering: &'a mut OrderingTables,
+    pub(super) evaluation: &'a Evaluation,
     pub(super) clock: Clock<'a>,
     pub(super) nodes: u64,
     pub(super) seldepth: usize,

@@ -1,21 +1,29 @@
-//! Engines named on the command line: `builtin`, `mcts`, `random`, `stockfish` or a
-//! path, each optionally followed by UCI options: `stockfish,Skill Level=5`,
-//! `stockfish,UCI_LimitStrength=true,UCI_Elo=1350`, `builtin,Skill Level=10`,
-//! `mcts,Exploration=0.5`.
+//! Engines named on the command line: `builtin`, `mcts`, `random`, `eval`, `blend`,
+//! `stockfish` or a path, each optionally followed by UCI options:
+//! `stockfish,Skill Level=5`, `stockfish,UCI_LimitStrength=true,UCI_Elo=1350`,
+//! `builtin,Skill Level=10`, `mcts,Exploration=0.5`, `eval,Depth=4`,
+//! `blend,Lambda=0.5,Depth=1,Bonus=probability,Temperature=0`. `eval` and `blend` use
+//! the shipped tuned weights unless the caller sets [`EngineSpec::weights`] (the
+//! command line reads a `Weights=FILE` option into it).
 
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use thiserror::Error;
 
 use super::Engine;
 use super::alphabeta::AlphaBeta;
+use super::blend::{Blend, BlendSettings};
 use super::client::UciEngine;
 use super::discover;
 use super::error::EngineError;
+use super::evaluation::Evaluation;
 use super::mcts::{EXPLORATION, Mcts};
+use super::predictor::Predictor;
 use super::random::RandomMover;
 use super::strength::MAX_SKILL;
+use super::tuned::TunedEval;
 
 /// Which engine a spec names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,6 +34,10 @@ pub enum EngineKind {
     Mcts,
     /// Random legal moves (`random`).
     Random,
+    /// The α-β engine with seed 003's tuned evaluation (`eval`).
+    Eval,
+    /// Seed 003's λ blend of the tuned evaluation and the move predictor (`blend`).
+    Blend,
     /// A UCI engine: `stockfish`, a program on `PATH`, or a path.
     Uci(String),
 }
@@ -39,13 +51,17 @@ pub struct EngineSpec {
     pub kind: EngineKind,
     /// UCI options, in order.
     pub options: Vec<(String, String)>,
+    /// The tuned weights of `eval` and `blend` (`None`: the shipped ones).
+    pub weights: Option<Arc<TunedEval>>,
 }
 
 /// A spec that cannot be read.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum SpecError {
     /// Nothing before the first comma.
-    #[error("an engine spec needs an engine: builtin, mcts, random, stockfish or a path")]
+    #[error(
+        "an engine spec needs an engine: builtin, mcts, random, eval, blend, stockfish or a path"
+    )]
     Empty,
     /// An option without `=`.
     #[error("option `{0}` must be written NAME=VALUE")]
@@ -63,6 +79,8 @@ impl FromStr for EngineSpec {
             "builtin" | "alphabeta" => EngineKind::AlphaBeta,
             "mcts" => EngineKind::Mcts,
             "random" => EngineKind::Random,
+            "eval" => EngineKind::Eval,
+            "blend" => EngineKind::Blend,
             _ => EngineKind::Uci(engine.to_string()),
         };
         let options = parts
@@ -77,6 +95,7 @@ impl FromStr for EngineSpec {
             text: text.to_string(),
             kind,
             options,
+            weights: None,
         })
     }
 }
@@ -151,6 +170,7 @@ impl EngineSpec {
                 self.no_options()?;
                 Ok(Box::new(RandomMover::new(seed)))
             }
+            EngineKind::Eval | EngineKind::Blend => self.start_tuned(seed),
             EngineKind::Uci(name) => {
                 let path = discover::resolve(name)?;
                 let mut engine = UciEngine::start(&path)?;
@@ -160,6 +180,64 @@ impl EngineSpec {
                 Ok(Box::new(engine))
             }
         }
+    }
+
+    /// `eval` or `blend` with its options.
+    fn start_tuned(&self, seed: u64) -> Result<Box<dyn Engine>, EngineError> {
+        let bad = |reason: String| EngineError::Option {
+            engine: self.text.clone(),
+            reason,
+        };
+        let eval = match &self.weights {
+            Some(w) => Arc::clone(w),
+            None => TunedEval::shipped().map_err(|e| EngineError::TunedWeights(e.to_string()))?,
+        };
+        let mut settings = BlendSettings {
+            depth: None,
+            ..BlendSettings::default()
+        };
+        let blend = self.kind == EngineKind::Blend;
+        for (name, value) in &self.options {
+            let real = || {
+                value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| bad(format!("{name} takes a number ≥ 0, not `{value}`")))
+            };
+            match name.to_ascii_lowercase().as_str() {
+                "depth" => {
+                    let d: u32 = value
+                        .parse()
+                        .map_err(|_| bad(format!("Depth takes a number, not `{value}`")))?;
+                    settings.depth = Some(d.max(1));
+                }
+                "weights" => {}
+                "lambda" if blend => settings.lambda = real()?.min(1.0),
+                "temperature" if blend => settings.temperature = real()?,
+                "bonus" if blend => settings.bonus = value.parse().map_err(bad)?,
+                _ if blend => {
+                    return Err(bad(format!(
+                        "no option `{name}` (Lambda, Depth, Bonus, Temperature, Weights)"
+                    )));
+                }
+                _ => return Err(bad(format!("no option `{name}` (Depth, Weights)"))),
+            }
+        }
+        if !blend {
+            let mut engine = AlphaBeta::with_evaluation(16, seed, Evaluation::Tuned(eval));
+            if let Some(d) = settings.depth {
+                // The depth cap is the engine's: a depth-capped full-strength search.
+                engine.set_max_depth(Some(d));
+            }
+            return Ok(Box::new(engine));
+        }
+        let predictor = if settings.lambda > 0.0 {
+            Some(Predictor::shared().map_err(|e| EngineError::Predictor(e.to_string()))?)
+        } else {
+            None
+        };
+        Ok(Box::new(Blend::new(eval, predictor, settings, seed)))
     }
 
     fn no_options(&self) -> Result<(), EngineError> {
@@ -212,5 +290,22 @@ mod tests {
         assert!(bad.start(1).is_err());
         let ok: EngineSpec = "mcts,Exploration=0.5".parse().unwrap();
         assert!(ok.start(1).is_ok());
+    }
+
+    #[test]
+    fn seed003_engines_take_their_options() {
+        let spec = |s: &str| s.parse::<EngineSpec>().unwrap();
+        assert_eq!(spec("eval,Depth=4").kind, EngineKind::Eval);
+        assert_eq!(spec("Blend").kind, EngineKind::Blend);
+        assert!(spec("eval,Depth=4").start(1).is_ok());
+        assert!(spec("eval,Lambda=0.5").start(1).is_err());
+        assert!(
+            spec("blend,Lambda=0,Depth=1,Bonus=probability,Temperature=0")
+                .start(1)
+                .is_ok()
+        );
+        assert!(spec("blend,Lambda=x").start(1).is_err());
+        assert!(spec("blend,Bonus=most").start(1).is_err());
+        assert!(spec("blend,Hash=4").start(1).is_err());
     }
 }

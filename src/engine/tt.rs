@@ -49,7 +49,13 @@ impl TranspositionTable {
     /// at least 1,024).
     pub fn with_megabytes(megabytes: usize) -> TranspositionTable {
         let entry = std::mem::size_of::<Option<Entry>>();
-        let wanted = (megabytes.max(1) * 1024 * 1024 / entry).max(1024);
+        TranspositionTable::with_entries(megabytes.max(1) * 1024 * 1024 / entry)
+    }
+
+    /// A table of about `wanted` entries (the power of two at or below it, at least
+    /// 1,024).
+    pub fn with_entries(wanted: usize) -> TranspositionTable {
+        let wanted = wanted.max(1024);
         let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         TranspositionTable {
             slots: vec![None; slots],

@@ -7,9 +7,7 @@
 //! So `isready` and `stop` are answered while a search runs, and `stop` gets its
 //! `bestmove` at once.
 //!
-//! Options: `Search` (`alphabeta`, `mcts` or `human`, the move predictor sampled with
-//! a temperature), `Skill Level` (0–20, as Stockfish), `Hash` (MB), `Temperature` (of
-//! `human`) and `Seed` (for the weaker levels' and `human`'s random choices).
+//! The engines and their options are [`uci_engines`](super::uci_engines)'.
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
@@ -19,17 +17,12 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use shakmaty::{CastlingMode, Position};
-use shakmaty_uci::{UciMessage, UciOptionConfig, UciSearchControl, UciTimeControl};
+use shakmaty_uci::{UciMessage, UciSearchControl, UciTimeControl};
 
-use super::Engine;
-use super::alphabeta::AlphaBeta;
 use super::game::Game;
-use super::human::{DEFAULT_TEMPERATURE, HumanLike, MAX_TEMPERATURE};
 use super::info::SearchInfo;
 use super::limits::Limits;
-use super::mcts::Mcts;
-use super::predictor::Predictor;
-use super::strength::MAX_SKILL;
+use super::uci_engines::{Engines, ServeOptions, identify};
 
 /// What the main loop reacts to.
 enum Event {
@@ -43,88 +36,6 @@ enum Event {
     Finished(u64),
 }
 
-/// Which built-in engine `go` uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Agent {
-    /// The α-β search.
-    #[default]
-    AlphaBeta,
-    /// Monte Carlo tree search.
-    Mcts,
-    /// The move predictor, sampled with a temperature.
-    Human,
-}
-
-impl std::str::FromStr for Agent {
-    type Err = String;
-
-    /// `alphabeta`, `mcts` or `human`.
-    fn from_str(s: &str) -> Result<Agent, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "alphabeta" => Ok(Agent::AlphaBeta),
-            "mcts" => Ok(Agent::Mcts),
-            "human" => Ok(Agent::Human),
-            other => Err(format!(
-                "the agent is alphabeta, mcts or human, not `{other}`"
-            )),
-        }
-    }
-}
-
-/// How `hastings uci` starts: the agent and its settings, as the command line gives
-/// them (the GUI can change them with `setoption`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ServeOptions {
-    /// The engine `go` uses.
-    pub agent: Agent,
-    /// The human-like agent's temperature.
-    pub temperature: f64,
-}
-
-impl Default for ServeOptions {
-    fn default() -> Self {
-        ServeOptions {
-            agent: Agent::AlphaBeta,
-            temperature: DEFAULT_TEMPERATURE,
-        }
-    }
-}
-
-/// The built-in engines, owned by whichever thread searches.
-struct Engines {
-    alphabeta: AlphaBeta,
-    mcts: Mcts,
-    /// Made when first chosen (it reads the predictor's weights).
-    human: Option<HumanLike>,
-    temperature: f64,
-    seed: u64,
-    kind: Agent,
-}
-
-impl Engines {
-    fn new(options: ServeOptions) -> Engines {
-        Engines {
-            alphabeta: AlphaBeta::new(DEFAULT_HASH_MB as usize, 0),
-            mcts: Mcts::default(),
-            human: None,
-            temperature: options.temperature.clamp(0.0, MAX_TEMPERATURE),
-            seed: 0,
-            kind: options.agent,
-        }
-    }
-
-    /// The human-like engine, made on first use.
-    fn human(&mut self) -> Result<&mut HumanLike, String> {
-        if self.human.is_none() {
-            let predictor = Predictor::shared().map_err(|e| format!("no move predictor: {e}"))?;
-            self.human = Some(HumanLike::new(predictor, self.temperature, self.seed));
-        }
-        self.human
-            .as_mut()
-            .ok_or_else(|| "no move predictor".to_string())
-    }
-}
-
 struct RunningSearch {
     id: u64,
     /// `go infinite`: stopped when the input ends, as nobody can send `stop` then.
@@ -132,8 +43,6 @@ struct RunningSearch {
     stop: Arc<AtomicBool>,
     thread: JoinHandle<Engines>,
 }
-
-const DEFAULT_HASH_MB: i64 = 16;
 
 /// Runs the UCI protocol on `input` and `out` until `quit` or the end of the input
 /// (where a running search with limits is allowed to finish and an infinite one is
@@ -170,8 +79,8 @@ pub fn serve_with<R: BufRead + Send + 'static>(
             let _ = reader_tx.send(Event::InputClosed);
         })?;
     let mut server = Server {
+        engines: Some(Engines::new(options.clone())),
         options,
-        engines: Some(Engines::new(options)),
         search: None,
         searches: 0,
         game: Game::default(),
@@ -242,13 +151,12 @@ impl Server {
             return Ok(true);
         };
         match message {
-            UciMessage::Uci => identify(out, self.options)?,
+            UciMessage::Uci => identify(out, &self.options)?,
             UciMessage::IsReady => writeln!(out, "readyok")?,
             UciMessage::UciNewGame => {
                 self.stop();
                 if let Some(e) = self.engines.as_mut() {
-                    let _ = e.alphabeta.new_game();
-                    let _ = e.mcts.new_game();
+                    e.new_game();
                 }
                 self.game = Game::default();
             }
@@ -291,56 +199,7 @@ impl Server {
         let Some(e) = self.engines.as_mut() else {
             return Err("busy".into());
         };
-        let number = || -> Result<i64, String> {
-            value
-                .trim()
-                .parse()
-                .map_err(|_| format!("option {name} takes a number, not `{value}`"))
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "search" => {
-                let agent = value.parse::<Agent>()?;
-                if agent == Agent::Human {
-                    e.human()?;
-                }
-                e.kind = agent;
-            }
-            "temperature" => {
-                let t: f64 = value
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|t: &f64| t.is_finite() && *t >= 0.0)
-                    .ok_or_else(|| {
-                        format!(
-                            "Temperature takes a number from 0 to {MAX_TEMPERATURE}, not `{value}`"
-                        )
-                    })?;
-                e.temperature = t.min(MAX_TEMPERATURE);
-                if let Some(human) = e.human.as_mut() {
-                    human.set_temperature(t);
-                }
-            }
-            "skill level" => {
-                let level = number()?.clamp(0, i64::from(MAX_SKILL));
-                e.alphabeta
-                    .set_skill(u8::try_from(level).unwrap_or(MAX_SKILL));
-            }
-            "hash" => {
-                let mb = number()?.clamp(1, 1024);
-                e.alphabeta.resize_hash(usize::try_from(mb).unwrap_or(1));
-            }
-            "seed" => {
-                let seed = number()?.unsigned_abs();
-                e.alphabeta.reseed(seed);
-                e.seed = seed;
-                if let Some(human) = e.human.as_mut() {
-                    human.reseed(seed);
-                }
-            }
-            _ => return Err(format!("unknown option `{name}`")),
-        }
-        Ok(())
+        e.set_option(name, value)
     }
 
     /// Starts a search on its own thread.
@@ -374,7 +233,7 @@ impl Server {
                 // No thread for the search (out of resources): answer, and start over
                 // with fresh engines, as the old ones went down with the closure.
                 let _ = self.tx.send(Event::Output("bestmove (none)".into()));
-                self.engines = Some(Engines::new(self.options));
+                self.engines = Some(Engines::new(self.options.clone()));
             }
         }
     }
@@ -410,19 +269,12 @@ fn search(
     let mut on_info = |info: &SearchInfo| {
         let _ = tx.send(Event::Output(UciMessage::Info(info.to_uci()).to_string()));
     };
-    let engine: &mut dyn Engine = match engines.kind {
-        Agent::AlphaBeta => &mut engines.alphabeta,
-        Agent::Mcts => &mut engines.mcts,
-        Agent::Human => match engines.human() {
-            Ok(human) => human,
-            Err(reason) => {
-                let _ = tx.send(Event::Output(format!("info string {reason}")));
-                &mut engines.alphabeta
-            }
-        },
-    };
+    let (engine, limits, problem) = engines.current(limits);
+    if let Some(reason) = problem {
+        let _ = tx.send(Event::Output(format!("info string {reason}")));
+    }
     let result = engine
-        .search(game, limits, stop, &mut on_info)
+        .search(game, &limits, stop, &mut on_info)
         .unwrap_or_default();
     while infinite && !stop.load(Ordering::Relaxed) {
         thread::sleep(Duration::from_millis(2));
@@ -481,53 +333,6 @@ fn limits_of(
     }
     let infinite = limits.is_infinite();
     (limits, infinite)
-}
-
-fn agent_name(agent: Agent) -> &'static str {
-    match agent {
-        Agent::AlphaBeta => "alphabeta",
-        Agent::Mcts => "mcts",
-        Agent::Human => "human",
-    }
-}
-
-/// The answer to `uci`: names, options, `uciok`.
-fn identify(out: &mut impl Write, options: ServeOptions) -> io::Result<()> {
-    writeln!(out, "id name hastings {}", env!("CARGO_PKG_VERSION"))?;
-    writeln!(out, "id author the Hastings authors")?;
-    let options = [
-        UciOptionConfig::Combo {
-            name: "Search".into(),
-            default: Some(agent_name(options.agent).into()),
-            var: vec!["alphabeta".into(), "mcts".into(), "human".into()],
-        },
-        UciOptionConfig::String {
-            name: "Temperature".into(),
-            default: Some(options.temperature.to_string()),
-        },
-        UciOptionConfig::Spin {
-            name: "Skill Level".into(),
-            default: Some(i64::from(MAX_SKILL)),
-            min: Some(0),
-            max: Some(i64::from(MAX_SKILL)),
-        },
-        UciOptionConfig::Spin {
-            name: "Hash".into(),
-            default: Some(DEFAULT_HASH_MB),
-            min: Some(1),
-            max: Some(1024),
-        },
-        UciOptionConfig::Spin {
-            name: "Seed".into(),
-            default: Some(0),
-            min: Some(0),
-            max: Some(i64::from(u32::MAX)),
-        },
-    ];
-    for option in options {
-        writeln!(out, "{}", UciMessage::Option(option))?;
-    }
-    writeln!(out, "uciok")
 }
 
 #[cfg(test)]

@@ -246,6 +246,16 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
                         .wrap(),
                     );
                 }
+                EngineKind::Blend => {
+                    ui.add(
+                        egui::Label::new(
+                            "Seed 003's engine: a search with a genetically tuned evaluation, \
+                             its move overruled by the predictor's when λ says so; the eval bar \
+                             comes from the built-in engine.",
+                        )
+                        .wrap(),
+                    );
+                }
                 EngineKind::AlphaBeta | EngineKind::Mcts => {}
             }
             let uci = matches!(s.engine, EngineKind::Stockfish | EngineKind::Path);
@@ -254,6 +264,13 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
             }
             if s.engine == EngineKind::Mcts {
                 ui.label("MCTS has no strength setting.");
+            } else if s.engine == EngineKind::Blend {
+                ui.add(egui::Slider::new(&mut s.lambda, 0.0..=1.0).text("λ"))
+                    .on_hover_text(
+                        "0: the tuned evaluation alone; 1: the predictor's move unless the \
+                         evaluation sees it lose more than a queen",
+                    );
+                ui.add(egui::Slider::new(&mut s.blend_depth, 1..=6).text("Depth"));
             } else if s.engine == EngineKind::Human {
                 ui.add(egui::Slider::new(&mut s.temperature, 0.0..=2.0).text("Temperature"))
                     .on_hover_text(

@@ -79,6 +79,7 @@ impl AnalysisEngine {
                     EngineKind::AlphaBeta
                 },
                 options: Vec::new(),
+                weights: None,
             }
         });
         let limits = match (movetime, depth) {

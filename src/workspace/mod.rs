@@ -13,6 +13,7 @@
 //! - [`instance`]: one window per data folder (a lock file).
 //! - [`store`]: the learner's data written atomically, corrupt files kept aside.
 //! - [`profiles`]: style profile files.
+//! - [`eval_files`]: seed 003's evaluation weights and tuning states.
 //! - [`data_dir`]: the data folder, the review log in it, one window per folder.
 //! - [`compare_games`]: compare my games (the CLI and the Coverage tab).
 //! - [`analysis_cache`]: engine analyses kept on disk (repertoire checks).
@@ -33,6 +34,7 @@ mod chunks;
 pub mod compare_games;
 pub mod data_dir;
 pub mod error;
+pub mod eval_files;
 pub mod explorer;
 pub mod export;
 pub mod files;

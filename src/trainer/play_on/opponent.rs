@@ -17,7 +17,7 @@ use shakmaty::{Color, KnownOutcome, Move, Position};
 use super::{PlayOnError, PlayOnGame, Turn};
 use crate::engine::adjudicate::GameEnd;
 use crate::engine::handle::SearchId;
-use crate::engine::human::PLAYING;
+use crate::engine::opponent::PLAYING;
 use crate::engine::{EngineChoice, EngineEvent, EngineHandle, Limits, Score, Strength};
 use crate::job::Wake;
 
@@ -43,8 +43,8 @@ impl Opponent {
         match &self.choice {
             EngineChoice::Builtin(s) | EngineChoice::Uci { strength: s, .. } => Some(*s),
             EngineChoice::Mcts => None,
-            // It plays human-like moves below full strength and analyses at full.
-            EngineChoice::Human { .. } => Some(PLAYING),
+            // They play their own moves below full strength and analyse at full.
+            EngineChoice::Human { .. } | EngineChoice::Blend(_) => Some(PLAYING),
         }
     }
 }
@@ -464,7 +464,7 @@ fn without_strength(choice: &EngineChoice) -> EngineChoice {
     match choice {
         EngineChoice::Builtin(_) => EngineChoice::Builtin(Strength::Full),
         EngineChoice::Mcts => EngineChoice::Mcts,
-        EngineChoice::Human { .. } => choice.clone(),
+        EngineChoice::Human { .. } | EngineChoice::Blend(_) => choice.clone(),
         EngineChoice::Uci { path, args, .. } => EngineChoice::Uci {
             path: path.clone(),
             args: args.clone(),
@@ -479,6 +479,7 @@ fn choice_name(choice: &EngineChoice) -> String {
         EngineChoice::Builtin(_) => "Built-in engine".to_owned(),
         EngineChoice::Mcts => "Built-in engine (tree search)".to_owned(),
         EngineChoice::Human { .. } => "Human-like engine".to_owned(),
+        EngineChoice::Blend(_) => "Seed 003 blend".to_owned(),
         EngineChoice::Uci { path, .. } => path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into(),

@@ -3,7 +3,7 @@
 //! wrong-move panel.
 //!
 //! The predictor runs on a background thread ([`Job`]), one position at a time, and its
-//! answers are kept by position (the last [`KEPT`]), so that a frame only looks them
+//! answers are kept by position (the last sixteen), so that a frame only looks them
 //! up. The position follows the board as the Explorer tab does: the position viewed,
 //! else the current one; while the learner is to move it is hidden when the chart hides
 //! the answer ("Hide the answer until I move") and always in review mode. After a move

@@ -10,50 +10,15 @@
 use std::sync::atomic::AtomicBool;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use hastings::engine::search::{SearchOptions, Searcher};
-use hastings::engine::{Engine, Game, Limits, Mcts};
+use hastings::engine::evaluation::Evaluation;
+use hastings::engine::{Engine, Limits, Mcts};
 
 #[path = "shared/engine_positions.rs"]
 mod engine_positions;
-use engine_positions::{POSITIONS, game};
-
-fn nodes(g: &Game, depth: u32) -> u64 {
-    Searcher::new(16)
-        .search(
-            g,
-            &Limits::depth(depth),
-            &SearchOptions::default(),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
-        .nodes
-}
+use engine_positions::{POSITIONS, alphabeta_group, game};
 
 fn alphabeta(c: &mut Criterion) {
-    let mut group = c.benchmark_group("alphabeta");
-    group.sample_size(10);
-    for (name, fen, depth) in POSITIONS {
-        let g = game(fen);
-        let n = nodes(&g, depth);
-        println!("{name}: depth {depth}, {n} nodes");
-        group.throughput(Throughput::Elements(n));
-        group.bench_function(format!("{name}/depth{depth}"), |b| {
-            b.iter_batched(
-                || Searcher::new(16),
-                |mut s| {
-                    s.search(
-                        &g,
-                        &Limits::depth(depth),
-                        &SearchOptions::default(),
-                        &AtomicBool::new(false),
-                        &mut |_| {},
-                    )
-                },
-                BatchSize::LargeInput,
-            );
-        });
-    }
-    group.finish();
+    alphabeta_group(c, "alphabeta", Evaluation::Tapered, 0);
 }
 
 fn mcts(c: &mut Criterion) {

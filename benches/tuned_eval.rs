@@ -8,21 +8,18 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)] // a benchmark
 
 use std::hint::black_box;
-use std::sync::atomic::AtomicBool;
 
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hastings::book::polyglot::{PlySink, RawMove, read_games};
 use hastings::engine::evaluation::Evaluation;
-use hastings::engine::search::{SearchOptions, Searcher};
 use hastings::engine::tuned::TunedEval;
 use hastings::engine::tuning::{MoveMatching, Sample, random_population};
-use hastings::engine::{Game, Limits};
 use hastings::genetic::Problem;
 use shakmaty::{Chess, Move, Position};
 
 #[path = "shared/engine_positions.rs"]
 mod engine_positions;
-use engine_positions::{POSITIONS, position as pos};
+use engine_positions::{POSITIONS, alphabeta_group, position as pos};
 
 /// The four positions and every position one legal move from them: a mix of openings,
 /// middlegames and endgames.
@@ -69,45 +66,9 @@ fn evaluations(c: &mut Criterion) {
     group.finish();
 }
 
-fn search(evaluation: &Evaluation, g: &Game, depth: u32) -> u64 {
-    Searcher::with_evaluation(16, evaluation.clone())
-        .search(
-            g,
-            &Limits::depth(depth),
-            &SearchOptions::default(),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
-        .nodes
-}
-
 fn alphabeta(c: &mut Criterion) {
-    let mut group = c.benchmark_group("alphabeta_tuned");
-    group.sample_size(10);
-    let evaluation = tuned();
     // A ply shallower than the tapered evaluation's bench: the tuned weights search more.
-    for (name, fen, depth) in POSITIONS.map(|(n, f, d)| (n, f, d - 1)) {
-        let g = Game::new(pos(fen));
-        let n = search(&evaluation, &g, depth);
-        println!("{name}: depth {depth}, {n} nodes");
-        group.throughput(Throughput::Elements(n));
-        group.bench_function(format!("{name}/depth{depth}"), |b| {
-            b.iter_batched(
-                || Searcher::with_evaluation(16, evaluation.clone()),
-                |mut s| {
-                    s.search(
-                        &g,
-                        &Limits::depth(depth),
-                        &SearchOptions::default(),
-                        &AtomicBool::new(false),
-                        &mut |_| {},
-                    )
-                },
-                BatchSize::LargeInput,
-            );
-        });
-    }
-    group.finish();
+    alphabeta_group(c, "alphabeta_tuned", tuned(), 1);
 }
 
 /// Every third position from ply 8 on of the fixtures' games, up to `count`.

@@ -2,7 +2,12 @@
 //! an opening, a busy middlegame, an endgame, each with the depth the tapered
 //! evaluation's search is timed at.
 
-use hastings::engine::Game;
+use std::sync::atomic::AtomicBool;
+
+use criterion::{BatchSize, Criterion, Throughput};
+use hastings::engine::evaluation::Evaluation;
+use hastings::engine::search::{SearchOptions, Searcher};
+use hastings::engine::{Game, Limits};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
@@ -35,7 +40,50 @@ pub fn position(fen: &str) -> Chess {
 }
 
 /// A game starting at `fen`.
-#[allow(dead_code)] // each bench uses its part of this file
 pub fn game(fen: &str) -> Game {
     Game::new(position(fen))
+}
+
+/// Searches `g` to `depth` with `evaluation` from a fresh 16 MB table.
+fn search(evaluation: &Evaluation, g: &Game, depth: u32) -> u64 {
+    Searcher::with_evaluation(16, evaluation.clone())
+        .search(
+            g,
+            &Limits::depth(depth),
+            &SearchOptions::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .nodes
+}
+
+/// The α-β search with `evaluation` on [`POSITIONS`], `shallower` plies less deep than
+/// listed: each search from a fresh table (made outside the timed part), so the node
+/// count is the same every iteration and criterion's throughput is the nps.
+pub fn alphabeta_group(c: &mut Criterion, group: &str, evaluation: Evaluation, shallower: u32) {
+    let mut group = c.benchmark_group(group);
+    group.sample_size(10);
+    for (name, fen, depth) in POSITIONS {
+        let depth = depth - shallower;
+        let g = game(fen);
+        let n = search(&evaluation, &g, depth);
+        println!("{name}: depth {depth}, {n} nodes");
+        group.throughput(Throughput::Elements(n));
+        group.bench_function(format!("{name}/depth{depth}"), |b| {
+            b.iter_batched(
+                || Searcher::with_evaluation(16, evaluation.clone()),
+                |mut s| {
+                    s.search(
+                        &g,
+                        &Limits::depth(depth),
+                        &SearchOptions::default(),
+                        &AtomicBool::new(false),
+                        &mut |_| {},
+                    )
+                },
+                BatchSize::LargeInput,
+            );
+        });
+    }
+    group.finish();
 }

@@ -212,15 +212,7 @@ impl EngineHandle {
         engine: Box<dyn Engine>,
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> EngineHandle {
-        let start = move |outbox: &Sender<EngineEvent>| {
-            let current = Current {
-                engine,
-                is_process: false,
-                replaced: false,
-            };
-            announce(&current, None, outbox);
-            current
-        };
+        let start = move |outbox: &Sender<EngineEvent>| in_process(engine, outbox);
         EngineHandle::spawn_with(start, Strength::Full, wake)
     }
 

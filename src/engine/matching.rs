@@ -173,7 +173,7 @@ impl Ranker for BlendRanker {
     }
 
     fn rank_each(&mut self, positions: &[Chess]) -> Result<Vec<Vec<Vec<Move>>>, EngineError> {
-        Ok(positions
+        positions
             .iter()
             .map(|pos| {
                 self.blend.new_game()?;
@@ -185,7 +185,7 @@ impl Ranker for BlendRanker {
                     .map(|m| m.into_iter().collect())
                     .collect())
             })
-            .collect::<Result<_, EngineError>>()?)
+            .collect()
     }
 }
 

@@ -94,10 +94,10 @@ def main(out):
         for f, _ in FILES:
             for b in ["top", "probability"]:
                 row = sweeps.get((f, lam, b))
-                cells.append(pct(row["top1"]) if row else "–")
+                cells.append(f"{100 * row['top1']:.2f} %" if row else "–")
         print(f"| {lam} | {' | '.join(cells)} | {SEED_TABLE10[lam] / 100:.1f} % |")
     cnn = [os.path.join(out, f"lambda-cnn-{f}.json") for f, _ in FILES]
-    cells = [pct(report(p)["top1"]) if os.path.exists(p) else "–" for p in cnn]
+    cells = [f"{100 * report(p)['top1']:.2f} %" if os.path.exists(p) else "–" for p in cnn]
     print(f"| predictor alone | {cells[0]} | | {cells[1]} | | |")
     print()
     print("| engine | Stockfish Skill Level | W / D / L | score | Elo difference |")

@@ -13,6 +13,8 @@
 #   fetches and checks the tarball; unpack it). The runs resume from OUT/gaN.ron.state.
 # - coevolve: the five winners and their ten crossovers, four generations of round
 #   robins at depth 3: OUT/coevolved.ron.
+# - ga3k: beyond the seed, one run on 3,000 positions (seed 6, 100 generations):
+#   OUT/ga3k.ron (matching then scores it too).
 # - matching: top-1 on the held-out files (every move from ply 8 on) of the tuned
 #   evaluation at depth 1 and 2, before (the best GA winner) and after co-evolution.
 # - lambda: the blend for λ = 0, 0.1, …, 1 at depth 1 (top-move and probability
@@ -53,6 +55,11 @@ for stage in "$@"; do
         -o ga$s.ron --history ga$s.csv)
     done
     ;;
+  ga3k)
+    ln -sf "$book" "$out/book_1.02.pgn"
+    (cd "$out" && run "$bin" train eval --games book_1.02.pgn --seed 6 --positions 3000 \
+      --generations 100 -o ga3k.ron --history ga3k.csv)
+    ;;
   coevolve)
     (cd "$out" && run "$bin" train eval --coevolve ga1.ron ga2.ron ga3.ron ga4.ron ga5.ron \
       --seed 1 -o coevolved.ron --history coevolved.csv)
@@ -61,7 +68,7 @@ for stage in "$@"; do
     best=$(grep -l . "$out"/ga?.ron | while read -r f; do
       printf '%s %s\n' "$(sed -n 's/.*fitness: Some((\([0-9]*\),.*/\1/p' "$f")" "$f"; done | sort -n | tail -1 | cut -d' ' -f2)
     cp "$best" "$out/ga-best.ron"
-    for w in ga-best coevolved; do
+    for w in ga-best coevolved $(test -f "$out/ga3k.ron" && echo ga3k); do
       for d in 1 2; do
         for f in twic1599_1000k lichess_db_1000k; do
           run "$bin" predict --eval "$dir/$f.pgn" --min-ply 8 --agent eval --depth $d \

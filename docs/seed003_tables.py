@@ -59,7 +59,7 @@ def main(out):
     print("|---|---|---|---|---|---|")
     for i, ((name, g), (_, c)) in enumerate(zip(ga, co)):
         print(f"| {i + 1} | `{name}` | {SEED_TABLE3[i]} | {g} | {SEED_TABLE5[i]} | {c} |")
-    runs = sorted(glob.glob(os.path.join(out, "ga?.ron")))
+    runs = sorted(glob.glob(os.path.join(out, "ga?.ron"))) + glob.glob(os.path.join(out, "ga3k.ron"))
     print()
     print("| run | training positions matched |")
     print("|---|---|")
@@ -68,7 +68,11 @@ def main(out):
     print()
     print("| weights | depth | TWIC top-1 (from-square) | lichess top-1 (from-square) | positions |")
     print("|---|---|---|---|---|")
-    for w, label in [("ga-best", "best GA winner"), ("coevolved", "after co-evolution")]:
+    for w, label in [
+        ("ga-best", "best GA winner"),
+        ("coevolved", "after co-evolution"),
+        ("ga3k", "3,000 positions, 100 generations"),
+    ]:
         for d in ["1", "2"]:
             cells, counts = [], []
             for f, _ in FILES:

@@ -27,7 +27,7 @@
 #   λ bot of the roundrobin stage (BEST_LAMBDA), probability-bonus bots at λ = 0.1,
 #   0.3, 0.5, 0.7 and the evaluation alone, depth 1, the ten openings with both colours.
 # - stockfish: the best λ bot and the tuned evaluation at depth 4 against Stockfish at
-#   Skill Level 0-5 (depth 4 both), 20 games each.
+#   Skill Level 0-5, 8, 12, 16 and 20 (LEVELS; depth 4 both), 20 games each.
 # - plot: docs/seed003-ga-fitness.png from the histories (Python 3 with matplotlib).
 #
 # sh reads a script as it runs it: copy it elsewhere before editing it during a run.
@@ -105,7 +105,7 @@ for stage in "$@"; do
       --games 20 --depth 1 --openings seed003 > "$out/players.md"
     ;;
   stockfish)
-    for level in 0 1 2 3 4 5; do
+    for level in ${LEVELS:-0 1 2 3 4 5 8 12 16 20}; do
       for e in "blend,Lambda=$best_lambda,Depth=4" "eval,Depth=4"; do
         run "$bin" match --engine "$e" --engine "stockfish,Skill Level=$level" --games 20 \
           --depth 4 --openings seed003 > "$out/stockfish-$level-$(echo "$e" | cut -d, -f1).txt"

@@ -2,10 +2,12 @@
 
     python3 docs/seed003_tables.py OUT
 
-Prints: the weights beside the seed's Tables 3 and 5; move matching of the tuned
-evaluation; the λ table (the seed's Table 10) with the predictor alone; the Stockfish
-matches. The round robin's cross table is OUT/roundrobin.md as `hastings match` printed
-it.
+Prints: the weights beside the seed's Tables 3 and 5; the GA runs' training fitness;
+move matching of the tuned evaluation (the 3,000-position run's too, where measured);
+the λ table (the seed's Table 10) with the predictor alone; the Stockfish matches
+(Skill Level × the best λ bot and the evaluation alone, and both over all levels). The
+round robins' cross tables are OUT/roundrobin.md and OUT/players.md as `hastings match`
+printed them.
 """
 
 import glob
@@ -59,7 +61,7 @@ def main(out):
     print("|---|---|---|---|---|---|")
     for i, ((name, g), (_, c)) in enumerate(zip(ga, co)):
         print(f"| {i + 1} | `{name}` | {SEED_TABLE3[i]} | {g} | {SEED_TABLE5[i]} | {c} |")
-    runs = sorted(glob.glob(os.path.join(out, "ga?.ron")))
+    runs = sorted(glob.glob(os.path.join(out, "ga?.ron"))) + glob.glob(os.path.join(out, "ga3k.ron"))
     print()
     print("| run | training positions matched |")
     print("|---|---|")
@@ -68,7 +70,11 @@ def main(out):
     print()
     print("| weights | depth | TWIC top-1 (from-square) | lichess top-1 (from-square) | positions |")
     print("|---|---|---|---|---|")
-    for w, label in [("ga-best", "best GA winner"), ("coevolved", "after co-evolution")]:
+    for w, label in [
+        ("ga-best", "best GA winner"),
+        ("coevolved", "after co-evolution"),
+        ("ga3k", "3,000 positions, 100 generations"),
+    ]:
         for d in ["1", "2"]:
             cells, counts = [], []
             for f, _ in FILES:
@@ -94,27 +100,64 @@ def main(out):
         for f, _ in FILES:
             for b in ["top", "probability"]:
                 row = sweeps.get((f, lam, b))
-                cells.append(pct(row["top1"]) if row else "–")
+                cells.append(f"{100 * row['top1']:.2f} %" if row else "–")
         print(f"| {lam} | {' | '.join(cells)} | {SEED_TABLE10[lam] / 100:.1f} % |")
     cnn = [os.path.join(out, f"lambda-cnn-{f}.json") for f, _ in FILES]
-    cells = [pct(report(p)["top1"]) if os.path.exists(p) else "–" for p in cnn]
+    cells = [f"{100 * report(p)['top1']:.2f} %" if os.path.exists(p) else "–" for p in cnn]
     print(f"| predictor alone | {cells[0]} | | {cells[1]} | | |")
     print()
-    print("| engine | Stockfish Skill Level | W / D / L | score | Elo difference |")
-    print("|---|---|---|---|---|")
-    for p in sorted(glob.glob(os.path.join(out, "stockfish-*.txt"))):
-        level, engine = re.match(r".*stockfish-(\d+)-(\w+)\.txt", p).groups()
-        with open(p) as f:
-            last = [line for line in f if line.startswith("result:")]
-        if not last:
-            continue
-        m = re.search(r": \+(\d+) =(\d+) -(\d+), score ([\d.]+) %, Elo (\S+)(.*)\(", last[0])
-        if m:
-            w, d, l_, score, elo, rest = m.groups()
-            print(f"| {engine} | {level} | {w} / {d} / {l_} | {score} % | {elo}{rest.rstrip(', ')} |")
-        else:
-            print(f"| {engine} | {level} | {last[0].strip()} | | |")
+    stockfish_table(out)
 
+
+def stockfish_result(path):
+    """(engine label, wins, draws, losses, score, Elo text) of a `hastings match` output."""
+    with open(path) as f:
+        last = [line for line in f if line.startswith("result:")]
+    if not last:
+        return None
+    m = re.search(
+        r"result: hastings (.*) vs .*: \+(\d+) =(\d+) -(\d+), score ([\d.]+) %, Elo (\S+)(.*)\(",
+        last[0],
+    )
+    label, w, d, l_, score, elo, rest = m.groups()
+    return label, int(w), int(d), int(l_), float(score), elo + rest.rstrip(", ")
+
+
+def stockfish_table(out):
+    """Skill Level × {the best λ bot, the evaluation alone}, and both over every level."""
+    results = {}
+    for p in glob.glob(os.path.join(out, "stockfish-*.txt")):
+        level, engine = re.match(r".*stockfish-(\d+)-(\w+)\.txt", p).groups()
+        r = stockfish_result(p)
+        if r:
+            results[(int(level), engine)] = r
+    if not results:
+        return
+    engines = ["blend", "eval"]
+    blend = next(r[0] for (_, e), r in results.items() if e == "blend")  # "blend (λ 0.1)"
+    labels = {"blend": blend.replace("blend (", "").rstrip(")") + " blend", "eval": "evaluation alone"}
+    print("| Stockfish Skill Level | " + " | ".join(
+        f"{labels[e]}: +W =D −L | score | Elo" for e in engines) + " |")
+    print("|---" * (1 + 3 * len(engines)) + "|")
+    totals = {e: [0, 0, 0] for e in engines}
+    for level in sorted({lv for lv, _ in results}):
+        cells = []
+        for e in engines:
+            r = results.get((level, e))
+            if not r:
+                cells += ["–", "–", "–"]
+                continue
+            _, w, d, l_, score, elo = r
+            totals[e] = [totals[e][0] + w, totals[e][1] + d, totals[e][2] + l_]
+            elo = elo.replace("+inf", "+∞").replace("-0 ", "0 ").replace("-", "−")
+            cells += [f"+{w} ={d} −{l_}", f"{score:.1f} %", elo]
+        print(f"| {level} | {' | '.join(cells)} |")
+    cells = []
+    for e in engines:
+        w, d, l_ = totals[e]
+        n = w + d + l_
+        cells += [f"+{w} ={d} −{l_}", f"{100 * (w + d / 2) / n:.1f} %", f"{n} games"]
+    print(f"| all | {' | '.join(cells)} |")
 
 if __name__ == "__main__":
     main(sys.argv[1])

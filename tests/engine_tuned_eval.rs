@@ -314,3 +314,16 @@ fn both_sides_count_alike_so_the_mirror_scores_the_same_for_the_side_to_move() {
         );
     }
 }
+
+#[test]
+fn every_shipped_weights_file_loads_and_names_its_command() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/eval");
+    for name in ["seed003.ron", "seed003-ga.ron", "seed003-ga3k.ron"] {
+        let (_, file) = hastings::workspace::eval_files::read_weights(&dir.join(name)).unwrap();
+        assert!(
+            file.made_by.starts_with("hastings train eval "),
+            "{name}: {}",
+            file.made_by
+        );
+    }
+}

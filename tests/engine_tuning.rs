@@ -147,6 +147,8 @@ fn train_eval_writes_weights_resumes_and_refuses_held_out_files() {
         "{stdout}"
     );
     let resumed = std::fs::read_to_string(&out).unwrap();
+    // It names the command that finished it (which gives these weights from scratch).
+    assert!(resumed.contains("--generations 4"), "{resumed}");
     // …and give what an unbroken run of four gives.
     std::fs::remove_file(hastings::workspace::eval_files::state_path(&out)).unwrap();
     let (code, _, stderr) = run(args("4"));

@@ -29,7 +29,7 @@ fn with_weights(spec: &EngineSpec) -> Result<EngineSpec, CliError> {
 /// `hastings match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// An engine: builtin, mcts, random, eval, blend, stockfish or a path, then options
+    /// An engine: builtin, mcts, random, human, eval, blend, stockfish or a path, then options
     /// after commas (`stockfish,Skill Level=0`, `blend,Lambda=0.5,Depth=1`,
     /// `eval,Weights=eval.ron`). Give it twice; a single one plays `builtin`; three or
     /// more play a round robin.

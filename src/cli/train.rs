@@ -81,7 +81,7 @@ pub(super) fn run(command: &TrainCommand, out: &mut impl Write) -> Result<(), Cl
 }
 
 /// The command line as typed, the program named `hastings` (for the weights file's
-/// `made_by`).
+/// `made_by`, and the state's record of how the run started).
 fn command_line() -> String {
     std::iter::once("hastings".to_string())
         .chain(std::env::args().skip(1))
@@ -255,7 +255,9 @@ fn finish(args: &TrainEvalArgs, state: &TrainState, out: &mut impl Write) -> Res
         )),
         Stage::Coevolution { .. } => None,
     };
-    write_weights(&args.output, &weights, &state.command, fitness)?;
+    // The command that finished the run: it gives these weights from scratch too (a
+    // resumed run is the run its last command starts).
+    write_weights(&args.output, &weights, &command_line(), fitness)?;
     if let Some(path) = &args.history {
         let mut csv = String::from("generation,best,mean\n");
         for s in &state.history {

@@ -1,8 +1,9 @@
-//! Engines named on the command line: `builtin`, `mcts`, `random`, `eval`, `blend`,
-//! `stockfish` or a path, each optionally followed by UCI options:
+//! Engines named on the command line: `builtin`, `mcts`, `random`, `human`, `eval`,
+//! `blend`, `stockfish` or a path, each optionally followed by UCI options:
 //! `stockfish,Skill Level=5`, `stockfish,UCI_LimitStrength=true,UCI_Elo=1350`,
 //! `builtin,Skill Level=10`, `mcts,Exploration=0.5`, `eval,Depth=4`,
-//! `blend,Lambda=0.5,Depth=1,Bonus=probability,Temperature=0`. `eval` and `blend` use
+//! `blend,Lambda=0.5,Depth=1,Bonus=probability,Temperature=0`, `human,Temperature=0`.
+//! `eval` and `blend` use
 //! the shipped tuned weights unless the caller sets [`EngineSpec::weights`] (the
 //! command line reads a `Weights=FILE` option into it).
 
@@ -19,6 +20,7 @@ use super::client::UciEngine;
 use super::discover;
 use super::error::EngineError;
 use super::evaluation::Evaluation;
+use super::human::HumanLike;
 use super::mcts::{EXPLORATION, Mcts};
 use super::predictor::Predictor;
 use super::random::RandomMover;
@@ -34,6 +36,9 @@ pub enum EngineKind {
     Mcts,
     /// Random legal moves (`random`).
     Random,
+    /// The move predictor sampled with a temperature (`human`; `Temperature=0`, the
+    /// default here, always plays its most likely move).
+    Human,
     /// The α-β engine with seed 003's tuned evaluation (`eval`).
     Eval,
     /// Seed 003's λ blend of the tuned evaluation and the move predictor (`blend`).
@@ -60,7 +65,8 @@ pub struct EngineSpec {
 pub enum SpecError {
     /// Nothing before the first comma.
     #[error(
-        "an engine spec needs an engine: builtin, mcts, random, eval, blend, stockfish or a path"
+        "an engine spec needs an engine: builtin, mcts, random, human, eval, blend, stockfish or \
+         a path"
     )]
     Empty,
     /// An option without `=`.
@@ -79,6 +85,7 @@ impl FromStr for EngineSpec {
             "builtin" | "alphabeta" => EngineKind::AlphaBeta,
             "mcts" => EngineKind::Mcts,
             "random" => EngineKind::Random,
+            "human" => EngineKind::Human,
             "eval" => EngineKind::Eval,
             "blend" => EngineKind::Blend,
             _ => EngineKind::Uci(engine.to_string()),
@@ -171,6 +178,28 @@ impl EngineSpec {
                 Ok(Box::new(RandomMover::new(seed)))
             }
             EngineKind::Eval | EngineKind::Blend => self.start_tuned(seed),
+            EngineKind::Human => {
+                let mut temperature = 0.0;
+                for (name, value) in &self.options {
+                    let bad = |reason: String| EngineError::Option {
+                        engine: self.text.clone(),
+                        reason,
+                    };
+                    if !name.eq_ignore_ascii_case("temperature") {
+                        return Err(bad(format!("no option `{name}` (Temperature)")));
+                    }
+                    temperature = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|t| t.is_finite() && *t >= 0.0)
+                        .ok_or_else(|| {
+                            bad(format!("Temperature takes a number ≥ 0, not `{value}`"))
+                        })?;
+                }
+                let predictor =
+                    Predictor::shared().map_err(|e| EngineError::Predictor(e.to_string()))?;
+                Ok(Box::new(HumanLike::new(predictor, temperature, seed)))
+            }
             EngineKind::Uci(name) => {
                 let path = discover::resolve(name)?;
                 let mut engine = UciEngine::start(&path)?;
@@ -307,5 +336,8 @@ mod tests {
         assert!(spec("blend,Lambda=x").start(1).is_err());
         assert!(spec("blend,Bonus=most").start(1).is_err());
         assert!(spec("blend,Hash=4").start(1).is_err());
+        assert_eq!(spec("human,Temperature=0").kind, EngineKind::Human);
+        assert!(spec("human,Temperature=0").start(1).is_ok());
+        assert!(spec("human,Lambda=1").start(1).is_err());
     }
 }

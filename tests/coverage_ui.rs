@@ -30,7 +30,10 @@ fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
 
 fn open_coverage(harness: &mut Harness<'static, TrainerApp>) {
     harness.get_by_label("Coverage").click();
-    harness.run();
+    // Two frames: the click, and the tab starting the exposure on its thread. `run`
+    // here would wait for the thread by frames (its spinner repaints), which a loaded
+    // machine can make longer than the harness's step limit.
+    harness.run_steps(2);
     harness.state_mut().finish_coverage();
     harness.run();
 }
@@ -165,7 +168,7 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
         .scroll_to_me();
     harness.run();
     harness.get_by_label("Hastings Learner").click();
-    harness.run();
+    harness.run_steps(2);
     harness.state_mut().finish_coverage();
     harness.run();
     let report = harness.state().games_report().unwrap().as_ref().unwrap();

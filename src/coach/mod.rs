@@ -43,6 +43,8 @@ pub mod settings;
 pub mod sides;
 pub mod sounds;
 pub mod verdict;
+pub mod workshop;
+pub mod workshop_gaps;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -158,6 +160,10 @@ pub struct Coach {
     pub(crate) move_entry: move_entry::MoveEntryState,
     /// The engine's verdict on a move outside the book.
     pub(crate) verdict: verdict::VerdictState,
+    /// The Repertoire tab: the repertoire file being edited.
+    pub(crate) workshop: workshop::WorkshopState,
+    /// The Repertoire tab's book: the repertoire's graph, its gaps, "Train this".
+    pub(crate) workshop_gaps: workshop_gaps::GapsState,
     /// The Explorer tab: the open index, its filter, the moves on the board.
     pub(crate) explorer: explorer::ExplorerState,
     /// What strong players are predicted to play at the position shown.
@@ -194,6 +200,10 @@ impl Coach {
         let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
         workspace.restore();
         let review_log = progress_file.as_deref().and_then(review::review_log_path);
+        let workshop_dir = progress_file
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .map(std::path::Path::to_path_buf);
         let progress = ProgressFile::load(progress_file);
         let mut learner_style = LearnerStyleState::new(if rand::random() {
             Adaptation::Solid
@@ -225,6 +235,8 @@ impl Coach {
             explore: None,
             explored: None,
             explorer: explorer::ExplorerState::default(),
+            workshop: workshop::WorkshopState::with_data_dir(workshop_dir),
+            workshop_gaps: workshop_gaps::GapsState::default(),
             human: human::HumanState::default(),
             report: None,
             coverage: CoverageState::default(),
@@ -252,6 +264,7 @@ impl Coach {
         if coach.review_log.is_some() {
             coach.set_drill_mode(drill_mode);
         }
+        coach.reopen_workshop();
         coach
     }
 
@@ -485,6 +498,7 @@ impl Coach {
         self.refresh_missed();
         self.refresh_explorer();
         self.refresh_human();
+        self.workshop_logic();
     }
 
     /// Records the lines the drill completed since the last call.
@@ -584,6 +598,7 @@ impl Coach {
             run.cancel();
         }
         self.workspace.cancel_all();
+        self.workshop.close();
         self.progress.save_now();
         self.end_review();
     }

@@ -41,6 +41,9 @@ pub enum WorkshopCommand {
     Chapter(usize),
     /// Go to this move of the chapter shown.
     Goto(NodeId),
+    /// Go to the position after these moves from the standard position (in the chapter
+    /// that holds most of them; the others past the tree).
+    GoToMoves(Vec<Move>),
     /// One move forward along the main line from the cursor (→).
     Forward,
     /// One move back (←).
@@ -292,6 +295,7 @@ impl WorkshopState {
                     self.go(node);
                 }
             }
+            C::GoToMoves(moves) => self.go_to_moves(&moves),
             C::Forward => self.forward(),
             C::Back => self.back(),
             C::PreviousVariation => self.switch_variation(false),

@@ -57,6 +57,45 @@ pub(super) fn board_panel_ui(
     }
 }
 
+/// The board in the Repertoire tab: the position at the workshop's cursor, the last
+/// move, the move's `[%cal]` arrows; a move played goes to the workshop (added with
+/// "Add moves" on).
+pub(super) fn workshop_board_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    let w = coach.workshop();
+    let Some(position) = w.position() else {
+        return;
+    };
+    let last_move = w.last_move();
+    let arrows = if w.beyond().is_empty() {
+        w.tree()
+            .and_then(|t| t.node(w.node()))
+            .map(|n| annotation_arrows(&n.annotation()))
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let view = BoardView {
+        position: &position,
+        last_move: last_move.as_ref(),
+        interactive: true,
+        arrows: &arrows,
+        hint: None,
+        animation: None,
+    };
+    let orientation = match w.side() {
+        Some(side) => crate::coach::settings::Orientation::from_color(side.into()),
+        None => coach.orientation(),
+    };
+    let response = ui
+        .centered_and_justified(|ui| board_ui(ui, &view, orientation))
+        .inner;
+    if let Some(mv) = response.played {
+        commands.push(Command::Workshop(
+            crate::coach::workshop::WorkshopCommand::Play(mv),
+        ));
+    }
+}
+
 /// The arrows on the board: after a wrong move the book moves and the refutation's
 /// first moves; else the repertoire's
 /// arrows for the last move, the hint's arrow, and (when chosen, and unless it would

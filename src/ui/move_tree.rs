@@ -4,8 +4,8 @@
 //! a right click opens the move's menu (delete from here, promote, make main line,
 //! comment, glyphs).
 //!
-//! Each move is a selectable label named by its text ("1. e4", "e5", "2... Nc6"), so
-//! tests find it as a screen reader would.
+//! Each move is a selectable label named by its number and move ("1. e4", "1... e5",
+//! also where the tree writes only "e5"), so tests find it as a screen reader would.
 
 use eframe::egui;
 use egui::{Color32, RichText, Ui};
@@ -135,6 +135,11 @@ impl Drawer<'_> {
         let current = id == self.cursor;
         let label = RichText::new(text).strong();
         let response = ui.selectable_label(current, label);
+        // Named with its number, as if after a break ("1... e5"): a screen reader says
+        // which move it is, and the name is never a square's.
+        let name = move_text(self.tree, node, true);
+        response
+            .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, current, &name));
         if current && !ui.is_rect_visible(response.rect) {
             response.scroll_to_me(None);
         }

@@ -167,12 +167,13 @@ pub(super) fn workshop_panel_ui(
         ui.colored_label(ui.visuals().warn_fg_color, message);
     }
     ui.separator();
-    ui.label("File");
+    let label = ui.label("Repertoire file");
     ui.add(
         egui::TextEdit::singleline(&mut form.path)
             .hint_text("path/to/repertoire.pgn")
             .desired_width(f32::INFINITY),
     )
+    .labelled_by(label.id)
     .on_hover_text("The PGN file to create or open");
     let path = PathBuf::from(form.path.trim());
     let has_path = !form.path.trim().is_empty();
@@ -218,7 +219,9 @@ fn chapters_ui(
         if let Some((index, text)) = &mut form.rename
             && *index == i
         {
-            let response = ui.text_edit_singleline(text);
+            let response = ui
+                .text_edit_singleline(text)
+                .on_hover_text("The chapter's new name");
             let done = response.lost_focus() && ui.input(|input| input.key_pressed(Key::Enter));
             let text = text.clone();
             let (rename, cancel) = ui
@@ -325,12 +328,13 @@ pub(super) fn move_tree_panel_ui(
         ));
     }
     if let Some((node, text)) = &mut form.comment {
-        ui.label("Comment");
+        let label = ui.label("Comment");
         ui.add(
             egui::TextEdit::multiline(text)
                 .desired_rows(2)
                 .desired_width(f32::INFINITY),
-        );
+        )
+        .labelled_by(label.id);
         let (node, text) = (*node, text.clone());
         let (set, cancel) = ui
             .horizontal(|ui| {
@@ -520,7 +524,9 @@ pub(super) fn question_ui(
                         }
                     });
                     ui.horizontal(|ui| {
-                        ui.text_edit_singleline(&mut form.save_as);
+                        let label = ui.label("New file");
+                        ui.text_edit_singleline(&mut form.save_as)
+                            .labelled_by(label.id);
                         if ui
                             .button("Save as")
                             .on_hover_text("Save your version to this file instead")

@@ -1,0 +1,405 @@
+//! The Repertoire tab, driven through the real widgets with egui_kittest: building a
+//! White repertoire from nothing (new, moves with "Add moves", a variation, a comment, a
+//! glyph, save), reading it back, reopening and drilling it; a file changed on disk is
+//! never overwritten without asking; "Next gap" against the coverage code's own answer;
+//! undo back to the original bytes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use std::path::Path;
+
+use eframe::egui::{self, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use hastings::book::document::Document;
+use hastings::book::pgn::read_pgn;
+use hastings::book::{NodeKey, PositionGraph, SourceId};
+use hastings::coach::settings::{Settings, Side};
+use hastings::sampler::Style;
+use hastings::trainer::Phase;
+use hastings::trainer::coverage::{CoverageOptions, exposure};
+use hastings::ui::TrainerApp;
+use shakmaty::{Chess, Color, Position};
+
+mod common;
+use common::{eco, fixture, san_moves, square_label, temp_dir};
+
+type H = Harness<'static, TrainerApp>;
+
+fn window() -> H {
+    let settings = Settings {
+        learner: Side::White,
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let mut h = Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        // The gaps are computed on a thread; the frames that show them need a few steps.
+        .with_max_steps(20)
+        .build_ui_state(
+            |ui, app: &mut TrainerApp| app.frame_ui(ui),
+            TrainerApp::new(eco(), settings),
+        );
+    h.run();
+    h.get_by_label("Repertoire").click();
+    h.run();
+    h
+}
+
+/// Types `path` into the tab's file field.
+fn type_path(h: &mut H, path: &Path) {
+    let field = h.get_by_label("Repertoire file");
+    field.focus();
+    field.type_text(&path.display().to_string());
+    h.run();
+}
+
+fn click(h: &mut H, label: &str) {
+    h.get_by_label(label).click();
+    h.run();
+}
+
+/// Plays `san` on the Repertoire tab's board, by clicking its piece and its target.
+fn play(h: &mut H, san: &str) {
+    let pos = h.state().workshop().position().unwrap();
+    let mv = hastings::book::movelist::parse_moves(&pos, san).unwrap()[0];
+    h.get_by_label(&square_label(&pos, mv.from().unwrap()))
+        .click();
+    h.run();
+    h.get_by_label(&square_label(&pos, mv.to())).click();
+    h.run();
+}
+
+/// The SAN moves from the chapter's start to the cursor.
+fn cursor(h: &H) -> Vec<String> {
+    let w = h.state().workshop();
+    w.tree().unwrap().path_sans(w.node())
+}
+
+/// Right-clicks the move labelled `label` in the tree and picks `item` in its menu.
+fn move_menu(h: &mut H, label: &str, item: &str) {
+    h.get_by_label(label).click_secondary();
+    h.run();
+    click(h, item);
+}
+
+fn new_white(h: &mut H, path: &Path) {
+    type_path(h, path);
+    click(h, "New for White");
+    assert!(path.exists(), "{:?}", h.state().workshop().message());
+}
+
+#[test]
+fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
+    let dir = temp_dir("workshop-build");
+    let path = dir.join("mine.pgn");
+    let mut h = window();
+    new_white(&mut h, &path);
+
+    // Browsing adds nothing.
+    play(&mut h, "e4");
+    assert!(!h.state().workshop().is_dirty());
+    h.key_press(egui::Key::ArrowLeft);
+    h.run();
+    assert!(h.state().workshop().beyond().is_empty());
+
+    click(&mut h, "Add moves");
+    for san in ["e4", "e5", "Nf3"] {
+        play(&mut h, san);
+    }
+    assert_eq!(cursor(&h), ["e4", "e5", "Nf3"]);
+    // A variation: back to 1.e4, then 1...c5 2.Nf3.
+    click(&mut h, "1. e4");
+    assert_eq!(cursor(&h), ["e4"]);
+    play(&mut h, "c5");
+    play(&mut h, "Nf3");
+    assert_eq!(cursor(&h), ["e4", "c5", "Nf3"]);
+    // An existing move is selected, not added again.
+    click(&mut h, "1. e4");
+    play(&mut h, "e5");
+    assert_eq!(cursor(&h), ["e4", "e5"]);
+
+    // A comment and a glyph, through the moves' menus.
+    move_menu(&mut h, "1... e5", "Comment…");
+    let field = h.get_by_label("Comment");
+    field.focus();
+    field.type_text("The open game");
+    h.run();
+    click(&mut h, "Set comment");
+    assert!(
+        h.query_by_label("The open game").is_some(),
+        "the tree shows it"
+    );
+    move_menu(&mut h, "1... c5", "!?");
+    assert!(h.query_by_label("1... c5!?").is_some());
+    assert!(h.query_by_label_contains("(unsaved)").is_some());
+
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run();
+    assert!(!h.state().workshop().is_dirty());
+    assert!(h.query_by_label_contains("(unsaved)").is_none());
+
+    // Read back with the document model and the importer.
+    let bytes = std::fs::read(&path).unwrap();
+    let doc = Document::read(&bytes);
+    assert!(doc.issues().is_empty());
+    assert_eq!(doc.chapter(0).unwrap().side(), Some(Side::White));
+    let tree = doc.tree(0).unwrap();
+    let e5 = doc.node_at(0, "e4 e5").unwrap();
+    let c5 = doc.node_at(0, "e4 c5").unwrap();
+    assert_eq!(tree.node(e5).unwrap().comment(), Some("The open game"));
+    assert_eq!(tree.node(c5).unwrap().nags(), [5]);
+    let e4 = doc.node_at(0, "e4").unwrap();
+    assert_eq!(
+        tree.node(e4).unwrap().children(),
+        [e5, c5],
+        "e5 is the main line"
+    );
+    doc.node_at(0, "e4 e5 Nf3").unwrap();
+    doc.node_at(0, "e4 c5 Nf3").unwrap();
+    let import = read_pgn(
+        bytes.as_slice(),
+        SourceId(1),
+        &common::import_options(hastings::book::ImportMode::Repertoire),
+        None,
+    )
+    .unwrap();
+    let lines: Vec<String> = import.lines.iter().map(common::line_sans).collect();
+    assert_eq!(lines, ["e4 e5 Nf3", "e4 c5 Nf3"]);
+
+    // Reopened in a new window, it shows the same tree.
+    let mut h = window();
+    type_path(&mut h, &path);
+    click(&mut h, "Open");
+    assert!(h.query_by_label("The open game").is_some());
+    assert!(h.query_by_label("1... c5!?").is_some());
+    assert_eq!(h.state().workshop().document().unwrap().to_pgn(), bytes);
+
+    // Train this, from the start: the drill plays from the repertoire.
+    click(&mut h, "Train this");
+    assert_eq!(h.state().workshop_gaps().train_root(), Some(&[][..]));
+    click(&mut h, "Style");
+    let session = h.state().session();
+    assert_eq!(session.learner(), Color::White);
+    assert_eq!(*session.phase(), Phase::LearnerToMove);
+    common::click_move(&mut h, san_moves("e4")[0]);
+    h.run();
+    let moves: Vec<String> = {
+        let s = h.state().session();
+        let mut pos = Chess::default();
+        s.moves()
+            .iter()
+            .map(|m| {
+                let san = shakmaty::san::San::from_move(&pos, m.mv).to_string();
+                pos.play_unchecked(m.mv);
+                san
+            })
+            .collect()
+    };
+    assert_eq!(moves.len(), 2, "the computer answered: {moves:?}");
+    assert!(
+        moves[1] == "e5" || moves[1] == "c5",
+        "the reply comes from the repertoire: {moves:?}"
+    );
+    // A move outside the repertoire is a mistake there.
+    let pos = h.state().session().position().clone();
+    let d4 = hastings::book::movelist::parse_moves(&pos, "d4").unwrap()[0];
+    common::click_move(&mut h, d4);
+    h.run();
+    assert!(matches!(
+        h.state().session().phase(),
+        Phase::OutOfBook { .. }
+    ));
+}
+
+/// Writes `text` over `path` as another program would.
+fn change_on_disk(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_file_changed_on_disk_is_never_overwritten_without_asking() {
+    let dir = temp_dir("workshop-conflict");
+    let path = dir.join("mine.pgn");
+    let mut h = window();
+    new_white(&mut h, &path);
+    click(&mut h, "Add moves");
+    play(&mut h, "e4");
+    let elsewhere = "[Event \"Elsewhere\"]\n[Orientation \"white\"]\n\n1. d4 d5 *\n";
+    change_on_disk(&path, elsewhere);
+
+    // Save: the question, and nothing written.
+    click(&mut h, "Save");
+    assert!(h.query_by_label("The file changed on disk").is_some());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), elsewhere);
+    // Keys do not reach the tab while it asks.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), elsewhere);
+
+    // Overwrite writes this version.
+    click(&mut h, "Overwrite");
+    assert!(h.query_by_label("The file changed on disk").is_none());
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(written.contains("1. e4"), "{written}");
+
+    // Reload reads the file again, dropping the unsaved edits.
+    play(&mut h, "e5");
+    change_on_disk(&path, elsewhere);
+    click(&mut h, "Save");
+    click(&mut h, "Reload");
+    assert!(!h.state().workshop().is_dirty());
+    assert_eq!(
+        h.state().workshop().document().unwrap().to_pgn(),
+        elsewhere.as_bytes()
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), elsewhere);
+
+    // Save as writes elsewhere and leaves the changed file alone.
+    click(&mut h, "1. d4");
+    play(&mut h, "d5");
+    play(&mut h, "c4");
+    change_on_disk(&path, "changed again\n");
+    click(&mut h, "Save");
+    // The field suggests a copy beside the file.
+    let copy = dir.join("mine-2.pgn");
+    assert!(h.query_by_label("New file").is_some());
+    click(&mut h, "Save as");
+    assert!(h.query_by_label("The file changed on disk").is_none());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "changed again\n");
+    let saved = std::fs::read_to_string(&copy).unwrap();
+    assert!(saved.contains("1. d4 d5 2. c4"), "{saved}");
+    assert_eq!(h.state().workshop().file().unwrap().path(), copy);
+}
+
+/// The exposure the coverage code computes for `path` as White's repertoire against
+/// ECO, with the Coverage tab's defaults (as the workshop does).
+fn coverage_gaps(path: &Path) -> Vec<(NodeKey, Vec<shakmaty::Move>)> {
+    let bytes = std::fs::read(path).unwrap();
+    let import = read_pgn(
+        bytes.as_slice(),
+        SourceId(1),
+        &common::import_options(hastings::book::ImportMode::Repertoire),
+        None,
+    )
+    .unwrap();
+    let graph = PositionGraph::build(import.lines).graph;
+    let ex = exposure(
+        &graph,
+        common::eco_graph(),
+        &Style::neutral(),
+        &CoverageOptions::new(Color::White),
+    );
+    ex.gaps().iter().map(|g| (g.key, g.moves.clone())).collect()
+}
+
+#[test]
+fn next_gap_goes_to_the_most_likely_unanswered_position() {
+    let dir = temp_dir("workshop-gaps");
+    let path = dir.join("rep.pgn");
+    let text = std::fs::read_to_string(fixture("compare_white.pgn")).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("[Result", "[Orientation \"white\"]\n[Result"),
+    )
+    .unwrap();
+    let gaps = coverage_gaps(&path);
+    assert!(gaps.len() >= 2, "the fixture has gaps: {}", gaps.len());
+
+    let mut h = window();
+    type_path(&mut h, &path);
+    click(&mut h, "Open");
+    h.state_mut().finish_workshop_gaps();
+    h.run();
+    click(&mut h, "Next gap");
+    let at = |h: &H| {
+        let w = h.state().workshop();
+        (NodeKey::from_position(&w.position().unwrap()), w.moves())
+    };
+    assert_eq!(at(&h), gaps[0], "the most likely gap");
+    // Pressed again at a gap: the next one.
+    click(&mut h, "Next gap");
+    assert_eq!(at(&h), gaps[1]);
+
+    // One move back, the tab lists the opponent's reply into the gap.
+    h.key_press(egui::Key::ArrowLeft);
+    h.run();
+    let w = h.state().workshop();
+    let before = w.position().unwrap();
+    let reply = gaps[1].1.last().copied().unwrap();
+    let san = shakmaty::san::SanPlus::from_move(before, reply).to_string();
+    assert!(
+        h.query_by_label_contains(&format!("{san}  1 in")).is_some(),
+        "{san} listed"
+    );
+}
+
+#[test]
+fn undo_restores_the_original_bytes() {
+    let dir = temp_dir("workshop-undo");
+    let path = dir.join("rep.pgn");
+    std::fs::copy(fixture("repertoire.pgn"), &path).unwrap();
+    let original = std::fs::read(&path).unwrap();
+    let mut h = window();
+    type_path(&mut h, &path);
+    click(&mut h, "Open");
+    let first = {
+        let w = h.state().workshop();
+        let tree = w.tree().unwrap();
+        tree.path_sans(tree.root().children()[0])
+    };
+    assert_eq!(first.len(), 1);
+
+    // Edits: moves added, a comment, a glyph, a move deleted, a chapter added.
+    click(&mut h, "Add moves");
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    assert_eq!(cursor(&h), first);
+    play(&mut h, "h6");
+    play(&mut h, "h3");
+    assert_eq!(cursor(&h).len(), 3);
+    h.key_press(egui::Key::ArrowLeft);
+    h.run();
+    assert_eq!(cursor(&h).last().map(String::as_str), Some("h6"));
+    click(&mut h, "Add chapter");
+    let chapters = Document::read(&original).chapters().len();
+    assert_eq!(
+        h.state().workshop().document().unwrap().chapters().len(),
+        chapters + 1
+    );
+    assert!(h.state().workshop().is_dirty());
+
+    // Ctrl+Z until nothing is left to undo: the original bytes.
+    let mut undone = 0;
+    while h.state().workshop().can_undo() {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+        h.run();
+        undone += 1;
+        assert!(undone < 20);
+    }
+    assert_eq!(undone, 3);
+    assert_eq!(h.state().workshop().document().unwrap().to_pgn(), original);
+    assert!(!h.state().workshop().is_dirty());
+    // Redo (Ctrl+Shift+Z) brings the edits back.
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    h.run();
+    assert!(h.state().workshop().is_dirty());
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    click(&mut h, "Save");
+    assert_eq!(std::fs::read(&path).unwrap(), original);
+}
+
+#[test]
+fn a_missing_file_is_reported() {
+    let dir = temp_dir("workshop-missing");
+    let mut h = window();
+    type_path(&mut h, &dir.join("nothing.pgn"));
+    click(&mut h, "Open");
+    assert!(h.state().workshop().file().is_none());
+    assert!(h.query_by_label_contains("cannot read").is_some());
+}

@@ -1,0 +1,158 @@
+//! Opening, creating, saving and recovering the workshop's file: every outcome a
+//! message or a [`Question`], never a silent overwrite.
+
+use std::path::Path;
+
+use super::{Question, WorkshopState};
+use crate::book::Side;
+use crate::book::document::{Document, GameTree};
+use crate::workspace::repertoire_file::{
+    RepertoireFile, RepertoireFileError, SaveOutcome, discard, recover, recoverable,
+};
+
+impl WorkshopState {
+    pub(super) fn create(&mut self, side: Side, path: &Path) {
+        let title = format!("{} repertoire", side.name());
+        let doc = Document::new_repertoire(side, &title);
+        match RepertoireFile::create(path, &doc, self.data_dir.as_deref()) {
+            Ok(file) => {
+                self.replace(file);
+                self.message = Some(format!(
+                    "New {} repertoire: {}",
+                    side.name(),
+                    path.display()
+                ));
+            }
+            Err(e) => self.message = Some(format!("Cannot create the repertoire: {e}")),
+        }
+    }
+
+    pub(super) fn open(&mut self, path: &Path) {
+        if let Some(dir) = &self.data_dir {
+            match recoverable(dir, path) {
+                Ok(Some(found)) => {
+                    self.question = Some(Question::Recover(found));
+                    return;
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    self.message = Some(format!(
+                        "The unsaved edits of {} cannot be read: {e}",
+                        path.display()
+                    ));
+                }
+            }
+        }
+        match RepertoireFile::open(path, self.data_dir.as_deref()) {
+            Ok(file) => {
+                let issues = file.document().issues().len();
+                self.replace(file);
+                self.message = (issues > 0).then(|| {
+                    format!("{issues} chapter(s) cannot be read; they are kept as written.")
+                });
+            }
+            Err(e) => self.message = Some(e.to_string()),
+        }
+    }
+
+    pub(super) fn recover(&mut self) {
+        let (Some(dir), Some(Question::Recover(found))) = (self.data_dir.clone(), &self.question)
+        else {
+            return;
+        };
+        let path = found.path.clone();
+        self.question = None;
+        match recover(&dir, &path) {
+            Ok(file) => {
+                self.replace(file);
+                self.message =
+                    Some("The unsaved edits were recovered; save to keep them.".to_owned());
+            }
+            Err(e) => self.message = Some(e.to_string()),
+        }
+    }
+
+    pub(super) fn discard_recovery(&mut self) {
+        let (Some(dir), Some(Question::Recover(found))) = (self.data_dir.clone(), &self.question)
+        else {
+            return;
+        };
+        let path = found.path.clone();
+        self.question = None;
+        match discard(&dir, &path) {
+            Ok(()) => self.open(&path),
+            Err(e) => self.message = Some(format!("The unsaved edits were not discarded: {e}")),
+        }
+    }
+
+    /// Makes `file` the open one (closing the last), at its first chapter's start.
+    fn replace(&mut self, file: RepertoireFile) {
+        self.close();
+        self.file = Some(file);
+        self.chapter = 0;
+        self.node = GameTree::ROOT;
+        self.beyond.clear();
+        self.question = None;
+        self.changed();
+    }
+
+    /// Closes the file: with nothing unsaved its journal goes; else it stays for the
+    /// next start.
+    pub fn close(&mut self) {
+        if let Some(old) = self.file.take()
+            && let Err(e) = old.close()
+        {
+            self.message = Some(e.to_string());
+        }
+    }
+
+    pub(super) fn save(&mut self) {
+        self.finish_save(RepertoireFile::save);
+    }
+
+    pub(super) fn finish_save(
+        &mut self,
+        how: impl FnOnce(&mut RepertoireFile) -> Result<SaveOutcome, RepertoireFileError>,
+    ) {
+        let Some(file) = &mut self.file else {
+            return;
+        };
+        let result = how(file);
+        let path = file.path().to_owned();
+        match result {
+            Ok(SaveOutcome::Saved { .. }) => {
+                self.question = None;
+                self.message = Some(format!("Saved {}", path.display()));
+            }
+            Ok(SaveOutcome::Conflict { on_disk }) => {
+                self.question = Some(Question::Conflict {
+                    path,
+                    gone: on_disk.is_none(),
+                });
+            }
+            Err(e) => self.message = Some(format!("Not saved: {e}")),
+        }
+    }
+
+    pub(super) fn reload(&mut self) {
+        let Some(path) = self.file.as_ref().map(|f| f.path().to_owned()) else {
+            return;
+        };
+        // The unsaved edits are dropped, their journal too.
+        self.file = None;
+        if let Some(dir) = &self.data_dir
+            && let Err(e) = discard(dir, &path)
+        {
+            self.message = Some(format!("The unsaved edits were not discarded: {e}"));
+        }
+        let chapter = self.chapter;
+        self.question = None;
+        self.open(&path);
+        if self
+            .document()
+            .is_some_and(|d| chapter < d.chapters().len())
+        {
+            self.chapter = chapter;
+        }
+    }
+}

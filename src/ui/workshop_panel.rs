@@ -295,7 +295,7 @@ pub(super) fn move_tree_panel_ui(
     ui.heading(title);
     let mut add = w.adds_moves();
     if ui
-        .toggle_value(&mut add, "Add moves")
+        .checkbox(&mut add, "Add moves")
         .on_hover_text(
             "On: a move played on the board is added here (an existing one is selected). \
              Off: moves on the board are only looked at.",

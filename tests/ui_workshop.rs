@@ -1,6 +1,6 @@
 //! The Repertoire tab, driven through the real widgets with egui_kittest: building a
 //! White repertoire from nothing (new, moves with "Add moves", a variation, a comment, a
-//! glyph, save), reading it back, reopening and drilling it; a file changed on disk is
+//! glyph, an arrow and a circle with the right button, save), reading it back, reopening and drilling it; a file changed on disk is
 //! never overwritten without asking; "Next gap" against the coverage code's own answer;
 //! undo back to the original bytes.
 
@@ -84,6 +84,25 @@ fn move_menu(h: &mut H, label: &str, item: &str) {
     click(h, item);
 }
 
+/// Presses the right button on the square labelled `from` and lets it go on `to`, with
+/// `modifiers` held.
+fn right_drag(h: &mut H, from: &str, to: &str, modifiers: egui::Modifiers) {
+    let a = h.get_by_label(from).rect().center();
+    let b = h.get_by_label(to).rect().center();
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Secondary,
+        pressed,
+        modifiers,
+    };
+    h.event(egui::Event::PointerMoved(a));
+    h.event_modifiers(button(a, true), modifiers);
+    h.run();
+    h.event(egui::Event::PointerMoved(b));
+    h.event_modifiers(button(b, false), modifiers);
+    h.run();
+}
+
 fn new_white(h: &mut H, path: &Path) {
     type_path(h, path);
     click(h, "New for White");
@@ -135,6 +154,16 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
     assert!(h.query_by_label("1... c5!?").is_some());
     assert!(h.query_by_label_contains("(unsaved)").is_some());
 
+    // An arrow (a right-button drag) and a red circle (Shift and a right click) on 1...e5.
+    click(&mut h, "1... e5");
+    let pos = h.state().workshop().position().unwrap();
+    let g1 = square_label(&pos, shakmaty::Square::G1);
+    let f3 = square_label(&pos, shakmaty::Square::F3);
+    let d4 = square_label(&pos, shakmaty::Square::D4);
+    right_drag(&mut h, &g1, &f3, egui::Modifiers::NONE);
+    right_drag(&mut h, &d4, &d4, egui::Modifiers::SHIFT);
+    assert_eq!(cursor(&h), ["e4", "e5"], "the right button moves nothing");
+
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run();
     assert!(!h.state().workshop().is_dirty());
@@ -148,7 +177,10 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
     let tree = doc.tree(0).unwrap();
     let e5 = doc.node_at(0, "e4 e5").unwrap();
     let c5 = doc.node_at(0, "e4 c5").unwrap();
-    assert_eq!(tree.node(e5).unwrap().comment(), Some("The open game"));
+    let comment = tree.node(e5).unwrap().comment().unwrap();
+    assert!(comment.contains("[%cal Gg1f3]"), "{comment}");
+    assert!(comment.contains("[%csl Rd4]"), "{comment}");
+    assert!(comment.ends_with("The open game"), "{comment}");
     assert_eq!(tree.node(c5).unwrap().nags(), [5]);
     let e4 = doc.node_at(0, "e4").unwrap();
     assert_eq!(

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use shakmaty::Move;
+use shakmaty::{Move, Square};
 
 use crate::book::Side;
 use crate::book::document::NodeId;
@@ -52,6 +52,11 @@ pub enum WorkshopCommand {
     ToggleNag(NodeId, u8),
     /// Set the arrows (`Ge2e4`) and circles (`Rd5`) of this move.
     Marks(NodeId, Vec<String>, Vec<String>),
+    /// Draw this arrow (colour letter `G`, `R`, `B`, `Y`; from; to) on the move shown, or
+    /// take it away when it is there in that colour (saved as `[%cal]`).
+    ToggleArrow(char, Square, Square),
+    /// Draw this circle on the move shown, or take it away (saved as `[%csl]`).
+    ToggleCircle(char, Square),
     /// Undo the last edit.
     Undo,
     /// Redo the last undone edit.

@@ -19,7 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use shakmaty::san::San;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move, Position, Square};
 
 mod command;
 mod file;
@@ -269,6 +269,8 @@ impl WorkshopState {
                 arrows,
                 circles,
             }),
+            C::ToggleArrow(colour, from, to) => self.toggle_mark(colour, from, Some(to)),
+            C::ToggleCircle(colour, square) => self.toggle_mark(colour, square, None),
             C::Undo => self.history(true),
             C::Redo => self.history(false),
             C::Save => self.save(),
@@ -438,6 +440,51 @@ impl WorkshopState {
                 }
             }
         }
+    }
+
+    /// Toggles an arrow (`to` given) or a circle on the move at the cursor: one of the
+    /// same squares and colour goes, one of the same squares in another colour changes
+    /// colour, else it is added.
+    fn toggle_mark(&mut self, colour: char, from: Square, to: Option<Square>) {
+        if !self.beyond.is_empty() {
+            self.message = Some(
+                "Marks go on a move of the repertoire: add the moves on the board first."
+                    .to_owned(),
+            );
+            return;
+        }
+        let Some(node) = self.cursor_node() else {
+            return;
+        };
+        let note = node.annotation();
+        let mut arrows = note.arrows;
+        let mut circles = note.circles;
+        match to {
+            Some(to) => {
+                let same = arrows.contains(&(colour, from, to));
+                arrows.retain(|&(_, f, t)| (f, t) != (from, to));
+                if !same {
+                    arrows.push((colour, from, to));
+                }
+            }
+            None => {
+                let same = circles.contains(&(colour, from));
+                circles.retain(|&(_, sq)| sq != from);
+                if !same {
+                    circles.push((colour, from));
+                }
+            }
+        }
+        let op = Op::SetMarks {
+            chapter: self.chapter,
+            node: self.node,
+            arrows: arrows
+                .iter()
+                .map(|(c, f, t)| format!("{c}{f}{t}"))
+                .collect(),
+            circles: circles.iter().map(|(c, sq)| format!("{c}{sq}")).collect(),
+        };
+        self.edit(&op);
     }
 
     fn delete(&mut self, node: NodeId) {

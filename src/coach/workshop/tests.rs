@@ -216,3 +216,28 @@ fn marks_are_saved_in_the_comment() {
     let a = w.tree().unwrap().node(node).unwrap().annotation();
     assert_eq!(a.arrows, [('G', Square::G1, Square::F3)]);
 }
+
+#[test]
+fn the_same_mark_again_takes_it_away_and_another_colour_replaces_it() {
+    let dir = temp();
+    let mut w = new_white(&dir);
+    w.apply(WorkshopCommand::SetAddMoves(true));
+    play(&mut w, "e4");
+    let node = w.node();
+    let note = |w: &WorkshopState| w.tree().unwrap().node(node).unwrap().annotation();
+    w.apply(WorkshopCommand::ToggleArrow('G', Square::G1, Square::F3));
+    w.apply(WorkshopCommand::ToggleCircle('G', Square::E5));
+    assert_eq!(note(&w).arrows, [('G', Square::G1, Square::F3)]);
+    w.apply(WorkshopCommand::ToggleArrow('R', Square::G1, Square::F3));
+    assert_eq!(note(&w).arrows, [('R', Square::G1, Square::F3)]);
+    w.apply(WorkshopCommand::ToggleArrow('R', Square::G1, Square::F3));
+    w.apply(WorkshopCommand::ToggleCircle('G', Square::E5));
+    assert!(note(&w).arrows.is_empty());
+    assert!(note(&w).circles.is_empty());
+    // Past the tree there is no move to mark.
+    play(&mut w, "e5");
+    w.apply(WorkshopCommand::SetAddMoves(false));
+    play(&mut w, "Nf3");
+    w.apply(WorkshopCommand::ToggleCircle('G', Square::E5));
+    assert!(w.message().is_some());
+}

@@ -243,6 +243,23 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
         h.state().session().phase(),
         Phase::OutOfBook { .. }
     ));
+
+    // 1.d4 added in the tab is in the drill's next line.
+    click(&mut h, "Repertoire");
+    click(&mut h, "Add moves");
+    h.key_press(egui::Key::Home);
+    h.run();
+    play(&mut h, "d4");
+    h.state_mut().finish_workshop_gaps();
+    click(&mut h, "Style");
+    click(&mut h, "New line");
+    assert!(h.state().session().moves().is_empty());
+    common::click_move(&mut h, san_moves("d4")[0]);
+    h.run();
+    assert!(
+        !matches!(h.state().session().phase(), Phase::OutOfBook { .. }),
+        "1.d4 is in the repertoire now"
+    );
 }
 
 /// Writes `text` over `path` as another program would.

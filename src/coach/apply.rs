@@ -316,8 +316,11 @@ impl Coach {
                 self.new_seed();
                 if !self.review_next_line() {
                     // "Train this" in the Repertoire tab: each line starts at its node.
-                    let restarted = match &self.workshop_gaps.train_root {
-                        Some(root) => self.session.start_after(root).is_ok(),
+                    let restarted = match self.workshop_gaps.train_root.clone() {
+                        Some(root) => {
+                            self.take_workshop_edits();
+                            self.session.start_after(&root).is_ok()
+                        }
                         None => false,
                     };
                     if !restarted {

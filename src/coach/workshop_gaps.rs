@@ -422,6 +422,21 @@ impl Coach {
         self.request_repaint();
     }
 
+    /// While the drill trains the workshop's subtree: its book becomes the workshop's
+    /// latest (the edits made since), as a new line starts.
+    pub(crate) fn take_workshop_edits(&mut self) {
+        let Some(book) = self.current_workshop_book() else {
+            return;
+        };
+        if Arc::ptr_eq(&book.graph, &self.graph) {
+            return;
+        }
+        self.graph = Arc::clone(&book.graph);
+        self.session.set_graph(Arc::clone(&book.graph));
+        self.book_generation += 1;
+        self.invalidate_chart();
+    }
+
     /// Drills the subtree under the cursor: the drill's book becomes the workshop's
     /// repertoire (with ECO as its theory), and each new line starts at the cursor
     /// until another book is chosen.

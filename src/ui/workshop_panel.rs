@@ -22,7 +22,7 @@ use super::move_tree::{self, TreeAction};
 use crate::book::Side;
 use crate::book::document::NodeId;
 use crate::coach::Coach;
-use crate::coach::workshop::{Question, WorkshopCommand, WorkshopState};
+use crate::coach::workshop::{Question, WorkshopCommand, WorkshopState, backup_time};
 use crate::coach::workshop_gaps::{GapsState, MissingHere};
 
 /// What is being typed in the Repertoire tab (window state, not saved).
@@ -199,7 +199,42 @@ pub(super) fn workshop_panel_ui(
     if let Some(doc) = w.document() {
         ui.separator();
         chapters_ui(ui, w, doc.chapters().len(), form, commands);
+        backups_ui(ui, w, commands);
     }
+}
+
+/// The file's backups (the versions saves replaced), newest first, each with Restore.
+fn backups_ui(ui: &mut Ui, w: &WorkshopState, commands: &mut Vec<Command>) {
+    if w.data_dir().is_none() {
+        return;
+    }
+    ui.separator();
+    egui::CollapsingHeader::new(format!("Backups ({})", w.backups().len()))
+        .id_salt("hastings_workshop_backups")
+        .show(ui, |ui| {
+            if w.backups().is_empty() {
+                ui.weak("Each save keeps the version it replaces here (the last 10).");
+            }
+            for backup in w.backups() {
+                ui.horizontal(|ui| {
+                    ui.label(format!("{} ({} bytes)", backup_time(backup), backup.size));
+                    if ui
+                        .add_enabled(!w.is_dirty(), egui::Button::new("Restore"))
+                        .on_hover_text(
+                            "Put this version back as the file (the current one is kept as a \
+                             backup too)",
+                        )
+                        .on_disabled_hover_text("Save or undo your edits first")
+                        .clicked()
+                    {
+                        push(
+                            commands,
+                            WorkshopCommand::RestoreBackup(backup.path.clone()),
+                        );
+                    }
+                });
+            }
+        });
 }
 
 /// The chapters: click to show one; rename, move up, delete; add one.

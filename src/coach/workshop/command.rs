@@ -75,6 +75,9 @@ pub enum WorkshopCommand {
     Recover,
     /// Throw the unsaved edits of the earlier run away and open the file as saved.
     DiscardRecovery,
+    /// Put this backup (its path) back as the file and open it (refused while there
+    /// are unsaved edits); the version it replaces becomes a backup too.
+    RestoreBackup(PathBuf),
     /// Add a chapter at the end, for this side.
     AddChapter(String, Side),
     /// Rename a chapter.

@@ -6,6 +6,7 @@ use std::path::Path;
 use super::{Question, WorkshopState};
 use crate::book::Side;
 use crate::book::document::{Document, GameTree};
+use crate::workspace::backups::{self, Backup};
 use crate::workspace::repertoire_file::{
     RepertoireFile, RepertoireFileError, SaveOutcome, discard, recover, recoverable,
 };
@@ -89,6 +90,7 @@ impl WorkshopState {
     fn replace(&mut self, file: RepertoireFile) {
         self.close();
         self.file = Some(file);
+        self.refresh_backups();
         self.chapter = 0;
         self.node = GameTree::ROOT;
         self.beyond.clear();
@@ -123,6 +125,7 @@ impl WorkshopState {
             Ok(SaveOutcome::Saved { .. }) => {
                 self.question = None;
                 self.message = Some(format!("Saved {}", path.display()));
+                self.refresh_backups();
             }
             Ok(SaveOutcome::Conflict { on_disk }) => {
                 self.question = Some(Question::Conflict {
@@ -154,5 +157,55 @@ impl WorkshopState {
         {
             self.chapter = chapter;
         }
+    }
+
+    /// Reads the open file's backups again (an unreadable folder is the message).
+    fn refresh_backups(&mut self) {
+        self.backups.clear();
+        let (Some(dir), Some(file)) = (&self.data_dir, &self.file) else {
+            return;
+        };
+        match backups::list(dir, file.path()) {
+            Ok(list) => self.backups = list,
+            Err(e) => self.message = Some(format!("The backups cannot be listed: {e}")),
+        }
+    }
+
+    pub(super) fn restore_backup(&mut self, backup: &Path) {
+        if self.is_dirty() {
+            self.message = Some("Save or undo your edits before restoring a backup.".to_owned());
+            return;
+        }
+        let (Some(dir), Some(file)) = (self.data_dir.clone(), &self.file) else {
+            return;
+        };
+        let path = file.path().to_owned();
+        let Some(found) = self.backups.iter().find(|b| b.path == backup).cloned() else {
+            return;
+        };
+        match backups::restore(&dir, &path, &found) {
+            Ok(()) => {
+                // Nothing is unsaved: the journal goes with the old version.
+                self.close();
+                self.open(&path);
+                self.message = Some(format!(
+                    "Restored the version saved {}; the one it replaced is a backup too.",
+                    backup_time(&found)
+                ));
+            }
+            Err(e) => self.message = Some(format!("Not restored: {e}")),
+        }
+    }
+}
+
+/// When a backup was taken, in the local time zone: "2026-11-27 19:30:05".
+pub fn backup_time(backup: &Backup) -> String {
+    let ms = i64::try_from(backup.taken_ms).unwrap_or(i64::MAX);
+    match jiff::Timestamp::from_millisecond(ms) {
+        Ok(t) => t
+            .to_zoned(crate::clock::Clock::local().now_zoned().time_zone().clone())
+            .strftime("%Y-%m-%d %H:%M:%S")
+            .to_string(),
+        Err(_) => format!("{ms} ms after 1970"),
     }
 }

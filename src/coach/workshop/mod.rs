@@ -25,10 +25,12 @@ mod command;
 mod file;
 
 pub use command::WorkshopCommand;
+pub use file::backup_time;
 
 use super::Coach;
 use crate::book::Side;
 use crate::book::document::{Change, Document, GameTree, Node, NodeId, Op};
+use crate::workspace::backups::Backup;
 use crate::workspace::repertoire_file::{Recoverable, RepertoireFile, RepertoireFileError};
 
 /// What the workshop asks before going on.
@@ -60,6 +62,8 @@ pub struct WorkshopState {
     data_dir: Option<PathBuf>,
     /// Counts the document's changes (the graph and the gaps follow it).
     pub(crate) generation: u64,
+    /// The open file's backups, newest first (read after opening and saving).
+    backups: Vec<Backup>,
 }
 
 impl Default for WorkshopState {
@@ -81,6 +85,7 @@ impl WorkshopState {
             message: None,
             data_dir,
             generation: 0,
+            backups: Vec::new(),
         }
     }
 
@@ -133,6 +138,11 @@ impl WorkshopState {
     /// What the last action said.
     pub fn message(&self) -> Option<&str> {
         self.message.as_deref()
+    }
+
+    /// The open file's backups, newest first (as of the last open, save or restore).
+    pub fn backups(&self) -> &[Backup] {
+        &self.backups
     }
 
     /// Whether there are edits not saved.
@@ -279,6 +289,7 @@ impl WorkshopState {
             C::SaveAs(path) => self.finish_save(|f| f.save_as(&path)),
             C::Dismiss => self.question = None,
             C::Recover => self.recover(),
+            C::RestoreBackup(path) => self.restore_backup(&path),
             C::DiscardRecovery => self.discard_recovery(),
             C::AddChapter(title, side) => {
                 let index = self.document().map_or(0, |d| d.chapters().len());
@@ -608,8 +619,13 @@ impl Coach {
             WorkshopCommand::NextGap => self.next_gap(),
             WorkshopCommand::TrainThis => self.train_this(),
             command => {
+                let before = self.workshop.file().map(|f| f.path().to_owned());
                 self.workshop.apply(command);
                 let path = self.workshop.file().map(|f| f.path().to_owned());
+                if path != before {
+                    // Another file: the drill no longer trains the last one's subtree.
+                    self.workshop_gaps.train_root = None;
+                }
                 if path.is_some() {
                     self.settings.workshop_file = path;
                 }

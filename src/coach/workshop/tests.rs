@@ -241,3 +241,28 @@ fn the_same_mark_again_takes_it_away_and_another_colour_replaces_it() {
     w.apply(WorkshopCommand::ToggleCircle('G', Square::E5));
     assert!(w.message().is_some());
 }
+
+#[test]
+fn saves_keep_backups_and_one_is_restored() {
+    let dir = temp();
+    let mut w = new_white(&dir);
+    let path = dir.join("rep.pgn");
+    let first = std::fs::read(&path).unwrap();
+    w.apply(WorkshopCommand::SetAddMoves(true));
+    play(&mut w, "e4");
+    w.apply(WorkshopCommand::Save);
+    assert_eq!(w.backups().len(), 1);
+    assert_eq!(std::fs::read(&w.backups()[0].path).unwrap(), first);
+    play(&mut w, "e5");
+    let backup = w.backups()[0].path.clone();
+    w.apply(WorkshopCommand::RestoreBackup(backup.clone()));
+    assert!(
+        w.message().unwrap().contains("Save or undo"),
+        "unsaved edits: refused"
+    );
+    w.apply(WorkshopCommand::Undo);
+    w.apply(WorkshopCommand::RestoreBackup(backup));
+    assert_eq!(std::fs::read(&path).unwrap(), first);
+    assert_eq!(w.document().unwrap().to_pgn(), first);
+    assert_eq!(w.backups().len(), 2, "the replaced version is a backup too");
+}

@@ -452,3 +452,58 @@ fn a_missing_file_is_reported() {
     assert!(h.state().workshop().file().is_none());
     assert!(h.query_by_label_contains("cannot read").is_some());
 }
+
+/// The window with its data folder in `dir/data` (backups, the journal) and `settings`.
+fn window_with_data(dir: &Path, settings: Settings) -> H {
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let app = TrainerApp::with_progress_file(eco(), settings, Some(data.join("progress.ron")));
+    let mut h = Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
+    h.run();
+    h
+}
+
+#[test]
+fn unsaved_edits_are_offered_at_the_next_start() {
+    let dir = temp_dir("workshop-recover");
+    let path = dir.join("mine.pgn");
+    let settings = Settings {
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    };
+    let mut h = window_with_data(&dir, settings);
+    click(&mut h, "Repertoire");
+    new_white(&mut h, &path);
+    click(&mut h, "Add moves");
+    play(&mut h, "e4");
+    play(&mut h, "e5");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run();
+    let saved = std::fs::read(&path).unwrap();
+    play(&mut h, "Nf3");
+    let settings = h.state().settings().clone();
+    assert_eq!(settings.workshop_file.as_deref(), Some(path.as_path()));
+    // The process dies without closing anything (as kill -9 would).
+    std::mem::forget(h);
+
+    let mut h = window_with_data(&dir, settings);
+    assert!(
+        h.query_by_label("Unsaved edits").is_some(),
+        "asked at start"
+    );
+    assert!(h.query_by_label_contains("1 unsaved edit(s)").is_some());
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        saved,
+        "the saved edits are on disk"
+    );
+    click(&mut h, "Recover");
+    let w = h.state().workshop();
+    assert!(w.is_dirty());
+    w.document().unwrap().node_at(0, "e4 e5 Nf3").unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), saved);
+}

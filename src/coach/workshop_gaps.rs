@@ -16,7 +16,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::Coach;
-use crate::book::document::Document;
+use crate::book::document::{Chapter, Document};
 use crate::book::pgn::read_pgn;
 use crate::book::polyglot::SharedBook;
 use crate::book::{ImportMode, ImportOptions, NodeKey, PositionGraph, Side, SourceId};
@@ -134,25 +134,25 @@ impl GapsState {
     }
 }
 
-/// The graph of the chapters of `doc` for `side` (and of no side).
-fn repertoire_graph(chapters: &[Vec<u8>]) -> PositionGraph {
+/// The graph of `chapters` (written as PGN here, on the job's thread).
+fn repertoire_graph(chapters: &[Chapter]) -> PositionGraph {
     let options = ImportOptions {
         mode: ImportMode::Repertoire,
         max_plies: None,
     };
     let lines = chapters
         .iter()
-        .filter_map(|text| read_pgn(text.as_slice(), SourceId(1), &options, None).ok())
+        .filter_map(|c| read_pgn(&*c.text(), SourceId(1), &options, None).ok())
         .flat_map(|import| import.lines);
     PositionGraph::build(lines).graph
 }
 
-/// The text of each chapter of `doc` for `side` (or for no side).
-fn chapters_of(doc: &Document, side: Side) -> Vec<Vec<u8>> {
+/// The chapters of `doc` for `side` (or for no side) that could be read.
+fn chapters_of(doc: &Document, side: Side) -> Vec<Chapter> {
     doc.chapters()
         .iter()
         .filter(|c| c.tree().is_some() && c.side().is_none_or(|s| s == side))
-        .map(|c| c.text().into_owned())
+        .cloned()
         .collect()
 }
 

@@ -353,7 +353,7 @@ impl TrainerApp {
             || self.coach.side_question().is_some()
             || self.coach.workshop().question().is_some();
         // The Repertoire tab's keys (arrows, undo, save) come before the drill's.
-        let workshop = self.left_tab == LeftTab::Repertoire && self.coach.settings().panels.side;
+        let workshop = self.shows_workshop();
         let mut commands: Vec<Command> = if workshop {
             workshop_panel::workshop_keys(ui.ctx(), dialog_open)
                 .into_iter()
@@ -432,7 +432,7 @@ impl TrainerApp {
                     }
                 });
         }
-        let workshop = panels.side && self.left_tab == LeftTab::Repertoire;
+        let workshop = self.shows_workshop();
         egui::Panel::right("hastings_drill")
             .resizable(false)
             .exact_size((window.x * 0.22).clamp(190.0, 360.0))
@@ -473,7 +473,7 @@ impl TrainerApp {
                 });
         }
         egui::CentralPanel::default().show(ui, |ui| {
-            if workshop && self.coach.workshop().file().is_some() {
+            if workshop {
                 board_panel::workshop_board_ui(ui, &self.coach, commands);
             } else if self.coach.play_on.is_active() {
                 play_on_panel::play_on_board_ui(ui, &self.coach, self.play_on_animation, commands);
@@ -505,6 +505,14 @@ impl TrainerApp {
             }
         }
         import_report::drop_overlay_ui(&ctx);
+    }
+
+    /// Whether the window shows the Repertoire tab's file: its tree on the right, its
+    /// board, what is missing under it, and the tab's keys (else the drill's).
+    fn shows_workshop(&self) -> bool {
+        self.left_tab == LeftTab::Repertoire
+            && self.coach.settings().panels.side
+            && self.coach.workshop().file().is_some()
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {

@@ -503,7 +503,10 @@ fn missing_ui(ui: &mut Ui, w: &WorkshopState, gaps: &GapsState, commands: &mut V
                     if r.gap { "  (gap)" } else { "" }
                 );
                 if ui.link(text).clicked() {
-                    push(commands, WorkshopCommand::Play(r.mv));
+                    // Go there, adding nothing (even with "Add moves" on).
+                    let mut moves = w.moves();
+                    moves.push(r.mv);
+                    push(commands, WorkshopCommand::GoToMoves(moves));
                 }
             }
         }
@@ -538,7 +541,7 @@ pub(super) fn question_ui(
                     });
                     ui.horizontal_wrapped(|ui| {
                         if ui
-                            .button("Reload")
+                            .add_enabled(!*gone, egui::Button::new("Reload"))
                             .on_hover_text("Read the file again: your unsaved edits are dropped")
                             .clicked()
                         {

@@ -18,7 +18,7 @@ impl WorkshopState {
         match RepertoireFile::create(path, &doc, self.data_dir.as_deref()) {
             Ok(file) => {
                 self.replace(file);
-                self.message = Some(format!(
+                self.add_message(format!(
                     "New {} repertoire: {}",
                     side.name(),
                     path.display()
@@ -29,6 +29,7 @@ impl WorkshopState {
     }
 
     pub(super) fn open(&mut self, path: &Path) {
+        let mut warning = None;
         if let Some(dir) = &self.data_dir {
             match recoverable(dir, path) {
                 Ok(Some(found)) => {
@@ -37,7 +38,7 @@ impl WorkshopState {
                 }
                 Ok(None) => {}
                 Err(e) => {
-                    self.message = Some(format!(
+                    warning = Some(format!(
                         "The unsaved edits of {} cannot be read: {e}",
                         path.display()
                     ));
@@ -48,9 +49,14 @@ impl WorkshopState {
             Ok(file) => {
                 let issues = file.document().issues().len();
                 self.replace(file);
-                self.message = (issues > 0).then(|| {
-                    format!("{issues} chapter(s) cannot be read; they are kept as written.")
-                });
+                if let Some(warning) = warning {
+                    self.add_message(warning);
+                }
+                if issues > 0 {
+                    self.add_message(format!(
+                        "{issues} chapter(s) cannot be read; they are kept as written."
+                    ));
+                }
             }
             Err(e) => self.message = Some(e.to_string()),
         }
@@ -66,8 +72,7 @@ impl WorkshopState {
         match recover(&dir, &path) {
             Ok(file) => {
                 self.replace(file);
-                self.message =
-                    Some("The unsaved edits were recovered; save to keep them.".to_owned());
+                self.add_message("The unsaved edits were recovered; save to keep them.".to_owned());
             }
             Err(e) => self.message = Some(e.to_string()),
         }
@@ -88,6 +93,11 @@ impl WorkshopState {
 
     /// Makes `file` the open one (closing the last), at its first chapter's start.
     fn replace(&mut self, file: RepertoireFile) {
+        let kept = self
+            .file
+            .as_ref()
+            .filter(|f| f.document().is_dirty() && f.path() != file.path())
+            .map(|f| f.path().display().to_string());
         self.close();
         self.file = Some(file);
         self.refresh_backups();
@@ -96,6 +106,19 @@ impl WorkshopState {
         self.beyond.clear();
         self.question = None;
         self.changed();
+        self.message = kept.map(|path| {
+            format!(
+                "The unsaved edits of {path} are kept; they are offered when it is opened again."
+            )
+        });
+    }
+
+    /// Adds `text` to what the last action said.
+    fn add_message(&mut self, text: String) {
+        self.message = Some(match self.message.take() {
+            Some(before) => format!("{before} {text}"),
+            None => text,
+        });
     }
 
     /// Closes the file: with nothing unsaved its journal goes; else it stays for the
@@ -141,6 +164,14 @@ impl WorkshopState {
         let Some(path) = self.file.as_ref().map(|f| f.path().to_owned()) else {
             return;
         };
+        // Read first: a file that cannot be read leaves the edits as they are.
+        let fresh = match RepertoireFile::open(&path, self.data_dir.as_deref()) {
+            Ok(fresh) => fresh,
+            Err(e) => {
+                self.message = Some(format!("Not reloaded: {e}"));
+                return;
+            }
+        };
         // The unsaved edits are dropped, their journal too.
         self.file = None;
         if let Some(dir) = &self.data_dir
@@ -149,8 +180,7 @@ impl WorkshopState {
             self.message = Some(format!("The unsaved edits were not discarded: {e}"));
         }
         let chapter = self.chapter;
-        self.question = None;
-        self.open(&path);
+        self.replace(fresh);
         if self
             .document()
             .is_some_and(|d| chapter < d.chapters().len())

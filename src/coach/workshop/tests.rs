@@ -266,3 +266,42 @@ fn saves_keep_backups_and_one_is_restored() {
     assert_eq!(w.document().unwrap().to_pgn(), first);
     assert_eq!(w.backups().len(), 2, "the replaced version is a backup too");
 }
+
+#[test]
+fn reload_of_a_file_gone_keeps_the_edits() {
+    let dir = temp();
+    let mut w = new_white(&dir);
+    w.apply(WorkshopCommand::SetAddMoves(true));
+    play(&mut w, "e4");
+    std::fs::remove_file(dir.join("rep.pgn")).unwrap();
+    w.apply(WorkshopCommand::Save);
+    assert!(matches!(
+        w.question(),
+        Some(Question::Conflict { gone: true, .. })
+    ));
+    w.apply(WorkshopCommand::Reload);
+    assert!(w.message().unwrap().contains("Not reloaded"));
+    assert!(w.is_dirty(), "the edits are still there");
+    w.apply(WorkshopCommand::Overwrite);
+    assert!(
+        std::fs::read_to_string(dir.join("rep.pgn"))
+            .unwrap()
+            .contains("1. e4")
+    );
+}
+
+#[test]
+fn opening_another_file_keeps_the_unsaved_edits_for_later() {
+    let dir = temp();
+    let mut w = new_white(&dir);
+    w.apply(WorkshopCommand::SetAddMoves(true));
+    play(&mut w, "e4");
+    w.apply(WorkshopCommand::New(Side::Black, dir.join("black.pgn")));
+    assert!(
+        w.message().unwrap().contains("are kept"),
+        "{:?}",
+        w.message()
+    );
+    w.apply(WorkshopCommand::Open(dir.join("rep.pgn")));
+    assert!(matches!(w.question(), Some(Question::Recover(_))));
+}

@@ -49,7 +49,7 @@ fn window() -> H {
 
 /// Types `path` into the tab's file field.
 fn type_path(h: &mut H, path: &Path) {
-    let field = h.get_by_label("Repertoire file");
+    let field = h.get_by_label("Or type its path");
     field.focus();
     field.type_text(&path.display().to_string());
     h.run();
@@ -506,4 +506,26 @@ fn unsaved_edits_are_offered_at_the_next_start() {
     assert!(w.is_dirty());
     w.document().unwrap().node_at(0, "e4 e5 Nf3").unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), saved);
+}
+
+#[test]
+fn new_for_black_asks_where_with_the_file_dialog() {
+    let dir = temp_dir("workshop-dialog");
+    let path = dir.join("black.pgn");
+    let mut h = window();
+    // The path field stands in for the system's dialog, as where there is none.
+    h.state_mut().use_path_field_only();
+    click(&mut h, "New for Black…");
+    // It proposes a name; the path typed replaces it.
+    h.get_by_label("Path").focus();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("Path")
+        .type_text(&path.display().to_string());
+    h.run();
+    click(&mut h, "Create");
+    assert!(path.exists(), "{:?}", h.state().workshop().message());
+    let doc = Document::read(&std::fs::read(&path).unwrap());
+    assert_eq!(doc.chapter(0).unwrap().side(), Some(Side::Black));
+    assert_eq!(h.state().workshop().file().unwrap().path(), path);
 }

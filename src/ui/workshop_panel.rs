@@ -22,7 +22,7 @@ use super::move_tree::{self, TreeAction};
 use crate::book::Side;
 use crate::book::document::NodeId;
 use crate::coach::Coach;
-use crate::coach::workshop::{Question, WorkshopCommand, WorkshopState, backup_time};
+use crate::coach::workshop::{Question, WorkshopCommand, WorkshopFile, WorkshopState, backup_time};
 use crate::coach::workshop_gaps::{GapsState, MissingHere};
 
 /// What is being typed in the Repertoire tab (window state, not saved).
@@ -167,7 +167,25 @@ pub(super) fn workshop_panel_ui(
         ui.colored_label(ui.visuals().warn_fg_color, message);
     }
     ui.separator();
-    let label = ui.label("Repertoire file");
+    ui.horizontal_wrapped(|ui| {
+        for side in [Side::White, Side::Black] {
+            if ui
+                .button(format!("New for {}…", side.name()))
+                .on_hover_text("Choose where to create a new repertoire file")
+                .clicked()
+            {
+                push(commands, WorkshopCommand::Choose(WorkshopFile::New(side)));
+            }
+        }
+        if ui
+            .button("Open…")
+            .on_hover_text("Choose a PGN file to edit")
+            .clicked()
+        {
+            push(commands, WorkshopCommand::Choose(WorkshopFile::Open));
+        }
+    });
+    let label = ui.label("Or type its path");
     ui.add(
         egui::TextEdit::singleline(&mut form.path)
             .hint_text("path/to/repertoire.pgn")
@@ -556,6 +574,13 @@ pub(super) fn question_ui(
                             .clicked()
                         {
                             push(commands, WorkshopCommand::Overwrite);
+                        }
+                        if ui
+                            .button("Save as…")
+                            .on_hover_text("Choose another file to save your version to")
+                            .clicked()
+                        {
+                            push(commands, WorkshopCommand::Choose(WorkshopFile::SaveAs));
                         }
                         if ui.button("Cancel").clicked() {
                             push(commands, WorkshopCommand::Dismiss);

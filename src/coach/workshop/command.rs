@@ -7,12 +7,36 @@ use shakmaty::{Move, Square};
 use crate::book::Side;
 use crate::book::document::NodeId;
 
+/// What a file is chosen for in a file dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkshopFile {
+    /// A PGN file to open.
+    Open,
+    /// Where to create a new repertoire for this side.
+    New(Side),
+    /// Where to save the document instead (after a conflict).
+    SaveAs,
+}
+
+impl WorkshopFile {
+    /// The command for the path chosen.
+    pub fn chosen(self, path: PathBuf) -> WorkshopCommand {
+        match self {
+            WorkshopFile::Open => WorkshopCommand::Open(path),
+            WorkshopFile::New(side) => WorkshopCommand::New(side, path),
+            WorkshopFile::SaveAs => WorkshopCommand::SaveAs(path),
+        }
+    }
+}
+
 /// What the Repertoire tab can ask.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WorkshopCommand {
     /// Create a new repertoire for this side at this path (which must not exist) and
     /// open it.
     New(Side, PathBuf),
+    /// Let the user choose a file (a file dialog) for this.
+    Choose(WorkshopFile),
     /// Open this PGN file in the workshop (asks first when it has unsaved edits from an
     /// earlier run).
     Open(PathBuf),

@@ -24,7 +24,7 @@ use shakmaty::{Chess, Move, Position, Square};
 mod command;
 mod file;
 
-pub use command::WorkshopCommand;
+pub use command::{WorkshopCommand, WorkshopFile};
 pub use file::backup_time;
 
 use super::Coach;
@@ -298,8 +298,8 @@ impl WorkshopState {
             C::RenameChapter(chapter, title) => self.edit(&Op::RenameChapter { chapter, title }),
             C::RemoveChapter(chapter) => self.edit(&Op::RemoveChapter { chapter }),
             C::MoveChapter(from, to) => self.edit(&Op::MoveChapter { from, to }),
-            // The coach carries these out (they need the book and the drill).
-            C::NextGap | C::TrainThis => {}
+            // The coach carries these out (they need the book, the drill, a dialog).
+            C::NextGap | C::TrainThis | C::Choose(_) => {}
         }
     }
 
@@ -618,6 +618,7 @@ impl Coach {
         match command {
             WorkshopCommand::NextGap => self.next_gap(),
             WorkshopCommand::TrainThis => self.train_this(),
+            WorkshopCommand::Choose(what) => self.notify(super::Notice::ChooseWorkshopFile(what)),
             command => {
                 let before = self.workshop.file().map(|f| f.path().to_owned());
                 self.workshop.apply(command);

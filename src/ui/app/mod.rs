@@ -305,6 +305,7 @@ impl TrainerApp {
                 Notice::ChooseFiles => self.dialogs.start_file_dialog(ctx),
                 Notice::ChooseGames => self.dialogs.start_games_dialog(ctx),
                 Notice::ChooseExplorer => self.dialogs.start_explorer_dialog(ctx),
+                Notice::ChooseWorkshopFile(what) => self.dialogs.start_workshop_dialog(ctx, what),
                 Notice::ChooseProfile { play_like } => {
                     self.dialogs.start_profile_load(ctx, play_like);
                 }

@@ -167,6 +167,23 @@ pub(super) fn workshop_panel_ui(
         ui.colored_label(ui.visuals().warn_fg_color, message);
     }
     ui.separator();
+    if w.file().is_some() {
+        // With a file open, the others are one click away.
+        egui::CollapsingHeader::new("Another file")
+            .id_salt("hastings_workshop_files")
+            .show(ui, |ui| files_ui(ui, form, commands));
+    } else {
+        files_ui(ui, form, commands);
+    }
+    if let Some(doc) = w.document() {
+        ui.separator();
+        chapters_ui(ui, w, doc.chapters().len(), form, commands);
+        backups_ui(ui, w, commands);
+    }
+}
+
+/// New, open: by the system's file dialog, or by a path typed.
+fn files_ui(ui: &mut Ui, form: &mut WorkshopForm, commands: &mut Vec<Command>) {
     ui.horizontal_wrapped(|ui| {
         for side in [Side::White, Side::Black] {
             if ui
@@ -214,11 +231,6 @@ pub(super) fn workshop_panel_ui(
             push(commands, WorkshopCommand::Open(path.clone()));
         }
     });
-    if let Some(doc) = w.document() {
-        ui.separator();
-        chapters_ui(ui, w, doc.chapters().len(), form, commands);
-        backups_ui(ui, w, commands);
-    }
 }
 
 /// The file's backups (the versions saves replaced), newest first, each with Restore.

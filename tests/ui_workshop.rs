@@ -211,7 +211,8 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
     // Train this, from the start: the drill plays from the repertoire.
     click(&mut h, "Train this");
     assert_eq!(h.state().workshop_gaps().train_root(), Some(&[][..]));
-    click(&mut h, "Style");
+    // The window shows the drill: its board is the drill's (the first rank's knights).
+    assert!(h.query_by_label("Your move (White)").is_some());
     let session = h.state().session();
     assert_eq!(session.learner(), Color::White);
     assert_eq!(*session.phase(), Phase::LearnerToMove);

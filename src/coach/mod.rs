@@ -86,6 +86,8 @@ pub enum Notice {
     ChooseFiles,
     /// Let the user choose a PGN file of their games to compare with the repertoire.
     ChooseGames,
+    /// Show the drill (it was started from a tab that hides it: "Train this").
+    ShowDrill,
     /// Let the user choose a file for the Repertoire tab (a file dialog).
     ChooseWorkshopFile(workshop::WorkshopFile),
     /// Let the user choose an explorer index (a directory).

@@ -262,7 +262,8 @@ impl Coach {
                     self.workshop_gaps.job = None;
                 }
                 JobPoll::Died(e) => {
-                    self.message = Some(format!("The repertoire's gaps: {e}"));
+                    self.workshop
+                        .set_message(format!("The repertoire's gaps were not computed: {e}"));
                     self.workshop_gaps.job = None;
                 }
             }
@@ -326,7 +327,9 @@ impl Coach {
         });
         match job {
             Ok(job) => self.workshop_gaps.job = Some((key, job)),
-            Err(e) => self.message = Some(format!("Cannot compute the repertoire's gaps: {e}")),
+            Err(e) => self
+                .workshop
+                .set_message(format!("Cannot compute the repertoire's gaps: {e}")),
         }
     }
 
@@ -337,7 +340,9 @@ impl Coach {
         if let Some((key, job)) = self.workshop_gaps.job.take() {
             match job.poll_blocking() {
                 JobPoll::Finished(book) => self.workshop_gaps.book = Some((key, Arc::new(book))),
-                JobPoll::Died(e) => self.message = Some(format!("The repertoire's gaps: {e}")),
+                JobPoll::Died(e) => self
+                    .workshop
+                    .set_message(format!("The repertoire's gaps were not computed: {e}")),
                 JobPoll::Running => {}
             }
         }
@@ -478,6 +483,7 @@ impl Coach {
         self.coverage.set_aside = None;
         self.after_new_session();
         self.workshop_gaps.train_root = Some(moves.clone());
+        self.notify(super::Notice::ShowDrill);
         self.message = Some(if moves.is_empty() {
             "Drilling the repertoire you are editing.".to_owned()
         } else {

@@ -306,6 +306,11 @@ impl TrainerApp {
                 Notice::ChooseGames => self.dialogs.start_games_dialog(ctx),
                 Notice::ChooseExplorer => self.dialogs.start_explorer_dialog(ctx),
                 Notice::ChooseWorkshopFile(what) => self.dialogs.start_workshop_dialog(ctx, what),
+                Notice::ShowDrill => {
+                    if self.left_tab == LeftTab::Repertoire {
+                        self.left_tab = LeftTab::Style;
+                    }
+                }
                 Notice::ChooseProfile { play_like } => {
                     self.dialogs.start_profile_load(ctx, play_like);
                 }

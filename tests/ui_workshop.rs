@@ -530,3 +530,50 @@ fn new_for_black_asks_where_with_the_file_dialog() {
     assert_eq!(doc.chapter(0).unwrap().side(), Some(Side::Black));
     assert_eq!(h.state().workshop().file().unwrap().path(), path);
 }
+
+#[test]
+fn a_long_chapter_is_drawn_around_the_move_selected() {
+    let dir = temp_dir("workshop-long");
+    let path = dir.join("long.pgn");
+    // 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 … for 1,600 plies, and 1. e4 as a variation.
+    let mut text = String::from("[Event \"Long\"]\n[Orientation \"white\"]\n\n");
+    for n in 1..=800 {
+        let (w, b) = if n % 2 == 1 {
+            ("Nf3", "Nf6")
+        } else {
+            ("Ng1", "Ng8")
+        };
+        text.push_str(&format!("{n}. {w} "));
+        if n == 1 {
+            text.push_str("(1. e4 e5) ");
+        }
+        text.push_str(&format!("{n}... {b} "));
+    }
+    text.push_str("*\n");
+    std::fs::write(&path, text).unwrap();
+    let mut h = window();
+    type_path(&mut h, &path);
+    click(&mut h, "Open");
+    assert!(h.query_by_label("1. Nf3").is_some());
+    assert!(h.query_by_label("1. e4").is_some());
+    assert!(
+        h.query_by_label("700. Ng1").is_none(),
+        "far moves are folded"
+    );
+    // "…" goes to the first move left out, which is then drawn with its line.
+    // (Far down the scrolled tree: clicked as a screen reader does.)
+    h.get_by_label("…").click_accesskit();
+    h.run();
+    let at = cursor(&h).len();
+    assert!(at > 500 && at < 700, "{at}");
+    assert!(h.query_by_label("550. Ng1").is_some(), "the moves after it");
+    assert!(
+        h.query_by_label("1. Nf3").is_some(),
+        "the way there is drawn"
+    );
+    // End walks to the last move, which is drawn.
+    h.key_press(egui::Key::End);
+    h.run();
+    assert_eq!(cursor(&h).len(), 1600);
+    assert!(h.query_by_label("800... Ng8").is_some());
+}

@@ -4,6 +4,9 @@
 //! a right click opens the move's menu (delete from here, promote, make main line,
 //! comment, glyphs).
 //!
+//! A long chapter is drawn around the way to the move selected, at most about
+//! [`MOVES_SHOWN`] moves besides it; the others are folded into "…".
+//!
 //! Each move is a selectable label named by its number and move ("1. e4", "1... e5",
 //! also where the tree writes only "e5"), so tests find it as a screen reader would.
 
@@ -72,9 +75,18 @@ pub(super) fn move_text(tree: &GameTree, node: &Node, numbered: bool) -> String 
     }
 }
 
+/// The most moves drawn in a frame: a large chapter is drawn around the way to the
+/// cursor, the rest folded into "…" (a click goes into the variation).
+pub(super) const MOVES_SHOWN: usize = 600;
+
 /// The tree of one chapter; returns what was asked.
 pub(super) fn move_tree_ui(ui: &mut Ui, tree: &GameTree, cursor: NodeId) -> Option<TreeAction> {
     let mut action = None;
+    // Scroll to the cursor once when it moved, not every frame (the learner may scroll).
+    let id = ui.make_persistent_id("hastings_move_tree_cursor");
+    let scroll = ui.data(|d| d.get_temp::<NodeId>(id)) != Some(cursor);
+    ui.data_mut(|d| d.insert_temp(id, cursor));
+    let mut folded = false;
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing = egui::vec2(3.0, 2.0);
         if let Some(text) = comment_text(tree.root()) {
@@ -83,12 +95,23 @@ pub(super) fn move_tree_ui(ui: &mut Ui, tree: &GameTree, cursor: NodeId) -> Opti
         let mut drawer = Drawer {
             tree,
             cursor,
+            path: tree.path(cursor),
+            budget: MOVES_SHOWN,
+            scroll,
+            folded: false,
             action: &mut action,
         };
         drawer.line(ui, GameTree::ROOT, true);
+        folded = drawer.folded;
     });
     if tree.root().children().is_empty() {
-        ui.weak("No moves yet. Turn on \"Add moves\" and play them on the board.");
+        ui.weak("No moves yet. Tick \"Add moves\" and play them on the board.");
+    }
+    if folded {
+        ui.weak(format!(
+            "A long chapter: about {MOVES_SHOWN} moves are shown around the move selected; \
+             click … to open a line, or walk with the arrow keys."
+        ));
     }
     action
 }
@@ -96,10 +119,41 @@ pub(super) fn move_tree_ui(ui: &mut Ui, tree: &GameTree, cursor: NodeId) -> Opti
 struct Drawer<'a> {
     tree: &'a GameTree,
     cursor: NodeId,
+    /// The moves from the start to the cursor: always drawn.
+    path: Vec<NodeId>,
+    /// How many more moves off the path may be drawn.
+    budget: usize,
+    /// Whether to scroll the cursor's move into view.
+    scroll: bool,
+    /// Whether moves were left out.
+    folded: bool,
     action: &'a mut Option<TreeAction>,
 }
 
 impl Drawer<'_> {
+    /// Whether `id` is drawn: on the way to the cursor, or within the budget.
+    fn drawn(&mut self, id: NodeId) -> bool {
+        if self.path.contains(&id) {
+            return true;
+        }
+        if self.budget == 0 {
+            self.folded = true;
+            return false;
+        }
+        self.budget -= 1;
+        true
+    }
+
+    /// "…" for moves left out; a click goes to `id`, the first of them.
+    fn fold_ui(&mut self, ui: &mut Ui, id: NodeId) {
+        let response = ui
+            .small_button("…")
+            .on_hover_text("More moves: click to go there");
+        if response.clicked() {
+            *self.action = Some(TreeAction::Command(WorkshopCommand::Goto(id)));
+        }
+    }
+
     /// The line from `from`'s first child on, with the variations of each move after it.
     fn line(&mut self, ui: &mut Ui, from: NodeId, numbered: bool) {
         let mut at = from;
@@ -111,11 +165,27 @@ impl Drawer<'_> {
             let Some((&main, others)) = node.children().split_first() else {
                 return;
             };
+            if !self.drawn(main) {
+                self.fold_ui(ui, main);
+                return;
+            }
             numbered = self.move_ui(ui, main, numbered);
+            // The variations left out are one "( … )", after those drawn.
+            let mut left_out = None;
             for &variation in others {
+                if !self.drawn(variation) {
+                    left_out = left_out.or(Some(variation));
+                    continue;
+                }
                 ui.label(RichText::new("(").weak());
                 let after = self.move_ui(ui, variation, true);
                 self.line(ui, variation, after);
+                ui.label(RichText::new(")").weak());
+                numbered = true;
+            }
+            if let Some(first) = left_out {
+                ui.label(RichText::new("(").weak());
+                self.fold_ui(ui, first);
                 ui.label(RichText::new(")").weak());
                 numbered = true;
             }
@@ -140,7 +210,7 @@ impl Drawer<'_> {
         let name = move_text(self.tree, node, true);
         response
             .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, current, &name));
-        if current && !ui.is_rect_visible(response.rect) {
+        if current && self.scroll && !ui.is_rect_visible(response.rect) {
             response.scroll_to_me(None);
         }
         if response.clicked() {

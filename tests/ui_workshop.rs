@@ -577,3 +577,54 @@ fn a_long_chapter_is_drawn_around_the_move_selected() {
     assert_eq!(cursor(&h).len(), 1600);
     assert!(h.query_by_label("800... Ng8").is_some());
 }
+
+#[test]
+fn chapters_are_added_renamed_moved_and_deleted_with_undo() {
+    let dir = temp_dir("workshop-chapters");
+    let path = dir.join("mine.pgn");
+    let mut h = window();
+    new_white(&mut h, &path);
+    click(&mut h, "Add chapter");
+    assert!(h.query_by_label("2. Chapter 2 (White)").is_some());
+    assert_eq!(
+        h.state().workshop().chapter(),
+        1,
+        "the new chapter is shown"
+    );
+
+    h.get_by_label("2. Chapter 2 (White)").click_secondary();
+    h.run();
+    click(&mut h, "Rename…");
+    h.get_by_label("New name of chapter 2").focus();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("New name of chapter 2")
+        .type_text("Sicilian");
+    h.run();
+    click(&mut h, "Rename");
+    assert!(h.query_by_label("2. Sicilian (White)").is_some());
+
+    h.get_by_label("2. Sicilian (White)").click_secondary();
+    h.run();
+    click(&mut h, "Move up");
+    assert!(h.query_by_label("1. Sicilian (White)").is_some());
+
+    h.get_by_label("1. Sicilian (White)").click_secondary();
+    h.run();
+    click(&mut h, "Delete chapter");
+    assert!(h.query_by_label_contains("Sicilian").is_none());
+    assert_eq!(h.state().workshop().document().unwrap().chapters().len(), 1);
+    click(&mut h, "Undo");
+    assert!(h.query_by_label("1. Sicilian (White)").is_some());
+
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run();
+    let doc = Document::read(&std::fs::read(&path).unwrap());
+    let titles: Vec<String> = doc
+        .chapters()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| c.title(i + 1))
+        .collect();
+    assert_eq!(titles, ["Sicilian", "White repertoire"]);
+}

@@ -284,9 +284,8 @@ fn chapters_ui(
         if let Some((index, text)) = &mut form.rename
             && *index == i
         {
-            let response = ui
-                .text_edit_singleline(text)
-                .on_hover_text("The chapter's new name");
+            let label = ui.label(format!("New name of chapter {}", i + 1));
+            let response = ui.text_edit_singleline(text).labelled_by(label.id);
             let done = response.lost_focus() && ui.input(|input| input.key_pressed(Key::Enter));
             let text = text.clone();
             let (rename, cancel) = ui

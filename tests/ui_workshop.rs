@@ -210,6 +210,9 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
 
     // Train this, from the start: the drill plays from the repertoire.
     click(&mut h, "Train this");
+    // The repertoire's book is made on a thread; the drill starts when it is there.
+    h.state_mut().finish_workshop_gaps();
+    h.run();
     assert_eq!(h.state().workshop_gaps().train_root(), Some(&[][..]));
     // The window shows the drill: its board is the drill's (the first rank's knights).
     assert!(h.query_by_label("Your move (White)").is_some());

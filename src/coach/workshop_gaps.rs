@@ -92,6 +92,13 @@ pub enum MissingHere {
     OpponentToMove(Vec<MissingReply>),
 }
 
+/// An action that waits for the repertoire's book.
+#[derive(Debug, Clone, PartialEq)]
+enum Pending {
+    NextGap,
+    TrainThis(Vec<Move>),
+}
+
 /// What the view at the cursor was computed for: the book, the chapter, the moves.
 type MissingKey = (GapsKey, usize, Vec<Move>);
 
@@ -102,8 +109,9 @@ pub struct GapsState {
     book: Option<(GapsKey, Arc<WorkshopBook>)>,
     /// The view at the cursor, for (book key, chapter, cursor moves).
     missing: Option<(MissingKey, MissingHere)>,
-    /// "Next gap" was pressed while the exposure was being computed.
-    pending_next_gap: bool,
+    /// What waits for the exposure being computed: "Next gap", or "Train this" at
+    /// these moves.
+    pending: Option<Pending>,
     /// While the drill trains the workshop's subtree: the moves to its root.
     pub(crate) train_root: Option<Vec<Move>>,
     /// Whether the Repertoire tab is shown (the exposure is computed only then).
@@ -272,9 +280,8 @@ impl Coach {
             self.start_workshop_exposure();
         }
         self.refresh_missing();
-        if self.workshop_gaps.pending_next_gap && self.workshop_gaps.job.is_none() {
-            self.workshop_gaps.pending_next_gap = false;
-            self.next_gap();
+        if self.workshop_gaps.job.is_none() {
+            self.run_pending();
         }
     }
 
@@ -347,6 +354,21 @@ impl Coach {
             }
         }
         self.refresh_missing();
+        self.run_pending();
+    }
+
+    /// Carries out what waited for the book, once it is there (or cannot be).
+    fn run_pending(&mut self) {
+        match self.workshop_gaps.pending.take() {
+            Some(Pending::NextGap) => self.next_gap(),
+            Some(Pending::TrainThis(moves)) => match self.current_workshop_book() {
+                Some(book) => self.start_training(&book, moves),
+                None => self
+                    .workshop
+                    .set_message("The repertoire could not be read for the drill.".to_owned()),
+            },
+            None => {}
+        }
     }
 
     /// The book when it is that of the document as it is now.
@@ -398,7 +420,7 @@ impl Coach {
     pub(crate) fn next_gap(&mut self) {
         let Some(book) = self.current_workshop_book() else {
             if self.workshop.side().is_some() {
-                self.workshop_gaps.pending_next_gap = true;
+                self.workshop_gaps.pending = Some(Pending::NextGap);
                 self.start_workshop_exposure();
             }
             return;
@@ -444,23 +466,35 @@ impl Coach {
 
     /// Drills the subtree under the cursor: the drill's book becomes the workshop's
     /// repertoire (with ECO as its theory), and each new line starts at the cursor
-    /// until another book is chosen.
+    /// until another book is chosen. When the book of the latest edits is still being
+    /// made, the drill starts once it is (the window does not wait).
     pub(crate) fn train_this(&mut self) {
-        let Some(side) = self.workshop.side() else {
+        if self.workshop.side().is_none() {
             self.workshop
                 .set_message("Open a repertoire for White or Black first.".to_owned());
             return;
-        };
+        }
         if !self.workshop.starts_at_standard() {
             self.workshop
                 .set_message("Only chapters from the standard position can be drilled.".to_owned());
             return;
         }
-        self.finish_workshop_gaps();
-        let Some(book) = self.current_workshop_book() else {
+        let moves = self.workshop.moves();
+        match self.current_workshop_book() {
+            Some(book) => self.start_training(&book, moves),
+            None => {
+                // The book of the latest edits is being made: the drill starts when it is.
+                self.workshop_gaps.pending = Some(Pending::TrainThis(moves));
+                self.start_workshop_exposure();
+            }
+        }
+    }
+
+    /// "Train this" once the book is there: the drill on `book` after `moves`.
+    fn start_training(&mut self, book: &WorkshopBook, moves: Vec<Move>) {
+        let Some(side) = self.workshop.side() else {
             return;
         };
-        let moves = self.workshop.moves();
         let learner = Color::from(side);
         let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
         let style = self.session.style().clone();

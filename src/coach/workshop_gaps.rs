@@ -150,6 +150,8 @@ fn repertoire_graph(chapters: &[Chapter]) -> PositionGraph {
     };
     let lines = chapters
         .iter()
+        // The chapters were read by the document model already; one the importer
+        // finds no game in (no moves yet) adds no line.
         .filter_map(|c| read_pgn(&*c.text(), SourceId(1), &options, None).ok())
         .flat_map(|import| import.lines);
     PositionGraph::build(lines).graph

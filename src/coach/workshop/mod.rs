@@ -31,7 +31,7 @@ use super::Coach;
 use crate::book::Side;
 use crate::book::document::{Change, Document, GameTree, Node, NodeId, Op};
 use crate::workspace::backups::Backup;
-use crate::workspace::repertoire_file::{Recoverable, RepertoireFile, RepertoireFileError};
+use crate::workspace::repertoire_file::{Recoverable, RepertoireFile};
 
 /// What the workshop asks before going on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -446,7 +446,7 @@ impl WorkshopState {
                 Err(e) => {
                     // The moves not added stay on the board.
                     self.beyond = moves[i..].to_vec();
-                    self.message = Some(e.to_string());
+                    self.message = Some(e);
                     return;
                 }
             }
@@ -521,17 +521,16 @@ impl WorkshopState {
     /// Applies `op`; a refusal or a journal failure is the message.
     fn edit(&mut self, op: &Op) {
         if let Err(e) = self.edit_file(op) {
-            self.message = Some(e.to_string());
+            self.message = Some(e);
         }
     }
 
-    fn edit_file(&mut self, op: &Op) -> Result<Change, RepertoireFileError> {
+    /// Applies `op` to the file; the error is what the tab says.
+    fn edit_file(&mut self, op: &Op) -> Result<Change, String> {
         let Some(file) = &mut self.file else {
-            return Err(RepertoireFileError::NothingToRecover {
-                path: PathBuf::new(),
-            });
+            return Err("Open or create a repertoire first.".to_owned());
         };
-        let result = file.edit(op);
+        let result = file.edit(op).map_err(|e| e.to_string());
         if let Ok(change) = &result {
             self.message = None;
             self.follow(change);
@@ -638,10 +637,16 @@ impl Coach {
     /// Opens the file the workshop had at the last run (asking first when it has
     /// unsaved edits).
     pub(crate) fn reopen_workshop(&mut self) {
-        if let Some(path) = self.settings.workshop_file.clone()
-            && path.exists()
-        {
+        let Some(path) = self.settings.workshop_file.clone() else {
+            return;
+        };
+        if path.exists() {
             self.workshop.open(&path);
+        } else {
+            self.workshop.set_message(format!(
+                "The repertoire open last time, {}, is not there any more.",
+                path.display()
+            ));
         }
     }
 }

@@ -305,3 +305,10 @@ fn opening_another_file_keeps_the_unsaved_edits_for_later() {
     w.apply(WorkshopCommand::Open(dir.join("rep.pgn")));
     assert!(matches!(w.question(), Some(Question::Recover(_))));
 }
+
+#[test]
+fn an_edit_without_a_file_says_so() {
+    let mut w = WorkshopState::default();
+    w.apply(WorkshopCommand::AddChapter("One".into(), Side::White));
+    assert_eq!(w.message(), Some("Open or create a repertoire first."));
+}

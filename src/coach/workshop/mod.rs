@@ -15,6 +15,8 @@
 //!
 //! What the tab shows of the book (the replies the repertoire does not answer, the
 //! next gap) and "Train this" are in [`super::workshop_gaps`].
+//!
+//! [`SaveOutcome::Conflict`]: crate::workspace::repertoire_file::SaveOutcome::Conflict
 
 use std::path::{Path, PathBuf};
 

@@ -631,3 +631,33 @@ fn chapters_are_added_renamed_moved_and_deleted_with_undo() {
         .collect();
     assert_eq!(titles, ["Sicilian", "White repertoire"]);
 }
+
+#[test]
+fn a_save_is_read_again_where_the_book_has_the_file() {
+    let dir = temp_dir("workshop-book");
+    let path = dir.join("rep.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"Mine\"]\n[Orientation \"white\"]\n\n1. e4 e5 2. Nf3 *\n",
+    )
+    .unwrap();
+    let mut h = window();
+    // The file is the drill's book (the Book tab) and open in the workshop.
+    common::load_repertoire_in_window(&mut h, path.clone());
+    let before = h.state().graph().node_count();
+    click(&mut h, "Repertoire");
+    type_path(&mut h, &path);
+    click(&mut h, "Open");
+    click(&mut h, "Add moves");
+    play(&mut h, "d4");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run();
+    h.state_mut().finish_loading();
+    h.run();
+    assert!(
+        h.state().graph().node_count() > before,
+        "the book has 1.d4 now"
+    );
+    let d4 = h.state().graph().lookup(&common::position_after("d4"));
+    assert!(d4.is_some());
+}

@@ -148,6 +148,7 @@ impl WorkshopState {
             Ok(SaveOutcome::Saved { .. }) => {
                 self.question = None;
                 self.message = Some(format!("Saved {}", path.display()));
+                self.writes += 1;
                 self.refresh_backups();
             }
             Ok(SaveOutcome::Conflict { on_disk }) => {
@@ -215,6 +216,7 @@ impl WorkshopState {
         };
         match backups::restore(&dir, &path, &found) {
             Ok(()) => {
+                self.writes += 1;
                 // Nothing is unsaved: the journal goes with the old version.
                 self.close();
                 self.open(&path);

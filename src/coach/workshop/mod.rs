@@ -66,6 +66,8 @@ pub struct WorkshopState {
     pub(crate) generation: u64,
     /// The open file's backups, newest first (read after opening and saving).
     backups: Vec<Backup>,
+    /// Counts the writes of the file (saves and restores).
+    pub(crate) writes: u64,
 }
 
 impl Default for WorkshopState {
@@ -88,6 +90,7 @@ impl WorkshopState {
             data_dir,
             generation: 0,
             backups: Vec::new(),
+            writes: 0,
         }
     }
 
@@ -622,7 +625,11 @@ impl Coach {
             WorkshopCommand::Choose(what) => self.notify(super::Notice::ChooseWorkshopFile(what)),
             command => {
                 let before = self.workshop.file().map(|f| f.path().to_owned());
+                let writes = self.workshop.writes;
                 self.workshop.apply(command);
+                if self.workshop.writes != writes {
+                    self.read_saved_repertoire_again();
+                }
                 let path = self.workshop.file().map(|f| f.path().to_owned());
                 if path != before {
                     // Another file: the drill no longer trains the last one's subtree.
@@ -634,6 +641,23 @@ impl Coach {
             }
         }
         self.request_repaint();
+    }
+
+    /// After a save: where the book has the file loaded, it reads it again (in the
+    /// background), so the drill and the Coverage tab use the saved version.
+    fn read_saved_repertoire_again(&mut self) {
+        let Some(path) = self.workshop.file().map(|f| f.path().to_owned()) else {
+            return;
+        };
+        let Some(loaded) = self.workspace.file(&path) else {
+            return;
+        };
+        let mode = match loaded.mode {
+            crate::book::ImportMode::Repertoire => crate::workspace::FileMode::Repertoire,
+            crate::book::ImportMode::Games => crate::workspace::FileMode::Games,
+            crate::book::ImportMode::Auto => crate::workspace::FileMode::Auto,
+        };
+        self.workspace.open(vec![path], mode);
     }
 
     /// Opens the file the workshop had at the last run (asking first when it has

@@ -31,8 +31,9 @@ pub struct GuiArgs {
     /// files; `explorer`: the Explorer tab with the explorer index given as the file;
     /// `book`, `style`; `play-on`: play on after the
     /// moves against the built-in engine (it moves first), the eval bar and arrow on;
-    /// `start`: the window a new user sees first).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "start", "explorer"])]
+    /// `start`: the window a new user sees first; `repertoire`: the Repertoire tab with
+    /// the file given open, at the moves).
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "start", "explorer", "repertoire"])]
     pub tab: Option<String>,
     /// With `--screenshot`: the board's look, `THEME[,PIECES[,COORDINATES]]`, e.g.
     /// `blue,chessnut,outside` (themes brown, blue, green; pieces cburnett, chessnut,

@@ -135,6 +135,7 @@ impl Coach {
             Command::CompareGames(path) => self.check_games(path),
             Command::PlayOn(c) => self.apply_play_on(c),
             Command::Explorer(c) => self.apply_explorer(c),
+            Command::Workshop(c) => self.apply_workshop(c),
             Command::Verdict(c) => self.apply_verdict(c),
             Command::ShowPly(ply) => self.session.view(ply),
             Command::ShowCurrent => self.session.view(self.session.moves().len()),
@@ -161,6 +162,7 @@ impl Coach {
             Command::Easy => self.review_easy(),
             Command::Optimize => self.start_optimize(),
             Command::DrillFrom(moves) => {
+                self.workshop_gaps.train_root = None;
                 // The learner plays the side to move there (the moves start from the
                 // standard position), as when the position was missed.
                 let turn = if moves.len() % 2 == 0 {
@@ -313,7 +315,17 @@ impl Coach {
             Action::NewLine | Action::NextLine => {
                 self.new_seed();
                 if !self.review_next_line() {
-                    self.session.new_line();
+                    // "Train this" in the Repertoire tab: each line starts at its node.
+                    let restarted = match self.workshop_gaps.train_root.clone() {
+                        Some(root) => {
+                            self.take_workshop_edits();
+                            self.session.start_after(&root).is_ok()
+                        }
+                        None => false,
+                    };
+                    if !restarted {
+                        self.session.new_line();
+                    }
                 }
                 self.last_reply = None;
             }

@@ -227,6 +227,8 @@ pub enum Command {
     AddAnswer(Vec<Move>),
     /// Playing on against an engine.
     PlayOn(super::play_on::PlayOnCommand),
+    /// The Repertoire tab: edit the repertoire file, walk its tree, save.
+    Workshop(super::workshop::WorkshopCommand),
     /// The Explorer tab: open an index, change the filter.
     Explorer(super::explorer::ExplorerCommand),
     /// Accept a move outside the book found also good, or add it to the repertoire.

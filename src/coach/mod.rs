@@ -43,6 +43,8 @@ pub mod settings;
 pub mod sides;
 pub mod sounds;
 pub mod verdict;
+pub mod workshop;
+pub mod workshop_gaps;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -84,6 +86,10 @@ pub enum Notice {
     ChooseFiles,
     /// Let the user choose a PGN file of their games to compare with the repertoire.
     ChooseGames,
+    /// Show the drill (it was started from a tab that hides it: "Train this").
+    ShowDrill,
+    /// Let the user choose a file for the Repertoire tab (a file dialog).
+    ChooseWorkshopFile(workshop::WorkshopFile),
     /// Let the user choose an explorer index (a directory).
     ChooseExplorer,
     /// Let the user choose a style profile to load.
@@ -158,6 +164,10 @@ pub struct Coach {
     pub(crate) move_entry: move_entry::MoveEntryState,
     /// The engine's verdict on a move outside the book.
     pub(crate) verdict: verdict::VerdictState,
+    /// The Repertoire tab: the repertoire file being edited.
+    pub(crate) workshop: workshop::WorkshopState,
+    /// The Repertoire tab's book: the repertoire's graph, its gaps, "Train this".
+    pub(crate) workshop_gaps: workshop_gaps::GapsState,
     /// The Explorer tab: the open index, its filter, the moves on the board.
     pub(crate) explorer: explorer::ExplorerState,
     /// What strong players are predicted to play at the position shown.
@@ -194,6 +204,10 @@ impl Coach {
         let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
         workspace.restore();
         let review_log = progress_file.as_deref().and_then(review::review_log_path);
+        let workshop_dir = progress_file
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .map(std::path::Path::to_path_buf);
         let progress = ProgressFile::load(progress_file);
         let mut learner_style = LearnerStyleState::new(if rand::random() {
             Adaptation::Solid
@@ -225,6 +239,8 @@ impl Coach {
             explore: None,
             explored: None,
             explorer: explorer::ExplorerState::default(),
+            workshop: workshop::WorkshopState::with_data_dir(workshop_dir),
+            workshop_gaps: workshop_gaps::GapsState::default(),
             human: human::HumanState::default(),
             report: None,
             coverage: CoverageState::default(),
@@ -252,6 +268,7 @@ impl Coach {
         if coach.review_log.is_some() {
             coach.set_drill_mode(drill_mode);
         }
+        coach.reopen_workshop();
         coach
     }
 
@@ -485,6 +502,7 @@ impl Coach {
         self.refresh_missed();
         self.refresh_explorer();
         self.refresh_human();
+        self.workshop_logic();
     }
 
     /// Records the lines the drill completed since the last call.
@@ -584,6 +602,7 @@ impl Coach {
             run.cancel();
         }
         self.workspace.cancel_all();
+        self.workshop.close();
         self.progress.save_now();
         self.end_review();
     }

@@ -95,6 +95,9 @@ pub struct Settings {
     /// Whether the chart and the wrong-move panel show what strong players are predicted
     /// to play at the position (the move predictor).
     pub show_human_moves: bool,
+    /// The repertoire file the Repertoire tab had open, opened again at the next start
+    /// (its unsaved edits offered first).
+    pub workshop_file: Option<std::path::PathBuf>,
 }
 
 impl Default for Settings {
@@ -123,6 +126,7 @@ impl Default for Settings {
             explain_wrong_moves: true,
             review_at_position: false,
             show_human_moves: true,
+            workshop_file: None,
         }
     }
 }

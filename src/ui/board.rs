@@ -189,12 +189,13 @@ pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> 
         if !view.interactive {
             continue;
         }
-        if r.drag_started() && own(sq) {
+        // The right button draws marks (where the caller lets it), never moves.
+        if r.drag_started_by(egui::PointerButton::Primary) && own(sq) {
             state.dragging = Some(sq);
             state.selected = Some(sq);
             state.promotion = None;
         }
-        if r.drag_stopped() && state.dragging == Some(sq) {
+        if r.drag_stopped_by(egui::PointerButton::Primary) && state.dragging == Some(sq) {
             state.dragging = None;
             let drop = ui.input(|i| i.pointer.latest_pos());
             if let Some(to) = drop.and_then(|p| square_from_pos(rect, p, orientation))

@@ -8,12 +8,13 @@ use egui::{Color32, Ui};
 use shakmaty::Move;
 
 use super::app::{Animation, MOVE_ANIMATION};
-use super::board::{Arrow, BoardView, SlidingPiece, board_ui};
+use super::board::{Arrow, BoardView, SlidingPiece, board_ui, rect_from_square, square_from_pos};
 use super::chart::ChartData;
 use super::command::Command;
 use super::drill_panel::last_move_annotation;
 use crate::book::MoveAnnotation;
 use crate::coach::Coach;
+use crate::coach::workshop::WorkshopCommand;
 use crate::trainer::Phase;
 use crate::trainer::review_drill::ReviewStep;
 
@@ -55,6 +56,114 @@ pub(super) fn board_panel_ui(
     if let Some(mv) = response.played {
         commands.push(Command::Play(mv));
     }
+}
+
+/// The board in the Repertoire tab: the position at the workshop's cursor, the last
+/// move, the move's `[%cal]` arrows and `[%csl]` circles; a move played goes to the
+/// workshop (added with "Add moves" on). The right button draws marks as on lichess: a
+/// drag an arrow, a click a circle, green, red with Shift (or Ctrl), blue with Alt,
+/// yellow with both; the same mark again takes it away.
+pub(super) fn workshop_board_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    let w = coach.workshop();
+    let Some(position) = w.position() else {
+        return;
+    };
+    let last_move = w.last_move();
+    let note = if w.beyond().is_empty() {
+        w.tree()
+            .and_then(|t| t.node(w.node()))
+            .map(crate::book::document::Node::annotation)
+            .unwrap_or_default()
+    } else {
+        MoveAnnotation::default()
+    };
+    let arrows = annotation_arrows(&note);
+    let view = BoardView {
+        position: &position,
+        last_move: last_move.as_ref(),
+        interactive: true,
+        arrows: &arrows,
+        hint: None,
+        animation: None,
+    };
+    let orientation = match w.side() {
+        Some(side) => crate::coach::settings::Orientation::from_color(side.into()),
+        None => coach.orientation(),
+    };
+    let response = ui
+        .centered_and_justified(|ui| board_ui(ui, &view, orientation))
+        .inner;
+    if let Some(mv) = response.played {
+        commands.push(Command::Workshop(WorkshopCommand::Play(mv)));
+    }
+    let painter = ui.painter_at(response.squares);
+    for (colour, sq) in &note.circles {
+        let r = rect_from_square(response.squares, *sq, orientation);
+        let stroke = egui::Stroke::new(r.width() * 0.07, mark_color(*colour));
+        painter.circle_stroke(r.center(), r.width() * 0.44, stroke);
+    }
+    if let Some(command) = right_button_mark(ui, response.squares, orientation) {
+        commands.push(Command::Workshop(command));
+    }
+}
+
+/// The colour of a mark's letter, as lichess draws them.
+fn mark_color(letter: char) -> Color32 {
+    match letter.to_ascii_uppercase() {
+        'R' => Color32::from_rgba_unmultiplied(136, 32, 32, 170),
+        'Y' => Color32::from_rgba_unmultiplied(230, 143, 0, 170),
+        'B' => Color32::from_rgba_unmultiplied(0, 48, 136, 170),
+        _ => Color32::from_rgba_unmultiplied(21, 120, 27, 170),
+    }
+}
+
+/// A mark drawn with the right button this frame: press on one square, release on
+/// another (an arrow) or the same (a circle). The pressed square is kept in egui's
+/// memory between frames.
+fn right_button_mark(
+    ui: &Ui,
+    squares: egui::Rect,
+    orientation: crate::ui::board::Orientation,
+) -> Option<WorkshopCommand> {
+    let id = ui.make_persistent_id("hastings_workshop_marks");
+    let (pressed, released, pos, modifiers) = ui.input(|i| {
+        (
+            i.pointer.button_pressed(egui::PointerButton::Secondary),
+            i.pointer.button_released(egui::PointerButton::Secondary),
+            i.pointer.interact_pos().or(i.pointer.latest_pos()),
+            i.modifiers,
+        )
+    });
+    let at = pos.and_then(|p| square_from_pos(squares, p, orientation));
+    if pressed {
+        ui.data_mut(|d| match at {
+            Some(sq) => {
+                d.insert_temp(id, sq);
+            }
+            None => d.remove::<shakmaty::Square>(id),
+        });
+    }
+    if !released {
+        return None;
+    }
+    let from: Option<shakmaty::Square> = ui.data_mut(|d| {
+        let from = d.get_temp(id);
+        d.remove::<shakmaty::Square>(id);
+        from
+    });
+    let (from, to) = (from?, at?);
+    let red = modifiers.shift || modifiers.ctrl || modifiers.command;
+    let colour = match (red, modifiers.alt) {
+        (false, false) => 'G',
+        (true, false) => 'R',
+        (false, true) => 'B',
+        (true, true) => 'Y',
+    };
+    Some(if from == to {
+        WorkshopCommand::ToggleCircle(colour, from)
+    } else {
+        WorkshopCommand::ToggleArrow(colour, from, to)
+    })
 }
 
 /// The arrows on the board: after a wrong move the book moves and the refutation's
@@ -113,12 +222,7 @@ fn annotation_arrows(a: &MoveAnnotation) -> Vec<Arrow> {
             from: *from,
             to: *to,
             weight: 0.7,
-            color: match c.to_ascii_uppercase() {
-                'R' => Color32::from_rgba_unmultiplied(136, 32, 32, 170),
-                'Y' => Color32::from_rgba_unmultiplied(230, 143, 0, 170),
-                'B' => Color32::from_rgba_unmultiplied(0, 48, 136, 170),
-                _ => Color32::from_rgba_unmultiplied(21, 120, 27, 170),
-            },
+            color: mark_color(*c),
         })
         .collect()
 }

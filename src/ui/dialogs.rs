@@ -13,6 +13,7 @@ use super::import_report::open_dialog_ui;
 use crate::book::OpeningLine;
 use crate::coach::explorer::ExplorerCommand;
 use crate::coach::play_on::PlayOnCommand;
+use crate::coach::workshop::WorkshopFile;
 use crate::job::{Job, JobPoll};
 use crate::sampler::profile::StyleProfile;
 use crate::workspace::FileMode;
@@ -34,6 +35,8 @@ enum Purpose {
     SaveProfile(Box<StyleProfile>),
     /// Where to save the play-on game.
     SaveGame,
+    /// A file for the Repertoire tab.
+    Workshop(WorkshopFile),
 }
 
 /// How the system's dialog asks.
@@ -124,6 +127,19 @@ impl Purpose {
                 &[PGN],
                 "play-on.pgn",
             ),
+            Purpose::Workshop(WorkshopFile::Open) => {
+                spec("Open a repertoire to edit", "Open", Ask::File, &[PGN], "")
+            }
+            Purpose::Workshop(WorkshopFile::New(side)) => spec(
+                "Where to create the new repertoire",
+                "Create",
+                Ask::Save,
+                &[PGN],
+                &format!("{}-repertoire.pgn", side.name().to_lowercase()),
+            ),
+            Purpose::Workshop(WorkshopFile::SaveAs) => {
+                spec("Save the repertoire as", "Save", Ask::Save, &[PGN], "")
+            }
         }
     }
 
@@ -143,6 +159,7 @@ impl Purpose {
             },
             Purpose::SaveProfile(profile) => Command::SaveProfileTo(profile, paths.swap_remove(0)),
             Purpose::SaveGame => Command::PlayOn(PlayOnCommand::SaveTo(paths.swap_remove(0))),
+            Purpose::Workshop(what) => Command::Workshop(what.chosen(paths.swap_remove(0))),
         })
     }
 
@@ -268,6 +285,11 @@ impl Dialogs {
             }
             Err(_) => self.ask_path(purpose),
         }
+    }
+
+    /// Opens the file dialog for a file of the Repertoire tab.
+    pub(super) fn start_workshop_dialog(&mut self, ctx: &egui::Context, what: WorkshopFile) {
+        self.choose(ctx, Purpose::Workshop(what));
     }
 
     /// Opens the file dialog for PGN files and Polyglot books.

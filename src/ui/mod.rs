@@ -46,6 +46,7 @@ pub mod import_report;
 mod learner_style_panel;
 mod make_book_panel;
 mod move_box;
+mod move_tree;
 pub mod native;
 mod optimize_panel;
 pub mod pieces;
@@ -63,6 +64,7 @@ mod timings;
 mod top_bar;
 mod verdict_panel;
 mod welcome;
+mod workshop_panel;
 
 pub use crate::coach::format;
 pub use app::TrainerApp;

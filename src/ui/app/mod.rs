@@ -30,15 +30,16 @@ use super::screenshot::ScreenshotPlan;
 use super::sounds::SoundPlayer;
 use super::timings::Timings;
 use super::welcome::{self, Welcome};
+use super::workshop_panel::{self, WorkshopForm};
 use super::{
-    board_panel, board_theme, book_panel, coverage_panel, drill_panel, import_report,
-    learner_style_panel, move_box, play_on_panel, profile_panel, progress_panel, review_panel,
-    side_question, sounds, style_panel, top_bar,
+    board_panel, board_theme, drill_panel, import_report, move_box, play_on_panel, side_question,
+    top_bar,
 };
 use crate::book::PositionGraph;
 use crate::coach::settings::{SETTINGS_KEY, Settings};
 use crate::coach::{Coach, Notice};
 
+mod left;
 mod start;
 
 pub(super) use start::{Start, start};
@@ -54,6 +55,7 @@ pub(super) enum LeftTab {
     Progress,
     Coverage,
     Explorer,
+    Repertoire,
 }
 
 /// A move on its way to its square: the move and when (egui time) it started.
@@ -85,6 +87,8 @@ pub struct TrainerApp {
     persist: bool,
     /// "Start here", shown to a new user until they start or skip.
     pub(super) welcome: Option<Welcome>,
+    /// What is being typed in the Repertoire tab.
+    pub(super) workshop_form: WorkshopForm,
 }
 
 impl Deref for TrainerApp {
@@ -168,6 +172,7 @@ impl TrainerApp {
             sounds: SoundPlayer::silent(),
             persist: true,
             welcome: None,
+            workshop_form: WorkshopForm::default(),
         }
     }
 
@@ -245,6 +250,8 @@ impl TrainerApp {
         self.coach.set_time(ctx.input(|i| i.time));
         self.coach
             .set_coverage_shown(self.left_tab == LeftTab::Coverage);
+        self.coach
+            .set_workshop_shown(self.left_tab == LeftTab::Repertoire);
         let loading = self.coach.is_loading();
         self.coach.logic();
         if let Some(t) = &self.timings
@@ -298,6 +305,12 @@ impl TrainerApp {
                 Notice::ChooseFiles => self.dialogs.start_file_dialog(ctx),
                 Notice::ChooseGames => self.dialogs.start_games_dialog(ctx),
                 Notice::ChooseExplorer => self.dialogs.start_explorer_dialog(ctx),
+                Notice::ChooseWorkshopFile(what) => self.dialogs.start_workshop_dialog(ctx, what),
+                Notice::ShowDrill => {
+                    if self.left_tab == LeftTab::Repertoire {
+                        self.left_tab = LeftTab::Style;
+                    }
+                }
                 Notice::ChooseProfile { play_like } => {
                     self.dialogs.start_profile_load(ctx, play_like);
                 }
@@ -343,12 +356,24 @@ impl TrainerApp {
     fn draw_and_apply(&mut self, ui: &mut Ui) {
         let dialog_open = self.dialogs.is_open()
             || self.welcome.is_some()
-            || self.coach.side_question().is_some();
-        let mut commands: Vec<Command> = Action::consume_shortcuts(ui.ctx(), dialog_open)
-            .into_iter()
-            .filter(|a| self.is_enabled(*a))
-            .map(Command::Action)
-            .collect();
+            || self.coach.side_question().is_some()
+            || self.coach.workshop().question().is_some();
+        // The Repertoire tab's keys (arrows, undo, save) come before the drill's.
+        let workshop = self.shows_workshop();
+        let mut commands: Vec<Command> = if workshop {
+            workshop_panel::workshop_keys(ui.ctx(), dialog_open)
+                .into_iter()
+                .map(Command::Workshop)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        commands.extend(
+            Action::consume_shortcuts(ui.ctx(), dialog_open)
+                .into_iter()
+                .filter(|a| self.is_enabled(*a))
+                .map(Command::Action),
+        );
         // Ctrl+C copies the game as PGN, unless text is being edited or selected.
         let ctx = ui.ctx().clone();
         let selected = ctx
@@ -413,11 +438,17 @@ impl TrainerApp {
                     }
                 });
         }
+        let workshop = self.shows_workshop();
         egui::Panel::right("hastings_drill")
             .resizable(false)
             .exact_size((window.x * 0.22).clamp(190.0, 360.0))
             .show(ui, |ui| {
-                drill_panel::drill_panel_ui(ui, &self.coach, commands)
+                if workshop {
+                    let w = self.coach.workshop();
+                    workshop_panel::move_tree_panel_ui(ui, w, &mut self.workshop_form, commands);
+                } else {
+                    drill_panel::drill_panel_ui(ui, &self.coach, commands);
+                }
             });
         if panels.chart {
             egui::Panel::bottom("hastings_chart")
@@ -428,7 +459,9 @@ impl TrainerApp {
                         let settings = self.coach.settings();
                         commands.push(folding::set_panels(settings, |p| p.chart = false));
                     }
-                    if self.coach.play_on.is_active() {
+                    if workshop {
+                        workshop_panel::missing_panel_ui(ui, &self.coach, commands);
+                    } else if self.coach.play_on.is_active() {
                         play_on_panel::engine_lines_ui(ui, &self.coach);
                     } else {
                         chart_panel::chart_panel_ui(ui, &self.coach, &mut self.chart, commands);
@@ -446,7 +479,9 @@ impl TrainerApp {
                 });
         }
         egui::CentralPanel::default().show(ui, |ui| {
-            if self.coach.play_on.is_active() {
+            if workshop {
+                board_panel::workshop_board_ui(ui, &self.coach, commands);
+            } else if self.coach.play_on.is_active() {
                 play_on_panel::play_on_board_ui(ui, &self.coach, self.play_on_animation, commands);
             } else {
                 chart_panel::refresh(&self.coach, &mut self.chart);
@@ -463,6 +498,9 @@ impl TrainerApp {
             import_report::report_window_ui(&ctx, view, commands);
         }
         self.dialogs.windows_ui(&ctx, commands);
+        if let Some(question) = self.coach.workshop().question() {
+            workshop_panel::question_ui(&ctx, question, &mut self.workshop_form, commands);
+        }
         if let Some(question) = self.coach.side_question() {
             side_question::side_question_ui(&ctx, question, commands);
         }
@@ -475,78 +513,12 @@ impl TrainerApp {
         import_report::drop_overlay_ui(&ctx);
     }
 
-    fn left_panel_ui(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        // The tabs wrap to a second row when the panel is narrow (800x600).
-        ui.horizontal_wrapped(|ui| {
-            ui.spacing_mut().item_spacing.x = 4.0;
-            ui.spacing_mut().button_padding.x = 4.0;
-            if folding::fold_button_ui(ui, "«", "the side panel") {
-                let settings = self.coach.settings();
-                commands.push(folding::set_panels(settings, |p| p.side = false));
-            }
-            for (tab, name) in [
-                (LeftTab::Style, "Style"),
-                (LeftTab::Book, "Book"),
-                (LeftTab::Progress, "Progress"),
-                (LeftTab::Coverage, "Coverage"),
-                (LeftTab::Explorer, "Explorer"),
-            ] {
-                if ui.selectable_label(self.left_tab == tab, name).clicked() {
-                    self.left_tab = tab;
-                }
-            }
-        });
-        ui.separator();
-        // The panels edit a copy of the settings; a change becomes one command.
-        let mut settings = self.coach.settings().clone();
-        egui::ScrollArea::vertical().show(ui, |ui| match self.left_tab {
-            LeftTab::Style => {
-                let seed = Some(self.coach.session().seed());
-                style_panel::style_panel_ui(ui, &mut settings, seed, commands);
-                sounds::sounds_ui(ui, &mut settings, &self.sounds.state());
-                profile_panel::profile_panel_ui(ui, &self.coach, commands);
-            }
-            LeftTab::Book => {
-                book_panel::book_panel_ui(ui, self.coach.workspace(), commands);
-                ui.separator();
-                super::make_book_panel::make_book_ui(
-                    ui,
-                    &mut self.make_book,
-                    &self.coach.make_book,
-                    commands,
-                );
-            }
-            LeftTab::Progress => {
-                review_panel::review_progress_ui(ui, &self.coach, commands);
-                progress_panel::progress_panel_ui(
-                    ui,
-                    self.coach.progress(),
-                    self.coach.progress_warning(),
-                    self.coach.most_missed(),
-                    commands,
-                );
-                let state = self.coach.learner_style_state();
-                learner_style_panel::learner_style_panel_ui(ui, state, &mut settings.learner_name);
-            }
-            LeftTab::Explorer => {
-                super::explorer_panel::explorer_panel_ui(ui, self.coach.explorer(), commands);
-            }
-            LeftTab::Coverage => {
-                let repertoire = self.coach.is_repertoire();
-                let orientation = self.coach.orientation();
-                coverage_panel::coverage_panel_ui(
-                    ui,
-                    &self.coach.coverage,
-                    self.coach.check_state(),
-                    repertoire,
-                    orientation,
-                    commands,
-                );
-            }
-        });
-        if settings != *self.coach.settings() {
-            commands.push(Command::SetSettings(Box::new(settings)));
-        }
+    /// Whether the window shows the Repertoire tab's file: its tree on the right, its
+    /// board, what is missing under it, and the tab's keys (else the drill's).
+    fn shows_workshop(&self) -> bool {
+        self.left_tab == LeftTab::Repertoire
+            && self.coach.settings().panels.side
+            && self.coach.workshop().file().is_some()
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {

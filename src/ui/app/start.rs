@@ -12,6 +12,7 @@ use crate::book::PositionGraph;
 use crate::coach::board_look::BoardLook;
 use crate::coach::explorer::ExplorerCommand;
 use crate::coach::settings::Settings;
+use crate::coach::workshop::WorkshopCommand;
 use crate::ui::command::Command;
 use crate::ui::screenshot::ScreenshotPlan;
 use crate::ui::sounds::SoundPlayer;
@@ -59,6 +60,18 @@ impl TrainerApp {
                 self.apply(ctx, Command::Explorer(ExplorerCommand::Open(dir)));
             }
             self.left_tab = LeftTab::Explorer;
+            return;
+        }
+        if tab == Some("repertoire") {
+            // The file open in the workshop, at the moves, its gaps worked out.
+            if let Some(path) = files.into_iter().next() {
+                self.apply(ctx, Command::Workshop(WorkshopCommand::Open(path)));
+            }
+            let moves = self.coach.session().moves().iter().map(|m| m.mv).collect();
+            self.apply(ctx, Command::Workshop(WorkshopCommand::GoToMoves(moves)));
+            self.left_tab = LeftTab::Repertoire;
+            self.coach.set_workshop_shown(true);
+            self.coach.finish_workshop_gaps();
             return;
         }
         if !files.is_empty() {

@@ -1,0 +1,681 @@
+//! The repertoire workshop (the Repertoire tab's core): the learner's own PGN file open
+//! for editing, the chapter and the move shown, walking the move tree, the edits with
+//! undo and redo, saving with the conflict question, and recovering unsaved edits.
+//!
+//! The file is a [`RepertoireFile`]: every edit goes through [`RepertoireFile::edit`]
+//! (journaled when there is a data folder), and saving never overwrites a file that
+//! changed on disk since it was read: the outcome [`SaveOutcome::Conflict`] becomes a
+//! [`Question::Conflict`], answered by reload, overwrite or save as. Opening a file
+//! whose journal holds unsaved edits asks first ([`Question::Recover`]).
+//!
+//! The cursor is a node of the chapter's tree and, past it, moves that are not in the
+//! tree ([`WorkshopState::beyond`]): a move played on the board with "Add moves" off,
+//! or the way to a gap ([`super::workshop_gaps`]). With "Add moves" on, a move played
+//! is added at the cursor (the moves beyond first), an existing one is selected.
+//!
+//! What the tab shows of the book (the replies the repertoire does not answer, the
+//! next gap) and "Train this" are in [`super::workshop_gaps`].
+//!
+//! [`SaveOutcome::Conflict`]: crate::workspace::repertoire_file::SaveOutcome::Conflict
+
+use std::path::{Path, PathBuf};
+
+use shakmaty::san::San;
+use shakmaty::{Chess, Move, Position, Square};
+
+mod command;
+mod file;
+
+pub use command::{WorkshopCommand, WorkshopFile};
+pub use file::backup_time;
+
+use super::Coach;
+use crate::book::Side;
+use crate::book::document::{Change, Document, GameTree, Node, NodeId, Op};
+use crate::workspace::backups::Backup;
+use crate::workspace::repertoire_file::{Recoverable, RepertoireFile};
+
+/// What the workshop asks before going on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Question {
+    /// The file changed on disk since it was read or saved: reload, overwrite, save as?
+    Conflict {
+        /// The file.
+        path: PathBuf,
+        /// Whether the file is gone.
+        gone: bool,
+    },
+    /// The file has unsaved edits from an earlier run: recover or discard them?
+    Recover(Recoverable),
+}
+
+/// The open repertoire file, the cursor and what the tab asks (runtime only).
+#[derive(Debug)]
+pub struct WorkshopState {
+    pub(crate) file: Option<RepertoireFile>,
+    chapter: usize,
+    node: NodeId,
+    beyond: Vec<Move>,
+    add_moves: bool,
+    question: Option<Question>,
+    /// What the last action said (an error, or "Saved").
+    message: Option<String>,
+    /// Where backups and the journal go (`None`: neither).
+    data_dir: Option<PathBuf>,
+    /// Counts the document's changes (the graph and the gaps follow it).
+    pub(crate) generation: u64,
+    /// The open file's backups, newest first (read after opening and saving).
+    backups: Vec<Backup>,
+    /// Counts the writes of the file (saves and restores).
+    pub(crate) writes: u64,
+}
+
+impl Default for WorkshopState {
+    fn default() -> WorkshopState {
+        WorkshopState::with_data_dir(None)
+    }
+}
+
+impl WorkshopState {
+    /// A workshop whose backups and journal go to `data_dir`.
+    pub fn with_data_dir(data_dir: Option<PathBuf>) -> WorkshopState {
+        WorkshopState {
+            file: None,
+            chapter: 0,
+            node: GameTree::ROOT,
+            beyond: Vec::new(),
+            add_moves: false,
+            question: None,
+            message: None,
+            data_dir,
+            generation: 0,
+            backups: Vec::new(),
+            writes: 0,
+        }
+    }
+
+    /// The data folder for backups and the journal.
+    pub fn data_dir(&self) -> Option<&Path> {
+        self.data_dir.as_deref()
+    }
+
+    /// The open file.
+    pub fn file(&self) -> Option<&RepertoireFile> {
+        self.file.as_ref()
+    }
+
+    /// The open document.
+    pub fn document(&self) -> Option<&Document> {
+        self.file.as_ref().map(RepertoireFile::document)
+    }
+
+    /// The chapter shown (index from 0).
+    pub fn chapter(&self) -> usize {
+        self.chapter
+    }
+
+    /// The tree of the chapter shown (`None`: no file, no chapter, or one that could
+    /// not be read).
+    pub fn tree(&self) -> Option<&GameTree> {
+        self.document()?.tree(self.chapter).ok()
+    }
+
+    /// The move at the cursor (the root: the chapter's start).
+    pub fn node(&self) -> NodeId {
+        self.node
+    }
+
+    /// The moves past the cursor's node that are not in the tree.
+    pub fn beyond(&self) -> &[Move] {
+        &self.beyond
+    }
+
+    /// Whether a move played on the board is added.
+    pub fn adds_moves(&self) -> bool {
+        self.add_moves
+    }
+
+    /// The question asked, if any.
+    pub fn question(&self) -> Option<&Question> {
+        self.question.as_ref()
+    }
+
+    /// What the last action said.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// The open file's backups, newest first (as of the last open, save or restore).
+    pub fn backups(&self) -> &[Backup] {
+        &self.backups
+    }
+
+    /// Whether there are edits not saved.
+    pub fn is_dirty(&self) -> bool {
+        self.document().is_some_and(Document::is_dirty)
+    }
+
+    /// Whether there is an edit to undo.
+    pub fn can_undo(&self) -> bool {
+        self.document().is_some_and(Document::can_undo)
+    }
+
+    /// Whether there is an edit to redo.
+    pub fn can_redo(&self) -> bool {
+        self.document().is_some_and(Document::can_redo)
+    }
+
+    /// The side the chapter shown is for, else the first chapter that says, else
+    /// `None`.
+    pub fn side(&self) -> Option<Side> {
+        let doc = self.document()?;
+        doc.chapter(self.chapter)
+            .and_then(|c| c.side())
+            .or_else(|| doc.chapters().iter().find_map(|c| c.side()))
+    }
+
+    /// The cursor's node in the tree.
+    fn cursor_node(&self) -> Option<&Node> {
+        self.tree()?.node(self.node)
+    }
+
+    /// The position at the cursor (after the moves beyond the node).
+    pub fn position(&self) -> Option<Chess> {
+        let mut pos = self.cursor_node()?.position().clone();
+        for &mv in &self.beyond {
+            pos.play_unchecked(mv);
+        }
+        Some(pos)
+    }
+
+    /// The last move to the cursor.
+    pub fn last_move(&self) -> Option<Move> {
+        self.beyond
+            .last()
+            .copied()
+            .or_else(|| self.cursor_node().and_then(Node::mv).map(|(m, _)| m))
+    }
+
+    /// The moves from the chapter's start to the cursor.
+    pub fn moves(&self) -> Vec<Move> {
+        let Some(tree) = self.tree() else {
+            return Vec::new();
+        };
+        let mut moves: Vec<Move> = tree
+            .path(self.node)
+            .into_iter()
+            .filter_map(|n| tree.node(n).and_then(Node::mv).map(|(m, _)| m))
+            .collect();
+        moves.extend_from_slice(&self.beyond);
+        moves
+    }
+
+    /// Whether the chapter shown starts from the standard position.
+    pub fn starts_at_standard(&self) -> bool {
+        self.tree()
+            .is_some_and(|t| t.root().position().board() == Chess::default().board())
+    }
+
+    // ----- opening and closing -----
+
+    /// Carries out one command that needs nothing but the workshop (every one except
+    /// [`WorkshopCommand::NextGap`] and [`WorkshopCommand::TrainThis`]).
+    pub fn apply(&mut self, command: WorkshopCommand) {
+        use WorkshopCommand as C;
+        match command {
+            C::New(side, path) => self.create(side, &path),
+            C::Open(path) => self.open(&path),
+            C::Chapter(index) => {
+                if self.document().is_some_and(|d| index < d.chapters().len()) {
+                    self.chapter = index;
+                    self.go(GameTree::ROOT);
+                }
+            }
+            C::Goto(node) => {
+                if self.tree().is_some_and(|t| t.contains(node)) {
+                    self.go(node);
+                }
+            }
+            C::GoToMoves(moves) => self.go_to_moves(&moves),
+            C::Forward => self.forward(),
+            C::Back => self.back(),
+            C::PreviousVariation => self.switch_variation(false),
+            C::NextVariation => self.switch_variation(true),
+            C::ToStart => self.go(GameTree::ROOT),
+            C::ToEnd => {
+                if let Some(last) = self
+                    .tree()
+                    .and_then(|t| t.main_line(self.node).last().copied())
+                {
+                    self.go(last);
+                }
+            }
+            C::SetAddMoves(on) => self.add_moves = on,
+            C::Play(mv) => self.play(mv),
+            C::Delete(node) => self.delete(node),
+            C::Promote(node) => self.edit(&Op::Promote {
+                chapter: self.chapter,
+                node,
+            }),
+            C::PromoteToMain(node) => self.edit(&Op::PromoteToMain {
+                chapter: self.chapter,
+                node,
+            }),
+            C::Comment(node, text) => self.edit(&Op::SetComment {
+                chapter: self.chapter,
+                node,
+                text,
+            }),
+            C::ToggleNag(node, nag) => {
+                let has = self
+                    .tree()
+                    .and_then(|t| t.node(node))
+                    .is_some_and(|n| n.nags().contains(&nag));
+                let chapter = self.chapter;
+                self.edit(&if has {
+                    Op::RemoveNag { chapter, node, nag }
+                } else {
+                    Op::AddNag { chapter, node, nag }
+                });
+            }
+            C::Marks(node, arrows, circles) => self.edit(&Op::SetMarks {
+                chapter: self.chapter,
+                node,
+                arrows,
+                circles,
+            }),
+            C::ToggleArrow(colour, from, to) => self.toggle_mark(colour, from, Some(to)),
+            C::ToggleCircle(colour, square) => self.toggle_mark(colour, square, None),
+            C::Undo => self.history(true),
+            C::Redo => self.history(false),
+            C::Save => self.save(),
+            C::Reload => self.reload(),
+            C::Overwrite => self.finish_save(RepertoireFile::save_overwrite),
+            C::SaveAs(path) => self.finish_save(|f| f.save_as(&path)),
+            C::Dismiss => self.question = None,
+            C::Recover => self.recover(),
+            C::RestoreBackup(path) => self.restore_backup(&path),
+            C::DiscardRecovery => self.discard_recovery(),
+            C::AddChapter(title, side) => {
+                let index = self.document().map_or(0, |d| d.chapters().len());
+                self.edit(&Op::AddChapter { index, title, side });
+            }
+            C::RenameChapter(chapter, title) => self.edit(&Op::RenameChapter { chapter, title }),
+            C::RemoveChapter(chapter) => self.edit(&Op::RemoveChapter { chapter }),
+            C::MoveChapter(from, to) => self.edit(&Op::MoveChapter { from, to }),
+            // The coach carries these out (they need the book, the drill, a dialog).
+            C::NextGap | C::TrainThis | C::Choose(_) => {}
+        }
+    }
+
+    pub(super) fn changed(&mut self) {
+        self.generation += 1;
+    }
+
+    /// Shows `text` as what the last action said.
+    pub(crate) fn set_message(&mut self, text: String) {
+        self.message = Some(text);
+    }
+
+    /// Goes to the position after `moves` from the standard position: in the chapter
+    /// (of the workshop's side, from the standard position) whose tree holds most of
+    /// them, the current one first; the moves not in it are past the cursor's node.
+    pub(crate) fn go_to_moves(&mut self, moves: &[Move]) {
+        let Some(doc) = self.document() else {
+            return;
+        };
+        let side = self.side();
+        let standard = Chess::default();
+        let mut best: Option<(usize, NodeId, usize)> = None;
+        let order = std::iter::once(self.chapter).chain(0..doc.chapters().len());
+        for index in order {
+            let Some(chapter) = doc.chapter(index) else {
+                continue;
+            };
+            let Some(tree) = chapter.tree() else {
+                continue;
+            };
+            if tree.root().position().board() != standard.board()
+                || (side.is_some() && chapter.side().is_some_and(|s| Some(s) != side))
+            {
+                continue;
+            }
+            let mut at = GameTree::ROOT;
+            let mut depth = 0;
+            for &mv in moves {
+                match tree.child_by_move(at, mv) {
+                    Some(next) => {
+                        at = next;
+                        depth += 1;
+                    }
+                    None => break,
+                }
+            }
+            if best.is_none_or(|(_, _, d)| depth > d) {
+                best = Some((index, at, depth));
+            }
+        }
+        let Some((chapter, node, depth)) = best else {
+            return;
+        };
+        self.chapter = chapter;
+        self.node = node;
+        self.beyond = moves[depth..].to_vec();
+    }
+
+    // ----- walking -----
+
+    pub(super) fn go(&mut self, node: NodeId) {
+        self.node = node;
+        self.beyond.clear();
+    }
+
+    fn forward(&mut self) {
+        if !self.beyond.is_empty() {
+            return;
+        }
+        if let Some(&next) = self.cursor_node().and_then(|n| n.children().first()) {
+            self.node = next;
+        }
+    }
+
+    fn back(&mut self) {
+        if self.beyond.pop().is_none()
+            && let Some(parent) = self.cursor_node().and_then(Node::parent)
+        {
+            self.node = parent;
+        }
+    }
+
+    fn switch_variation(&mut self, next: bool) {
+        let Some(tree) = self.tree() else {
+            return;
+        };
+        let mut at = self.node;
+        while let Some(parent) = tree.node(at).and_then(Node::parent) {
+            let siblings = tree.node(parent).map(Node::children).unwrap_or_default();
+            if siblings.len() > 1 {
+                let Some(i) = siblings.iter().position(|&c| c == at) else {
+                    return;
+                };
+                let j = if next {
+                    (i + 1) % siblings.len()
+                } else {
+                    (i + siblings.len() - 1) % siblings.len()
+                };
+                let target = siblings[j];
+                self.go(target);
+                return;
+            }
+            at = parent;
+        }
+    }
+
+    // ----- editing -----
+
+    fn play(&mut self, mv: Move) {
+        let Some(pos) = self.position() else {
+            return;
+        };
+        if !pos.is_legal(mv) {
+            return;
+        }
+        if self.beyond.is_empty()
+            && let Some(child) = self.tree().and_then(|t| t.child_by_move(self.node, mv))
+        {
+            self.node = child;
+            return;
+        }
+        if !self.add_moves {
+            self.beyond.push(mv);
+            return;
+        }
+        let mut moves = std::mem::take(&mut self.beyond);
+        moves.push(mv);
+        for (i, mv) in moves.iter().enumerate() {
+            let Some(pos) = self.cursor_node().map(|n| n.position().clone()) else {
+                return;
+            };
+            let san = San::from_move(&pos, *mv).to_string();
+            let op = Op::AddMove {
+                chapter: self.chapter,
+                at: self.node,
+                san,
+            };
+            match self.edit_file(&op) {
+                Ok(change) => {
+                    if let Some(node) = change.node {
+                        self.node = node;
+                    }
+                }
+                Err(e) => {
+                    // The moves not added stay on the board.
+                    self.beyond = moves[i..].to_vec();
+                    self.message = Some(e);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Toggles an arrow (`to` given) or a circle on the move at the cursor: one of the
+    /// same squares and colour goes, one of the same squares in another colour changes
+    /// colour, else it is added.
+    fn toggle_mark(&mut self, colour: char, from: Square, to: Option<Square>) {
+        if !self.beyond.is_empty() {
+            self.message = Some(
+                "Marks go on a move of the repertoire: add the moves on the board first."
+                    .to_owned(),
+            );
+            return;
+        }
+        let Some(node) = self.cursor_node() else {
+            return;
+        };
+        let note = node.annotation();
+        let mut arrows = note.arrows;
+        let mut circles = note.circles;
+        match to {
+            Some(to) => {
+                let same = arrows.contains(&(colour, from, to));
+                arrows.retain(|&(_, f, t)| (f, t) != (from, to));
+                if !same {
+                    arrows.push((colour, from, to));
+                }
+            }
+            None => {
+                let same = circles.contains(&(colour, from));
+                circles.retain(|&(_, sq)| sq != from);
+                if !same {
+                    circles.push((colour, from));
+                }
+            }
+        }
+        let op = Op::SetMarks {
+            chapter: self.chapter,
+            node: self.node,
+            arrows: arrows
+                .iter()
+                .map(|(c, f, t)| format!("{c}{f}{t}"))
+                .collect(),
+            circles: circles.iter().map(|(c, sq)| format!("{c}{sq}")).collect(),
+        };
+        self.edit(&op);
+    }
+
+    fn delete(&mut self, node: NodeId) {
+        let parent = self
+            .tree()
+            .and_then(|t| t.node(node))
+            .and_then(Node::parent);
+        let cursor_inside = self
+            .tree()
+            .is_some_and(|t| t.path(self.node).contains(&node));
+        self.edit(&Op::Delete {
+            chapter: self.chapter,
+            node,
+        });
+        if cursor_inside
+            && let Some(parent) = parent
+            && !self.tree().is_some_and(|t| t.contains(self.node))
+        {
+            self.go(parent);
+        }
+    }
+
+    /// Applies `op`; a refusal or a journal failure is the message.
+    fn edit(&mut self, op: &Op) {
+        if let Err(e) = self.edit_file(op) {
+            self.message = Some(e);
+        }
+    }
+
+    /// Applies `op` to the file; the error is what the tab says.
+    fn edit_file(&mut self, op: &Op) -> Result<Change, String> {
+        let Some(file) = &mut self.file else {
+            return Err("Open or create a repertoire first.".to_owned());
+        };
+        let result = file.edit(op).map_err(|e| e.to_string());
+        if let Ok(change) = &result {
+            self.message = None;
+            self.follow(change);
+        }
+        // An edit made but not journaled still changed the document.
+        self.changed();
+        result
+    }
+
+    fn history(&mut self, undo: bool) {
+        let Some(file) = &mut self.file else {
+            return;
+        };
+        let result = if undo { file.undo() } else { file.redo() };
+        self.changed();
+        match result {
+            Ok(change) => {
+                self.message = None;
+                self.follow(&change);
+            }
+            Err(e) => self.message = Some(e.to_string()),
+        }
+    }
+
+    /// Keeps the cursor on the chapter and move an edit (or its undo) touched, and on a
+    /// move still in the tree.
+    fn follow(&mut self, change: &Change) {
+        let count = self.document().map_or(0, |d| d.chapters().len());
+        if let Some(chapter) = change.chapter {
+            if chapter != self.chapter {
+                self.chapter = chapter.min(count.saturating_sub(1));
+                self.go(GameTree::ROOT);
+            }
+        } else if self.chapter >= count {
+            self.chapter = count.saturating_sub(1);
+            self.go(GameTree::ROOT);
+        }
+        let Some(tree) = self.tree() else {
+            self.go(GameTree::ROOT);
+            return;
+        };
+        if let Some(node) = change.node
+            && tree.contains(node)
+            && matches!(
+                change.kind,
+                crate::book::document::ChangeKind::MoveAdded
+                    | crate::book::document::ChangeKind::MoveSelected
+            )
+        {
+            self.go(node);
+            return;
+        }
+        if !tree.contains(self.node) {
+            // Up to the nearest move still in the tree.
+            let mut at = change.node.unwrap_or(self.node);
+            while !tree.contains(at) {
+                match tree.node(at).and_then(Node::parent) {
+                    Some(p) => at = p,
+                    None => {
+                        at = GameTree::ROOT;
+                        break;
+                    }
+                }
+            }
+            self.go(at);
+        }
+    }
+}
+
+impl Coach {
+    /// The Repertoire tab's workshop.
+    pub fn workshop(&self) -> &WorkshopState {
+        &self.workshop
+    }
+
+    /// Sets the folder for the workshop's backups and journal (the window's data
+    /// folder; tests use a temporary one).
+    pub fn set_workshop_data_dir(&mut self, dir: Option<PathBuf>) {
+        self.workshop.data_dir = dir;
+    }
+
+    /// Carries out a command of the Repertoire tab.
+    pub(crate) fn apply_workshop(&mut self, command: WorkshopCommand) {
+        match command {
+            WorkshopCommand::NextGap => self.next_gap(),
+            WorkshopCommand::TrainThis => self.train_this(),
+            WorkshopCommand::Choose(what) => self.notify(super::Notice::ChooseWorkshopFile(what)),
+            command => {
+                let before = self.workshop.file().map(|f| f.path().to_owned());
+                let writes = self.workshop.writes;
+                self.workshop.apply(command);
+                if self.workshop.writes != writes {
+                    self.read_saved_repertoire_again();
+                }
+                let path = self.workshop.file().map(|f| f.path().to_owned());
+                if path != before {
+                    // Another file: the drill no longer trains the last one's subtree.
+                    self.workshop_gaps.train_root = None;
+                }
+                if path.is_some() {
+                    self.settings.workshop_file = path;
+                }
+            }
+        }
+        self.request_repaint();
+    }
+
+    /// After a save: where the book has the file loaded, it reads it again (in the
+    /// background), so the drill and the Coverage tab use the saved version.
+    fn read_saved_repertoire_again(&mut self) {
+        let Some(path) = self.workshop.file().map(|f| f.path().to_owned()) else {
+            return;
+        };
+        let Some(loaded) = self.workspace.file(&path) else {
+            return;
+        };
+        let mode = match loaded.mode {
+            crate::book::ImportMode::Repertoire => crate::workspace::FileMode::Repertoire,
+            crate::book::ImportMode::Games => crate::workspace::FileMode::Games,
+            crate::book::ImportMode::Auto => crate::workspace::FileMode::Auto,
+        };
+        self.workspace.open(vec![path], mode);
+    }
+
+    /// Opens the file the workshop had at the last run (asking first when it has
+    /// unsaved edits).
+    pub(crate) fn reopen_workshop(&mut self) {
+        let Some(path) = self.settings.workshop_file.clone() else {
+            return;
+        };
+        if path.exists() {
+            self.workshop.open(&path);
+        } else {
+            self.workshop.set_message(format!(
+                "The repertoire open last time, {}, is not there any more.",
+                path.display()
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,532 @@
+//! The Repertoire tab's book: the workshop's repertoire as a graph, its exposure to the
+//! theory (the coverage code, [`crate::trainer::coverage`], on a background thread), and
+//! what the tab shows of it: the opponent's replies at the cursor that the repertoire
+//! does not answer, with their reach; **Next gap**, the most likely gap; **Train this**,
+//! a drill of the subtree under the cursor.
+//!
+//! The exposure is that of the Coverage tab, computed for the workshop's document (the
+//! chapters of its side) instead of the loaded book: the same options (depth and
+//! threshold of the Coverage tab), the same theory (ECO, with the Polyglot books as the
+//! popularity says) and the same style. It is recomputed after each edit while the tab
+//! is shown.
+
+use std::sync::Arc;
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::Coach;
+use crate::book::document::{Chapter, Document};
+use crate::book::pgn::read_pgn;
+use crate::book::polyglot::SharedBook;
+use crate::book::{ImportMode, ImportOptions, NodeKey, PositionGraph, Side, SourceId};
+use crate::job::{Job, JobPoll};
+use crate::sampler::{MoveSource, Popularity, Style};
+use crate::trainer::Session;
+use crate::trainer::coverage::{CoverageOptions, Exposure, exposure_from, one_in};
+
+/// What an exposure was computed for.
+#[derive(Debug, Clone, PartialEq)]
+struct GapsKey {
+    generation: u64,
+    chapter_side: Color,
+    style: Style,
+    depth: u32,
+    threshold: f64,
+    books: u64,
+    popularity: Popularity,
+}
+
+/// The repertoire's graph and exposure, computed together.
+#[derive(Debug)]
+pub struct WorkshopBook {
+    /// The chapters of the learner's side as a graph.
+    pub graph: Arc<PositionGraph>,
+    /// Its exposure to the theory.
+    pub exposure: Exposure,
+}
+
+/// An opponent's reply at the cursor that the repertoire does not answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MissingReply {
+    /// The reply.
+    pub mv: Move,
+    /// It in SAN.
+    pub san: String,
+    /// How likely a drill reaches the position after it (all paths).
+    pub reach: f64,
+    /// Whether the coverage counts it as a gap (reach above the threshold, theory has a
+    /// move there).
+    pub gap: bool,
+}
+
+impl MissingReply {
+    /// "1 in N games".
+    pub fn one_in(&self) -> u64 {
+        one_in(self.reach)
+    }
+}
+
+/// What the tab says at the cursor.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum MissingHere {
+    /// Nothing is known yet (no file, or the exposure is being computed).
+    #[default]
+    Unknown,
+    /// The chapter does not start from the standard position, or is for no side.
+    NotApplicable(String),
+    /// The drill does not reach the cursor's position (deeper than the depth, or less
+    /// likely than the cut).
+    NotReached,
+    /// The learner is to move: whether the repertoire has a move, and the theory's.
+    LearnerToMove {
+        /// The repertoire's moves here (all chapters, transpositions merged).
+        answered: bool,
+        /// The theory's moves where this is a gap, most popular first.
+        theory: Vec<String>,
+        /// The position's reach.
+        reach: f64,
+    },
+    /// The opponent is to move: the replies the repertoire does not answer, most
+    /// likely first.
+    OpponentToMove(Vec<MissingReply>),
+}
+
+/// An action that waits for the repertoire's book.
+#[derive(Debug, Clone, PartialEq)]
+enum Pending {
+    NextGap,
+    TrainThis(Vec<Move>),
+}
+
+/// What the view at the cursor was computed for: the book, the chapter, the moves.
+type MissingKey = (GapsKey, usize, Vec<Move>);
+
+/// The Repertoire tab's book: its job, its result, the gaps view (runtime only).
+#[derive(Default)]
+pub struct GapsState {
+    job: Option<(GapsKey, Job<WorkshopBook>)>,
+    book: Option<(GapsKey, Arc<WorkshopBook>)>,
+    /// The view at the cursor, for (book key, chapter, cursor moves).
+    missing: Option<(MissingKey, MissingHere)>,
+    /// What waits for the exposure being computed: "Next gap", or "Train this" at
+    /// these moves.
+    pending: Option<Pending>,
+    /// While the drill trains the workshop's subtree: the moves to its root.
+    pub(crate) train_root: Option<Vec<Move>>,
+    /// Whether the Repertoire tab is shown (the exposure is computed only then).
+    pub(crate) shown: bool,
+}
+
+impl GapsState {
+    /// Whether the exposure is being computed.
+    pub fn is_computing(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// The last graph and exposure computed.
+    pub fn book(&self) -> Option<&Arc<WorkshopBook>> {
+        self.book.as_ref().map(|(_, b)| b)
+    }
+
+    /// What is missing at the cursor (as of the last frame's logic).
+    pub fn missing(&self) -> &MissingHere {
+        self.missing
+            .as_ref()
+            .map_or(&MissingHere::Unknown, |(_, m)| m)
+    }
+
+    /// The moves to the subtree the drill trains, if it does.
+    pub fn train_root(&self) -> Option<&[Move]> {
+        self.train_root.as_deref()
+    }
+}
+
+/// The graph of `chapters` (written as PGN here, on the job's thread).
+fn repertoire_graph(chapters: &[Chapter]) -> PositionGraph {
+    let options = ImportOptions {
+        mode: ImportMode::Repertoire,
+        max_plies: None,
+    };
+    let lines = chapters
+        .iter()
+        // The chapters were read by the document model already; one the importer
+        // finds no game in (no moves yet) adds no line.
+        .filter_map(|c| read_pgn(&*c.text(), SourceId(1), &options, None).ok())
+        .flat_map(|import| import.lines);
+    PositionGraph::build(lines).graph
+}
+
+/// The chapters of `doc` for `side` (or for no side) that could be read.
+fn chapters_of(doc: &Document, side: Side) -> Vec<Chapter> {
+    doc.chapters()
+        .iter()
+        .filter(|c| c.tree().is_some() && c.side().is_none_or(|s| s == side))
+        .cloned()
+        .collect()
+}
+
+/// The most likely moves from the standard position to `key` at `ply` according to the
+/// exposure, summed over the states there: the states and their total reach.
+fn states_at<'a>(
+    tree: &'a [Vec<crate::trainer::coverage::TreeState<'a>>],
+    ply: usize,
+    key: NodeKey,
+) -> Vec<&'a crate::trainer::coverage::TreeState<'a>> {
+    tree.get(ply)
+        .map(|layer| layer.iter().filter(|s| s.key == key).collect())
+        .unwrap_or_default()
+}
+
+/// What is missing at `pos`, reached after `ply` moves from the standard position.
+fn missing_at(book: &WorkshopBook, pos: &Chess, ply: usize, learner: Color) -> MissingHere {
+    let ex = &book.exposure;
+    let key = NodeKey::from_position(pos);
+    let tree = ex.tree();
+    let states = states_at(&tree, ply, key);
+    if states.is_empty() {
+        return MissingHere::NotReached;
+    }
+    if pos.turn() == learner {
+        let gap = ex.gaps().iter().find(|g| g.key == key);
+        let answered = ex
+            .positions()
+            .iter()
+            .find(|p| p.key == key)
+            .is_some_and(|p| !p.repertoire.is_empty());
+        return MissingHere::LearnerToMove {
+            answered,
+            theory: gap.map_or_else(Vec::new, |g| {
+                g.theory
+                    .iter()
+                    .map(|m| SanPlus::from_move(pos.clone(), *m).to_string())
+                    .collect()
+            }),
+            reach: ex.reach(&key),
+        };
+    }
+    let mut replies: Vec<MissingReply> = Vec::new();
+    for state in states {
+        for child in state.children {
+            if replies.iter().any(|r| r.mv == child.mv) {
+                continue;
+            }
+            let mut after = pos.clone();
+            after.play_unchecked(child.mv);
+            let child_key = NodeKey::from_position(&after);
+            let answered = ex
+                .positions()
+                .iter()
+                .find(|p| p.key == child_key)
+                .is_some_and(|p| !p.repertoire.is_empty());
+            if answered {
+                continue;
+            }
+            replies.push(MissingReply {
+                mv: child.mv,
+                san: SanPlus::from_move(pos.clone(), child.mv).to_string(),
+                reach: ex.reach(&child_key),
+                gap: ex.gaps().iter().any(|g| g.key == child_key),
+            });
+        }
+    }
+    replies.sort_by(|a, b| b.reach.total_cmp(&a.reach));
+    MissingHere::OpponentToMove(replies)
+}
+
+impl Coach {
+    /// The Repertoire tab's book: the exposure, what is missing at the cursor.
+    pub fn workshop_gaps(&self) -> &GapsState {
+        &self.workshop_gaps
+    }
+
+    /// Tells the coach whether the Repertoire tab is shown: its exposure is computed
+    /// (and kept up to date) only then.
+    pub fn set_workshop_shown(&mut self, shown: bool) {
+        self.workshop_gaps.shown = shown;
+    }
+
+    fn gaps_key(&self, side: Side) -> GapsKey {
+        GapsKey {
+            generation: self.workshop.generation,
+            chapter_side: Color::from(side),
+            style: self.settings.style.clone(),
+            depth: self.coverage.params.depth,
+            threshold: self.coverage.params.threshold_percent / 100.0,
+            books: self.workspace.open_books().generation(),
+            popularity: self.settings.book.popularity,
+        }
+    }
+
+    /// The frame's work for the Repertoire tab: the finished exposure, a new one when
+    /// the document or the options changed (while the tab is shown), the view at the
+    /// cursor.
+    pub(crate) fn workshop_logic(&mut self) {
+        if let Some((key, job)) = &self.workshop_gaps.job {
+            match job.poll() {
+                JobPoll::Running => {
+                    self.request_repaint_after(std::time::Duration::from_millis(50));
+                }
+                JobPoll::Finished(book) => {
+                    self.workshop_gaps.book = Some((key.clone(), Arc::new(book)));
+                    self.workshop_gaps.job = None;
+                }
+                JobPoll::Died(e) => {
+                    self.workshop
+                        .set_message(format!("The repertoire's gaps were not computed: {e}"));
+                    self.workshop_gaps.job = None;
+                }
+            }
+        }
+        if self.workshop_gaps.shown {
+            self.start_workshop_exposure();
+        }
+        self.refresh_missing();
+        if self.workshop_gaps.job.is_none() {
+            self.run_pending();
+        }
+    }
+
+    fn start_workshop_exposure(&mut self) {
+        let Some(side) = self.workshop.side() else {
+            return;
+        };
+        let Some(doc) = self.workshop.document() else {
+            return;
+        };
+        let key = self.gaps_key(side);
+        let done = self
+            .workshop_gaps
+            .book
+            .as_ref()
+            .is_some_and(|(k, _)| *k == key);
+        let running = self
+            .workshop_gaps
+            .job
+            .as_ref()
+            .is_some_and(|(k, _)| *k == key);
+        if done || running {
+            return;
+        }
+        let chapters = chapters_of(doc, side);
+        if let Some((_, old)) = self.workshop_gaps.job.take() {
+            old.cancel();
+        }
+        let theory = Arc::clone(self.workspace.eco());
+        let books = self.workspace.books();
+        let style = key.style.clone();
+        let popularity = key.popularity;
+        let options = CoverageOptions {
+            depth: key.depth,
+            threshold: key.threshold,
+            ..CoverageOptions::new(key.chapter_side)
+        };
+        let job = Job::spawn("repertoire gaps", self.wake(), move |_| {
+            let graph = repertoire_graph(&chapters);
+            let source = MoveSource::new(
+                &theory,
+                books.iter().map(SharedBook::book).collect(),
+                popularity,
+            );
+            let exposure = exposure_from(&graph, &source, &style, &options);
+            WorkshopBook {
+                graph: Arc::new(graph),
+                exposure,
+            }
+        });
+        match job {
+            Ok(job) => self.workshop_gaps.job = Some((key, job)),
+            Err(e) => self
+                .workshop
+                .set_message(format!("Cannot compute the repertoire's gaps: {e}")),
+        }
+    }
+
+    /// Computes the exposure now when it is not up to date, and waits for it (tests,
+    /// and "Next gap" and "Train this", which need it).
+    pub fn finish_workshop_gaps(&mut self) {
+        self.start_workshop_exposure();
+        if let Some((key, job)) = self.workshop_gaps.job.take() {
+            match job.poll_blocking() {
+                JobPoll::Finished(book) => self.workshop_gaps.book = Some((key, Arc::new(book))),
+                JobPoll::Died(e) => self
+                    .workshop
+                    .set_message(format!("The repertoire's gaps were not computed: {e}")),
+                JobPoll::Running => {}
+            }
+        }
+        self.refresh_missing();
+        self.run_pending();
+    }
+
+    /// Carries out what waited for the book, once it is there (or cannot be).
+    fn run_pending(&mut self) {
+        match self.workshop_gaps.pending.take() {
+            Some(Pending::NextGap) => self.next_gap(),
+            Some(Pending::TrainThis(moves)) => match self.current_workshop_book() {
+                Some(book) => self.start_training(&book, moves),
+                None => self
+                    .workshop
+                    .set_message("The repertoire could not be read for the drill.".to_owned()),
+            },
+            None => {}
+        }
+    }
+
+    /// The book when it is that of the document as it is now.
+    fn current_workshop_book(&self) -> Option<Arc<WorkshopBook>> {
+        let side = self.workshop.side()?;
+        let key = self.gaps_key(side);
+        self.workshop_gaps
+            .book
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, b)| Arc::clone(b))
+    }
+
+    fn refresh_missing(&mut self) {
+        let Some(side) = self.workshop.side() else {
+            self.workshop_gaps.missing = None;
+            return;
+        };
+        let Some((key, book)) = self.workshop_gaps.book.clone() else {
+            self.workshop_gaps.missing = None;
+            return;
+        };
+        let cache = (key, self.workshop.chapter(), self.workshop.moves());
+        if self
+            .workshop_gaps
+            .missing
+            .as_ref()
+            .is_some_and(|(k, _)| *k == cache)
+        {
+            return;
+        }
+        let view = if cache.0 != self.gaps_key(side) {
+            MissingHere::Unknown
+        } else if !self.workshop.starts_at_standard() {
+            MissingHere::NotApplicable(
+                "This chapter starts from another position than the standard one.".to_owned(),
+            )
+        } else if let Some(pos) = self.workshop.position() {
+            missing_at(&book, &pos, cache.2.len(), Color::from(side))
+        } else {
+            MissingHere::Unknown
+        };
+        self.workshop_gaps.missing = Some((cache, view));
+    }
+
+    /// Goes to the most likely gap of the repertoire (after the one at the cursor,
+    /// when the cursor is at one): in the chapter that holds most of the way there,
+    /// the moves past the tree on the board.
+    pub(crate) fn next_gap(&mut self) {
+        let Some(book) = self.current_workshop_book() else {
+            if self.workshop.side().is_some() {
+                self.workshop_gaps.pending = Some(Pending::NextGap);
+                self.start_workshop_exposure();
+            }
+            return;
+        };
+        let gaps = book.exposure.gaps();
+        if gaps.is_empty() {
+            self.workshop.set_message(
+                "No gaps: every likely position within the Coverage tab's depth has your move."
+                    .to_owned(),
+            );
+            return;
+        }
+        let here = self.workshop.position().map(|p| NodeKey::from_position(&p));
+        let at = gaps
+            .iter()
+            .position(|g| Some(g.key) == here)
+            .map_or(0, |i| (i + 1) % gaps.len());
+        let gap = &gaps[at];
+        self.workshop.go_to_moves(&gap.moves);
+        self.workshop.set_message(format!(
+            "Gap {} of {}: 1 in {} games.",
+            at + 1,
+            gaps.len(),
+            gap.one_in()
+        ));
+        self.request_repaint();
+    }
+
+    /// While the drill trains the workshop's subtree: its book becomes the workshop's
+    /// latest (the edits made since), as a new line starts.
+    pub(crate) fn take_workshop_edits(&mut self) {
+        let Some(book) = self.current_workshop_book() else {
+            return;
+        };
+        if Arc::ptr_eq(&book.graph, &self.graph) {
+            return;
+        }
+        self.graph = Arc::clone(&book.graph);
+        self.session.set_graph(Arc::clone(&book.graph));
+        self.book_generation += 1;
+        self.invalidate_chart();
+    }
+
+    /// Drills the subtree under the cursor: the drill's book becomes the workshop's
+    /// repertoire (with ECO as its theory), and each new line starts at the cursor
+    /// until another book is chosen. When the book of the latest edits is still being
+    /// made, the drill starts once it is (the window does not wait).
+    pub(crate) fn train_this(&mut self) {
+        if self.workshop.side().is_none() {
+            self.workshop
+                .set_message("Open a repertoire for White or Black first.".to_owned());
+            return;
+        }
+        if !self.workshop.starts_at_standard() {
+            self.workshop
+                .set_message("Only chapters from the standard position can be drilled.".to_owned());
+            return;
+        }
+        let moves = self.workshop.moves();
+        match self.current_workshop_book() {
+            Some(book) => self.start_training(&book, moves),
+            None => {
+                // The book of the latest edits is being made: the drill starts when it is.
+                self.workshop_gaps.pending = Some(Pending::TrainThis(moves));
+                self.start_workshop_exposure();
+            }
+        }
+    }
+
+    /// "Train this" once the book is there: the drill on `book` after `moves`.
+    fn start_training(&mut self, book: &WorkshopBook, moves: Vec<Move>) {
+        let Some(side) = self.workshop.side() else {
+            return;
+        };
+        let learner = Color::from(side);
+        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
+        let style = self.session.style().clone();
+        let graph = Arc::clone(&book.graph);
+        let Ok(mut session) = Session::from_moves(Arc::clone(&graph), learner, style, seed, &moves)
+        else {
+            self.workshop.set_message(
+                "This position is not in the repertoire: add the moves to it first.".to_owned(),
+            );
+            return;
+        };
+        session.continue_counts(&self.session);
+        let theory = Arc::clone(self.workspace.eco());
+        session.set_theory(Some(theory));
+        self.settings.learner = side;
+        self.orientation = super::settings::Orientation::from_color(learner);
+        self.session = session;
+        self.graph = graph;
+        self.book_generation += 1;
+        self.coverage.set_aside = None;
+        self.after_new_session();
+        self.workshop_gaps.train_root = Some(moves.clone());
+        self.notify(super::Notice::ShowDrill);
+        self.message = Some(if moves.is_empty() {
+            "Drilling the repertoire you are editing.".to_owned()
+        } else {
+            format!(
+                "Drilling your repertoire after {}.",
+                crate::trainer::coverage::describe(&moves, &[]).sans
+            )
+        });
+    }
+}

@@ -1,0 +1,97 @@
+//! The left panel: its tabs (Style, Book, Progress, Coverage, Explorer, Repertoire) and
+//! the tab shown.
+
+use eframe::egui;
+use egui::Ui;
+
+use super::{LeftTab, TrainerApp};
+use crate::coach::Command;
+use crate::ui::{
+    book_panel, coverage_panel, folding, learner_style_panel, profile_panel, progress_panel,
+    review_panel, sounds, style_panel, workshop_panel,
+};
+
+impl TrainerApp {
+    pub(super) fn left_panel_ui(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        // The tabs wrap to a second row when the panel is narrow (800x600).
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 4.0;
+            ui.spacing_mut().button_padding.x = 4.0;
+            if folding::fold_button_ui(ui, "«", "the side panel") {
+                let settings = self.coach.settings();
+                commands.push(folding::set_panels(settings, |p| p.side = false));
+            }
+            for (tab, name) in [
+                (LeftTab::Style, "Style"),
+                (LeftTab::Book, "Book"),
+                (LeftTab::Progress, "Progress"),
+                (LeftTab::Coverage, "Coverage"),
+                (LeftTab::Explorer, "Explorer"),
+                (LeftTab::Repertoire, "Repertoire"),
+            ] {
+                if ui.selectable_label(self.left_tab == tab, name).clicked() {
+                    self.left_tab = tab;
+                }
+            }
+        });
+        ui.separator();
+        // The panels edit a copy of the settings; a change becomes one command.
+        let mut settings = self.coach.settings().clone();
+        egui::ScrollArea::vertical().show(ui, |ui| match self.left_tab {
+            LeftTab::Style => {
+                let seed = Some(self.coach.session().seed());
+                style_panel::style_panel_ui(ui, &mut settings, seed, commands);
+                sounds::sounds_ui(ui, &mut settings, &self.sounds.state());
+                profile_panel::profile_panel_ui(ui, &self.coach, commands);
+            }
+            LeftTab::Book => {
+                book_panel::book_panel_ui(ui, self.coach.workspace(), commands);
+                ui.separator();
+                crate::ui::make_book_panel::make_book_ui(
+                    ui,
+                    &mut self.make_book,
+                    &self.coach.make_book,
+                    commands,
+                );
+            }
+            LeftTab::Progress => {
+                review_panel::review_progress_ui(ui, &self.coach, commands);
+                progress_panel::progress_panel_ui(
+                    ui,
+                    self.coach.progress(),
+                    self.coach.progress_warning(),
+                    self.coach.most_missed(),
+                    commands,
+                );
+                let state = self.coach.learner_style_state();
+                learner_style_panel::learner_style_panel_ui(ui, state, &mut settings.learner_name);
+            }
+            LeftTab::Repertoire => {
+                workshop_panel::workshop_panel_ui(
+                    ui,
+                    &self.coach,
+                    &mut self.workshop_form,
+                    commands,
+                );
+            }
+            LeftTab::Explorer => {
+                crate::ui::explorer_panel::explorer_panel_ui(ui, self.coach.explorer(), commands);
+            }
+            LeftTab::Coverage => {
+                let repertoire = self.coach.is_repertoire();
+                let orientation = self.coach.orientation();
+                coverage_panel::coverage_panel_ui(
+                    ui,
+                    &self.coach.coverage,
+                    self.coach.check_state(),
+                    repertoire,
+                    orientation,
+                    commands,
+                );
+            }
+        });
+        if settings != *self.coach.settings() {
+            commands.push(Command::SetSettings(Box::new(settings)));
+        }
+    }
+}

@@ -1,0 +1,659 @@
+//! The Repertoire tab: building and editing the learner's repertoire file.
+//!
+//! - In the left panel ([`workshop_panel_ui`]): the file (new for White or Black, open,
+//!   save, undo, redo, the unsaved marker), the chapters (add, rename, delete, move).
+//! - In the right panel ([`move_tree_panel_ui`]): the chapter's move tree
+//!   ([`super::move_tree`]), "Add moves", the walking buttons and the comment editor.
+//! - Under the board ([`missing_panel_ui`]): what the repertoire does not answer at the
+//!   move shown, **Next gap** and **Train this**.
+//! - The questions ([`question_ui`]): the file changed on disk (reload, overwrite, save
+//!   as), unsaved edits of an earlier run (recover, discard).
+//!
+//! The panel reads the coach's workshop and pushes [`WorkshopCommand`]s; the texts being
+//! typed (a path, a comment, a chapter's name) are the [`WorkshopForm`]'s.
+
+use std::path::PathBuf;
+
+use eframe::egui;
+use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
+
+use super::command::Command;
+use super::move_tree::{self, TreeAction};
+use crate::book::Side;
+use crate::book::document::NodeId;
+use crate::coach::Coach;
+use crate::coach::workshop::{Question, WorkshopCommand, WorkshopFile, WorkshopState, backup_time};
+use crate::coach::workshop_gaps::{GapsState, MissingHere};
+
+/// What is being typed in the Repertoire tab (window state, not saved).
+#[derive(Debug, Default)]
+pub(super) struct WorkshopForm {
+    /// The path for New and Open.
+    pub(super) path: String,
+    /// The comment being edited: its move and text.
+    comment: Option<(NodeId, String)>,
+    /// The chapter being renamed: its index and new title.
+    rename: Option<(usize, String)>,
+    /// The path typed for "Save as".
+    save_as: String,
+}
+
+fn push(commands: &mut Vec<Command>, c: WorkshopCommand) {
+    commands.push(Command::Workshop(c));
+}
+
+/// The keyboard of the Repertoire tab: ←/→ along the line, ↑/↓ between variations,
+/// Home/End, Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+S save. Taken before the
+/// drill's shortcuts while the tab is shown; none while a text field has the keyboard.
+pub(super) fn workshop_keys(ctx: &egui::Context, dialog_open: bool) -> Vec<WorkshopCommand> {
+    let mut out = Vec::new();
+    if dialog_open || ctx.egui_wants_keyboard_input() {
+        return out;
+    }
+    let none = Modifiers::NONE;
+    let keys = [
+        (
+            KeyboardShortcut::new(none, Key::ArrowLeft),
+            WorkshopCommand::Back,
+        ),
+        (
+            KeyboardShortcut::new(none, Key::ArrowRight),
+            WorkshopCommand::Forward,
+        ),
+        (
+            KeyboardShortcut::new(none, Key::ArrowUp),
+            WorkshopCommand::PreviousVariation,
+        ),
+        (
+            KeyboardShortcut::new(none, Key::ArrowDown),
+            WorkshopCommand::NextVariation,
+        ),
+        (
+            KeyboardShortcut::new(none, Key::Home),
+            WorkshopCommand::ToStart,
+        ),
+        (
+            KeyboardShortcut::new(none, Key::End),
+            WorkshopCommand::ToEnd,
+        ),
+        // Ctrl+Shift+Z before Ctrl+Z: a shortcut without Shift also matches with it.
+        (
+            KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z),
+            WorkshopCommand::Redo,
+        ),
+        (
+            KeyboardShortcut::new(Modifiers::COMMAND, Key::Z),
+            WorkshopCommand::Undo,
+        ),
+        (
+            KeyboardShortcut::new(Modifiers::COMMAND, Key::Y),
+            WorkshopCommand::Redo,
+        ),
+        (
+            KeyboardShortcut::new(Modifiers::COMMAND, Key::S),
+            WorkshopCommand::Save,
+        ),
+    ];
+    ctx.input_mut(|input| {
+        for (shortcut, command) in keys {
+            if input.consume_shortcut(&shortcut) {
+                out.push(command);
+            }
+        }
+    });
+    out
+}
+
+/// The file's name and the unsaved marker: "mine.pgn •".
+fn file_title(w: &WorkshopState) -> Option<String> {
+    let file = w.file()?;
+    let name = file.path().file_name().map_or_else(
+        || file.path().display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Some(if w.is_dirty() {
+        format!("{name} • (unsaved)")
+    } else {
+        name
+    })
+}
+
+/// The Repertoire tab in the left panel: the file and the chapters.
+pub(super) fn workshop_panel_ui(
+    ui: &mut Ui,
+    coach: &Coach,
+    form: &mut WorkshopForm,
+    commands: &mut Vec<Command>,
+) {
+    let w = coach.workshop();
+    ui.heading("Repertoire");
+    match file_title(w) {
+        Some(title) => {
+            ui.label(RichText::new(title).strong()).on_hover_text(
+                w.file()
+                    .map(|f| f.path().display().to_string())
+                    .unwrap_or_default(),
+            );
+        }
+        None => {
+            ui.label("Build your repertoire here: make a new one or open a PGN file.");
+        }
+    }
+    ui.horizontal_wrapped(|ui| {
+        let save = ui
+            .add_enabled(w.file().is_some(), egui::Button::new("Save"))
+            .on_hover_text(
+                "Save to the file; the version it replaces is kept as a backup (Ctrl+S)",
+            );
+        if save.clicked() {
+            push(commands, WorkshopCommand::Save);
+        }
+        if ui
+            .add_enabled(w.can_undo(), egui::Button::new("Undo"))
+            .on_hover_text("Undo the last edit (Ctrl+Z)")
+            .clicked()
+        {
+            push(commands, WorkshopCommand::Undo);
+        }
+        if ui
+            .add_enabled(w.can_redo(), egui::Button::new("Redo"))
+            .on_hover_text("Redo the edit undone (Ctrl+Shift+Z or Ctrl+Y)")
+            .clicked()
+        {
+            push(commands, WorkshopCommand::Redo);
+        }
+    });
+    if let Some(message) = w.message() {
+        ui.colored_label(ui.visuals().warn_fg_color, message);
+    }
+    ui.separator();
+    if w.file().is_some() {
+        // With a file open, the others are one click away.
+        egui::CollapsingHeader::new("Another file")
+            .id_salt("hastings_workshop_files")
+            .show(ui, |ui| files_ui(ui, form, commands));
+    } else {
+        files_ui(ui, form, commands);
+    }
+    if let Some(doc) = w.document() {
+        ui.separator();
+        chapters_ui(ui, w, doc.chapters().len(), form, commands);
+        backups_ui(ui, w, commands);
+    }
+}
+
+/// New, open: by the system's file dialog, or by a path typed.
+fn files_ui(ui: &mut Ui, form: &mut WorkshopForm, commands: &mut Vec<Command>) {
+    ui.horizontal_wrapped(|ui| {
+        for side in [Side::White, Side::Black] {
+            if ui
+                .button(format!("New for {}…", side.name()))
+                .on_hover_text("Choose where to create a new repertoire file")
+                .clicked()
+            {
+                push(commands, WorkshopCommand::Choose(WorkshopFile::New(side)));
+            }
+        }
+        if ui
+            .button("Open…")
+            .on_hover_text("Choose a PGN file to edit")
+            .clicked()
+        {
+            push(commands, WorkshopCommand::Choose(WorkshopFile::Open));
+        }
+    });
+    let label = ui.label("Or type its path");
+    ui.add(
+        egui::TextEdit::singleline(&mut form.path)
+            .hint_text("path/to/repertoire.pgn")
+            .desired_width(f32::INFINITY),
+    )
+    .labelled_by(label.id)
+    .on_hover_text("The PGN file to create or open");
+    let path = PathBuf::from(form.path.trim());
+    let has_path = !form.path.trim().is_empty();
+    ui.horizontal_wrapped(|ui| {
+        for side in [Side::White, Side::Black] {
+            let text = format!("New for {}", side.name());
+            if ui
+                .add_enabled(has_path, egui::Button::new(text))
+                .on_hover_text("A new repertoire file at the path above (it must not exist)")
+                .clicked()
+            {
+                push(commands, WorkshopCommand::New(side, path.clone()));
+            }
+        }
+        if ui
+            .add_enabled(has_path, egui::Button::new("Open"))
+            .on_hover_text("Edit the PGN file at the path above")
+            .clicked()
+        {
+            push(commands, WorkshopCommand::Open(path.clone()));
+        }
+    });
+}
+
+/// The file's backups (the versions saves replaced), newest first, each with Restore.
+fn backups_ui(ui: &mut Ui, w: &WorkshopState, commands: &mut Vec<Command>) {
+    if w.data_dir().is_none() {
+        return;
+    }
+    ui.separator();
+    egui::CollapsingHeader::new(format!("Backups ({})", w.backups().len()))
+        .id_salt("hastings_workshop_backups")
+        .show(ui, |ui| {
+            if w.backups().is_empty() {
+                ui.weak("Each save keeps the version it replaces here (the last 10).");
+            }
+            for backup in w.backups() {
+                ui.horizontal(|ui| {
+                    ui.label(format!("{} ({} bytes)", backup_time(backup), backup.size));
+                    if ui
+                        .add_enabled(!w.is_dirty(), egui::Button::new("Restore"))
+                        .on_hover_text(
+                            "Put this version back as the file (the current one is kept as a \
+                             backup too)",
+                        )
+                        .on_disabled_hover_text("Save or undo your edits first")
+                        .clicked()
+                    {
+                        push(
+                            commands,
+                            WorkshopCommand::RestoreBackup(backup.path.clone()),
+                        );
+                    }
+                });
+            }
+        });
+}
+
+/// The chapters: click to show one; rename, move up, delete; add one.
+fn chapters_ui(
+    ui: &mut Ui,
+    w: &WorkshopState,
+    count: usize,
+    form: &mut WorkshopForm,
+    commands: &mut Vec<Command>,
+) {
+    let Some(doc) = w.document() else {
+        return;
+    };
+    ui.label("Chapters");
+    for (i, chapter) in doc.chapters().iter().enumerate() {
+        let title = chapter.title(i + 1);
+        if let Some((index, text)) = &mut form.rename
+            && *index == i
+        {
+            let label = ui.label(format!("New name of chapter {}", i + 1));
+            let response = ui.text_edit_singleline(text).labelled_by(label.id);
+            let done = response.lost_focus() && ui.input(|input| input.key_pressed(Key::Enter));
+            let text = text.clone();
+            let (rename, cancel) = ui
+                .horizontal(|ui| (ui.button("Rename").clicked(), ui.button("Cancel").clicked()))
+                .inner;
+            if done || rename {
+                push(commands, WorkshopCommand::RenameChapter(i, text));
+                form.rename = None;
+            } else if cancel {
+                form.rename = None;
+            }
+            continue;
+        }
+        ui.horizontal(|ui| {
+            let label = match chapter.side() {
+                Some(side) => format!("{}. {title} ({})", i + 1, side.name()),
+                None => format!("{}. {title}", i + 1),
+            };
+            let shown = ui.selectable_label(i == w.chapter(), label);
+            if shown.clicked() {
+                push(commands, WorkshopCommand::Chapter(i));
+            }
+            shown.context_menu(|ui| {
+                if ui.button("Rename…").clicked() {
+                    form.rename = Some((i, title.clone()));
+                    ui.close();
+                }
+                if i > 0 && ui.button("Move up").clicked() {
+                    push(commands, WorkshopCommand::MoveChapter(i, i - 1));
+                    ui.close();
+                }
+                if i + 1 < count && ui.button("Move down").clicked() {
+                    push(commands, WorkshopCommand::MoveChapter(i, i + 1));
+                    ui.close();
+                }
+                if ui.button("Delete chapter").clicked() {
+                    push(commands, WorkshopCommand::RemoveChapter(i));
+                    ui.close();
+                }
+            });
+        });
+    }
+    let side = w.side().unwrap_or(Side::White);
+    if ui
+        .button("Add chapter")
+        .on_hover_text(
+            "A new chapter at the end (right-click a chapter to rename, move or delete it)",
+        )
+        .clicked()
+    {
+        let title = format!("Chapter {}", count + 1);
+        push(commands, WorkshopCommand::AddChapter(title, side));
+    }
+}
+
+/// The right panel in the Repertoire tab: the chapter's move tree.
+pub(super) fn move_tree_panel_ui(
+    ui: &mut Ui,
+    w: &WorkshopState,
+    form: &mut WorkshopForm,
+    commands: &mut Vec<Command>,
+) {
+    let Some(doc) = w.document() else {
+        ui.heading("Moves");
+        ui.label("No repertoire open: make one or open one in the Repertoire tab.");
+        return;
+    };
+    let title = doc
+        .chapter(w.chapter())
+        .map_or_else(String::new, |c| c.title(w.chapter() + 1));
+    ui.heading(title);
+    let mut add = w.adds_moves();
+    if ui
+        .checkbox(&mut add, "Add moves")
+        .on_hover_text(
+            "On: a move played on the board is added here (an existing one is selected). \
+             Off: moves on the board are only looked at.",
+        )
+        .changed()
+    {
+        push(commands, WorkshopCommand::SetAddMoves(add));
+    }
+    ui.horizontal(|ui| {
+        for (text, tip, command) in [
+            ("«", "The start (Home)", WorkshopCommand::ToStart),
+            ("‹", "One move back (←)", WorkshopCommand::Back),
+            ("›", "One move forward (→)", WorkshopCommand::Forward),
+            ("»", "The end of the line (End)", WorkshopCommand::ToEnd),
+        ] {
+            if ui.button(text).on_hover_text(tip).clicked() {
+                push(commands, command);
+            }
+        }
+    });
+    if !w.beyond().is_empty() {
+        ui.weak(format!(
+            "{} move(s) past the repertoire on the board{}",
+            w.beyond().len(),
+            if w.adds_moves() {
+                ""
+            } else {
+                ": turn on \"Add moves\" to add the next one with them"
+            }
+        ));
+    }
+    if let Some((node, text)) = &mut form.comment {
+        let label = ui.label("Comment");
+        ui.add(
+            egui::TextEdit::multiline(text)
+                .desired_rows(2)
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(label.id);
+        let (node, text) = (*node, text.clone());
+        let (set, cancel) = ui
+            .horizontal(|ui| {
+                (
+                    ui.button("Set comment").clicked(),
+                    ui.button("Cancel").clicked(),
+                )
+            })
+            .inner;
+        if set {
+            push(commands, WorkshopCommand::Comment(node, text));
+            form.comment = None;
+        } else if cancel {
+            form.comment = None;
+        }
+    }
+    ui.separator();
+    let Ok(tree) = doc.tree(w.chapter()) else {
+        if let Some(issue) = doc.chapter(w.chapter()).and_then(|c| c.issue()) {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("This chapter cannot be edited: {issue}"),
+            );
+        }
+        return;
+    };
+    let action = egui::ScrollArea::vertical()
+        .auto_shrink([false, true])
+        .show(ui, |ui| move_tree::move_tree_ui(ui, tree, w.node()))
+        .inner;
+    match action {
+        Some(TreeAction::Command(c)) => push(commands, c),
+        Some(TreeAction::EditComment(node)) => {
+            let text = tree
+                .node(node)
+                .and_then(|n| n.annotation().comment)
+                .unwrap_or_default();
+            form.comment = Some((node, text));
+        }
+        None => {}
+    }
+}
+
+/// Under the board in the Repertoire tab: what the repertoire does not answer here.
+pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    let w = coach.workshop();
+    let gaps = coach.workshop_gaps();
+    ui.horizontal_wrapped(|ui| {
+        ui.strong("What is missing here");
+        let open = w.file().is_some();
+        if ui
+            .add_enabled(open, egui::Button::new("Next gap"))
+            .on_hover_text(
+                "Go to the most likely position where your repertoire has no move and the \
+                 book has (the Coverage tab's depth and threshold)",
+            )
+            .clicked()
+        {
+            push(commands, WorkshopCommand::NextGap);
+        }
+        if ui
+            .add_enabled(open, egui::Button::new("Train this"))
+            .on_hover_text("Drill the repertoire from the move shown: each new line starts here")
+            .clicked()
+        {
+            push(commands, WorkshopCommand::TrainThis);
+        }
+        if gaps.is_computing() {
+            ui.spinner();
+        }
+        if let Some(book) = gaps.book() {
+            ui.weak(format!("{} gaps in all", book.exposure.gaps().len()));
+        }
+    });
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| missing_ui(ui, w, gaps, commands));
+}
+
+fn missing_ui(ui: &mut Ui, w: &WorkshopState, gaps: &GapsState, commands: &mut Vec<Command>) {
+    if w.file().is_none() {
+        ui.label("Open a repertoire to see what it does not answer.");
+        return;
+    }
+    if w.side().is_none() {
+        ui.label("The file does not say which side it is for ([Orientation]).");
+        return;
+    }
+    match gaps.missing() {
+        MissingHere::Unknown => {
+            ui.weak("Working out the gaps…");
+        }
+        MissingHere::NotApplicable(why) => {
+            ui.label(why);
+        }
+        MissingHere::NotReached => {
+            ui.label(
+                "A drill does not get here within the Coverage tab's depth (or too rarely \
+                 to follow).",
+            );
+        }
+        MissingHere::LearnerToMove {
+            answered,
+            theory,
+            reach,
+        } => {
+            let odds = crate::trainer::coverage::one_in(*reach);
+            if *answered {
+                ui.label(format!(
+                    "Your move here is in the repertoire (1 in {odds} games)."
+                ));
+            } else if theory.is_empty() {
+                ui.label(format!("Your move is missing here (1 in {odds} games)."));
+            } else {
+                ui.label(format!(
+                    "Your move is missing here (1 in {odds} games). The book plays {}.",
+                    theory.join(", ")
+                ));
+            }
+        }
+        MissingHere::OpponentToMove(replies) if replies.is_empty() => {
+            ui.label("Every book reply here has your answer.");
+        }
+        MissingHere::OpponentToMove(replies) => {
+            ui.label("Book replies without your answer (click one to go there):");
+            for r in replies {
+                let text = format!(
+                    "{}  1 in {} games{}",
+                    r.san,
+                    r.one_in(),
+                    if r.gap { "  (gap)" } else { "" }
+                );
+                if ui.link(text).clicked() {
+                    // Go there, adding nothing (even with "Add moves" on).
+                    let mut moves = w.moves();
+                    moves.push(r.mv);
+                    push(commands, WorkshopCommand::GoToMoves(moves));
+                }
+            }
+        }
+    }
+}
+
+/// The workshop's question, as a window over the others.
+pub(super) fn question_ui(
+    ctx: &egui::Context,
+    question: &Question,
+    form: &mut WorkshopForm,
+    commands: &mut Vec<Command>,
+) {
+    match question {
+        Question::Conflict { path, gone } => {
+            if form.save_as.is_empty() {
+                form.save_as = suggested_copy(path);
+            }
+            egui::Window::new("The file changed on disk")
+                .collapsible(false)
+                .resizable(false)
+                .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+                .show(ctx, |ui| {
+                    ui.label(if *gone {
+                        format!("{} is gone since it was read.", path.display())
+                    } else {
+                        format!(
+                            "{} was changed by another program since it was read. Nothing \
+                             was written.",
+                            path.display()
+                        )
+                    });
+                    ui.horizontal_wrapped(|ui| {
+                        if ui
+                            .add_enabled(!*gone, egui::Button::new("Reload"))
+                            .on_hover_text("Read the file again: your unsaved edits are dropped")
+                            .clicked()
+                        {
+                            push(commands, WorkshopCommand::Reload);
+                        }
+                        if ui
+                            .button("Overwrite")
+                            .on_hover_text(
+                                "Write your version over it (the version on disk is kept as a \
+                                 backup)",
+                            )
+                            .clicked()
+                        {
+                            push(commands, WorkshopCommand::Overwrite);
+                        }
+                        if ui
+                            .button("Save as…")
+                            .on_hover_text("Choose another file to save your version to")
+                            .clicked()
+                        {
+                            push(commands, WorkshopCommand::Choose(WorkshopFile::SaveAs));
+                        }
+                        if ui.button("Cancel").clicked() {
+                            push(commands, WorkshopCommand::Dismiss);
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        let label = ui.label("New file");
+                        ui.text_edit_singleline(&mut form.save_as)
+                            .labelled_by(label.id);
+                        if ui
+                            .button("Save as")
+                            .on_hover_text("Save your version to this file instead")
+                            .clicked()
+                        {
+                            let path = PathBuf::from(form.save_as.trim());
+                            push(commands, WorkshopCommand::SaveAs(path));
+                            form.save_as.clear();
+                        }
+                    });
+                });
+        }
+        Question::Recover(found) => {
+            egui::Window::new("Unsaved edits")
+                .collapsible(false)
+                .resizable(false)
+                .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+                .show(ctx, |ui| {
+                    ui.label(format!(
+                        "{} has {} unsaved edit(s) from the last time it was open{}. Recover \
+                         them?",
+                        found.path.display(),
+                        found.unsaved,
+                        if found.torn {
+                            " (the last one was cut off and is left out)"
+                        } else {
+                            ""
+                        }
+                    ));
+                    ui.horizontal(|ui| {
+                        if ui.button("Recover").clicked() {
+                            push(commands, WorkshopCommand::Recover);
+                        }
+                        if ui
+                            .button("Discard")
+                            .on_hover_text("Open the file as it was last saved")
+                            .clicked()
+                        {
+                            push(commands, WorkshopCommand::DiscardRecovery);
+                        }
+                    });
+                });
+        }
+    }
+}
+
+/// `dir/mine.pgn` → `dir/mine-2.pgn`.
+fn suggested_copy(path: &std::path::Path) -> String {
+    let stem = path.file_stem().map_or_else(
+        || "repertoire".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    path.with_file_name(format!("{stem}-2.pgn"))
+        .display()
+        .to_string()
+}

@@ -173,3 +173,57 @@ fn a_torn_last_journal_line_is_left_out_and_kept_aside() {
     discard(&data, &path).unwrap();
     assert_eq!(recoverable(&data, &path).unwrap(), None);
 }
+
+/// The saving rule with a real kill -9: a child process (this test binary again, told by
+/// `HASTINGS_KILL_CHILD` to play the editor) saves one edit, makes one more without
+/// saving and is killed with SIGKILL; the saved edit is on disk and the unsaved one is
+/// offered and brought back at the next start.
+#[test]
+fn a_process_killed_between_edits_keeps_its_saved_and_unsaved_edits() {
+    const TEST: &str = "a_process_killed_between_edits_keeps_its_saved_and_unsaved_edits";
+    if let Some(dir) = std::env::var_os("HASTINGS_KILL_CHILD") {
+        let dir = PathBuf::from(dir);
+        let (path, data) = (dir.join("mine.pgn"), dir.join("data"));
+        let mut file = RepertoireFile::open(&path, Some(&data)).unwrap();
+        add(&mut file, "d4");
+        assert!(matches!(file.save().unwrap(), SaveOutcome::Saved { .. }));
+        add(&mut file, "c4");
+        // Both edits returned: the saved one is in the file, the other in the journal.
+        fs::write(dir.join("ready"), b"").unwrap();
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    }
+    let (path, data, bytes) = setup("kill");
+    let dir = path.parent().unwrap().to_path_buf();
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", TEST, "--nocapture", "--test-threads=1"])
+        .env("HASTINGS_KILL_CHILD", &dir)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !dir.join("ready").exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the child process ended before its edits"
+        );
+        assert!(start.elapsed().as_secs() < 120, "the child never got ready");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL on Unix: no destructor, no flush runs.
+    child.wait().unwrap();
+
+    let saved = String::from_utf8(fs::read(&path).unwrap()).unwrap();
+    assert_ne!(saved.as_bytes(), bytes.as_slice());
+    assert!(saved.contains("(1. d4)"), "the saved edit is on disk");
+    assert!(!saved.contains("(1. c4)"), "the unsaved one is not");
+    let offer = recoverable(&data, &path).unwrap().unwrap();
+    assert_eq!(offer.unsaved, 1);
+    assert!(!offer.torn);
+    let file = recover(&data, &path).unwrap();
+    let recovered = String::from_utf8(file.document().to_pgn()).unwrap();
+    assert!(recovered.contains("(1. d4)") && recovered.contains("(1. c4)"));
+    assert!(file.document().is_dirty());
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -462,8 +462,13 @@ impl GameWriter {
     /// Adds the move `mv`, legal at `pos`, in SAN with its check mark, after its move
     /// number when PGN wants one (kept on the same line as the move).
     pub fn san(&mut self, pos: &Chess, mv: Move) {
+        self.san_plus(pos, &SanPlus::from_move(pos.clone(), mv));
+    }
+
+    /// Adds `san`, a move played at `pos` with its check mark already known, as
+    /// [`GameWriter::san`] does (for a writer that has the position after the move).
+    pub fn san_plus(&mut self, pos: &Chess, san: &SanPlus) {
         let number = pos.fullmoves();
-        let san = SanPlus::from_move(pos.clone(), mv);
         self.token(&match pos.turn() {
             Color::White => format!("{number}. {san}"),
             Color::Black if self.force_number => format!("{number}... {san}"),

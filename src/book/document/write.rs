@@ -14,6 +14,9 @@
 //! starting comment) is written before that move, where readers take it as the
 //! previous move's comment.
 
+use shakmaty::Position as _;
+use shakmaty::san::{San, SanPlus, Suffix};
+
 use super::tree::{GameTree, NodeId};
 use crate::book::export::GameWriter;
 
@@ -74,7 +77,21 @@ fn write_move(game: &mut GameWriter, tree: &GameTree, n: NodeId) {
     let (Some((mv, _)), Some(parent)) = (node.mv, node.parent.and_then(|p| tree.node(p))) else {
         return;
     };
-    game.san(&parent.pos, mv);
+    // The position after the move is the node's: its check mark costs a legal-move
+    // generation only in check (as `SanPlus::from_move` would give, without replaying
+    // the move and generating every position's moves for the outcome).
+    let suffix = if node.pos.is_checkmate() {
+        Some(Suffix::Checkmate)
+    } else if node.pos.is_check() {
+        Some(Suffix::Check)
+    } else {
+        None
+    };
+    let san = SanPlus {
+        san: San::from_move(&parent.pos, mv),
+        suffix,
+    };
+    game.san_plus(&parent.pos, &san);
     for &nag in &node.nags {
         game.nag(nag);
     }

@@ -28,8 +28,9 @@ pub struct UciArgs {
     /// makes a pawn of score a factor e).
     #[arg(long)]
     pub temperature: Option<f64>,
-    /// The blend's λ: 0 the evaluation alone, 1 the predictor decides.
-    #[arg(long, default_value_t = 0.5)]
+    /// The blend's λ: 0 the evaluation alone, 1 the predictor decides (default 0.2, the
+    /// best of the λ round robin in `docs/seed003.md`).
+    #[arg(long, default_value_t = 0.2)]
     pub lambda: f64,
     /// The blend's bonus: `top` (λ × 3000 for the predictor's move, the seed's) or
     /// `probability` (λ × 3000 × p for every move).

@@ -84,10 +84,12 @@ pub struct BlendSettings {
 }
 
 impl Default for BlendSettings {
-    /// λ = 0.5 (the seed's best), top-move bonus, temperature 0, depth 1.
+    /// λ = 0.2 (first in the λ round robin with the shipped predictor, and the best
+    /// top-move bonus at move matching: `docs/seed003.md`; the seed's best was 0.5),
+    /// top-move bonus, temperature 0, depth 1.
     fn default() -> Self {
         BlendSettings {
-            lambda: 0.5,
+            lambda: 0.2,
             bonus: Bonus::Top,
             temperature: 0.0,
             depth: Some(1),

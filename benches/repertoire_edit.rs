@@ -1,13 +1,24 @@
 //! The repertoire workshop: reading, and one edit (a comment set deep in the tree) and its save (conflict check, backup, atomic
 //! write) on a repertoire of 5,000 lines and about 50,000 moves in one chapter.
+//!
+//! Before criterion's means, the same file in the Repertoire tab through the trainer
+//! core, as the window drives it: for 20 comment edits, the window thread's work (the
+//! command and the next frame's logic) and the time until "What is missing here" has
+//! been computed again for the edit (the repertoire's book and exposure, on a thread);
+//! printed as median and longest (README, "Repertoire workshop").
 
 use std::hint::black_box;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use hastings::book::Side;
 use hastings::book::document::{Document, GameTree, NodeId, Op};
-use hastings::book::eco;
+use hastings::book::{PositionGraph, eco};
+use hastings::coach::settings::Settings;
+use hastings::coach::workshop::WorkshopCommand;
+use hastings::coach::{Coach, Command};
 use hastings::workspace::repertoire_file::RepertoireFile;
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};
@@ -55,6 +66,58 @@ fn big_repertoire() -> (Vec<u8>, usize, NodeId) {
     (doc.to_pgn(), nodes, deep)
 }
 
+/// The Repertoire tab's edits on `file` (its first chapter's `deep` move), through the
+/// trainer core: prints the window thread's work per edit and the time until the gaps
+/// are up to date again.
+fn workshop_edits(file: &Path, data: &Path, deep: NodeId) {
+    let graph = match PositionGraph::eco() {
+        Ok(graph) => Arc::new(graph),
+        Err(e) => panic!("ECO: {e}"),
+    };
+    let mut coach = Coach::new(graph, Settings::default(), Some(data.join("progress.ron")));
+    coach.set_workshop_data_dir(Some(data.to_path_buf()));
+    let open = Instant::now();
+    coach.apply(Command::Workshop(WorkshopCommand::Open(file.to_path_buf())));
+    let opened = open.elapsed();
+    coach.set_workshop_shown(true);
+    let wait = |coach: &mut Coach| {
+        let start = Instant::now();
+        loop {
+            coach.logic();
+            if !coach.workshop_gaps().is_computing() {
+                return start.elapsed();
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    };
+    let first = wait(&mut coach);
+    let (mut ui, mut gaps) = (Vec::new(), Vec::new());
+    for i in 0..20 {
+        let t = Instant::now();
+        coach.apply(Command::Workshop(WorkshopCommand::Comment(
+            deep,
+            format!("edit {i}"),
+        )));
+        coach.logic();
+        ui.push(t.elapsed());
+        assert!(
+            coach.workshop_gaps().is_computing(),
+            "the edit starts the gaps again"
+        );
+        gaps.push(t.elapsed() + wait(&mut coach));
+    }
+    ui.sort();
+    gaps.sort();
+    eprintln!(
+        "workshop: open {opened:.1?} (first gaps {first:.1?}); per edit, the window thread \
+         median {:.2?} longest {:.2?}; gaps up to date after median {:.1?} longest {:.1?}",
+        ui[ui.len() / 2],
+        ui[ui.len() - 1],
+        gaps[gaps.len() / 2],
+        gaps[gaps.len() - 1],
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let (pgn, nodes, _) = big_repertoire();
     let dir = std::env::temp_dir().join(format!("hastings-bench-rep-{}", std::process::id()));
@@ -71,6 +134,7 @@ fn bench(c: &mut Criterion) {
     else {
         return;
     };
+    workshop_edits(&file, &data, deep);
     c.bench_function("repertoire_read_50k_nodes", |b| {
         b.iter(|| black_box(Document::read(black_box(&pgn))));
     });

@@ -20,9 +20,21 @@ use shakmaty::{Chess, Move, Position};
 mod common;
 use common::{eco, san_moves};
 
-/// The window at the drill after 1.e4 e5 2.Nf3 Nc6 (White to move); no engine judges
-/// wrong moves.
+/// The window at the drill after 1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4 Nf6 (White to move,
+/// ply 8: the first the predictor speaks at); no engine judges wrong moves.
 fn harness(hide_answer: bool, show_human_moves: bool) -> Harness<'static, TrainerApp> {
+    harness_after(
+        "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6",
+        hide_answer,
+        show_human_moves,
+    )
+}
+
+fn harness_after(
+    moves: &str,
+    hide_answer: bool,
+    show_human_moves: bool,
+) -> Harness<'static, TrainerApp> {
     let settings = Settings {
         learner: Side::White,
         seed: "5".to_owned(),
@@ -34,7 +46,7 @@ fn harness(hide_answer: bool, show_human_moves: bool) -> Harness<'static, Traine
         ..Settings::default()
     };
     let mut coach = Coach::new(eco(), settings, None);
-    coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
+    coach.apply(Command::DrillFrom(san_moves(moves)));
     common::drill_window(coach)
 }
 
@@ -110,6 +122,22 @@ fn the_chart_names_the_likeliest_moves_when_the_answer_is_not_hidden() {
 #[test]
 fn the_style_setting_turns_it_off() {
     let mut h = harness(false, false);
+    play(&mut h, "a3");
+    for _ in 0..20 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(!h.state().coach().is_predicting_human_moves());
+    assert!(h.state().coach().human_moves().is_none());
+    assert!(h.query_by_label_contains("Strong players").is_none());
+}
+
+#[test]
+fn the_first_moves_get_no_prediction() {
+    // After 1.e4 e5 2.Nf3 Nc6 (ply 4) the predictor, trained from ply 8 on, says nothing,
+    // even with the answer not hidden and after a move outside the book.
+    assert_eq!(hastings::coach::human::FIRST_PLY, 8);
+    let mut h = harness_after("e4 e5 Nf3 Nc6", false, true);
     play(&mut h, "a3");
     for _ in 0..20 {
         h.step();

@@ -8,14 +8,17 @@
 //! else the current one; while the learner is to move it is hidden when the chart hides
 //! the answer ("Hide the answer until I move") and always in review mode. After a move
 //! outside the book it is the position before that move, so the wrong-move panel can say
-//! how often strong players play the learner's move there. The setting
+//! how often strong players play the learner's move there. Positions before ply 8
+//! (move 5 for White) get no line: the predictor was trained on positions from ply 8
+//! on (`docs/human.md`) and knows the first moves badly, where the book knows them. The
+//! setting
 //! [`Settings::show_human_moves`](super::settings::Settings::show_human_moves) turns it
 //! off.
 
 use std::sync::Arc;
 
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position as _};
 
 use super::Coach;
 use crate::book::polyglot::key;
@@ -25,6 +28,15 @@ use crate::trainer::Phase;
 
 /// Positions whose predictions are kept.
 const KEPT: usize = 16;
+
+/// The first ply the predictor was trained on (its training set's `--min-ply`).
+pub const FIRST_PLY: u32 = 8;
+
+/// The number of half-moves played before `pos` by its move counter.
+fn ply(pos: &Chess) -> u32 {
+    let before = 2 * (pos.fullmoves().get() - 1);
+    before + u32::from(pos.turn() == shakmaty::Color::Black)
+}
 
 /// A legal move and the share of strong players the predictor expects to play it.
 #[derive(Debug, Clone, PartialEq)]
@@ -189,16 +201,19 @@ impl Coach {
         let session = &self.session;
         let viewing = session.viewing();
         if viewing.is_none() && matches!(session.phase(), Phase::OutOfBook { .. }) {
-            return Some(session.position().clone());
+            let pos = session.position();
+            return (ply(pos) >= FIRST_PLY).then(|| pos.clone());
         }
         let hidden = viewing.is_none()
             && *session.phase() == Phase::LearnerToMove
             && (self.settings.hide_answer || self.review.is_some());
-        (!hidden).then(|| {
-            session
-                .position_at(viewing.unwrap_or(session.moves().len()))
-                .clone()
-        })
+        (!hidden)
+            .then(|| {
+                session
+                    .position_at(viewing.unwrap_or(session.moves().len()))
+                    .clone()
+            })
+            .filter(|pos| ply(pos) >= FIRST_PLY)
     }
 
     /// Follows the board: asks for the prediction at the position shown, takes a

@@ -79,6 +79,18 @@ fn play(harness: &mut Harness<'static, TrainerApp>, san: &str) -> Move {
     mv
 }
 
+/// Steps frames a while (the predictor would have started) and checks that nothing was
+/// predicted and no line is shown.
+fn assert_no_prediction(h: &mut Harness<'static, TrainerApp>) {
+    for _ in 0..20 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(!h.state().coach().is_predicting_human_moves());
+    assert!(h.state().coach().human_moves().is_none());
+    assert!(h.query_by_label_contains("Strong players").is_none());
+}
+
 fn predicted(pos: &Chess) -> Vec<hastings::coach::human::HumanMove> {
     human_moves(&Predictor::shared().unwrap(), pos)
 }
@@ -123,13 +135,7 @@ fn the_chart_names_the_likeliest_moves_when_the_answer_is_not_hidden() {
 fn the_style_setting_turns_it_off() {
     let mut h = harness(false, false);
     play(&mut h, "a3");
-    for _ in 0..20 {
-        h.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(!h.state().coach().is_predicting_human_moves());
-    assert!(h.state().coach().human_moves().is_none());
-    assert!(h.query_by_label_contains("Strong players").is_none());
+    assert_no_prediction(&mut h);
 }
 
 #[test]
@@ -139,11 +145,5 @@ fn the_first_moves_get_no_prediction() {
     assert_eq!(hastings::coach::human::FIRST_PLY, 8);
     let mut h = harness_after("e4 e5 Nf3 Nc6", false, true);
     play(&mut h, "a3");
-    for _ in 0..20 {
-        h.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(!h.state().coach().is_predicting_human_moves());
-    assert!(h.state().coach().human_moves().is_none());
-    assert!(h.query_by_label_contains("Strong players").is_none());
+    assert_no_prediction(&mut h);
 }

@@ -2,10 +2,11 @@
 //! write) on a repertoire of 5,000 lines and about 50,000 moves in one chapter.
 //!
 //! Before criterion's means, the same file in the Repertoire tab through the trainer
-//! core, as the window drives it: for 20 comment edits, the window thread's work (the
-//! command and the next frame's logic) and the time until "What is missing here" has
-//! been computed again for the edit (the repertoire's book and exposure, on a thread);
-//! printed as median and longest (README, "Repertoire workshop").
+//! core, as the window drives it: for 20 comment edits and 40 move edits (a move added
+//! on the board, then undone), the window thread's work (the command and the next
+//! frame's logic) and the time until "What is missing here" has been computed again
+//! for the edit (the repertoire's book and exposure, on a thread); printed as median
+//! and longest (README, "Repertoire workshop").
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -80,6 +81,7 @@ fn workshop_edits(file: &Path, data: &Path, deep: NodeId) {
     coach.apply(Command::Workshop(WorkshopCommand::Open(file.to_path_buf())));
     let opened = open.elapsed();
     coach.set_workshop_shown(true);
+    coach.apply(Command::Workshop(WorkshopCommand::SetAddMoves(true)));
     let wait = |coach: &mut Coach| {
         let start = Instant::now();
         loop {
@@ -91,30 +93,62 @@ fn workshop_edits(file: &Path, data: &Path, deep: NodeId) {
         }
     };
     let first = wait(&mut coach);
-    let (mut ui, mut gaps) = (Vec::new(), Vec::new());
-    for i in 0..20 {
+    // Each edit, timed on the window thread (the command and the next frame's logic)
+    // and until the gaps are computed for it.
+    let timed = |coach: &mut Coach, command: WorkshopCommand| {
+        let command_name = format!("{command:?}");
         let t = Instant::now();
-        coach.apply(Command::Workshop(WorkshopCommand::Comment(
-            deep,
-            format!("edit {i}"),
-        )));
+        coach.apply(Command::Workshop(command));
         coach.logic();
-        ui.push(t.elapsed());
+        let ui = t.elapsed();
+        if std::env::var_os("HASTINGS_BENCH_VERBOSE").is_some() {
+            eprintln!("{command_name}: {ui:.1?}");
+        }
         assert!(
             coach.workshop_gaps().is_computing(),
             "the edit starts the gaps again"
         );
-        gaps.push(t.elapsed() + wait(&mut coach));
+        (ui, t.elapsed() + wait(coach))
+    };
+    let (mut ui, mut comment, mut moves) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..20 {
+        // A comment, then a move added at the deep node and taken back (undo).
+        let (u, g) = timed(
+            &mut coach,
+            WorkshopCommand::Comment(deep, format!("edit {i}")),
+        );
+        ui.push(u);
+        comment.push(g);
+        coach.apply(Command::Workshop(WorkshopCommand::Goto(deep)));
+        let legal = coach
+            .workshop()
+            .position()
+            .map(|p| p.legal_moves())
+            .unwrap_or_default();
+        let Some(&mv) = legal.get(i % legal.len().max(1)) else {
+            continue;
+        };
+        for command in [WorkshopCommand::Play(mv), WorkshopCommand::Undo] {
+            let (u, g) = timed(&mut coach, command);
+            ui.push(u);
+            moves.push(g);
+        }
     }
-    ui.sort();
-    gaps.sort();
+    for times in [&mut ui, &mut comment, &mut moves] {
+        times.sort();
+    }
+    let median = |t: &[Duration]| t[t.len() / 2];
+    let longest = |t: &[Duration]| t[t.len() - 1];
     eprintln!(
         "workshop: open {opened:.1?} (first gaps {first:.1?}); per edit, the window thread \
-         median {:.2?} longest {:.2?}; gaps up to date after median {:.1?} longest {:.1?}",
-        ui[ui.len() / 2],
-        ui[ui.len() - 1],
-        gaps[gaps.len() / 2],
-        gaps[gaps.len() - 1],
+         median {:.2?} longest {:.2?}; gaps up to date after a comment: median {:.1?} \
+         longest {:.1?}; after a move added or undone: median {:.1?} longest {:.1?}",
+        median(&ui),
+        longest(&ui),
+        median(&comment),
+        longest(&comment),
+        median(&moves),
+        longest(&moves),
     );
 }
 

@@ -205,3 +205,136 @@ fn lines_after_a_bad_line_and_a_new_start_replay_from_their_own_start() {
     assert_eq!(g.weight(after_e5), 3.0);
     assert_eq!(g.continuations(after_e5).len(), 2);
 }
+
+/// Every node's key, continuations and transpositions, by key (to compare graphs whose
+/// node numbers differ).
+fn by_key(g: &PositionGraph) -> Vec<(String, Vec<String>, Vec<String>)> {
+    let mut out: Vec<_> = g
+        .node_ids()
+        .map(|n| {
+            let name = |to: NodeId, mv: shakmaty::Move| format!("{}>{}", mv, g.fen(to));
+            (
+                g.fen(n),
+                g.continuations(n)
+                    .iter()
+                    .map(|c| name(c.to, c.mv))
+                    .collect(),
+                g.transpositions(n)
+                    .iter()
+                    .map(|t| name(t.to, t.mv))
+                    .collect(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn replay(moves: &[San]) -> shakmaty::Chess {
+    let mut pos = shakmaty::Chess::default();
+    for san in moves {
+        let mv = san.to_move(&pos).unwrap();
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
+/// A line `P a b c` for a line `P c b …` of `lines` and a new legal move `a`: the
+/// position after `P c b`, in the graph, then reaches the new line's end by `a`.
+fn transposing_line(lines: &[OpeningLine], rng: &mut impl rand::Rng) -> Option<OpeningLine> {
+    use rand::RngExt as _;
+    for _ in 0..50 {
+        let line = &lines[rng.random_range(0..lines.len())];
+        if line.moves.len() < 3 {
+            continue;
+        }
+        let p = rng.random_range(0..line.moves.len() - 2);
+        let (c, b) = (&line.moves[p], &line.moves[p + 1]);
+        let start = replay(&line.moves[..p]);
+        let legal = start.legal_moves();
+        let a = legal[rng.random_range(0..legal.len())];
+        let mut moves = line.moves[..p].to_vec();
+        let mut pos = start.clone();
+        moves.push(San::from_move(&pos, a));
+        pos.play_unchecked(a);
+        let (Ok(mb), true) = (b.to_move(&pos), San::from_move(&start, a) != *c) else {
+            continue;
+        };
+        moves.push(San::from_move(&pos, mb));
+        pos.play_unchecked(mb);
+        let Ok(mc) = c.to_move(&pos) else { continue };
+        moves.push(San::from_move(&pos, mc));
+        return Some(OpeningLine {
+            moves,
+            ..line.clone()
+        });
+    }
+    None
+}
+
+#[test]
+fn a_graph_built_after_an_edit_equals_one_built_from_nothing() {
+    use rand::{RngExt as _, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(22);
+    // Volume C of the ECO lines (1.e4 e5 and 1.e4 e6: rich in transpositions).
+    let mut lines: Vec<OpeningLine> = eco::embedded()
+        .lines
+        .into_iter()
+        .filter(|l| l.eco.as_deref().is_some_and(|e| e.starts_with('C')))
+        .collect();
+    let mut graph = PositionGraph::build(lines.clone()).graph;
+    let mut changed = 0;
+    for step in 0..60 {
+        // An edit: lines deleted, a line played on by one to three random moves, or a
+        // new line that a legal move from an old position reaches.
+        match step % 3 {
+            0 => {
+                for _ in 0..rng.random_range(1..4) {
+                    let at = rng.random_range(0..lines.len());
+                    lines.remove(at);
+                }
+            }
+            1 => {
+                let mut line = lines[rng.random_range(0..lines.len())].clone();
+                let mut pos = replay(&line.moves);
+                for _ in 0..rng.random_range(1..4) {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let mv = legal[rng.random_range(0..legal.len())];
+                    line.moves.push(San::from_move(&pos, mv));
+                    pos.play_unchecked(mv);
+                }
+                let at = rng.random_range(0..=lines.len());
+                lines.insert(at, line);
+            }
+            _ => {
+                if let Some(line) = transposing_line(&lines, &mut rng) {
+                    lines.push(line);
+                }
+            }
+        }
+        let after = PositionGraph::build_after(lines.clone(), &graph);
+        let full = PositionGraph::build(lines.clone());
+        assert_eq!(after.issues, full.issues, "step {step}");
+        let (a, f) = (by_key(&after.graph), by_key(&full.graph));
+        assert!(a == f, "step {step}: the graphs differ");
+        // Old nodes with a transposition to a new position (found by the check for
+        // moves into new positions, not taken from the old graph).
+        let old: std::collections::HashSet<String> =
+            by_key(&graph).into_iter().map(|n| n.0).collect();
+        changed += f
+            .iter()
+            .filter(|n| {
+                old.contains(&n.0)
+                    && n.2
+                        .iter()
+                        .any(|t| !old.contains(t.split_once('>').map_or("", |s| s.1)))
+            })
+            .count();
+        graph = after.graph;
+    }
+    // Some edits made such transpositions (so the check above was tested).
+    assert!(changed > 0, "{changed}");
+}

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use hastings::book::Side;
 use hastings::book::document::{ChangeKind, Document, GameTree, NodeId};
-use hastings::book::pgn::{ImportOptions, read_pgn};
+use hastings::book::line::{LineSource, OpeningLine};
+use hastings::book::pgn::{ImportMode, ImportOptions, read_pgn};
 use hastings::book::side::side_from_tags;
 use hastings::book::{SourceId, chapters::chapters};
 use proptest::prelude::*;
@@ -33,6 +34,56 @@ fn every_fixture_writes_back_its_own_bytes() {
         checked += 1;
     }
     assert!(checked >= 15, "{checked}");
+}
+
+/// What the importer reads from `chapter`'s text, and what the tree gives without the
+/// text (the Repertoire tab's book), with the same source.
+fn lines_both_ways(
+    chapter: &hastings::book::document::Chapter,
+) -> Option<(Vec<OpeningLine>, Vec<OpeningLine>)> {
+    let tree = chapter.tree()?;
+    let source = LineSource::Pgn {
+        source: SourceId(1),
+        game: 1,
+    };
+    let options = ImportOptions {
+        mode: ImportMode::Repertoire,
+        max_plies: None,
+    };
+    let read = read_pgn(&*chapter.text(), SourceId(1), &options, None)
+        .ok()?
+        .lines;
+    Some((read, tree.opening_lines(source)))
+}
+
+#[test]
+fn every_fixture_chapter_gives_the_lines_the_importer_reads_from_its_text() {
+    let (mut chapters, mut lines) = (0, 0);
+    for entry in std::fs::read_dir("tests/fixtures").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "pgn") {
+            continue;
+        }
+        let doc = Document::read(&std::fs::read(&path).unwrap());
+        for (i, chapter) in doc.chapters().iter().enumerate() {
+            let Some((read, made)) = lines_both_ways(chapter) else {
+                continue;
+            };
+            // A chapter the importer finds a problem in has its lines marked truncated;
+            // the tree's are whole.
+            if read.iter().any(|l| l.truncated) {
+                continue;
+            }
+            assert_eq!(made, read, "{} chapter {}", path.display(), i + 1);
+            chapters += 1;
+            lines += read.len();
+        }
+    }
+    // Counted on this fixture set: comments, arrows, NAGs, FEN starts, study chapters.
+    assert!(
+        chapters >= 1_000 && lines >= 2_000,
+        "{chapters} chapters, {lines} lines"
+    );
 }
 
 #[test]
@@ -358,6 +409,9 @@ proptest! {
         let again = Document::read(&written);
         prop_assert!(again.issues().is_empty(), "{:?}", again.issues());
         prop_assert_eq!(model_of(again.chapter(0).unwrap().tree().unwrap(), GameTree::ROOT), model);
+        // The tree's lines are those the importer reads from the text.
+        let (read, made) = lines_both_ways(doc.chapter(0).unwrap()).unwrap();
+        prop_assert_eq!(made, read);
         // The second chapter was not touched: its bytes are kept.
         prop_assert_eq!(again.chapter(1).unwrap().text(), doc.chapter(1).unwrap().text());
         while doc.can_undo() {

@@ -33,6 +33,14 @@ fn window() -> H {
         reply_delay_ms: 0,
         ..Settings::default()
     };
+    let mut h = window_with(settings);
+    h.get_by_label("Repertoire").click();
+    h.run();
+    h
+}
+
+/// A window with `settings`, showing the drill.
+fn window_with(settings: Settings) -> H {
     let mut h = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
         // The gaps are computed on a thread; the frames that show them need a few steps.
@@ -41,8 +49,6 @@ fn window() -> H {
             |ui, app: &mut TrainerApp| app.frame_ui(ui),
             TrainerApp::new(eco(), settings),
         );
-    h.run();
-    h.get_by_label("Repertoire").click();
     h.run();
     h
 }
@@ -248,21 +254,103 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
         Phase::OutOfBook { .. }
     ));
 
-    // 1.d4 added in the tab is in the drill's next line.
+    // 2.d4 added in the tab reaches the drill in the line being played: the mistake's
+    // book moves include it, and trying again it is the repertoire's move.
+    let reply = moves[1].clone();
     click(&mut h, "Repertoire");
     click(&mut h, "Add moves");
     h.key_press(egui::Key::Home);
     h.run();
+    play(&mut h, "e4");
+    play(&mut h, &reply);
     play(&mut h, "d4");
     h.state_mut().finish_workshop_gaps();
+    h.run();
+    let session = h.state().session();
+    assert_eq!(session.moves().len(), 2, "the same line goes on");
+    let Phase::OutOfBook { book_moves, .. } = session.phase() else {
+        panic!("{:?}", session.phase());
+    };
+    assert!(book_moves.iter().any(|b| b.mv == d4), "{book_moves:?}");
     click(&mut h, "Style");
-    click(&mut h, "New line");
-    assert!(h.state().session().moves().is_empty());
-    common::click_move(&mut h, san_moves("d4")[0]);
+    click(&mut h, "Try again");
+    common::click_move(&mut h, d4);
     h.run();
     assert!(
         !matches!(h.state().session().phase(), Phase::OutOfBook { .. }),
-        "1.d4 is in the repertoire now"
+        "2.d4 is in the repertoire now"
+    );
+    assert_eq!(h.state().session().moves()[2].mv, d4);
+}
+
+#[test]
+fn train_this_drills_the_chapters_ticked_and_the_choice_is_remembered() {
+    let dir = temp_dir("workshop-train-chapters");
+    let path = dir.join("mine.pgn");
+    let mut h = window();
+    new_white(&mut h, &path);
+    click(&mut h, "Add moves");
+    for san in ["e4", "e5", "Nf3"] {
+        play(&mut h, san);
+    }
+    click(&mut h, "Add chapter");
+    click(&mut h, "2. Chapter 2 (White)");
+    for san in ["d4", "d5", "c4"] {
+        play(&mut h, san);
+    }
+    // Chapter 2 left out: the drill from the start knows 1.e4 only.
+    click(&mut h, "Drill chapter 2");
+    h.key_press(egui::Key::Home);
+    h.run();
+    click(&mut h, "Train this");
+    h.state_mut().finish_workshop_gaps();
+    h.run();
+    let d4 = san_moves("d4")[0];
+    common::click_move(&mut h, d4);
+    h.run();
+    let Phase::OutOfBook { book_moves, .. } = h.state().session().phase() else {
+        panic!("{:?}", h.state().session().phase());
+    };
+    let sans: Vec<&str> = book_moves.iter().map(|b| b.san.as_str()).collect();
+    assert_eq!(sans, ["e4"]);
+
+    // Ticked again, it is drilled at once (the line being played goes on).
+    click(&mut h, "Repertoire");
+    click(&mut h, "Drill chapter 2");
+    h.state_mut().finish_workshop_gaps();
+    h.run();
+    let Phase::OutOfBook { book_moves, .. } = h.state().session().phase() else {
+        panic!("{:?}", h.state().session().phase());
+    };
+    assert_eq!(book_moves.len(), 2, "{book_moves:?}");
+
+    // Left out again and saved; the choice and the drill are taken up at the next
+    // start.
+    click(&mut h, "Drill chapter 2");
+    click(&mut h, "Save");
+    let settings = h.state().settings().clone();
+    assert_eq!(
+        settings
+            .workshop_train
+            .left_out
+            .get(&path)
+            .map(Vec::as_slice),
+        Some(&["Chapter 2".to_owned()][..])
+    );
+    assert_eq!(
+        settings.workshop_train.drilling,
+        Some((path.clone(), vec![]))
+    );
+    let mut h = window_with(settings);
+    h.state_mut().finish_workshop_gaps();
+    h.run();
+    assert_eq!(h.state().workshop_gaps().train_root(), Some(&[][..]));
+    common::click_move(&mut h, d4);
+    h.run();
+    assert!(
+        matches!(h.state().session().phase(), Phase::OutOfBook { .. }),
+        "chapter 2 is still left out: {:?}",
+        h.state().session().phase()
     );
 }
 

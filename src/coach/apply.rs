@@ -162,7 +162,7 @@ impl Coach {
             Command::Easy => self.review_easy(),
             Command::Optimize => self.start_optimize(),
             Command::DrillFrom(moves) => {
-                self.workshop_gaps.train_root = None;
+                self.stop_workshop_training();
                 // The learner plays the side to move there (the moves start from the
                 // standard position), as when the position was missed.
                 let turn = if moves.len() % 2 == 0 {

@@ -559,7 +559,7 @@ impl Coach {
     /// book (a gap, which the repertoire cannot drill). Falls back to the other book when
     /// the game reached the position through positions outside the first.
     pub(crate) fn drill_at(&mut self, moves: &[Move], book: DrillBook) {
-        self.workshop_gaps.train_root = None;
+        self.stop_workshop_training();
         let Some((repertoire, theory)) = self.coverage_books() else {
             self.message = Some("Drilling a position needs your repertoire.".to_owned());
             return;
@@ -612,7 +612,7 @@ impl Coach {
         let Some(repertoire) = self.coverage.set_aside.take() else {
             return;
         };
-        self.workshop_gaps.train_root = None;
+        self.stop_workshop_training();
         let theory = self.workspace.theory();
         self.session.set_graph(Arc::clone(&repertoire));
         self.session.set_theory(theory);

@@ -181,7 +181,7 @@ impl Coach {
         }
         let repertoire = theory.is_some();
         // The workshop's subtree is trained no more: this is another book.
-        self.workshop_gaps.train_root = None;
+        self.stop_workshop_training();
         self.session.set_graph(Arc::clone(&graph));
         self.session.set_theory(theory);
         let old = std::mem::replace(&mut self.graph, graph);

@@ -45,6 +45,7 @@ pub mod sounds;
 pub mod verdict;
 pub mod workshop;
 pub mod workshop_gaps;
+mod workshop_train;
 
 use std::path::PathBuf;
 use std::sync::Arc;

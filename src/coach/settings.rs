@@ -12,6 +12,8 @@ use crate::sampler::Style;
 use crate::workspace::BookChoice;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// The key under which eframe stores the [`Settings`].
 pub const SETTINGS_KEY: &str = "hastings-settings";
@@ -97,7 +99,44 @@ pub struct Settings {
     pub show_human_moves: bool,
     /// The repertoire file the Repertoire tab had open, opened again at the next start
     /// (its unsaved edits offered first).
-    pub workshop_file: Option<std::path::PathBuf>,
+    pub workshop_file: Option<PathBuf>,
+    /// What the Repertoire tab's "Train this" drills.
+    pub workshop_train: WorkshopTrain,
+}
+
+/// What "Train this" in the Repertoire tab drills: the chapters of each repertoire file
+/// it leaves out, and the subtree it drills (taken up again at the next start).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WorkshopTrain {
+    /// Per repertoire file, the titles of the chapters left out of the drill.
+    pub left_out: BTreeMap<PathBuf, Vec<String>>,
+    /// While the drill trains a subtree: the file and the moves to it (UCI, from the
+    /// standard position).
+    pub drilling: Option<(PathBuf, Vec<String>)>,
+}
+
+impl WorkshopTrain {
+    /// Whether the chapter titled `title` of `file` is drilled.
+    pub fn drills(&self, file: &Path, title: &str) -> bool {
+        self.left_out
+            .get(file)
+            .is_none_or(|out| !out.iter().any(|t| t == title))
+    }
+
+    /// Leaves the chapter titled `title` of `file` out of the drill, or takes it in.
+    pub fn toggle(&mut self, file: &Path, title: &str) {
+        let out = self.left_out.entry(file.to_owned()).or_default();
+        match out.iter().position(|t| t == title) {
+            Some(i) => {
+                out.remove(i);
+            }
+            None => out.push(title.to_owned()),
+        }
+        if out.is_empty() {
+            self.left_out.remove(file);
+        }
+    }
 }
 
 impl Default for Settings {
@@ -127,6 +166,7 @@ impl Default for Settings {
             review_at_position: false,
             show_human_moves: true,
             workshop_file: None,
+            workshop_train: WorkshopTrain::default(),
         }
     }
 }

@@ -16,13 +16,12 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::Coach;
-use crate::book::document::{Chapter, Document};
-use crate::book::pgn::read_pgn;
+use crate::book::document::{Document, GameTree};
+use crate::book::line::LineSource;
 use crate::book::polyglot::SharedBook;
-use crate::book::{ImportMode, ImportOptions, NodeKey, PositionGraph, Side, SourceId};
+use crate::book::{NodeKey, PositionGraph, Side, SourceId};
 use crate::job::{Job, JobPoll};
 use crate::sampler::{MoveSource, Popularity, Style};
-use crate::trainer::Session;
 use crate::trainer::coverage::{CoverageOptions, Exposure, exposure_from, one_in};
 
 /// What an exposure was computed for.
@@ -35,6 +34,8 @@ struct GapsKey {
     threshold: f64,
     books: u64,
     popularity: Popularity,
+    /// The chapters (titles) left out of the drill.
+    left_out: Vec<String>,
 }
 
 /// The repertoire's graph and exposure, computed together.
@@ -42,6 +43,8 @@ struct GapsKey {
 pub struct WorkshopBook {
     /// The chapters of the learner's side as a graph.
     pub graph: Arc<PositionGraph>,
+    /// Those that "Train this" drills (the same graph when it drills them all).
+    pub drill: Arc<PositionGraph>,
     /// Its exposure to the theory.
     pub exposure: Exposure,
 }
@@ -94,7 +97,7 @@ pub enum MissingHere {
 
 /// An action that waits for the repertoire's book.
 #[derive(Debug, Clone, PartialEq)]
-enum Pending {
+pub(super) enum Pending {
     NextGap,
     TrainThis(Vec<Move>),
 }
@@ -111,7 +114,7 @@ pub struct GapsState {
     missing: Option<(MissingKey, MissingHere)>,
     /// What waits for the exposure being computed: "Next gap", or "Train this" at
     /// these moves.
-    pending: Option<Pending>,
+    pub(super) pending: Option<Pending>,
     /// While the drill trains the workshop's subtree: the moves to its root.
     pub(crate) train_root: Option<Vec<Move>>,
     /// Whether the Repertoire tab is shown (the exposure is computed only then).
@@ -142,27 +145,35 @@ impl GapsState {
     }
 }
 
-/// The graph of `chapters` (written as PGN here, on the job's thread).
-fn repertoire_graph(chapters: &[Chapter]) -> PositionGraph {
-    let options = ImportOptions {
-        mode: ImportMode::Repertoire,
-        max_plies: None,
-    };
-    let lines = chapters
-        .iter()
-        // The chapters were read by the document model already; one the importer
-        // finds no game in (no moves yet) adds no line.
-        .filter_map(|c| read_pgn(&*c.text(), SourceId(1), &options, None).ok())
-        .flat_map(|import| import.lines);
-    PositionGraph::build(lines).graph
+/// The graph of `chapters` (their number in the file, from 1, and their tree), made
+/// after `previous` (the graph before the edit) when there is one.
+fn repertoire_graph<'a>(
+    chapters: impl Iterator<Item = &'a (u32, bool, GameTree)>,
+    previous: Option<&PositionGraph>,
+) -> PositionGraph {
+    let lines = chapters.flat_map(|(number, _, tree)| {
+        tree.opening_lines(LineSource::Pgn {
+            source: SourceId(1),
+            game: *number,
+        })
+    });
+    match previous {
+        Some(previous) => PositionGraph::build_after(lines, previous).graph,
+        None => PositionGraph::build(lines).graph,
+    }
 }
 
-/// The chapters of `doc` for `side` (or for no side) that could be read.
-fn chapters_of(doc: &Document, side: Side) -> Vec<Chapter> {
+/// The chapters of `doc` for `side` (or for no side) that could be read, with their
+/// number in the file (from 1) and whether they are drilled (not in `left_out`).
+fn chapters_of(doc: &Document, side: Side, left_out: &[String]) -> Vec<(u32, bool, GameTree)> {
     doc.chapters()
         .iter()
-        .filter(|c| c.tree().is_some() && c.side().is_none_or(|s| s == side))
-        .cloned()
+        .zip(1u32..)
+        .filter(|(c, _)| c.side().is_none_or(|s| s == side))
+        .filter_map(|(c, number)| {
+            let drilled = !left_out.contains(&c.title(number as usize));
+            Some((number, drilled, c.tree()?.clone()))
+        })
         .collect()
 }
 
@@ -255,6 +266,12 @@ impl Coach {
             threshold: self.coverage.params.threshold_percent / 100.0,
             books: self.workspace.open_books().generation(),
             popularity: self.settings.book.popularity,
+            left_out: self
+                .workshop
+                .file()
+                .and_then(|f| self.settings.workshop_train.left_out.get(f.path()))
+                .cloned()
+                .unwrap_or_default(),
         }
     }
 
@@ -268,8 +285,9 @@ impl Coach {
                     self.request_repaint_after(std::time::Duration::from_millis(50));
                 }
                 JobPoll::Finished(book) => {
-                    self.workshop_gaps.book = Some((key.clone(), Arc::new(book)));
+                    let key = key.clone();
                     self.workshop_gaps.job = None;
+                    self.workshop_book_ready(key, book);
                 }
                 JobPoll::Died(e) => {
                     self.workshop
@@ -287,7 +305,7 @@ impl Coach {
         }
     }
 
-    fn start_workshop_exposure(&mut self) {
+    pub(super) fn start_workshop_exposure(&mut self) {
         let Some(side) = self.workshop.side() else {
             return;
         };
@@ -308,7 +326,15 @@ impl Coach {
         if done || running {
             return;
         }
-        let chapters = chapters_of(doc, side);
+        let chapters = chapters_of(doc, side, &key.left_out);
+        // The graphs before the edit, whose transpositions the new ones take where the
+        // edit cannot have changed them.
+        let previous = self
+            .workshop_gaps
+            .book
+            .as_ref()
+            .filter(|(k, _)| k.chapter_side == key.chapter_side)
+            .map(|(_, b)| (Arc::clone(&b.graph), Arc::clone(&b.drill)));
         if let Some((_, old)) = self.workshop_gaps.job.take() {
             old.cancel();
         }
@@ -322,7 +348,18 @@ impl Coach {
             ..CoverageOptions::new(key.chapter_side)
         };
         let job = Job::spawn("repertoire gaps", self.wake(), move |_| {
-            let graph = repertoire_graph(&chapters);
+            let graph = Arc::new(repertoire_graph(
+                chapters.iter(),
+                previous.as_ref().map(|(g, _)| &**g),
+            ));
+            let drill = if chapters.iter().all(|(_, drilled, _)| *drilled) {
+                Arc::clone(&graph)
+            } else {
+                Arc::new(repertoire_graph(
+                    chapters.iter().filter(|(_, drilled, _)| *drilled),
+                    previous.as_ref().map(|(_, d)| &**d),
+                ))
+            };
             let source = MoveSource::new(
                 &theory,
                 books.iter().map(SharedBook::book).collect(),
@@ -330,7 +367,8 @@ impl Coach {
             );
             let exposure = exposure_from(&graph, &source, &style, &options);
             WorkshopBook {
-                graph: Arc::new(graph),
+                graph,
+                drill,
                 exposure,
             }
         });
@@ -348,7 +386,7 @@ impl Coach {
         self.start_workshop_exposure();
         if let Some((key, job)) = self.workshop_gaps.job.take() {
             match job.poll_blocking() {
-                JobPoll::Finished(book) => self.workshop_gaps.book = Some((key, Arc::new(book))),
+                JobPoll::Finished(book) => self.workshop_book_ready(key, book),
                 JobPoll::Died(e) => self
                     .workshop
                     .set_message(format!("The repertoire's gaps were not computed: {e}")),
@@ -357,6 +395,14 @@ impl Coach {
         }
         self.refresh_missing();
         self.run_pending();
+    }
+
+    /// Keeps the book just made; a drill of the workshop's repertoire goes on with it.
+    fn workshop_book_ready(&mut self, key: GapsKey, book: WorkshopBook) {
+        self.workshop_gaps.book = Some((key, Arc::new(book)));
+        if self.workshop_gaps.train_root.is_some() {
+            self.take_workshop_edits();
+        }
     }
 
     /// Carries out what waited for the book, once it is there (or cannot be).
@@ -374,7 +420,7 @@ impl Coach {
     }
 
     /// The book when it is that of the document as it is now.
-    fn current_workshop_book(&self) -> Option<Arc<WorkshopBook>> {
+    pub(super) fn current_workshop_book(&self) -> Option<Arc<WorkshopBook>> {
         let side = self.workshop.side()?;
         let key = self.gaps_key(side);
         self.workshop_gaps
@@ -449,84 +495,5 @@ impl Coach {
             gap.one_in()
         ));
         self.request_repaint();
-    }
-
-    /// While the drill trains the workshop's subtree: its book becomes the workshop's
-    /// latest (the edits made since), as a new line starts.
-    pub(crate) fn take_workshop_edits(&mut self) {
-        let Some(book) = self.current_workshop_book() else {
-            return;
-        };
-        if Arc::ptr_eq(&book.graph, &self.graph) {
-            return;
-        }
-        self.graph = Arc::clone(&book.graph);
-        self.session.set_graph(Arc::clone(&book.graph));
-        self.book_generation += 1;
-        self.invalidate_chart();
-    }
-
-    /// Drills the subtree under the cursor: the drill's book becomes the workshop's
-    /// repertoire (with ECO as its theory), and each new line starts at the cursor
-    /// until another book is chosen. When the book of the latest edits is still being
-    /// made, the drill starts once it is (the window does not wait).
-    pub(crate) fn train_this(&mut self) {
-        if self.workshop.side().is_none() {
-            self.workshop
-                .set_message("Open a repertoire for White or Black first.".to_owned());
-            return;
-        }
-        if !self.workshop.starts_at_standard() {
-            self.workshop
-                .set_message("Only chapters from the standard position can be drilled.".to_owned());
-            return;
-        }
-        let moves = self.workshop.moves();
-        match self.current_workshop_book() {
-            Some(book) => self.start_training(&book, moves),
-            None => {
-                // The book of the latest edits is being made: the drill starts when it is.
-                self.workshop_gaps.pending = Some(Pending::TrainThis(moves));
-                self.start_workshop_exposure();
-            }
-        }
-    }
-
-    /// "Train this" once the book is there: the drill on `book` after `moves`.
-    fn start_training(&mut self, book: &WorkshopBook, moves: Vec<Move>) {
-        let Some(side) = self.workshop.side() else {
-            return;
-        };
-        let learner = Color::from(side);
-        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
-        let style = self.session.style().clone();
-        let graph = Arc::clone(&book.graph);
-        let Ok(mut session) = Session::from_moves(Arc::clone(&graph), learner, style, seed, &moves)
-        else {
-            self.workshop.set_message(
-                "This position is not in the repertoire: add the moves to it first.".to_owned(),
-            );
-            return;
-        };
-        session.continue_counts(&self.session);
-        let theory = Arc::clone(self.workspace.eco());
-        session.set_theory(Some(theory));
-        self.settings.learner = side;
-        self.orientation = super::settings::Orientation::from_color(learner);
-        self.session = session;
-        self.graph = graph;
-        self.book_generation += 1;
-        self.coverage.set_aside = None;
-        self.after_new_session();
-        self.workshop_gaps.train_root = Some(moves.clone());
-        self.notify(super::Notice::ShowDrill);
-        self.message = Some(if moves.is_empty() {
-            "Drilling the repertoire you are editing.".to_owned()
-        } else {
-            format!(
-                "Drilling your repertoire after {}.",
-                crate::trainer::coverage::describe(&moves, &[]).sans
-            )
-        });
     }
 }

@@ -22,6 +22,7 @@ use super::move_tree::{self, TreeAction};
 use crate::book::Side;
 use crate::book::document::NodeId;
 use crate::coach::Coach;
+use crate::coach::settings::WorkshopTrain;
 use crate::coach::workshop::{Question, WorkshopCommand, WorkshopFile, WorkshopState, backup_time};
 use crate::coach::workshop_gaps::{GapsState, MissingHere};
 
@@ -175,9 +176,10 @@ pub(super) fn workshop_panel_ui(
     } else {
         files_ui(ui, form, commands);
     }
-    if let Some(doc) = w.document() {
+    if w.document().is_some() {
         ui.separator();
-        chapters_ui(ui, w, doc.chapters().len(), form, commands);
+        let train = &coach.settings().workshop_train;
+        chapters_ui(ui, w, train, form, commands);
         backups_ui(ui, w, commands);
     }
 }
@@ -267,18 +269,21 @@ fn backups_ui(ui: &mut Ui, w: &WorkshopState, commands: &mut Vec<Command>) {
         });
 }
 
-/// The chapters: click to show one; rename, move up, delete; add one.
+/// The chapters: click to show one; tick those "Train this" drills; rename, move up,
+/// delete; add one.
 fn chapters_ui(
     ui: &mut Ui,
     w: &WorkshopState,
-    count: usize,
+    train: &WorkshopTrain,
     form: &mut WorkshopForm,
     commands: &mut Vec<Command>,
 ) {
-    let Some(doc) = w.document() else {
+    let (Some(doc), Some(file)) = (w.document(), w.file()) else {
         return;
     };
-    ui.label("Chapters");
+    let count = doc.chapters().len();
+    ui.label("Chapters")
+        .on_hover_text("Ticked: drilled by Train this");
     for (i, chapter) in doc.chapters().iter().enumerate() {
         let title = chapter.title(i + 1);
         if let Some((index, text)) = &mut form.rename
@@ -300,6 +305,17 @@ fn chapters_ui(
             continue;
         }
         ui.horizontal(|ui| {
+            let mut drilled = train.drills(file.path(), &title);
+            let tick = ui
+                .add(egui::Checkbox::without_text(&mut drilled))
+                .on_hover_text("Drilled by Train this (remembered for this file)");
+            let name = format!("Drill chapter {}", i + 1);
+            tick.widget_info(|| {
+                egui::WidgetInfo::selected(egui::Role::CheckBox, true, drilled, &name)
+            });
+            if tick.clicked() {
+                push(commands, WorkshopCommand::ToggleTrainChapter(i));
+            }
             let label = match chapter.side() {
                 Some(side) => format!("{}. {title} ({})", i + 1, side.name()),
                 None => format!("{}. {title}", i + 1),
@@ -461,7 +477,10 @@ pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
         }
         if ui
             .add_enabled(open, egui::Button::new("Train this"))
-            .on_hover_text("Drill the repertoire from the move shown: each new line starts here")
+            .on_hover_text(
+                "Drill the repertoire from the move shown, in the chapters ticked: each new \
+                 line starts here",
+            )
             .clicked()
         {
             push(commands, WorkshopCommand::TrainThis);

@@ -47,6 +47,7 @@
 //! ```
 
 mod error;
+mod lines;
 mod ops;
 mod parse;
 mod scan;

@@ -193,8 +193,12 @@ impl<'a> Scanner<'a> {
                     Some(b'"') => break k + 1,
                     Some(b'\n') => break k,
                     Some(b'\\') => {
-                        if let Some(&c) = rest.get(k + 1) {
-                            value.push(c);
+                        // Only `\\` and `\"` are escapes (as pgn-reader and
+                        // python-chess read them); another backslash is kept.
+                        match rest.get(k + 1) {
+                            Some(&c @ (b'\\' | b'"')) => value.push(c),
+                            Some(&c) => value.extend_from_slice(&[b'\\', c]),
+                            None => {}
                         }
                         k += 2;
                     }

@@ -6,18 +6,15 @@
 //! end a counting sort by node puts each node's continuations together, still in the
 //! order they were first played, and the lines of each continuation in line order.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position};
 
 use super::node::{NONE, Node, NodeWeights};
-use super::{
-    Continuation, GraphBuild, LineId, NodeId, PositionGraph, Transposition, len_u32, start_position,
-};
+use super::{Continuation, GraphBuild, LineId, NodeId, PositionGraph, len_u32, start_position};
 use crate::book::error::{LineError, NodeRebuildError};
 use crate::book::key::NodeKey;
 use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine, san_path};
-use crate::book::matrix::{occupancy_key, occupancy_word};
 
 /// The graph under construction and what is thrown away once it is laid out.
 #[derive(Default)]
@@ -41,7 +38,10 @@ pub(super) struct Builder {
 
 impl Builder {
     /// Builds the graph of `lines` (see [`PositionGraph::build`]).
-    pub(super) fn build(lines: impl IntoIterator<Item = OpeningLine>) -> GraphBuild {
+    pub(super) fn build(
+        lines: impl IntoIterator<Item = OpeningLine>,
+        previous: Option<&PositionGraph>,
+    ) -> GraphBuild {
         let mut b = Builder::default();
         let mut issues = Vec::new();
         let mut positions: Vec<Chess> = Vec::new();
@@ -116,7 +116,7 @@ impl Builder {
             }
             b.add_line(line, &moves, &path);
         }
-        let (graph, failed) = b.finish();
+        let (graph, failed) = b.finish(previous);
         issues.extend(failed.into_iter().map(LineError::Rebuild));
         GraphBuild { graph, issues }
     }
@@ -209,11 +209,14 @@ impl Builder {
 
     /// Lays the graph out: weights shared, continuations by node, transpositions.
     /// Also returns the nodes whose position cannot be rebuilt.
-    fn finish(mut self) -> (PositionGraph, Vec<NodeRebuildError>) {
+    fn finish(
+        mut self,
+        previous: Option<&PositionGraph>,
+    ) -> (PositionGraph, Vec<NodeRebuildError>) {
         self.share_weights();
         self.flatten();
         let mut g = self.g;
-        let failed = g.compute_transpositions();
+        let failed = g.compute_transpositions(previous);
         g.nodes.shrink_to_fit();
         g.lines.shrink_to_fit();
         g.line_flags.shrink_to_fit();
@@ -306,67 +309,6 @@ fn permute<T>(items: &mut [T], place: &mut [u32]) {
             let j = place[i] as usize;
             items.swap(i, j);
             place.swap(i, j);
-        }
-    }
-}
-
-impl PositionGraph {
-    /// Finds every node's transpositions; returns the nodes whose position cannot be
-    /// rebuilt (they get none).
-    pub(super) fn compute_transpositions(&mut self) -> Vec<NodeRebuildError> {
-        let occupancy: FxHashSet<u64> = self
-            .nodes
-            .iter()
-            .map(|n| {
-                let key = n.key();
-                occupancy_word(key.occupied(), key.turn())
-            })
-            .collect();
-        let mut trans_start: Vec<u32> = Vec::with_capacity(self.nodes.len() + 1);
-        trans_start.push(0);
-        let mut all = Vec::new();
-        let mut failed = Vec::new();
-        for (i, node) in self.nodes.iter().enumerate() {
-            let id = NodeId(i as u32);
-            match node.position(id.0) {
-                Ok(pos) => {
-                    let key = node.key();
-                    self.scan_from_key(id, &pos, &key, Some(&occupancy), &mut all);
-                }
-                Err(e) => failed.push(e),
-            }
-            trans_start.push(len_u32(&all));
-        }
-        all.shrink_to_fit();
-        self.trans_start = trans_start;
-        self.transpositions = all;
-        failed
-    }
-
-    /// Appends to `out` the legal moves of `pos` (a position of `node`, with key `key`)
-    /// that reach a node of the graph no continuation of `node` leads to. `occupancy`,
-    /// the occupancy words of every node, rules most moves out before the lookup.
-    pub(super) fn scan_from_key(
-        &self,
-        node: NodeId,
-        pos: &Chess,
-        key: &NodeKey,
-        occupancy: Option<&FxHashSet<u64>>,
-        out: &mut Vec<Transposition>,
-    ) {
-        let book = self.continuations(node);
-        let occupied = pos.board().occupied();
-        let mover = pos.turn();
-        for mv in pos.legal_moves() {
-            // Most moves leave the book; the squares they occupy say so cheaply.
-            if occupancy.is_some_and(|set| !set.contains(&occupancy_key(occupied, mv, mover))) {
-                continue;
-            }
-            if let Some(to) = self.node(&key.after_move(mv))
-                && !book.iter().any(|c| c.to == to)
-            {
-                out.push(Transposition { to, mv });
-            }
         }
     }
 }

@@ -14,6 +14,7 @@ use super::line::{FlagSet, FlagWeights, OpeningLine, san_path};
 mod build;
 pub(crate) mod index;
 mod node;
+mod transpose;
 
 use index::KeyTable;
 use node::{Node, NodeWeights};
@@ -155,7 +156,18 @@ impl PositionGraph {
     /// reported; the others are inserted. Each node's representative position is the
     /// one of the first line that reached it, and its name the first line ending there.
     pub fn build(lines: impl IntoIterator<Item = OpeningLine>) -> GraphBuild {
-        build::Builder::build(lines)
+        build::Builder::build(lines, None)
+    }
+
+    /// As [`PositionGraph::build`], for lines that differ a little from those of
+    /// `previous` (a repertoire after an edit): the same graph, with the transpositions
+    /// of the nodes the change cannot have touched taken from `previous` instead of
+    /// found again.
+    pub fn build_after(
+        lines: impl IntoIterator<Item = OpeningLine>,
+        previous: &PositionGraph,
+    ) -> GraphBuild {
+        build::Builder::build(lines, Some(previous))
     }
 
     /// Appends to `out` the legal moves of `pos` (a position of `node`) that reach a

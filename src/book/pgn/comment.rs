@@ -152,7 +152,7 @@ pub(crate) fn with_marks(
 }
 
 /// Adds what `new` says about a move to what `old` says: comments joined with a space.
-pub(super) fn merge_note(old: &mut MoveAnnotation, new: MoveAnnotation) {
+pub(crate) fn merge_note(old: &mut MoveAnnotation, new: MoveAnnotation) {
     match (&mut old.comment, new.comment) {
         (Some(a), Some(b)) => {
             a.push(' ');

@@ -253,7 +253,7 @@ impl<'a> Importer<'a> {
 }
 
 /// `Opening: Variation` from the tags, or either alone.
-fn line_name(tags: &GameTags) -> Option<String> {
+pub(crate) fn line_name(tags: &GameTags) -> Option<String> {
     match (tags.known("Opening"), tags.known("Variation")) {
         (Some(o), Some(v)) => Some(format!("{o}: {v}")),
         (Some(o), None) => Some(o.to_owned()),

@@ -104,6 +104,8 @@ pub enum WorkshopCommand {
     RestoreBackup(PathBuf),
     /// Add a chapter at the end, for this side.
     AddChapter(String, Side),
+    /// Leave this chapter (index from 0) out of "Train this", or take it in again.
+    ToggleTrainChapter(usize),
     /// Rename a chapter.
     RenameChapter(usize, String),
     /// Delete a chapter (undo puts it back).

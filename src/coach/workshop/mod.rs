@@ -304,7 +304,7 @@ impl WorkshopState {
             C::RemoveChapter(chapter) => self.edit(&Op::RemoveChapter { chapter }),
             C::MoveChapter(from, to) => self.edit(&Op::MoveChapter { from, to }),
             // The coach carries these out (they need the book, the drill, a dialog).
-            C::NextGap | C::TrainThis | C::Choose(_) => {}
+            C::NextGap | C::TrainThis | C::ToggleTrainChapter(_) | C::Choose(_) => {}
         }
     }
 
@@ -622,6 +622,7 @@ impl Coach {
         match command {
             WorkshopCommand::NextGap => self.next_gap(),
             WorkshopCommand::TrainThis => self.train_this(),
+            WorkshopCommand::ToggleTrainChapter(i) => self.toggle_train_chapter(i),
             WorkshopCommand::Choose(what) => self.notify(super::Notice::ChooseWorkshopFile(what)),
             command => {
                 let before = self.workshop.file().map(|f| f.path().to_owned());
@@ -633,7 +634,7 @@ impl Coach {
                 let path = self.workshop.file().map(|f| f.path().to_owned());
                 if path != before {
                     // Another file: the drill no longer trains the last one's subtree.
-                    self.workshop_gaps.train_root = None;
+                    self.stop_workshop_training();
                 }
                 if path.is_some() {
                     self.settings.workshop_file = path;
@@ -668,6 +669,7 @@ impl Coach {
         };
         if path.exists() {
             self.workshop.open(&path);
+            self.resume_workshop_training(&path);
         } else {
             self.workshop.set_message(format!(
                 "The repertoire open last time, {}, is not there any more.",

@@ -152,6 +152,88 @@ fn workshop_edits(file: &Path, data: &Path, deep: NodeId) {
     );
 }
 
+/// The same edits in the window (egui_kittest, 1280×800, the Repertoire tab shown, the
+/// file open at the deep move): every frame's CPU time while editing, the edit's
+/// command with its frame and the frames until the gaps are up to date (layout and
+/// tessellation included; the GPU's painting is not).
+fn window_frames(file: &Path, data: &Path, deep: NodeId) {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable as _;
+    use hastings::ui::TrainerApp;
+    let graph = match PositionGraph::eco() {
+        Ok(graph) => Arc::new(graph),
+        Err(e) => panic!("ECO: {e}"),
+    };
+    let mut h = Harness::builder()
+        .with_size(eframe::egui::vec2(1280.0, 800.0))
+        .build_ui_state(
+            |ui, app: &mut TrainerApp| app.frame_ui(ui),
+            TrainerApp::new(graph, Settings::default()),
+        );
+    h.run();
+    h.get_by_label("Repertoire").click();
+    h.run();
+    h.state_mut()
+        .set_workshop_data_dir(Some(data.to_path_buf()));
+    let workshop = |h: &mut Harness<'_, TrainerApp>, c| h.state_mut().apply(Command::Workshop(c));
+    workshop(&mut h, WorkshopCommand::Open(file.to_path_buf()));
+    workshop(&mut h, WorkshopCommand::Goto(deep));
+    workshop(&mut h, WorkshopCommand::SetAddMoves(true));
+    h.state_mut().finish_workshop_gaps();
+    h.run();
+    let mut frames = Vec::new();
+    for i in 0..20 {
+        let legal = h
+            .state()
+            .workshop()
+            .position()
+            .map(|p| p.legal_moves())
+            .unwrap_or_default();
+        let edits = [
+            WorkshopCommand::Comment(deep, format!("frame {i}")),
+            WorkshopCommand::Play(legal[i % legal.len().max(1)]),
+            WorkshopCommand::Undo,
+        ];
+        for edit in edits {
+            let t = Instant::now();
+            let name = format!("{edit:?}");
+            workshop(&mut h, edit);
+            h.step();
+            frames.push(t.elapsed());
+            if std::env::var_os("HASTINGS_BENCH_VERBOSE").is_some() {
+                eprintln!("edit {name}: {:.1?}", t.elapsed());
+            }
+            while h.state().workshop_gaps().is_computing() {
+                std::thread::sleep(Duration::from_millis(2));
+                let t = Instant::now();
+                h.step();
+                frames.push(t.elapsed());
+                if std::env::var_os("HASTINGS_BENCH_VERBOSE").is_some()
+                    && t.elapsed() > Duration::from_millis(8)
+                {
+                    eprintln!("waiting: {:.1?}", t.elapsed());
+                }
+            }
+            // The frame that shows the gaps just made.
+            let t = Instant::now();
+            h.step();
+            frames.push(t.elapsed());
+            if std::env::var_os("HASTINGS_BENCH_VERBOSE").is_some() {
+                eprintln!("after: {:.1?}", t.elapsed());
+            }
+        }
+    }
+    frames.sort();
+    eprintln!(
+        "window: {} frames while editing (60 edits): median {:.2?}, 99th percentile {:.2?}, \
+         longest {:.2?}",
+        frames.len(),
+        frames[frames.len() / 2],
+        frames[frames.len() * 99 / 100],
+        frames[frames.len() - 1],
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let (pgn, nodes, _) = big_repertoire();
     let dir = std::env::temp_dir().join(format!("hastings-bench-rep-{}", std::process::id()));
@@ -169,6 +251,7 @@ fn bench(c: &mut Criterion) {
         return;
     };
     workshop_edits(&file, &data, deep);
+    window_frames(&file, &data.join("window"), deep);
     c.bench_function("repertoire_read_50k_nodes", |b| {
         b.iter(|| black_box(Document::read(black_box(&pgn))));
     });

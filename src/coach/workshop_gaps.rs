@@ -17,7 +17,7 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::Coach;
 use crate::book::document::{Document, GameTree};
-use crate::book::line::LineSource;
+use crate::book::line::{LineSource, OpeningLine};
 use crate::book::polyglot::SharedBook;
 use crate::book::{NodeKey, PositionGraph, Side, SourceId};
 use crate::job::{Job, JobPoll};
@@ -145,18 +145,30 @@ impl GapsState {
     }
 }
 
-/// The graph of `chapters` (their number in the file, from 1, and their tree), made
-/// after `previous` (the graph before the edit) when there is one.
-fn repertoire_graph<'a>(
-    chapters: impl Iterator<Item = &'a (u32, bool, GameTree)>,
-    previous: Option<&PositionGraph>,
-) -> PositionGraph {
-    let lines = chapters.flat_map(|(number, _, tree)| {
-        tree.opening_lines(LineSource::Pgn {
+/// The lines of `chapters` (their number in the file, from 1, and their tree): all of
+/// them, and those of the chapters drilled when some are left out.
+fn repertoire_lines(
+    chapters: &[(u32, bool, Arc<GameTree>)],
+) -> (Vec<OpeningLine>, Option<Vec<OpeningLine>>) {
+    let mut all = Vec::new();
+    let mut drilled = Vec::new();
+    for (number, drills, tree) in chapters {
+        let lines = tree.opening_lines(LineSource::Pgn {
             source: SourceId(1),
             game: *number,
-        })
-    });
+        });
+        if *drills {
+            drilled.extend(lines.iter().cloned());
+        }
+        all.extend(lines);
+    }
+    let some_left_out = chapters.iter().any(|(_, drills, _)| !drills);
+    (all, some_left_out.then_some(drilled))
+}
+
+/// The graph of `lines`, made after `previous` (the graph before the edit) when there
+/// is one.
+fn repertoire_graph(lines: Vec<OpeningLine>, previous: Option<&PositionGraph>) -> PositionGraph {
     match previous {
         Some(previous) => PositionGraph::build_after(lines, previous).graph,
         None => PositionGraph::build(lines).graph,
@@ -165,14 +177,14 @@ fn repertoire_graph<'a>(
 
 /// The chapters of `doc` for `side` (or for no side) that could be read, with their
 /// number in the file (from 1) and whether they are drilled (not in `left_out`).
-fn chapters_of(doc: &Document, side: Side, left_out: &[String]) -> Vec<(u32, bool, GameTree)> {
+fn chapters_of(doc: &Document, side: Side, left_out: &[String]) -> Vec<(u32, bool, Arc<GameTree>)> {
     doc.chapters()
         .iter()
         .zip(1u32..)
         .filter(|(c, _)| c.side().is_none_or(|s| s == side))
         .filter_map(|(c, number)| {
             let drilled = !left_out.contains(&c.title(number as usize));
-            Some((number, drilled, c.tree()?.clone()))
+            Some((number, drilled, c.shared_tree()?))
         })
         .collect()
 }
@@ -348,17 +360,20 @@ impl Coach {
             ..CoverageOptions::new(key.chapter_side)
         };
         let job = Job::spawn("repertoire gaps", self.wake(), move |_| {
+            let (lines, drilled) = repertoire_lines(&chapters);
+            // The trees are the document's: an edit made now copies them while they
+            // are held here.
+            drop(chapters);
             let graph = Arc::new(repertoire_graph(
-                chapters.iter(),
+                lines,
                 previous.as_ref().map(|(g, _)| &**g),
             ));
-            let drill = if chapters.iter().all(|(_, drilled, _)| *drilled) {
-                Arc::clone(&graph)
-            } else {
-                Arc::new(repertoire_graph(
-                    chapters.iter().filter(|(_, drilled, _)| *drilled),
+            let drill = match drilled {
+                None => Arc::clone(&graph),
+                Some(lines) => Arc::new(repertoire_graph(
+                    lines,
                     previous.as_ref().map(|(_, d)| &**d),
-                ))
+                )),
             };
             let source = MoveSource::new(
                 &theory,

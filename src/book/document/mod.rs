@@ -56,6 +56,7 @@ mod undo;
 mod write;
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use shakmaty::Chess;
 
@@ -75,7 +76,9 @@ pub struct Chapter {
     original: Option<Vec<u8>>,
     /// Its place in the file as read.
     origin: Option<usize>,
-    tree: Result<GameTree, ReadIssue>,
+    /// Shared with the copies taken for other threads ([`Chapter::shared_tree`]); an
+    /// edit copies it only while one is still held.
+    tree: Result<Arc<GameTree>, ReadIssue>,
     /// Whether the tree differs from the bytes as read.
     modified: bool,
 }
@@ -83,7 +86,12 @@ pub struct Chapter {
 impl Chapter {
     /// The tree of moves; `None` when the chapter could not be read.
     pub fn tree(&self) -> Option<&GameTree> {
-        self.tree.as_ref().ok()
+        self.tree.as_deref().ok()
+    }
+
+    /// The tree, shared (no copy): for work on another thread.
+    pub fn shared_tree(&self) -> Option<Arc<GameTree>> {
+        self.tree.as_ref().ok().map(Arc::clone)
     }
 
     /// Why the chapter could not be read (it is kept as written).
@@ -125,7 +133,7 @@ impl Chapter {
         Chapter {
             original: None,
             origin: None,
-            tree: Ok(tree),
+            tree: Ok(Arc::new(tree)),
             modified: true,
         }
     }
@@ -186,7 +194,7 @@ impl Document {
             .map(|(i, span)| {
                 let text = &bytes[span];
                 Chapter {
-                    tree: parse::parse_chapter(i + 1, text),
+                    tree: parse::parse_chapter(i + 1, text).map(Arc::new),
                     original: Some(text.to_vec()),
                     origin: Some(i),
                     modified: false,
@@ -285,14 +293,19 @@ impl Document {
             chapter: chapter + 1,
             count: self.chapters.len(),
         })?;
-        c.tree.as_ref().map_err(|issue| EditError::Unreadable {
+        c.tree.as_deref().map_err(|issue| EditError::Unreadable {
             chapter: chapter + 1,
             issue: issue.clone(),
         })
     }
 
     fn tree_mut(&mut self, chapter: usize) -> Option<&mut GameTree> {
-        self.chapters.get_mut(chapter)?.tree.as_mut().ok()
+        self.chapters
+            .get_mut(chapter)?
+            .tree
+            .as_mut()
+            .ok()
+            .map(Arc::make_mut)
     }
 }
 

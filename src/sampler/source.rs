@@ -56,7 +56,7 @@ pub enum Popularity {
     Blend(f64),
     /// The games of an opening explorer under its filter
     /// ([`MoveSource::with_explorer`]): each move's games at the position, as a games
-    /// book's weights (docs/sampler.md §2).
+    /// book's weights (docs/sampler.md §2); at a position no game reached, the lines'.
     Explorer,
 }
 
@@ -183,7 +183,9 @@ impl<'a> MoveSource<'a> {
     /// This source with `explorer`'s games as the popularity
     /// ([`Popularity::Explorer`]): the shares at a position are the games of each move
     /// there under the explorer's filter, the implied transpositions `τ` times the
-    /// games of the position they reach (docs/sampler.md §2).
+    /// games of the position they reach (docs/sampler.md §2). Where no game reached
+    /// the position (none of its moves nor, with `τ > 0`, of the positions they reach),
+    /// the graph's lines decide, as with [`Popularity::Lines`].
     pub fn with_explorer(self, explorer: &'a dyn ExplorerCounts) -> MoveSource<'a> {
         MoveSource {
             explorer: Some(explorer),
@@ -329,14 +331,19 @@ impl<'a> MoveSource<'a> {
     /// [module docs](self)).
     fn table(&self, pos: &Chess, style: &Style, named: Option<LineId>) -> Table {
         let tau = style.tau();
-        let lambda = self.popularity.book_part();
-        let graph = match self.graph.lookup(pos) {
-            Some(node) if lambda < 1.0 => graph_parts(self.graph, node, pos, tau > 0.0),
-            _ => Vec::new(),
-        };
         let weights = match (self.popularity, self.explorer) {
             (Popularity::Explorer, Some(explorer)) => explorer_weights(explorer, pos, tau > 0.0),
             _ => book_weights(&self.books, pos, tau > 0.0),
+        };
+        let lambda = if self.popularity == Popularity::Explorer && weights.is_empty() {
+            // No game reached the position: the book's lines decide.
+            0.0
+        } else {
+            self.popularity.book_part()
+        };
+        let graph = match self.graph.lookup(pos) {
+            Some(node) if lambda < 1.0 => graph_parts(self.graph, node, pos, tau > 0.0),
+            _ => Vec::new(),
         };
         let book: Vec<Part> = weighted_parts(self.graph, pos, named, weights)
             .into_iter()

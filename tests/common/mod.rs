@@ -4,6 +4,7 @@
 
 use std::process::Command;
 
+pub mod explorer;
 pub mod stub_engine;
 
 use hastings::book::{NodeId, PositionGraph};

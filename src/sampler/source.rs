@@ -184,8 +184,7 @@ impl<'a> MoveSource<'a> {
     /// ([`Popularity::Explorer`]): the shares at a position are the games of each move
     /// there under the explorer's filter, the implied transpositions `τ` times the
     /// games of the position they reach (docs/sampler.md §2). Where no game reached
-    /// the position (none of its moves nor, with `τ > 0`, of the positions they reach),
-    /// the graph's lines decide, as with [`Popularity::Lines`].
+    /// the position, the graph's lines decide, as with [`Popularity::Lines`].
     pub fn with_explorer(self, explorer: &'a dyn ExplorerCounts) -> MoveSource<'a> {
         MoveSource {
             explorer: Some(explorer),
@@ -335,7 +334,7 @@ impl<'a> MoveSource<'a> {
             (Popularity::Explorer, Some(explorer)) => explorer_weights(explorer, pos, tau > 0.0),
             _ => book_weights(&self.books, pos, tau > 0.0),
         };
-        let lambda = if self.popularity == Popularity::Explorer && weights.is_empty() {
+        let lambda = if self.popularity == Popularity::Explorer && !weights.iter().any(|w| w.1) {
             // No game reached the position: the book's lines decide.
             0.0
         } else {
@@ -465,6 +464,24 @@ pub(crate) fn book_parts(
     transpositions: bool,
 ) -> Vec<(Part, bool)> {
     weighted_parts(graph, pos, named, book_weights(books, pos, transpositions))
+}
+
+/// The explorer's candidates at `pos` without τ, as [`book_parts`] has the books':
+/// the moves played there weighted by their games, then (when `transpositions`) the
+/// legal moves into positions with games, weighted by those games.
+pub(crate) fn explorer_parts(
+    graph: &PositionGraph,
+    explorer: &dyn ExplorerCounts,
+    pos: &Chess,
+    named: Option<LineId>,
+    transpositions: bool,
+) -> Vec<(Part, bool)> {
+    weighted_parts(
+        graph,
+        pos,
+        named,
+        explorer_weights(explorer, pos, transpositions),
+    )
 }
 
 /// The books' candidates at `pos` without τ: `(move, entry, weight)`, their entries

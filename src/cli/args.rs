@@ -28,7 +28,8 @@ pub struct GuiArgs {
     /// With `--screenshot`: open this tab of the left panel (`progress`: review mode on
     /// the review log in the data directory, read only; `coverage`: the exposure of the
     /// files given, e.g. a repertoire; `check`: that tab after an engine check of the
-    /// files; `explorer`: the Explorer tab with the explorer index given as the file;
+    /// files; `explorer`: the Explorer tab with the explorer index given as the file
+    /// (showing its first player's tree, as the learner's opponent, when it keeps any);
     /// `book`, `style`; `play-on`: play on after the
     /// moves against the built-in engine (it moves first), the eval bar and arrow on;
     /// `start`: the window a new user sees first; `repertoire`: the Repertoire tab with

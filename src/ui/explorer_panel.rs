@@ -89,7 +89,10 @@ fn source_ui(ui: &mut Ui, state: &ExplorerState, learner_name: &str, commands: &
     let sources = state.sources();
     if sources.len() > 1 {
         let mut chosen = state.source().clone();
-        egui::ComboBox::from_label("Games")
+        // The label above the box: beside it, it wraps in a narrow panel (800×600).
+        let label = ui.label("Games");
+        egui::ComboBox::from_id_salt("explorer_source")
+            .width(ui.available_width() - 8.0)
             .selected_text(source_text(&chosen, learner_name))
             .show_ui(ui, |ui| {
                 for source in sources {
@@ -98,6 +101,7 @@ fn source_ui(ui: &mut Ui, state: &ExplorerState, learner_name: &str, commands: &
                 }
             })
             .response
+            .labelled_by(label.id)
             .on_hover_text(
                 "Every game of the index, or the games of a player it keeps a tree for \
                  (`hastings explorer make --player NAME`)",

@@ -6,8 +6,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use std::time::{Duration, Instant};
-
 use egui_kittest::kittest::Queryable as _;
 use hastings::book::explorer::ExplorerFilter;
 use hastings::coach::play_on::{EngineKind, PlayOnSettings};
@@ -17,8 +15,8 @@ use hastings::trainer::Phase;
 use hastings::trainer::play_on::Turn;
 
 mod common;
-use common::AppHarness;
 use common::explorer::{assert_shows, labels, make_index, open_index, window};
+use common::{AppHarness, wait_until};
 
 fn settings(hide_answer: bool) -> Settings {
     Settings {
@@ -37,17 +35,6 @@ fn settings(hide_answer: bool) -> Settings {
     }
 }
 
-/// Steps frames (the engine works on its own thread meanwhile) until `done`.
-fn wait_until(h: &mut AppHarness, what: &str, done: impl Fn(&AppHarness) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !done(h) {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        h.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    h.step();
-}
-
 #[test]
 fn in_play_on_the_tab_shows_the_games_position_and_plays_there() {
     let (dir, index) = make_index("ui-explorer-play-on", "lichess_db_100k.pgn", &[]);
@@ -55,8 +42,8 @@ fn in_play_on_the_tab_shows_the_games_position_and_plays_there() {
     open_index(&mut h, &dir);
     h.state_mut()
         .apply(Command::Play(common::san_moves("e4")[0]));
-    wait_until(&mut h, "the computer's reply", |h| {
-        h.state().session().moves().len() == 2
+    wait_until(&mut h, "the computer's reply", |app| {
+        app.session().moves().len() == 2
     });
     // The drill hides it at the learner's turn.
     h.get_by_label("Hidden until you move: it would give the answer away.");
@@ -89,8 +76,8 @@ fn in_play_on_the_tab_shows_the_games_position_and_plays_there() {
         "played on"
     );
     assert_eq!(h.state().session().moves().len(), 2);
-    wait_until(&mut h, "the engine's move", |h| {
-        let game = h.state().coach().play_on().unwrap().game();
+    wait_until(&mut h, "the engine's move", |app| {
+        let game = app.coach().play_on().unwrap().game();
         game.turn() == Turn::Learner && game.played().len() == 2
     });
     let pos = game_pos(&h);

@@ -1,6 +1,6 @@
 //! The Explorer tab's source chooser and "Prepare against" (egui_kittest, real widgets),
 //! on an index of the style-training games made with `--player Kasparov`: choosing
-//! "Kasparov as White" shows his moves with their white/draw/black shares and the
+//! "Kasparov as White" (marked "my games" for a learner of that name) shows his moves with their white/draw/black shares and the
 //! position's results; "Prepare against Kasparov" makes the learner Black and the
 //! computer open with one of Kasparov's first moves.
 
@@ -25,6 +25,8 @@ fn choosing_a_player_shows_his_moves_and_prepare_starts_a_drill_against_them() {
         reply_delay_ms: 0,
         animate_moves: false,
         hide_answer: false,
+        // The learner's own games are marked as such in the chooser.
+        learner_name: "kasparov".to_owned(),
         ..Settings::default()
     };
     let mut h = window(settings, (1280.0, 800.0));
@@ -38,7 +40,8 @@ fn choosing_a_player_shows_his_moves_and_prepare_starts_a_drill_against_them() {
     let name = index.players()[0].clone();
     h.get_by_role_and_label(Role::ComboBox, "Games").click();
     h.run();
-    h.get_by_label(&format!("{name} as White")).click();
+    h.get_by_label(&format!("{name} as White (my games)"))
+        .click();
     h.run();
     let source = ExplorerSource::Player {
         name: name.clone(),

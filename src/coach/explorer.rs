@@ -23,6 +23,7 @@ use shakmaty::{Chess, Color, Move};
 
 use super::Coach;
 use super::command::{Action, Command};
+use super::format::count;
 use super::play_on::PlayOnCommand;
 use crate::book::explorer::{ExplorerCounts, ExplorerFilter, RatingBand, Speed};
 use crate::book::polyglot::key;
@@ -355,9 +356,9 @@ impl Coach {
         } else {
             self.apply(Command::Action(Action::NewLine));
         }
-        let white = color_name(color);
+        let (side, games) = (color_name(color), count(games));
         self.message = Some(format!(
-            "Preparing against {name}: the computer plays {name}'s moves as {white} ({games} \
+            "Preparing against {name}: the computer plays {name}'s moves as {side} ({games} \
              games), as often as {name} played them, and the book's where {name} has no game."
         ));
     }

@@ -1,8 +1,9 @@
 //! The Explorer tab's source chooser and "Prepare against" (egui_kittest, real widgets),
 //! on an index of the style-training games made with `--player Kasparov`: choosing
-//! "Kasparov as White" (marked "my games" for a learner of that name) shows his moves with their white/draw/black shares and the
-//! position's results; "Prepare against Kasparov" makes the learner Black and the
-//! computer open with one of Kasparov's first moves.
+//! "Kasparov as White" (marked "my games" for a learner of that name) shows his moves
+//! with their white/draw/black shares and the position's results; "Prepare against
+//! Kasparov" makes the learner Black and the computer open with one of Kasparov's first
+//! moves.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 

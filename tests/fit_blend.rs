@@ -1,17 +1,22 @@
 //! Fitting the popularity blend: the tables' `P` is the sampler's exact `P` with the
-//! ECO graph and the gnuchess book under every blend, and a known blend is fitted back
-//! from games sampled under it.
+//! ECO graph and the gnuchess book under every blend, and with an opening explorer (its
+//! games, the lines where it has none); a known blend is fitted back from games sampled
+//! under it.
 
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
+use std::sync::Arc;
+
+use hastings::book::explorer::{ExplorerCounts, ExplorerFilter};
 use hastings::book::pgn::read_pgn;
 use hastings::book::polyglot::SharedBook;
 use hastings::book::{ImportMode, ImportOptions, OpeningLine, SourceId};
 use hastings::sampler::fit::synthetic::sample_games_pgn_from;
 use hastings::sampler::fit::{FitData, GaConfig, fit};
 use hastings::sampler::{MoveSource, Popularity, Style};
+use hastings::workspace::explorer::{ExplorerIndex, FilteredExplorer};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Move, Position};
@@ -45,13 +50,9 @@ fn moves_of(line: &OpeningLine, plies: usize) -> Vec<Move> {
         .collect()
 }
 
-#[test]
-fn the_tables_give_the_samplers_exact_p_under_every_blend_with_the_gnuchess_book() {
-    let graph = common::eco_graph();
-    let gnuchess = SharedBook::gnuchess().unwrap();
-    let books = [gnuchess.book()];
-    // Karpov's first 40 games among the master games of the fixture (16 plies each).
-    let lines: Vec<OpeningLine> = read(&common::fixture_bytes("style_training.pgn"))
+/// Karpov's first 40 games among the master games of the fixture.
+fn karpov() -> Vec<OpeningLine> {
+    read(&common::fixture_bytes("style_training.pgn"))
         .into_iter()
         .filter(|l| {
             let t = l.tags.as_ref().unwrap();
@@ -61,17 +62,61 @@ fn the_tables_give_the_samplers_exact_p_under_every_blend_with_the_gnuchess_book
                 .any(|n| n.contains("Karpov"))
         })
         .take(40)
-        .collect();
+        .collect()
+}
+
+/// Three styles: neutral, one with τ and bonuses, one with other bonuses and τ = 0.
+fn styles() -> [Style; 3] {
+    [
+        Style::neutral(),
+        Style::from_vectors([1, 0, 1, 0, 1], [0.3, 0.0, 0.6, 0.0, 0.2], 0.5).unwrap(),
+        Style::from_vectors([0, 1, 0, 1, 0], [0.0, 0.8, 0.0, 0.1, 0.0], 0.0).unwrap(),
+    ]
+}
+
+/// Asserts that every term of `data` under `style` and `popularity` has the `P` that
+/// `source` gives its move after the same moves; the positions and those `P`.
+fn assert_sampler_p(
+    data: &FitData,
+    source: &MoveSource<'_>,
+    lines: &[OpeningLine],
+    style: &Style,
+    popularity: Popularity,
+) -> Vec<(Chess, f64)> {
+    data.terms(style, popularity)
+        .into_iter()
+        .map(|term| {
+            let moves = moves_of(&lines[term.game], term.ply + 1);
+            let (before, played) = moves.split_at(term.ply);
+            let (pos, s_prev) = source.replay(before, style);
+            let named = source.name_of(before);
+            let d = source.distribution(&pos, style, s_prev, named);
+            let expected = d.candidate_for(played[0]).map_or(0.0, |c| c.p);
+            assert!(
+                (term.p - expected).abs() < 1e-12,
+                "{popularity} {style:?}: game {} ply {}: tables {} vs sampler {expected}",
+                term.game,
+                term.ply,
+                term.p
+            );
+            (pos, expected)
+        })
+        .collect()
+}
+
+#[test]
+fn the_tables_give_the_samplers_exact_p_under_every_blend_with_the_gnuchess_book() {
+    let graph = common::eco_graph();
+    let gnuchess = SharedBook::gnuchess().unwrap();
+    let books = [gnuchess.book()];
+    // 16 plies each.
+    let lines = karpov();
     let plies = 16;
     let data = FitData::from_games_with_books(graph, &books, &lines, "karpov", plies);
     let c = *data.counts();
     assert!(data.has_books());
     assert!(c.distinct_terms >= 150, "{c:?}");
-    let styles = [
-        Style::neutral(),
-        Style::from_vectors([1, 0, 1, 0, 1], [0.3, 0.0, 0.6, 0.0, 0.2], 0.5).unwrap(),
-        Style::from_vectors([0, 1, 0, 1, 0], [0.0, 0.8, 0.0, 0.1, 0.0], 0.0).unwrap(),
-    ];
+    let styles = styles();
     let blends = [
         Popularity::Lines,
         Popularity::Blend(0.4),
@@ -82,20 +127,7 @@ fn the_tables_give_the_samplers_exact_p_under_every_blend_with_the_gnuchess_book
     for style in &styles {
         for popularity in blends {
             let source = MoveSource::new(graph, books.to_vec(), popularity);
-            for term in data.terms(style, popularity) {
-                let moves = moves_of(&lines[term.game], term.ply + 1);
-                let (before, played) = moves.split_at(term.ply);
-                let (pos, s_prev) = source.replay(before, style);
-                let named = source.name_of(before);
-                let d = source.distribution(&pos, style, s_prev, named);
-                let expected = d.candidate_for(played[0]).map_or(0.0, |c| c.p);
-                assert!(
-                    (term.p - expected).abs() < 1e-12,
-                    "{popularity} {style:?}: game {} ply {}: tables {} vs sampler {expected}",
-                    term.game,
-                    term.ply,
-                    term.p
-                );
+            for (pos, expected) in assert_sampler_p(&data, &source, &lines, style, popularity) {
                 compared += 1;
                 if graph.lookup(&pos).is_none() {
                     outside_graph += 1;
@@ -136,6 +168,42 @@ fn without_a_book_the_blend_is_that_of_the_lines() {
         with.log_likelihood_with(&style, Popularity::Blend(0.5))
             .is_finite()
     );
+}
+
+/// With an opening explorer the popularity is the explorer's: its games where some game
+/// reached the position, the lines where none did, as the drill has them.
+#[test]
+fn the_tables_give_the_samplers_exact_p_with_an_explorer_and_its_fallback() {
+    let graph = common::eco_graph();
+    let (dir, _) = common::explorer::make_index("fit-explorer", "twic1599_100k.pgn", &[]);
+    let index = Arc::new(ExplorerIndex::open(&dir).unwrap());
+    let explorer = FilteredExplorer::new(index, ExplorerFilter::default());
+    let lines = karpov();
+    let data = FitData::from_games_with_explorer(graph, &explorer, &lines, "karpov", 16);
+    assert!(data.has_explorer() && !data.has_books());
+    let c = *data.counts();
+    assert!(c.distinct_terms >= 100, "{c:?}");
+    let source = MoveSource::graph(graph).with_explorer(&explorer);
+    let (mut with_games, mut fallback) = (0, 0);
+    for style in &styles() {
+        // The popularity asked is the explorer's whatever it is.
+        for (pos, _) in assert_sampler_p(&data, &source, &lines, style, Popularity::Lines) {
+            if explorer.games_at(&pos) > 0 {
+                with_games += 1;
+            } else {
+                fallback += 1;
+            }
+        }
+    }
+    assert!(with_games > 0 && fallback > 0, "{with_games} {fallback}");
+    let config = GaConfig {
+        population: 10,
+        generations: 3,
+        ..GaConfig::default()
+    };
+    let report = fit(&data, &config, 1);
+    assert_eq!(report.popularity, Popularity::Explorer);
+    assert!(report.fitted.log_likelihood.is_finite());
 }
 
 /// Games sampled from ECO + gnuchess under a known style and blend are fitted back.

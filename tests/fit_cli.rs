@@ -294,3 +294,86 @@ fn fit_with_a_polyglot_book_fits_the_blend_and_the_profile_records_it() {
     assert_eq!(file, v);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn fit_with_an_explorer_fits_under_its_games_and_the_profile_records_it() {
+    let dir = common::temp_dir("fit-cli-explorer");
+    let index = dir.join("twic.explorer");
+    let games = fixture("twic1599_100k.pgn");
+    let (games, index_arg) = (games.to_str().unwrap(), index.to_str().unwrap());
+    let (code, out, err) = hastings(&[
+        "explorer",
+        "make",
+        games,
+        "-o",
+        index_arg,
+        "--player",
+        "Praggnanandhaa,R",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let profile = dir.join("p.ron");
+    let fit = |extra: &[&str]| {
+        let mut args = vec![
+            "fit",
+            "--games",
+            games,
+            "--player",
+            "praggnanandhaa",
+            "--generations",
+            "5",
+            "--population",
+            "10",
+            "--json",
+            "-o",
+            profile.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        hastings(&args)
+    };
+    let (code, eco, err) = fit(&[]);
+    assert_eq!(code, 0, "{err}");
+    let eco: serde_json::Value = serde_json::from_str(&eco).unwrap();
+
+    let (code, out, err) = fit(&["--explorer", index_arg]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["popularity"], "explorer", "{v}");
+    assert!(v["log_likelihood"].as_f64().unwrap().is_finite(), "{v}");
+    // His own games are in the index: his moves past the ECO lines are scored too.
+    assert!(v["moves_scored"].as_u64().unwrap() > eco["moves_scored"].as_u64().unwrap());
+    let text = std::fs::read_to_string(&profile).unwrap();
+    let p = hastings::sampler::profile::StyleProfile::from_ron(&text).unwrap();
+    assert_eq!(p.popularity, hastings::sampler::Popularity::Explorer);
+
+    // The filters of `sample`/`coverage`: his tree as White.
+    let (code, out, err) = fit(&[
+        "--explorer",
+        index_arg,
+        "--explorer-player",
+        "Praggnanandhaa,R",
+        "--explorer-color",
+        "white",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let white: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(white["popularity"], "explorer");
+    assert_ne!(white["log_likelihood"], v["log_likelihood"], "another tree");
+
+    // A player the index keeps no tree for, and two games sources, are errors.
+    let (code, _, err) = fit(&[
+        "--explorer",
+        index_arg,
+        "--explorer-player",
+        "Carlsen",
+        "--explorer-color",
+        "black",
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("Carlsen") && err.contains("Praggnanandhaa"),
+        "{err}"
+    );
+    let (code, _, err) = fit(&["--explorer", index_arg, "--theory", "gnuchess"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--explorer and --theory gnuchess"), "{err}");
+}

@@ -6,34 +6,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use std::path::Path;
-
-use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use hastings::book::explorer::{ExplorerFilter, PositionStats, Speed};
+use hastings::book::explorer::{ExplorerFilter, Speed};
 use hastings::coach::Command;
 use hastings::coach::settings::{Settings, Side};
-use hastings::job::JobProgress;
 use hastings::trainer::Phase;
 use hastings::ui::TrainerApp;
-use hastings::workspace::explorer::{ExplorerIndex, MakeOptions, make_explorer};
+use hastings::workspace::explorer::ExplorerIndex;
 use shakmaty::Chess;
-use shakmaty::san::SanPlus;
 
 mod common;
+use common::explorer::{assert_shows, labels, open_index};
 
 fn make_index(name: &str) -> (std::path::PathBuf, ExplorerIndex) {
-    let dir = common::temp_dir(name);
-    make_explorer(
-        &[common::fixture("lichess_db_100k.pgn")],
-        &dir,
-        &MakeOptions::default(),
-        &JobProgress::new(),
-    )
-    .unwrap();
-    let index = ExplorerIndex::open(&dir).unwrap();
-    (dir, index)
+    common::explorer::make_index(name, "lichess_db_100k.pgn", &[])
 }
 
 fn harness(hide_answer: bool, size: (f32, f32)) -> Harness<'static, TrainerApp> {
@@ -45,65 +32,7 @@ fn harness(hide_answer: bool, size: (f32, f32)) -> Harness<'static, TrainerApp> 
         hide_answer,
         ..Settings::default()
     };
-    let mut app = TrainerApp::new(common::eco(), settings);
-    app.use_path_field_only();
-    Harness::builder()
-        .with_size(vec2(size.0, size.1))
-        .with_max_steps(8)
-        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
-}
-
-/// Opens the Explorer tab and the index at `dir` through its button and the path field.
-fn open_index(h: &mut Harness<'static, TrainerApp>, dir: &Path) {
-    h.run();
-    h.get_by_label("Explorer").click();
-    h.run();
-    h.get_by_label("Open explorer index…").click();
-    h.run();
-    h.get_by_label("Path").type_text(&dir.display().to_string());
-    h.run();
-    h.get_by_label("Open").click();
-    h.run();
-    assert!(h.state().explorer().index().is_some(), "the index is open");
-}
-
-/// The labels the tab gives each move of `stats` at `pos`: its row and its bar.
-fn labels(stats: &PositionStats, pos: &Chess) -> Vec<(String, String)> {
-    let total = stats.total().games() as f64;
-    stats
-        .moves
-        .iter()
-        .filter(|m| m.games() > 0)
-        .map(|m| {
-            let mv = m.raw_move.to_move(pos).unwrap();
-            let san = SanPlus::from_move(pos.clone(), mv).to_string();
-            let games = m.games() as f64;
-            let avg = m
-                .average_rating()
-                .map_or_else(|| "-".to_owned(), |r| r.to_string());
-            let noun = if m.games() == 1 { "game" } else { "games" };
-            let row = format!(
-                "{san}  {:.0}%  {} {noun}  avg {avg}",
-                100.0 * games / total,
-                m.games()
-            );
-            let bar = format!(
-                "{san}: White {:.0}% Draws {:.0}% Black {:.0}%",
-                100.0 * m.white as f64 / games,
-                100.0 * m.draws as f64 / games,
-                100.0 * m.black as f64 / games
-            );
-            (row, bar)
-        })
-        .collect()
-}
-
-fn assert_shows(h: &Harness<'static, TrainerApp>, shown: &[(String, String)]) {
-    assert!(!shown.is_empty());
-    for (row, bar) in shown {
-        h.get_by_label(row);
-        h.get_by_label(bar);
-    }
+    common::explorer::window(settings, size)
 }
 
 #[test]

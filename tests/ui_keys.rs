@@ -5,8 +5,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use std::time::{Duration, Instant};
-
 use eframe::egui::{self, Key, Modifiers, accesskit::Role, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -17,6 +15,7 @@ use hastings::trainer::play_on::Turn;
 use hastings::ui::TrainerApp;
 
 mod common;
+use common::wait_until;
 
 fn app_harness(learner: Side) -> Harness<'static, TrainerApp> {
     let settings = Settings {
@@ -321,21 +320,6 @@ fn arrow_keys_typed_in_the_move_box_do_not_step() {
     press_slash(&mut harness);
     press(&mut harness, Key::Enter);
     harness.get_by_label_contains("cannot be played now: this is an earlier position");
-}
-
-/// Steps frames (the engine works on its own thread meanwhile) until `done`.
-fn wait_until(
-    harness: &mut Harness<'_, TrainerApp>,
-    what: &str,
-    done: impl Fn(&TrainerApp) -> bool,
-) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !done(harness.state()) {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        harness.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    harness.step();
 }
 
 #[test]

@@ -5,8 +5,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use std::time::{Duration, Instant};
-
 use eframe::egui::{self, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
@@ -18,6 +16,7 @@ use hastings::ui::TrainerApp;
 use shakmaty::{Position, Square};
 
 mod common;
+use common::wait_until;
 
 fn harness(learner: Side) -> Harness<'static, TrainerApp> {
     let settings = Settings {
@@ -39,21 +38,6 @@ fn harness(learner: Side) -> Harness<'static, TrainerApp> {
         .with_size(vec2(1280.0, 800.0))
         .with_max_steps(8)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
-}
-
-/// Steps frames (the engine works on its own thread meanwhile) until `done`.
-fn wait_until(
-    harness: &mut Harness<'_, TrainerApp>,
-    what: &str,
-    done: impl Fn(&TrainerApp) -> bool,
-) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !done(harness.state()) {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        harness.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    harness.step();
 }
 
 /// Opens "Engine settings" in the play-on panel. The engine's analysis may move the

@@ -28,7 +28,8 @@ pub struct GuiArgs {
     /// With `--screenshot`: open this tab of the left panel (`progress`: review mode on
     /// the review log in the data directory, read only; `coverage`: the exposure of the
     /// files given, e.g. a repertoire; `check`: that tab after an engine check of the
-    /// files; `explorer`: the Explorer tab with the explorer index given as the file;
+    /// files; `explorer`: the Explorer tab with the explorer index given as the file
+    /// (showing its first player's tree, as the learner's opponent, when it keeps any);
     /// `book`, `style`; `play-on`: play on after the
     /// moves against the built-in engine (it moves first), the eval bar and arrow on;
     /// `start`: the window a new user sees first; `repertoire`: the Repertoire tab with
@@ -79,9 +80,17 @@ pub struct PopularityArgs {
     /// `--book` is, else `eco`.
     #[arg(long, value_name = "eco|book|blend:λ|explorer")]
     pub popularity: Option<Popularity>,
+    /// The explorer index and its filters.
+    #[command(flatten)]
+    pub explorer: ExplorerArgs,
+}
+
+/// An explorer index as the popularity, with its filters (`sample`, `coverage`, `fit`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct ExplorerArgs {
     /// An explorer index (`hastings explorer make`) to draw popularity from: the games
-    /// of each move under the filters below (`--popularity explorer`, the default when
-    /// it is given).
+    /// of each move under the filters below (the book's lines where no game reached a
+    /// position).
     #[arg(long, value_name = "NAME.explorer")]
     pub explorer: Option<PathBuf>,
     /// The explorer's filters.
@@ -96,16 +105,34 @@ pub struct PopularityArgs {
     pub explorer_color: Option<super::explorer::ColorArg>,
 }
 
+impl ExplorerArgs {
+    /// The index of `--explorer` under the filters, if one is given.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError`] when the index cannot be opened or a filter is malformed.
+    pub fn open(&self) -> Result<Option<FilteredExplorer>, CliError> {
+        let Some(path) = &self.explorer else {
+            return Ok(None);
+        };
+        let index = ExplorerIndex::open(path)?;
+        let player = self.explorer_player.as_deref().zip(self.explorer_color);
+        let filter = self.explorer_filter.filter(&index, player)?;
+        Ok(Some(FilteredExplorer::new(Arc::new(index), filter)))
+    }
+}
+
 impl PopularityArgs {
     /// The popularity these options ask for.
     pub fn popularity(&self) -> Popularity {
-        self.popularity.unwrap_or(if self.explorer.is_some() {
-            Popularity::Explorer
-        } else if self.books.is_empty() {
-            Popularity::Lines
-        } else {
-            Popularity::Games
-        })
+        self.popularity
+            .unwrap_or(if self.explorer.explorer.is_some() {
+                Popularity::Explorer
+            } else if self.books.is_empty() {
+                Popularity::Lines
+            } else {
+                Popularity::Games
+            })
     }
 
     /// The explorer to read under its filters, when the popularity is the explorer's.
@@ -118,15 +145,12 @@ impl PopularityArgs {
         if self.popularity() != Popularity::Explorer {
             return Ok(None);
         }
-        let Some(path) = &self.explorer else {
+        if self.explorer.explorer.is_none() {
             return Err(CliError::Usage(
                 "--popularity explorer needs --explorer NAME.explorer".to_owned(),
             ));
-        };
-        let index = ExplorerIndex::open(path)?;
-        let player = self.explorer_player.as_deref().zip(self.explorer_color);
-        let filter = self.explorer_filter.filter(&index, player)?;
-        Ok(Some(FilteredExplorer::new(Arc::new(index), filter)))
+        }
+        self.explorer.open()
     }
 
     /// The books to read: the `--book` files, or the embedded gnuchess book when the

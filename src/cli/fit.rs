@@ -12,6 +12,7 @@ use crate::book::OpeningLine;
 use crate::book::polyglot::SharedBook;
 use crate::sampler::fit::{FitData, FitReport, GaConfig, fit, names_player};
 use crate::sampler::profile::{FitProvenance, StyleProfile};
+use crate::workspace::explorer::FilteredExplorer;
 use crate::workspace::polyglot::PolyglotFile;
 use crate::workspace::profiles::save_profile;
 use crate::workspace::{BookChoice, FileMode, Workspace};
@@ -32,6 +33,12 @@ pub struct FitArgs {
     /// as well (0 = the ECO lines' popularity, 1 = the book's).
     #[arg(long, value_name = "eco|gnuchess|FILE.bin", default_value = "eco")]
     pub theory: String,
+    /// An explorer index's games (under its filters, or a player's tree) as the
+    /// popularity instead of a Polyglot book (`--theory eco` only): the style is fitted
+    /// with `--popularity explorer`, the ECO lines deciding where no game reached a
+    /// position.
+    #[command(flatten)]
+    pub explorer: super::args::ExplorerArgs,
     /// Plies read from each game.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub max_plies: u32,
@@ -63,7 +70,7 @@ pub struct FitJson {
     /// The transposition weight.
     pub tau: f64,
     /// The fitted popularity: `eco` (the lines'; always without a book), `book` or
-    /// `blend:λ`.
+    /// `blend:λ`; `explorer` with `--explorer`.
     pub popularity: String,
     /// `Σ ln P` of the scored moves under the fitted style.
     pub log_likelihood: f64,
@@ -145,6 +152,13 @@ fn theory_book(theory: &str) -> Result<Option<SharedBook>, CliError> {
 
 pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> {
     let book = theory_book(&args.theory)?;
+    let explorer = args.explorer.open()?;
+    if explorer.is_some() && book.is_some() {
+        return Err(CliError::Usage(format!(
+            "--explorer and --theory {}: the games come from one source, leave out one",
+            args.theory.trim()
+        )));
+    }
     let started = Instant::now();
     let mut ws = Workspace::new(BookChoice::default())?;
     let lines = std::sync::Arc::clone(
@@ -158,13 +172,16 @@ pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> 
     );
     let graph = std::sync::Arc::clone(ws.eco());
     let books: Vec<_> = book.iter().map(SharedBook::book).collect();
-    let data = FitData::from_games_with_books(
-        &graph,
-        &books,
-        &lines,
-        &args.player,
-        args.max_plies as usize,
-    );
+    let plies = args.max_plies as usize;
+    let data = match &explorer {
+        Some(explorer) => {
+            FitData::from_games_with_explorer(&graph, explorer, &lines, &args.player, plies)
+        }
+        None => FitData::from_games_with_books(&graph, &books, &lines, &args.player, plies),
+    };
+    if let Some(e) = explorer.as_ref().and_then(FilteredExplorer::take_error) {
+        return Err(e.into());
+    }
     let counts = *data.counts();
     if counts.games_with_player == 0 {
         return Err(CliError::Usage(format!(
@@ -201,9 +218,10 @@ pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> 
         let provenance = FitProvenance {
             games: args.games.display().to_string(),
             player: matched,
-            theory: match &book {
-                None => "eco".to_owned(),
-                Some(_) => format!("eco + {}", args.theory.trim()),
+            theory: match (&book, &args.explorer.explorer) {
+                (Some(_), _) => format!("eco + {}", args.theory.trim()),
+                (None, Some(index)) => format!("eco + {}", index.display()),
+                (None, None) => "eco".to_owned(),
             },
             max_plies: args.max_plies,
             moves_scored: counts.moves_scored,

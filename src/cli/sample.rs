@@ -208,7 +208,7 @@ pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliErro
     let mut popularity = args.popularity.clone();
     if popularity.popularity.is_none()
         && popularity.books.is_empty()
-        && popularity.explorer.is_none()
+        && popularity.explorer.explorer.is_none()
     {
         popularity.popularity = profile_popularity;
     }

@@ -1,23 +1,34 @@
-//! The Explorer tab's state: the open explorer index (or none), the filter, and the
-//! moves at the position on the board under it, cached by (position, filter) so that a
-//! frame does no work unless one of them changed.
+//! The Explorer tab's state: the open explorer index (or none), the source (all its
+//! games, or a player's tree as one colour), the filter, and the moves at the position
+//! on the board under them, cached by (position, source, filter) so that a frame does
+//! no work unless one of them changed.
 //!
-//! The tab follows the board: the position shown (a viewed ply, else the current one).
-//! While the learner is to move it is hidden when the chart hides the answer (the
-//! "Hide the answer until I move" setting) and always in review mode, so that it never
-//! gives the answer away; it shows again once the learner has moved.
+//! The tab follows the board: the play-on game's position while the learner plays on,
+//! else the drill's position shown (a viewed ply, else the current one; a gap or game
+//! the Coverage tab drills is the drill's). In the drill, while the learner is to move
+//! it is hidden when the chart hides the answer (the "Hide the answer until I move"
+//! setting) and always in review mode, so that it never gives the answer away; it
+//! shows again once the learner has moved.
+//!
+//! "Prepare against an opponent" gives the drill a player's tree as its popularity
+//! ([`Session::set_explorer`](crate::trainer::Session::set_explorer)): the computer
+//! plays that player's moves as often as they played them, the book's where they have
+//! no game.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Color, Move};
 
 use super::Coach;
-use crate::book::explorer::{ExplorerFilter, RatingBand, Speed};
+use super::command::{Action, Command};
+use super::format::count;
+use super::play_on::PlayOnCommand;
+use crate::book::explorer::{ExplorerCounts, ExplorerFilter, RatingBand, Speed};
 use crate::book::polyglot::key;
 use crate::trainer::Phase;
-use crate::workspace::explorer::ExplorerIndex;
+use crate::workspace::explorer::{ExplorerIndex, FilteredExplorer};
 
 /// What the Explorer tab can be asked.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +44,57 @@ pub enum ExplorerCommand {
     ToggleBand(RatingBand),
     /// Count or leave out a speed.
     ToggleSpeed(Speed),
+    /// Show these games: all of the index, or a player's tree.
+    SetSource(ExplorerSource),
+    /// Play this move on the board shown (the drill's, or the play-on game's).
+    Play(Move),
+    /// Let the drill's computer play the chosen player's moves, with their frequencies
+    /// (the book's where the player has no game); the learner takes the other colour.
+    Prepare,
+    /// Back to the book's popularity.
+    StopPreparing,
+}
+
+/// Whose games the tab counts.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ExplorerSource {
+    /// Every game of the index.
+    #[default]
+    All,
+    /// The games of a player the index keeps a tree for, as one colour.
+    Player {
+        /// The name, as the index keeps it.
+        name: String,
+        /// The player's colour.
+        color: Color,
+    },
+}
+
+impl ExplorerSource {
+    /// What the chooser says: `"All games"`, `"Kasparov as White"`.
+    pub fn text(&self) -> String {
+        match self {
+            ExplorerSource::All => "All games".to_owned(),
+            ExplorerSource::Player { name, color } => format!("{name} as {}", color_name(*color)),
+        }
+    }
+}
+
+/// `"White"` or `"Black"`.
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// The drill's opponent playing a player's tree.
+#[derive(Debug, Clone)]
+pub struct Preparing {
+    /// Whose games, as which colour.
+    pub source: ExplorerSource,
+    /// The tree under the filter of the moment it started.
+    counts: Arc<FilteredExplorer>,
 }
 
 /// One move of the tab: the games it was played in and how they ended.
@@ -63,22 +125,26 @@ pub struct ExplorerView {
     pub hidden: bool,
     /// Games at the position.
     pub games: u64,
+    /// White wins, draws and Black wins of all the games here.
+    pub results: [u64; 3],
     /// The moves, most played first.
     pub rows: Vec<ExplorerRow>,
     /// An error reading the index at this position.
     pub error: Option<String>,
 }
 
-/// The open index, its filter and the cached view.
+/// The open index, its source and filter, the cached view, the preparation.
 #[derive(Debug, Default)]
 pub struct ExplorerState {
     index: Option<Arc<ExplorerIndex>>,
+    source: ExplorerSource,
     filter: ExplorerFilter,
     /// The last open failure.
     message: Option<String>,
-    /// What `view` was computed for: position key, filter, hidden.
-    key: Option<(u64, ExplorerFilter, bool)>,
+    /// What `view` was computed for: position key, source, filter, hidden.
+    key: Option<(u64, ExplorerSource, ExplorerFilter, bool)>,
     view: ExplorerView,
+    preparing: Option<Preparing>,
 }
 
 impl ExplorerState {
@@ -90,6 +156,30 @@ impl ExplorerState {
     /// The filter.
     pub fn filter(&self) -> &ExplorerFilter {
         &self.filter
+    }
+
+    /// Whose games are shown.
+    pub fn source(&self) -> &ExplorerSource {
+        &self.source
+    }
+
+    /// The sources the chooser offers: all games, then each player of the index as
+    /// White and as Black.
+    pub fn sources(&self) -> Vec<ExplorerSource> {
+        let players = self.index.iter().flat_map(|i| i.players());
+        std::iter::once(ExplorerSource::All)
+            .chain(players.flat_map(|name| {
+                [Color::White, Color::Black].map(|color| ExplorerSource::Player {
+                    name: name.clone(),
+                    color,
+                })
+            }))
+            .collect()
+    }
+
+    /// Whose moves the drill's computer plays, when preparing against a player.
+    pub fn preparing(&self) -> Option<&ExplorerSource> {
+        self.preparing.as_ref().map(|p| &p.source)
     }
 
     /// What the last attempt to open an index said, if it failed.
@@ -112,58 +202,76 @@ impl ExplorerState {
         self.filter.speeds & (1 << speed.index()) != 0
     }
 
-    /// Recomputes the view when the position, the filter or its hiding changed.
+    /// The filter of a query: the tab's, limited to the source's games.
+    fn query_filter(&self, index: &ExplorerIndex) -> Result<ExplorerFilter, String> {
+        match &self.source {
+            ExplorerSource::All => Ok(self.filter),
+            ExplorerSource::Player { name, color } => index
+                .player_filter(self.filter, name, *color)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Recomputes the view when the position, the source, the filter or its hiding
+    /// changed.
     fn refresh(&mut self, pos: &Chess, hidden: bool) {
         let Some(index) = &self.index else {
             self.key = None;
             self.view = ExplorerView::default();
             return;
         };
-        let k = (key(pos), self.filter, hidden);
-        if self.key == Some(k) {
+        let k = (key(pos), self.source.clone(), self.filter, hidden);
+        if self.key.as_ref() == Some(&k) {
             return;
         }
         self.key = Some(k);
-        self.view = if hidden {
-            ExplorerView {
+        if hidden {
+            self.view = ExplorerView {
                 hidden,
                 ..ExplorerView::default()
-            }
-        } else {
-            match index.query_position(pos, &self.filter) {
-                Ok(stats) => {
-                    let games = stats.total().games();
-                    let mut rows: Vec<ExplorerRow> = stats
-                        .moves
-                        .iter()
-                        .filter(|m| m.games() > 0)
-                        .filter_map(|m| {
-                            let mv = m.raw_move.to_move(pos).ok()?;
-                            Some(ExplorerRow {
-                                mv,
-                                san: SanPlus::from_move(pos.clone(), mv).to_string(),
-                                games: m.games(),
-                                share: m.games() as f64 / games.max(1) as f64,
-                                white: m.white,
-                                draws: m.draws,
-                                black: m.black,
-                                avg_rating: m.average_rating(),
-                            })
+            };
+            return;
+        }
+        let stats = self.query_filter(index).and_then(|filter| {
+            index
+                .query_position(pos, &filter)
+                .map_err(|e| e.to_string())
+        });
+        self.view = match stats {
+            Ok(stats) => {
+                let total = stats.total();
+                let games = total.games();
+                let mut rows: Vec<ExplorerRow> = stats
+                    .moves
+                    .iter()
+                    .filter(|m| m.games() > 0)
+                    .filter_map(|m| {
+                        let mv = m.raw_move.to_move(pos).ok()?;
+                        Some(ExplorerRow {
+                            mv,
+                            san: SanPlus::from_move(pos.clone(), mv).to_string(),
+                            games: m.games(),
+                            share: m.games() as f64 / games.max(1) as f64,
+                            white: m.white,
+                            draws: m.draws,
+                            black: m.black,
+                            avg_rating: m.average_rating(),
                         })
-                        .collect();
-                    rows.sort_by(|a, b| b.games.cmp(&a.games).then(a.san.cmp(&b.san)));
-                    ExplorerView {
-                        hidden,
-                        games,
-                        rows,
-                        error: None,
-                    }
+                    })
+                    .collect();
+                rows.sort_by(|a, b| b.games.cmp(&a.games).then(a.san.cmp(&b.san)));
+                ExplorerView {
+                    hidden,
+                    games,
+                    results: [total.white, total.draws, total.black],
+                    rows,
+                    error: None,
                 }
-                Err(e) => ExplorerView {
-                    error: Some(e.to_string()),
-                    ..ExplorerView::default()
-                },
             }
+            Err(error) => ExplorerView {
+                error: Some(error),
+                ..ExplorerView::default()
+            },
         };
     }
 }
@@ -175,41 +283,123 @@ impl Coach {
     }
 
     pub(super) fn apply_explorer(&mut self, command: ExplorerCommand) {
-        if command == ExplorerCommand::Choose {
-            self.notify(super::Notice::ChooseExplorer);
-            return;
-        }
-        let state = &mut self.explorer;
         match command {
-            ExplorerCommand::Choose => {}
+            ExplorerCommand::Choose => self.notify(super::Notice::ChooseExplorer),
+            ExplorerCommand::Play(mv) => {
+                if self.play_on.is_active() {
+                    self.apply_play_on(PlayOnCommand::Play(mv));
+                } else {
+                    self.apply(Command::Play(mv));
+                }
+            }
+            ExplorerCommand::Prepare => self.prepare_against(),
+            ExplorerCommand::StopPreparing => {
+                if self.explorer.preparing.take().is_some() {
+                    self.session.set_explorer(None);
+                    self.message = Some("The computer plays the book's moves again.".to_owned());
+                }
+            }
             ExplorerCommand::Open(dir) => match ExplorerIndex::open(&dir) {
                 Ok(index) => {
+                    self.apply_explorer(ExplorerCommand::StopPreparing);
+                    let state = &mut self.explorer;
                     state.index = Some(Arc::new(index));
+                    state.source = ExplorerSource::All;
                     state.filter = ExplorerFilter::default();
                     state.message = None;
                     state.key = None;
                 }
-                Err(e) => state.message = Some(format!("Cannot open the explorer index: {e}")),
+                Err(e) => {
+                    self.explorer.message = Some(format!("Cannot open the explorer index: {e}"));
+                }
             },
             ExplorerCommand::Close => {
-                state.index = None;
-                state.key = None;
+                self.apply_explorer(ExplorerCommand::StopPreparing);
+                self.explorer.index = None;
+                self.explorer.source = ExplorerSource::All;
+                self.explorer.key = None;
             }
-            ExplorerCommand::ToggleBand(band) => state.filter.bands ^= 1 << band.index(),
-            ExplorerCommand::ToggleSpeed(speed) => state.filter.speeds ^= 1 << speed.index(),
+            ExplorerCommand::ToggleBand(band) => self.explorer.filter.bands ^= 1 << band.index(),
+            ExplorerCommand::ToggleSpeed(speed) => {
+                self.explorer.filter.speeds ^= 1 << speed.index();
+            }
+            ExplorerCommand::SetSource(source) => self.explorer.source = source,
+        }
+    }
+
+    /// "Prepare against an opponent": the drill's computer plays the chosen player's
+    /// tree under the tab's filter, the learner the other colour, from a new line.
+    fn prepare_against(&mut self) {
+        let state = &self.explorer;
+        let (Some(index), ExplorerSource::Player { name, color }) = (&state.index, &state.source)
+        else {
+            self.message = Some("Choose a player's games in the Explorer tab first.".to_owned());
+            return;
+        };
+        let (name, color) = (name.clone(), *color);
+        let filter = match state.query_filter(index) {
+            Ok(filter) => filter,
+            Err(e) => {
+                self.message = Some(format!("Cannot prepare against {name}: {e}"));
+                return;
+            }
+        };
+        let counts = Arc::new(FilteredExplorer::new(Arc::clone(index), filter));
+        let games = counts.games_at(&Chess::default());
+        self.explorer.preparing = Some(Preparing {
+            source: state.source.clone(),
+            counts,
+        });
+        self.sync_explorer();
+        if self.session.learner() == color {
+            self.apply(Command::SetLearner(!color));
+        } else {
+            self.apply(Command::Action(Action::NewLine));
+        }
+        let (side, games) = (color_name(color), count(games));
+        self.message = Some(format!(
+            "Preparing against {name}: the computer plays {name}'s moves as {side} ({games} \
+             games), as often as {name} played them, and the book's where {name} has no game."
+        ));
+    }
+
+    /// Gives the drill the player's tree being prepared against, if any.
+    pub(super) fn sync_explorer(&mut self) {
+        let counts = self
+            .explorer
+            .preparing
+            .as_ref()
+            .map(|p| Arc::clone(&p.counts) as Arc<dyn ExplorerCounts>);
+        if counts.is_some() || self.session.has_explorer() {
+            self.session.set_explorer(counts);
         }
     }
 
     /// Brings the Explorer tab's view to the position on the board (a query only when
-    /// the position or the filter changed).
+    /// the position, the source or the filter changed); says when the tree being
+    /// prepared against could not be read.
     pub(super) fn refresh_explorer(&mut self) {
-        let session = &self.session;
-        let viewing = session.viewing();
-        let ply = viewing.unwrap_or(session.moves().len());
-        let hidden = viewing.is_none()
-            && *session.phase() == Phase::LearnerToMove
-            && (self.settings.hide_answer || self.review.is_some());
-        let pos = session.position_at(ply).clone();
+        if let Some(e) = self
+            .explorer
+            .preparing
+            .as_ref()
+            .and_then(|p| p.counts.take_error())
+        {
+            self.message = Some(format!("The explorer index could not be read: {e}"));
+        }
+        let (pos, hidden) = match self.play_on.run.as_ref() {
+            // A game against an engine, not a drill: there is no answer to give away.
+            Some(run) => (run.game().position().clone(), false),
+            None => {
+                let session = &self.session;
+                let viewing = session.viewing();
+                let ply = viewing.unwrap_or(session.moves().len());
+                let hidden = viewing.is_none()
+                    && *session.phase() == Phase::LearnerToMove
+                    && (self.settings.hide_answer || self.review.is_some());
+                (session.position_at(ply).clone(), hidden)
+            }
+        };
         self.explorer.refresh(&pos, hidden);
     }
 }

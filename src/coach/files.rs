@@ -117,6 +117,7 @@ impl Coach {
             }
         };
         self.session.set_past_book(past_book);
+        self.sync_explorer();
         self.invalidate_chart();
     }
 

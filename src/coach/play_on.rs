@@ -213,6 +213,7 @@ impl super::command::Command {
                 | Command::DrillAt(..)
                 | Command::SetDrillMode(_)
                 | Command::BackToRepertoire
+                | Command::Explorer(super::explorer::ExplorerCommand::Prepare)
         )
     }
 }

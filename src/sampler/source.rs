@@ -56,7 +56,7 @@ pub enum Popularity {
     Blend(f64),
     /// The games of an opening explorer under its filter
     /// ([`MoveSource::with_explorer`]): each move's games at the position, as a games
-    /// book's weights (docs/sampler.md §2).
+    /// book's weights (docs/sampler.md §2); at a position no game reached, the lines'.
     Explorer,
 }
 
@@ -183,7 +183,8 @@ impl<'a> MoveSource<'a> {
     /// This source with `explorer`'s games as the popularity
     /// ([`Popularity::Explorer`]): the shares at a position are the games of each move
     /// there under the explorer's filter, the implied transpositions `τ` times the
-    /// games of the position they reach (docs/sampler.md §2).
+    /// games of the position they reach (docs/sampler.md §2). Where no game reached
+    /// the position, the graph's lines decide, as with [`Popularity::Lines`].
     pub fn with_explorer(self, explorer: &'a dyn ExplorerCounts) -> MoveSource<'a> {
         MoveSource {
             explorer: Some(explorer),
@@ -329,14 +330,19 @@ impl<'a> MoveSource<'a> {
     /// [module docs](self)).
     fn table(&self, pos: &Chess, style: &Style, named: Option<LineId>) -> Table {
         let tau = style.tau();
-        let lambda = self.popularity.book_part();
-        let graph = match self.graph.lookup(pos) {
-            Some(node) if lambda < 1.0 => graph_parts(self.graph, node, pos, tau > 0.0),
-            _ => Vec::new(),
-        };
         let weights = match (self.popularity, self.explorer) {
             (Popularity::Explorer, Some(explorer)) => explorer_weights(explorer, pos, tau > 0.0),
             _ => book_weights(&self.books, pos, tau > 0.0),
+        };
+        let lambda = if self.popularity == Popularity::Explorer && !weights.iter().any(|w| w.1) {
+            // No game reached the position: the book's lines decide.
+            0.0
+        } else {
+            self.popularity.book_part()
+        };
+        let graph = match self.graph.lookup(pos) {
+            Some(node) if lambda < 1.0 => graph_parts(self.graph, node, pos, tau > 0.0),
+            _ => Vec::new(),
         };
         let book: Vec<Part> = weighted_parts(self.graph, pos, named, weights)
             .into_iter()
@@ -458,6 +464,24 @@ pub(crate) fn book_parts(
     transpositions: bool,
 ) -> Vec<(Part, bool)> {
     weighted_parts(graph, pos, named, book_weights(books, pos, transpositions))
+}
+
+/// The explorer's candidates at `pos` without τ, as [`book_parts`] has the books':
+/// the moves played there weighted by their games, then (when `transpositions`) the
+/// legal moves into positions with games, weighted by those games.
+pub(crate) fn explorer_parts(
+    graph: &PositionGraph,
+    explorer: &dyn ExplorerCounts,
+    pos: &Chess,
+    named: Option<LineId>,
+    transpositions: bool,
+) -> Vec<(Part, bool)> {
+    weighted_parts(
+        graph,
+        pos,
+        named,
+        explorer_weights(explorer, pos, transpositions),
+    )
 }
 
 /// The books' candidates at `pos` without τ: `(move, entry, weight)`, their entries

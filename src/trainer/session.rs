@@ -9,6 +9,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::phase::{BookMove, Hint, MoveOutcome, Phase, PlayedMove, Reply};
+use crate::book::explorer::ExplorerCounts;
 use crate::book::polyglot::SharedBook;
 use crate::book::{NodeId, OpeningLine, PositionGraph};
 use crate::review::steer::ReviewTerm;
@@ -72,6 +73,9 @@ pub struct Session {
     books: Vec<SharedBook>,
     /// Where the popularity shares come from.
     popularity: Popularity,
+    /// An opening explorer whose games are the popularity, when set (a player's tree:
+    /// "Prepare against an opponent"); the book's lines where it has no game.
+    explorer: Option<Arc<dyn ExplorerCounts>>,
     /// Play past the book with the move predictor, when on.
     past_book: Option<PastBook>,
 }
@@ -120,6 +124,7 @@ impl Session {
             review: None,
             books: Vec::new(),
             popularity: Popularity::Lines,
+            explorer: None,
             past_book: None,
         };
         s.restart(Chess::default());

@@ -1,7 +1,8 @@
-//! The Explorer tab, like lichess's opening explorer: the filters (rating bands and
-//! speeds as toggle buttons), then each move at the position on the board with its
-//! share, games, a white/draw/black bar with percentages and the average rating; a
-//! click plays the move. The numbers come from the coach's cached view
+//! The Explorer tab, like lichess's opening explorer: the source (all games, or a
+//! player's tree as White or Black, with "Prepare against" that player), the filters
+//! (rating bands and speeds as toggle buttons), then each move at the position on the
+//! board with its share, games, a white/draw/black bar with percentages and the average
+//! rating; a click plays the move. The numbers come from the coach's cached view
 //! ([`crate::coach::explorer`]); the panel does no work of its own.
 
 use eframe::egui;
@@ -9,10 +10,15 @@ use egui::{Color32, RichText, Sense, Ui, WidgetInfo};
 
 use super::command::Command;
 use crate::book::explorer::{RatingBand, Speed, group_digits};
-use crate::coach::explorer::{ExplorerCommand, ExplorerRow, ExplorerState};
+use crate::coach::explorer::{ExplorerCommand, ExplorerRow, ExplorerSource, ExplorerState};
 
-/// The Explorer tab.
-pub(super) fn explorer_panel_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
+/// The Explorer tab; `learner_name` marks the learner's own games in the chooser.
+pub(super) fn explorer_panel_ui(
+    ui: &mut Ui,
+    state: &ExplorerState,
+    learner_name: &str,
+    commands: &mut Vec<Command>,
+) {
     ui.heading("Explorer");
     ui.horizontal_wrapped(|ui| {
         if ui
@@ -40,6 +46,7 @@ pub(super) fn explorer_panel_ui(ui: &mut Ui, state: &ExplorerState, commands: &m
         |n| n.to_string_lossy().into_owned(),
     );
     ui.label(format!("{name}: {} games", group_digits(index.games())));
+    source_ui(ui, state, learner_name, commands);
     filters_ui(ui, state, commands);
     ui.separator();
     let view = state.view();
@@ -56,10 +63,77 @@ pub(super) fn explorer_panel_ui(ui: &mut Ui, state: &ExplorerState, commands: &m
         return;
     }
     ui.label(format!("{} games here", group_digits(view.games)));
+    let [white, draws, black] = view.results;
+    wdl_bar_ui(ui, "All moves", view.games, [white, draws, black]);
     for row in &view.rows {
         if move_row_ui(ui, row) {
-            commands.push(Command::Play(row.mv));
+            commands.push(Command::Explorer(ExplorerCommand::Play(row.mv)));
         }
+    }
+}
+
+/// What the chooser calls `source`: its text, "(my games)" for the learner's own.
+fn source_text(source: &ExplorerSource, learner_name: &str) -> String {
+    let mine = matches!(source, ExplorerSource::Player { name, .. }
+        if !learner_name.trim().is_empty() && name.eq_ignore_ascii_case(learner_name.trim()));
+    if mine {
+        format!("{} (my games)", source.text())
+    } else {
+        source.text()
+    }
+}
+
+/// Whose games: the index's players as White and as Black (when it keeps any), and
+/// "Prepare against" the chosen player, or what the drill prepares against.
+fn source_ui(ui: &mut Ui, state: &ExplorerState, learner_name: &str, commands: &mut Vec<Command>) {
+    let sources = state.sources();
+    if sources.len() > 1 {
+        let mut chosen = state.source().clone();
+        // The label above the box: beside it, it wraps in a narrow panel (800×600).
+        let label = ui.label("Games");
+        egui::ComboBox::from_id_salt("explorer_source")
+            .width(ui.available_width() - 8.0)
+            .selected_text(source_text(&chosen, learner_name))
+            .show_ui(ui, |ui| {
+                for source in sources {
+                    let text = source_text(&source, learner_name);
+                    ui.selectable_value(&mut chosen, source, text);
+                }
+            })
+            .response
+            .labelled_by(label.id)
+            .on_hover_text(
+                "Every game of the index, or the games of a player it keeps a tree for \
+                 (`hastings explorer make --player NAME`)",
+            );
+        if chosen != *state.source() {
+            commands.push(Command::Explorer(ExplorerCommand::SetSource(chosen)));
+        }
+    }
+    if let ExplorerSource::Player { name, .. } = state.source()
+        && state.preparing() != Some(state.source())
+        && ui
+            .button(format!("Prepare against {name}"))
+            .on_hover_text(format!(
+                "Drill against {}: the computer plays these moves as often as they were \
+                 played (the book's where there is no game), you the other colour",
+                state.source().text()
+            ))
+            .clicked()
+    {
+        commands.push(Command::Explorer(ExplorerCommand::Prepare));
+    }
+    if let Some(source) = state.preparing() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(format!("Preparing against {}", source.text())).italics());
+            if ui
+                .small_button("Stop preparing")
+                .on_hover_text("The computer plays the book's moves again")
+                .clicked()
+            {
+                commands.push(Command::Explorer(ExplorerCommand::StopPreparing));
+            }
+        });
     }
 }
 
@@ -109,22 +183,24 @@ fn move_row_ui(ui: &mut Ui, row: &ExplorerRow) -> bool {
         .add(egui::Button::new(RichText::new(text).monospace()).frame(false))
         .on_hover_text(format!("Play {}", row.san))
         .clicked();
-    wdl_bar_ui(ui, row);
+    wdl_bar_ui(ui, &row.san, row.games, [row.white, row.draws, row.black]);
     clicked
 }
 
-/// The white / draw / black bar, each segment labelled with its percentage.
-fn wdl_bar_ui(ui: &mut Ui, row: &ExplorerRow) {
-    let games = row.games.max(1) as f32;
+/// The white / draw / black bar of `games` games (`results`: white wins, draws, black
+/// wins), each segment labelled with its percentage, the bar with `what` and them.
+fn wdl_bar_ui(ui: &mut Ui, what: &str, games: u64, results: [u64; 3]) {
+    let games = games.max(1) as f32;
+    let [white, draws, black] = results;
     let parts = [
-        (row.white, Color32::from_gray(245), Color32::BLACK, "White"),
-        (row.draws, Color32::from_gray(140), Color32::WHITE, "Draws"),
-        (row.black, Color32::from_gray(30), Color32::WHITE, "Black"),
+        (white, Color32::from_gray(245), Color32::BLACK, "White"),
+        (draws, Color32::from_gray(140), Color32::WHITE, "Draws"),
+        (black, Color32::from_gray(30), Color32::WHITE, "Black"),
     ];
     let percents: Vec<f32> = parts.iter().map(|p| 100.0 * p.0 as f32 / games).collect();
     let label = format!(
-        "{}: White {:.0}% Draws {:.0}% Black {:.0}%",
-        row.san, percents[0], percents[1], percents[2]
+        "{what}: White {:.0}% Draws {:.0}% Black {:.0}%",
+        percents[0], percents[1], percents[2]
     );
     let width = ui.available_width().max(60.0);
     let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 16.0), Sense::hover());

@@ -4,6 +4,7 @@
 
 use std::process::Command;
 
+pub mod explorer;
 pub mod stub_engine;
 
 use hastings::book::{NodeId, PositionGraph};
@@ -245,6 +246,25 @@ pub fn load_repertoire_in_window(h: &mut AppHarness, path: std::path::PathBuf) {
     h.state_mut().finish_loading();
     h.run();
     assert!(h.state().is_repertoire());
+}
+
+/// Steps frames (an engine or a job works on its own thread meanwhile) until `done`,
+/// for at most a minute.
+pub fn wait_until(
+    harness: &mut AppHarness,
+    what: &str,
+    done: impl Fn(&hastings::ui::TrainerApp) -> bool,
+) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !done(harness.state()) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        harness.step();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    harness.step();
 }
 
 /// One frame's work of a headless coach, a second later than the last.

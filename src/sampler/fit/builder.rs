@@ -6,16 +6,18 @@
 //! observations. A position outside the book that a move leaves back into the book is
 //! tabled too when a book is in use, for the share of that move (`s_prev` of the next
 //! one, as [`MoveSource::move_share`](crate::sampler::MoveSource::move_share) gives it).
+//! An opening explorer's games stand where the books would.
 
 use rustc_hash::FxHashMap;
 use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square};
 
 use super::table::{Cand, FitData, Observation, Prev, TableInfo};
+use crate::book::explorer::ExplorerCounts;
 use crate::book::line::san_prefix;
 use crate::book::polyglot::{PolyglotBook, key};
 use crate::book::{LineId, NodeId, OpeningLine, PositionGraph};
 use crate::sampler::metropolis::{Totals, graph_parts};
-use crate::sampler::source::{book_parts, books_total};
+use crate::sampler::source::{book_parts, books_total, explorer_parts};
 
 /// Whether a `White`/`Black` tag names the player: `player` occurs in it, ignoring case
 /// (`"carlsen"` matches `"Carlsen, Magnus"`). An empty `player` matches nothing.
@@ -39,10 +41,36 @@ enum TableKey {
     Position(PositionKey, Option<LineId>),
 }
 
+/// The games part of the candidates: Polyglot books or an opening explorer.
+#[derive(Clone, Copy)]
+enum Games<'g, 'b> {
+    /// The lines alone.
+    None,
+    /// Polyglot books (their weights add up).
+    Books(&'g [PolyglotBook<'b>]),
+    /// An opening explorer's games.
+    Explorer(&'g dyn ExplorerCounts),
+}
+
+impl Games<'_, '_> {
+    fn is_some(self) -> bool {
+        !matches!(self, Games::None)
+    }
+
+    /// The games (or weights) at `pos`.
+    fn total(self, pos: &Chess) -> u64 {
+        match self {
+            Games::None => 0,
+            Games::Books(books) => books_total(books, key(pos)),
+            Games::Explorer(explorer) => explorer.games_at(pos),
+        }
+    }
+}
+
 /// Builds tables and observations while the games are replayed.
 struct Builder<'g, 'b> {
     graph: &'g PositionGraph,
-    books: &'g [PolyglotBook<'b>],
+    games: Games<'g, 'b>,
     data: FitData,
     index: FxHashMap<TableKey, u32>,
     /// Whether the flags of a book move at a position fall back to the game's name.
@@ -64,13 +92,13 @@ fn position_key(pos: &Chess) -> PositionKey {
 impl Builder<'_, '_> {
     /// Whether a game may stand at `pos` (see the [module docs](self)).
     fn knows(&self, pos: &Chess, node: Option<NodeId>) -> bool {
-        node.is_some() || (!self.books.is_empty() && books_total(self.books, key(pos)) > 0)
+        node.is_some() || self.games.total(pos) > 0
     }
 
     /// The table of `pos` (`node` its node, `named` the game's name there), computed
     /// on first use.
     fn table(&mut self, pos: &Chess, node: Option<NodeId>, named: Option<LineId>) -> u32 {
-        let key = if self.books.is_empty() {
+        let key = if !self.games.is_some() {
             let Some(node) = node else {
                 return self.push_table(Vec::new(), Totals::default(), Totals::default());
             };
@@ -153,10 +181,11 @@ impl Builder<'_, '_> {
         named: Option<LineId>,
         cands: &mut Vec<(Move, Cand)>,
     ) -> (Totals, bool) {
-        if self.books.is_empty() {
-            return (Totals::default(), false);
-        }
-        let parts = book_parts(self.graph, self.books, pos, named, true);
+        let parts = match self.games {
+            Games::None => return (Totals::default(), false),
+            Games::Books(books) => book_parts(self.graph, books, pos, named, true),
+            Games::Explorer(explorer) => explorer_parts(self.graph, explorer, pos, named, true),
+        };
         let mut used_name = false;
         let mut totals = Totals::default();
         for (part, by_name) in parts {
@@ -176,14 +205,23 @@ impl Builder<'_, '_> {
         (totals, used_name)
     }
 
-    /// The index of `mv` among the candidates of `table`.
+    /// The index of `mv` among the candidates of `table`. With an explorer, only a
+    /// candidate of the games where a game was played there, else of the lines (the
+    /// candidates the drill has).
     fn find(&self, table: u32, mv: Move) -> Option<u32> {
         let t = self.data.tables[table as usize];
         let (s, n) = (t.start as usize, t.len as usize);
-        self.moves[s..s + n]
-            .iter()
-            .position(|&m| m == mv)
-            .and_then(|i| u32::try_from(i).ok())
+        let i = self.moves[s..s + n].iter().position(|&m| m == mv)?;
+        let c = &self.data.cands[s + i];
+        let scored = match self.games {
+            Games::Explorer(_) if t.book.entries > 0.0 => c.book.is_some(),
+            Games::Explorer(_) => c.graph.is_some(),
+            Games::None | Games::Books(_) => true,
+        };
+        if !scored {
+            return None;
+        }
+        u32::try_from(i).ok()
     }
 
     fn observe(&mut self, table: u32, prev: Prev, played: u32, first: (u32, u32)) {
@@ -253,7 +291,7 @@ impl Builder<'_, '_> {
                     if player {
                         self.data.counts.moves_outside_book += 1;
                     }
-                    if !self.books.is_empty() {
+                    if self.games.is_some() {
                         next_pending = Some((pos.clone(), mv, named));
                     }
                     Prev::One
@@ -315,11 +353,41 @@ impl FitData {
         player: &str,
         max_plies: usize,
     ) -> FitData {
+        let source = if books.is_empty() {
+            Games::None
+        } else {
+            Games::Books(books)
+        };
+        FitData::build(graph, source, games, player, max_plies)
+    }
+
+    /// As [`FitData::from_games_with_books`], with an opening explorer's games (under
+    /// its filter) where the books would be: the popularity is
+    /// [`Popularity::Explorer`](crate::sampler::Popularity::Explorer), so no blend is
+    /// fitted (the likelihood is that of the drill with that explorer).
+    pub fn from_games_with_explorer(
+        graph: &PositionGraph,
+        explorer: &dyn ExplorerCounts,
+        games: &[OpeningLine],
+        player: &str,
+        max_plies: usize,
+    ) -> FitData {
+        FitData::build(graph, Games::Explorer(explorer), games, player, max_plies)
+    }
+
+    fn build(
+        graph: &PositionGraph,
+        source: Games<'_, '_>,
+        games: &[OpeningLine],
+        player: &str,
+        max_plies: usize,
+    ) -> FitData {
         let mut b = Builder {
             graph,
-            books,
+            games: source,
             data: FitData {
-                books: !books.is_empty(),
+                books: matches!(source, Games::Books(_)),
+                explorer: matches!(source, Games::Explorer(_)),
                 ..FitData::default()
             },
             index: FxHashMap::default(),

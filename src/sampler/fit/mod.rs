@@ -100,7 +100,11 @@ pub fn fit(data: &FitData, config: &GaConfig, seed: u64) -> FitReport {
     let ga = genetic(data, config, &mut rng);
     let local = local_search(data, &ga.style, ga.popularity);
     let style = canonical(&local.style);
-    let popularity = local.popularity;
+    let popularity = if data.has_explorer() {
+        Popularity::Explorer
+    } else {
+        local.popularity
+    };
     FitReport {
         fitted: data.score_with(&style, popularity),
         neutral: data.score_with(&Style::neutral(), popularity),

@@ -30,6 +30,11 @@
 //! graph where a book has entries have tables too (keyed by the position itself and,
 //! when a book move's flags fall back to it, the name of the game so far).
 //!
+//! **With an opening explorer** ([`FitData::from_games_with_explorer`]) the games part
+//! holds the explorer's games as a book's weights and the popularity is
+//! [`Popularity::Explorer`]: the games alone where some game reached the position, the
+//! lines alone where none did, as the drill has it.
+//!
 //! Identical observations (same position, same previous move, same move played) are
 //! kept once with a count, so the common first moves cost one term each.
 
@@ -145,6 +150,8 @@ pub struct FitData {
     pub(super) counts: FitCounts,
     /// Whether the candidates come from Polyglot books too (the blend can be fitted).
     pub(super) books: bool,
+    /// Whether the games part is an opening explorer's ([`Popularity::Explorer`]).
+    pub(super) explorer: bool,
 }
 
 /// One observation evaluated: `P` of the played move and whether it is the style's
@@ -169,6 +176,12 @@ impl FitData {
     /// can be fitted ([`FitData::from_games_with_books`]).
     pub fn has_books(&self) -> bool {
         self.books
+    }
+
+    /// Whether the tables hold an opening explorer's games: the popularity is then
+    /// [`Popularity::Explorer`], whatever popularity a score is asked with.
+    pub fn has_explorer(&self) -> bool {
+        self.explorer
     }
 
     /// The log-likelihood of the scored moves under `style` with the lines' popularity
@@ -237,6 +250,12 @@ impl FitData {
         let mut bonus = vec![0.0; self.cands.len()];
         for &t in &self.used {
             let t = &self.tables[t as usize];
+            // An explorer with no game at the position: the lines decide.
+            let lambda = if self.explorer && t.book.entries <= 0.0 {
+                0.0
+            } else {
+                lambda
+            };
             if lambda <= 0.0 {
                 // The lines alone: exactly `Distribution::at`.
                 for i in t.range() {
@@ -277,7 +296,9 @@ impl FitData {
         popularity: Popularity,
         mut each: impl FnMut(&Observation, Evaluated),
     ) {
-        let lambda = if self.books {
+        let lambda = if self.explorer {
+            1.0
+        } else if self.books {
             popularity.book_part()
         } else {
             0.0

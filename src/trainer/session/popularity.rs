@@ -1,20 +1,29 @@
 //! Where the drill's candidates come from: the graph, and Polyglot games books as the
-//! popularity says.
+//! popularity says, or an opening explorer's games (the book's lines where it has
+//! none).
+
+use std::sync::Arc;
 
 use shakmaty::{Move, Position};
 
 use super::Session;
+use crate::book::explorer::ExplorerCounts;
 use crate::book::polyglot::SharedBook;
 use crate::sampler::{MoveSource, Popularity};
 
 impl Session {
-    /// Where the candidates come from: the graph, and the books as the popularity says.
+    /// Where the candidates come from: the graph, and the books as the popularity says;
+    /// with an explorer set, its games ([`Popularity::Explorer`]).
     pub fn source(&self) -> MoveSource<'_> {
-        MoveSource::new(
+        let source = MoveSource::new(
             &self.graph,
             self.books.iter().map(SharedBook::book).collect(),
             self.popularity,
-        )
+        );
+        match &self.explorer {
+            Some(explorer) => source.with_explorer(explorer.as_ref()),
+            None => source,
+        }
     }
 
     /// The popularity in effect (that of the lines when no book is set).
@@ -39,5 +48,18 @@ impl Session {
         self.books = books;
         self.popularity = popularity;
         self.set_style(self.style.clone());
+    }
+
+    /// Sets the opening explorer whose games the computer plays by (a player's tree,
+    /// to prepare against them), or none; where it has no game at a position the book's
+    /// lines decide. The next reply uses it.
+    pub fn set_explorer(&mut self, explorer: Option<Arc<dyn ExplorerCounts>>) {
+        self.explorer = explorer;
+        self.set_style(self.style.clone());
+    }
+
+    /// Whether an opening explorer's games are the popularity.
+    pub fn has_explorer(&self) -> bool {
+        self.explorer.is_some()
     }
 }

@@ -75,7 +75,13 @@ impl TrainerApp {
                 );
             }
             LeftTab::Explorer => {
-                crate::ui::explorer_panel::explorer_panel_ui(ui, self.coach.explorer(), commands);
+                let learner = &self.coach.settings().learner_name;
+                crate::ui::explorer_panel::explorer_panel_ui(
+                    ui,
+                    self.coach.explorer(),
+                    learner,
+                    commands,
+                );
             }
             LeftTab::Coverage => {
                 let repertoire = self.coach.is_repertoire();

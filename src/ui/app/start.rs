@@ -10,7 +10,7 @@ use shakmaty::Move;
 use super::{LeftTab, TrainerApp};
 use crate::book::PositionGraph;
 use crate::coach::board_look::BoardLook;
-use crate::coach::explorer::ExplorerCommand;
+use crate::coach::explorer::{ExplorerCommand, ExplorerSource};
 use crate::coach::settings::Settings;
 use crate::coach::workshop::WorkshopCommand;
 use crate::ui::command::Command;
@@ -58,6 +58,15 @@ impl TrainerApp {
             // The files are explorer indexes (NAME.explorer folders).
             for dir in files {
                 self.apply(ctx, Command::Explorer(ExplorerCommand::Open(dir)));
+            }
+            // An index with player trees: the first player's, as the learner's opponent.
+            let opponent = !self.coach.session().learner();
+            let player =
+                self.coach.explorer().sources().into_iter().find(
+                    |s| matches!(s, ExplorerSource::Player { color, .. } if *color == opponent),
+                );
+            if let Some(source) = player {
+                self.apply(ctx, Command::Explorer(ExplorerCommand::SetSource(source)));
             }
             self.left_tab = LeftTab::Explorer;
             return;

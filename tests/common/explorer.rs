@@ -1,0 +1,94 @@
+//! Helpers of the Explorer tab's tests: an index made from a fixture, the window with
+//! the path field for dialogs, opening the index through the tab, and the labels the
+//! tab gives each move.
+
+use std::path::{Path, PathBuf};
+
+use egui_kittest::kittest::Queryable as _;
+use hastings::book::explorer::{PositionStats, group_digits};
+use hastings::coach::settings::Settings;
+use hastings::job::JobProgress;
+use hastings::ui::TrainerApp;
+use hastings::workspace::explorer::{ExplorerIndex, MakeOptions, make_explorer};
+use shakmaty::Chess;
+use shakmaty::san::SanPlus;
+
+use super::AppHarness;
+
+/// The index of the fixture `file` in a fresh temporary directory `name`, keeping the
+/// trees of `players`.
+pub fn make_index(name: &str, file: &str, players: &[&str]) -> (PathBuf, ExplorerIndex) {
+    let dir = super::temp_dir(name);
+    let options = MakeOptions {
+        players: players.iter().map(|p| (*p).to_owned()).collect(),
+        ..MakeOptions::default()
+    };
+    make_explorer(&[super::fixture(file)], &dir, &options, &JobProgress::new()).unwrap();
+    let index = ExplorerIndex::open(&dir).unwrap();
+    (dir, index)
+}
+
+/// The window with `settings` at `size`, every file dialog the path field (up to 20
+/// steps a run: a background job that ends during one needs more frames to settle).
+pub fn window(settings: Settings, size: (f32, f32)) -> AppHarness {
+    let mut app = TrainerApp::new(super::eco(), settings);
+    app.use_path_field_only();
+    egui_kittest::Harness::builder()
+        .with_size(eframe::egui::vec2(size.0, size.1))
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
+}
+
+/// Opens the Explorer tab and the index at `dir` through its button and the path field.
+pub fn open_index(h: &mut AppHarness, dir: &Path) {
+    h.run();
+    h.get_by_label("Explorer").click();
+    h.run();
+    h.get_by_label("Open explorer index…").click();
+    h.run();
+    h.get_by_label("Path").type_text(&dir.display().to_string());
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    assert!(h.state().explorer().index().is_some(), "the index is open");
+}
+
+/// The labels the tab gives each move of `stats` at `pos`: its row and its bar.
+pub fn labels(stats: &PositionStats, pos: &Chess) -> Vec<(String, String)> {
+    let total = stats.total().games() as f64;
+    stats
+        .moves
+        .iter()
+        .filter(|m| m.games() > 0)
+        .map(|m| {
+            let mv = m.raw_move.to_move(pos).unwrap();
+            let san = SanPlus::from_move(pos.clone(), mv).to_string();
+            let games = m.games() as f64;
+            let avg = m
+                .average_rating()
+                .map_or_else(|| "-".to_owned(), |r| r.to_string());
+            let noun = if m.games() == 1 { "game" } else { "games" };
+            let row = format!(
+                "{san}  {:.0}%  {} {noun}  avg {avg}",
+                100.0 * games / total,
+                group_digits(m.games())
+            );
+            let bar = format!(
+                "{san}: White {:.0}% Draws {:.0}% Black {:.0}%",
+                100.0 * m.white as f64 / games,
+                100.0 * m.draws as f64 / games,
+                100.0 * m.black as f64 / games
+            );
+            (row, bar)
+        })
+        .collect()
+}
+
+/// Asserts that the tab shows every row and bar of `shown` (and that there are some).
+pub fn assert_shows(h: &AppHarness, shown: &[(String, String)]) {
+    assert!(!shown.is_empty());
+    for (row, bar) in shown {
+        h.get_by_label(row);
+        h.get_by_label(bar);
+    }
+}

@@ -91,6 +91,7 @@ pub struct ReviewSteering {
 }
 
 mod alternative;
+mod graph;
 mod naming;
 mod past_book;
 mod popularity;
@@ -444,32 +445,6 @@ impl Session {
     pub fn set_learner(&mut self, learner: Color) {
         self.learner = learner;
         self.new_line();
-    }
-
-    /// Replaces the book (keeping colour, style and RNG) and starts a new line.
-    pub fn set_graph(&mut self, graph: Arc<PositionGraph>) {
-        self.graph = graph;
-        self.new_line();
-    }
-
-    /// Goes on with the same line on `graph` (the repertoire after an edit): the
-    /// positions found in it again, the shares and the moves at the current position
-    /// recomputed. After a move out of the book the learner still retries, shown the
-    /// book's moves as they are now.
-    pub fn update_graph(&mut self, graph: Arc<PositionGraph>) {
-        self.graph = graph;
-        self.nodes = self
-            .positions
-            .iter()
-            .map(|p| self.graph.lookup(p))
-            .collect();
-        self.recompute();
-        let now = self.book_moves();
-        if let Phase::OutOfBook { book_moves, .. } = &mut self.phase {
-            *book_moves = now;
-        } else {
-            self.settle();
-        }
     }
 
     // ----- actions -----

@@ -147,6 +147,10 @@ pub struct ExplorerState {
     preparing: Option<Preparing>,
 }
 
+/// An explorer's games for other work: the index's folder and the filter (what
+/// identifies them), and the counts.
+pub(crate) type ExplorerGames = (PathBuf, ExplorerFilter, Arc<FilteredExplorer>);
+
 impl ExplorerState {
     /// The open index.
     pub fn index(&self) -> Option<&Arc<ExplorerIndex>> {
@@ -156,6 +160,17 @@ impl ExplorerState {
     /// The filter.
     pub fn filter(&self) -> &ExplorerFilter {
         &self.filter
+    }
+
+    /// The games the tab shows, for other work: the open index under the tab's source
+    /// and filter, with what identifies them (the index's folder and the filter);
+    /// `None` without an index, an error when the player is not in it.
+    pub(crate) fn counts(&self) -> Option<Result<ExplorerGames, String>> {
+        let index = self.index.as_ref()?;
+        Some(self.query_filter(index).map(|filter| {
+            let counts = Arc::new(FilteredExplorer::new(Arc::clone(index), filter));
+            (index.dir().to_owned(), filter, counts)
+        }))
     }
 
     /// Whose games are shown.

@@ -102,6 +102,9 @@ pub struct Settings {
     pub workshop_file: Option<PathBuf>,
     /// What the Repertoire tab's "Train this" drills.
     pub workshop_train: WorkshopTrain,
+    /// Whether the Repertoire tab's missing replies come from the Explorer tab's games
+    /// (its index, source and filters) instead of the book, while an index is open.
+    pub workshop_explorer: bool,
 }
 
 /// What "Train this" in the Repertoire tab drills: the chapters of each repertoire file
@@ -167,6 +170,7 @@ impl Default for Settings {
             show_human_moves: true,
             workshop_file: None,
             workshop_train: WorkshopTrain::default(),
+            workshop_explorer: false,
         }
     }
 }

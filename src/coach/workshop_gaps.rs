@@ -16,7 +16,9 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::Coach;
+use super::explorer::ExplorerGames;
 use crate::book::document::{Document, GameTree};
+use crate::book::explorer::ExplorerFilter;
 use crate::book::line::{LineSource, OpeningLine};
 use crate::book::polyglot::SharedBook;
 use crate::book::{NodeKey, PositionGraph, Side, SourceId};
@@ -36,6 +38,8 @@ struct GapsKey {
     popularity: Popularity,
     /// The chapters (titles) left out of the drill.
     left_out: Vec<String>,
+    /// The explorer whose games give the replies (its folder and filter), if any.
+    explorer: Option<(std::path::PathBuf, ExplorerFilter)>,
 }
 
 /// The repertoire's graph and exposure, computed together.
@@ -270,6 +274,9 @@ impl Coach {
     }
 
     fn gaps_key(&self, side: Side) -> GapsKey {
+        let explorer = self
+            .workshop_explorer()
+            .map(|(dir, filter, _)| (dir, filter));
         GapsKey {
             generation: self.workshop.generation,
             chapter_side: Color::from(side),
@@ -277,7 +284,11 @@ impl Coach {
             depth: self.coverage.params.depth,
             threshold: self.coverage.params.threshold_percent / 100.0,
             books: self.workspace.open_books().generation(),
-            popularity: self.settings.book.popularity,
+            popularity: match explorer {
+                Some(_) => Popularity::Explorer,
+                None => self.settings.book.popularity,
+            },
+            explorer,
             left_out: self
                 .workshop
                 .file()
@@ -352,6 +363,7 @@ impl Coach {
         }
         let theory = Arc::clone(self.workspace.eco());
         let books = self.workspace.books();
+        let explorer = self.workshop_explorer().map(|(_, _, counts)| counts);
         let style = key.style.clone();
         let popularity = key.popularity;
         let options = CoverageOptions {
@@ -380,6 +392,10 @@ impl Coach {
                 books.iter().map(SharedBook::book).collect(),
                 popularity,
             );
+            let source = match &explorer {
+                Some(counts) => source.with_explorer(&**counts),
+                None => source,
+            };
             let exposure = exposure_from(&graph, &source, &style, &options);
             WorkshopBook {
                 graph,
@@ -393,6 +409,16 @@ impl Coach {
                 .workshop
                 .set_message(format!("Cannot compute the repertoire's gaps: {e}")),
         }
+    }
+
+    /// The Explorer tab's games when the missing replies come from them (the index's
+    /// folder, the filter, the counts); `None` when they come from the book (not
+    /// chosen, no index open, or a player the index does not keep).
+    fn workshop_explorer(&self) -> Option<ExplorerGames> {
+        if !self.settings.workshop_explorer {
+            return None;
+        }
+        self.explorer().counts()?.ok()
     }
 
     /// Computes the exposure now when it is not up to date, and waits for it (tests,

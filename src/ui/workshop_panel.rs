@@ -5,7 +5,8 @@
 //! - In the right panel ([`move_tree_panel_ui`]): the chapter's move tree
 //!   ([`super::move_tree`]), "Add moves", the walking buttons and the comment editor.
 //! - Under the board ([`missing_panel_ui`]): what the repertoire does not answer at the
-//!   move shown, **Next gap** and **Train this**.
+//!   move shown (from the book, or the explorer's games), **Next gap** and **Train
+//!   this**.
 //! - The questions ([`question_ui`]): the file changed on disk (reload, overwrite, save
 //!   as), unsaved edits of an earlier run (recover, discard).
 //!
@@ -484,6 +485,23 @@ pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
             .clicked()
         {
             push(commands, WorkshopCommand::TrainThis);
+        }
+        let mut from_explorer = coach.settings().workshop_explorer;
+        let index_open = coach.explorer().index().is_some();
+        if ui
+            .add_enabled(
+                index_open,
+                egui::Checkbox::new(&mut from_explorer, "From the explorer's games"),
+            )
+            .on_hover_text(
+                "The replies and how often they come from the Explorer tab's games (its \
+                 index, source and filters) instead of the book; the book's where no game \
+                 reached the position",
+            )
+            .on_disabled_hover_text("Open an explorer index in the Explorer tab first")
+            .changed()
+        {
+            push(commands, WorkshopCommand::GapsFromExplorer(from_explorer));
         }
         if gaps.is_computing() {
             ui.spinner();

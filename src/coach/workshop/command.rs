@@ -106,6 +106,8 @@ pub enum WorkshopCommand {
     AddChapter(String, Side),
     /// Leave this chapter (index from 0) out of "Train this", or take it in again.
     ToggleTrainChapter(usize),
+    /// Whether the replies the repertoire misses come from the Explorer tab's games.
+    GapsFromExplorer(bool),
     /// Rename a chapter.
     RenameChapter(usize, String),
     /// Delete a chapter (undo puts it back).

@@ -304,7 +304,11 @@ impl WorkshopState {
             C::RemoveChapter(chapter) => self.edit(&Op::RemoveChapter { chapter }),
             C::MoveChapter(from, to) => self.edit(&Op::MoveChapter { from, to }),
             // The coach carries these out (they need the book, the drill, a dialog).
-            C::NextGap | C::TrainThis | C::ToggleTrainChapter(_) | C::Choose(_) => {}
+            C::NextGap
+            | C::TrainThis
+            | C::ToggleTrainChapter(_)
+            | C::GapsFromExplorer(_)
+            | C::Choose(_) => {}
         }
     }
 
@@ -623,6 +627,7 @@ impl Coach {
             WorkshopCommand::NextGap => self.next_gap(),
             WorkshopCommand::TrainThis => self.train_this(),
             WorkshopCommand::ToggleTrainChapter(i) => self.toggle_train_chapter(i),
+            WorkshopCommand::GapsFromExplorer(on) => self.settings.workshop_explorer = on,
             WorkshopCommand::Choose(what) => self.notify(super::Notice::ChooseWorkshopFile(what)),
             command => {
                 let before = self.workshop.file().map(|f| f.path().to_owned());

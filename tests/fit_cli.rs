@@ -6,13 +6,13 @@ mod common;
 
 use common::{fixture, hastings};
 
-#[test]
-fn fit_json_has_exactly_the_documented_keys_in_order() {
-    let games = fixture("twic1599_100k.pgn");
-    let (code, out, err) = hastings(&[
+/// A quick fit (5 generations of 10) of praggnanandhaa's games in `games`, as JSON,
+/// with `extra` arguments.
+fn quick_fit<'a>(games: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
         "fit",
         "--games",
-        games.to_str().unwrap(),
+        games,
         "--player",
         "praggnanandhaa",
         "--generations",
@@ -20,7 +20,15 @@ fn fit_json_has_exactly_the_documented_keys_in_order() {
         "--population",
         "10",
         "--json",
-    ]);
+    ];
+    args.extend(extra);
+    args
+}
+
+#[test]
+fn fit_json_has_exactly_the_documented_keys_in_order() {
+    let games = fixture("twic1599_100k.pgn");
+    let (code, out, err) = hastings(&quick_fit(games.to_str().unwrap(), &[]));
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -313,22 +321,9 @@ fn fit_with_an_explorer_fits_under_its_games_and_the_profile_records_it() {
     assert_eq!(code, 0, "{out}{err}");
     let profile = dir.join("p.ron");
     let fit = |extra: &[&str]| {
-        let mut args = vec![
-            "fit",
-            "--games",
-            games,
-            "--player",
-            "praggnanandhaa",
-            "--generations",
-            "5",
-            "--population",
-            "10",
-            "--json",
-            "-o",
-            profile.to_str().unwrap(),
-        ];
-        args.extend(extra);
-        hastings(&args)
+        let mut more = vec!["-o", profile.to_str().unwrap()];
+        more.extend(extra);
+        hastings(&quick_fit(games, &more))
     };
     let (code, eco, err) = fit(&[]);
     assert_eq!(code, 0, "{err}");

@@ -1,7 +1,7 @@
 //! Opening, creating, saving and recovering the workshop's file: every outcome a
 //! message or a [`Question`], never a silent overwrite.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{Question, WorkshopState};
 use crate::book::Side;
@@ -63,12 +63,9 @@ impl WorkshopState {
     }
 
     pub(super) fn recover(&mut self) {
-        let (Some(dir), Some(Question::Recover(found))) = (self.data_dir.clone(), &self.question)
-        else {
+        let Some((dir, path)) = self.take_recovery() else {
             return;
         };
-        let path = found.path.clone();
-        self.question = None;
         match recover(&dir, &path) {
             Ok(file) => {
                 self.replace(file);
@@ -79,16 +76,25 @@ impl WorkshopState {
     }
 
     pub(super) fn discard_recovery(&mut self) {
-        let (Some(dir), Some(Question::Recover(found))) = (self.data_dir.clone(), &self.question)
-        else {
+        let Some((dir, path)) = self.take_recovery() else {
             return;
         };
-        let path = found.path.clone();
-        self.question = None;
         match discard(&dir, &path) {
             Ok(()) => self.open(&path),
             Err(e) => self.message = Some(format!("The unsaved edits were not discarded: {e}")),
         }
+    }
+
+    /// Takes the question "recover the unsaved edits?" when it is asked: the data folder
+    /// and the file it is about.
+    fn take_recovery(&mut self) -> Option<(PathBuf, PathBuf)> {
+        let (Some(dir), Some(Question::Recover(found))) = (self.data_dir.clone(), &self.question)
+        else {
+            return None;
+        };
+        let path = found.path.clone();
+        self.question = None;
+        Some((dir, path))
     }
 
     /// Makes `file` the open one (closing the last), at its first chapter's start.

@@ -25,6 +25,7 @@ pub mod apply;
 pub mod board_look;
 pub mod check;
 pub mod command;
+pub mod compare_games;
 pub mod coverage;
 pub mod explore;
 pub mod explorer;

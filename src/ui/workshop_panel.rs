@@ -321,6 +321,8 @@ fn chapters_ui(
                 Some(side) => format!("{}. {title} ({})", i + 1, side.name()),
                 None => format!("{}. {title}", i + 1),
             };
+            // A long title wraps in a narrow panel (not cut at its edge).
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
             let shown = ui.selectable_label(i == w.chapter(), label);
             if shown.clicked() {
                 push(commands, WorkshopCommand::Chapter(i));

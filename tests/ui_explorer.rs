@@ -10,7 +10,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hastings::book::explorer::{ExplorerFilter, Speed};
 use hastings::coach::Command;
-use hastings::coach::settings::{Settings, Side};
 use hastings::trainer::Phase;
 use hastings::ui::TrainerApp;
 use hastings::workspace::explorer::ExplorerIndex;
@@ -24,15 +23,7 @@ fn make_index(name: &str) -> (std::path::PathBuf, ExplorerIndex) {
 }
 
 fn harness(hide_answer: bool, size: (f32, f32)) -> Harness<'static, TrainerApp> {
-    let settings = Settings {
-        learner: Side::White,
-        seed: "3".to_owned(),
-        reply_delay_ms: 0,
-        animate_moves: false,
-        hide_answer,
-        ..Settings::default()
-    };
-    common::explorer::window(settings, size)
+    common::explorer::window(common::explorer::drill_settings(hide_answer), size)
 }
 
 #[test]
@@ -106,15 +97,8 @@ fn in_review_it_shows_only_after_the_learner_answered() {
 
     let (dir, _) = make_index("ui-explorer-review");
     let data = common::temp_dir("ui-explorer-review-data");
-    let settings = Settings {
-        learner: Side::White,
-        seed: "3".to_owned(),
-        reply_delay_ms: 0,
-        animate_moves: false,
-        // Free drill would show it at the learner's turn: review hides it anyway.
-        hide_answer: false,
-        ..Settings::default()
-    };
+    // Free drill would show it at the learner's turn: review hides it anyway.
+    let settings = common::explorer::drill_settings(false);
     let mut coach = Coach::new(common::eco(), settings, Some(data.join("progress.ron")));
     coach.apply(Command::Explorer(
         hastings::coach::explorer::ExplorerCommand::Open(dir),

@@ -1,7 +1,7 @@
 //! The Explorer tab's state: the open explorer index (or none), the source (all its
-//! games, or a player's tree as one colour), the filter, and the moves at the position
-//! on the board under them, cached by (position, source, filter) so that a frame does
-//! no work unless one of them changed.
+//! games, or a player's tree as one colour), the filter (rating bands, speeds, years),
+//! and the moves and top games at the position on the board under them, cached by
+//! (position, source, filter) so that a frame does no work unless one of them changed.
 //!
 //! The tab follows the board: the play-on game's position while the learner plays on,
 //! else the drill's position shown (a viewed ply, else the current one; a gap or game
@@ -25,10 +25,10 @@ use super::Coach;
 use super::command::{Action, Command};
 use super::format::count;
 use super::play_on::PlayOnCommand;
-use crate::book::explorer::{ExplorerCounts, ExplorerFilter, RatingBand, Speed};
+use crate::book::explorer::{ExplorerCounts, ExplorerFilter, PositionStats, RatingBand, Speed};
 use crate::book::polyglot::key;
 use crate::trainer::Phase;
-use crate::workspace::explorer::{ExplorerIndex, FilteredExplorer};
+use crate::workspace::explorer::{ExplorerError, ExplorerIndex, FilteredExplorer, TopGame};
 
 /// What the Explorer tab can be asked.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +44,9 @@ pub enum ExplorerCommand {
     ToggleBand(RatingBand),
     /// Count or leave out a speed.
     ToggleSpeed(Speed),
+    /// Count only the games of these years (both included; games of unknown year are
+    /// left out then), or every game (`None`).
+    SetYears(Option<(u16, u16)>),
     /// Show these games: all of the index, or a player's tree.
     SetSource(ExplorerSource),
     /// Play this move on the board shown (the drill's, or the play-on game's).
@@ -118,6 +121,15 @@ pub struct ExplorerRow {
     pub avg_rating: Option<u64>,
 }
 
+/// One of the position's top games (the highest rated that pass the filter).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExplorerTopGame {
+    /// The move it played at the position, in SAN.
+    pub san: String,
+    /// Players, result, year, rating, and where it is.
+    pub game: TopGame,
+}
+
 /// What the tab shows at the position on the board.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ExplorerView {
@@ -129,6 +141,8 @@ pub struct ExplorerView {
     pub results: [u64; 3],
     /// The moves, most played first.
     pub rows: Vec<ExplorerRow>,
+    /// The top games, best first.
+    pub top: Vec<ExplorerTopGame>,
     /// An error reading the index at this position.
     pub error: Option<String>,
 }
@@ -217,6 +231,11 @@ impl ExplorerState {
         self.filter.speeds & (1 << speed.index()) != 0
     }
 
+    /// The years counted (both included), or `None` for every game.
+    pub fn years(&self) -> Option<(u16, u16)> {
+        self.filter.years
+    }
+
     /// The filter of a query: the tab's, limited to the source's games.
     fn query_filter(&self, index: &ExplorerIndex) -> Result<ExplorerFilter, String> {
         match &self.source {
@@ -275,12 +294,17 @@ impl ExplorerState {
                     })
                     .collect();
                 rows.sort_by(|a, b| b.games.cmp(&a.games).then(a.san.cmp(&b.san)));
+                let (top, error) = match top_games(index, &stats, pos) {
+                    Ok(top) => (top, None),
+                    Err(e) => (Vec::new(), Some(format!("Cannot read the top games: {e}"))),
+                };
                 ExplorerView {
                     hidden,
                     games,
                     results: [total.white, total.draws, total.black],
                     rows,
-                    error: None,
+                    top,
+                    error,
                 }
             }
             Err(error) => ExplorerView {
@@ -289,6 +313,63 @@ impl ExplorerState {
             },
         };
     }
+}
+
+/// The top games of `stats` at `pos`, looked up in the index's games tables.
+fn top_games(
+    index: &ExplorerIndex,
+    stats: &PositionStats,
+    pos: &Chess,
+) -> Result<Vec<ExplorerTopGame>, ExplorerError> {
+    stats
+        .top
+        .iter()
+        .map(|candidate| {
+            let game = index.top_game(candidate)?;
+            let san = match game.raw_move.to_move(pos) {
+                Ok(mv) => SanPlus::from_move(pos.clone(), mv).to_string(),
+                Err(_) => game.raw_move.to_string(),
+            };
+            Ok(ExplorerTopGame { san, game })
+        })
+        .collect()
+}
+
+/// The years of the tab's "from" and "to" fields: both empty for every game, one empty
+/// for no bound on that side.
+///
+/// ```
+/// use hastings::coach::explorer::parse_years;
+///
+/// assert_eq!(parse_years("", ""), Ok(None));
+/// assert_eq!(parse_years("1985", " 1990 "), Ok(Some((1985, 1990))));
+/// assert_eq!(parse_years("", "1990"), Ok(Some((1, 1990))));
+/// assert!(parse_years("1990", "1985").is_err());
+/// assert!(parse_years("19x5", "").is_err());
+/// ```
+///
+/// # Errors
+///
+/// A sentence for the learner when a field holds no year or "from" is after "to".
+pub fn parse_years(from: &str, to: &str) -> Result<Option<(u16, u16)>, String> {
+    let year = |s: &str, unset: u16| {
+        let s = s.trim();
+        if s.is_empty() {
+            return Ok(unset);
+        }
+        s.parse::<u16>()
+            .ok()
+            .filter(|&y| y > 0)
+            .ok_or_else(|| format!("`{s}` is not a year."))
+    };
+    if from.trim().is_empty() && to.trim().is_empty() {
+        return Ok(None);
+    }
+    let (from, to) = (year(from, 1)?, year(to, u16::MAX)?);
+    if to < from {
+        return Err(format!("{from} is after {to}."));
+    }
+    Ok(Some((from, to)))
 }
 
 impl Coach {
@@ -338,6 +419,7 @@ impl Coach {
             ExplorerCommand::ToggleSpeed(speed) => {
                 self.explorer.filter.speeds ^= 1 << speed.index();
             }
+            ExplorerCommand::SetYears(years) => self.explorer.filter.years = years,
             ExplorerCommand::SetSource(source) => self.explorer.source = source,
         }
     }

@@ -1,16 +1,20 @@
 //! The Explorer tab, like lichess's opening explorer: the source (all games, or a
 //! player's tree as White or Black, with "Prepare against" that player), the filters
-//! (rating bands and speeds as toggle buttons), then each move at the position on the
-//! board with its share, games, a white/draw/black bar with percentages and the average
-//! rating; a click plays the move. The numbers come from the coach's cached view
-//! ([`crate::coach::explorer`]); the panel does no work of its own.
+//! (rating bands and speeds as toggle buttons, years from and to), then each move at
+//! the position on the board with its share, games, a white/draw/black bar with
+//! percentages and the average rating (a click plays the move), then the position's
+//! top games: the move, the players, the result, the year and the rating. The numbers
+//! come from the coach's cached view ([`crate::coach::explorer`]); the panel does no
+//! work of its own.
 
 use eframe::egui;
 use egui::{Color32, RichText, Sense, Ui, WidgetInfo};
 
 use super::command::Command;
 use crate::book::explorer::{RatingBand, Speed, group_digits};
-use crate::coach::explorer::{ExplorerCommand, ExplorerRow, ExplorerSource, ExplorerState};
+use crate::coach::explorer::{
+    ExplorerCommand, ExplorerRow, ExplorerSource, ExplorerState, ExplorerTopGame, parse_years,
+};
 
 /// The Explorer tab; `learner_name` marks the learner's own games in the chooser.
 pub(super) fn explorer_panel_ui(
@@ -52,7 +56,9 @@ pub(super) fn explorer_panel_ui(
     let view = state.view();
     if let Some(error) = &view.error {
         ui.colored_label(ui.visuals().error_fg_color, error);
-        return;
+        if view.rows.is_empty() {
+            return;
+        }
     }
     if view.hidden {
         ui.label("Hidden until you move: it would give the answer away.");
@@ -70,6 +76,31 @@ pub(super) fn explorer_panel_ui(
             commands.push(Command::Explorer(ExplorerCommand::Play(row.mv)));
         }
     }
+    if !view.top.is_empty() {
+        ui.separator();
+        ui.strong("Top games");
+        for top in &view.top {
+            let (players, details) = top_game_text(top);
+            ui.add_space(2.0);
+            ui.label(RichText::new(players).strong());
+            ui.label(RichText::new(details).monospace().weak());
+        }
+    }
+}
+
+/// A top game in two lines: the players (`"Carlsen - Nakamura"`), then the move, the
+/// result, the year (`?` unknown) and the mean rating (`unrated` without both):
+/// `"e4  1-0  2025  2850"`.
+fn top_game_text(top: &ExplorerTopGame) -> (String, String) {
+    let game = &top.game.game;
+    let year = game.year.map_or_else(|| "?".to_owned(), |y| y.to_string());
+    let rating = game
+        .rating
+        .map_or_else(|| "unrated".to_owned(), |r| r.to_string());
+    (
+        format!("{} - {}", game.white, game.black),
+        format!("{}  {}  {year}  {rating}", top.san, game.result),
+    )
 }
 
 /// What the chooser calls `source`: its text, "(my games)" for the learner's own.
@@ -164,6 +195,86 @@ fn filters_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
             }
         }
     });
+    years_ui(ui, state, commands);
+}
+
+/// The text of the years fields, kept between frames for the years they were typed
+/// for: when the tab's years change otherwise (a new index), the fields show those.
+#[derive(Debug, Clone, Default)]
+struct YearFields {
+    years: Option<(u16, u16)>,
+    from: String,
+    to: String,
+    error: Option<String>,
+}
+
+impl YearFields {
+    fn of(years: Option<(u16, u16)>) -> YearFields {
+        let (from, to) = match years {
+            None => (String::new(), String::new()),
+            Some((from, to)) => {
+                let bound = |y: u16, unset: u16| {
+                    if y == unset {
+                        String::new()
+                    } else {
+                        y.to_string()
+                    }
+                };
+                (bound(from, 1), bound(to, u16::MAX))
+            }
+        };
+        YearFields {
+            years,
+            from,
+            to,
+            error: None,
+        }
+    }
+}
+
+/// "Years", from … to …: two fields, empty for any year; a change that reads as years
+/// sets the tab's, one that does not says why under them.
+fn years_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
+    let id = egui::Id::unique("explorer_years");
+    let years = state.years();
+    let mut fields = ui
+        .data(|d| d.get_temp::<YearFields>(id))
+        .filter(|f| f.years == years)
+        .unwrap_or_else(|| YearFields::of(years));
+    let mut changed = false;
+    ui.label("Years");
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        let mut field = |ui: &mut Ui, name: &str, text: &mut String| {
+            let label = ui.label(name);
+            let edit = egui::TextEdit::singleline(text)
+                .desired_width(44.0)
+                .hint_text("any");
+            changed |= ui
+                .add(edit)
+                .labelled_by(label.id)
+                .on_hover_text("A year such as 2015; empty for any")
+                .changed();
+        };
+        field(ui, "from", &mut fields.from);
+        field(ui, "to", &mut fields.to);
+    });
+    if changed {
+        match parse_years(&fields.from, &fields.to) {
+            Ok(parsed) => {
+                fields.error = None;
+                if parsed != years {
+                    fields.years = parsed;
+                    commands.push(Command::Explorer(ExplorerCommand::SetYears(parsed)));
+                }
+            }
+            Err(e) => fields.error = Some(e),
+        }
+    }
+    if let Some(error) = &fields.error {
+        ui.colored_label(ui.visuals().warn_fg_color, error);
+    }
+    ui.data_mut(|d| d.insert_temp(id, fields));
 }
 
 /// One move: SAN, share, games, average rating, then the W/D/L bar. Whether it was

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use egui_kittest::kittest::Queryable as _;
 use hastings::book::explorer::{PositionStats, group_digits};
-use hastings::coach::settings::Settings;
+use hastings::coach::settings::{Settings, Side};
 use hastings::job::JobProgress;
 use hastings::ui::TrainerApp;
 use hastings::workspace::explorer::{ExplorerIndex, MakeOptions, make_explorer};
@@ -26,6 +26,19 @@ pub fn make_index(name: &str, file: &str, players: &[&str]) -> (PathBuf, Explore
     make_explorer(&[super::fixture(file)], &dir, &options, &JobProgress::new()).unwrap();
     let index = ExplorerIndex::open(&dir).unwrap();
     (dir, index)
+}
+
+/// The drill's settings of the Explorer tab's tests: the learner White, seed 3, no
+/// reply delay nor animation, the answer hidden at the learner's turn or not.
+pub fn drill_settings(hide_answer: bool) -> Settings {
+    Settings {
+        learner: Side::White,
+        seed: "3".to_owned(),
+        reply_delay_ms: 0,
+        animate_moves: false,
+        hide_answer,
+        ..Settings::default()
+    }
 }
 
 /// The window with `settings` at `size`, every file dialog the path field (up to 20
@@ -91,4 +104,29 @@ pub fn assert_shows(h: &AppHarness, shown: &[(String, String)]) {
         h.get_by_label(row);
         h.get_by_label(bar);
     }
+}
+
+/// The lines the tab gives the top games of `stats` at `pos`, looked up in `index`:
+/// the players, then the move, result, year and rating.
+pub fn top_labels(
+    index: &ExplorerIndex,
+    stats: &PositionStats,
+    pos: &Chess,
+) -> Vec<(String, String)> {
+    stats
+        .top
+        .iter()
+        .map(|t| {
+            let top = index.top_game(t).unwrap();
+            let mv = top.raw_move.to_move(pos).unwrap();
+            let san = SanPlus::from_move(pos.clone(), mv).to_string();
+            let g = top.game;
+            let year = g.year.map_or("?".to_owned(), |y| y.to_string());
+            let rating = g.rating.map_or("unrated".to_owned(), |r| r.to_string());
+            (
+                format!("{} - {}", g.white, g.black),
+                format!("{san}  {}  {year}  {rating}", g.result),
+            )
+        })
+        .collect()
 }

@@ -1,0 +1,125 @@
+//! The Explorer tab's years fields and top games (egui_kittest, real widgets): typing
+//! years "from" and "to" counts only those years' games (the counts equal a direct
+//! query with that filter), a field that holds no year says so and changes nothing,
+//! emptying the fields counts every game again; the position's top games are listed
+//! with their players, result, year and rating, as the index's query gives them, and
+//! follow the board.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use egui_kittest::kittest::Queryable as _;
+use hastings::book::explorer::{ExplorerFilter, group_digits};
+use hastings::coach::Command;
+use shakmaty::Chess;
+
+mod common;
+use common::explorer::{
+    assert_shows, drill_settings, labels, make_index, open_index, top_labels, window,
+};
+
+/// Clicks the field `label` (it takes the focus, the cursor at the end) and types
+/// `text`.
+fn type_into(h: &mut common::AppHarness, label: &str, text: &str) {
+    h.get_by_label(label).click();
+    h.run();
+    h.get_by_label(label).type_text(text);
+    h.run();
+}
+
+#[test]
+fn years_from_and_to_count_only_those_games() {
+    // The style-training games span 1970 to 1997.
+    let (dir, index) = make_index("ui-explorer-years", "style_training.pgn", &[]);
+    let mut h = window(drill_settings(false), (800.0, 600.0));
+    open_index(&mut h, &dir);
+    let start = Chess::default();
+    let all = index
+        .query_position(&start, &ExplorerFilter::default())
+        .unwrap();
+    h.get_by_label(&format!("{} games here", group_digits(all.total().games())));
+
+    type_into(&mut h, "from", "1985");
+    type_into(&mut h, "to", "1990");
+    h.run();
+    assert_eq!(h.state().explorer().years(), Some((1985, 1990)));
+    let filter = ExplorerFilter::default().with_years("1985-1990").unwrap();
+    let some = index.query_position(&start, &filter).unwrap();
+    assert!(
+        0 < some.total().games() && some.total().games() < all.total().games(),
+        "the fixture has games of 1985-1990 and of other years"
+    );
+    assert_shows(&h, &labels(&some, &start));
+    h.get_by_label(&format!(
+        "{} games here",
+        group_digits(some.total().games())
+    ));
+    assert!(
+        h.query_by_label(&format!("{} games here", group_digits(all.total().games())))
+            .is_none()
+    );
+
+    // A field that holds no year says so and keeps the years.
+    // (the field keeps the focus, the cursor after "1990")
+    h.get_by_label("to").type_text("x");
+    h.run();
+    h.get_by_label("`1990x` is not a year.");
+    assert_eq!(h.state().explorer().years(), Some((1985, 1990)));
+
+    // Only "from": every year since.
+    for _ in 0.."1990x".len() {
+        h.key_press(eframe::egui::Key::Backspace);
+        h.run();
+    }
+    assert_eq!(h.state().explorer().years(), Some((1985, u16::MAX)));
+    let since = index
+        .query_position(
+            &start,
+            &ExplorerFilter::default().with_years("1985-65535").unwrap(),
+        )
+        .unwrap();
+    assert_shows(&h, &labels(&since, &start));
+    h.get_by_label(&format!(
+        "{} games here",
+        group_digits(since.total().games())
+    ));
+    assert!(h.query_by_label("`1990x` is not a year.").is_none());
+}
+
+#[test]
+fn the_top_games_are_listed_with_their_players_and_follow_the_board() {
+    let (dir, index) = make_index("ui-explorer-top", "lichess_db_100k.pgn", &[]);
+    let mut h = window(drill_settings(false), (800.0, 600.0));
+    open_index(&mut h, &dir);
+    let start = Chess::default();
+    let stats = index
+        .query_position(&start, &ExplorerFilter::default())
+        .unwrap();
+    let tops = top_labels(&index, &stats, &start);
+    assert!(
+        !tops.is_empty(),
+        "the fixture's games have ratings and players"
+    );
+    h.get_by_label("Top games");
+    for (players, details) in &tops {
+        h.get_by_label(players);
+        h.get_by_label(details);
+    }
+
+    // After 1.e4 (the computer replies; step back to the position after 1.e4).
+    let e4 = common::san_moves("e4")[0];
+    h.state_mut().apply(Command::Play(e4));
+    h.run();
+    h.state_mut().apply(Command::ShowPly(1));
+    h.run();
+    let after_e4 = common::position_after("e4");
+    let stats = index
+        .query_position(&after_e4, &ExplorerFilter::default())
+        .unwrap();
+    let after = top_labels(&index, &stats, &after_e4);
+    assert!(!after.is_empty());
+    assert_ne!(after, tops, "the top games follow the position");
+    for (players, details) in &after {
+        h.get_by_label(players);
+        h.get_by_label(details);
+    }
+}

@@ -64,6 +64,7 @@ mod timings;
 mod top_bar;
 mod verdict_panel;
 mod welcome;
+mod workshop_missing;
 mod workshop_panel;
 
 pub use crate::coach::format;

@@ -4,9 +4,8 @@
 //!   save, undo, redo, the unsaved marker), the chapters (add, rename, delete, move).
 //! - In the right panel ([`move_tree_panel_ui`]): the chapter's move tree
 //!   ([`super::move_tree`]), "Add moves", the walking buttons and the comment editor.
-//! - Under the board ([`missing_panel_ui`]): what the repertoire does not answer at the
-//!   move shown (from the book, or the explorer's games), **Next gap** and **Train
-//!   this**.
+//! - Under the board ([`super::workshop_missing`]): what the repertoire does not answer
+//!   at the move shown, **Next gap** and **Train this**.
 //! - The questions ([`question_ui`]): the file changed on disk (reload, overwrite, save
 //!   as), unsaved edits of an earlier run (recover, discard).
 //!
@@ -25,7 +24,6 @@ use crate::book::document::NodeId;
 use crate::coach::Coach;
 use crate::coach::settings::WorkshopTrain;
 use crate::coach::workshop::{Question, WorkshopCommand, WorkshopFile, WorkshopState, backup_time};
-use crate::coach::workshop_gaps::{GapsState, MissingHere};
 
 /// What is being typed in the Repertoire tab (window state, not saved).
 #[derive(Debug, Default)]
@@ -40,7 +38,7 @@ pub(super) struct WorkshopForm {
     save_as: String,
 }
 
-fn push(commands: &mut Vec<Command>, c: WorkshopCommand) {
+pub(super) fn push(commands: &mut Vec<Command>, c: WorkshopCommand) {
     commands.push(Command::Workshop(c));
 }
 
@@ -458,126 +456,6 @@ pub(super) fn move_tree_panel_ui(
             form.comment = Some((node, text));
         }
         None => {}
-    }
-}
-
-/// Under the board in the Repertoire tab: what the repertoire does not answer here.
-pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    let w = coach.workshop();
-    let gaps = coach.workshop_gaps();
-    ui.horizontal_wrapped(|ui| {
-        ui.strong("What is missing here");
-        let open = w.file().is_some();
-        if ui
-            .add_enabled(open, egui::Button::new("Next gap"))
-            .on_hover_text(
-                "Go to the most likely position where your repertoire has no move and the \
-                 book has (the Coverage tab's depth and threshold)",
-            )
-            .clicked()
-        {
-            push(commands, WorkshopCommand::NextGap);
-        }
-        if ui
-            .add_enabled(open, egui::Button::new("Train this"))
-            .on_hover_text(
-                "Drill the repertoire from the move shown, in the chapters ticked: each new \
-                 line starts here",
-            )
-            .clicked()
-        {
-            push(commands, WorkshopCommand::TrainThis);
-        }
-        let mut from_explorer = coach.settings().workshop_explorer;
-        let index_open = coach.explorer().index().is_some();
-        if ui
-            .add_enabled(
-                index_open,
-                egui::Checkbox::new(&mut from_explorer, "From the explorer's games"),
-            )
-            .on_hover_text(
-                "The replies and how often they come from the Explorer tab's games (its \
-                 index, source and filters) instead of the book; the book's where no game \
-                 reached the position",
-            )
-            .on_disabled_hover_text("Open an explorer index in the Explorer tab first")
-            .changed()
-        {
-            push(commands, WorkshopCommand::GapsFromExplorer(from_explorer));
-        }
-        if gaps.is_computing() {
-            ui.spinner();
-        }
-        if let Some(book) = gaps.book() {
-            ui.weak(format!("{} gaps in all", book.exposure.gaps().len()));
-        }
-    });
-    egui::ScrollArea::vertical()
-        .auto_shrink([false, false])
-        .show(ui, |ui| missing_ui(ui, w, gaps, commands));
-}
-
-fn missing_ui(ui: &mut Ui, w: &WorkshopState, gaps: &GapsState, commands: &mut Vec<Command>) {
-    if w.file().is_none() {
-        ui.label("Open a repertoire to see what it does not answer.");
-        return;
-    }
-    if w.side().is_none() {
-        ui.label("The file does not say which side it is for ([Orientation]).");
-        return;
-    }
-    match gaps.missing() {
-        MissingHere::Unknown => {
-            ui.weak("Working out the gaps…");
-        }
-        MissingHere::NotApplicable(why) => {
-            ui.label(why);
-        }
-        MissingHere::NotReached => {
-            ui.label(
-                "A drill does not get here within the Coverage tab's depth (or too rarely \
-                 to follow).",
-            );
-        }
-        MissingHere::LearnerToMove {
-            answered,
-            theory,
-            reach,
-        } => {
-            let odds = crate::trainer::coverage::one_in(*reach);
-            if *answered {
-                ui.label(format!(
-                    "Your move here is in the repertoire (1 in {odds} games)."
-                ));
-            } else if theory.is_empty() {
-                ui.label(format!("Your move is missing here (1 in {odds} games)."));
-            } else {
-                ui.label(format!(
-                    "Your move is missing here (1 in {odds} games). The book plays {}.",
-                    theory.join(", ")
-                ));
-            }
-        }
-        MissingHere::OpponentToMove(replies) if replies.is_empty() => {
-            ui.label("Every book reply here has your answer.");
-        }
-        MissingHere::OpponentToMove(replies) => {
-            ui.label("Book replies without your answer (click one to go there):");
-            for r in replies {
-                let text = format!(
-                    "{}  1 in {} games{}",
-                    r.san,
-                    r.one_in(),
-                    if r.gap { "  (gap)" } else { "" }
-                );
-                if ui.link(text).clicked() {
-                    // Go there, adding nothing (even with "Add moves" on).
-                    let mut moves = w.moves();
-                    moves.push(r.mv);
-                    push(commands, WorkshopCommand::GoToMoves(moves));
-                }
-            }
-        }
     }
 }
 

@@ -30,6 +30,7 @@ use super::screenshot::ScreenshotPlan;
 use super::sounds::SoundPlayer;
 use super::timings::Timings;
 use super::welcome::{self, Welcome};
+use super::workshop_missing;
 use super::workshop_panel::{self, WorkshopForm};
 use super::{
     board_panel, board_theme, drill_panel, import_report, move_box, play_on_panel, side_question,
@@ -460,7 +461,7 @@ impl TrainerApp {
                         commands.push(folding::set_panels(settings, |p| p.chart = false));
                     }
                     if workshop {
-                        workshop_panel::missing_panel_ui(ui, &self.coach, commands);
+                        workshop_missing::missing_panel_ui(ui, &self.coach, commands);
                     } else if self.coach.play_on.is_active() {
                         play_on_panel::engine_lines_ui(ui, &self.coach);
                     } else {

@@ -1,0 +1,86 @@
+//! The coach's side of the Repertoire tab: the commands it carries out itself (they
+//! need the book, the drill or a dialog), the settings it keeps (the file open, the
+//! chapters drilled), the book read again after a save, the file opened again at the
+//! next start.
+
+use std::path::PathBuf;
+
+use super::{WorkshopCommand, WorkshopState};
+use crate::coach::Coach;
+
+impl Coach {
+    /// The Repertoire tab's workshop.
+    pub fn workshop(&self) -> &WorkshopState {
+        &self.workshop
+    }
+
+    /// Sets the folder for the workshop's backups and journal (the window's data
+    /// folder; tests use a temporary one).
+    pub fn set_workshop_data_dir(&mut self, dir: Option<PathBuf>) {
+        self.workshop.data_dir = dir;
+    }
+
+    /// Carries out a command of the Repertoire tab.
+    pub(crate) fn apply_workshop(&mut self, command: WorkshopCommand) {
+        match command {
+            WorkshopCommand::NextGap => self.next_gap(),
+            WorkshopCommand::TrainThis => self.train_this(),
+            WorkshopCommand::ToggleTrainChapter(i) => self.toggle_train_chapter(i),
+            WorkshopCommand::GapsFromExplorer(on) => self.settings.workshop_explorer = on,
+            WorkshopCommand::Choose(what) => {
+                self.notify(crate::coach::Notice::ChooseWorkshopFile(what))
+            }
+            command => {
+                let before = self.workshop.file().map(|f| f.path().to_owned());
+                let writes = self.workshop.writes;
+                self.workshop.apply(command);
+                if self.workshop.writes != writes {
+                    self.read_saved_repertoire_again();
+                }
+                let path = self.workshop.file().map(|f| f.path().to_owned());
+                if path != before {
+                    // Another file: the drill no longer trains the last one's subtree.
+                    self.stop_workshop_training();
+                }
+                if path.is_some() {
+                    self.settings.workshop_file = path;
+                }
+            }
+        }
+        self.request_repaint();
+    }
+
+    /// After a save: where the book has the file loaded, it reads it again (in the
+    /// background), so the drill and the Coverage tab use the saved version.
+    fn read_saved_repertoire_again(&mut self) {
+        let Some(path) = self.workshop.file().map(|f| f.path().to_owned()) else {
+            return;
+        };
+        let Some(loaded) = self.workspace.file(&path) else {
+            return;
+        };
+        let mode = match loaded.mode {
+            crate::book::ImportMode::Repertoire => crate::workspace::FileMode::Repertoire,
+            crate::book::ImportMode::Games => crate::workspace::FileMode::Games,
+            crate::book::ImportMode::Auto => crate::workspace::FileMode::Auto,
+        };
+        self.workspace.open(vec![path], mode);
+    }
+
+    /// Opens the file the workshop had at the last run (asking first when it has
+    /// unsaved edits).
+    pub(crate) fn reopen_workshop(&mut self) {
+        let Some(path) = self.settings.workshop_file.clone() else {
+            return;
+        };
+        if path.exists() {
+            self.workshop.open(&path);
+            self.resume_workshop_training(&path);
+        } else {
+            self.workshop.set_message(format!(
+                "The repertoire open last time, {}, is not there any more.",
+                path.display()
+            ));
+        }
+    }
+}

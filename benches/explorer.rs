@@ -3,8 +3,13 @@
 //!
 //! `cargo bench --bench explorer` makes an index of `EXPLORER_BENCH_GAMES` generated
 //! games (default 20,000) in the temporary directory and measures one query (every move
-//! of one position, with and without filters) at positions along a main line. The same
-//! binary writes the generated games for `docs/explorer_bench.sh`:
+//! of one position, with and without filters) at positions along a main line. Before
+//! criterion's means it prints the latency percentiles of 4,000 queries at positions of
+//! random walks through the index (each move as often as its games, 0 to 24 plies; every
+//! other query filtered), and the window's frame times while the Explorer tab follows a
+//! drill (egui_kittest, 1280×800: each frame's logic, the panel's query when the position
+//! changed, layout and tessellation). The same binary writes the generated games for
+//! `docs/explorer_bench.sh`:
 //!
 //!     cargo bench --bench explorer -- --write-pgn /tmp/explorer-1m.pgn 1000000
 //!
@@ -18,6 +23,7 @@
 
 use std::hint::black_box;
 use std::path::PathBuf;
+use std::time::Instant;
 
 use criterion::{Criterion, criterion_group};
 use hastings::book::explorer::ExplorerFilter;
@@ -49,6 +55,112 @@ fn index_for_bench() -> (PathBuf, ExplorerIndex) {
     (base, index)
 }
 
+/// The latency of one query (every move of a position) at 4,000 positions of random
+/// walks through the index, half of them filtered: median, 99th percentile, longest.
+fn query_percentiles(index: &ExplorerIndex, filtered: &ExplorerFilter) {
+    use rand::{RngExt as _, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+    let mut times = Vec::new();
+    for i in 0..4_000 {
+        let mut pos = Chess::default();
+        for _ in 0..rng.random_range(0..25) {
+            let stats = index
+                .query_position(&pos, &ExplorerFilter::default())
+                .unwrap();
+            let total = stats.total().games();
+            if total == 0 {
+                break;
+            }
+            let mut pick = rng.random_range(0..total);
+            let Some(m) = stats.moves.iter().find(|m| {
+                let hit = pick < m.games();
+                pick = pick.saturating_sub(m.games());
+                hit
+            }) else {
+                break;
+            };
+            let Ok(mv) = m.raw_move.to_move(&pos) else {
+                break;
+            };
+            pos.play_unchecked(mv);
+        }
+        let filter = if i % 2 == 0 {
+            ExplorerFilter::default()
+        } else {
+            *filtered
+        };
+        let t = Instant::now();
+        black_box(index.query_position(&pos, &filter).unwrap());
+        times.push(t.elapsed());
+    }
+    times.sort();
+    eprintln!(
+        "explorer query at 4,000 random positions: median {:.1?}, 99th percentile {:.1?}, \
+         longest {:.1?}",
+        times[times.len() / 2],
+        times[times.len() * 99 / 100],
+        times[times.len() - 1]
+    );
+}
+
+/// The window's frames while the Explorer tab, with this index open, follows a drill:
+/// "Show me" plays the learner's book move, the computer answers, a new line at the
+/// end; every frame timed.
+fn window_frames(dir: &std::path::Path) {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable as _;
+    use hastings::coach::Command;
+    use hastings::coach::command::Action;
+    use hastings::coach::explorer::ExplorerCommand;
+    use hastings::coach::settings::Settings;
+    use hastings::ui::TrainerApp;
+    let graph = std::sync::Arc::new(hastings::book::PositionGraph::eco().unwrap());
+    let settings = Settings {
+        seed: "3".to_owned(),
+        reply_delay_ms: 0,
+        animate_moves: false,
+        hide_answer: false,
+        ..Settings::default()
+    };
+    let mut h = Harness::builder()
+        .with_size(eframe::egui::vec2(1280.0, 800.0))
+        .build_ui_state(
+            |ui, app: &mut TrainerApp| app.frame_ui(ui),
+            TrainerApp::new(graph, settings),
+        );
+    h.run();
+    h.state_mut()
+        .apply(Command::Explorer(ExplorerCommand::Open(dir.to_path_buf())));
+    h.get_by_label("Explorer").click();
+    h.run();
+    let mut frames = Vec::new();
+    let mut moves = 0;
+    for _ in 0..400 {
+        let action = if h.state().is_enabled(Action::ShowMe) {
+            moves += 1;
+            Action::ShowMe
+        } else {
+            Action::NewLine
+        };
+        let t = Instant::now();
+        h.state_mut().apply(Command::Action(action));
+        h.step();
+        frames.push(t.elapsed());
+        let t = Instant::now();
+        h.step();
+        frames.push(t.elapsed());
+    }
+    frames.sort();
+    eprintln!(
+        "window with the Explorer tab following a drill ({moves} learner moves, {} frames): \
+         median {:.2?}, 99th percentile {:.2?}, longest {:.2?}",
+        frames.len(),
+        frames[frames.len() / 2],
+        frames[frames.len() * 99 / 100],
+        frames[frames.len() - 1]
+    );
+}
+
 fn bench_queries(c: &mut Criterion) {
     let (base, index) = index_for_bench();
     // Positions along 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6: from thousands of games to few.
@@ -70,6 +182,8 @@ fn bench_queries(c: &mut Criterion) {
         .unwrap()
         .with_years("2015-2020")
         .unwrap();
+    query_percentiles(&index, &filtered);
+    window_frames(index.dir());
     let mut group = c.benchmark_group("explorer query");
     for (name, filter) in [
         ("all games", ExplorerFilter::default()),

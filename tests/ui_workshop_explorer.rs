@@ -16,9 +16,11 @@ mod common;
 use common::explorer::{make_index, open_index, window};
 use common::{AppHarness, san_moves, square_label, temp_dir};
 
+/// Clicks `label` and draws two frames (an edit or the tick starts the gaps on a
+/// thread, whose spinner keeps the window repainting: `run` would not settle).
 fn click(h: &mut AppHarness, label: &str) {
     h.get_by_label(label).click();
-    h.run();
+    h.run_steps(2);
 }
 
 /// The replies missing at the cursor, the gaps computed for the document as it is.

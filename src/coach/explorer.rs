@@ -161,9 +161,8 @@ pub struct ExplorerState {
     preparing: Option<Preparing>,
 }
 
-/// An explorer's games for other work: the index's folder and the filter (what
-/// identifies them), and the counts.
-pub(crate) type ExplorerGames = (PathBuf, ExplorerFilter, Arc<FilteredExplorer>);
+/// An explorer's games for other work: the index and the filter.
+pub(crate) type ExplorerGames = (Arc<ExplorerIndex>, ExplorerFilter);
 
 impl ExplorerState {
     /// The open index.
@@ -176,15 +175,14 @@ impl ExplorerState {
         &self.filter
     }
 
-    /// The games the tab shows, for other work: the open index under the tab's source
-    /// and filter, with what identifies them (the index's folder and the filter);
-    /// `None` without an index, an error when the player is not in it.
-    pub(crate) fn counts(&self) -> Option<Result<ExplorerGames, String>> {
+    /// The games the tab shows, for other work: the open index and the filter of its
+    /// source; `None` without an index, an error when the player is not in it.
+    pub(crate) fn games(&self) -> Option<Result<ExplorerGames, String>> {
         let index = self.index.as_ref()?;
-        Some(self.query_filter(index).map(|filter| {
-            let counts = Arc::new(FilteredExplorer::new(Arc::clone(index), filter));
-            (index.dir().to_owned(), filter, counts)
-        }))
+        Some(
+            self.query_filter(index)
+                .map(|filter| (Arc::clone(index), filter)),
+        )
     }
 
     /// Whose games are shown.

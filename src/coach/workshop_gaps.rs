@@ -25,6 +25,7 @@ use crate::book::{NodeKey, PositionGraph, Side, SourceId};
 use crate::job::{Job, JobPoll};
 use crate::sampler::{MoveSource, Popularity, Style};
 use crate::trainer::coverage::{CoverageOptions, Exposure, exposure_from, one_in};
+use crate::workspace::explorer::FilteredExplorer;
 
 /// What an exposure was computed for.
 #[derive(Debug, Clone, PartialEq)]
@@ -154,20 +155,21 @@ impl GapsState {
 fn repertoire_lines(
     chapters: &[(u32, bool, Arc<GameTree>)],
 ) -> (Vec<OpeningLine>, Option<Vec<OpeningLine>>) {
+    // The drilled chapters' lines are kept apart only when some are left out.
+    let some_left_out = chapters.iter().any(|(_, drills, _)| !drills);
     let mut all = Vec::new();
-    let mut drilled = Vec::new();
+    let mut drilled = some_left_out.then(Vec::new);
     for (number, drills, tree) in chapters {
         let lines = tree.opening_lines(LineSource::Pgn {
             source: SourceId(1),
             game: *number,
         });
-        if *drills {
+        if let Some(drilled) = drilled.as_mut().filter(|_| *drills) {
             drilled.extend(lines.iter().cloned());
         }
         all.extend(lines);
     }
-    let some_left_out = chapters.iter().any(|(_, drills, _)| !drills);
-    (all, some_left_out.then_some(drilled))
+    (all, drilled)
 }
 
 /// The graph of `lines`, made after `previous` (the graph before the edit) when there
@@ -276,7 +278,7 @@ impl Coach {
     fn gaps_key(&self, side: Side) -> GapsKey {
         let explorer = self
             .workshop_explorer()
-            .map(|(dir, filter, _)| (dir, filter));
+            .map(|(index, filter)| (index.dir().to_owned(), filter));
         GapsKey {
             generation: self.workshop.generation,
             chapter_side: Color::from(side),
@@ -363,7 +365,9 @@ impl Coach {
         }
         let theory = Arc::clone(self.workspace.eco());
         let books = self.workspace.books();
-        let explorer = self.workshop_explorer().map(|(_, _, counts)| counts);
+        let explorer = self
+            .workshop_explorer()
+            .map(|(index, filter)| Arc::new(FilteredExplorer::new(index, filter)));
         let style = key.style.clone();
         let popularity = key.popularity;
         let options = CoverageOptions {
@@ -411,14 +415,14 @@ impl Coach {
         }
     }
 
-    /// The Explorer tab's games when the missing replies come from them (the index's
-    /// folder, the filter, the counts); `None` when they come from the book (not
-    /// chosen, no index open, or a player the index does not keep).
+    /// The Explorer tab's games when the missing replies come from them (the index and
+    /// the filter); `None` when they come from the book (not chosen, no index open, or a
+    /// player the index does not keep).
     fn workshop_explorer(&self) -> Option<ExplorerGames> {
         if !self.settings.workshop_explorer {
             return None;
         }
-        self.explorer().counts()?.ok()
+        self.explorer().games()?.ok()
     }
 
     /// Computes the exposure now when it is not up to date, and waits for it (tests,

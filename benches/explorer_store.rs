@@ -115,16 +115,14 @@ impl hastings::book::explorer::GameSink for RedbSink<'_> {
     fn game(&mut self, game: &ExplorerGame, positions: &[(u64, RawMove)]) {
         let game_ref = self.next_game;
         self.next_game += 1;
-        let line = GameEntry {
-            white: game.white.clone(),
-            black: game.black.clone(),
-            result: game.result().to_owned(),
-            year: game.year,
-            rating: game.rating(),
-            source: 0,
-            number: game.number,
-        }
-        .to_line();
+        let entry = GameEntry::of_game(game, 0);
+        let line = format!(
+            "{}\t{}\t{}\t{}",
+            entry.to_line(),
+            entry.result(),
+            entry.year.unwrap_or(0),
+            entry.rating.unwrap_or(0)
+        );
         self.games.insert(game_ref, line.as_str()).unwrap();
         for mut r in ExplorerRecord::of_game(game, positions, &[Partition::ALL], game_ref) {
             let k = record_key(&r);

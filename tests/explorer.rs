@@ -373,6 +373,130 @@ fn a_damaged_index_says_what_is_wrong() {
 }
 
 #[test]
+fn top_games_are_read_from_their_files() {
+    // Every top game of every position of the fixture's index within 6 plies: its
+    // file holds it at its number, with the table's players, and its moves from the
+    // start reach the position and then play the top game's move.
+    let dir = temp_dir("explorer-top-read");
+    let index = make(&lichess(), &dir, &[], BuildOptions::default());
+    let mut read = 0;
+    for (_, (pos, stats)) in walk(&index, &ExplorerFilter::default()) {
+        let ply = pos.fullmoves().get() as usize * 2 - 2 + usize::from(pos.turn() == Color::Black);
+        if ply > 6 {
+            continue;
+        }
+        for t in &stats.top {
+            let top = index.top_game(t).unwrap();
+            assert!(Path::new(&top.file).is_absolute(), "{}", top.file);
+            let game = top.read().unwrap();
+            assert_eq!(game.number, top.game.number);
+            assert_eq!(game.tag("White"), Some(top.game.white.as_str()));
+            let at = game.position(ply);
+            assert_eq!(
+                key(&at),
+                key(&pos),
+                "game {} after {ply} plies",
+                game.number
+            );
+            assert_eq!(
+                game.moves.get(ply).copied(),
+                Some(top.raw_move.to_move(&pos).unwrap()),
+                "game {}",
+                game.number
+            );
+            read += 1;
+        }
+    }
+    assert!(read > 50, "{read} top games read");
+
+    // The file changed under the index: an error that says so, not another game.
+    let copy = dir.with_extension("pgn");
+    std::fs::copy(&lichess()[0], &copy).unwrap();
+    let moved_dir = temp_dir("explorer-top-moved");
+    let moved = make(
+        std::slice::from_ref(&copy),
+        &moved_dir,
+        &[],
+        BuildOptions::default(),
+    );
+    let stats = moved
+        .query_position(&Chess::default(), &ExplorerFilter::default())
+        .unwrap();
+    let top = moved.top_game(&stats.top[0]).unwrap();
+    std::fs::write(&copy, "[White \"Someone\"]\n[Black \"Else\"]\n\n1. e4 *\n").unwrap();
+    let err = top.read().unwrap_err().to_string();
+    assert!(err.contains("not the one the index counted"), "{err}");
+    std::fs::remove_file(&copy).unwrap();
+    let err = top.read().unwrap_err().to_string();
+    assert!(err.contains("cannot read"), "{err}");
+}
+
+#[test]
+fn an_index_of_an_older_format_asks_to_be_made_again() {
+    let dir = temp_dir("explorer-old-format");
+    make(&lichess(), &dir, &[], BuildOptions::default());
+    let segment = dir.join("seg-000001.seg");
+    let mut bytes = std::fs::read(&segment).unwrap();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    std::fs::write(&segment, &bytes).unwrap();
+    let err = ExplorerIndex::open(&dir).unwrap_err().to_string();
+    assert!(
+        err.contains("format version 1") && err.contains("explorer make"),
+        "{err}"
+    );
+}
+
+#[test]
+fn no_damaged_byte_makes_a_query_panic() {
+    // Each of 300 bytes spread over the whole segment (records, index, game facts and
+    // lines) set to a value that breaks its field: opening, querying every position of
+    // 6 plies and reading top games either answer or give an error, never a panic.
+    let dir = temp_dir("explorer-flips");
+    make(&lichess(), &dir, &[], BuildOptions::default());
+    let segment = dir.join("seg-000001.seg");
+    let bytes = std::fs::read(&segment).unwrap();
+    let positions: Vec<Chess> = {
+        let index = ExplorerIndex::open(&dir).unwrap();
+        walk(&index, &ExplorerFilter::default())
+            .into_values()
+            .map(|(pos, _)| pos)
+            .take(60)
+            .collect()
+    };
+    let (mut errors, mut answers) = (0, 0);
+    for i in 0..300usize {
+        let at = 64 + (i * 7919) % (bytes.len() - 64);
+        for value in [0xff, 0x00, 0x1f] {
+            let mut damaged = bytes.clone();
+            damaged[at] = value;
+            std::fs::write(&segment, &damaged).unwrap();
+            let Ok(index) = ExplorerIndex::open(&dir) else {
+                errors += 1;
+                continue;
+            };
+            for pos in &positions {
+                match index.query_position(pos, &ExplorerFilter::default()) {
+                    Ok(stats) => {
+                        answers += 1;
+                        for t in &stats.top {
+                            let _ = index.top_game(t);
+                        }
+                    }
+                    Err(e) => {
+                        errors += 1;
+                        assert!(e.to_string().contains("damaged"), "{e}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        errors > 0 && answers > 0,
+        "{errors} errors, {answers} answers"
+    );
+}
+
+#[test]
 fn an_index_is_not_made_twice_and_unknown_players_are_named() {
     let dir = temp_dir("explorer-twice");
     let index = make(&lichess(), &dir, &[], BuildOptions::default());

@@ -123,3 +123,82 @@ fn the_top_games_are_listed_with_their_players_and_follow_the_board() {
         h.get_by_label(details);
     }
 }
+
+#[test]
+fn a_click_on_a_top_game_opens_it_at_the_position_and_steps_through_it() {
+    let (dir, index) = make_index("ui-explorer-open-game", "lichess_db_100k.pgn", &[]);
+    let mut h = window(drill_settings(false), (1280.0, 800.0));
+    open_index(&mut h, &dir);
+    // After 1.e4 (the computer replies; step back to the position after 1.e4).
+    let e4 = common::san_moves("e4")[0];
+    h.state_mut().apply(Command::Play(e4));
+    h.run();
+    h.state_mut().apply(Command::ShowPly(1));
+    h.run();
+    let after_e4 = common::position_after("e4");
+    let stats = index
+        .query_position(&after_e4, &ExplorerFilter::default())
+        .unwrap();
+    let tops = top_labels(&index, &stats, &after_e4);
+    let (players, _) = &tops[1];
+    let top = index.top_game(&stats.top[1]).unwrap();
+    let game = top.read().unwrap();
+
+    // Below the moves: scrolled to, as a user would.
+    h.get_by_label(players).scroll_to_me();
+    h.run();
+    h.get_by_label(players).click();
+    h.run();
+    h.state_mut().finish_explorer_game();
+    h.run();
+    let g = h.state().explorer().game();
+    let shown = g
+        .shown()
+        .unwrap_or_else(|| panic!("not shown: {:?} {:?}", g.message(), g.loading()))
+        .clone();
+    // The window: the game's players and where it is, and its moves.
+    h.get_by_label(&shown.title);
+    assert!(shown.title.contains(&top.game.white), "{}", shown.title);
+    assert!(
+        shown
+            .details
+            .ends_with(&format!("lichess_db_100k.pgn, game {}", top.game.number)),
+        "{}",
+        shown.details
+    );
+    h.get_by_label(&shown.details);
+    assert_eq!(shown.sans, game.sans());
+    // It opens just after its move at the tab's position (1.e4 and Black's reply).
+    assert_eq!(shown.ply(), 2);
+    assert_eq!(shown.position(), &game.position(2));
+    assert_eq!(
+        shown.last_move(),
+        Some(&top.raw_move.to_move(&after_e4).unwrap())
+    );
+
+    // The buttons and the moves step through it.
+    h.get_by_label("Forward").click();
+    h.run();
+    assert_eq!(h.state().explorer().game().shown().unwrap().ply(), 3);
+    h.get_by_label("Game start").click();
+    h.run();
+    assert_eq!(h.state().explorer().game().shown().unwrap().ply(), 0);
+    h.get_by_label(&shown.sans[4]).click();
+    h.run();
+    let now = h.state().explorer().game().shown().unwrap();
+    assert_eq!((now.ply(), now.position()), (5, &game.position(5)));
+    h.get_by_label("Game end").click();
+    h.run();
+    assert_eq!(
+        h.state().explorer().game().shown().unwrap().ply(),
+        game.moves.len()
+    );
+    // The drill's board did not move.
+    assert_eq!(h.state().session().viewing(), Some(1));
+
+    // Closed with the window's cross.
+    h.get_by_label("Close window").click();
+    h.run();
+    assert!(!h.state().explorer().game().is_open());
+    assert!(h.query_by_label(&shown.title).is_none());
+}

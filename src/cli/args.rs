@@ -30,11 +30,12 @@ pub struct GuiArgs {
     /// files given, e.g. a repertoire; `check`: that tab after an engine check of the
     /// files; `explorer`: the Explorer tab with the explorer index given as the file
     /// (showing its first player's tree, as the learner's opponent, when it keeps any);
+    /// `explorer-game`: the same with the position's first top game open in its window;
     /// `book`, `style`; `play-on`: play on after the
     /// moves against the built-in engine (it moves first), the eval bar and arrow on;
     /// `start`: the window a new user sees first; `repertoire`: the Repertoire tab with
     /// the file given open, at the moves).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "start", "explorer", "repertoire"])]
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "start", "explorer", "explorer-game", "repertoire"])]
     pub tab: Option<String>,
     /// With `--screenshot`: the board's look, `THEME[,PIECES[,COORDINATES]]`, e.g.
     /// `blue,chessnut,outside` (themes brown, blue, green; pieces cburnett, chessnut,

@@ -329,9 +329,9 @@ fn query(args: &ExplorerQueryArgs, out: &mut impl Write) -> Result<(), CliError>
                 .to_move(&pos)
                 .map(|m| UciMove::from_standard(m).to_string())
                 .unwrap_or_else(|_| top.raw_move.to_string()),
+            result: top.game.result().to_owned(),
             white: top.game.white,
             black: top.game.black,
-            result: top.game.result,
             year: top.game.year,
             rating: top.game.rating,
             file: top.file,

@@ -23,6 +23,7 @@ use shakmaty::{Chess, Color, Move};
 
 use super::Coach;
 use super::command::{Action, Command};
+use super::explorer_game::ExplorerGameState;
 use super::format::count;
 use super::play_on::PlayOnCommand;
 use crate::book::explorer::{ExplorerCounts, ExplorerFilter, PositionStats, RatingBand, Speed};
@@ -56,6 +57,12 @@ pub enum ExplorerCommand {
     Prepare,
     /// Back to the book's popularity.
     StopPreparing,
+    /// Open top game `i` of the view in the game window.
+    OpenGame(usize),
+    /// Show this ply of the game in the window.
+    GameTo(usize),
+    /// Close the game window.
+    CloseGame,
 }
 
 /// Whose games the tab counts.
@@ -159,12 +166,24 @@ pub struct ExplorerState {
     key: Option<(u64, ExplorerSource, ExplorerFilter, bool)>,
     view: ExplorerView,
     preparing: Option<Preparing>,
+    /// The game window.
+    pub(super) game: ExplorerGameState,
 }
 
 /// An explorer's games for other work: the index and the filter.
 pub(crate) type ExplorerGames = (Arc<ExplorerIndex>, ExplorerFilter);
 
 impl ExplorerState {
+    /// The game window's state.
+    pub fn game(&self) -> &ExplorerGameState {
+        &self.game
+    }
+
+    /// The position the view was made for (its Polyglot key).
+    pub(super) fn position_key(&self) -> Option<u64> {
+        self.key.as_ref().map(|k| k.0)
+    }
+
     /// The open index.
     pub fn index(&self) -> Option<&Arc<ExplorerIndex>> {
         self.index.as_ref()
@@ -387,6 +406,9 @@ impl Coach {
                 }
             }
             ExplorerCommand::Prepare => self.prepare_against(),
+            ExplorerCommand::OpenGame(i) => self.open_explorer_game(i),
+            ExplorerCommand::GameTo(ply) => self.explorer_game_to(ply),
+            ExplorerCommand::CloseGame => self.close_explorer_game(),
             ExplorerCommand::StopPreparing => {
                 if self.explorer.preparing.take().is_some() {
                     self.session.set_explorer(None);
@@ -474,6 +496,7 @@ impl Coach {
     /// the position, the source or the filter changed); says when the tree being
     /// prepared against could not be read.
     pub(super) fn refresh_explorer(&mut self) {
+        self.poll_explorer_game();
         if let Some(e) = self
             .explorer
             .preparing

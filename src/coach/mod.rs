@@ -29,6 +29,7 @@ pub mod compare_games;
 pub mod coverage;
 pub mod explore;
 pub mod explorer;
+pub mod explorer_game;
 pub mod files;
 pub mod format;
 pub mod human;

@@ -3,7 +3,8 @@
 //! (rating bands and speeds as toggle buttons, years from and to), then each move at
 //! the position on the board with its share, games, a white/draw/black bar with
 //! percentages and the average rating (a click plays the move), then the position's
-//! top games: the move, the players, the result, the year and the rating. The numbers
+//! top games: the move, the players (a click opens the game in its window), the
+//! result, the year and the rating. The numbers
 //! come from the coach's cached view ([`crate::coach::explorer`]); the panel does no
 //! work of its own.
 
@@ -78,11 +79,20 @@ pub(super) fn explorer_panel_ui(
     }
     if !view.top.is_empty() {
         ui.separator();
-        ui.strong("Top games");
-        for top in &view.top {
+        ui.horizontal_wrapped(|ui| {
+            ui.strong("Top games");
+            ui.label(RichText::new("(click one to open it)").weak());
+        });
+        for (i, top) in view.top.iter().enumerate() {
             let (players, details) = top_game_text(top);
             ui.add_space(2.0);
-            ui.label(RichText::new(players).strong());
+            if ui
+                .link(RichText::new(players).strong())
+                .on_hover_text("Open this game")
+                .clicked()
+            {
+                commands.push(Command::Explorer(ExplorerCommand::OpenGame(i)));
+            }
             ui.label(RichText::new(details).monospace().weak());
         }
     }
@@ -99,7 +109,7 @@ fn top_game_text(top: &ExplorerTopGame) -> (String, String) {
         .map_or_else(|| "unrated".to_owned(), |r| r.to_string());
     (
         format!("{} - {}", game.white, game.black),
-        format!("{}  {}  {year}  {rating}", top.san, game.result),
+        format!("{}  {}  {year}  {rating}", top.san, game.result()),
     )
 }
 

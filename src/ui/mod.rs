@@ -40,6 +40,7 @@ pub mod coverage_panel;
 mod dialogs;
 mod drill_panel;
 pub mod eval_bar;
+mod explorer_game;
 mod explorer_panel;
 mod folding;
 pub mod import_report;

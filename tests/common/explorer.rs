@@ -125,7 +125,7 @@ pub fn top_labels(
             let rating = g.rating.map_or("unrated".to_owned(), |r| r.to_string());
             (
                 format!("{} - {}", g.white, g.black),
-                format!("{san}  {}  {year}  {rating}", g.result),
+                format!("{san}  {}  {year}  {rating}", g.result()),
             )
         })
         .collect()

@@ -51,6 +51,7 @@ mod filter;
 mod game;
 mod read;
 mod record;
+mod shown;
 mod stats;
 pub mod tags;
 
@@ -59,5 +60,6 @@ pub use filter::{ExplorerFilter, FilterError};
 pub use game::{ExplorerGame, Players, outcome_name};
 pub use read::{DEFAULT_EXPLORER_PLIES, ExplorerReport, GameSink, read_explorer_games};
 pub use record::{BestGame, Cell, ExplorerRecord, Partition, Tally};
+pub use shown::{ShownGame, read_shown_game};
 pub use stats::{MoveStats, PositionStats, PositionTally, TOP_GAMES, TopCandidate};
 pub use tags::{BAND_BOUNDS, RatingBand, Speed};

@@ -498,6 +498,12 @@ impl TrainerApp {
         if let Some(view) = self.coach.report() {
             import_report::report_window_ui(&ctx, view, commands);
         }
+        crate::ui::explorer_game::explorer_game_ui(
+            &ctx,
+            self.coach.explorer().game(),
+            self.coach.orientation(),
+            commands,
+        );
         self.dialogs.windows_ui(&ctx, commands);
         if let Some(question) = self.coach.workshop().question() {
             workshop_panel::question_ui(&ctx, question, &mut self.workshop_form, commands);

@@ -54,7 +54,7 @@ impl TrainerApp {
         tab: Option<&str>,
     ) {
         let shot = self.screenshot.is_some();
-        if tab == Some("explorer") {
+        if tab == Some("explorer") || tab == Some("explorer-game") {
             // The files are explorer indexes (NAME.explorer folders).
             for dir in files {
                 self.apply(ctx, Command::Explorer(ExplorerCommand::Open(dir)));
@@ -69,6 +69,12 @@ impl TrainerApp {
                 self.apply(ctx, Command::Explorer(ExplorerCommand::SetSource(source)));
             }
             self.left_tab = LeftTab::Explorer;
+            if tab == Some("explorer-game") {
+                // The position's first top game, open in its window.
+                self.coach.logic();
+                self.apply(ctx, Command::Explorer(ExplorerCommand::OpenGame(0)));
+                self.coach.finish_explorer_game();
+            }
             return;
         }
         if tab == Some("repertoire") {
@@ -149,7 +155,7 @@ pub(in crate::ui) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Bo
             let settings = Settings {
                 board_look,
                 // The Explorer tab's screenshot shows the moves at the learner's turn.
-                hide_answer: tab != Some("explorer"),
+                hide_answer: !matches!(tab, Some("explorer" | "explorer-game")),
                 ..Settings::default()
             };
             let mut app = TrainerApp::new(start.graph, settings);

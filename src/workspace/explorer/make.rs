@@ -8,8 +8,8 @@
 //! # Memory
 //!
 //! As `book make`: `memory` bounds the chunks in flight and the workers' maps. The
-//! table of games (about 60 bytes a game: names, year, result) is kept in memory until
-//! the segment is written.
+//! table of games (about 50 bytes a game: names, year, rating, result) is kept in
+//! memory until the segment is written.
 
 use std::fs;
 use std::io;
@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 
 use rustc_hash::FxHashMap;
 
+use super::games::{GameEntry, GameTable};
 use super::manifest::{Manifest, SegmentInfo, sync_dir};
-use super::segment::{GameEntry, Segment, SegmentWriter};
+use super::segment::{Segment, SegmentWriter};
 use super::{ExplorerError, crash_point};
 use crate::book::explorer::{
     BestGame, ExplorerGame, ExplorerRecord, GameSink, Players, Tally, read_explorer_games,
@@ -202,7 +203,16 @@ pub(super) fn write_segment(
             ..r
         }
     };
-    let sources = inputs.iter().map(|p| p.display().to_string()).collect();
+    // Absolute, so that a top game can be read from wherever the index is opened.
+    let sources = inputs
+        .iter()
+        .map(|p| {
+            std::path::absolute(p)
+                .unwrap_or_else(|_| p.clone())
+                .display()
+                .to_string()
+        })
+        .collect();
     let records = merge_runs(runs).map(|r| r.map(renumber));
     let info = write_records(dir, name, records, &games, sources)?;
     report.records = info.records;
@@ -216,7 +226,7 @@ pub(super) fn write_records(
     dir: &Path,
     name: &str,
     records: impl Iterator<Item = io::Result<ExplorerRecord>>,
-    games: &[String],
+    games: &GameTable,
     sources: Vec<String>,
 ) -> Result<SegmentInfo, ExplorerError> {
     let path = dir.join(name);
@@ -226,7 +236,7 @@ pub(super) fn write_records(
         move |source| ExplorerError::Io { path, source }
     };
     let written = (|| {
-        let mut writer = SegmentWriter::create(&temp)?;
+        let mut writer = SegmentWriter::create(&temp, games)?;
         let mut pending: Option<ExplorerRecord> = None;
         for r in records {
             let r = r?;
@@ -242,7 +252,7 @@ pub(super) fn write_records(
         if let Some(p) = pending {
             writer.push(&p)?;
         }
-        writer.finish(games)
+        writer.finish()
     })();
     let (records, bytes) = match written {
         Ok(done) => done,
@@ -257,7 +267,7 @@ pub(super) fn write_records(
     crash_point("segment-renamed");
     Ok(SegmentInfo {
         file: name.to_owned(),
-        games: games.len() as u64,
+        games: games.len(),
         records,
         bytes,
         sources,
@@ -271,16 +281,16 @@ pub(super) fn merge_segments(
     segments: &[Segment],
     manifest: &Manifest,
 ) -> Result<SegmentInfo, ExplorerError> {
-    let mut games = Vec::new();
+    let mut games = GameTable::default();
     let mut sources = Vec::new();
     let mut runs = Vec::with_capacity(segments.len());
     for (segment, info) in segments.iter().zip(&manifest.segments) {
-        let first_game = games.len() as u64;
+        let first_game = games.len();
         let first_source = sources.len();
         for n in 0..segment.games() {
             let mut entry = segment.game(n)?;
             entry.source += first_source;
-            games.push(entry.to_line());
+            games.push(&entry);
         }
         sources.extend(info.sources.iter().cloned());
         runs.push(segment.iter_records().map(move |r| {
@@ -301,10 +311,10 @@ fn collect_games(
     report: &mut BuildReport,
     mut chunks: Vec<ChunkOutput>,
     inputs: &[PathBuf],
-) -> (Vec<String>, Vec<u64>) {
+) -> (GameTable, Vec<u64>) {
     chunks.sort_by_key(|c| c.seq);
     let mut games_before = vec![0u64; inputs.len()];
-    let mut table = Vec::new();
+    let mut table = GameTable::default();
     let mut first_game = vec![0u64; chunks.last().map_or(0, |c| c.seq + 1)];
     for chunk in chunks {
         let before = games_before.get(chunk.file).copied().unwrap_or(0);
@@ -312,7 +322,7 @@ fn collect_games(
             *slot += chunk.report.games;
         }
         if let Some(slot) = first_game.get_mut(chunk.seq) {
-            *slot = table.len() as u64;
+            *slot = table.len();
         }
         report.games += chunk.report.games;
         report.positions += chunk.report.plies;
@@ -338,7 +348,7 @@ fn collect_games(
             );
         for mut game in chunk.games {
             game.number += before;
-            table.push(game.to_line());
+            table.push(&game);
         }
     }
     (table, first_game)
@@ -489,15 +499,7 @@ impl Counter<'_> {
 impl GameSink for Counter<'_> {
     fn game(&mut self, game: &ExplorerGame, positions: &[(u64, RawMove)]) {
         let game_ref = ((self.chunk as u64) << 32) | self.games.len() as u64;
-        self.games.push(GameEntry {
-            white: game.white.clone(),
-            black: game.black.clone(),
-            result: game.result().to_owned(),
-            year: game.year,
-            rating: game.rating(),
-            source: self.file,
-            number: game.number,
-        });
+        self.games.push(GameEntry::of_game(game, self.file));
         let mut partitions = std::mem::take(&mut self.partitions);
         self.players.partitions(game, &mut partitions);
         for r in ExplorerRecord::of_game(game, positions, &partitions, game_ref) {

@@ -25,6 +25,7 @@
 //! `manifest-renamed`, `merged-segment`), as a kill -9 would.
 
 mod counts;
+mod games;
 mod make;
 mod manifest;
 mod segment;
@@ -37,11 +38,15 @@ use shakmaty::{Chess, Color};
 use thiserror::Error;
 
 pub use counts::FilteredExplorer;
+pub use games::GameEntry;
+use games::clean_name;
 pub use make::{BuildOptions, BuildReport};
 pub use manifest::{MANIFEST, Manifest, SegmentInfo};
-pub use segment::{GameEntry, Segment, SegmentError};
+pub use segment::{Segment, SegmentError};
 
-use crate::book::explorer::{ExplorerFilter, Players, PositionStats, PositionTally, TopCandidate};
+use crate::book::explorer::{
+    ExplorerFilter, Players, PositionStats, PositionTally, ShownGame, TopCandidate, read_shown_game,
+};
 use crate::book::polyglot::{RawMove, key};
 use crate::job::JobProgress;
 use crate::workspace::store::StoreError;
@@ -119,6 +124,16 @@ pub enum ExplorerError {
         name: String,
         /// The players it keeps.
         known: Vec<String>,
+    },
+    /// A top game is not where the index says (its file changed or moved).
+    #[error("game {number} of {} is not the one the index counted: {reason}", .path.display())]
+    GameMoved {
+        /// The PGN file.
+        path: PathBuf,
+        /// The game's number in it.
+        number: u64,
+        /// What was found instead.
+        reason: String,
     },
     /// Cancel was asked for.
     #[error("the explorer build was cancelled")]
@@ -260,8 +275,46 @@ pub struct TopGame {
     pub raw_move: RawMove,
     /// Players, result, year, rating, where it is.
     pub game: GameEntry,
-    /// Its PGN file, as given to `make` or `add`.
+    /// Its PGN file (the absolute path of what was given to `make` or `add`).
     pub file: String,
+}
+
+impl TopGame {
+    /// Reads the game from its PGN file, checking that its players are the table's.
+    ///
+    /// # Errors
+    ///
+    /// [`ExplorerError::Read`] when the file cannot be read, [`ExplorerError::GameMoved`]
+    /// when it no longer has this game at this number.
+    pub fn read(&self) -> Result<ShownGame, ExplorerError> {
+        let path = PathBuf::from(&self.file);
+        let number = self.game.number;
+        let read_err = |source| ExplorerError::Read {
+            path: path.clone(),
+            source,
+        };
+        let file = fs::File::open(&path).map_err(read_err)?;
+        let moved = |reason: String| ExplorerError::GameMoved {
+            path: path.clone(),
+            number,
+            reason,
+        };
+        let Some(game) = read_shown_game(io::BufReader::new(file), number).map_err(read_err)?
+        else {
+            return Err(moved("the file has fewer games".to_owned()));
+        };
+        let (white, black) = (
+            game.tag("White").unwrap_or(""),
+            game.tag("Black").unwrap_or(""),
+        );
+        if clean_name(white) != self.game.white || clean_name(black) != self.game.black {
+            return Err(moved(format!(
+                "it is {white} - {black}, not {} - {}",
+                self.game.white, self.game.black
+            )));
+        }
+        Ok(game)
+    }
 }
 
 /// An opened explorer index (read-only; `Send + Sync`, open it once and share it).
@@ -275,11 +328,12 @@ pub struct TopGame {
 /// let dir = std::env::temp_dir().join(format!("explorer-doc-{}", std::process::id()));
 /// let pgn = dir.with_extension("pgn");
 /// std::fs::write(&pgn, "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n")?;
-/// make_explorer(&[pgn], &dir, &MakeOptions::default(), &JobProgress::new())?;
+/// make_explorer(&[pgn.clone()], &dir, &MakeOptions::default(), &JobProgress::new())?;
 /// let index = ExplorerIndex::open(&dir)?;
 /// let stats = index.query_position(&Chess::default(), &ExplorerFilter::default())?;
 /// assert_eq!(stats.total().games(), 2);
 /// # std::fs::remove_dir_all(&dir)?;
+/// # std::fs::remove_file(&pgn)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]

@@ -3,20 +3,28 @@
 //! games.
 //!
 //! ```text
-//! header   64 bytes: magic "HSTEXPL1", version, records, blocks, games,
+//! header   64 bytes: magic "HSTEXPL1", version (2), records, blocks, games,
 //!          index offset, games offset, file length (u64 little-endian)
-//! blocks   up to 64 records each, every field a LEB128 varint: the key as a
-//!          difference from the record before it in the block (the first: 0 from the
-//!          block's first key), partition, move, cell, year, white, draws, black,
-//!          rating sum, best game's rating, best game's number
+//! blocks   up to 64 records each. A record starts with a byte: bits 0–3 the number
+//!          n of bytes of its key's difference from the record before it in the
+//!          block (the first record: from the block's first key; n = 0 for the same
+//!          key), bit 4 set for a record of one game, bit 5 set when a partition
+//!          byte follows, bits 6–7 zero. Then the difference (n bytes, little-endian),
+//!          the partition when not 0, and LEB128 varints: the move, then
+//!          - for a record of one game (whose year, cell, result and rating are its
+//!            game's): the game's number;
+//!          - else: cell, year, white, draws, black, rating sum, best game's rating,
+//!            best game's number.
 //! index    per block: first key, offset (u64 each)
-//! games    (games + 1) offsets (u64), then one line per game:
-//!          white TAB black TAB result TAB year TAB rating TAB source TAB number
+//! games    the table of games (`games.rs`)
 //! ```
 //!
+//! Most records deep in the openings count one game each: such a record takes about
+//! 11 bytes (the general form about 21).
+//!
 //! A lookup touches the index's binary search path and the one or two blocks that hold
-//! the position. Every read is bounds-checked: a damaged file gives a
-//! [`SegmentError`], never a panic.
+//! the position, and the facts of the games that their single-game records name. Every
+//! read is bounds-checked: a damaged file gives a [`SegmentError`], never a panic.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -25,11 +33,14 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use thiserror::Error;
 
+use super::games::{GameEntry, GameFacts, GameTable};
 use crate::book::explorer::{BestGame, Cell, ExplorerRecord, Partition, PositionTally, Tally};
 use crate::book::polyglot::RawMove;
 
 const MAGIC: &[u8; 8] = b"HSTEXPL1";
-const VERSION: u32 = 1;
+/// The format: 2 keeps single-game records compact (version 1, before 2026-11-28, had
+/// every record in the general form and the games as text lines).
+const VERSION: u32 = 2;
 const HEADER: usize = 64;
 /// Records per block.
 pub(super) const BLOCK_RECORDS: usize = 64;
@@ -55,66 +66,10 @@ pub enum SegmentError {
     },
 }
 
-/// One game of a segment's table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameEntry {
-    /// The `White` tag.
-    pub white: String,
-    /// The `Black` tag.
-    pub black: String,
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// The year, when known.
-    pub year: Option<u16>,
-    /// The mean rating, when both are known.
-    pub rating: Option<u16>,
-    /// The index of its PGN file among the segment's sources.
-    pub source: usize,
-    /// Its 1-based number in that file.
-    pub number: u64,
-}
-
-impl GameEntry {
-    /// The game as one line of the table (tabs and line ends in names become spaces).
-    pub fn to_line(&self) -> String {
-        let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
-        format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-            clean(&self.white),
-            clean(&self.black),
-            self.result,
-            self.year.unwrap_or(0),
-            self.rating.unwrap_or(0),
-            self.source,
-            self.number
-        )
-    }
-
-    /// Reads [`GameEntry::to_line`].
-    pub fn from_line(line: &str) -> Option<GameEntry> {
-        let mut cols = line.split('\t');
-        let white = cols.next()?.to_owned();
-        let black = cols.next()?.to_owned();
-        let result = cols.next()?.to_owned();
-        let year = cols.next()?.parse::<u16>().ok()?;
-        let rating = cols.next()?.parse::<u16>().ok()?;
-        let source = cols.next()?.parse::<usize>().ok()?;
-        let number = cols.next()?.parse::<u64>().ok()?;
-        Some(GameEntry {
-            white,
-            black,
-            result,
-            year: (year > 0).then_some(year),
-            rating: (rating > 0).then_some(rating),
-            source,
-            number,
-        })
-    }
-}
-
 /// Writes a segment: records in sort order (each sort key once), then the games.
-pub(super) struct SegmentWriter {
+pub(super) struct SegmentWriter<'g> {
     out: BufWriter<File>,
+    games: &'g GameTable,
     records: u64,
     index: Vec<(u64, u64)>,
     in_block: usize,
@@ -123,13 +78,21 @@ pub(super) struct SegmentWriter {
     buf: Vec<u8>,
 }
 
-impl SegmentWriter {
-    /// Starts the segment file `path` (created, or truncated).
-    pub fn create(path: &Path) -> io::Result<SegmentWriter> {
+/// Record byte: a record of one game.
+const SINGLE: u8 = 0x10;
+/// Record byte: a partition byte follows.
+const HAS_PARTITION: u8 = 0x20;
+/// Record byte: the bits for the key difference's length.
+const KEY_BYTES: u8 = 0x0f;
+
+impl<'g> SegmentWriter<'g> {
+    /// Starts the segment file `path` (created, or truncated) for records of `games`.
+    pub fn create(path: &Path, games: &'g GameTable) -> io::Result<SegmentWriter<'g>> {
         let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
         out.write_all(&[0u8; HEADER])?;
         Ok(SegmentWriter {
             out,
+            games,
             records: 0,
             index: Vec::new(),
             in_block: 0,
@@ -146,18 +109,36 @@ impl SegmentWriter {
             self.in_block = 0;
             self.previous_key = r.key;
         }
+        let single = self
+            .games
+            .facts(r.best.game)
+            .is_some_and(|f| f.is_record_of(r));
+        let delta = r.key.wrapping_sub(self.previous_key);
+        let key_bytes = (64 - delta.leading_zeros()).div_ceil(8) as usize;
+        let mut first = key_bytes as u8;
+        if single {
+            first |= SINGLE;
+        }
+        if r.partition != Partition::ALL {
+            first |= HAS_PARTITION;
+        }
         let buf = &mut self.buf;
         buf.clear();
-        put(buf, r.key.wrapping_sub(self.previous_key));
-        put(buf, u64::from(r.partition.0));
+        buf.push(first);
+        buf.extend_from_slice(&delta.to_le_bytes()[..key_bytes]);
+        if r.partition != Partition::ALL {
+            buf.push(r.partition.0);
+        }
         put(buf, u64::from(r.raw_move.0));
-        put(buf, u64::from(r.cell.0));
-        put(buf, u64::from(r.year));
-        put(buf, u64::from(r.tally.white));
-        put(buf, u64::from(r.tally.draws));
-        put(buf, u64::from(r.tally.black));
-        put(buf, r.tally.rating_sum);
-        put(buf, u64::from(r.best.rating));
+        if !single {
+            put(buf, u64::from(r.cell.0));
+            put(buf, u64::from(r.year));
+            put(buf, u64::from(r.tally.white));
+            put(buf, u64::from(r.tally.draws));
+            put(buf, u64::from(r.tally.black));
+            put(buf, r.tally.rating_sum);
+            put(buf, u64::from(r.best.rating));
+        }
         put(buf, r.best.game);
         self.out.write_all(buf)?;
         self.at += buf.len() as u64;
@@ -167,26 +148,16 @@ impl SegmentWriter {
         Ok(())
     }
 
-    /// Writes the index and the games (`lines`, one [`GameEntry::to_line`] each), the
-    /// header, and syncs the file. Returns the records and the file's length.
-    pub fn finish(mut self, lines: &[String]) -> io::Result<(u64, u64)> {
+    /// Writes the index, the games, the header, and syncs the file. Returns the
+    /// records and the file's length.
+    pub fn finish(mut self) -> io::Result<(u64, u64)> {
         let index_offset = self.at;
         for &(key, offset) in &self.index {
             self.out.write_all(&key.to_le_bytes())?;
             self.out.write_all(&offset.to_le_bytes())?;
         }
         let games_offset = index_offset + 16 * self.index.len() as u64;
-        let games = lines.len() as u64;
-        let mut offset = 0u64;
-        for line in lines {
-            self.out.write_all(&offset.to_le_bytes())?;
-            offset += line.len() as u64;
-        }
-        self.out.write_all(&offset.to_le_bytes())?;
-        for line in lines {
-            self.out.write_all(line.as_bytes())?;
-        }
-        let len = games_offset + 8 * (games + 1) + offset;
+        let len = games_offset + self.games.write(&mut self.out)?;
         let mut header = Vec::with_capacity(HEADER);
         header.extend_from_slice(MAGIC);
         header.extend_from_slice(&VERSION.to_le_bytes());
@@ -194,7 +165,7 @@ impl SegmentWriter {
         for v in [
             self.records,
             self.index.len() as u64,
-            games,
+            self.games.len(),
             index_offset,
             games_offset,
             len,
@@ -265,7 +236,8 @@ impl Segment {
         let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
         if version != VERSION {
             return Err(corrupt(format!(
-                "format version {version}, expected {VERSION}"
+                "format version {version}, expected {VERSION} (an index made by an earlier \
+                 Hastings: make it again with `hastings explorer make`)"
             )));
         }
         let [records, blocks, games, index_offset, games_offset, len] =
@@ -277,7 +249,11 @@ impl Segment {
             )));
         }
         let index_end = index_offset.checked_add(blocks.saturating_mul(16));
-        let games_table_end = games_offset.checked_add(games.saturating_add(1).saturating_mul(8));
+        let games_table_end = games_offset.checked_add(
+            games
+                .saturating_mul(GameFacts::BYTES as u64 + 8)
+                .saturating_add(8),
+        );
         if index_offset < HEADER as u64
             || index_end != Some(games_offset)
             || games_table_end.is_none_or(|end| end > len)
@@ -369,13 +345,8 @@ impl Segment {
             if first > key {
                 break;
             }
-            let mut past = false;
-            self.decode_block(i, first, start, end, |r| {
-                if r.key == key {
-                    tally.add(source, r);
-                } else if r.key > key {
-                    past = true;
-                }
+            let past = self.decode_block(i, first, start, end, Some(key), |r| {
+                tally.add(source, r);
             })?;
             if past {
                 break;
@@ -402,7 +373,7 @@ impl Segment {
                 }
                 let mut decoded = Vec::with_capacity(BLOCK_RECORDS);
                 let done = self.block(block).and_then(|(first, start, end)| {
-                    self.decode_block(block, first, start, end, |r| decoded.push(*r))
+                    self.decode_block(block, first, start, end, None, |r| decoded.push(*r))
                 });
                 block += 1;
                 if let Err(e) = done {
@@ -414,41 +385,60 @@ impl Segment {
         })
     }
 
+    /// Decodes block `i` (first key `first`, bytes `start..end`) and gives `f` its
+    /// records, or only those of position `only`; returns whether the block goes past
+    /// `only` (then the position has no records further on).
     fn decode_block(
         &self,
         i: u64,
         first: u64,
         start: usize,
         end: usize,
+        only: Option<u64>,
         mut f: impl FnMut(&ExplorerRecord),
-    ) -> Result<(), SegmentError> {
+    ) -> Result<bool, SegmentError> {
         let Some(bytes) = self.map.get(start..end) else {
             return Err(self.corrupt(format!("block {i} is past the end")));
         };
+        let cut = || self.corrupt(format!("block {i}: a record is cut short"));
         let mut at = 0usize;
         let mut key = first;
-        while at < bytes.len() {
-            let mut field = || take(bytes, &mut at);
-            let fields: Option<[u64; 11]> = (|| {
-                Some([
-                    field()?,
-                    field()?,
-                    field()?,
-                    field()?,
-                    field()?,
-                    field()?,
-                    field()?,
-                    field()?,
-                    field()?,
-                    field()?,
-                    field()?,
-                ])
-            })();
-            let Some(
-                [
-                    delta,
-                    part,
-                    mv,
+        while let Some(&flags) = bytes.get(at) {
+            at += 1;
+            let key_bytes = usize::from(flags & KEY_BYTES);
+            if key_bytes > 8 || flags & !(KEY_BYTES | SINGLE | HAS_PARTITION) != 0 {
+                return Err(self.corrupt(format!("block {i}: a record starts with {flags:#04x}")));
+            }
+            let mut delta = [0u8; 8];
+            delta[..key_bytes].copy_from_slice(bytes.get(at..at + key_bytes).ok_or_else(cut)?);
+            at += key_bytes;
+            key = key.wrapping_add(u64::from_le_bytes(delta));
+            let partition = if flags & HAS_PARTITION != 0 {
+                at += 1;
+                Partition(*bytes.get(at - 1).ok_or_else(cut)?)
+            } else {
+                Partition::ALL
+            };
+            let narrow = |v: u64, what: &str| {
+                u32::try_from(v)
+                    .map_err(|_| self.corrupt(format!("block {i}: {what} {v} is too large")))
+            };
+            let raw_move = RawMove(narrow(take(bytes, &mut at).ok_or_else(cut)?, "move")? as u16);
+            let wanted = only.is_none_or(|only| only == key);
+            if only.is_some_and(|only| key > only) {
+                return Ok(true);
+            }
+            let record = if flags & SINGLE != 0 {
+                let game = take(bytes, &mut at).ok_or_else(cut)?;
+                if !wanted {
+                    continue;
+                }
+                self.facts(game)
+                    .map_err(|reason| self.corrupt(format!("block {i}: {reason}")))?
+                    .record(key, partition, raw_move, game)
+            } else {
+                let mut field = || take(bytes, &mut at).ok_or_else(cut);
+                let [
                     cell,
                     year,
                     white,
@@ -457,36 +447,51 @@ impl Segment {
                     rating_sum,
                     best_rating,
                     best_game,
-                ],
-            ) = fields
-            else {
-                return Err(self.corrupt(format!("block {i}: a record is cut short")));
+                ] = [
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                    field()?,
+                ];
+                ExplorerRecord {
+                    key,
+                    partition,
+                    raw_move,
+                    cell: Cell(narrow(cell, "cell")? as u8),
+                    year: narrow(year, "year")? as u16,
+                    tally: Tally {
+                        white: narrow(white, "count")?,
+                        draws: narrow(draws, "count")?,
+                        black: narrow(black, "count")?,
+                        rating_sum,
+                    },
+                    best: BestGame {
+                        rating: narrow(best_rating, "rating")? as u16,
+                        game: best_game,
+                    },
+                }
             };
-            key = key.wrapping_add(delta);
-            let narrow = |v: u64, what: &str| {
-                u32::try_from(v)
-                    .map_err(|_| self.corrupt(format!("block {i}: {what} {v} is too large")))
-            };
-            let record = ExplorerRecord {
-                key,
-                partition: Partition(narrow(part, "partition")? as u8),
-                raw_move: RawMove(narrow(mv, "move")? as u16),
-                cell: Cell(narrow(cell, "cell")? as u8),
-                year: narrow(year, "year")? as u16,
-                tally: Tally {
-                    white: narrow(white, "count")?,
-                    draws: narrow(draws, "count")?,
-                    black: narrow(black, "count")?,
-                    rating_sum,
-                },
-                best: BestGame {
-                    rating: narrow(best_rating, "rating")? as u16,
-                    game: best_game,
-                },
-            };
-            f(&record);
+            if wanted {
+                f(&record);
+            }
         }
-        Ok(())
+        Ok(false)
+    }
+
+    /// Game `n`'s facts.
+    fn facts(&self, n: u64) -> Result<GameFacts, String> {
+        if n >= self.games {
+            return Err(format!("game {n} is past the table's {} games", self.games));
+        }
+        let at = self.games_offset + GameFacts::BYTES * n as usize;
+        self.map
+            .get(at..at + GameFacts::BYTES)
+            .and_then(|b| GameFacts::from_bytes(b.try_into().ok()?))
+            .ok_or_else(|| format!("game {n}: its facts cannot be read"))
     }
 
     /// Game `n` of the table.
@@ -496,20 +501,23 @@ impl Segment {
     /// [`SegmentError::Corrupt`] when the game is not in the table or its line cannot
     /// be read.
     pub fn game(&self, n: u64) -> Result<GameEntry, SegmentError> {
-        if n >= self.games {
-            return Err(self.corrupt(format!("game {n} is past the table's {} games", self.games)));
-        }
-        let at = self.games_offset + 8 * n as usize;
-        let blob = self.games_offset + 8 * (self.games as usize + 1);
+        let facts = self.facts(n).map_err(|reason| self.corrupt(reason))?;
+        let offsets = self.games_offset + GameFacts::BYTES * self.games as usize;
+        let at = offsets + 8 * n as usize;
+        let text = offsets + 8 * (self.games as usize + 1);
         let (Some(start), Some(end)) = (read_u64(&self.map, at), read_u64(&self.map, at + 8))
         else {
             return Err(self.corrupt(format!("game {n}: the table is cut short")));
         };
-        let line = self
-            .map
-            .get(blob + start as usize..blob + end as usize)
+        let line = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(start, end)| {
+                self.map
+                    .get(text.checked_add(start)?..text.checked_add(end)?)
+            })
             .and_then(|b| std::str::from_utf8(b).ok())
-            .and_then(GameEntry::from_line);
+            .and_then(|line| GameEntry::from_parts(facts, line));
         line.ok_or_else(|| self.corrupt(format!("game {n}: its line cannot be read")))
     }
 }

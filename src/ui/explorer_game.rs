@@ -1,0 +1,141 @@
+//! The window of a top game opened from the Explorer tab: the players and details, a
+//! board at the ply shown (it opens just after the game's move at the tab's position),
+//! buttons to step through it, and its moves (a click shows that ply). The state is the
+//! coach's ([`crate::coach::explorer_game`]); the window only draws it and sends
+//! commands.
+
+use eframe::egui;
+use egui::{RichText, Ui};
+
+use super::board::{BoardView, Orientation, board_ui};
+use super::command::Command;
+use crate::coach::explorer::ExplorerCommand;
+use crate::coach::explorer_game::{ExplorerGameState, ShownGameView};
+
+/// The game window, while a game is shown, read, or could not be.
+pub(super) fn explorer_game_ui(
+    ctx: &egui::Context,
+    state: &ExplorerGameState,
+    orientation: Orientation,
+    commands: &mut Vec<Command>,
+) {
+    if !state.is_open() {
+        return;
+    }
+    let mut open = true;
+    let rect = ctx.content_rect();
+    egui::Window::new("Game from the explorer")
+        .id(egui::Id::unique("explorer_game"))
+        .open(&mut open)
+        .collapsible(false)
+        .default_width(360.0_f32.min(rect.width() - 40.0))
+        .pivot(egui::Align2::CENTER_TOP)
+        .default_pos(egui::pos2(rect.center().x, rect.top() + 30.0))
+        .constrain(true)
+        .show(ctx, |ui| {
+            if let Some(players) = state.loading() {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("Reading {players}…"));
+                });
+            }
+            if let Some(message) = state.message() {
+                ui.colored_label(ui.visuals().error_fg_color, message);
+            }
+            if let Some(game) = state.shown() {
+                shown_ui(ui, game, orientation, commands);
+            }
+        });
+    if !open {
+        commands.push(Command::Explorer(ExplorerCommand::CloseGame));
+    }
+}
+
+fn shown_ui(
+    ui: &mut Ui,
+    game: &ShownGameView,
+    orientation: Orientation,
+    commands: &mut Vec<Command>,
+) {
+    let to = |ply: usize| Command::Explorer(ExplorerCommand::GameTo(ply));
+    ui.label(RichText::new(&game.title).strong());
+    ui.label(RichText::new(&game.details).weak());
+    // The board, the buttons and a few rows of moves fit the window's height (800×600).
+    let height = ui.ctx().content_rect().height();
+    let side = ui
+        .available_width()
+        .min(320.0)
+        .min(height - 340.0)
+        .max(128.0);
+    ui.allocate_ui(egui::vec2(side, side), |ui| {
+        let view = BoardView {
+            interactive: false,
+            last_move: game.last_move(),
+            ..BoardView::new(game.position())
+        };
+        board_ui(ui, &view, orientation);
+    });
+    ui.horizontal(|ui| {
+        let ply = game.ply();
+        let back = ply > 0;
+        let forward = ply < game.len();
+        if ui
+            .add_enabled(back, egui::Button::new("Game start"))
+            .on_hover_text("The start")
+            .clicked()
+        {
+            commands.push(to(0));
+        }
+        if ui
+            .add_enabled(back, egui::Button::new("Back"))
+            .on_hover_text("Back a move")
+            .clicked()
+        {
+            commands.push(to(ply - 1));
+        }
+        if ui
+            .add_enabled(forward, egui::Button::new("Forward"))
+            .on_hover_text("Forward a move")
+            .clicked()
+        {
+            commands.push(to(ply + 1));
+        }
+        if ui
+            .add_enabled(forward, egui::Button::new("Game end"))
+            .on_hover_text("The end")
+            .clicked()
+        {
+            commands.push(to(game.len()));
+        }
+        ui.label(format!("{} / {} plies", ply, game.len()));
+    });
+    egui::ScrollArea::vertical()
+        .max_height((height - side - 250.0).clamp(60.0, 160.0))
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing.x = 4.0;
+                let black_first = game.starts_black();
+                let mut number = game.first_move_number();
+                for (i, san) in game.sans.iter().enumerate() {
+                    let white = (i % 2 == 0) != black_first;
+                    if white || i == 0 {
+                        let dots = if white { "." } else { "…" };
+                        ui.label(RichText::new(format!("{number}{dots}")).weak());
+                    }
+                    if !white {
+                        number += 1;
+                    }
+                    if ui.selectable_label(game.ply() == i + 1, san).clicked() {
+                        commands.push(to(i + 1));
+                    }
+                }
+            });
+            if let Some(note) = &game.note {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!("The moves stop here: {note}."),
+                );
+            }
+        });
+}

@@ -1,0 +1,334 @@
+//! The table of a segment's games: for each game, fixed-width facts (year, rating,
+//! cell, result) that records of a single game take instead of repeating them, and a
+//! text line with the players and where the game came from.
+//!
+//! ```text
+//! facts    8 bytes a game: year, mean rating (u16 little-endian, 0 unknown), cell,
+//!          result (0 white won, 1 draw, 2 black won), 2 bytes zero
+//! offsets  (games + 1) u64: where each game's line starts in the text, and its end
+//! text     one line per game: white TAB black TAB source TAB number
+//! ```
+
+use std::io::{self, Write};
+
+use shakmaty::{Color, KnownOutcome};
+
+use crate::book::explorer::{
+    BestGame, Cell, ExplorerGame, ExplorerRecord, Partition, Tally, outcome_name,
+};
+use crate::book::polyglot::RawMove;
+
+/// One game of a segment's table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEntry {
+    /// The `White` tag.
+    pub white: String,
+    /// The `Black` tag.
+    pub black: String,
+    /// The result.
+    pub outcome: KnownOutcome,
+    /// The year, when known.
+    pub year: Option<u16>,
+    /// The mean rating, when both are known.
+    pub rating: Option<u16>,
+    /// Rating band and speed.
+    pub cell: Cell,
+    /// The index of its PGN file among the segment's sources.
+    pub source: usize,
+    /// Its 1-based number in that file.
+    pub number: u64,
+}
+
+impl GameEntry {
+    /// The table's entry for `game`, game `game.number` of source file `source`.
+    pub fn of_game(game: &ExplorerGame, source: usize) -> GameEntry {
+        GameEntry {
+            white: game.white.clone(),
+            black: game.black.clone(),
+            outcome: game.outcome,
+            year: game.year,
+            rating: game.rating(),
+            cell: Cell::new(game.band(), game.speed),
+            source,
+            number: game.number,
+        }
+    }
+
+    /// The result as PGN writes it: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        outcome_name(self.outcome)
+    }
+
+    /// The facts kept in fixed width.
+    fn facts(&self) -> GameFacts {
+        GameFacts {
+            year: self.year.unwrap_or(0),
+            rating: self.rating.unwrap_or(0),
+            cell: self.cell,
+            outcome: self.outcome,
+        }
+    }
+
+    /// The text line a segment keeps for the game (white TAB black TAB source TAB
+    /// number; tabs and line ends in names become spaces).
+    pub fn to_line(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}",
+            clean_name(&self.white),
+            clean_name(&self.black),
+            self.source,
+            self.number
+        )
+    }
+
+    /// The entry of `facts` and a [`GameEntry::line`]; `None` when the line is damaged.
+    pub(super) fn from_parts(facts: GameFacts, line: &str) -> Option<GameEntry> {
+        let mut cols = line.split('\t');
+        let white = cols.next()?.to_owned();
+        let black = cols.next()?.to_owned();
+        let source = cols.next()?.parse::<usize>().ok()?;
+        let number = cols.next()?.parse::<u64>().ok()?;
+        if cols.next().is_some() {
+            return None;
+        }
+        Some(GameEntry {
+            white,
+            black,
+            outcome: facts.outcome,
+            year: (facts.year > 0).then_some(facts.year),
+            rating: (facts.rating > 0).then_some(facts.rating),
+            cell: facts.cell,
+            source,
+            number,
+        })
+    }
+}
+
+/// A player's name as the table keeps it: tabs and line ends become spaces.
+pub(super) fn clean_name(name: &str) -> String {
+    name.replace(['\t', '\n', '\r'], " ")
+}
+
+/// What a record of one game can take from the game's table entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct GameFacts {
+    /// The year, 0 when unknown.
+    pub year: u16,
+    /// The mean rating, 0 when unrated.
+    pub rating: u16,
+    /// Rating band and speed.
+    pub cell: Cell,
+    /// The result.
+    pub outcome: KnownOutcome,
+}
+
+impl GameFacts {
+    /// Bytes a game's facts take.
+    pub const BYTES: usize = 8;
+
+    /// The facts as stored.
+    pub fn to_bytes(self) -> [u8; GameFacts::BYTES] {
+        let [y0, y1] = self.year.to_le_bytes();
+        let [r0, r1] = self.rating.to_le_bytes();
+        let outcome = match self.outcome {
+            KnownOutcome::Decisive {
+                winner: Color::White,
+            } => 0,
+            KnownOutcome::Draw => 1,
+            KnownOutcome::Decisive {
+                winner: Color::Black,
+            } => 2,
+        };
+        [y0, y1, r0, r1, self.cell.0, outcome, 0, 0]
+    }
+
+    /// Reads [`GameFacts::to_bytes`]; `None` when they are damaged.
+    pub fn from_bytes(b: [u8; GameFacts::BYTES]) -> Option<GameFacts> {
+        let outcome = match b[5] {
+            0 => KnownOutcome::Decisive {
+                winner: Color::White,
+            },
+            1 => KnownOutcome::Draw,
+            2 => KnownOutcome::Decisive {
+                winner: Color::Black,
+            },
+            _ => return None,
+        };
+        let cell = Cell(b[4]);
+        if cell.band().is_none() || cell.speed().is_none() || b[6..] != [0, 0] {
+            return None;
+        }
+        Some(GameFacts {
+            year: u16::from_le_bytes([b[0], b[1]]),
+            rating: u16::from_le_bytes([b[2], b[3]]),
+            cell,
+            outcome,
+        })
+    }
+
+    /// The game's tally.
+    fn tally(&self) -> Tally {
+        Tally::of_game(self.outcome, (self.rating > 0).then_some(self.rating))
+    }
+
+    /// Whether `r` counts exactly this one game, game `r.best.game`: then the segment
+    /// keeps only its key, partition, move and game.
+    pub fn is_record_of(&self, r: &ExplorerRecord) -> bool {
+        r.tally == self.tally()
+            && r.year == self.year
+            && r.cell == self.cell
+            && r.best.rating == self.rating
+    }
+
+    /// The record of this one game (game number `game`) at `key`.
+    pub fn record(
+        &self,
+        key: u64,
+        partition: Partition,
+        raw_move: RawMove,
+        game: u64,
+    ) -> ExplorerRecord {
+        ExplorerRecord {
+            key,
+            partition,
+            raw_move,
+            cell: self.cell,
+            year: self.year,
+            tally: self.tally(),
+            best: BestGame {
+                rating: self.rating,
+                game,
+            },
+        }
+    }
+}
+
+/// The games of a segment being written, compact in memory (about 16 bytes a game
+/// and its line).
+#[derive(Debug, Default)]
+pub(super) struct GameTable {
+    facts: Vec<GameFacts>,
+    text: String,
+    ends: Vec<u64>,
+}
+
+impl GameTable {
+    /// Adds the next game.
+    pub fn push(&mut self, game: &GameEntry) {
+        self.facts.push(game.facts());
+        self.text.push_str(&game.to_line());
+        self.ends.push(self.text.len() as u64);
+    }
+
+    /// Games held.
+    pub fn len(&self) -> u64 {
+        self.facts.len() as u64
+    }
+
+    /// Game `n`'s facts.
+    pub fn facts(&self, n: u64) -> Option<GameFacts> {
+        self.facts.get(usize::try_from(n).ok()?).copied()
+    }
+
+    /// Writes the table as a segment keeps it; returns the bytes written.
+    pub fn write(&self, out: &mut impl Write) -> io::Result<u64> {
+        for f in &self.facts {
+            out.write_all(&f.to_bytes())?;
+        }
+        out.write_all(&0u64.to_le_bytes())?;
+        for end in &self.ends {
+            out.write_all(&end.to_le_bytes())?;
+        }
+        out.write_all(self.text.as_bytes())?;
+        Ok(self.len() * (GameFacts::BYTES as u64 + 8) + 8 + self.text.len() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::explorer::{RatingBand, Speed};
+    use crate::book::polyglot::RunRecord;
+
+    fn entry(result: &str, year: Option<u16>, rating: Option<u16>) -> GameEntry {
+        let outcome = match result {
+            "1-0" => KnownOutcome::Decisive {
+                winner: Color::White,
+            },
+            "0-1" => KnownOutcome::Decisive {
+                winner: Color::Black,
+            },
+            _ => KnownOutcome::Draw,
+        };
+        GameEntry {
+            white: "Carlsen,\tMagnus".to_owned(),
+            black: "Nepo".to_owned(),
+            outcome,
+            year,
+            rating,
+            cell: Cell::new(RatingBand::from_mean(2700), Speed::Classical),
+            source: 2,
+            number: 77,
+        }
+    }
+
+    #[test]
+    fn an_entry_comes_back_from_its_facts_and_line() {
+        for e in [
+            entry("1-0", Some(2021), Some(2780)),
+            entry("0-1", None, None),
+            entry("1/2-1/2", Some(1851), None),
+        ] {
+            let facts = e.facts();
+            let back = GameFacts::from_bytes(facts.to_bytes()).unwrap();
+            assert_eq!(back, facts);
+            let got = GameEntry::from_parts(back, &e.to_line()).unwrap();
+            assert_eq!(got.white, "Carlsen, Magnus");
+            assert_eq!(got.result(), e.result());
+            assert_eq!(
+                GameEntry {
+                    white: e.white.clone(),
+                    ..got
+                },
+                e
+            );
+        }
+        let facts = entry("1-0", None, None).facts();
+        assert!(GameEntry::from_parts(facts, "a\tb\t1").is_none());
+        assert!(GameEntry::from_parts(facts, "a\tb\t1\t2\t3").is_none());
+        assert!(GameEntry::from_parts(facts, "a\tb\tx\t2").is_none());
+    }
+
+    #[test]
+    fn damaged_facts_are_refused() {
+        let good = entry("1-0", Some(2000), Some(1500)).facts().to_bytes();
+        for (at, byte) in [(4, 255), (5, 3), (6, 1), (7, 9)] {
+            let mut bad = good;
+            bad[at] = byte;
+            assert!(GameFacts::from_bytes(bad).is_none(), "byte {at} = {byte}");
+        }
+    }
+
+    #[test]
+    fn only_a_records_own_game_is_compact() {
+        let e = entry("0-1", Some(2019), Some(2410));
+        let facts = e.facts();
+        let r = facts.record(42, Partition::ALL, RawMove(796), 5);
+        assert!(facts.is_record_of(&r));
+        assert_eq!(r.tally.games(), 1);
+        assert_eq!(r.tally.rating_sum, 2410);
+        let mut two = r;
+        RunRecord::absorb(&mut two, &r);
+        assert!(!facts.is_record_of(&two));
+        for changed in [
+            ExplorerRecord { year: 2018, ..r },
+            ExplorerRecord { cell: Cell(0), ..r },
+            ExplorerRecord {
+                best: BestGame { rating: 0, game: 5 },
+                ..r
+            },
+        ] {
+            assert!(!facts.is_record_of(&changed));
+        }
+    }
+}

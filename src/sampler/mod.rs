@@ -20,6 +20,7 @@
 //! All randomness comes from an RNG passed in; use `rand_chacha::ChaCha8Rng` so that a
 //! seed reproduces the same replies on every machine.
 
+mod exploration;
 mod explorer;
 pub mod fit;
 mod metropolis;
@@ -28,9 +29,8 @@ mod replay;
 mod source;
 mod style;
 
-pub use metropolis::{
-    Candidate, CandidateKind, Distribution, Exploration, ExploreLimits, Step, explore, move_share,
-};
+pub use exploration::{Exploration, ExploreLimits, explore};
+pub use metropolis::{Candidate, CandidateKind, Distribution, Step, move_share};
 pub use replay::replay;
 pub use source::{MoveSource, Popularity};
 pub use style::{Preset, Style, StyleError, StyleParam};

@@ -32,10 +32,10 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
+use super::exploration::{Exploration, ExploreLimits, Tables, explore_tables};
 use super::explorer::{explain_move, explorer_weights};
 use super::metropolis::{
-    CandidateKind, Distribution, Exploration, ExploreLimits, Part, RawCandidate, Table, Tables,
-    Totals, clean_s_prev, explore_tables, graph_parts,
+    CandidateKind, Distribution, Part, RawCandidate, Table, Totals, clean_s_prev, graph_parts,
 };
 use super::style::Style;
 use crate::book::explorer::ExplorerCounts;

@@ -95,6 +95,7 @@ mod graph;
 mod naming;
 mod past_book;
 mod popularity;
+mod view;
 
 pub use past_book::PastBook;
 
@@ -214,35 +215,6 @@ impl Session {
         self.positions.last().unwrap_or(&self.start)
     }
 
-    /// The position to draw: an earlier one while viewing, the position after an
-    /// out-of-book attempt while it is shown, else the current one.
-    pub fn display_position(&self) -> Chess {
-        if let Some(ply) = self.viewing {
-            return self.positions[ply].clone();
-        }
-        let mut pos = self.position().clone();
-        if let Phase::OutOfBook { attempted, .. } = &self.phase {
-            pos.play_unchecked(*attempted);
-        }
-        pos
-    }
-
-    /// The last move on the displayed board, for highlighting.
-    pub fn display_last_move(&self) -> Option<Move> {
-        if let Some(ply) = self.viewing {
-            return ply.checked_sub(1).map(|i| self.moves[i].mv);
-        }
-        if let Phase::OutOfBook { attempted, .. } = &self.phase {
-            return Some(*attempted);
-        }
-        self.moves.last().map(|m| m.mv)
-    }
-
-    /// The ply being viewed read-only, if the learner is looking at an earlier position.
-    pub fn viewing(&self) -> Option<usize> {
-        self.viewing
-    }
-
     /// The node of the current position.
     pub fn node(&self) -> Option<NodeId> {
         self.nodes.last().copied().flatten()
@@ -299,39 +271,6 @@ impl Session {
             self.naming_line(ply + 1).map(|(l, _)| l),
         );
         self.or_past_book(d, &self.positions[ply], ply, self.s_prev_at(ply))
-    }
-
-    /// The drilled moves as a line (for export), named by the opening reached; `None`
-    /// before the first move.
-    pub fn to_line(&self) -> Option<OpeningLine> {
-        if self.moves.is_empty() {
-            return None;
-        }
-        let opening = self.opening();
-        let mut pos = self.start.clone();
-        let moves = self
-            .moves
-            .iter()
-            .map(|m| {
-                let san = shakmaty::san::San::from_move(&pos, m.mv);
-                pos.play_unchecked(m.mv);
-                san
-            })
-            .collect();
-        Some(OpeningLine {
-            source: crate::book::LineSource::Pgn {
-                source: crate::book::SourceId(u16::MAX),
-                game: 1,
-            },
-            eco: opening.and_then(|o| o.eco.clone()),
-            name: opening.map(|o| o.name.clone()).unwrap_or_default(),
-            start: None,
-            moves,
-            weight: 1.0,
-            annotations: Vec::new(),
-            truncated: false,
-            tags: None,
-        })
     }
 
     /// Recomputes `s_prev` along the game and the current distribution (after a change
@@ -649,23 +588,6 @@ impl Session {
         self.hint
     }
 
-    /// Takes back the learner's last move and the computer's reply to it.
-    /// Returns whether anything was taken back.
-    pub fn take_back(&mut self) -> bool {
-        if matches!(self.phase, Phase::OutOfBook { .. }) {
-            self.try_again();
-            return true;
-        }
-        let Some(last_learner) = self.moves.iter().rposition(|m| m.by_learner) else {
-            return false;
-        };
-        if last_learner < self.fixed {
-            return false;
-        }
-        self.truncate(last_learner);
-        true
-    }
-
     fn truncate(&mut self, plies: usize) {
         self.moves.truncate(plies);
         self.positions.truncate(plies + 1);
@@ -675,19 +597,5 @@ impl Session {
         self.hint = None;
         self.last_announcement = None;
         self.settle();
-    }
-
-    /// Shows the position after `ply` moves read-only (`ply == moves().len()` returns to
-    /// the game).
-    pub fn view(&mut self, ply: usize) {
-        self.viewing = (ply < self.moves.len()).then_some(ply);
-    }
-
-    /// Continues the drill from the position being viewed, dropping the later moves.
-    pub fn continue_from_here(&mut self) {
-        if let Some(ply) = self.viewing {
-            self.truncate(ply);
-            self.fixed = self.fixed.min(ply);
-        }
     }
 }

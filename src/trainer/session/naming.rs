@@ -147,3 +147,38 @@ impl Session {
         switch.then(|| self.graph.line(new_line).title())
     }
 }
+
+impl Session {
+    /// The drilled moves as a line (for export), named by the opening reached; `None`
+    /// before the first move.
+    pub fn to_line(&self) -> Option<OpeningLine> {
+        if self.moves.is_empty() {
+            return None;
+        }
+        let opening = self.opening();
+        let mut pos = self.start.clone();
+        let moves = self
+            .moves
+            .iter()
+            .map(|m| {
+                let san = shakmaty::san::San::from_move(&pos, m.mv);
+                pos.play_unchecked(m.mv);
+                san
+            })
+            .collect();
+        Some(OpeningLine {
+            source: crate::book::LineSource::Pgn {
+                source: crate::book::SourceId(u16::MAX),
+                game: 1,
+            },
+            eco: opening.and_then(|o| o.eco.clone()),
+            name: opening.map(|o| o.name.clone()).unwrap_or_default(),
+            start: None,
+            moves,
+            weight: 1.0,
+            annotations: Vec::new(),
+            truncated: false,
+            tags: None,
+        })
+    }
+}

@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use hastings::engine::predictor::net::{read_tensor_f32, read_tensor_u64};
-use hastings::engine::predictor::{PLANES, Predictor, Scratch};
+use hastings::engine::predictor::{Convolution, PLANES, Predictor, Scratch, encode_board};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::fen::Fen;
@@ -142,6 +142,37 @@ fn forward_pass_matches_the_trainers_logits() {
         .map(|(a, b)| (a - b).abs() / b.abs().max(1.0))
         .fold(0.0f32, f32::max);
     assert!(worst < 1e-4, "largest difference {worst}");
+}
+
+#[test]
+fn winograd_and_im2col_give_the_same_logits_at_any_batch_size() {
+    let predictor = Predictor::shipped().unwrap();
+    let net = predictor.network();
+    let boards: Vec<[u64; PLANES]> = random_positions().iter().map(encode_board).collect();
+    let mut scratch = Scratch::default();
+    let (mut im2col, mut winograd, mut auto) = (Vec::new(), Vec::new(), Vec::new());
+    for (start, batch) in [(0, 1), (1, 7), (8, 64), (72, 300)] {
+        let boards = &boards[start..start + batch];
+        net.forward_with(Convolution::Im2col, boards, &mut scratch, &mut im2col);
+        net.forward_with(Convolution::Winograd, boards, &mut scratch, &mut winograd);
+        assert_eq!(im2col.len(), batch * net.outputs_per_position());
+        assert_eq!(winograd.len(), im2col.len());
+        let worst = winograd
+            .iter()
+            .zip(&im2col)
+            .map(|(a, b)| (a - b).abs() / b.abs().max(1.0))
+            .fold(0.0f32, f32::max);
+        assert!(worst <= 1e-4, "batch {batch}: largest difference {worst}");
+        // `forward` takes the one its batch size calls for, and it is deterministic.
+        net.forward(boards, &mut scratch, &mut auto);
+        let chosen = match Convolution::for_batch(batch) {
+            Convolution::Im2col => &im2col,
+            Convolution::Winograd => &winograd,
+        };
+        assert_eq!(&auto, chosen, "batch {batch}");
+    }
+    assert_eq!(Convolution::for_batch(1), Convolution::Im2col);
+    assert_eq!(Convolution::for_batch(256), Convolution::Winograd);
 }
 
 #[test]

@@ -13,15 +13,18 @@
 //! its promotion piece ([`Network::move_logit`]); its probability is the softmax over
 //! the legal moves.
 
+mod activation;
+mod conv;
 pub mod encode;
 pub mod net;
+mod winograd;
 
 use std::sync::{Arc, OnceLock};
 
 use shakmaty::{Chess, Move, Position};
 
 pub use encode::{ENCODING, MoveCode, PLANES, encode_board, legal_moves};
-pub use net::{Network, Scratch, WeightsError};
+pub use net::{Convolution, Network, Scratch, WeightsError};
 
 /// The shipped weights (trained by the command in their metadata; see `docs/human.md`).
 pub const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../../assets/models/predictor.safetensors");

@@ -5,28 +5,69 @@
 //! query and its to-square's key ([`Network::move_logit`]). Batch norm is folded into the
 //! convolutions by the trainer, so a block is conv → SELU → conv → + input → SELU.
 //!
-//! Each convolution is an im2col copy of the 8×8 planes (every square's 3×3
-//! neighbourhood, zero outside the board) and one matrix product
-//! ([`matrixmultiply::sgemm`]), for a batch of positions at once. The tensors' names,
-//! shapes and metadata are the trainer's (`training/`).
+//! A convolution is computed one of two ways ([`Convolution`]): an im2col copy and one
+//! matrix product (module `conv`) for a few positions, or Winograd F(4×4, 3×3) (module
+//! `winograd`) for many, where it is about 3× faster. The tensors' names, shapes and
+//! metadata are the trainer's (`training/`).
 
 use std::collections::HashMap;
 
 use safetensors::{Dtype, SafeTensors};
 use thiserror::Error;
 
+use super::activation::Activation;
+use super::conv::{Conv, SQUARES};
 use super::encode::{ENCODING, PLANES};
+use super::winograd::{Epilogue, LANES, Winograd, WinogradScratch};
 
-/// Squares on the board.
-const SQUARES: usize = 64;
-
-/// Positions taken through the network together: enough columns for the matrix
+/// Positions taken through the im2col pass together: enough columns for the matrix
 /// products to run at speed, few enough for the im2col buffer to stay in the cache.
-const POSITIONS_AT_ONCE: usize = 8;
+const IM2COL_POSITIONS: usize = 8;
 
-/// SELU's scale and α (Klambauer et al.), as PyTorch defines them.
-const SELU_SCALE: f32 = 1.050_701;
-const SELU_ALPHA: f32 = 1.673_263_2;
+/// Positions taken through the Winograd pass together (a multiple of [`LANES`]): its
+/// buffers grow with them, and on the 2-core test machine (4 MiB of L2 a core) 16 ran a
+/// batch of 64 about 15 % faster than 8 or 24 and 20–35 % faster than 32 or 64
+/// (`docs/human-inference.md`).
+const WINOGRAD_POSITIONS: usize = 16;
+
+/// The smallest batch [`Network::forward`] runs by Winograd. Winograd pads a batch to a
+/// multiple of [`LANES`] positions, so a batch of 1–3 costs it nearly what 8 do: im2col
+/// is 2.5× faster at batch 1, Winograd about 1.7× at 5–7 and 3× at 8 or more (from 4
+/// positions on, by a margin within the noise at 4). Below 8 im2col is kept: a batch of
+/// a few positions then gives one position's numbers exactly, and those are the closer
+/// to the trainer's (1.5e-5 against 3.5e-5 on the parity positions).
+const WINOGRAD_FROM: usize = 8;
+
+/// How [`Network::forward_with`] computes the convolutions. Both give the same logits
+/// to float rounding: on the shipped net within 1e-4 relative of each other and of the
+/// trainer's (1e-6 on average).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Convolution {
+    /// im2col and one matrix product, a few positions at a time: the faster for a
+    /// batch of one or a few positions.
+    Im2col,
+    /// Winograd F(4×4, 3×3): the faster for a batch of many positions.
+    Winograd,
+}
+
+impl Convolution {
+    /// The one [`Network::forward`] uses for a batch of `positions`.
+    pub fn for_batch(positions: usize) -> Convolution {
+        if positions >= WINOGRAD_FROM {
+            Convolution::Winograd
+        } else {
+            Convolution::Im2col
+        }
+    }
+
+    /// Positions taken through the network together.
+    fn positions_at_once(self) -> usize {
+        match self {
+            Convolution::Im2col => IM2COL_POSITIONS,
+            Convolution::Winograd => WINOGRAD_POSITIONS,
+        }
+    }
+}
 
 /// Why weights cannot be used.
 #[derive(Debug, Error)]
@@ -47,21 +88,59 @@ pub enum WeightsError {
     Metadata(String),
 }
 
-/// One 3×3 convolution, its weights as a `[out, in × 9]` matrix.
+/// One 3×3 convolution, its weights as im2col and Winograd use them.
 #[derive(Debug, Clone)]
-struct Conv {
-    inputs: usize,
-    outputs: usize,
-    weight: Vec<f32>,
-    bias: Vec<f32>,
+struct Layer {
+    im2col: Conv,
+    winograd: Winograd,
+}
+
+impl Layer {
+    fn new(im2col: Conv) -> Layer {
+        Layer {
+            winograd: Winograd::new(&im2col),
+            im2col,
+        }
+    }
+
+    /// `activation(convolution(input) + skip)` into `output`: `input` is
+    /// `[inputs, 64, batch]`, `skip` (if any) and `output` `[outputs, 64, batch]`.
+    #[allow(clippy::too_many_arguments)] // a convolution and its epilogue
+    fn apply(
+        &self,
+        how: Convolution,
+        input: &[f32],
+        batch: usize,
+        work: &mut ConvScratch,
+        output: &mut Vec<f32>,
+        skip: Option<&[f32]>,
+        activation: Activation,
+    ) {
+        match how {
+            Convolution::Im2col => {
+                self.im2col.apply(input, batch, &mut work.cols, output);
+                if let Some(skip) = skip {
+                    for (x, skip) in output.iter_mut().zip(skip) {
+                        *x += skip;
+                    }
+                }
+                activation.apply_in_place(output);
+            }
+            Convolution::Winograd => {
+                let epilogue = Epilogue { skip, activation };
+                self.winograd
+                    .apply(input, batch, &mut work.winograd, output, epilogue);
+            }
+        }
+    }
 }
 
 /// The trained network.
 #[derive(Debug, Clone)]
 pub struct Network {
-    stem: Conv,
-    blocks: Vec<(Conv, Conv)>,
-    head: Conv,
+    stem: Layer,
+    blocks: Vec<(Layer, Layer)>,
+    head: Layer,
     /// Query (and key) maps of the head: 0 for the seed's from + to head.
     head_dim: usize,
     /// Log-prior of each promotion piece (index 0: no promotion, always 0).
@@ -73,10 +152,17 @@ pub struct Network {
 /// Scratch buffers of one forward pass, kept between calls.
 #[derive(Debug, Default)]
 pub struct Scratch {
-    cols: Vec<f32>,
+    work: ConvScratch,
     a: Vec<f32>,
     b: Vec<f32>,
     c: Vec<f32>,
+}
+
+/// The convolutions' own buffers.
+#[derive(Debug, Default)]
+struct ConvScratch {
+    cols: Vec<f32>,
+    winograd: WinogradScratch,
 }
 
 impl Network {
@@ -121,8 +207,8 @@ impl Network {
         };
         let tensors =
             SafeTensors::deserialize(bytes).map_err(|e| WeightsError::Format(e.to_string()))?;
-        let conv = |name: &str, inputs: usize, outputs: usize| -> Result<Conv, WeightsError> {
-            Ok(Conv {
+        let conv = |name: &str, inputs: usize, outputs: usize| -> Result<Layer, WeightsError> {
+            Ok(Layer::new(Conv {
                 inputs,
                 outputs,
                 weight: floats(
@@ -131,7 +217,7 @@ impl Network {
                     &[outputs, inputs, 3, 3],
                 )?,
                 bias: floats(&tensors, &format!("{name}.bias"), &[outputs])?,
-            })
+            }))
         };
         let stem = conv("stem", PLANES, channels)?;
         let blocks = (0..blocks)
@@ -163,7 +249,7 @@ impl Network {
 
     /// The channels of each convolution.
     pub fn channels(&self) -> usize {
-        self.stem.outputs
+        self.stem.im2col.outputs
     }
 
     /// The width d of the head's query·key term (0: the seed's from + to head).
@@ -174,7 +260,7 @@ impl Network {
     /// The logits [`Network::forward`] gives for each position: 64 for each of the
     /// head's `2 + 2d` maps.
     pub fn outputs_per_position(&self) -> usize {
-        self.head.outputs * SQUARES
+        self.head.im2col.outputs * SQUARES
     }
 
     /// A move's logit from its position's [`Network::forward`] output `maps`:
@@ -206,154 +292,71 @@ impl Network {
     /// The head's maps for a batch of encoded positions, written to `out`: for each
     /// position [`Network::outputs_per_position`] logits, the 64 from-square logits, the
     /// 64 to-square logits, then the d query and d key maps (squares in the mover's
-    /// frame).
+    /// frame). The convolutions are computed as [`Convolution::for_batch`] says.
     pub fn forward(&self, boards: &[[u64; PLANES]], scratch: &mut Scratch, out: &mut Vec<f32>) {
+        self.forward_with(Convolution::for_batch(boards.len()), boards, scratch, out);
+    }
+
+    /// [`Network::forward`] with the convolutions computed `how`.
+    pub fn forward_with(
+        &self,
+        how: Convolution,
+        boards: &[[u64; PLANES]],
+        scratch: &mut Scratch,
+        out: &mut Vec<f32>,
+    ) {
         out.clear();
         out.reserve(boards.len() * self.outputs_per_position());
-        for part in boards.chunks(POSITIONS_AT_ONCE) {
-            self.forward_part(part, scratch, out);
+        for part in boards.chunks(how.positions_at_once()) {
+            self.forward_part(how, part, scratch, out);
         }
     }
 
-    /// [`Network::forward`] of a few positions, appending to `out`.
-    fn forward_part(&self, boards: &[[u64; PLANES]], scratch: &mut Scratch, out: &mut Vec<f32>) {
-        let batch = boards.len();
-        let width = batch * SQUARES;
-        let Scratch { cols, a, b, c } = scratch;
-        // The input planes, [plane, position, square].
+    /// [`Network::forward_with`] of a few positions, appending to `out`.
+    fn forward_part(
+        &self,
+        how: Convolution,
+        boards: &[[u64; PLANES]],
+        scratch: &mut Scratch,
+        out: &mut Vec<f32>,
+    ) {
+        // Winograd's transforms take positions [`LANES`] at a time: empty boards fill
+        // the last group.
+        let batch = match how {
+            Convolution::Im2col => boards.len(),
+            Convolution::Winograd => boards.len().next_multiple_of(LANES),
+        };
+        let Scratch { work, a, b, c } = scratch;
+        // The input planes, [plane, square, position].
         a.clear();
-        a.resize(PLANES * width, 0.0);
+        a.resize(PLANES * SQUARES * batch, 0.0);
         for (p, board) in boards.iter().enumerate() {
             for (plane, bits) in board.iter().enumerate() {
-                let row = &mut a[plane * width + p * SQUARES..][..SQUARES];
+                let values = &mut a[plane * SQUARES * batch..][..SQUARES * batch];
                 let mut rest = *bits;
                 while rest != 0 {
-                    row[rest.trailing_zeros() as usize] = 1.0;
+                    values[rest.trailing_zeros() as usize * batch + p] = 1.0;
                     rest &= rest - 1;
                 }
             }
         }
-        self.stem.apply(a, batch, cols, b);
-        b.iter_mut().for_each(|x| *x = x.max(0.0));
+        self.stem
+            .apply(how, a, batch, work, b, None, Activation::Relu);
         for (conv1, conv2) in &self.blocks {
-            conv1.apply(b, batch, cols, c);
-            selu_in_place(c);
-            conv2.apply(c, batch, cols, a);
-            for (x, skip) in a.iter_mut().zip(b.iter()) {
-                *x += skip;
-            }
-            selu_in_place(a);
+            conv1.apply(how, b, batch, work, c, None, Activation::Selu);
+            conv2.apply(how, c, batch, work, a, Some(b), Activation::Selu);
             std::mem::swap(a, b);
         }
-        self.head.apply(b, batch, cols, c);
-        // [map, position, square] → [position, map × square].
-        for p in 0..batch {
-            for map in 0..self.head.outputs {
-                out.extend_from_slice(&c[map * width + p * SQUARES..][..SQUARES]);
+        self.head
+            .apply(how, b, batch, work, c, None, Activation::Identity);
+        // [map, square, position] → [position, map × square].
+        for p in 0..boards.len() {
+            for map in 0..self.head.im2col.outputs {
+                let values = &c[map * SQUARES * batch..][..SQUARES * batch];
+                out.extend(values.iter().skip(p).step_by(batch));
             }
         }
     }
-}
-
-impl Conv {
-    /// `output = weight × im2col(input) + bias` over `batch` positions; `input` is
-    /// `[inputs, batch × 64]`, `output` becomes `[outputs, batch × 64]`.
-    fn apply(&self, input: &[f32], batch: usize, cols: &mut Vec<f32>, output: &mut Vec<f32>) {
-        let width = batch * SQUARES;
-        im2col(input, self.inputs, batch, cols);
-        output.clear();
-        output.reserve(self.outputs * width);
-        for bias in &self.bias {
-            output.extend(std::iter::repeat_n(*bias, width));
-        }
-        let k = self.inputs * 9;
-        // SAFETY: the three matrices are dense row-major buffers of the sizes given:
-        // weight `outputs × k`, cols `k × width`, output `outputs × width`.
-        unsafe {
-            matrixmultiply::sgemm(
-                self.outputs,
-                k,
-                width,
-                1.0,
-                self.weight.as_ptr(),
-                k as isize,
-                1,
-                cols.as_ptr(),
-                width as isize,
-                1,
-                1.0,
-                output.as_mut_ptr(),
-                width as isize,
-                1,
-            );
-        }
-    }
-}
-
-/// Each square's 3×3 neighbourhood of each input channel, zero off the board:
-/// `cols[(channel × 9 + ky × 3 + kx), position × 64 + square]`, the row order of
-/// PyTorch's `[out, in, 3, 3]` weights.
-fn im2col(input: &[f32], channels: usize, batch: usize, cols: &mut Vec<f32>) {
-    let width = batch * SQUARES;
-    cols.clear();
-    cols.resize(channels * 9 * width, 0.0);
-    for channel in 0..channels {
-        let plane = &input[channel * width..][..width];
-        for ky in 0..3 {
-            // The board's rows that have a row `dy` away on the board.
-            let dy = ky as isize - 1;
-            let ys = (-dy).max(0) as usize..(8 - dy).min(8) as usize;
-            for kx in 0..3 {
-                let row = &mut cols[(channel * 9 + ky * 3 + kx) * width..][..width];
-                // Within a board row, the squares with a square `dx` away: copied as one run.
-                let dx = kx as isize - 1;
-                let (dst_x, src_x, run) = match dx {
-                    -1 => (1, 0, 7),
-                    0 => (0, 0, 8),
-                    _ => (0, 1, 7),
-                };
-                for p in 0..batch {
-                    let base = p * SQUARES;
-                    for y in ys.clone() {
-                        let sy = (y as isize + dy) as usize;
-                        let dst = base + y * 8 + dst_x;
-                        let src = base + sy * 8 + src_x;
-                        row[dst..dst + run].copy_from_slice(&plane[src..src + run]);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// SELU over a buffer, without branches so that the compiler vectorises it (a libm
-/// `expm1` call per element took a third of the forward pass).
-fn selu_in_place(xs: &mut [f32]) {
-    for x in xs.iter_mut() {
-        let v = *x;
-        let negative = SELU_ALPHA * (exp_non_positive(v.min(0.0)) - 1.0);
-        *x = SELU_SCALE * if v > 0.0 { v } else { negative };
-    }
-}
-
-/// `e^x` for `x ≤ 0`: Cody–Waite range reduction and a degree-6 polynomial (relative
-/// error about 1e-7), 0 below −87.
-#[inline(always)]
-fn exp_non_positive(x: f32) -> f32 {
-    const LN2_HI: f32 = 0.693_359_4;
-    const LN2_LO: f32 = -2.121_944_4e-4;
-    // Adding and subtracting 1.5 × 2^23 rounds to an integer.
-    const ROUND: f32 = 12_582_912.0;
-    let x = x.max(-87.0);
-    let n = (x * std::f32::consts::LOG2_E + ROUND) - ROUND;
-    let r = x - n * LN2_HI - n * LN2_LO;
-    let p = 1.0
-        + r * (1.0
-            + r * (0.5
-                + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0))))));
-    // n is an integer in [-126, 0]: 2^n as a float's exponent bits.
-    let scale = f32::from_bits(((n as i32 + 127) << 23) as u32);
-    p * scale
 }
 
 /// A float32 tensor of the given shape, as a flat vector.
@@ -424,33 +427,4 @@ pub fn read_tensor_f32(bytes: &[u8], name: &str) -> Result<(Vec<f32>, Vec<usize>
         .shape()
         .to_vec();
     Ok((floats(&tensors, name, &shape)?, shape))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_fast_exponential_matches_the_library_one() {
-        for i in 0..=20_000 {
-            let x = -(i as f32) * 0.005;
-            let (ours, libm) = (exp_non_positive(x), x.exp());
-            assert!(
-                (ours - libm).abs() <= 1e-6 * libm + 1e-37,
-                "{x}: {ours} vs {libm}"
-            );
-        }
-        assert_eq!(exp_non_positive(-200.0), exp_non_positive(-87.0));
-    }
-
-    #[test]
-    fn selu_is_pytorchs() {
-        let mut xs = [-3.0f32, -0.5, 0.0, 0.25, 2.0];
-        selu_in_place(&mut xs);
-        // torch.nn.functional.selu(torch.tensor([-3, -0.5, 0, 0.25, 2.0]))
-        let torch = [-1.670_568_7f32, -0.691_758_16, 0.0, 0.262_675_26, 2.101_402];
-        for (a, b) in xs.iter().zip(torch) {
-            assert!((a - b).abs() < 1e-6, "{a} vs {b}");
-        }
-    }
 }

@@ -3,7 +3,8 @@
 //! query with that filter), a field that holds no year says so and changes nothing,
 //! emptying the fields counts every game again; the position's top games are listed
 //! with their players, result, year and rating, as the index's query gives them, and
-//! follow the board.
+//! follow the board; a click on one opens it in its window, stepped through by its
+//! buttons, its moves and the arrows.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -193,6 +194,18 @@ fn a_click_on_a_top_game_opens_it_at_the_position_and_steps_through_it() {
         h.state().explorer().game().shown().unwrap().ply(),
         game.moves.len()
     );
+    // The arrows and Home step through the game, not the drill.
+    h.key_press(eframe::egui::Key::ArrowLeft);
+    h.run();
+    assert_eq!(
+        h.state().explorer().game().shown().unwrap().ply(),
+        game.moves.len() - 1
+    );
+    h.key_press(eframe::egui::Key::Home);
+    h.run();
+    h.key_press(eframe::egui::Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().explorer().game().shown().unwrap().ply(), 1);
     // The drill's board did not move.
     assert_eq!(h.state().session().viewing(), Some(1));
 
@@ -201,4 +214,8 @@ fn a_click_on_a_top_game_opens_it_at_the_position_and_steps_through_it() {
     h.run();
     assert!(!h.state().explorer().game().is_open());
     assert!(h.query_by_label(&shown.title).is_none());
+    // The arrows are the drill's again.
+    h.key_press(eframe::egui::Key::ArrowLeft);
+    h.run();
+    assert_eq!(h.state().session().viewing(), Some(0));
 }

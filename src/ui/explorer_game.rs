@@ -1,6 +1,8 @@
 //! The window of a top game opened from the Explorer tab: the players and details, a
 //! board at the ply shown (it opens just after the game's move at the tab's position),
-//! buttons to step through it, and its moves (a click shows that ply). The state is the
+//! buttons to step through it, and its moves (a click shows that ply). While it shows a
+//! game, ←/→ and Home/End step through it (before the drill's and the Repertoire tab's
+//! keys). The state is the
 //! coach's ([`crate::coach::explorer_game`]); the window only draws it and sends
 //! commands.
 
@@ -11,6 +13,34 @@ use super::board::{BoardView, Orientation, board_ui};
 use super::command::Command;
 use crate::coach::explorer::ExplorerCommand;
 use crate::coach::explorer_game::{ExplorerGameState, ShownGameView};
+
+/// The game window's keys: ←/→ a move, Home/End the start and the end, while it shows
+/// a game and no dialog or text field has the keyboard.
+pub(super) fn explorer_game_keys(
+    ctx: &egui::Context,
+    state: &ExplorerGameState,
+    dialog_open: bool,
+) -> Vec<Command> {
+    let Some(game) = state.shown() else {
+        return Vec::new();
+    };
+    if dialog_open || ctx.egui_wants_keyboard_input() {
+        return Vec::new();
+    }
+    let ply = game.ply();
+    let keys = [
+        (egui::Key::ArrowLeft, ply.saturating_sub(1)),
+        (egui::Key::ArrowRight, (ply + 1).min(game.len())),
+        (egui::Key::Home, 0),
+        (egui::Key::End, game.len()),
+    ];
+    ctx.input_mut(|input| {
+        keys.into_iter()
+            .filter(|(key, _)| input.consume_key(egui::Modifiers::NONE, *key))
+            .map(|(_, to)| Command::Explorer(ExplorerCommand::GameTo(to)))
+            .collect()
+    })
+}
 
 /// The game window, while a game is shown, read, or could not be.
 pub(super) fn explorer_game_ui(

@@ -360,15 +360,19 @@ impl TrainerApp {
             || self.coach.side_question().is_some()
             || self.coach.workshop().question().is_some();
         // The Repertoire tab's keys (arrows, undo, save) come before the drill's.
-        let workshop = self.shows_workshop();
-        let mut commands: Vec<Command> = if workshop {
-            workshop_panel::workshop_keys(ui.ctx(), dialog_open)
-                .into_iter()
-                .map(Command::Workshop)
-                .collect()
-        } else {
-            Vec::new()
-        };
+        // The explorer's game window, while it shows a game, takes the arrows first.
+        let mut commands = crate::ui::explorer_game::explorer_game_keys(
+            ui.ctx(),
+            self.coach.explorer().game(),
+            dialog_open,
+        );
+        if self.shows_workshop() {
+            commands.extend(
+                workshop_panel::workshop_keys(ui.ctx(), dialog_open)
+                    .into_iter()
+                    .map(Command::Workshop),
+            );
+        }
         commands.extend(
             Action::consume_shortcuts(ui.ctx(), dialog_open)
                 .into_iter()

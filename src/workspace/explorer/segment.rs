@@ -56,6 +56,18 @@ pub enum SegmentError {
         /// Why.
         source: io::Error,
     },
+    /// The segment was written in an older format: the index must be made again.
+    #[error(
+        "{} is in explorer format {version}, made by an earlier Hastings; this one reads \
+         format {VERSION}: make the index again with `hastings explorer make`",
+        .path.display()
+    )]
+    OldFormat {
+        /// The segment file.
+        path: PathBuf,
+        /// Its format version.
+        version: u32,
+    },
     /// The file is not a segment, or is damaged.
     #[error("the segment {} is damaged: {reason}", .path.display())]
     Corrupt {
@@ -234,10 +246,15 @@ impl Segment {
         }
         let word = |at: usize| read_u64(&map, at).unwrap_or(0);
         let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
+        if version < VERSION {
+            return Err(SegmentError::OldFormat {
+                path: path.to_owned(),
+                version,
+            });
+        }
         if version != VERSION {
             return Err(corrupt(format!(
-                "format version {version}, expected {VERSION} (an index made by an earlier \
-                 Hastings: make it again with `hastings explorer make`)"
+                "format version {version}, expected {VERSION} (made by a newer Hastings?)"
             )));
         }
         let [records, blocks, games, index_offset, games_offset, len] =

@@ -219,3 +219,66 @@ fn a_click_on_a_top_game_opens_it_at_the_position_and_steps_through_it() {
     h.run();
     assert_eq!(h.state().session().viewing(), Some(0));
 }
+
+#[test]
+fn a_game_is_shown_in_the_repertoire_where_it_leaves_it() {
+    let (dir, index) = make_index("ui-explorer-game-rep", "lichess_db_100k.pgn", &[]);
+    let mut h = window(drill_settings(false), (1280.0, 800.0));
+    open_index(&mut h, &dir);
+    // After 1.e4, as the repertoire's chapters start.
+    h.state_mut()
+        .apply(Command::Play(common::san_moves("e4")[0]));
+    h.run();
+    h.state_mut().apply(Command::ShowPly(1));
+    h.run();
+    let after_e4 = common::position_after("e4");
+    let stats = index
+        .query_position(&after_e4, &ExplorerFilter::default())
+        .unwrap();
+    let (players, _) = &top_labels(&index, &stats, &after_e4)[0];
+    h.get_by_label(players).scroll_to_me();
+    h.run();
+    h.get_by_label(players).click();
+    h.run();
+    h.state_mut().finish_explorer_game();
+    h.run();
+    for _ in 0..5 {
+        h.get_by_label("Forward").click();
+        h.run();
+    }
+    let shown = h.state().explorer().game().shown().unwrap().clone();
+    assert!(shown.ply() >= 5, "{}", shown.ply());
+
+    // No repertoire open: the button does nothing.
+    h.get_by_label("Show in my repertoire").click();
+    h.run();
+    assert!(h.state().workshop().file().is_none());
+    assert!(
+        h.query_by_label("Add moves").is_none(),
+        "the Repertoire tab is not shown"
+    );
+
+    // With a repertoire open: its file at the game's position, the Repertoire tab shown.
+    let rep = dir.with_extension("pgn");
+    std::fs::copy(common::fixture("repertoire.pgn"), &rep).unwrap();
+    h.state_mut().apply(Command::Workshop(
+        hastings::coach::workshop::WorkshopCommand::Open(rep.clone()),
+    ));
+    h.run();
+    h.get_by_label("Show in my repertoire").click();
+    h.run();
+    h.get_by_label("Add moves");
+    let w = h.state().workshop();
+    assert_eq!(w.moves(), shown.moves_played());
+    // The moves the chapter does not have are past its cursor.
+    let in_tree = shown.moves_played().len() - w.beyond().len();
+    assert!(
+        in_tree >= 1,
+        "the game starts 1. e4 or 1. d4, as the chapters do"
+    );
+    assert_eq!(
+        std::fs::read(&rep).unwrap(),
+        std::fs::read(common::fixture("repertoire.pgn")).unwrap(),
+        "nothing was written"
+    );
+}

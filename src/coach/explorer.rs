@@ -63,6 +63,8 @@ pub enum ExplorerCommand {
     GameTo(usize),
     /// Close the game window.
     CloseGame,
+    /// Show the game window's position in the Repertoire tab's file.
+    ShowGameInRepertoire,
 }
 
 /// Whose games the tab counts.
@@ -409,6 +411,7 @@ impl Coach {
             ExplorerCommand::OpenGame(i) => self.open_explorer_game(i),
             ExplorerCommand::GameTo(ply) => self.explorer_game_to(ply),
             ExplorerCommand::CloseGame => self.close_explorer_game(),
+            ExplorerCommand::ShowGameInRepertoire => self.show_explorer_game_in_repertoire(),
             ExplorerCommand::StopPreparing => {
                 if self.explorer.preparing.take().is_some() {
                     self.session.set_explorer(None);

@@ -88,6 +88,16 @@ impl ShownGameView {
         self.ply.checked_sub(1).and_then(|i| self.game.moves.get(i))
     }
 
+    /// The moves from the start to the ply shown.
+    pub fn moves_played(&self) -> &[Move] {
+        &self.game.moves[..self.ply]
+    }
+
+    /// Whether the game starts from the standard position (as repertoire lines do).
+    pub fn starts_at_standard(&self) -> bool {
+        key(&self.game.start) == key(&Chess::default())
+    }
+
     /// The side that moves first (move numbers follow it).
     pub fn starts_black(&self) -> bool {
         self.game.start.turn() == shakmaty::Color::Black
@@ -205,6 +215,23 @@ impl Coach {
         if let Some(shown) = &mut self.explorer.game.shown {
             shown.go_to(ply);
         }
+    }
+
+    /// Shows the position of the game window in the Repertoire tab: the file open there
+    /// goes to the game's moves (in the chapter that holds most of them; the rest past
+    /// its cursor, where the game leaves the repertoire).
+    pub(super) fn show_explorer_game_in_repertoire(&mut self) {
+        let Some(shown) = self.explorer.game.shown() else {
+            return;
+        };
+        if !shown.starts_at_standard() || self.workshop().file().is_none() {
+            return;
+        }
+        let moves = shown.moves_played().to_vec();
+        self.apply(super::Command::Workshop(
+            super::workshop::WorkshopCommand::GoToMoves(moves),
+        ));
+        self.notify(super::Notice::ShowRepertoire);
     }
 
     /// Closes the game window.

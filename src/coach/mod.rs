@@ -91,6 +91,8 @@ pub enum Notice {
     ChooseGames,
     /// Show the drill (it was started from a tab that hides it: "Train this").
     ShowDrill,
+    /// Show the Repertoire tab (a position was sent there).
+    ShowRepertoire,
     /// Let the user choose a file for the Repertoire tab (a file dialog).
     ChooseWorkshopFile(workshop::WorkshopFile),
     /// Let the user choose an explorer index (a directory).

@@ -1,6 +1,7 @@
 //! The window of a top game opened from the Explorer tab: the players and details, a
 //! board at the ply shown (it opens just after the game's move at the tab's position),
-//! buttons to step through it, and its moves (a click shows that ply). While it shows a
+//! buttons to step through it, its moves (a click shows that ply), and "Show in my
+//! repertoire" (the Repertoire tab's file at the position shown). While it shows a
 //! game, ←/→ and Home/End step through it (before the drill's and the Repertoire tab's
 //! keys). The state is the
 //! coach's ([`crate::coach::explorer_game`]); the window only draws it and sends
@@ -46,6 +47,7 @@ pub(super) fn explorer_game_keys(
 pub(super) fn explorer_game_ui(
     ctx: &egui::Context,
     state: &ExplorerGameState,
+    repertoire_open: bool,
     orientation: Orientation,
     commands: &mut Vec<Command>,
 ) {
@@ -74,10 +76,35 @@ pub(super) fn explorer_game_ui(
             }
             if let Some(game) = state.shown() {
                 shown_ui(ui, game, orientation, commands);
+                to_repertoire_ui(ui, game, repertoire_open, commands);
             }
         });
     if !open {
         commands.push(Command::Explorer(ExplorerCommand::CloseGame));
+    }
+}
+
+/// "Show in my repertoire": the Repertoire tab's file at the position shown (where the
+/// game leaves the repertoire, its moves are past the cursor, ready to add).
+fn to_repertoire_ui(
+    ui: &mut Ui,
+    game: &ShownGameView,
+    repertoire_open: bool,
+    commands: &mut Vec<Command>,
+) {
+    let why_not = if !game.starts_at_standard() {
+        Some("The game does not start from the standard position.")
+    } else if !repertoire_open {
+        Some("Open your repertoire in the Repertoire tab first.")
+    } else {
+        None
+    };
+    let button = ui
+        .add_enabled(why_not.is_none(), egui::Button::new("Show in my repertoire"))
+        .on_hover_text("The Repertoire tab's file at this position: the chapter that holds most of these moves, the rest ready to add")
+        .on_disabled_hover_text(why_not.unwrap_or_default());
+    if button.clicked() {
+        commands.push(Command::Explorer(ExplorerCommand::ShowGameInRepertoire));
     }
 }
 

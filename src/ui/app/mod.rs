@@ -312,6 +312,7 @@ impl TrainerApp {
                         self.left_tab = LeftTab::Style;
                     }
                 }
+                Notice::ShowRepertoire => self.left_tab = LeftTab::Repertoire,
                 Notice::ChooseProfile { play_like } => {
                     self.dialogs.start_profile_load(ctx, play_like);
                 }
@@ -505,6 +506,7 @@ impl TrainerApp {
         crate::ui::explorer_game::explorer_game_ui(
             &ctx,
             self.coach.explorer().game(),
+            self.coach.workshop().file().is_some(),
             self.coach.orientation(),
             commands,
         );

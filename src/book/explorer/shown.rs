@@ -32,10 +32,7 @@ pub struct ShownGame {
 impl ShownGame {
     /// The value of tag `name` (exact name), when the game has it.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        find_tag(&self.tags, name)
     }
 
     /// The position after the first `ply` moves (all of them past the end).
@@ -55,6 +52,13 @@ impl ShownGame {
             .map(|&mv| SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string())
             .collect()
     }
+}
+
+/// The value of tag `name` among `tags`.
+fn find_tag<'t>(tags: &'t [(String, String)], name: &str) -> Option<&'t str> {
+    tags.iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
 }
 
 /// Reads game `number` (1-based) of `pgn`; `None` when the text has fewer games.
@@ -95,11 +99,8 @@ struct Finder {
     found: Option<ShownGame>,
 }
 
-struct Tags {
-    tags: Vec<(String, String)>,
-    fen: Option<String>,
-    variant: Option<String>,
-}
+/// The game's tags, `(name, value)`, in the file's order.
+type Tags = Vec<(String, String)>;
 
 /// The game being read and its position.
 struct Reading {
@@ -115,30 +116,23 @@ impl Visitor for Finder {
     fn begin_tags(&mut self) -> ControlFlow<(), Tags> {
         self.seen += 1;
         if self.seen == self.number {
-            ControlFlow::Continue(Tags {
-                tags: Vec::new(),
-                fen: None,
-                variant: None,
-            })
+            ControlFlow::Continue(Vec::new())
         } else {
             ControlFlow::Break(())
         }
     }
 
     fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        let name = String::from_utf8_lossy(name).into_owned();
-        let value = value.decode_utf8_lossy().into_owned();
-        match name.as_str() {
-            "FEN" => tags.fen = Some(value.clone()),
-            "Variant" => tags.variant = Some(value.clone()),
-            _ => {}
-        }
-        tags.tags.push((name, value));
+        tags.push((
+            String::from_utf8_lossy(name).into_owned(),
+            value.decode_utf8_lossy().into_owned(),
+        ));
         ControlFlow::Continue(())
     }
 
     fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<(), Reading> {
-        let (start, stopped) = match start_from_tags(tags.variant.as_deref(), tags.fen.as_deref()) {
+        let (variant, fen) = (find_tag(&tags, "Variant"), find_tag(&tags, "FEN"));
+        let (start, stopped) = match start_from_tags(variant, fen) {
             Ok(start) => (start.unwrap_or_default(), None),
             Err(issue) => (Chess::default(), Some(issue.to_string())),
         };
@@ -146,7 +140,7 @@ impl Visitor for Finder {
             pos: start.clone(),
             game: ShownGame {
                 number: self.number,
-                tags: tags.tags,
+                tags,
                 start,
                 moves: Vec::new(),
                 stopped,

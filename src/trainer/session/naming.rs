@@ -146,9 +146,6 @@ impl Session {
         };
         switch.then(|| self.graph.line(new_line).title())
     }
-}
-
-impl Session {
     /// The drilled moves as a line (for export), named by the opening reached; `None`
     /// before the first move.
     pub fn to_line(&self) -> Option<OpeningLine> {

@@ -8,6 +8,11 @@ use hastings::ui;
 
 fn main() -> ExitCode {
     let args = Cli::parse();
+    // Warnings, errors and panics go to hastings.log in the data folder (a bug report
+    // attaches it); without one, the program runs on without a log.
+    if let Some(dir) = hastings::workspace::data_dir::data_dir() {
+        let _ = hastings::workspace::log_file::install(&dir);
+    }
     let Some(command) = &args.command else {
         let options = ui::RunOptions {
             screenshot: args.gui.screenshot.clone(),

@@ -362,8 +362,11 @@ fn settings_and_progress_survive_an_app_restart() {
     let copy = dir.join("mine.pgn");
     std::fs::copy(fixture("repertoire.pgn"), &copy).unwrap();
 
-    let app =
+    let settings_file = dir.join("settings.json");
+    let _ = std::fs::remove_file(&settings_file);
+    let mut app =
         TrainerApp::with_progress_file(eco(), settings(Side::White), Some(progress_file.clone()));
+    app.set_settings_file(Some(settings_file.clone()));
     let mut harness = harness_for(app);
     harness.run();
     load(&mut harness, vec![copy.clone()], "My repertoire");
@@ -393,7 +396,12 @@ fn settings_and_progress_survive_an_app_restart() {
     assert_eq!(before.orientation, Some(Orientation::WhiteBottom));
     drop(harness);
 
-    let mut restarted = TrainerApp::restore(eco(), Some(&storage), Some(progress_file));
+    let mut restarted = TrainerApp::restore(
+        eco(),
+        Some(&storage),
+        Some(settings_file.clone()),
+        Some(progress_file),
+    );
     restarted.finish_loading();
     assert_eq!(restarted.settings(), &before);
     assert_eq!(restarted.orientation(), Orientation::WhiteBottom);
@@ -415,7 +423,7 @@ fn settings_and_progress_survive_an_app_restart() {
 
     // A remembered file that has gone is a warning, not a crash.
     std::fs::remove_file(&copy).unwrap();
-    let mut again = TrainerApp::restore(eco(), Some(&storage), None);
+    let mut again = TrainerApp::restore(eco(), Some(&storage), Some(settings_file), None);
     again.finish_loading();
     assert_eq!(again.workspace().warnings().len(), 1);
     assert!(again.workspace().warnings()[0].contains("mine.pgn is missing"));

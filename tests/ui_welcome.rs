@@ -32,7 +32,7 @@ fn fresh() -> TrainerApp {
 
 #[test]
 fn a_new_user_without_saved_settings_is_asked_first() {
-    let app = TrainerApp::restore(common::eco(), None, None);
+    let app = TrainerApp::restore(common::eco(), None, None, None);
     assert!(app.is_welcoming());
 }
 

@@ -56,6 +56,7 @@ mod profile_panel;
 mod progress_panel;
 mod review_panel;
 mod screenshot;
+mod settings_notice;
 mod shutdown;
 mod side_question;
 pub mod sounds;

@@ -95,6 +95,9 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
         Some(claim(data_dir()))
     };
     let progress_file = folder.as_ref().and_then(|f| f.progress_file.clone());
+    let settings_file = folder
+        .as_ref()
+        .and_then(|_| crate::workspace::data_dir::settings_path());
     let notice = folder.as_ref().and_then(|f| f.warning.clone());
     let writable = folder.as_ref().is_some_and(ClaimedFolder::is_writable);
     if options.reset_progress
@@ -127,6 +130,7 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
                 screenshot: screenshot
                     .map(|(path, moves)| (moves, board, ScreenshotPlan::new(path, app_outcome))),
                 progress_file,
+                settings_file,
                 writable,
                 notice,
                 files,

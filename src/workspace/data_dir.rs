@@ -28,6 +28,11 @@ pub fn progress_path() -> Option<PathBuf> {
     data_dir().map(|d| d.join("progress.ron"))
 }
 
+/// Where the window's settings are saved: `settings.json` in the [`data_dir`].
+pub fn settings_path() -> Option<PathBuf> {
+    data_dir().map(|d| d.join(super::settings_file::SETTINGS_FILE))
+}
+
 /// The review log of the data folder `dir` (beside the progress file): where the
 /// window's review mode, `hastings review` and `hastings compare --record-reviews` all
 /// write.
@@ -79,8 +84,9 @@ pub fn claim(dir: Option<PathBuf>) -> ClaimedFolder {
             progress_file: None,
             lock: None,
             warning: Some(
-                "Another Hastings window is open: this one keeps your progress and reviews \
-                 in memory only, so that neither window loses what the other saves."
+                "Another Hastings window is open: this one keeps your progress, reviews and \
+                 settings in memory only, so that neither window loses what the other \
+                 saves."
                     .to_owned(),
             ),
         },

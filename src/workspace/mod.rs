@@ -11,7 +11,10 @@
 //! - [`files`]: file stamps and the progress-counting PGN reader.
 //! - [`export`]: PGN files written atomically.
 //! - [`instance`]: one window per data folder (a lock file).
+//! - [`log_file`]: `hastings.log`, the warnings and errors a bug report can attach.
 //! - [`store`]: the learner's data written atomically, corrupt files kept aside.
+//! - [`settings_file`]: the settings (`settings.json`), one entry a line, never reset
+//!   silently.
 //! - [`profiles`]: style profile files.
 //! - [`eval_files`]: seed 003's evaluation weights and tuning states.
 //! - [`data_dir`]: the data folder, the review log in it, one window per folder.
@@ -40,6 +43,7 @@ pub mod export;
 pub mod files;
 pub mod instance;
 mod loader;
+pub mod log_file;
 pub mod npy;
 pub mod polyglot;
 pub mod polyglot_make;
@@ -50,6 +54,7 @@ pub mod repertoire_file;
 pub mod repertoire_journal;
 pub mod review_store;
 mod runs;
+pub mod settings_file;
 pub mod store;
 
 use std::collections::VecDeque;

@@ -149,18 +149,8 @@ pub fn load_or_set_aside<T: Default, E: std::fmt::Display>(
             warning: None,
         },
         Err(reason) => {
-            let secs = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0);
-            let mut name = path
-                .file_name()
-                .map(|n| n.to_os_string())
-                .unwrap_or_default();
-            name.push(format!(".corrupt-{secs}"));
-            let aside = path.with_file_name(name);
-            let warning = match fs::rename(path, &aside) {
-                Ok(()) => format!(
+            let warning = match keep_aside(path) {
+                Ok(aside) => format!(
                     "{} could not be read ({reason}); it was kept as {} and a fresh one started",
                     path.display(),
                     aside.display()
@@ -170,12 +160,55 @@ pub fn load_or_set_aside<T: Default, E: std::fmt::Display>(
                     path.display()
                 ),
             };
+            log::warn!("{warning}");
             Loaded {
                 value: T::default(),
                 warning: Some(warning),
             }
         }
     }
+}
+
+/// Moves the damaged file `path` aside, to `NAME.corrupt-<unix time>` (or
+/// `NAME.corrupt-<unix time>-<n>` when that name is taken: a copy kept aside is never
+/// replaced), and returns where it went.
+///
+/// # Errors
+///
+/// The file system's error when the file cannot be renamed.
+pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    for n in 0u32.. {
+        let mut aside_name = name.clone();
+        aside_name.push(format!(".corrupt-{secs}"));
+        if n > 0 {
+            aside_name.push(format!("-{n}"));
+        }
+        let aside = path.with_file_name(aside_name);
+        // A hard link fails when the name exists, so a copy kept aside is never
+        // replaced; then the original name is removed.
+        match fs::hard_link(path, &aside) {
+            Ok(()) => {
+                fs::remove_file(path)?;
+                return Ok(aside);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            // No hard links here (some file systems): a rename, checked first.
+            Err(_) if !aside.exists() => {
+                fs::rename(path, &aside)?;
+                return Ok(aside);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("no free name to keep the file aside"))
 }
 
 /// Loads progress from `path` (see [`load_or_set_aside`]).

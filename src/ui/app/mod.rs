@@ -39,6 +39,7 @@ use super::{
 use crate::book::PositionGraph;
 use crate::coach::settings::{SETTINGS_KEY, Settings};
 use crate::coach::{Coach, Notice};
+use crate::workspace::settings_file::{load_settings, save_settings};
 
 mod left;
 mod start;
@@ -86,6 +87,14 @@ pub struct TrainerApp {
     /// Whether the settings are saved (not for a screenshot, nor when another window
     /// holds the data folder).
     persist: bool,
+    /// Where the settings are saved (`settings.json` in the data folder); `None`: not
+    /// saved (tests, screenshots).
+    settings_file: Option<PathBuf>,
+    /// The settings as last read from or written to `settings_file` (a save writes only
+    /// what changed since).
+    settings_saved: Option<Settings>,
+    /// "Your settings were damaged": what was kept aside and reset, until closed.
+    pub(super) settings_notice: Option<String>,
     /// "Start here", shown to a new user until they start or skip.
     pub(super) welcome: Option<Welcome>,
     /// What is being typed in the Repertoire tab.
@@ -116,23 +125,79 @@ impl TrainerApp {
         TrainerApp::with_progress_file(graph, settings, None)
     }
 
-    /// The app as the window starts it: the settings from eframe's `storage` (defaults
+    /// The app as the window starts it: the settings from `settings_file` (those that
+    /// an older version kept in eframe's `storage` when there is no file yet; defaults
     /// when there are none), the progress from `progress_file` (a corrupt file is set
     /// aside with a warning in the progress panel).
+    ///
+    /// A settings file that does not read whole is kept aside; the settings that still
+    /// read are kept, the others reset, and the window says which
+    /// ([`crate::workspace::settings_file`]).
     pub fn restore(
         graph: Arc<PositionGraph>,
         storage: Option<&dyn eframe::Storage>,
+        settings_file: Option<PathBuf>,
         progress_file: Option<PathBuf>,
     ) -> TrainerApp {
-        let stored: Option<Settings> = storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY));
+        let loaded = settings_file.as_deref().map(load_settings::<Settings>);
+        let (from_file, warning) = match loaded {
+            Some(loaded) => (loaded.value, loaded.warning),
+            None => (None, None),
+        };
+        let stored = from_file
+            .clone()
+            .or_else(|| storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)));
         let first_run = stored.is_none();
         let mut app =
             TrainerApp::with_progress_file(graph, stored.unwrap_or_default(), progress_file);
+        app.settings_file = settings_file;
+        // A file damaged and recovered is written again at the next save; one that read
+        // whole is not written until something changes.
+        app.settings_saved = from_file.filter(|_| warning.is_none());
+        app.settings_notice = warning;
         // A new user (no settings saved yet) is asked what they want first.
         if first_run {
             app.show_welcome();
         }
         app
+    }
+
+    /// Saves the settings to `path` from now on (the window's data folder's
+    /// `settings.json`); `None`: not saved.
+    pub fn set_settings_file(&mut self, path: Option<PathBuf>) {
+        self.settings_file = path;
+        self.settings_saved = None;
+    }
+
+    /// Whether this window holds the data folder and so saves the settings (a second
+    /// window on the folder does not: [`crate::workspace::data_dir::claim`]).
+    pub fn set_writable(&mut self, writable: bool) {
+        self.persist = writable;
+    }
+
+    /// Writes the settings to their file when they changed since they were read or last
+    /// written — only in the window that holds the data folder, so a second window never
+    /// overwrites the first one's settings. A failure is shown in the drill's message.
+    pub fn save_settings(&mut self) {
+        let Some(path) = self.settings_file.clone() else {
+            return;
+        };
+        if !self.persist || self.screenshot.is_some() {
+            return;
+        }
+        let settings = self.coach.settings().clone();
+        if self.settings_saved.as_ref() == Some(&settings) {
+            return;
+        }
+        match save_settings(&path, &settings) {
+            Ok(()) => self.settings_saved = Some(settings),
+            Err(e) => {
+                log::error!("settings not saved: {e}");
+                self.coach.apply(crate::coach::Command::Message(format!(
+                    "Your settings could not be saved: {e}"
+                )));
+            }
+        }
     }
 
     /// Shows "Start here" (what a new user sees first).
@@ -172,6 +237,9 @@ impl TrainerApp {
             timings: None,
             sounds: SoundPlayer::silent(),
             persist: true,
+            settings_file: None,
+            settings_saved: None,
+            settings_notice: None,
             welcome: None,
             workshop_form: WorkshopForm::default(),
         }
@@ -186,6 +254,12 @@ impl TrainerApp {
     /// The coach the window draws.
     pub fn coach(&self) -> &Coach {
         &self.coach
+    }
+
+    /// The coach, to send it commands directly (tests; the window sends them through
+    /// its panels).
+    pub fn coach_mut(&mut self) -> &mut Coach {
+        &mut self.coach
     }
 
     /// The chart as it is drawn now (computed on demand).
@@ -358,6 +432,7 @@ impl TrainerApp {
     fn draw_and_apply(&mut self, ui: &mut Ui) {
         let dialog_open = self.dialogs.is_open()
             || self.welcome.is_some()
+            || self.settings_notice.is_some()
             || self.coach.side_question().is_some()
             || self.coach.workshop().question().is_some();
         // The Repertoire tab's keys (arrows, undo, save) come before the drill's.
@@ -523,7 +598,17 @@ impl TrainerApp {
                 self.welcome = None;
             }
         }
+        if let Some(text) = &self.settings_notice
+            && super::settings_notice::settings_notice_ui(&ctx, text)
+        {
+            self.settings_notice = None;
+        }
         import_report::drop_overlay_ui(&ctx);
+    }
+
+    /// What the window says at start about a damaged settings file, while it is shown.
+    pub fn settings_notice(&self) -> Option<&str> {
+        self.settings_notice.as_deref()
     }
 
     /// Whether the window shows the Repertoire tab's file: its tree on the right, its
@@ -561,8 +646,11 @@ impl eframe::App for TrainerApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.screenshot.is_none() {
             self.coach.save();
-            if self.persist {
-                eframe::set_value(storage, SETTINGS_KEY, self.coach.settings());
+            self.save_settings();
+            // The settings live in their own file; eframe's storage keeps only the
+            // window's state (an older version's copy is cleared once the file exists).
+            if self.persist && self.settings_saved.is_some() {
+                storage.set_string(SETTINGS_KEY, String::new());
             }
         }
     }

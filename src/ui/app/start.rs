@@ -134,6 +134,9 @@ pub(in crate::ui) struct Start {
     /// The progress file (none for a screenshot, or when another window holds the
     /// data folder).
     pub(in crate::ui) progress_file: Option<PathBuf>,
+    /// The settings file (none for a screenshot); read by every window, written only by
+    /// the one that holds the data folder.
+    pub(in crate::ui) settings_file: Option<PathBuf>,
     /// Whether this window holds the data folder (it saves its settings too).
     pub(in crate::ui) writable: bool,
     /// What to tell the learner at start (another window holds the data folder).
@@ -164,7 +167,12 @@ pub(in crate::ui) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Bo
             app
         }
         None => {
-            let mut app = TrainerApp::restore(start.graph, cc.storage, start.progress_file);
+            let mut app = TrainerApp::restore(
+                start.graph,
+                cc.storage,
+                start.settings_file,
+                start.progress_file,
+            );
             app.sounds = SoundPlayer::new();
             app
         }

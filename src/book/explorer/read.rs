@@ -10,18 +10,13 @@
 //! result), each position once.
 
 use std::io::{self, Read};
-use std::ops::ControlFlow;
 
-use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::san::{San, SanError};
-use shakmaty::{Chess, Color, KnownOutcome, Position};
+use pgn_reader::{Outcome, RawTag};
+use shakmaty::{Chess, KnownOutcome, Move};
 
 use super::game::ExplorerGame;
 use super::tags::{Speed, rating_from_tag, year_from_date};
-use crate::book::pgn::start_from_tags;
-use crate::book::polyglot::{
-    GameIssue, GameIssueReason, GamesReport, MAX_KEPT_ISSUES, RawMove, key,
-};
+use crate::book::polyglot::{GamesReport, Mainlines, RawMove, key, read_mainlines};
 
 /// The ply limit of `hastings explorer make` when none is given.
 pub const DEFAULT_EXPLORER_PLIES: u32 = 50;
@@ -77,22 +72,22 @@ pub fn read_explorer_games<S: GameSink>(
     max_plies: u32,
     sink: &mut S,
 ) -> io::Result<ExplorerReport> {
-    let mut visitor = ExplorerVisitor {
+    let mut games = ExplorerGames {
         sink,
-        max_plies,
-        report: ExplorerReport::default(),
+        counted: 0,
         positions: Vec::with_capacity(max_plies.min(1024) as usize),
+        info: None,
     };
-    let mut reader = Reader::new(pgn);
-    while reader.read_game(&mut visitor)?.is_some() {}
-    Ok(visitor.report)
+    let games_report = read_mainlines(pgn, max_plies, &mut games)?;
+    Ok(ExplorerReport {
+        games: games_report,
+        counted: games.counted,
+    })
 }
 
+/// The tags the explorer keeps of a game.
 #[derive(Debug, Default)]
-struct Tags {
-    fen: Option<Vec<u8>>,
-    variant: Option<String>,
-    result: Option<Option<KnownOutcome>>,
+pub struct ExplorerTags {
     white: String,
     black: String,
     white_elo: Option<u16>,
@@ -102,79 +97,22 @@ struct Tags {
     utc_date: Option<u16>,
 }
 
-fn outcome_from_tag(value: &[u8]) -> Option<KnownOutcome> {
-    match value.trim_ascii() {
-        b"1-0" => Some(KnownOutcome::Decisive {
-            winner: Color::White,
-        }),
-        b"0-1" => Some(KnownOutcome::Decisive {
-            winner: Color::Black,
-        }),
-        b"1/2-1/2" => Some(KnownOutcome::Draw),
-        _ => None,
-    }
-}
-
-struct Game {
-    pos: Chess,
-    sans: u32,
-    stopped: bool,
-    /// From the tag, else from the movetext's result token; inner `None`: unfinished.
-    result: Option<Option<KnownOutcome>>,
-    ended: bool,
-    info: ExplorerGame,
-}
-
-struct ExplorerVisitor<'s, S: GameSink> {
+/// The positions of the game being read, given to the sink once it is known finished.
+struct ExplorerGames<'s, S: GameSink> {
     sink: &'s mut S,
-    max_plies: u32,
-    report: ExplorerReport,
+    counted: u64,
+    /// Each position reached, with the move played at its first occurrence.
     positions: Vec<(u64, RawMove)>,
+    /// The game being read.
+    info: Option<ExplorerGame>,
 }
 
-impl<S: GameSink> ExplorerVisitor<'_, S> {
-    fn issue(&mut self, ply: u32, san: String, reason: GameIssueReason) {
-        let report = &mut self.report.games;
-        report.issue_count += 1;
-        if report.issues.len() < MAX_KEPT_ISSUES {
-            report.issues.push(GameIssue {
-                game: report.games,
-                ply,
-                san,
-                reason,
-            });
-        }
-    }
+impl<S: GameSink> Mainlines for ExplorerGames<'_, S> {
+    type Tags = ExplorerTags;
 
-    /// Gives a finished game to the sink.
-    fn flush(&mut self, game: &mut Game) {
-        let Some(Some(outcome)) = game.result else {
-            return;
-        };
-        game.info.outcome = outcome;
-        self.report.games.plies += self.positions.len() as u64;
-        self.report.counted += 1;
-        self.sink.game(&game.info, &self.positions);
-    }
-}
-
-impl<S: GameSink> Visitor for ExplorerVisitor<'_, S> {
-    type Tags = Tags;
-    type Movetext = Game;
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), Tags> {
-        self.report.games.games += 1;
-        self.positions.clear();
-        ControlFlow::Continue(Tags::default())
-    }
-
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+    fn tag(&mut self, tags: &mut ExplorerTags, name: &[u8], value: RawTag<'_>) {
         let text = || value.decode_utf8_lossy().into_owned();
         match name {
-            b"FEN" => tags.fen = Some(value.as_bytes().to_vec()),
-            b"Variant" => tags.variant = Some(text()),
-            b"Result" => tags.result = Some(outcome_from_tag(value.as_bytes())),
             b"White" => tags.white = text(),
             b"Black" => tags.black = text(),
             b"WhiteElo" => tags.white_elo = rating_from_tag(&text()),
@@ -184,103 +122,45 @@ impl<S: GameSink> Visitor for ExplorerVisitor<'_, S> {
             b"UTCDate" => tags.utc_date = year_from_date(&text()),
             _ => {}
         }
-        ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<(), Game> {
-        let fen = tags.fen.as_deref().map(String::from_utf8_lossy);
-        let pos = match start_from_tags(tags.variant.as_deref(), fen.as_deref()) {
-            Ok(pos) => pos.unwrap_or_default(),
-            Err(issue) => {
-                self.issue(0, String::new(), issue.into());
-                return ControlFlow::Break(());
-            }
-        };
-        ControlFlow::Continue(Game {
-            pos,
-            sans: 0,
-            stopped: false,
-            result: tags.result,
-            ended: false,
-            info: ExplorerGame {
-                number: self.report.games.games,
-                white: tags.white,
-                black: tags.black,
-                outcome: KnownOutcome::Draw,
-                white_elo: tags.white_elo,
-                black_elo: tags.black_elo,
-                speed: Speed::from_time_control(tags.time_control.as_deref()),
-                year: tags.date.or(tags.utc_date),
-            },
-        })
-    }
-
-    fn san(&mut self, game: &mut Game, san_plus: SanPlus) -> ControlFlow<()> {
-        game.sans += 1;
-        if game.stopped || game.sans > self.max_plies {
-            game.stopped = true;
-            // With the result known there is nothing left to read in this game.
-            return if game.result.is_some() {
-                self.flush(game);
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            };
-        }
-        let played = match san_plus.san {
-            San::Null => Err(GameIssueReason::NullMove),
-            san => san.to_move(&game.pos).map_err(|e| match e {
-                SanError::IllegalSan => GameIssueReason::IllegalMove,
-                SanError::AmbiguousSan => GameIssueReason::AmbiguousMove,
-            }),
-        };
-        let encoded = played.and_then(|mv| {
-            RawMove::from_move(mv)
-                .map(|raw| (mv, raw))
-                .ok_or(GameIssueReason::IllegalMove)
+    fn begin(&mut self, game: u64, tags: ExplorerTags) {
+        self.positions.clear();
+        self.info = Some(ExplorerGame {
+            number: game,
+            white: tags.white,
+            black: tags.black,
+            outcome: KnownOutcome::Draw,
+            white_elo: tags.white_elo,
+            black_elo: tags.black_elo,
+            speed: Speed::from_time_control(tags.time_control.as_deref()),
+            year: tags.date.or(tags.utc_date),
         });
-        match encoded {
-            Ok((mv, raw)) => {
-                let here = key(&game.pos);
-                if !self.positions.iter().any(|&(k, _)| k == here) {
-                    self.positions.push((here, raw));
-                }
-                game.pos.play_unchecked(mv);
-            }
-            Err(reason) => {
-                game.stopped = true;
-                self.issue(game.sans, san_plus.to_string(), reason);
-            }
-        }
-        ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _: &mut Game) -> ControlFlow<(), Skip> {
-        ControlFlow::Continue(Skip(true))
+    fn ply(&mut self, _: u64, _: u32, pos: &Chess, _: Move, raw_move: RawMove) {
+        let here = key(pos);
+        if !self.positions.iter().any(|&(k, _)| k == here) {
+            self.positions.push((here, raw_move));
+        }
     }
 
-    fn outcome(&mut self, game: &mut Game, outcome: Outcome) -> ControlFlow<()> {
-        game.ended = true;
-        if game.result.is_none() {
-            game.result = Some(match outcome {
-                Outcome::Known(known) => Some(known),
-                Outcome::Unknown => None,
-            });
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, mut game: Game) {
-        if !game.ended {
-            self.issue(game.sans, String::new(), GameIssueReason::Truncated);
-        }
-        self.flush(&mut game);
+    /// Only a finished game counts.
+    fn end(&mut self, result: Option<Outcome>) -> u64 {
+        let (Some(Outcome::Known(outcome)), Some(mut info)) = (result, self.info.take()) else {
+            return 0;
+        };
+        info.outcome = outcome;
+        self.counted += 1;
+        self.sink.game(&info, &self.positions);
+        self.positions.len() as u64
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Color;
 
     type Games = Vec<(ExplorerGame, Vec<(u64, RawMove)>)>;
 

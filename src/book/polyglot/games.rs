@@ -13,16 +13,15 @@
 //! keeps the plies before it. Each such game gives a [`GameIssue`], and reading goes on.
 
 use std::io::{self, Read};
-use std::ops::ControlFlow;
 
-use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::san::{San, SanError};
+use pgn_reader::Outcome;
 use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
 use thiserror::Error;
 
 use super::key::key;
+use super::mainline::{Mainlines, read_mainlines};
 use super::moves::RawMove;
-use crate::book::pgn::{StartIssue, start_from_tags};
+use crate::book::pgn::StartIssue;
 
 /// The ply limit of `hastings book make` when none is given.
 pub const DEFAULT_MAX_PLIES: u32 = 30;
@@ -169,202 +168,47 @@ pub fn read_games<S: PlySink>(
     max_plies: u32,
     sink: &mut S,
 ) -> io::Result<GamesReport> {
-    let mut visitor = GameVisitor {
+    let mut games = BookGames {
         sink,
-        max_plies,
-        report: GamesReport::default(),
         plies: Vec::with_capacity(max_plies.min(1024) as usize),
     };
-    let mut reader = Reader::new(pgn);
-    while reader.read_game(&mut visitor)?.is_some() {}
-    Ok(visitor.report)
+    read_mainlines(pgn, max_plies, &mut games)
 }
 
-/// The result of a game, as far as the tags or the movetext say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum GameResult {
-    Winner(Color),
-    Draw,
-    Unknown,
-}
-
-impl GameResult {
-    fn from_tag(value: &[u8]) -> GameResult {
-        match value.trim_ascii() {
-            b"1-0" => GameResult::Winner(Color::White),
-            b"0-1" => GameResult::Winner(Color::Black),
-            b"1/2-1/2" => GameResult::Draw,
-            _ => GameResult::Unknown,
-        }
-    }
-
-    /// Polyglot's score for the side `mover`.
-    fn score(self, mover: Color) -> u8 {
-        match self {
-            GameResult::Winner(c) if c == mover => 2,
-            GameResult::Winner(_) => 0,
-            GameResult::Draw | GameResult::Unknown => 1,
-        }
+/// Polyglot's score for the side `mover` in a game of `result` (unknown: a draw).
+fn score(result: Option<Outcome>, mover: Color) -> u8 {
+    match result {
+        Some(Outcome::Known(KnownOutcome::Decisive { winner })) if winner == mover => 2,
+        Some(Outcome::Known(KnownOutcome::Decisive { .. })) => 0,
+        _ => 1,
     }
 }
 
-#[derive(Debug, Default)]
-struct Tags {
-    fen: Option<Vec<u8>>,
-    variant: Option<String>,
-    result: Option<GameResult>,
-}
-
-struct Game {
-    pos: Chess,
-    /// Plies read (played or not).
-    sans: u32,
-    /// No more plies are taken (limit reached or a bad move).
-    stopped: bool,
-    /// From the tag, else from the movetext's result token.
-    result: Option<GameResult>,
-    /// The movetext had a result token.
-    ended: bool,
-}
-
-struct GameVisitor<'s, S: PlySink> {
+/// The plies of a book's games, kept until the game's result scores them.
+struct BookGames<'s, S: PlySink> {
     sink: &'s mut S,
-    max_plies: u32,
-    report: GamesReport,
     /// The current game's plies, as the sink keeps them, and the side that moved.
     plies: Vec<(S::Ply, Color)>,
 }
 
-impl<S: PlySink> GameVisitor<'_, S> {
-    fn issue(&mut self, ply: u32, san: String, reason: GameIssueReason) {
-        self.report.issue_count += 1;
-        if self.report.issues.len() < MAX_KEPT_ISSUES {
-            self.report.issues.push(GameIssue {
-                game: self.report.games,
-                ply,
-                san,
-                reason,
-            });
-        }
-    }
+impl<S: PlySink> Mainlines for BookGames<'_, S> {
+    type Tags = ();
 
-    /// Gives the game's plies to the sink, scored by its result.
-    fn flush(&mut self, result: GameResult) {
-        self.report.plies += self.plies.len() as u64;
-        for (ply, mover) in self.plies.drain(..) {
-            self.sink.add(ply, result.score(mover));
-        }
-    }
-
-    fn start(&mut self, tags: &Tags) -> Option<Chess> {
-        let fen = tags.fen.as_deref().map(String::from_utf8_lossy);
-        match start_from_tags(tags.variant.as_deref(), fen.as_deref()) {
-            Ok(pos) => Some(pos.unwrap_or_default()),
-            Err(issue) => {
-                self.issue(0, String::new(), issue.into());
-                None
-            }
-        }
-    }
-}
-
-impl<S: PlySink> Visitor for GameVisitor<'_, S> {
-    type Tags = Tags;
-    type Movetext = Game;
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), Tags> {
-        self.report.games += 1;
+    fn begin(&mut self, _: u64, (): ()) {
         self.plies.clear();
-        ControlFlow::Continue(Tags::default())
     }
 
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        match name {
-            b"FEN" => tags.fen = Some(value.as_bytes().to_vec()),
-            b"Variant" => tags.variant = Some(value.decode_utf8_lossy().into_owned()),
-            b"Result" => tags.result = Some(GameResult::from_tag(value.as_bytes())),
-            _ => {}
-        }
-        ControlFlow::Continue(())
+    fn ply(&mut self, game: u64, ply: u32, pos: &Chess, mv: Move, raw_move: RawMove) {
+        let kept = self.sink.ply(game, ply, pos, mv, raw_move);
+        self.plies.push((kept, pos.turn()));
     }
 
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<(), Game> {
-        match self.start(&tags) {
-            Some(pos) => ControlFlow::Continue(Game {
-                pos,
-                sans: 0,
-                stopped: false,
-                result: tags.result,
-                ended: false,
-            }),
-            None => ControlFlow::Break(()),
+    fn end(&mut self, result: Option<Outcome>) -> u64 {
+        let count = self.plies.len() as u64;
+        for (ply, mover) in self.plies.drain(..) {
+            self.sink.add(ply, score(result, mover));
         }
-    }
-
-    fn san(&mut self, game: &mut Game, san_plus: SanPlus) -> ControlFlow<()> {
-        game.sans += 1;
-        if game.stopped || game.sans > self.max_plies {
-            game.stopped = true;
-            // With the result known there is nothing left to read in this game.
-            return match game.result {
-                Some(result) => {
-                    self.flush(result);
-                    ControlFlow::Break(())
-                }
-                None => ControlFlow::Continue(()),
-            };
-        }
-        let played = match san_plus.san {
-            San::Null => Err(GameIssueReason::NullMove),
-            san => san.to_move(&game.pos).map_err(|e| match e {
-                SanError::IllegalSan => GameIssueReason::IllegalMove,
-                SanError::AmbiguousSan => GameIssueReason::AmbiguousMove,
-            }),
-        };
-        // A standard-chess move always has an encoding; `None` would be a bug upstream.
-        let encoded = played.and_then(|mv| {
-            RawMove::from_move(mv)
-                .map(|raw| (mv, raw))
-                .ok_or(GameIssueReason::IllegalMove)
-        });
-        match encoded {
-            Ok((mv, raw)) => {
-                let ply = self
-                    .sink
-                    .ply(self.report.games, game.sans - 1, &game.pos, mv, raw);
-                self.plies.push((ply, game.pos.turn()));
-                game.pos.play_unchecked(mv);
-            }
-            Err(reason) => {
-                game.stopped = true;
-                self.issue(game.sans, san_plus.to_string(), reason);
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _: &mut Game) -> ControlFlow<(), Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn outcome(&mut self, game: &mut Game, outcome: Outcome) -> ControlFlow<()> {
-        game.ended = true;
-        if game.result.is_none() {
-            game.result = Some(match outcome {
-                Outcome::Known(KnownOutcome::Decisive { winner }) => GameResult::Winner(winner),
-                Outcome::Known(KnownOutcome::Draw) => GameResult::Draw,
-                Outcome::Unknown => GameResult::Unknown,
-            });
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, game: Game) {
-        if !game.ended {
-            self.issue(game.sans, String::new(), GameIssueReason::Truncated);
-        }
-        self.flush(game.result.unwrap_or(GameResult::Unknown));
+        count
     }
 }
 

@@ -11,6 +11,9 @@
 //!   [`gnuchess`] book): binary search by key, entries decoded into legal moves at a
 //!   position ([`PolyglotBook::moves`]), a full order check ([`PolyglotBook::check`]).
 //!   Bad bytes give a [`PolyglotError`] or a counted [`SkippedEntry`], never a panic.
+//! - Reading games: [`read_mainlines`] is the one reader of games' mainlines (the
+//!   ply limit, bad moves and starts as [`GameIssue`]s), for books, the explorer and
+//!   the predictor's training set ([`Mainlines`]).
 //! - Writing: [`read_games`] turns PGN text into one record per ply ([`MoveSink`]);
 //!   [`MoveCounts`] adds them up per `(position, move)` and gives sorted runs;
 //!   [`merge_runs`] joins runs; [`BookWriter`] weighs ([`WeightRule`]), filters and
@@ -35,6 +38,7 @@ mod error;
 mod filter;
 mod games;
 mod key;
+mod mainline;
 mod merge;
 mod moves;
 mod reader;
@@ -50,6 +54,7 @@ pub use games::{
     read_games,
 };
 pub use key::key;
+pub use mainline::{Mainlines, read_mainlines};
 pub use merge::{MergeRuns, RunRecord, merge_runs};
 pub use moves::RawMove;
 pub use reader::{BookMove, BookMoves, BookSummary, PolyglotBook, SkippedEntry};

@@ -12,7 +12,7 @@ use super::args::BookArgs;
 use super::coverage::{ColorArg, learner_colour};
 use crate::book::PositionGraph;
 use crate::sampler::{MoveSource, Style};
-use crate::trainer::compare::{Comparison, Deviation, GameComparison, Mover};
+use crate::trainer::compare::{CompareSummary, Comparison, Deviation, GameComparison, Mover};
 use crate::trainer::coverage::{CoverageOptions, describe};
 use crate::workspace::compare_games::{CompareGamesError, KnownGaps, Player, compare_games_file};
 
@@ -116,40 +116,24 @@ pub struct DeviationCountJson {
     pub known_gap: bool,
 }
 
-/// The summary of [`CompareJson`].
+/// The summary of [`CompareJson`]: the counts of [`CompareSummary`], then the most
+/// frequent deviations in SAN.
 #[derive(Debug, serde::Serialize)]
-pub struct SummaryJson {
-    /// Games in the file.
-    pub games: u32,
-    /// Games compared.
-    pub compared: u32,
-    /// Games of the player with the other colour.
-    pub other_colour: u32,
-    /// Games the player did not play.
-    pub not_player: u32,
-    /// Games of the player from another start position.
-    pub other_start: u32,
-    /// Games where the player left the repertoire.
-    pub player_left: u32,
-    /// Games where the opponent left it.
-    pub opponent_left: u32,
-    /// Of those, into a known gap.
-    pub known_gaps: u32,
-    /// Games that reached the end of the repertoire.
-    pub repertoire_ended: u32,
-    /// Games that came back by transposition.
-    pub returned: u32,
+pub struct SummaryJson<'c> {
+    /// Games in the file, compared, left out (and why), left, ended and returned.
+    #[serde(flatten)]
+    pub counts: &'c CompareSummary,
     /// The first deviations, most frequent first.
     pub deviations: Vec<DeviationCountJson>,
 }
 
 /// The report of `hastings compare --json`.
 #[derive(Debug, serde::Serialize)]
-pub struct CompareJson {
+pub struct CompareJson<'c> {
     /// The games compared, in file order.
     pub games: Vec<GameJson>,
     /// The counts and the most frequent deviations.
-    pub summary: SummaryJson,
+    pub summary: SummaryJson<'c>,
 }
 
 fn san_path(moves: &[Move]) -> String {
@@ -196,21 +180,12 @@ fn game_json(g: &GameComparison) -> GameJson {
 }
 
 /// The JSON report of a comparison.
-pub fn compare_json(c: &Comparison) -> CompareJson {
+pub fn compare_json(c: &Comparison) -> CompareJson<'_> {
     let s = &c.summary;
     CompareJson {
         games: c.games.iter().map(game_json).collect(),
         summary: SummaryJson {
-            games: s.games,
-            compared: s.compared,
-            other_colour: s.other_colour,
-            not_player: s.not_player,
-            other_start: s.other_start,
-            player_left: s.player_left,
-            opponent_left: s.opponent_left,
-            known_gaps: s.known_gaps,
-            repertoire_ended: s.repertoire_ended,
-            returned: s.returned,
+            counts: s,
             deviations: s
                 .deviations
                 .iter()
@@ -309,7 +284,7 @@ fn write_text(
     result: &Comparison,
     report: &CompareJson,
 ) -> Result<(), CliError> {
-    let s = &report.summary;
+    let s = report.summary.counts;
     let colour = if learner.is_white() { "White" } else { "Black" };
     writeln!(
         out,
@@ -352,10 +327,11 @@ fn write_text(
             g.game, g.white, g.black, g.result
         )?;
     }
-    if !s.deviations.is_empty() {
+    let deviations = &report.summary.deviations;
+    if !deviations.is_empty() {
         writeln!(out)?;
         writeln!(out, "most frequent deviations:")?;
-        for d in s.deviations.iter().take(10) {
+        for d in deviations.iter().take(10) {
             let at = if d.moves.is_empty() {
                 "the start".to_owned()
             } else {

@@ -155,8 +155,9 @@ pub struct DeviationCount {
     pub count: u32,
 }
 
-/// Counts over all games.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Counts over all games. Serialised (the counts only) as the summary of
+/// `hastings compare --json`, whose deviations are written with their moves in SAN.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct CompareSummary {
     /// Games in the input.
     pub games: u32,
@@ -179,6 +180,7 @@ pub struct CompareSummary {
     /// Games that came back into the repertoire by transposition.
     pub returned: u32,
     /// The first deviations of the games, most frequent first.
+    #[serde(skip)]
     pub deviations: Vec<DeviationCount>,
 }
 

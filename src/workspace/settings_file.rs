@@ -235,16 +235,22 @@ mod tests {
         dir
     }
 
-    #[test]
-    fn settings_round_trip_one_entry_a_line() {
-        let dir = dir("round");
-        let path = dir.join(SETTINGS_FILE);
+    /// Saves settings far from the defaults to `path`, and returns them.
+    fn saved(path: &Path) -> Sample {
         let mine = Sample {
             name: "Ana".into(),
             size: 7,
             nested: vec![3, 4],
         };
-        save_settings(&path, &mine).unwrap();
+        save_settings(path, &mine).unwrap();
+        mine
+    }
+
+    #[test]
+    fn settings_round_trip_one_entry_a_line() {
+        let dir = dir("round");
+        let path = dir.join(SETTINGS_FILE);
+        let mine = saved(&path);
         let text = fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 5, "{text}");
         let loaded = load_settings::<Sample>(&path);
@@ -263,12 +269,7 @@ mod tests {
     fn a_cut_file_keeps_the_entries_before_the_cut() {
         let dir = dir("cut");
         let path = dir.join(SETTINGS_FILE);
-        let mine = Sample {
-            name: "Ana".into(),
-            size: 7,
-            nested: vec![3, 4],
-        };
-        save_settings(&path, &mine).unwrap();
+        saved(&path);
         let text = fs::read_to_string(&path).unwrap();
         let cut = &text[..text.find("\"nested\"").unwrap() + 12];
         fs::write(&path, cut).unwrap();

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Fails when README.md or docs/*.md names a path under src/, tests/, benches/ or docs/
-# that does not exist. Paths with wildcards or placeholders (`*`, `{`, `<`, `…`) are
+# Fails when README.md, ARCHITECTURE.md, CONTRIBUTING.md or docs/*.md names a path under
+# src/, tests/, benches/ or docs/ that does not exist. Paths with wildcards or placeholders (`*`, `{`, `<`, `…`) are
 # not checked; a trailing `:line` or punctuation is dropped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=0
-for doc in README.md docs/*.md; do
+for doc in README.md ARCHITECTURE.md CONTRIBUTING.md docs/*.md; do
   # Candidates: src/…, tests/…, benches/…, docs/… not preceded by a path character.
   while IFS=: read -r line path; do
     case "$path" in

@@ -7,8 +7,10 @@
 //! the calling thread, where the same counters drive a terminal progress bar through a
 //! [`ProgressObserver`] (the CLI's `progress_bar`).
 //!
-//! This module sits below every other one: the book, the engines, the review and the
-//! workspace all report progress and wake their caller through it.
+//! This module sits in the lowest layer, so that every other one may use it: the
+//! review's optimiser, the trainer's checks, verdicts and play-on games, the workspace's
+//! imports and builds, the coach and the CLI report progress or wake their caller
+//! through it (the book and the engines do not use it).
 //!
 //! ```
 //! use std::sync::Arc;

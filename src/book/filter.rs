@@ -1,4 +1,6 @@
-//! Subsamples of the book (thesis §5.4): which lines a graph is built from.
+//! Subsamples of the book (§5.4 of the thesis (the weighted Metropolis–Hastings opening
+//! learner Hastings follows; `ARCHITECTURE.md`, References)): which lines a graph is
+//! built from.
 
 use serde::{Deserialize, Serialize};
 

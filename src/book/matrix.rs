@@ -1,5 +1,6 @@
-//! The thesis's board encoding: an 8×8 matrix of piece codes, and the occupancy words
-//! that rule positions out of the graph cheaply.
+//! The board encoding of the thesis (the weighted Metropolis–Hastings opening learner
+//! Hastings follows; `ARCHITECTURE.md`, References): an 8×8 matrix of piece codes, and
+//! the occupancy words that rule positions out of the graph cheaply.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};

@@ -1,6 +1,7 @@
 //! The opening book: lines replayed into a graph of positions.
 //!
-//! - [`matrix`]: the thesis's 8×8 board encoding.
+//! - [`matrix`]: the 8×8 board encoding of the thesis (the weighted Metropolis–Hastings
+//!   opening learner Hastings follows; `ARCHITECTURE.md`, References).
 //! - [`key`]: the node key (the pieces and the side to move).
 //! - [`line`](mod@line): opening lines (unchecked input) and their style flags.
 //! - [`eco`]: the embedded ECO list.
@@ -16,6 +17,10 @@
 //!   keeps the bytes of what was not edited.
 //! - [`export`]: lines written back as PGN with nested variations.
 //! - [`polyglot`]: Polyglot `.bin` books, read from bytes and written from games.
+//! - [`explorer`]: the opening explorer's core: games counted per position, move,
+//!   rating band, speed, year and player, and a position's answer under a filter (the
+//!   index on disk is `workspace::explorer`).
+//! - [`error`]: the book's errors (ECO syntax, lines that do not replay).
 //!
 //! The book never opens files and never draws random numbers: callers pass text in,
 //! and the sampler does the sampling.

@@ -1,9 +1,11 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
 //! [`book`] (Polyglot books), [`repertoire`] (make and edit a repertoire file),
 //! [`explorer`] (opening explorer indexes), [`review`], [`coverage`], [`check`],
-//! [`compare`], [`fit`], [`uci`], [`matches`](mod@matches), [`train`];
-//! [`args`] holds the options they share (which sources and lines make the book) and
-//! the window's options. Every command goes through the same
+//! [`compare`], [`fit`], [`uci`], [`matches`](mod@matches) (with [`round_robin`] for
+//! three engines or more), [`train`], [`predict`], [`predictor`] (the predictor's
+//! training set); [`args`] holds the options they share (which sources and lines make
+//! the book) and the window's options; [`progress_bar`] draws a job's progress on
+//! stderr. The commands that build a book go through the same
 //! [`Workspace`](crate::workspace::Workspace) as the window.
 
 pub mod args;

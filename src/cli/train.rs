@@ -1,7 +1,9 @@
-//! `hastings train eval`: tune seed 003's evaluation with the genetic algorithm, on the
-//! moves of master games (`--games`) or by co-evolution of earlier runs' winners
-//! (`--coevolve`). The run saves its state after every generation (`OUTPUT.state`) and
-//! resumes from it when started again with the same settings.
+//! `hastings train eval`: tune the evaluation of seed 003 (Klevansky, Ostroff and Offen,
+//! "Determining the Optimal Tradeoff for building Chess Playing Agents: Genetically Tuned
+//! vs. Neural Features", Technion, 2023; `ARCHITECTURE.md`, References) with the genetic
+//! algorithm, on the moves of master games (`--games`) or by co-evolution of earlier
+//! runs' winners (`--coevolve`). The run saves its state after every generation
+//! (`OUTPUT.state`) and resumes from it when started again with the same settings.
 
 use std::io::Write;
 use std::path::PathBuf;

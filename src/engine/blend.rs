@@ -1,5 +1,7 @@
-//! Seed 003's agent: the tuned evaluation's α-β search and the move predictor, blended
-//! at the root by `λ`.
+//! The agent of seed 003 (Klevansky, Ostroff and Offen, "Determining the Optimal Tradeoff
+//! for building Chess Playing Agents: Genetically Tuned vs. Neural Features", Technion,
+//! 2023; `ARCHITECTURE.md`, References): the tuned evaluation's α-β search and the move
+//! predictor, blended at the root by `λ`.
 //!
 //! Every root move is scored by the search with the tuned evaluation; the predictor's
 //! most likely move gets `λ × 3000` added ([`Bonus::Top`], the seed's definition), or,

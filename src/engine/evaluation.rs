@@ -1,5 +1,8 @@
-//! Which static evaluation a search uses: the built-in tapered one ([`eval`](super::eval))
-//! or seed 003's tuned one ([`tuned`](super::tuned)) with a set of weights.
+//! Which static evaluation a search uses: the built-in tapered one
+//! ([`eval`](super::eval)) or the tuned one of seed 003 (Klevansky, Ostroff and Offen,
+//! "Determining the Optimal Tradeoff for building Chess Playing Agents: Genetically Tuned
+//! vs. Neural Features", Technion, 2023; `ARCHITECTURE.md`, References)
+//! ([`tuned`](super::tuned)) with a set of weights.
 
 use std::sync::Arc;
 

@@ -11,7 +11,9 @@
 //! The parts, one idea per file:
 //!
 //! - evaluation: [`pst`] (the tables, as data), [`eval`] (tapered sum), [`tuned`] (seed
-//!   003's 37 features with GA-tuned weights), [`evaluation`] (which one a search uses);
+//!   003's 37 features with GA-tuned weights: Klevansky, Ostroff and Offen's genetically
+//!   tuned evaluation, cited in `ARCHITECTURE.md`, References), [`evaluation`] (which
+//!   one a search uses);
 //! - α-β: [`search`] (iterative deepening, root), `negamax`, `quiescence`,
 //!   [`ordering`] (hash move, MVV-LVA, killers, history), [`tt`], [`strength`],
 //!   [`alphabeta`] (the engine);
@@ -29,7 +31,10 @@
 //! - matches: [`adjudicate`], [`elo`], [`spec`] (engines named on the command line),
 //!   [`matches`](mod@matches), [`tournament`] (round robins and their cross table);
 //! - [`tuning`]: the seed-003 evaluation's weights tuned by the genetic algorithm, on
-//!   master moves and by co-evolution.
+//!   master moves and by co-evolution;
+//! - the boundary's types: `game` (a start and moves), `limits`, `info` (what a search
+//!   reports), `score`, `error`; `random` (a random mover for tests and matches) and
+//!   `matching` (how often an agent plays the move a player played).
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;

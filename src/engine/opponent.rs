@@ -1,7 +1,10 @@
-//! A play-on opponent that plays its own way but analyses like the other engines: at
-//! full strength (the learner's turn, for the eval bar and the best-move arrow) it
-//! searches with the built-in α-β engine; at any other strength it plays its own moves
-//! (the human-like engine's predictor, the seed-003 blend), whose strength is set apart.
+//! A play-on opponent that plays its own way but analyses like the other engines: at full
+//! strength (the learner's turn, for the eval bar and the best-move arrow) it searches
+//! with the built-in α-β engine; at any other strength it plays its own moves (the
+//! human-like engine's predictor, the blend of seed 003 (Klevansky, Ostroff and Offen,
+//! "Determining the Optimal Tradeoff for building Chess Playing Agents: Genetically Tuned
+//! vs. Neural Features", Technion, 2023; `ARCHITECTURE.md`, References)), whose strength
+//! is set apart.
 
 use std::sync::atomic::AtomicBool;
 

@@ -4,8 +4,10 @@
 //! Pairs are played on several threads (each pair's games in order on one thread, with
 //! one engine per player for the pair), so the games and the table depend only on the
 //! players, the openings and the limits. A game may be capped at some plies after its
-//! opening and then adjudicated by material (pawn 1, knight and bishop 3, rook 5,
-//! queen 9), as seed 003's co-evolution does.
+//! opening and then adjudicated by material (pawn 1, knight and bishop 3, rook 5, queen
+//! 9), as the co-evolution of seed 003 (Klevansky, Ostroff and Offen, "Determining the
+//! Optimal Tradeoff for building Chess Playing Agents: Genetically Tuned vs. Neural
+//! Features", Technion, 2023; `ARCHITECTURE.md`, References) does.
 
 use std::fmt::Write as _;
 

@@ -3,8 +3,11 @@
 //! option list of the `uci` answer.
 //!
 //! Options: `Search` (`alphabeta`, `mcts`, `human`: the move predictor sampled with a
-//! temperature, `eval`: the α-β search with seed 003's tuned evaluation, `blend`: seed
-//! 003's λ blend of that search and the predictor), `Skill Level` (0–20, as Stockfish),
+//! temperature, `eval`: the α-β search with the tuned evaluation of seed 003 (Klevansky,
+//! Ostroff and Offen, "Determining the Optimal Tradeoff for building Chess Playing
+//! Agents: Genetically Tuned vs. Neural Features", Technion, 2023; `ARCHITECTURE.md`,
+//! References), `blend`: seed 003's λ blend of that search and the predictor), `Skill
+//! Level` (0–20, as Stockfish),
 //! `Hash` (MB), `Temperature` (of `human` and `blend`, which start at 1 and 0), `Lambda`
 //! and `Bonus` (`top` or
 //! `probability`, of `blend`), `Depth` (the depth cap of `eval` and `blend`, 0: none)

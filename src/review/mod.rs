@@ -13,6 +13,10 @@
 //!   due cards: `A(y) += w_r · d(y)` in the Metropolis–Hastings acceptance.
 //! - [`optimize`] fits personal FSRS parameters to the log.
 //!
+//! Files: `card`, `deck`, `log`, `schedule`, `study`, `steer` and `optimize` as above;
+//! `report` (what `hastings review` prints, the Progress tab's numbers) and `time` (RFC
+//! 3339 times and the learner's days, which start at 04:00).
+//!
 //! No file is opened and no clock is read here: the caller passes bytes and times in
 //! ([`crate::workspace::review_store`] does the files; the window and the CLI pass the
 //! time). The drill that grades cards is [`crate::trainer::review_drill`].

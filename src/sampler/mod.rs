@@ -1,4 +1,6 @@
-//! The weighted Metropolis–Hastings reply sampler (docs/sampler.md, thesis §4.3).
+//! The weighted Metropolis–Hastings reply sampler (docs/sampler.md; §4.3 of the thesis,
+//! the weighted Metropolis–Hastings opening learner Hastings follows: `ARCHITECTURE.md`,
+//! References).
 //!
 //! At a node `x` of the [`PositionGraph`](crate::book::PositionGraph) the candidates
 //! `Y(x)` are the book continuations and, weighted by `τ`, the implied transpositions.
@@ -19,6 +21,12 @@
 //!
 //! All randomness comes from an RNG passed in; use `rand_chacha::ChaCha8Rng` so that a
 //! seed reproduces the same replies on every machine.
+//!
+//! Files: `metropolis` (candidates, the exact distribution, the MH step), `style` (the
+//! five weighted parameters), `source` (candidates from the graph, Polyglot books or
+//! both), `explorer` (an explorer index as popularity), `exploration` (sampled lines),
+//! `replay` (a game replayed for `s_prev`), [`profile`] (named styles as RON) and
+//! [`fit`] (a player's style fitted to their games).
 
 mod exploration;
 mod explorer;

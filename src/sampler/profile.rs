@@ -17,10 +17,12 @@
 //! )
 //! ```
 //!
-//! The five parameters are named after the thesis's (gambits, uncommon openings, 1.c4,
-//! 1.d4 and 1.e4 lines); `tau` weighs implied transpositions; `popularity` says where
-//! the popularity shares come from (`Lines`, the book's line weights; `Games`, a
-//! Polyglot games book; or `Blend(λ)`; files of the first format say `Book` for
+//! The five parameters are named after those of the thesis (the weighted
+//! Metropolis–Hastings opening learner Hastings follows; `ARCHITECTURE.md`, References)
+//! (gambits, uncommon openings, 1.c4, 1.d4 and 1.e4 lines); `tau` weighs implied
+//! transpositions; `popularity` says where the popularity shares come from (`Lines`, the
+//! book's line weights; `Games`, a Polyglot games book; or `Blend(λ)`; files of the first
+//! format say `Book` for
 //! `Lines`); `provenance` is `Preset`, `Manual` or
 //! `Fitted(…)` with what the fit saw. This module turns text into profiles and back;
 //! [`crate::workspace::profiles`] reads and writes the files. The thesis presets ship

@@ -1,4 +1,9 @@
 //! One drill as a state machine.
+//!
+//! Its parts: `popularity` (where the candidates come from), `naming` (opening names,
+//! transpositions, theory notes), `past_book` (the predictor's moves past the book),
+//! `alternative` (a move an engine found as good as the book's), `view` (looking back,
+//! taking back) and `graph` (the book replaced or edited under a running drill).
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,6 +1,8 @@
-//! The files of seed 003's evaluation: weights files (`eval.ron`) and a tuning run's
-//! saved state (`eval.ron.state`), both written atomically, both read with the file's
-//! name in every error.
+//! The files of the evaluation of seed 003 (Klevansky, Ostroff and Offen, "Determining
+//! the Optimal Tradeoff for building Chess Playing Agents: Genetically Tuned vs. Neural
+//! Features", Technion, 2023; `ARCHITECTURE.md`, References): weights files (`eval.ron`)
+//! and a tuning run's saved state (`eval.ron.state`), both written atomically, both read
+//! with the file's name in every error.
 
 use std::fs;
 use std::io;

@@ -16,13 +16,26 @@
 //! - [`settings_file`]: the settings (`settings.json`), one entry a line, never reset
 //!   silently.
 //! - [`profiles`]: style profile files.
-//! - [`eval_files`]: seed 003's evaluation weights and tuning states.
+//! - [`eval_files`]: the weights and tuning states of seed 003's evaluation (the
+//!   genetically tuned evaluation of Klevansky, Ostroff and Offen; `ARCHITECTURE.md`,
+//!   References).
 //! - [`data_dir`]: the data folder, the review log in it, one window per folder.
 //! - [`compare_games`]: compare my games (the CLI and the Coverage tab).
 //! - [`analysis_cache`]: engine analyses kept on disk (repertoire checks).
 //! - [`review_store`]: the review log of spaced repetition (append-only, synced).
 //! - [`repertoire_file`]: a repertoire file open for editing: save with a backup,
 //!   conflicts, recovery of unsaved edits ([`backups`], [`repertoire_journal`]).
+//! - [`repertoire_edit`]: "Add the most popular answer", a copy of the repertoire file
+//!   with one more game.
+//! - [`books`], [`polyglot`], [`polyglot_make`]: Polyglot books among the sources,
+//!   memory-mapped, and `hastings book make`.
+//! - [`explorer`]: explorer indexes on disk (`hastings explorer make`, `add`, `query`).
+//! - [`check_parts`]: a PGN file read in parts on every core; `chunks` (PGN cut into
+//!   chunks of whole games for worker threads) and `runs` (sorted runs spilled to
+//!   temporary files) are what `book make` and `explorer make` share; `loader` runs
+//!   the imports and the rebuild in the background.
+//! - [`predictor_dataset`] (with [`npy`]): the move predictor's training set.
+//! - [`error`]: the workspace's errors, each naming the file and why.
 //!
 //! The workspace opens files; the layers below it (`book`, `sampler`, `trainer`) never
 //! do. It knows no egui.

@@ -31,6 +31,13 @@
 //! [`Document::undo`] and [`Document::redo`]. [`Document::is_dirty`] says whether
 //! there are edits since [`Document::mark_saved`].
 //!
+//! # Files
+//!
+//! `scan` (a file cut into games, a game into tokens), `parse` (tokens played into a
+//! tree), `tree` (a chapter's arena of nodes), `ops` (the edits as values), `undo` (steps
+//! that invert themselves), `write` (a chapter as PGN), `lines` (a chapter's tree as the
+//! opening lines the importer reads), `error`.
+//!
 //! ```
 //! use hastings::book::document::{Document, GameTree};
 //!

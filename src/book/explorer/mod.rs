@@ -19,6 +19,11 @@
 //! Like the rest of the book, this module opens no files: the index on disk is
 //! `workspace::explorer`.
 //!
+//! Files: `read` (the games' mainlines read), `tags` and `game` (what a game is),
+//! `record` (the unit of counting), `filter`, `stats` (a position's answer), `counts`
+//! (the explorer as popularity), `shown` (one game of a PGN text found by its number,
+//! for the top-game window).
+//!
 //! ```
 //! use hastings::book::explorer::{
 //!     ExplorerFilter, ExplorerRecord, Players, PositionTally, read_explorer_games,

@@ -1,4 +1,8 @@
 //! The position graph: opening lines replayed into board matrices, merged by position.
+//!
+//! Files: `build` (lines replayed into nodes and continuations, laid out flat), `node`
+//! (a node as stored, and the shared weights), `index` (the hash index of node ids),
+//! `transpose` (implied transpositions).
 
 use std::ops::Range;
 

@@ -22,6 +22,11 @@
 //!
 //! Like the rest of the book, this module opens no files.
 //!
+//! Files: `key`, `moves` and `entry` (the format), `reader`, `filter` (a bitset of a
+//! book's keys that rules out absent positions) and `shared` (one handle threads
+//! share) for reading; `games`, `counts`, `merge` and `writer` for making a book;
+//! `error`.
+//!
 //! ```
 //! use hastings::book::polyglot::gnuchess;
 //! use shakmaty::Chess;

@@ -5,7 +5,9 @@
 //!
 //! - [`encode`]: the board and moves as the network sees them (shared with the
 //!   training set's writer);
-//! - [`net`]: the network's forward pass;
+//! - [`net`]: the network's forward pass, through `conv` (a 3×3 convolution as im2col
+//!   and one matrix product, for small batches), `winograd` (the same by Winograd's
+//!   F(4×4, 3×3), for large ones) and `activation` (ReLU, SELU);
 //! - [`Predictor`]: a distribution over exactly the legal moves of a position.
 //!
 //! A legal move's logit is its from-square logit plus its to-square logit (plus, with a

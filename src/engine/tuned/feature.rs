@@ -1,6 +1,9 @@
-//! The 37 features of the seed-003 evaluation, as data: each one's name (as weights
-//! files write it), what it counts, whether it is a bonus or a penalty, its gene's
-//! width in the chromosome, and the seed's tuned values (its Tables 3 and 5).
+//! The 37 features of the evaluation of seed 003 (Klevansky, Ostroff and Offen,
+//! "Determining the Optimal Tradeoff for building Chess Playing Agents: Genetically Tuned
+//! vs. Neural Features", Technion, 2023; `ARCHITECTURE.md`, References), as data: each
+//! one's name (as weights files write it), what it counts, whether it is a bonus or a
+//! penalty, its gene's width in the chromosome, and the seed's tuned values (its Tables 3
+//! and 5).
 
 use std::ops::{Index, IndexMut};
 

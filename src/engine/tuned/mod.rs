@@ -1,5 +1,8 @@
-//! Seed 003's evaluation: 37 hand-crafted features whose integer weights a genetic
-//! algorithm tunes (Klevansky, Ostroff and Offen, after David, Koppel and Netanyahu).
+//! The evaluation of seed 003 (Klevansky, Ostroff and Offen, "Determining the Optimal
+//! Tradeoff for building Chess Playing Agents: Genetically Tuned vs. Neural Features",
+//! Technion, 2023; `ARCHITECTURE.md`, References): 37 hand-crafted features whose integer
+//! weights a genetic algorithm tunes (Klevansky, Ostroff and Offen, after David, Koppel
+//! and Netanyahu).
 //!
 //! - [`feature`]: the features as data (name, what is counted, bonus or penalty, gene
 //!   width, the seed's values);

@@ -1,5 +1,7 @@
 //! The evaluation's weights: one integer per feature, as a chromosome for the genetic
-//! algorithm and as a RON file.
+//! algorithm and as a RON file, laid out as in seed 003 (Klevansky, Ostroff and Offen,
+//! "Determining the Optimal Tradeoff for building Chess Playing Agents: Genetically Tuned
+//! vs. Neural Features", Technion, 2023; `ARCHITECTURE.md`, References).
 //!
 //! # The chromosome (244 bits, as the seed's)
 //!

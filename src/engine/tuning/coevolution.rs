@@ -1,5 +1,8 @@
-//! The seed's co-evolution: several GA winners and their pairwise crossovers play a
-//! round robin; an organism's points are its fitness (a win +1, a loss −1, a draw 0).
+//! The co-evolution of seed 003 (Klevansky, Ostroff and Offen, "Determining the Optimal
+//! Tradeoff for building Chess Playing Agents: Genetically Tuned vs. Neural Features",
+//! Technion, 2023; `ARCHITECTURE.md`, References): several GA winners and their pairwise
+//! crossovers play a round robin; an organism's points are its fitness (a win +1, a loss
+//! −1, a draw 0).
 //!
 //! Each pair plays two openings (the start position and the Sicilian, the seed's
 //! Figures 49 and 50) with both colours, four games, at depth 3; a game still going

@@ -1,5 +1,7 @@
-//! The seed's fitness: how many training positions a depth-N α-β search with an
-//! organism's weights answers with the move played.
+//! The fitness of seed 003 (Klevansky, Ostroff and Offen, "Determining the Optimal
+//! Tradeoff for building Chess Playing Agents: Genetically Tuned vs. Neural Features",
+//! Technion, 2023; `ARCHITECTURE.md`, References): how many training positions a depth-N
+//! α-β search with an organism's weights answers with the move played.
 //!
 //! Every position is searched from a fresh state (an empty small table, no history), so
 //! a count depends only on the weights and the positions, never on which thread

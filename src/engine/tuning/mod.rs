@@ -1,5 +1,7 @@
-//! Tuning seed 003's evaluation with the project's genetic algorithm
-//! ([`crate::genetic`]): first on master moves, then by co-evolution.
+//! Tuning the evaluation of seed 003 (Klevansky, Ostroff and Offen, "Determining the
+//! Optimal Tradeoff for building Chess Playing Agents: Genetically Tuned vs. Neural
+//! Features", Technion, 2023; `ARCHITECTURE.md`, References) with the project's genetic
+//! algorithm ([`crate::genetic`]): first on master moves, then by co-evolution.
 //!
 //! - [`positions`]: the training positions, one random position from each of a random
 //!   choice of games;

@@ -1,11 +1,14 @@
 //! Training positions: one random position (and the move played there) from each of a
-//! random choice of games, as the seed takes one position from each of 1,000 games.
+//! random choice of games, as seed 003 (Klevansky, Ostroff and Offen, "Determining the
+//! Optimal Tradeoff for building Chess Playing Agents: Genetically Tuned vs. Neural
+//! Features", Technion, 2023; `ARCHITECTURE.md`, References) takes one position from each
+//! of 1,000 games.
 //!
-//! The choice is a pure function of the seed and the games' order: a game's priority is
-//! a hash of the seed and its number, the `count` games of lowest priority are kept
-//! (a uniform random subset, without knowing in advance how many games there are), and
-//! within a game the position is drawn by reservoir sampling with a generator seeded
-//! from the seed and the game's number.
+//! The choice is a pure function of the random seed and the games' order: a game's
+//! priority is a hash of that seed and its number, the `count` games of lowest priority
+//! are kept (a uniform random subset, without knowing in advance how many games there
+//! are), and within a game the position is drawn by reservoir sampling with a generator
+//! seeded from the seed and the game's number.
 
 use std::collections::BinaryHeap;
 use std::io::{self, Read};

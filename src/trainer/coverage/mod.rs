@@ -42,6 +42,9 @@
 //! states whose reach is below the minimum mass ([`Exposure::mass_cut`]); the mass of
 //! drills that ended earlier is [`Exposure::mass_ended`]. The three add up to 1.
 //!
+//! Files: `expand` (the states ply by ply, each with its reach), `report` (the states
+//! summed up: reach per position, gaps, coverage by depth, redundancy).
+//!
 //! # Example
 //!
 //! ```

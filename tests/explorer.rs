@@ -313,7 +313,11 @@ fn too_many_segments_merge_into_one_with_the_same_answers() {
         "merged after the last add"
     );
     let files: Vec<_> = std::fs::read_dir(&added).unwrap().collect();
-    assert_eq!(files.len(), 2, "the manifest and one segment: {files:?}");
+    assert_eq!(
+        files.len(),
+        3,
+        "the manifest, one segment and the writers' lock file: {files:?}"
+    );
     let both = temp_dir("explorer-merged-ref");
     let one = make(&inputs, &both, &[], BuildOptions::default());
     assert_eq!(one.games(), merged.games());

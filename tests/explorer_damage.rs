@@ -80,9 +80,9 @@ fn names(e: &ExplorerError, file: &str) {
     assert!(text.contains(file), "{text}");
 }
 
-/// Every query of `u.answers` on the index at `u.dir` as it is now: the undamaged
-/// answer or an error naming `file`. Returns the number of errors (the index not
-/// opening counts as one).
+/// Every query of `u.answers` on the index at `u.dir` as it is now (`file` damaged):
+/// the undamaged answer or an error naming `file`, and checking the index finds the
+/// damage. Returns the number of errors (the index not opening counts as one).
 fn answers_or_errors(u: &Undamaged, file: &str, what: &str) -> usize {
     let index = match ExplorerIndex::open(&u.dir) {
         Ok(index) => index,
@@ -112,9 +112,7 @@ fn answers_or_errors(u: &Undamaged, file: &str, what: &str) -> usize {
             }
         }
     }
-    if errors == 0 {
-        names(&index.verify().expect_err(what), file);
-    }
+    names(&index.verify().expect_err(what), file);
     errors
 }
 
@@ -168,7 +166,7 @@ fn a_flipped_bit_in_any_piece_of_a_segment_is_found_never_counted() {
     }
     assert!(queries_found > 0);
     std::fs::write(&u.segment, &u.bytes).unwrap();
-    assert_eq!(answers_or_errors(&u, "seg-000001.seg", "undamaged"), 0);
+    ExplorerIndex::open(&u.dir).unwrap().verify().unwrap();
 }
 
 #[test]

@@ -244,7 +244,11 @@ fn an_add_aborted_while_merging_segments_keeps_the_index_as_it_was() {
     assert!(add(&dir, "lichess_db_100k.pgn", None).status.success());
     let index = ExplorerIndex::open(&dir).unwrap();
     assert_eq!(index.manifest().segments.len(), 1);
-    assert_eq!(games(&dir).0, eight.0 / 8 * 9, "the retry added its games once");
+    assert_eq!(
+        games(&dir).0,
+        eight.0 / 8 * 9,
+        "the retry added its games once"
+    );
     // The retired segments and the crashed add's files are gone.
     let names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()

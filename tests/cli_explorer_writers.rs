@@ -75,9 +75,7 @@ fn stderr(out: &Output) -> String {
 /// A refusal because another process writes `dir`: exit 1, and a message naming it.
 fn refused_as_busy(out: &Output, dir: &Path) -> bool {
     let err = stderr(out);
-    out.status.code() == Some(1)
-        && err.contains("another process")
-        && err.contains(path(dir))
+    out.status.code() == Some(1) && err.contains("another process") && err.contains(path(dir))
 }
 
 #[test]
@@ -106,7 +104,11 @@ fn two_adds_at_once_count_every_game_once_or_the_second_is_refused() {
                 expected = plus(expected, added);
                 succeeded += 1;
             } else {
-                assert!(refused_as_busy(&out, &dir), "round {round}: {}", stderr(&out));
+                assert!(
+                    refused_as_busy(&out, &dir),
+                    "round {round}: {}",
+                    stderr(&out)
+                );
             }
         }
         assert_eq!(games(&dir), expected, "round {round}: every game once");
@@ -260,7 +262,10 @@ fn eight_segments(dir: &Path) -> (u64, u64) {
         let out = add_with(dir, "lichess_db_100k.pgn", None);
         assert!(out.status.success(), "{}", stderr(&out));
     }
-    assert_eq!(ExplorerIndex::open(dir).unwrap().manifest().segments.len(), 8);
+    assert_eq!(
+        ExplorerIndex::open(dir).unwrap().manifest().segments.len(),
+        8
+    );
     games(dir)
 }
 

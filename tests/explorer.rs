@@ -481,7 +481,11 @@ fn no_damaged_byte_makes_a_query_panic_or_answer_other_counts() {
             .into_values()
             .take(60)
             .map(|(pos, stats)| {
-                let tops = stats.top.iter().map(|t| index.top_game(t).unwrap()).collect();
+                let tops = stats
+                    .top
+                    .iter()
+                    .map(|t| index.top_game(t).unwrap())
+                    .collect();
                 (pos, stats, tops)
             })
             .collect()

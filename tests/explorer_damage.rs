@@ -32,10 +32,7 @@ struct Undamaged {
 
 fn undamaged(name: &str) -> Undamaged {
     let dir = temp_dir(name);
-    let inputs = [
-        fixture("twic1599_100k.pgn"),
-        fixture("lichess_db_100k.pgn"),
-    ];
+    let inputs = [fixture("twic1599_100k.pgn"), fixture("lichess_db_100k.pgn")];
     let options = MakeOptions {
         max_plies: 8,
         ..MakeOptions::default()
@@ -154,7 +151,9 @@ fn a_flipped_bit_in_any_piece_of_a_segment_is_found_never_counted() {
         // Eight places spread over the piece, a different bit at each, and every bit
         // of its first byte.
         let len = range.len();
-        let mut flips: Vec<(usize, u8)> = (0..8).map(|i| (range.start + i * len / 8, i as u8)).collect();
+        let mut flips: Vec<(usize, u8)> = (0..8)
+            .map(|i| (range.start + i * len / 8, i as u8))
+            .collect();
         flips.extend((0..8).map(|bit| (range.start, bit)));
         for (at, bit) in flips {
             let what = format!("{piece}: bit {bit} of byte {at}");

@@ -57,7 +57,9 @@ pub(super) fn slice(bytes: &[u8], range: Range<u64>) -> Option<&[u8]> {
 
 /// Why a checked piece cannot be used.
 pub(super) fn mismatch(what: &str, stored: u32, found: u32) -> String {
-    format!("{what}: checksum {found:08x}, stored {stored:08x} (the file changed since it was written)")
+    format!(
+        "{what}: checksum {found:08x}, stored {stored:08x} (the file changed since it was written)"
+    )
 }
 
 #[cfg(test)]

@@ -121,7 +121,10 @@ mod tests {
         assert_eq!(path, &dir);
         assert_eq!(*holder, Some(std::process::id()));
         let text = err.to_string();
-        assert!(text.contains(&dir.display().to_string()) && text.contains("another process"), "{text}");
+        assert!(
+            text.contains(&dir.display().to_string()) && text.contains("another process"),
+            "{text}"
+        );
         drop(first);
         let second = WriterLock::acquire(&dir).unwrap();
         second.remove();

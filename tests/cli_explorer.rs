@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::{fixture, hastings, temp_dir};
 use hastings::book::explorer::ExplorerFilter;
-use hastings::workspace::explorer::ExplorerIndex;
+use hastings::workspace::explorer::{ExplorerIndex, LOCK_FILE};
 use shakmaty::Chess;
 
 fn path(p: &Path) -> &str {
@@ -215,16 +215,18 @@ fn an_add_aborted_at_any_step_keeps_exactly_the_committed_games() {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         let segments = if committed { 3 } else { 2 };
+        // The segments, the manifest and the writers' lock file.
+        assert!(names.iter().any(|n| n == LOCK_FILE), "{names:?}");
         assert_eq!(
             names.len(),
-            segments + 1,
+            segments + 2,
             "{point}: no leftovers: {names:?}"
         );
     }
 }
 
 #[test]
-fn an_add_aborted_while_merging_segments_keeps_every_committed_segment() {
+fn an_add_aborted_while_merging_segments_keeps_the_index_as_it_was() {
     let dir = temp_dir("cli-explorer-crash-merge").join("merge.explorer");
     make(&dir, &["lichess_db_100k.pgn"]);
     for _ in 0..7 {
@@ -233,19 +235,26 @@ fn an_add_aborted_while_merging_segments_keeps_every_committed_segment() {
     let eight = games(&dir);
     let out = add(&dir, "lichess_db_100k.pgn", Some("merged-segment"));
     assert!(!out.status.success());
-    let nine = games(&dir);
-    assert_eq!(
-        nine.0,
-        eight.0 / 8 * 9,
-        "the ninth segment was committed before the merge"
-    );
+    // The add commits once, after its merge: aborted before, it added nothing.
+    assert_eq!(games(&dir), eight);
     assert_eq!(
         ExplorerIndex::open(&dir).unwrap().manifest().segments.len(),
-        9
+        8
     );
-    assert!(add(&dir, "twic1599_100k.pgn", None).status.success());
+    assert!(add(&dir, "lichess_db_100k.pgn", None).status.success());
     let index = ExplorerIndex::open(&dir).unwrap();
     assert_eq!(index.manifest().segments.len(), 1);
+    assert_eq!(
+        games(&dir).0,
+        eight.0 / 8 * 9,
+        "the retry added its games once"
+    );
+    // The retired segments and the crashed add's files are gone.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
 }
 
 #[test]

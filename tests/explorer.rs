@@ -15,8 +15,8 @@ use hastings::book::explorer::{ExplorerFilter, PositionStats};
 use hastings::book::polyglot::key;
 use hastings::job::JobProgress;
 use hastings::workspace::explorer::{
-    BuildOptions, ExplorerError, ExplorerIndex, MAX_SEGMENTS, MakeOptions, add_to_explorer,
-    make_explorer,
+    BuildOptions, ExplorerError, ExplorerIndex, MAX_SEGMENTS, MakeOptions, TopGame,
+    add_to_explorer, make_explorer,
 };
 use shakmaty::{Chess, Color, Position};
 
@@ -313,7 +313,11 @@ fn too_many_segments_merge_into_one_with_the_same_answers() {
         "merged after the last add"
     );
     let files: Vec<_> = std::fs::read_dir(&added).unwrap().collect();
-    assert_eq!(files.len(), 2, "the manifest and one segment: {files:?}");
+    assert_eq!(
+        files.len(),
+        3,
+        "the manifest, one segment and the writers' lock file: {files:?}"
+    );
     let both = temp_dir("explorer-merged-ref");
     let one = make(&inputs, &both, &[], BuildOptions::default());
     assert_eq!(one.games(), merged.games());
@@ -436,65 +440,103 @@ fn an_index_of_an_older_format_asks_to_be_made_again() {
     let dir = temp_dir("explorer-old-format");
     make(&lichess(), &dir, &[], BuildOptions::default());
     let segment = dir.join("seg-000001.seg");
-    let mut bytes = std::fs::read(&segment).unwrap();
-    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
-    std::fs::write(&segment, &bytes).unwrap();
+    let bytes = std::fs::read(&segment).unwrap();
+    for version in [1u32, 2] {
+        // Formats 1 and 2 had no checksums: the header's checksum field was zero.
+        let mut old = bytes.clone();
+        old[8..12].copy_from_slice(&version.to_le_bytes());
+        old[12..16].fill(0);
+        std::fs::write(&segment, &old).unwrap();
+        let err = ExplorerIndex::open(&dir).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!(
+                "explorer format {version}, made by an earlier Hastings"
+            )) && err.contains("explorer make")
+                && !err.contains("damaged"),
+            "{err}"
+        );
+    }
+    // A version damaged in a segment of this format is damage, not an old format.
+    let mut flipped = bytes.clone();
+    flipped[8] ^= 1;
+    std::fs::write(&segment, &flipped).unwrap();
     let err = ExplorerIndex::open(&dir).unwrap_err().to_string();
-    assert!(
-        err.contains("explorer format 1, made by an earlier Hastings")
-            && err.contains("explorer make")
-            && !err.contains("damaged"),
-        "{err}"
-    );
+    assert!(err.contains("seg-000001.seg is damaged"), "{err}");
 }
 
 #[test]
-fn no_damaged_byte_makes_a_query_panic() {
+fn no_damaged_byte_makes_a_query_panic_or_answer_other_counts() {
     // Each of 300 bytes spread over the whole segment (records, index, game facts and
-    // lines) set to a value that breaks its field: opening, querying every position of
-    // 6 plies and reading top games either answer or give an error, never a panic.
+    // lines) set to a value that breaks its field: opening, querying 60 positions and
+    // reading their top games either give the undamaged answer or an error naming the
+    // damaged segment, never a panic nor other counts; checking the whole index finds
+    // every one of them.
     let dir = temp_dir("explorer-flips");
     make(&lichess(), &dir, &[], BuildOptions::default());
     let segment = dir.join("seg-000001.seg");
     let bytes = std::fs::read(&segment).unwrap();
-    let positions: Vec<Chess> = {
+    let undamaged: Vec<(Chess, PositionStats, Vec<TopGame>)> = {
         let index = ExplorerIndex::open(&dir).unwrap();
         walk(&index, &ExplorerFilter::default())
             .into_values()
-            .map(|(pos, _)| pos)
             .take(60)
+            .map(|(pos, stats)| {
+                let tops = stats
+                    .top
+                    .iter()
+                    .map(|t| index.top_game(t).unwrap())
+                    .collect();
+                (pos, stats, tops)
+            })
             .collect()
     };
-    let (mut errors, mut answers) = (0, 0);
+    let named = |e: &ExplorerError| {
+        let e = e.to_string();
+        assert!(e.contains("seg-000001.seg") && e.contains("damaged"), "{e}");
+    };
+    let (mut errors, mut answers, mut variants) = (0, 0, 0);
     for i in 0..300usize {
         let at = 64 + (i * 7919) % (bytes.len() - 64);
         for value in [0xff, 0x00, 0x1f] {
+            if bytes[at] == value {
+                continue;
+            }
+            variants += 1;
             let mut damaged = bytes.clone();
             damaged[at] = value;
             std::fs::write(&segment, &damaged).unwrap();
-            let Ok(index) = ExplorerIndex::open(&dir) else {
-                errors += 1;
-                continue;
+            let index = match ExplorerIndex::open(&dir) {
+                Ok(index) => index,
+                Err(e) => {
+                    named(&e);
+                    errors += 1;
+                    continue;
+                }
             };
-            for pos in &positions {
+            named(&index.verify().expect_err("the damage is found"));
+            for (pos, stats, tops) in &undamaged {
                 match index.query_position(pos, &ExplorerFilter::default()) {
-                    Ok(stats) => {
+                    Ok(got) => {
                         answers += 1;
-                        for t in &stats.top {
-                            let _ = index.top_game(t);
+                        assert_eq!(&got, stats, "byte {at} = {value:#04x}");
+                        for (t, top) in got.top.iter().zip(tops) {
+                            match index.top_game(t) {
+                                Ok(got) => assert_eq!(&got, top, "byte {at} = {value:#04x}"),
+                                Err(e) => named(&e),
+                            }
                         }
                     }
                     Err(e) => {
                         errors += 1;
-                        assert!(e.to_string().contains("damaged"), "{e}");
+                        named(&e);
                     }
                 }
             }
         }
     }
     assert!(
-        errors > 0 && answers > 0,
-        "{errors} errors, {answers} answers"
+        variants > 800 && errors > 0 && answers > 0,
+        "{variants} damaged files, {errors} errors, {answers} answers"
     );
 }
 

@@ -3,16 +3,23 @@
 //! text line with the players and where the game came from.
 //!
 //! ```text
-//! facts    8 bytes a game: year, mean rating (u16 little-endian, 0 unknown), cell,
-//!          result (0 white won, 1 draw, 2 black won), 2 bytes zero
-//! offsets  (games + 1) u64: where each game's line starts in the text, and its end
-//! text     one line per game: white TAB black TAB source TAB number
+//! facts      8 bytes a game: year, mean rating (u16 little-endian, 0 unknown), cell,
+//!            result (0 white won, 1 draw, 2 black won), 2 bytes zero
+//! facts CRC  per 64 games, the CRC32C of their facts (u32 little-endian)
+//! offsets    (games + 1) u64: where each game's line starts in the text, and its end
+//! lines CRC  per 64 games, the CRC32C of their offsets (the 65 from the first game's
+//!            start to the last game's end) and their lines
+//! text       one line per game: white TAB black TAB source TAB number
 //! ```
 
 use std::io::{self, Write};
+use std::ops::Range;
 
 use shakmaty::{Color, KnownOutcome};
 
+use super::checksum::{
+    CRC_BYTES, PAGE, crc, crc_append, mismatch, page_entries, pages, read_u32, read_u64, slice,
+};
 use crate::book::explorer::{
     BestGame, Cell, ExplorerGame, ExplorerRecord, Partition, Tally, outcome_name,
 };
@@ -230,17 +237,172 @@ impl GameTable {
         self.facts.get(usize::try_from(n).ok()?).copied()
     }
 
-    /// Writes the table as a segment keeps it; returns the bytes written.
+    /// Writes the table as a segment keeps it, with its checksums; returns the bytes
+    /// written.
     pub fn write(&self, out: &mut impl Write) -> io::Result<u64> {
-        for f in &self.facts {
-            out.write_all(&f.to_bytes())?;
+        let mut written = 0u64;
+        let mut put = |out: &mut dyn Write, bytes: &[u8]| {
+            written += bytes.len() as u64;
+            out.write_all(bytes)
+        };
+        let facts: Vec<u8> = self.facts.iter().flat_map(|f| f.to_bytes()).collect();
+        put(out, &facts)?;
+        for page in facts.chunks(PAGE as usize * GameFacts::BYTES) {
+            put(out, &crc(page).to_le_bytes())?;
         }
-        out.write_all(&0u64.to_le_bytes())?;
-        for end in &self.ends {
-            out.write_all(&end.to_le_bytes())?;
+        let offsets: Vec<u8> = std::iter::once(0u64)
+            .chain(self.ends.iter().copied())
+            .flat_map(u64::to_le_bytes)
+            .collect();
+        put(out, &offsets)?;
+        for page in 0..pages(self.len()) {
+            let games = page_entries(page, self.len());
+            let bounds = slice(&offsets, 8 * games.start..8 * (games.end + 1));
+            let start = read_u64(&offsets, 8 * games.start).unwrap_or(0);
+            let end = read_u64(&offsets, 8 * games.end).unwrap_or(0);
+            let lines = slice(self.text.as_bytes(), start..end);
+            let sum = crc_append(crc(bounds.unwrap_or_default()), lines.unwrap_or_default());
+            put(out, &sum.to_le_bytes())?;
         }
-        out.write_all(self.text.as_bytes())?;
-        Ok(self.len() * (GameFacts::BYTES as u64 + 8) + 8 + self.text.len() as u64)
+        put(out, self.text.as_bytes())?;
+        Ok(written)
+    }
+}
+
+/// Where the parts of a segment's table of games are, and reading them with their
+/// checksums checked (errors are the reason, for the segment to name its file).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TableLayout {
+    games: u64,
+    facts: u64,
+    facts_crc: u64,
+    offsets: u64,
+    lines_crc: u64,
+    text: u64,
+}
+
+impl TableLayout {
+    /// The table of `games` games starting at byte `at`; `None` when it cannot fit in
+    /// a file.
+    pub fn new(at: u64, games: u64) -> Option<TableLayout> {
+        let crcs = pages(games).checked_mul(CRC_BYTES)?;
+        let facts_crc = at.checked_add(games.checked_mul(GameFacts::BYTES as u64)?)?;
+        let offsets = facts_crc.checked_add(crcs)?;
+        let lines_crc = offsets.checked_add(games.checked_add(1)?.checked_mul(8)?)?;
+        Some(TableLayout {
+            games,
+            facts: at,
+            facts_crc,
+            offsets,
+            lines_crc,
+            text: lines_crc.checked_add(crcs)?,
+        })
+    }
+
+    /// Where the text starts: the table ends at the text's start plus its last
+    /// offset.
+    pub fn text_start(&self) -> u64 {
+        self.text
+    }
+
+    /// The table's end in `bytes` (the text's end), when its last offset can be read.
+    pub fn end(&self, bytes: &[u8]) -> Option<u64> {
+        self.text
+            .checked_add(read_u64(bytes, self.offsets + 8 * self.games)?)
+    }
+
+    /// `bytes[range]` after checking it against the checksum at `crc_at`.
+    fn checked(
+        bytes: &[u8],
+        range: Range<u64>,
+        crc_at: u64,
+        what: impl Fn() -> String,
+    ) -> Result<&[u8], String> {
+        let (Some(piece), Some(stored)) = (slice(bytes, range), read_u32(bytes, crc_at)) else {
+            return Err(format!("{} is past the end", what()));
+        };
+        let found = crc(piece);
+        if found != stored {
+            return Err(mismatch(&what(), stored, found));
+        }
+        Ok(piece)
+    }
+
+    /// The facts of the games of page `page`, checked.
+    fn facts_page<'b>(&self, bytes: &'b [u8], page: u64) -> Result<&'b [u8], String> {
+        let games = page_entries(page, self.games);
+        let size = GameFacts::BYTES as u64;
+        let range = self.facts + size * games.start..self.facts + size * games.end;
+        Self::checked(bytes, range, self.facts_crc + CRC_BYTES * page, || {
+            format!("the facts of games {} to {}", games.start, games.end)
+        })
+    }
+
+    /// Game `n`'s facts.
+    pub fn facts(&self, bytes: &[u8], n: u64) -> Result<GameFacts, String> {
+        if n >= self.games {
+            return Err(format!("game {n} is past the table's {} games", self.games));
+        }
+        let page = self.facts_page(bytes, n / PAGE)?;
+        let at = GameFacts::BYTES * (n % PAGE) as usize;
+        page.get(at..at + GameFacts::BYTES)
+            .and_then(|b| GameFacts::from_bytes(b.try_into().ok()?))
+            .ok_or_else(|| format!("game {n}: its facts cannot be read"))
+    }
+
+    /// The lines of the games of page `page` with the offsets that cut them (from the
+    /// page's first game's start), checked.
+    fn lines_page<'b>(&self, bytes: &'b [u8], page: u64) -> Result<(u64, &'b [u8]), String> {
+        let games = page_entries(page, self.games);
+        let what = || format!("the lines of games {} to {}", games.start, games.end);
+        let bounds = self.offsets + 8 * games.start..self.offsets + 8 * (games.end + 1);
+        let stored = read_u32(bytes, self.lines_crc + CRC_BYTES * page);
+        let (Some(bound_bytes), Some(stored), Some(first), Some(last)) = (
+            slice(bytes, bounds),
+            stored,
+            read_u64(bytes, self.offsets + 8 * games.start),
+            read_u64(bytes, self.offsets + 8 * games.end),
+        ) else {
+            return Err(format!("{} are past the end", what()));
+        };
+        let text = first
+            .checked_add(self.text)
+            .zip(last.checked_add(self.text))
+            .and_then(|(start, end)| slice(bytes, start..end))
+            .ok_or_else(|| format!("{} are past the end", what()))?;
+        let found = crc_append(crc(bound_bytes), text);
+        if found != stored {
+            return Err(mismatch(&what(), stored, found));
+        }
+        Ok((first, text))
+    }
+
+    /// Game `n` of the table.
+    pub fn entry(&self, bytes: &[u8], n: u64) -> Result<GameEntry, String> {
+        let facts = self.facts(bytes, n)?;
+        let (first, text) = self.lines_page(bytes, n / PAGE)?;
+        let (Some(start), Some(end)) = (
+            read_u64(bytes, self.offsets + 8 * n),
+            read_u64(bytes, self.offsets + 8 * (n + 1)),
+        ) else {
+            return Err(format!("game {n}: the table is cut short"));
+        };
+        start
+            .checked_sub(first)
+            .zip(end.checked_sub(first))
+            .and_then(|(start, end)| slice(text, start..end))
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .and_then(|line| GameEntry::from_parts(facts, line))
+            .ok_or_else(|| format!("game {n}: its line cannot be read"))
+    }
+
+    /// Checks every checksum of the table.
+    pub fn verify(&self, bytes: &[u8]) -> Result<(), String> {
+        for page in 0..pages(self.games) {
+            self.facts_page(bytes, page)?;
+            self.lines_page(bytes, page)?;
+        }
+        Ok(())
     }
 }
 

@@ -19,8 +19,9 @@ use rustc_hash::FxHashMap;
 
 use super::games::{GameEntry, GameTable};
 use super::manifest::{Manifest, SegmentInfo, sync_dir};
-use super::segment::{Segment, SegmentWriter};
-use super::{ExplorerError, crash_point};
+use super::segment::Segment;
+use super::segment_writer::SegmentWriter;
+use super::{ExplorerError, fault_point};
 use crate::book::explorer::{
     BestGame, ExplorerGame, ExplorerRecord, GameSink, Players, Tally, read_explorer_games,
 };
@@ -91,17 +92,10 @@ pub struct BuildReport {
     pub spilled_runs: usize,
 }
 
-/// Reads `inputs` and writes their records as the segment `dir/name` (synced, renamed
-/// into place and the directory synced; not yet committed).
-pub(super) fn write_segment(
-    inputs: &[PathBuf],
-    dir: &Path,
-    name: &str,
-    manifest: &Manifest,
-    options: &BuildOptions,
-    progress: &JobProgress,
-) -> Result<(SegmentInfo, BuildReport), ExplorerError> {
-    let plan = MakePlan::new(
+/// Opens `inputs` and plans their reading: done before anything is written, so that a
+/// missing or unreadable input leaves no trace.
+pub(super) fn plan(inputs: &[PathBuf], options: &BuildOptions) -> Result<MakePlan, ExplorerError> {
+    MakePlan::new(
         inputs,
         options.memory_mb,
         MIN_MEMORY_MB,
@@ -114,7 +108,21 @@ pub(super) fn write_segment(
             mb: options.memory_mb,
         },
         PlanError::Read { path, source } => ExplorerError::Read { path, source },
-    })?;
+    })
+}
+
+/// Reads `inputs` (opened by `plan`) and writes their records as the segment
+/// `dir/name` (synced, renamed into place and the directory synced; not yet
+/// committed).
+pub(super) fn write_segment(
+    plan: MakePlan,
+    inputs: &[PathBuf],
+    dir: &Path,
+    name: &str,
+    manifest: &Manifest,
+    options: &BuildOptions,
+    progress: &JobProgress,
+) -> Result<(SegmentInfo, BuildReport), ExplorerError> {
     progress.set_total(plan.total);
     let MakePlan {
         files,
@@ -237,6 +245,7 @@ pub(super) fn write_records(
     };
     let written = (|| {
         let mut writer = SegmentWriter::create(&temp, games)?;
+        fault_point("segment-write", &temp).map_err(io::Error::other)?;
         let mut pending: Option<ExplorerRecord> = None;
         for r in records {
             let r = r?;
@@ -261,10 +270,14 @@ pub(super) fn write_records(
             return Err(ExplorerError::Io { path, source });
         }
     };
-    crash_point("segment-written");
-    fs::rename(&temp, &path).map_err(io_err(&path))?;
+    let renamed = fault_point("segment-written", &temp)
+        .and_then(|()| fs::rename(&temp, &path).map_err(io_err(&path)));
+    if let Err(e) = renamed {
+        let _ = fs::remove_file(&temp);
+        return Err(e);
+    }
     sync_dir(dir)?;
-    crash_point("segment-renamed");
+    fault_point("segment-renamed", &path)?;
     Ok(SegmentInfo {
         file: name.to_owned(),
         games: games.len(),
@@ -274,17 +287,18 @@ pub(super) fn write_records(
     })
 }
 
-/// Merges every segment of `manifest` into one new segment (not yet committed).
+/// Merges `segments` (described by `infos`) into one new segment `dir/name` (not yet
+/// committed).
 pub(super) fn merge_segments(
     dir: &Path,
     name: &str,
     segments: &[Segment],
-    manifest: &Manifest,
+    infos: &[SegmentInfo],
 ) -> Result<SegmentInfo, ExplorerError> {
     let mut games = GameTable::default();
     let mut sources = Vec::new();
     let mut runs = Vec::with_capacity(segments.len());
-    for (segment, info) in segments.iter().zip(&manifest.segments) {
+    for (segment, info) in segments.iter().zip(infos) {
         let first_game = games.len();
         let first_source = sources.len();
         for n in 0..segment.games() {

@@ -11,24 +11,34 @@
 //!   and its top games, from a binary search in each segment. It is `Send + Sync`:
 //!   open it once and share it.
 //!
-//! # Crash safety
+//! # Crash safety, one writer, checksums
 //!
 //! A segment is written to a temporary file, synced, renamed to its final name and the
 //! directory synced; only then is the manifest replaced (written to a temporary file,
-//! synced, renamed, directory synced). A crash at any point leaves the old manifest or
-//! the new one, each naming only complete segments; files no manifest names are
-//! ignored by readers and removed by the next `make` or `add`. Only one process may
-//! write an index at a time.
+//! synced, renamed, directory synced). The manifest's rename is the commit, and an
+//! `add` commits once, after everything it merges has been read and checked: a crash
+//! or an error at any point leaves the old manifest or the new one, each naming only
+//! complete segments, and an error means nothing was added. Files no manifest names
+//! are ignored by readers and removed by the next `make` or `add` when their exact
+//! names are the index's own (`manifest.rs`); `make` writes only into a new or empty
+//! folder. One process writes an index at a time (`lock.rs`). Every piece of a
+//! segment and the manifest carry a CRC32C, checked when read (`checksum.rs`).
 //!
 //! For tests, `HASTINGS_EXPLORER_CRASH_AT=<point>` aborts the process at a named point
-//! of a write (`segment-written`, `segment-renamed`, `manifest-write`,
-//! `manifest-renamed`, `merged-segment`), as a kill -9 would.
+//! of a write (`segment-write`, `segment-written`, `segment-renamed`,
+//! `merged-segment`, `manifest-write`, `manifest-renamed`), as a kill -9 would, and
+//! `HASTINGS_EXPLORER_FAIL_AT=<point>` makes the write fail there as a full disk
+//! would (every point but `manifest-renamed`, which follows the commit).
 
+mod checksum;
 mod counts;
 mod games;
+mod lock;
 mod make;
 mod manifest;
 mod segment;
+mod segment_writer;
+mod write;
 
 use std::fs;
 use std::io;
@@ -40,16 +50,16 @@ use thiserror::Error;
 pub use counts::FilteredExplorer;
 pub use games::GameEntry;
 use games::clean_name;
+pub use lock::LOCK_FILE;
 pub use make::{BuildOptions, BuildReport};
 pub use manifest::{MANIFEST, Manifest, SegmentInfo};
 pub use segment::{Segment, SegmentError};
+pub use write::{add_to_explorer, make_explorer};
 
 use crate::book::explorer::{
     ExplorerFilter, Players, PositionStats, PositionTally, ShownGame, TopCandidate, read_shown_game,
 };
 use crate::book::polyglot::{RawMove, key};
-use crate::job::JobProgress;
-use crate::workspace::store::StoreError;
 
 /// An `add` that leaves more segments than this merges them into one.
 pub const MAX_SEGMENTS: usize = 8;
@@ -85,9 +95,6 @@ pub enum ExplorerError {
         /// Why.
         source: io::Error,
     },
-    /// The manifest cannot be written.
-    #[error(transparent)]
-    Store(StoreError),
     /// The files hold no finished game: nothing was written.
     #[error("no finished game (1-0, 0-1, 1/2-1/2) in {}: nothing was written", .inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
     NoGames {
@@ -99,6 +106,31 @@ pub enum ExplorerError {
     Exists {
         /// The index directory.
         path: PathBuf,
+    },
+    /// `make` was asked to write into a folder that holds other files.
+    #[error(
+        "{} is not empty and is not an explorer index (it holds {}): `hastings explorer make` \
+         writes only into a new or empty folder",
+        .path.display(),
+        list_some(.files)
+    )]
+    NotEmpty {
+        /// The folder.
+        path: PathBuf,
+        /// What it holds.
+        files: Vec<String>,
+    },
+    /// Another process is writing the index.
+    #[error(
+        "another process{} is writing the explorer index {}: try again when it has finished",
+        .holder.map(|pid| format!(" (pid {pid})")).unwrap_or_default(),
+        .path.display()
+    )]
+    Busy {
+        /// The index directory.
+        path: PathBuf,
+        /// The process holding its lock, when it said.
+        holder: Option<u32>,
     },
     /// The directory holds no manifest.
     #[error("{} is not an explorer index (no {MANIFEST})", .path.display())]
@@ -143,12 +175,36 @@ pub enum ExplorerError {
     Died,
 }
 
+/// At most three names of `files`, and how many more.
+fn list_some(files: &[String]) -> String {
+    let mut shown = files.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+    if files.len() > 3 {
+        shown.push_str(&format!(" and {} more", files.len() - 3));
+    }
+    shown
+}
+
 /// Aborts the process at the named point of a write when `HASTINGS_EXPLORER_CRASH_AT`
 /// names it (the crash tests' hook; see the module docs).
 fn crash_point(point: &str) {
     if std::env::var_os("HASTINGS_EXPLORER_CRASH_AT").is_some_and(|v| v == point) {
         std::process::abort();
     }
+}
+
+/// [`crash_point`], and a failure writing `path` when `HASTINGS_EXPLORER_FAIL_AT` names
+/// the point (the failure tests' hook).
+fn fault_point(point: &str, path: &Path) -> Result<(), ExplorerError> {
+    crash_point(point);
+    if std::env::var_os("HASTINGS_EXPLORER_FAIL_AT").is_some_and(|v| v == point) {
+        return Err(ExplorerError::Io {
+            path: path.to_owned(),
+            source: io::Error::other(format!(
+                "a failure made at `{point}` (HASTINGS_EXPLORER_FAIL_AT)"
+            )),
+        });
+    }
+    Ok(())
 }
 
 /// How an index is made.
@@ -170,80 +226,6 @@ impl Default for MakeOptions {
             build: BuildOptions::default(),
         }
     }
-}
-
-/// Makes the index `dir` (a new directory, or an empty one) from the games of `inputs`.
-///
-/// # Errors
-///
-/// [`ExplorerError`]: `dir` is already an index, files cannot be read or written, no
-/// finished game, cancellation.
-pub fn make_explorer(
-    inputs: &[PathBuf],
-    dir: &Path,
-    options: &MakeOptions,
-    progress: &JobProgress,
-) -> Result<BuildReport, ExplorerError> {
-    if dir.join(MANIFEST).exists() {
-        return Err(ExplorerError::Exists {
-            path: dir.to_owned(),
-        });
-    }
-    fs::create_dir_all(dir).map_err(|source| ExplorerError::Io {
-        path: dir.to_owned(),
-        source,
-    })?;
-    let players = Players::new(&options.players).names().to_vec();
-    let mut manifest = Manifest::new(options.max_plies, players);
-    manifest.remove_leftovers(dir);
-    let name = manifest.take_segment_name();
-    let (info, report) =
-        make::write_segment(inputs, dir, &name, &manifest, &options.build, progress)?;
-    manifest.segments.push(info);
-    manifest.commit(dir)?;
-    Ok(report)
-}
-
-/// Adds the games of `inputs` to the index `dir` as a new segment, counted with the
-/// index's ply limit and players; merges the segments into one when there are more
-/// than [`MAX_SEGMENTS`].
-///
-/// # Errors
-///
-/// [`ExplorerError`]: no index at `dir`, files cannot be read or written, no finished
-/// game, cancellation. The index is then as it was.
-pub fn add_to_explorer(
-    dir: &Path,
-    inputs: &[PathBuf],
-    options: &BuildOptions,
-    progress: &JobProgress,
-) -> Result<BuildReport, ExplorerError> {
-    let mut manifest = Manifest::load(dir)?;
-    manifest.remove_leftovers(dir);
-    let name = manifest.take_segment_name();
-    let (info, report) = make::write_segment(inputs, dir, &name, &manifest, options, progress)?;
-    manifest.segments.push(info);
-    manifest.commit(dir)?;
-    if manifest.segments.len() > MAX_SEGMENTS {
-        merge_all(dir, &mut manifest)?;
-    }
-    Ok(report)
-}
-
-/// Merges every segment of the index into one, committed by a new manifest; the old
-/// segment files are removed after the commit.
-fn merge_all(dir: &Path, manifest: &mut Manifest) -> Result<(), ExplorerError> {
-    let segments = open_segments(dir, manifest)?;
-    let name = manifest.take_segment_name();
-    let merged = make::merge_segments(dir, &name, &segments, manifest)?;
-    drop(segments);
-    crash_point("merged-segment");
-    let old = std::mem::replace(&mut manifest.segments, vec![merged]);
-    manifest.commit(dir)?;
-    for s in old {
-        let _ = fs::remove_file(dir.join(s.file));
-    }
-    Ok(())
 }
 
 fn open_segments(dir: &Path, manifest: &Manifest) -> Result<Vec<Segment>, ExplorerError> {
@@ -362,6 +344,19 @@ impl ExplorerIndex {
             manifest,
             segments,
         })
+    }
+
+    /// Checks every checksum of every segment (reading the whole index), as an `add`
+    /// does before it merges segments.
+    ///
+    /// # Errors
+    ///
+    /// [`ExplorerError::Segment`] naming the first damaged segment and what is damaged.
+    pub fn verify(&self) -> Result<(), ExplorerError> {
+        for segment in &self.segments {
+            segment.verify()?;
+        }
+        Ok(())
     }
 
     /// The directory.

@@ -146,7 +146,15 @@ fn zero_limits_and_bad_probabilities_are_refused_naming_the_option() {
         ([&check[..], &["--depth", "0"]].concat(), "--depth"),
         ([&check[..], &["--movetime", "0"]].concat(), "--movetime"),
         (
-            [&check[..], &["--engine", "stockfish", "--depth", "0"]].concat(),
+            vec![
+                "check",
+                "--pgn",
+                &pgn,
+                "--engine",
+                "stockfish",
+                "--depth",
+                "0",
+            ],
             "--depth",
         ),
         ([&matches[..], &["--depth", "0"]].concat(), "--depth"),
@@ -228,7 +236,8 @@ fn zero_limits_and_bad_probabilities_are_refused_naming_the_option() {
         );
     }
     for mass in ["nan", "2", "-0.5", "inf"] {
-        let args = [&check[..], &["--min-mass", mass]].concat();
+        let option = format!("--min-mass={mass}");
+        let args = [&check[..], &[option.as_str()]].concat();
         let (code, stdout, err) = hastings(&args);
         assert_eq!(code, 2, "{args:?}: {stdout}{err}");
         assert!(

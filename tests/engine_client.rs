@@ -554,3 +554,28 @@ fn a_dead_engine_thread_is_reported_not_taken_for_thinking() {
     assert_eq!(handle.try_recv(), Some(EngineEvent::Died(gone.clone())));
     assert_eq!(handle.try_recv(), None);
 }
+
+/// An engine whose output is not UTF-8 (a Latin-1 name, a stray byte in an `info`
+/// line) is read with the bytes replaced: the handshake and the search go on.
+#[test]
+fn an_engine_printing_latin1_bytes_is_still_understood() {
+    let script = "while read -r line; do case \"$line\" in \
+                  uci) printf 'id name caf\\351\\nuciok\\n' ;; \
+                  isready) echo readyok ;; \
+                  go*) printf 'info string \\377\\376 tablebase \\351\\nbestmove e2e4\\n' ;; \
+                  esac; done";
+    let args = ["-c".to_string(), script.to_string()];
+    let mut engine =
+        UciEngine::start_with(Path::new("/bin/sh"), &args, Timeouts::default()).unwrap();
+    assert_eq!(engine.name(), "caf\u{fffd}");
+    let result = engine
+        .search(
+            &Game::default(),
+            &Limits::depth(1).unwrap(),
+            &never(),
+            &mut |_| {},
+        )
+        .unwrap();
+    let e4 = "e2e4".parse::<shakmaty::uci::UciMove>().unwrap();
+    assert_eq!(result.best, Some(e4.to_move(&Chess::default()).unwrap()));
+}

@@ -33,7 +33,7 @@ fn mcts(c: &mut Criterion) {
             |mut m| {
                 m.search(
                     &g,
-                    &Limits::nodes(ITERATIONS),
+                    &Limits::nodes(ITERATIONS).unwrap(),
                     &AtomicBool::new(false),
                     &mut |_| {},
                 )

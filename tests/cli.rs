@@ -126,3 +126,164 @@ fn sample_refuses_zero_iterations() {
     assert!(err.contains("--iterations"), "{err}");
     assert!(err.contains("0 is not in 1.."), "{err}");
 }
+
+/// Depth, move time, node and ply counts of 0 are refused by every command that takes
+/// them, naming the option (Stockfish reads `go depth 0` as no limit and never answers;
+/// the built-in engine took 0 for 1; a ply cap of 0 read nothing), as are a drill
+/// mass that is no probability. Clap exits 2 before anything runs.
+#[test]
+fn zero_limits_and_bad_probabilities_are_refused_naming_the_option() {
+    let dir = common::temp_dir("cli-zero-limits");
+    let out = |name: &str| dir.join(name).display().to_string();
+    let pgn = common::fixture("check_planted.pgn").display().to_string();
+    let games = common::fixture("garbage.pgn").display().to_string();
+    let (book, explorer, weights) = (out("b.bin"), out("x.explorer"), out("w.ron"));
+    let check = ["check", "--pgn", &pgn, "--engine", "builtin", "--no-cache"];
+    let matches = [
+        "match", "--engine", "builtin", "--engine", "random", "--games", "1",
+    ];
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        ([&check[..], &["--depth", "0"]].concat(), "--depth"),
+        ([&check[..], &["--movetime", "0"]].concat(), "--movetime"),
+        (
+            vec![
+                "check",
+                "--pgn",
+                &pgn,
+                "--engine",
+                "stockfish",
+                "--depth",
+                "0",
+            ],
+            "--depth",
+        ),
+        ([&matches[..], &["--depth", "0"]].concat(), "--depth"),
+        ([&matches[..], &["--movetime", "0"]].concat(), "--movetime"),
+        (
+            [&matches[..], &["--max-plies", "0"]].concat(),
+            "--max-plies",
+        ),
+        (
+            vec![
+                "predict",
+                "--eval",
+                &games,
+                "--agent",
+                "alphabeta",
+                "--depth",
+                "0",
+            ],
+            "--depth",
+        ),
+        (
+            vec![
+                "predict",
+                "--eval",
+                &games,
+                "--agent",
+                "stockfish",
+                "--depth",
+                "0",
+            ],
+            "--depth",
+        ),
+        (vec!["uci", "--agent", "eval", "--depth", "0"], "--depth"),
+        (
+            vec![
+                "train", "eval", "--games", &games, "-o", &weights, "--depth", "0",
+            ],
+            "--depth",
+        ),
+        (
+            vec!["book", "make", &games, "-o", &book, "--max-plies", "0"],
+            "--max-plies",
+        ),
+        (
+            vec![
+                "explorer",
+                "make",
+                &games,
+                "-o",
+                &explorer,
+                "--max-plies",
+                "0",
+            ],
+            "--max-plies",
+        ),
+        (
+            vec!["import", &games, "--games", "--max-plies", "0"],
+            "--max-plies",
+        ),
+        (
+            vec![
+                "fit",
+                "--games",
+                &games,
+                "--player",
+                "Alice",
+                "--max-plies",
+                "0",
+            ],
+            "--max-plies",
+        ),
+    ];
+    for (args, option) in &cases {
+        let (code, stdout, err) = hastings(args);
+        assert_eq!(code, 2, "{args:?}: {stdout}{err}");
+        assert!(
+            err.contains(option) && err.contains("0 is no limit"),
+            "{args:?}: {err}"
+        );
+    }
+    for mass in ["nan", "2", "-0.5", "inf"] {
+        let option = format!("--min-mass={mass}");
+        let args = [&check[..], &[option.as_str()]].concat();
+        let (code, stdout, err) = hastings(&args);
+        assert_eq!(code, 2, "{args:?}: {stdout}{err}");
+        assert!(
+            err.contains("--min-mass") && err.contains("from 0 to 1"),
+            "{args:?}: {err}"
+        );
+    }
+    // Nothing was written.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+/// `predict --eval` of a file with no game says so and fails (it printed "0
+/// positions" and exited 0); of a missing file says it cannot be read (it said
+/// "cannot create").
+#[test]
+fn predict_eval_refuses_empty_garbage_and_missing_files() {
+    let dir = common::temp_dir("cli-predict-eval");
+    let junk = dir.join("junk.pgn");
+    std::fs::write(&junk, b"\x89PNG\r\n\x1a\n not a game at all \xff\xfe\n").unwrap();
+    let empty = common::fixture("empty.pgn");
+    for file in [&empty, &junk] {
+        let path = file.display().to_string();
+        let (code, out, err) = hastings(&["predict", "--eval", &path]);
+        assert_ne!(code, 0, "{path}: {out}{err}");
+        assert!(!out.contains("positions"), "{out}");
+        assert!(
+            err.contains(&path) && err.contains("no game in it"),
+            "{path}: {err}"
+        );
+    }
+    let missing = dir.join("missing.pgn").display().to_string();
+    let (code, out, err) = hastings(&["predict", "--eval", &missing]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains(&format!("cannot read {missing}: not found")),
+        "{err}"
+    );
+    let (code, out, err) = hastings(&["predict", "--weights", &missing]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains(&format!("cannot read {missing}: not found")),
+        "{err}"
+    );
+    // Games that all end before --min-ply: no position to score is said too.
+    let games = common::fixture("garbage.pgn").display().to_string();
+    let (code, out, err) = hastings(&["predict", "--eval", &games, "--min-ply", "400"]);
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(err.contains("--min-ply"), "{err}");
+}

@@ -62,7 +62,7 @@ fn settings(alternatives_not_mistakes: bool) -> Settings {
 /// `moves` with the learner to move, once the book moves there are analysed ahead.
 fn coach_at(moves: &str, engine: CheckEngine, store: SharedStore, settings: Settings) -> Coach {
     let mut coach = Coach::new(eco(), settings, None);
-    coach.set_move_checker(engine, Some(store), Limits::depth(1));
+    coach.set_move_checker(engine, Some(store), Limits::depth(1).unwrap());
     coach.apply(Command::DrillFrom(san_moves(moves)));
     coach_frame(&mut coach);
     let deadline = Instant::now() + Duration::from_secs(120);
@@ -245,7 +245,7 @@ fn an_alternative_is_added_to_a_copy_of_the_repertoire() {
     let mut coach = Coach::new(eco(), settings(false), None);
     common::load_repertoire_alone(&mut coach, &original);
     let (engine, _) = stub(level, no_line);
-    coach.set_move_checker(engine, Some(memory_store()), Limits::depth(1));
+    coach.set_move_checker(engine, Some(memory_store()), Limits::depth(1).unwrap());
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
     coach_frame(&mut coach);
     assert!(coach.repertoire_file().is_some());
@@ -273,7 +273,7 @@ fn review_ratings(score: fn(&Chess) -> Score, setting: bool, name: &str) -> Vec<
     coach.set_review_fuzz(false);
     common::load_repertoire_alone(&mut coach, &original);
     let (engine, _) = stub(score, no_line);
-    coach.set_move_checker(engine, Some(memory_store()), Limits::depth(1));
+    coach.set_move_checker(engine, Some(memory_store()), Limits::depth(1).unwrap());
     coach.apply(Command::SetDrillMode(DrillMode::Review));
     if let Some(ReviewStep::Learn(_)) = coach.review_step() {
         coach.apply(Command::GotIt);
@@ -319,7 +319,7 @@ fn ng5_against(engine: CheckEngine, what: &str) {
     coach.set_move_checker(
         engine,
         Some(memory_store()),
-        Limits::movetime_ms(CHECK_TIME.as_millis() as u64),
+        Limits::movetime_ms(CHECK_TIME.as_millis() as u64).unwrap(),
     );
     let started = Instant::now();
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
@@ -412,7 +412,7 @@ fn analyses_are_kept_in_the_data_folder_and_used_at_the_next_start() {
     let play_ng5 = |searches_expected: Option<usize>| {
         let (engine, searches) = stub(knight_hangs, qxg5_line);
         let mut coach = Coach::new(eco(), settings(false), Some(progress.clone()));
-        coach.set_move_checker(engine, None, Limits::depth(1));
+        coach.set_move_checker(engine, None, Limits::depth(1).unwrap());
         coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
         wait_ahead(&mut coach);
         coach.apply(Command::Play(mv(&coach, "Ng5")));
@@ -462,7 +462,7 @@ fn analyses_are_kept_in_the_data_folder_and_used_at_the_next_start() {
     check.put(&after, &deep).unwrap();
     let (engine, searches) = stub(knight_hangs, qxg5_line);
     let mut coach = Coach::new(eco(), settings(false), Some(progress.clone()));
-    coach.set_move_checker(engine, None, Limits::depth(1));
+    coach.set_move_checker(engine, None, Limits::depth(1).unwrap());
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
     wait_ahead(&mut coach);
     coach.apply(Command::Play(h3));
@@ -479,7 +479,7 @@ fn with_the_setting_off_no_engine_starts_and_no_verdict_comes() {
     let mut off = settings(false);
     off.explain_wrong_moves = false;
     let mut coach = Coach::new(eco(), off, None);
-    coach.set_move_checker(engine, Some(memory_store()), Limits::depth(1));
+    coach.set_move_checker(engine, Some(memory_store()), Limits::depth(1).unwrap());
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
     wait_ahead(&mut coach);
     coach.apply(Command::Play(mv(&coach, "Ng5")));

@@ -35,7 +35,7 @@ fn play(engine: &mut dyn Engine, pos: &Chess) -> Move {
     engine
         .search(
             &Game::new(pos.clone()),
-            &Limits::depth(2),
+            &Limits::depth(2).unwrap(),
             &AtomicBool::new(false),
             &mut |_| {},
         )

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use hastings::engine::client::Timeouts;
 use hastings::engine::{
     Engine, EngineChoice, EngineError, EngineEvent, EngineHandle, Game, Limits, Score, Strength,
-    UciEngine,
+    UciEngine, WorkerGone,
 };
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -72,7 +72,12 @@ fn client_handshakes_with_hastings_uci_and_gets_a_legal_move() {
     let g = Game::from_moves(Chess::default(), &[]).unwrap();
     let mut infos = 0;
     let result = engine
-        .search(&g, &Limits::movetime_ms(100), &never(), &mut |_| infos += 1)
+        .search(
+            &g,
+            &Limits::movetime_ms(100).unwrap(),
+            &never(),
+            &mut |_| infos += 1,
+        )
         .unwrap();
     assert!(g.position().is_legal(result.best.unwrap()));
     assert!(infos > 0);
@@ -85,7 +90,7 @@ fn client_reports_the_mate_hastings_finds() {
     let result = engine
         .search(
             &game("r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1"),
-            &Limits::depth(4),
+            &Limits::depth(4).unwrap(),
             &never(),
             &mut |_| {},
         )
@@ -112,7 +117,12 @@ fn options_are_checked_against_what_the_engine_declared() {
     // hastings uci has skill levels, no Elo setting.
     assert!(engine.set_strength(Strength::Elo(1500)).is_err());
     let result = engine
-        .search(&Game::default(), &Limits::nodes(500), &never(), &mut |_| {})
+        .search(
+            &Game::default(),
+            &Limits::nodes(500).unwrap(),
+            &never(),
+            &mut |_| {},
+        )
         .unwrap();
     assert!(result.best.is_some());
 }
@@ -144,7 +154,7 @@ fn killing_the_engine_mid_search_gives_an_error_then_a_new_engine_works() {
     let searcher = thread::spawn(move || {
         let r = engine.search(
             &Game::default(),
-            &Limits::depth(60),
+            &Limits::depth(60).unwrap(),
             &never(),
             &mut |info| {
                 let _ = tx.send(info.depth);
@@ -163,7 +173,12 @@ fn killing_the_engine_mid_search_gives_an_error_then_a_new_engine_works() {
     assert!(matches!(engine.is_ready(), Err(EngineError::Dead { .. })));
     let mut fresh = hastings();
     let result = fresh
-        .search(&Game::default(), &Limits::depth(3), &never(), &mut |_| {})
+        .search(
+            &Game::default(),
+            &Limits::depth(3).unwrap(),
+            &never(),
+            &mut |_| {},
+        )
         .unwrap();
     assert!(result.best.is_some());
 }
@@ -251,7 +266,7 @@ fn handle_falls_back_to_the_builtin_engine_when_the_process_is_killed() {
     let Some(EngineEvent::Ready { pid: Some(pid), .. }) = ready.last() else {
         panic!("{ready:?}")
     };
-    let id = handle.search(Game::default(), Limits::depth(60));
+    let id = handle.search(Game::default(), Limits::depth(60).unwrap());
     wait_for(
         &handle,
         |e| matches!(e, EngineEvent::Info { search, .. } if *search == id),
@@ -285,7 +300,7 @@ fn handle_with_a_missing_engine_uses_the_builtin_one() {
         matches!(&events[0], EngineEvent::FellBack { error, .. } if error.contains("cannot start")),
         "{events:?}"
     );
-    let id = handle.search(Game::default(), Limits::depth(2));
+    let id = handle.search(Game::default(), Limits::depth(2).unwrap());
     let events = wait_for(&handle, |e| matches!(e, EngineEvent::BestMove { .. }));
     assert!(matches!(events.last(), Some(EngineEvent::BestMove { search, .. }) if *search == id));
 }
@@ -294,7 +309,7 @@ fn handle_with_a_missing_engine_uses_the_builtin_one() {
 fn handle_runs_builtin_searches_and_tells_them_apart() {
     let mut handle = EngineHandle::spawn(EngineChoice::Builtin(Strength::Full));
     let first = handle.search(Game::default(), Limits::default());
-    let second = handle.search(Game::default(), Limits::depth(3));
+    let second = handle.search(Game::default(), Limits::depth(3).unwrap());
     assert_ne!(first, second);
     let events = wait_for(
         &handle,
@@ -318,11 +333,16 @@ fn stockfish_plays_reports_wdl_lines_and_mates() {
     sf.set_option("UCI_ShowWDL", "true").unwrap();
     let mut scores = 0;
     let result = sf
-        .search(&Game::default(), &Limits::depth(8), &never(), &mut |i| {
-            if i.score.is_some() {
-                scores += 1;
-            }
-        })
+        .search(
+            &Game::default(),
+            &Limits::depth(8).unwrap(),
+            &never(),
+            &mut |i| {
+                if i.score.is_some() {
+                    scores += 1;
+                }
+            },
+        )
         .unwrap();
     assert!(Chess::default().is_legal(result.best.unwrap()));
     assert!(scores >= 8, "{scores} scored infos");
@@ -332,7 +352,7 @@ fn stockfish_plays_reports_wdl_lines_and_mates() {
     let result = sf
         .search(
             &game("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1"),
-            &Limits::depth(10),
+            &Limits::depth(10).unwrap(),
             &never(),
             &mut |_| {},
         )
@@ -353,7 +373,7 @@ fn stockfish_strength_settings_are_checked() {
     let result = sf
         .search(
             &Game::default(),
-            &Limits::movetime_ms(50),
+            &Limits::movetime_ms(50).unwrap(),
             &never(),
             &mut |_| {},
         )
@@ -367,7 +387,7 @@ fn stockfish_says_bestmove_none_when_mated() {
     let mut sf = UciEngine::start(&path).unwrap();
     let mated = game("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
     let result = sf
-        .search(&mated, &Limits::depth(5), &never(), &mut |_| {})
+        .search(&mated, &Limits::depth(5).unwrap(), &never(), &mut |_| {})
         .unwrap();
     assert_eq!(result.best, None);
 }
@@ -423,7 +443,7 @@ fn handle_wakes_its_owner_when_ready_and_when_it_has_moved() {
         calls.load(Ordering::SeqCst)
     };
     assert_eq!(settle(1), 1, "ready");
-    let id = handle.search(Game::default(), Limits::depth(4));
+    let id = handle.search(Game::default(), Limits::depth(4).unwrap());
     let events = wait_for(&handle, |e| matches!(e, EngineEvent::BestMove { .. }));
     assert!(matches!(events.last(), Some(EngineEvent::BestMove { search, .. }) if *search == id));
     let infos = events
@@ -432,4 +452,130 @@ fn handle_wakes_its_owner_when_ready_and_when_it_has_moved() {
         .count();
     assert!(infos >= 1, "{events:?}");
     assert_eq!(settle(2), 2, "moved, with {infos} reports in between");
+}
+
+/// A UCI engine that answers the handshake, then exits when told to search.
+fn exits_on_go() -> (PathBuf, Vec<String>) {
+    let script = "while read -r line; do case \"$line\" in \
+                  uci) echo 'id name quitter'; echo uciok ;; \
+                  isready) echo readyok ;; \
+                  go*) echo 'gone' >&2; exit 4 ;; \
+                  esac; done";
+    (PathBuf::from("/bin/sh"), vec!["-c".into(), script.into()])
+}
+
+/// An engine process that exits mid-search is an error, not a wait: the client says it
+/// exited while waiting for `bestmove`, with its status and last words.
+#[test]
+fn an_engine_that_exits_on_go_is_an_error_not_a_hang() {
+    let (path, args) = exits_on_go();
+    let mut engine = UciEngine::start_with(&path, &args, Timeouts::default()).unwrap();
+    let err = engine
+        .search(
+            &Game::default(),
+            &Limits::depth(5).unwrap(),
+            &never(),
+            &mut |_| {},
+        )
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        matches!(
+            err,
+            EngineError::Exited {
+                waiting_for: Some("bestmove"),
+                ..
+            }
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("exit status: 4") && text.contains("gone"),
+        "{text}"
+    );
+    // The handle says so and answers with the built-in engine.
+    let mut handle = EngineHandle::spawn(EngineChoice::Uci {
+        path,
+        args,
+        strength: Strength::Full,
+    });
+    wait_for(&handle, |e| matches!(e, EngineEvent::Ready { .. }));
+    let id = handle.search(Game::default(), Limits::depth(2).unwrap());
+    let events = wait_for(&handle, |e| matches!(e, EngineEvent::BestMove { .. }));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::FellBack { error, .. } if error.contains("exited"))),
+        "{events:?}"
+    );
+    assert!(matches!(events.last(), Some(EngineEvent::BestMove { search, .. }) if *search == id));
+}
+
+/// An in-process engine that panics.
+struct Panicking;
+
+impl Engine for Panicking {
+    fn name(&self) -> String {
+        "panicking".to_owned()
+    }
+
+    fn search(
+        &mut self,
+        _: &Game,
+        _: &Limits,
+        _: &AtomicBool,
+        _: &mut dyn FnMut(&hastings::engine::SearchInfo),
+    ) -> Result<hastings::engine::SearchResult, EngineError> {
+        panic!("the evaluation divided by zero");
+    }
+}
+
+/// A worker thread that died is an error the caller gets, with the panic's message,
+/// once, and again for a search asked for after it; never a silence that looks like
+/// thinking.
+#[test]
+fn a_dead_engine_thread_is_reported_not_taken_for_thinking() {
+    let mut handle = EngineHandle::spawn_engine(Box::new(Panicking), Arc::new(|| {}));
+    wait_for(&handle, |e| matches!(e, EngineEvent::Ready { .. }));
+    handle.search(Game::default(), Limits::ONE_PLY);
+    let events = wait_for(&handle, |e| matches!(e, EngineEvent::Died(_)));
+    let Some(EngineEvent::Died(gone)) = events.last() else {
+        unreachable!()
+    };
+    assert_eq!(
+        gone,
+        &WorkerGone::Panicked("the evaluation divided by zero".into())
+    );
+    assert!(gone.to_string().contains("divided by zero"), "{gone}");
+    assert_eq!(handle.gone(), Some(gone));
+    // Told once: then nothing, until another search is asked of the dead worker.
+    assert_eq!(handle.try_recv(), None);
+    handle.search(Game::default(), Limits::ONE_PLY);
+    assert_eq!(handle.try_recv(), Some(EngineEvent::Died(gone.clone())));
+    assert_eq!(handle.try_recv(), None);
+}
+
+/// An engine whose output is not UTF-8 (a Latin-1 name, a stray byte in an `info`
+/// line) is read with the bytes replaced: the handshake and the search go on.
+#[test]
+fn an_engine_printing_latin1_bytes_is_still_understood() {
+    let script = "while read -r line; do case \"$line\" in \
+                  uci) printf 'id name caf\\351\\nuciok\\n' ;; \
+                  isready) echo readyok ;; \
+                  go*) printf 'info string \\377\\376 tablebase \\351\\nbestmove e2e4\\n' ;; \
+                  esac; done";
+    let args = ["-c".to_string(), script.to_string()];
+    let mut engine =
+        UciEngine::start_with(Path::new("/bin/sh"), &args, Timeouts::default()).unwrap();
+    assert_eq!(engine.name(), "caf\u{fffd}");
+    let result = engine
+        .search(
+            &Game::default(),
+            &Limits::depth(1).unwrap(),
+            &never(),
+            &mut |_| {},
+        )
+        .unwrap();
+    let e4 = "e2e4".parse::<shakmaty::uci::UciMove>().unwrap();
+    assert_eq!(result.best, Some(e4.to_move(&Chess::default()).unwrap()));
 }

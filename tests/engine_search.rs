@@ -62,7 +62,7 @@ fn search(engine: &mut dyn Engine, fen: &str, limits: Limits) -> (String, Option
 #[test]
 fn alphabeta_finds_mate_in_one_at_depth_two() {
     for (fen, mate) in MATE_IN_ONE {
-        let (best, score) = search(&mut AlphaBeta::default(), fen, Limits::depth(2));
+        let (best, score) = search(&mut AlphaBeta::default(), fen, Limits::depth(2).unwrap());
         assert_eq!(
             (best.as_str(), score),
             (mate, Some(Score::Mate(1))),
@@ -74,7 +74,7 @@ fn alphabeta_finds_mate_in_one_at_depth_two() {
 #[test]
 fn alphabeta_finds_mate_in_two_at_depth_four() {
     for (fen, first) in MATE_IN_TWO {
-        let (best, score) = search(&mut AlphaBeta::default(), fen, Limits::depth(4));
+        let (best, score) = search(&mut AlphaBeta::default(), fen, Limits::depth(4).unwrap());
         assert_eq!(
             (best.as_str(), score),
             (first, Some(Score::Mate(2))),
@@ -88,7 +88,11 @@ fn alphabeta_finds_the_mates_within_a_node_budget() {
     // A budget instead of a depth, as `go movetime` gives, but counted in nodes so that
     // the result does not depend on the machine's speed or load.
     for (fen, first) in MATE_IN_ONE.iter().chain(&MATE_IN_TWO) {
-        let (best, score) = search(&mut AlphaBeta::default(), fen, Limits::nodes(200_000));
+        let (best, score) = search(
+            &mut AlphaBeta::default(),
+            fen,
+            Limits::nodes(200_000).unwrap(),
+        );
         assert_eq!(best, *first, "{fen}");
         assert!(
             matches!(score, Some(Score::Mate(1 | 2))),
@@ -101,7 +105,7 @@ fn alphabeta_finds_the_mates_within_a_node_budget() {
 fn alphabeta_sees_mate_in_three() {
     // Stockfish 15.1: `score mate 3 pv b1g6 h5g4 g6f5 g4h5 f5h3`.
     let fen = "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1";
-    let (best, score) = search(&mut AlphaBeta::default(), fen, Limits::depth(6));
+    let (best, score) = search(&mut AlphaBeta::default(), fen, Limits::depth(6).unwrap());
     assert_eq!((best.as_str(), score), ("b1g6", Some(Score::Mate(3))));
 }
 
@@ -109,7 +113,7 @@ fn alphabeta_sees_mate_in_three() {
 fn the_mated_side_sees_its_fate() {
     // After 1.Nf6+ in the first mate-in-two, Black is mated in one whatever it plays.
     let fen = "r2qkb1r/pp2nppp/3p1N2/2p1N1B1/2BnP3/3P4/PPP2PPP/R2bK2R b KQkq - 2 1";
-    let (_, score) = search(&mut AlphaBeta::default(), fen, Limits::depth(3));
+    let (_, score) = search(&mut AlphaBeta::default(), fen, Limits::depth(3).unwrap());
     assert_eq!(score, Some(Score::Mate(-1)));
 }
 
@@ -119,7 +123,7 @@ fn a_checkmated_side_has_no_move() {
     let result = AlphaBeta::default()
         .search(
             &game(fen),
-            &Limits::depth(3),
+            &Limits::depth(3).unwrap(),
             &AtomicBool::new(false),
             &mut |_| {},
         )
@@ -142,7 +146,7 @@ fn node_limit_is_respected_within_one_check_interval() {
     AlphaBeta::default()
         .search(
             &Game::default(),
-            &Limits::nodes(10_000),
+            &Limits::nodes(10_000).unwrap(),
             &AtomicBool::new(false),
             &mut |i| {
                 reported = i.nodes;
@@ -161,9 +165,9 @@ fn alphabeta_beats_a_random_mover_every_game() {
             let mut ab = AlphaBeta::default();
             let mut random = RandomMover::new(i as u64);
             let (g, end) = if alphabeta_white {
-                play_game(&mut ab, &mut random, start, &Limits::depth(3), 400)
+                play_game(&mut ab, &mut random, start, &Limits::depth(3).unwrap(), 400)
             } else {
-                play_game(&mut random, &mut ab, start, &Limits::depth(3), 400)
+                play_game(&mut random, &mut ab, start, &Limits::depth(3).unwrap(), 400)
             };
             let winner = if alphabeta_white {
                 Color::White
@@ -184,7 +188,7 @@ fn alphabeta_beats_a_random_mover_every_game() {
 #[test]
 fn mcts_finds_mate_in_one() {
     for (fen, mate) in MATE_IN_ONE {
-        let (best, score) = search(&mut Mcts::default(), fen, Limits::nodes(3_000));
+        let (best, score) = search(&mut Mcts::default(), fen, Limits::nodes(3_000).unwrap());
         assert_eq!(
             (best.as_str(), score),
             (mate, Some(Score::Mate(1))),
@@ -197,7 +201,7 @@ fn mcts_finds_mate_in_one() {
 fn mcts_takes_a_hanging_queen() {
     // The black queen on d4 is attacked by the knight on f3 and defended by nothing.
     let fen = "rnb1kbnr/pppp1ppp/8/4p3/3q4/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 3";
-    let (best, score) = search(&mut Mcts::default(), fen, Limits::nodes(3_000));
+    let (best, score) = search(&mut Mcts::default(), fen, Limits::nodes(3_000).unwrap());
     assert_eq!(best, "f3d4");
     assert!(
         matches!(score, Some(Score::Cp(cp)) if cp > 300),
@@ -211,7 +215,13 @@ fn mcts_beats_a_random_mover() {
     for (i, (name, start)) in starts.iter().enumerate() {
         let mut mcts = Mcts::default();
         let mut random = RandomMover::new(100 + i as u64);
-        let (g, end) = play_game(&mut mcts, &mut random, start, &Limits::nodes(100), 400);
+        let (g, end) = play_game(
+            &mut mcts,
+            &mut random,
+            start,
+            &Limits::nodes(100).unwrap(),
+            400,
+        );
         assert_eq!(
             end.outcome(),
             KnownOutcome::Decisive {

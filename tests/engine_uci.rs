@@ -55,7 +55,12 @@ impl Session {
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// Sends raw bytes (UTF-8 or not).
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
         self.stdin.flush().unwrap();
     }
 
@@ -403,5 +408,78 @@ fn human_agent_at_temperature_zero_plays_the_predictors_top_move() {
             .any(|l| l.starts_with("info string Temperature")),
         "{lines:?}"
     );
+    quits(s);
+}
+
+/// The five agents, as `hastings uci --agent` names them.
+const AGENTS: [&str; 5] = ["alphabeta", "mcts", "human", "eval", "blend"];
+
+/// A clock past zero, which GUIs send after lag, is no time left: every agent still
+/// answers with a legal move (shakmaty-uci refused the whole line, so no `bestmove`
+/// ever came).
+#[test]
+fn every_agent_answers_go_with_a_clock_past_zero() {
+    for agent in AGENTS {
+        let mut s = Session::start_with(&["--agent", agent, "--depth", "2"]);
+        s.send("position startpos moves e2e4");
+        s.send("go wtime -50 btime -50 winc 0 binc 0");
+        let (best, lines) = s.bestmove();
+        let pos = common::position_after("e4");
+        assert!(
+            best.is_some_and(|m| m.to_move(&pos).is_ok()),
+            "{agent}: {lines:?}"
+        );
+        // White's turn, its clock far past zero too.
+        s.send("position startpos");
+        s.send("go wtime -1000 btime 5000");
+        let (best, lines) = s.bestmove();
+        assert!(
+            best.is_some_and(|m| m.to_move(&Chess::default()).is_ok()),
+            "{agent}: {lines:?}"
+        );
+        quits(s);
+    }
+}
+
+/// A byte that is not UTF-8 (a Latin-1 path in `setoption`) is replaced, not the end
+/// of the input: the engine answers `isready` after it and still plays (it ended
+/// silently with exit 0).
+#[test]
+fn every_agent_survives_latin1_bytes_on_its_input() {
+    for agent in AGENTS {
+        let mut s = Session::start_with(&["--agent", agent, "--depth", "2"]);
+        s.send_bytes(b"setoption name SyzygyPath value C:\\\xe9checs\\tb\n");
+        s.send_bytes(b"\xff\xfe garbage \xe9\n");
+        s.send("isready");
+        let lines = s.until(|l| l == "readyok");
+        assert!(
+            lines.iter().any(|l| l.contains("unknown option")),
+            "{agent}: {lines:?}"
+        );
+        s.send("position startpos");
+        s.send("go depth 1");
+        let (best, lines) = s.bestmove();
+        assert!(best.is_some(), "{agent}: {lines:?}");
+        quits(s);
+    }
+}
+
+/// `go depth 0` (Stockfish reads it as no limit) and the like get a move: a zero limit
+/// is read as the least search, and said so.
+#[test]
+fn zero_limits_in_go_are_the_least_search_and_answered() {
+    let mut s = Session::start();
+    for go in ["go depth 0", "go movetime 0", "go nodes 0"] {
+        s.send("position startpos");
+        s.send(go);
+        let (best, lines) = s.bestmove();
+        assert!(best.is_some(), "{go}: {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string") && l.contains("0 is no limit")),
+            "{go}: {lines:?}"
+        );
+    }
     quits(s);
 }

@@ -38,7 +38,7 @@ fn harness_with(stub: Stub) -> Harness<'static, TrainerApp> {
     coach.set_move_checker(
         CheckEngine::Given(Box::new(stub)),
         Some(memory_store()),
-        Limits::depth(1),
+        Limits::depth(1).unwrap(),
     );
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
     common::drill_window(coach)
@@ -168,7 +168,11 @@ fn ng5_on_screen(engine: CheckEngine, what: &str) {
         ..Settings::default()
     };
     let mut coach = Coach::new(eco(), settings, None);
-    coach.set_move_checker(engine, Some(memory_store()), Limits::movetime_ms(300));
+    coach.set_move_checker(
+        engine,
+        Some(memory_store()),
+        Limits::movetime_ms(300).unwrap(),
+    );
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
     let mut harness = Harness::builder()
         .with_size(vec2(1280.0, 800.0))

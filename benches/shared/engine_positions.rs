@@ -49,7 +49,7 @@ fn search(evaluation: &Evaluation, g: &Game, depth: u32) -> u64 {
     Searcher::with_evaluation(16, evaluation.clone())
         .search(
             g,
-            &Limits::depth(depth),
+            &Limits::depth(depth).unwrap(),
             &SearchOptions::default(),
             &AtomicBool::new(false),
             &mut |_| {},
@@ -75,7 +75,7 @@ pub fn alphabeta_group(c: &mut Criterion, group: &str, evaluation: Evaluation, s
                 |mut s| {
                     s.search(
                         &g,
-                        &Limits::depth(depth),
+                        &Limits::depth(depth).unwrap(),
                         &SearchOptions::default(),
                         &AtomicBool::new(false),
                         &mut |_| {},

@@ -54,6 +54,28 @@ pub struct GuiArgs {
     pub files: Vec<PathBuf>,
 }
 
+/// The value parser of every option where 0 would mean nothing or "no limit" (a search
+/// depth, a move time, a node or ply count): a whole number from 1 up, as `N` (`u32`,
+/// `u64`, `usize`, `NonZeroU32`, …). Clap names the option in its message.
+pub(crate) fn positive<N: std::str::FromStr>(s: &str) -> Result<N, String> {
+    let text = s.trim();
+    match text.parse::<u64>() {
+        Ok(0) => Err("0 is no limit: give a whole number from 1 up".to_owned()),
+        Ok(_) => text.parse::<N>().map_err(|_| format!("`{s}` is too large")),
+        Err(_) => Err(format!("`{s}` is not a whole number from 1 up")),
+    }
+}
+
+/// The value parser of an option that is a probability: a number from 0 to 1 (not
+/// `nan`, not `inf`).
+pub(crate) fn probability(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|p| (0.0..=1.0).contains(p))
+        .ok_or_else(|| format!("`{s}` is not a probability: give a number from 0 to 1"))
+}
+
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let bad = || format!("`{s}` is not a window size like 1280x800");
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;

@@ -54,7 +54,7 @@ pub struct BookMakeArgs {
     #[arg(short = 'o', long = "output", value_name = "OUT.bin")]
     pub output: PathBuf,
     /// Plies read from the start of each game.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PLIES)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PLIES, value_parser = super::args::positive::<u32>)]
     pub max_plies: u32,
     /// Leave out moves played fewer than N times from their position.
     #[arg(long, value_name = "N", default_value_t = 1)]

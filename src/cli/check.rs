@@ -3,6 +3,7 @@
 //! the lines' ends and the backed-up value ([`crate::trainer::check`]).
 
 use std::io::Write;
+use std::num::{NonZeroU32, NonZeroU64};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -10,6 +11,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move};
 
 use super::CliError;
+use super::args::{positive, probability};
 use super::coverage::{ColorArg, StyleArgs, learner_colour, theory_graph};
 use super::progress_bar::terminal_count_progress;
 use crate::book::PositionGraph;
@@ -36,11 +38,11 @@ pub struct CheckArgs {
     #[arg(long, value_name = "ENGINE")]
     pub engine: Option<EngineSpec>,
     /// Search each position to this depth (default 12 for a UCI engine, 6 built-in).
-    #[arg(long, value_name = "PLIES", conflicts_with = "movetime")]
-    pub depth: Option<u32>,
+    #[arg(long, value_name = "PLIES", conflicts_with = "movetime", value_parser = positive::<NonZeroU32>)]
+    pub depth: Option<NonZeroU32>,
     /// Search each position this long instead (not reproducible between runs).
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
+    #[arg(long, value_name = "MS", value_parser = positive::<NonZeroU64>)]
+    pub movetime: Option<NonZeroU64>,
     /// Report learner moves that lose at least this many centipawns.
     #[arg(long, value_name = "CP", default_value_t = DEFAULT_THRESHOLD_CP)]
     pub threshold: i32,
@@ -66,7 +68,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PLIES", default_value_t = DEFAULT_DEPTH)]
     pub plies: u32,
     /// Drill positions less likely than this are not expanded.
-    #[arg(long, value_name = "P", default_value_t = DEFAULT_MIN_MASS)]
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MIN_MASS, value_parser = probability)]
     pub min_mass: f64,
     /// The opponent's style.
     #[command(flatten)]

@@ -60,7 +60,7 @@ pub struct ExplorerMakeArgs {
     #[arg(short = 'o', long = "output", value_name = "NAME.explorer")]
     pub output: PathBuf,
     /// Plies counted from the start of each game.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_EXPLORER_PLIES)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_EXPLORER_PLIES, value_parser = super::args::positive::<u32>)]
     pub max_plies: u32,
     /// Also keep this player's games as a tree of their own (the `White`/`Black` tag,
     /// exactly, ignoring case); may be repeated.

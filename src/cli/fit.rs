@@ -40,7 +40,7 @@ pub struct FitArgs {
     #[command(flatten)]
     pub explorer: super::args::ExplorerArgs,
     /// Plies read from each game.
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = super::args::positive::<u32>)]
     pub max_plies: u32,
     /// Generations of the genetic algorithm.
     #[arg(long, value_name = "G", default_value_t = 40)]

@@ -21,7 +21,7 @@ pub struct ImportArgs {
     #[arg(long)]
     pub repertoire: bool,
     /// Cut every line at N plies (default: 30 for games, no limit for repertoires).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::args::positive::<u32>)]
     pub max_plies: Option<u32>,
     /// Print JSON instead of text.
     #[arg(long)]

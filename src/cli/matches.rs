@@ -2,11 +2,13 @@
 //! Elo difference with its error margin.
 
 use std::io::Write;
+use std::num::{NonZeroU32, NonZeroU64};
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::CliError;
+use super::args::positive;
 use crate::engine::spec::{EngineKind, EngineSpec};
 use crate::engine::tuned::TunedEval;
 use crate::workspace::eval_files::read_weights;
@@ -40,17 +42,17 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 10)]
     pub games: u32,
     /// Milliseconds per move.
-    #[arg(long, value_name = "MS", default_value_t = 100)]
-    pub movetime: u64,
+    #[arg(long, value_name = "MS", default_value = "100", value_parser = positive::<NonZeroU64>)]
+    pub movetime: NonZeroU64,
     /// Search every move to this depth instead of by time.
-    #[arg(long, conflicts_with = "movetime")]
-    pub depth: Option<u32>,
+    #[arg(long, value_name = "PLIES", conflicts_with = "movetime", value_parser = positive::<NonZeroU32>)]
+    pub depth: Option<NonZeroU32>,
     /// Where games start: `eco` (embedded ECO lines), `start`, or `seed003` (seed 003's
     /// ten openings, in order).
     #[arg(long, default_value = "eco")]
     pub openings: crate::engine::matches::Openings,
     /// A game reaching this many plies is a draw.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = positive::<usize>)]
     pub max_plies: usize,
     /// Fixes the openings and the built-in engines' choices.
     #[arg(long, default_value_t = 1)]
@@ -82,7 +84,7 @@ pub(super) fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), CliError
         games: args.games,
         limits: args
             .depth
-            .map_or(Limits::movetime_ms(args.movetime), Limits::depth),
+            .map_or(Limits::millis(args.movetime), Limits::plies),
         openings: args.openings,
         max_plies: args.max_plies,
         seed: args.seed,

@@ -154,6 +154,20 @@ pub enum CliError {
         /// Why.
         source: io::Error,
     },
+    /// An input file could not be read.
+    #[error("cannot read {}: {}", .path.display(), io_reason(.source))]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// An input file holds no game with a move (it is empty, or not PGN).
+    #[error("{}: no game in it (is it a PGN file?)", .path.display())]
+    NoGames {
+        /// The file.
+        path: PathBuf,
+    },
     /// `hastings import` read no game that gave a line.
     #[error("{}: no game could be imported", .path.display())]
     NothingImported {
@@ -201,12 +215,23 @@ pub enum CliError {
     EvalFile(#[from] crate::workspace::eval_files::EvalFileError),
 }
 
+/// Why a file cannot be read, in words: "not found" and "permission denied" as such,
+/// other errors as the system says them.
+fn io_reason(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "not found".to_owned(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => e.to_string(),
+    }
+}
+
 impl CliError {
     /// The process exit code for this error: 2 when a PGN file gave no game (so
     /// scripts can tell an empty import from a failure), 1 otherwise.
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::NothingImported { .. }
+            | CliError::NoGames { .. }
             | CliError::Workspace(WorkspaceError::Import {
                 source: ImportError::NoGames { .. },
                 ..

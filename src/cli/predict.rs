@@ -2,6 +2,7 @@
 //! accuracy on the moves of games (`--eval`).
 
 use std::io::Write;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Move};
 
 use super::CliError;
+use super::args::positive;
 use crate::book::polyglot::{PlySink, RawMove, gnuchess, read_games};
 use crate::engine::blend::{Blend, BlendSettings, Bonus};
 use crate::engine::evaluation::Evaluation;
@@ -62,8 +64,8 @@ pub struct PredictArgs {
     #[arg(long, value_name = "FILE")]
     pub eval_weights: Option<PathBuf>,
     /// With `--eval` and a search agent: the search depth.
-    #[arg(long, default_value_t = 1)]
-    pub depth: u32,
+    #[arg(long, value_name = "PLIES", default_value = "1", value_parser = positive::<NonZeroU32>)]
+    pub depth: NonZeroU32,
     /// With `--eval`: worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -122,7 +124,7 @@ pub(super) fn run(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliErr
 fn load_predictor(args: &PredictArgs) -> Result<Predictor, CliError> {
     match &args.weights {
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|source| CliError::Create {
+            let bytes = std::fs::read(path).map_err(|source| CliError::Read {
                 path: path.clone(),
                 source,
             })?;
@@ -187,6 +189,12 @@ impl PlySink for Collect {
 }
 
 /// The game moves from `min_ply` on of `files`, at most `max` of them.
+///
+/// # Errors
+///
+/// [`CliError::Read`] for a file that cannot be read, [`CliError::NoGames`] for one
+/// that holds no game (empty, or not PGN), [`CliError::Usage`] when no game reaches
+/// `min_ply`.
 fn game_positions(
     files: &[PathBuf],
     min_ply: u32,
@@ -197,16 +205,30 @@ fn game_positions(
         positions: Vec::new(),
     };
     for path in files {
-        let file = std::fs::File::open(path).map_err(|source| CliError::Create {
+        let file = std::fs::File::open(path).map_err(|source| CliError::Read {
             path: path.clone(),
             source,
         })?;
-        read_games(std::io::BufReader::new(file), u32::MAX, &mut sink)?;
+        let read =
+            read_games(std::io::BufReader::new(file), u32::MAX, &mut sink).map_err(|source| {
+                CliError::Read {
+                    path: path.clone(),
+                    source,
+                }
+            })?;
+        if read.plies == 0 {
+            return Err(CliError::NoGames { path: path.clone() });
+        }
         if max.is_some_and(|max| sink.positions.len() >= max) {
             break;
         }
     }
     let mut positions = sink.positions;
+    if positions.is_empty() {
+        return Err(CliError::Usage(format!(
+            "--eval: no game move from ply {min_ply} on (see --min-ply)"
+        )));
+    }
     if let Some(max) = max {
         positions.truncate(max);
     }
@@ -224,7 +246,7 @@ fn tuned(args: &PredictArgs) -> Result<Arc<TunedEval>, CliError> {
 
 fn evaluate(args: &PredictArgs, out: &mut impl Write) -> Result<(), CliError> {
     let positions = game_positions(&args.eval, args.min_ply, args.max_positions)?;
-    let depth = Limits::depth(args.depth);
+    let depth = Limits::plies(args.depth);
     let report = match args.agent {
         EvalAgent::Cnn => {
             let predictor = load_predictor(args)?;
@@ -307,9 +329,8 @@ fn blend(
     }
     let eval = tuned(args)?;
     let predictor = Arc::new(load_predictor(args)?);
-    let depth = args.depth.max(1);
     let settings = BlendSettings {
-        depth: Some(depth),
+        depth: Some(args.depth.get()),
         ..BlendSettings::default()
     };
     let reports = match_moves_each(positions, args.threads, || {
@@ -317,7 +338,7 @@ fn blend(
         blend.resize_hash(1);
         Ok(BlendRanker::new(
             blend,
-            Limits::depth(depth),
+            Limits::plies(args.depth),
             args.lambda.clone(),
             args.bonus.clone(),
         ))

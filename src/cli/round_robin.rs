@@ -19,7 +19,7 @@ pub(super) fn run(
     let openings = matches::openings(args.openings, args.games.div_ceil(2) as usize, args.seed)?;
     let limits = args
         .depth
-        .map_or(Limits::movetime_ms(args.movetime), Limits::depth);
+        .map_or(Limits::millis(args.movetime), Limits::plies);
     let config = TournamentConfig {
         limits,
         openings,

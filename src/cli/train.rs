@@ -57,7 +57,7 @@ pub struct TrainEvalArgs {
     #[arg(long)]
     pub generations: Option<usize>,
     /// Search depth of the fitness (default 1; co-evolution's games 3).
-    #[arg(long)]
+    #[arg(long, value_name = "PLIES", value_parser = super::args::positive::<u32>)]
     pub depth: Option<u32>,
     /// Seed: the same seed gives the same weights.
     #[arg(long, default_value_t = 1)]

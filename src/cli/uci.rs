@@ -37,7 +37,7 @@ pub struct UciArgs {
     #[arg(long, default_value = "top")]
     pub bonus: Bonus,
     /// Depth cap of `eval` and `blend` (default: as `go` says).
-    #[arg(long)]
+    #[arg(long, value_name = "PLIES", value_parser = super::args::positive::<u32>)]
     pub depth: Option<u32>,
     /// Tuned weights for `eval` and `blend` (a `train eval` output) instead of the
     /// shipped ones.
@@ -70,7 +70,7 @@ pub(super) fn run(args: &UciArgs, out: &mut impl Write) -> Result<(), CliError> 
         blend_temperature: args.temperature.unwrap_or(defaults.blend_temperature),
         lambda: args.lambda,
         bonus: args.bonus,
-        depth: args.depth.filter(|&d| d > 0),
+        depth: args.depth,
         weights,
     };
     Ok(crate::engine::uci_server::serve_with(

@@ -97,7 +97,7 @@ impl Default for VerdictState {
             store: memory_store(),
             store_given: false,
             opening: None,
-            limits: Limits::movetime_ms(CHECK_TIME.as_millis() as u64),
+            limits: Limits::movetime(CHECK_TIME).unwrap_or(Limits::ONE_PLY),
             ahead_at: None,
             asked: None,
             since: None,

@@ -16,7 +16,7 @@
 //! // White to move hangs nothing; Black's queen on h4 is en prise to the knight.
 //! let fen: Fen = "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".parse()?;
 //! let pos: Chess = fen.into_position(shakmaty::CastlingMode::Standard)?;
-//! let a = analyse(&mut AlphaBeta::default(), &pos, &Limits::depth(3), &AtomicBool::new(false))?;
+//! let a = analyse(&mut AlphaBeta::default(), &pos, &Limits::depth(3)?, &AtomicBool::new(false))?;
 //! assert!(a.score.to_centipawns() > 500);
 //! assert_eq!(a.best().map(|m| m.to().to_string()), Some("h4".to_string()));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

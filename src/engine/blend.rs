@@ -34,7 +34,6 @@ use super::limits::Limits;
 use super::predictor::{PredictedMove, Predictor};
 use super::score::{MATE_BOUND, Score};
 use super::search::{Outcome, RootMove, SearchOptions, Searcher};
-use super::strength::Strength;
 use super::tuned::TunedEval;
 
 /// The score `λ = 1` adds to the predictor's move.
@@ -326,10 +325,8 @@ impl Engine for Blend {
         Ok(())
     }
 
-    /// The blend's strength is its λ, depth and temperature, set apart.
-    fn set_strength(&mut self, _strength: Strength) -> Result<(), EngineError> {
-        Ok(())
-    }
+    // No `set_strength`: the blend's strength is its λ, depth and temperature, set
+    // apart (the trait's default ignores it).
 
     fn search(
         &mut self,

@@ -13,7 +13,7 @@
 //! let path = hastings::engine::discover::stockfish().expect("Stockfish installed");
 //! let mut sf = UciEngine::start(&path)?;
 //! sf.set_strength(Strength::Skill(5))?;
-//! let result = sf.search(&Game::default(), &Limits::movetime_ms(100), &AtomicBool::new(false), &mut |_| {})?;
+//! let result = sf.search(&Game::default(), &Limits::movetime_ms(100)?, &AtomicBool::new(false), &mut |_| {})?;
 //! println!("{:?}", result.best);
 //! # Ok::<(), hastings::engine::EngineError>(())
 //! ```
@@ -268,13 +268,15 @@ impl UciEngine {
     }
 
     fn go_message(limits: &Limits) -> UciMessage {
-        let search_control =
-            (limits.depth.is_some() || limits.nodes.is_some()).then(|| UciSearchControl {
-                depth: limits.depth.map(|d| u8::try_from(d).unwrap_or(u8::MAX)),
-                nodes: limits.nodes,
+        let search_control = (limits.depth_limit().is_some() || limits.nodes_limit().is_some())
+            .then(|| UciSearchControl {
+                depth: limits
+                    .depth_limit()
+                    .map(|d| u8::try_from(d).unwrap_or(u8::MAX)),
+                nodes: limits.nodes_limit(),
                 ..UciSearchControl::default()
             });
-        let time_control = match limits.movetime {
+        let time_control = match limits.movetime_limit() {
             Some(t) => Some(UciTimeControl::MoveTime(t)),
             None if limits.is_infinite() => Some(UciTimeControl::Infinite),
             None => None,
@@ -343,7 +345,7 @@ impl Engine for UciEngine {
         self.send(&Self::go_message(limits).to_string())?;
         let started = Instant::now();
         let mut deadline = started
-            + match limits.movetime {
+            + match limits.movetime_limit() {
                 Some(t) => t + self.timeouts.grace,
                 None => self.timeouts.unlimited,
             };

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use super::limits::ZeroLimit;
+
 /// An engine failed. Every variant names the engine and carries what was seen, so a
 /// message can say what happened; the caller falls back to the built-in engine.
 #[derive(Debug, Error)]
@@ -96,6 +98,9 @@ pub enum EngineError {
         /// What is wrong.
         reason: String,
     },
+    /// A limit of 0 was asked for (see [`ZeroLimit`]).
+    #[error(transparent)]
+    ZeroLimit(#[from] ZeroLimit),
     /// The search ended without a score (an analysis needs one).
     #[error("engine {engine} ended its search without a score")]
     NoScore {

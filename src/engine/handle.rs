@@ -7,6 +7,11 @@
 //! [`EngineEvent::FellBack`], replaces it by the built-in α-β engine and repeats the
 //! search, so a reply still comes.
 //!
+//! A worker that dies (a panic in an in-process engine, or a thread that could not be
+//! started) is not silence: the handle reports [`EngineEvent::Died`] with a
+//! [`WorkerGone`], once, and again for each search or task asked for after it, so a
+//! caller waiting for an answer learns that none will come.
+//!
 //! Besides searches, a handle runs [`EngineTask`]s: work of its own with the engine on
 //! the worker thread (analysing a few positions with [`analyse`](super::analysis::analyse),
 //! looking in a cache first), which reports by its own means.
@@ -15,7 +20,7 @@
 //! use hastings::engine::{EngineChoice, EngineEvent, EngineHandle, Game, Limits, Strength};
 //!
 //! let mut engine = EngineHandle::spawn(EngineChoice::Builtin(Strength::Skill(10)));
-//! let id = engine.search(Game::default(), Limits::movetime_ms(200));
+//! let id = engine.search(Game::default(), Limits::movetime_ms(200).unwrap());
 //! // In the UI's per-frame logic: drain without blocking.
 //! while let Some(event) = engine.try_recv() {
 //!     match event {
@@ -27,11 +32,13 @@
 //! ```
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
+
+use thiserror::Error;
 
 use super::Engine;
 use super::alphabeta::AlphaBeta;
@@ -129,6 +136,23 @@ pub enum EngineEvent {
     },
     /// A setting could not be applied (the engine keeps running).
     Warning(String),
+    /// The worker thread is gone: no search or task is answered any more (a new handle
+    /// is needed). Sent once when it is found, and once more for each request after.
+    Died(WorkerGone),
+}
+
+/// Why a handle's worker thread is gone.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum WorkerGone {
+    /// The thread could not be started (the system is out of threads or memory).
+    #[error("the engine's thread could not be started: {0}")]
+    NotStarted(String),
+    /// The engine panicked (a bug): the message of the panic.
+    #[error("the engine failed: its thread panicked ({0})")]
+    Panicked(String),
+    /// The thread ended without being asked to.
+    #[error("the engine's thread ended")]
+    Ended,
 }
 
 /// What a task is told besides its engine (see [`EngineTask`]).
@@ -173,7 +197,14 @@ pub struct EngineHandle {
     events: Receiver<EngineEvent>,
     current_stop: Option<Arc<AtomicBool>>,
     next_id: SearchId,
-    worker: Option<JoinHandle<()>>,
+    worker: Mutex<Option<JoinHandle<()>>>,
+    /// Why the worker could not be started, if it could not.
+    spawn_error: Option<String>,
+    /// Why the worker is gone, once that is found.
+    gone: OnceLock<WorkerGone>,
+    /// Whether [`EngineEvent::Died`] is still to be reported: at first, and after each
+    /// request sent to a dead worker.
+    death_owed: AtomicBool,
 }
 
 impl std::fmt::Debug for Request {
@@ -229,15 +260,58 @@ impl EngineHandle {
                 let current = start(&outbox);
                 wake();
                 work(current, strength, &inbox, &outbox, &*wake);
-            })
-            .ok();
+            });
+        let (worker, spawn_error) = match worker {
+            Ok(w) => (Some(w), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
         EngineHandle {
             requests,
             events,
             current_stop: None,
             next_id: 0,
-            worker,
+            worker: Mutex::new(worker),
+            spawn_error,
+            gone: OnceLock::new(),
+            death_owed: AtomicBool::new(true),
         }
+    }
+
+    /// Sends a request; one to a dead worker owes the caller a [`EngineEvent::Died`].
+    fn send(&self, request: Request) {
+        if self.requests.send(request).is_err() {
+            self.death_owed.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// [`EngineEvent::Died`] when it is owed (the event channel is closed: the worker
+    /// is gone).
+    fn death_notice(&self) -> Option<EngineEvent> {
+        let gone = self.gone.get_or_init(|| self.why_gone());
+        self.death_owed
+            .swap(false, Ordering::SeqCst)
+            .then(|| EngineEvent::Died(gone.clone()))
+    }
+
+    /// Joins the dead worker to learn why it ended.
+    fn why_gone(&self) -> WorkerGone {
+        let worker = self.worker.lock().ok().and_then(|mut w| w.take());
+        match worker.map(JoinHandle::join) {
+            None => WorkerGone::NotStarted(self.spawn_error.clone().unwrap_or_default()),
+            Some(Ok(())) => WorkerGone::Ended,
+            Some(Err(payload)) => WorkerGone::Panicked(
+                payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "no message".to_owned()),
+            ),
+        }
+    }
+
+    /// The reason the worker is gone, once an event said so ([`EngineEvent::Died`]).
+    pub fn gone(&self) -> Option<&WorkerGone> {
+        self.gone.get()
     }
 
     /// Starts a search of `game`'s position (stopping the previous one) and returns
@@ -247,7 +321,7 @@ impl EngineHandle {
         self.next_id += 1;
         let stop = Arc::new(AtomicBool::new(false));
         self.current_stop = Some(Arc::clone(&stop));
-        let _ = self.requests.send(Request::Search {
+        self.send(Request::Search {
             id: self.next_id,
             game: Box::new(game),
             limits,
@@ -262,7 +336,7 @@ impl EngineHandle {
         self.stop();
         let stop = Arc::new(AtomicBool::new(false));
         self.current_stop = Some(Arc::clone(&stop));
-        let _ = self.requests.send(Request::Run { task, stop });
+        self.send(Request::Run { task, stop });
     }
 
     /// Stops the running search; its [`EngineEvent::BestMove`] follows soon.
@@ -274,17 +348,27 @@ impl EngineHandle {
 
     /// Changes the strength for the next searches.
     pub fn set_strength(&self, strength: Strength) {
-        let _ = self.requests.send(Request::SetStrength(strength));
+        self.send(Request::SetStrength(strength));
     }
 
-    /// The next event, if one is waiting.
+    /// The next event, if one is waiting ([`EngineEvent::Died`] when the worker is
+    /// gone and that was not told yet).
     pub fn try_recv(&self) -> Option<EngineEvent> {
-        self.events.try_recv().ok()
+        match self.events.try_recv() {
+            Ok(event) => Some(event),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => self.death_notice(),
+        }
     }
 
-    /// The next event, waiting at most `timeout`.
+    /// The next event, waiting at most `timeout` ([`EngineEvent::Died`] at once when
+    /// the worker is gone and that was not told yet; `None` at once after).
     pub fn recv_timeout(&self, timeout: Duration) -> Option<EngineEvent> {
-        self.events.recv_timeout(timeout).ok()
+        match self.events.recv_timeout(timeout) {
+            Ok(event) => Some(event),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => self.death_notice(),
+        }
     }
 }
 
@@ -292,7 +376,7 @@ impl Drop for EngineHandle {
     fn drop(&mut self) {
         self.stop();
         let _ = self.requests.send(Request::Quit);
-        if let Some(worker) = self.worker.take() {
+        if let Some(worker) = self.worker.get_mut().ok().and_then(Option::take) {
             let _ = worker.join();
         }
     }

@@ -16,7 +16,6 @@ use super::game::Game;
 use super::info::{SearchInfo, SearchResult};
 use super::limits::Limits;
 use super::predictor::{PredictedMove, Predictor};
-use super::strength::Strength;
 
 /// The temperature when none is set.
 pub const DEFAULT_TEMPERATURE: f64 = 1.0;
@@ -124,14 +123,8 @@ impl Engine for HumanLike {
         "Human-like".to_string()
     }
 
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        Ok(())
-    }
-
-    /// The strength of a human-like opponent is its temperature, set apart.
-    fn set_strength(&mut self, _strength: Strength) -> Result<(), EngineError> {
-        Ok(())
-    }
+    // No `new_game` (it keeps nothing between moves) nor `set_strength` (its strength is
+    // its temperature, set apart): the trait's defaults.
 
     fn search(
         &mut self,

@@ -90,7 +90,7 @@ impl Default for MatchConfig {
     fn default() -> Self {
         MatchConfig {
             games: 10,
-            limits: Limits::movetime_ms(100),
+            limits: Limits::movetime_ms(100).unwrap_or(Limits::ONE_PLY),
             openings: Openings::Eco,
             max_plies: 300,
             seed: 1,
@@ -450,13 +450,13 @@ pub fn run_and_print(
 
 fn describe_limits(limits: &Limits) -> String {
     let mut parts = Vec::new();
-    if let Some(t) = limits.movetime {
+    if let Some(t) = limits.movetime_limit() {
         parts.push(format!("{} ms/move", t.as_millis()));
     }
-    if let Some(d) = limits.depth {
+    if let Some(d) = limits.depth_limit() {
         parts.push(format!("depth {d}"));
     }
-    if let Some(n) = limits.nodes {
+    if let Some(n) = limits.nodes_limit() {
         parts.push(format!("{n} nodes/move"));
     }
     if parts.is_empty() {

@@ -120,10 +120,6 @@ impl Engine for Mcts {
         "hastings mcts".to_string()
     }
 
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        Ok(())
-    }
-
     fn set_strength(&mut self, strength: Strength) -> Result<(), EngineError> {
         match strength {
             Strength::Full => Ok(()),
@@ -142,13 +138,7 @@ impl Engine for Mcts {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<SearchResult, EngineError> {
         let exploration = self.exploration;
-        let clock = Clock::start(
-            &Limits {
-                nodes: None,
-                ..*limits
-            },
-            stop,
-        );
+        let clock = Clock::start(&limits.without_nodes(), stop);
         let mut run = self.searcher.run(game, clock);
         let mut tree = Tree {
             nodes: vec![Node::new(None)],
@@ -164,10 +154,14 @@ impl Engine for Mcts {
         let mut info = None;
         loop {
             if run.clock.should_stop(iterations)
-                || limits.nodes.is_some_and(|n| iterations >= n)
-                || limits.depth.is_some_and(|d| tree.max_depth >= d as usize)
+                || limits.nodes_limit().is_some_and(|n| iterations >= n)
+                || limits
+                    .depth_limit()
+                    .is_some_and(|d| tree.max_depth >= d as usize)
                 || tree.nodes.len() + 256 > MAX_TREE_NODES
-                || tree.nodes[0].children == 1 && limits.movetime.is_some() && iterations > 0
+                || tree.nodes[0].children == 1
+                    && limits.movetime_limit().is_some()
+                    && iterations > 0
             {
                 break;
             }

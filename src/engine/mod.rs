@@ -23,8 +23,9 @@
 //!   search), [`opponent`] (such a player analysing with α-β in a play-on game);
 //! - UCI: [`protocol`] (lenient line parsing over shakmaty-uci), [`process`] (the child
 //!   process and its reader threads), [`client`] (handshake, options, search),
-//!   [`discover`] (finding Stockfish), [`uci_server`] (`hastings uci`) and
-//!   [`uci_engines`] (the engines it serves, their options);
+//!   [`discover`] (finding Stockfish), [`uci_server`] (`hastings uci`),
+//!   [`uci_command`] (reading what a GUI sends, leniently) and [`uci_engines`] (the
+//!   engines it serves, their options);
 //! - [`handle`]: a background engine for the window, with fallback;
 //! - [`analysis`]: one position analysed as a new game (score and best line), for
 //!   repertoire checks and wrong-move verdicts;
@@ -42,7 +43,7 @@
 //!
 //! let mut engine = AlphaBeta::default();
 //! let result = engine
-//!     .search(&Game::default(), &Limits::depth(3), &AtomicBool::new(false), &mut |_| {})
+//!     .search(&Game::default(), &Limits::depth(3).unwrap(), &AtomicBool::new(false), &mut |_| {})
 //!     .unwrap();
 //! assert!(result.best.is_some());
 //! ```
@@ -82,6 +83,7 @@ pub mod tournament;
 pub mod tt;
 pub mod tuned;
 pub mod tuning;
+pub mod uci_command;
 pub mod uci_engines;
 pub mod uci_server;
 
@@ -91,7 +93,7 @@ pub use alphabeta::AlphaBeta;
 pub use client::UciEngine;
 pub use error::EngineError;
 pub use game::Game;
-pub use handle::{EngineChoice, EngineEvent, EngineHandle};
+pub use handle::{EngineChoice, EngineEvent, EngineHandle, WorkerGone};
 pub use info::{SearchInfo, SearchResult};
 pub use limits::Limits;
 pub use mcts::Mcts;
@@ -104,19 +106,26 @@ pub trait Engine: Send {
     /// The engine's name (`id name` of a UCI engine).
     fn name(&self) -> String;
 
-    /// Forgets what it learnt from the previous game (`ucinewgame`).
+    /// Forgets what it learnt from the previous game (`ucinewgame`). By default there
+    /// is nothing to forget.
     ///
     /// # Errors
     ///
     /// [`EngineError`] when a UCI engine does not answer.
-    fn new_game(&mut self) -> Result<(), EngineError>;
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        Ok(())
+    }
 
-    /// Sets the playing strength.
+    /// Sets the playing strength. By default the engine has none to set (its strength
+    /// is set apart, as a temperature or a λ) and ignores it.
     ///
     /// # Errors
     ///
     /// [`EngineError::Option`] when the engine has no such setting, or a process error.
-    fn set_strength(&mut self, strength: Strength) -> Result<(), EngineError>;
+    fn set_strength(&mut self, strength: Strength) -> Result<(), EngineError> {
+        let _ = strength;
+        Ok(())
+    }
 
     /// Searches the current position of `game` within `limits`, calling `on_info` with
     /// each report, until a limit is reached or `stop` is set.

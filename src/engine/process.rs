@@ -3,7 +3,7 @@
 //! stderr (keeping the last lines for error messages); dropping it ends the process.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -12,7 +12,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::error::EngineError;
-use super::protocol::{EngineLine, parse_line};
+use super::protocol::{EngineLine, parse_line, read_lines_lossy};
 
 /// How many stderr lines are kept.
 const STDERR_LINES: usize = 8;
@@ -72,8 +72,8 @@ impl EngineProcess {
         let stdout_thread = thread::Builder::new()
             .name("engine stdout".into())
             .spawn(move || {
-                read_lines(
-                    stdout,
+                read_lines_lossy(
+                    BufReader::new(stdout),
                     |line| {
                         tx.send(ProcessEvent::Line(Box::new(parse_line(&line))))
                             .is_ok()
@@ -93,8 +93,8 @@ impl EngineProcess {
         let stderr_thread = thread::Builder::new()
             .name("engine stderr".into())
             .spawn(move || {
-                read_lines(
-                    stderr,
+                read_lines_lossy(
+                    BufReader::new(stderr),
                     |line| {
                         if let Ok(mut t) = keep.lock() {
                             if t.len() == STDERR_LINES {
@@ -244,26 +244,6 @@ impl Drop for EngineProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Reads `source` line by line (invalid UTF-8 replaced), calling `each` until it
-/// returns false or the source ends, then `done`.
-fn read_lines(source: impl Read, mut each: impl FnMut(String) -> bool, done: impl FnOnce()) {
-    let mut reader = BufReader::new(source);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                if !each(line) {
-                    break;
-                }
-            }
-        }
-    }
-    done();
 }
 
 fn line_text(line: &EngineLine) -> String {

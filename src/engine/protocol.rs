@@ -6,6 +6,8 @@
 //! results merged, and unknown or malformed fields are skipped and counted. A
 //! `bestmove (none)` (no legal move) is understood too.
 
+use std::io::BufRead;
+
 use shakmaty::uci::UciMove;
 use shakmaty_uci::{UciInfo, UciMessage, UciOptionConfig};
 
@@ -117,6 +119,31 @@ fn parse_bestmove<'a>(line: &str, mut tokens: impl Iterator<Item = &'a str>) -> 
             None => EngineLine::Other(line.to_string()),
         },
     }
+}
+
+/// Reads `reader` line by line, what is not UTF-8 replaced (an engine's output, a
+/// GUI's commands: one stray Latin-1 byte must not end the conversation), calling
+/// `each` with the line (line end removed) until it returns false or the input ends,
+/// then `done`.
+pub fn read_lines_lossy(
+    mut reader: impl BufRead,
+    mut each: impl FnMut(String) -> bool,
+    done: impl FnOnce(),
+) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                if !each(line) {
+                    break;
+                }
+            }
+        }
+    }
+    done();
 }
 
 /// The fields of an `info` line, each parsed alone and merged; returns the number of

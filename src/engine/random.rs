@@ -10,7 +10,6 @@ use super::error::EngineError;
 use super::game::Game;
 use super::info::{SearchInfo, SearchResult};
 use super::limits::Limits;
-use super::strength::Strength;
 
 /// Plays a random legal move, from a seeded generator.
 #[derive(Debug)]
@@ -30,14 +29,6 @@ impl RandomMover {
 impl Engine for RandomMover {
     fn name(&self) -> String {
         "random".to_string()
-    }
-
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        Ok(())
-    }
-
-    fn set_strength(&mut self, _strength: Strength) -> Result<(), EngineError> {
-        Ok(())
     }
 
     fn search(

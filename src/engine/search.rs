@@ -162,7 +162,7 @@ impl Searcher {
         }
         out.best = Some(root_moves[0].mv);
         let max_depth = limits
-            .depth
+            .depth_limit()
             .unwrap_or(MAX_DEPTH)
             .min(options.max_depth.unwrap_or(MAX_DEPTH))
             .clamp(1, MAX_DEPTH);
@@ -183,7 +183,7 @@ impl Searcher {
             out.info = Some(info);
             if run.stopped
                 || is_settled(score, depth)
-                || root_moves.len() == 1 && limits.movetime.is_some()
+                || root_moves.len() == 1 && limits.movetime_limit().is_some()
             {
                 break;
             }

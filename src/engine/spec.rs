@@ -236,10 +236,13 @@ impl EngineSpec {
             };
             match name.to_ascii_lowercase().as_str() {
                 "depth" => {
-                    let d: u32 = value
-                        .parse()
-                        .map_err(|_| bad(format!("Depth takes a number, not `{value}`")))?;
-                    settings.depth = Some(d.max(1));
+                    // 0 is no depth cap that means anything: refused, as everywhere.
+                    let d: u32 = value.parse().ok().filter(|&d| d > 0).ok_or_else(|| {
+                        bad(format!(
+                            "Depth takes a whole number from 1 up, not `{value}`"
+                        ))
+                    })?;
+                    settings.depth = Some(d);
                 }
                 "weights" => {}
                 "lambda" if blend => settings.lambda = real()?.min(1.0),
@@ -334,6 +337,12 @@ mod tests {
                 .is_ok()
         );
         assert!(spec("blend,Lambda=x").start(1).is_err());
+        for zero in ["eval,Depth=0", "blend,Lambda=0,Depth=0"] {
+            let Err(e) = spec(zero).start(1) else {
+                panic!("{zero} was taken")
+            };
+            assert!(e.to_string().contains("from 1 up"), "{zero}: {e}");
+        }
         assert!(spec("blend,Bonus=most").start(1).is_err());
         assert!(spec("blend,Hash=4").start(1).is_err());
         assert_eq!(spec("human,Temperature=0").kind, EngineKind::Human);

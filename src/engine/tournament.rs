@@ -304,7 +304,7 @@ mod tests {
     #[test]
     fn every_pair_plays_each_opening_with_both_colours() {
         let config = TournamentConfig {
-            limits: Limits::depth(1),
+            limits: Limits::ONE_PLY,
             openings: vec![("start".into(), Game::default())],
             max_plies: 6,
             material_at_cap: true,

@@ -14,6 +14,7 @@
 //! and `Seed` (for the weaker levels' and the samplers' random choices).
 
 use std::io::{self, Write};
+use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use shakmaty_uci::{UciMessage, UciOptionConfig};
@@ -226,8 +227,10 @@ impl Engines {
         let agent = self.options.agent;
         let problem = self.prepare(agent).err();
         let mut limits = *limits;
-        if let (Agent::Eval | Agent::Blend, Some(cap)) = (agent, self.options.depth) {
-            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+        if let (Agent::Eval | Agent::Blend, Some(cap)) =
+            (agent, self.options.depth.and_then(NonZeroU32::new))
+        {
+            limits = limits.capped_depth(cap);
         }
         let engine: &mut dyn Engine = match agent {
             Agent::Human if problem.is_none() => match self.human.as_mut() {

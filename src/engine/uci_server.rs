@@ -17,11 +17,13 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use shakmaty::{CastlingMode, Position};
-use shakmaty_uci::{UciMessage, UciSearchControl, UciTimeControl};
+use shakmaty_uci::UciMessage;
 
 use super::game::Game;
 use super::info::SearchInfo;
 use super::limits::Limits;
+use super::protocol::read_lines_lossy;
+use super::uci_command::{GuiCommand, parse_command};
 use super::uci_engines::{Engines, ServeOptions, identify};
 
 /// What the main loop reacts to.
@@ -70,13 +72,15 @@ pub fn serve_with<R: BufRead + Send + 'static>(
     thread::Builder::new()
         .name("uci input".into())
         .spawn(move || {
-            for line in input.lines() {
-                let Ok(line) = line else { break };
-                if reader_tx.send(Event::Command(line)).is_err() {
-                    return;
-                }
-            }
-            let _ = reader_tx.send(Event::InputClosed);
+            // Bytes that are not UTF-8 (a Latin-1 path in `setoption`) are replaced,
+            // not the end of the input.
+            read_lines_lossy(
+                input,
+                |line| reader_tx.send(Event::Command(line)).is_ok(),
+                || {
+                    let _ = reader_tx.send(Event::InputClosed);
+                },
+            );
         })?;
     let mut server = Server {
         engines: Some(Engines::new(options.clone())),
@@ -141,14 +145,28 @@ struct Server {
 impl Server {
     /// Handles one command; false on `quit`.
     fn command(&mut self, line: &str, out: &mut impl Write) -> io::Result<bool> {
-        let line = line.trim();
-        if line.is_empty() {
-            return Ok(true);
-        }
-        let Ok(message) = line.parse::<UciMessage>() else {
-            writeln!(out, "info string unknown command: {line}")?;
-            out.flush()?;
-            return Ok(true);
+        let message = match parse_command(line) {
+            GuiCommand::Empty => return Ok(true),
+            GuiCommand::Unknown(line) => {
+                writeln!(out, "info string unknown command: {line}")?;
+                out.flush()?;
+                return Ok(true);
+            }
+            GuiCommand::Go(go) => {
+                self.stop();
+                let white = self.game.position().turn().is_white();
+                let (limits, infinite, notes) = go.limits(white);
+                for note in notes {
+                    writeln!(out, "info string {note}")?;
+                }
+                if !go.skipped.is_empty() {
+                    writeln!(out, "info string go: skipped {}", go.skipped.join(", "))?;
+                }
+                self.go(limits, infinite);
+                out.flush()?;
+                return Ok(true);
+            }
+            GuiCommand::Message(message) => message,
         };
         match message {
             UciMessage::Uci => identify(out, &self.options)?,
@@ -174,15 +192,6 @@ impl Server {
                 Ok(game) => self.game = game,
                 Err(reason) => writeln!(out, "info string position ignored: {reason}")?,
             },
-            UciMessage::Go {
-                time_control,
-                search_control,
-            } => {
-                self.stop();
-                let (limits, infinite) =
-                    limits_of(time_control.as_ref(), search_control.as_ref(), &self.game);
-                self.go(limits, infinite);
-            }
             UciMessage::Stop => {
                 if let Some(s) = &self.search {
                     s.stop.store(true, Ordering::Relaxed);
@@ -290,51 +299,6 @@ fn search(
     let _ = tx.send(Event::Output(line));
 }
 
-/// The limits of a `go` command, and whether it is infinite (`go infinite`, `go
-/// ponder` or a bare `go`). A clock (`wtime`/`btime`) becomes a move time: a 25th of
-/// the remaining time plus three quarters of the increment, at most half the time left.
-fn limits_of(
-    time: Option<&UciTimeControl>,
-    search: Option<&UciSearchControl>,
-    game: &Game,
-) -> (Limits, bool) {
-    let mut limits = Limits {
-        depth: search.and_then(|s| s.depth).map(u32::from),
-        nodes: search.and_then(|s| s.nodes),
-        ..Limits::default()
-    };
-    match time {
-        Some(UciTimeControl::MoveTime(t)) => limits.movetime = Some(*t),
-        Some(UciTimeControl::TimeLeft {
-            white_time,
-            black_time,
-            white_increment,
-            black_increment,
-            ..
-        }) => {
-            let white = game.position().turn().is_white();
-            let (left, inc) = if white {
-                (white_time, white_increment)
-            } else {
-                (black_time, black_increment)
-            };
-            if let Some(left) = left {
-                let inc = inc.unwrap_or_default();
-                let budget = (*left / 25 + inc * 3 / 4).min(*left / 2);
-                limits.movetime = Some(
-                    budget
-                        .saturating_sub(Duration::from_millis(20))
-                        .max(Duration::from_millis(5)),
-                );
-            }
-        }
-        Some(UciTimeControl::Infinite | UciTimeControl::Ponder) => return (limits, true),
-        None => {}
-    }
-    let infinite = limits.is_infinite();
-    (limits, infinite)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,32 +334,5 @@ mod tests {
     fn quit_ends_the_session_without_waiting_for_the_input() {
         let out = session("isready\nquit\nisready\n");
         assert_eq!(out, "readyok\n");
-    }
-
-    #[test]
-    fn a_clock_becomes_a_move_time() {
-        let go: UciMessage = "go wtime 60000 btime 1000 winc 1000 binc 0"
-            .parse()
-            .unwrap();
-        let UciMessage::Go {
-            time_control,
-            search_control,
-        } = go
-        else {
-            panic!()
-        };
-        let (limits, infinite) = limits_of(
-            time_control.as_ref(),
-            search_control.as_ref(),
-            &Game::default(),
-        );
-        // White to move: 60 s / 25 + ¾ × 1 s − 20 ms overhead.
-        assert_eq!(limits.movetime, Some(Duration::from_millis(3130)));
-        assert!(!infinite);
-        let go: UciMessage = "go infinite".parse().unwrap();
-        let UciMessage::Go { time_control, .. } = go else {
-            panic!()
-        };
-        assert!(limits_of(time_control.as_ref(), None, &Game::default()).1);
     }
 }

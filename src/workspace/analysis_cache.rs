@@ -27,6 +27,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
+use std::num::{NonZeroU32, NonZeroU64};
 use std::path::{Path, PathBuf};
 
 use rustc_hash::FxHashMap;
@@ -66,8 +67,8 @@ impl AnalysisEngine {
     /// [`DEFAULT_UCI_DEPTH`] for a UCI engine, [`DEFAULT_BUILTIN_DEPTH`] built-in).
     pub fn choose(
         spec: Option<EngineSpec>,
-        depth: Option<u32>,
-        movetime: Option<u64>,
+        depth: Option<NonZeroU32>,
+        movetime: Option<NonZeroU64>,
     ) -> AnalysisEngine {
         let spec = spec.unwrap_or_else(|| {
             let uci = discover::stockfish().is_some();
@@ -83,12 +84,14 @@ impl AnalysisEngine {
             }
         });
         let limits = match (movetime, depth) {
-            (Some(ms), _) => Limits::movetime_ms(ms),
-            (None, d) => Limits::depth(d.unwrap_or(if matches!(spec.kind, EngineKind::Uci(_)) {
+            (Some(ms), _) => Limits::millis(ms),
+            (None, Some(d)) => Limits::plies(d),
+            (None, None) => Limits::depth(if matches!(spec.kind, EngineKind::Uci(_)) {
                 DEFAULT_UCI_DEPTH
             } else {
                 DEFAULT_BUILTIN_DEPTH
-            })),
+            })
+            .unwrap_or(Limits::ONE_PLY),
         };
         AnalysisEngine {
             spec,

@@ -4,9 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use hastings::engine::{
-    Engine, EngineError, Game, Limits, Score, SearchInfo, SearchResult, Strength,
-};
+use hastings::engine::{Engine, EngineError, Game, Limits, Score, SearchInfo, SearchResult};
 use shakmaty::{Chess, Move, Position};
 
 /// Answers `score(position)` (the side to move's) with the line `line(position)` (else
@@ -39,14 +37,6 @@ impl Stub {
 impl Engine for Stub {
     fn name(&self) -> String {
         "stub engine".to_owned()
-    }
-
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        Ok(())
-    }
-
-    fn set_strength(&mut self, _: Strength) -> Result<(), EngineError> {
-        Ok(())
     }
 
     fn search(

@@ -72,7 +72,7 @@ impl<'a> CoEvolution<'a> {
         let (start, sicilian) = (ten[0].clone(), ten[3].clone());
         Ok(CoEvolution {
             config: TournamentConfig {
-                limits: Limits::depth(depth.max(1)),
+                limits: Limits::depth(depth).unwrap_or(Limits::ONE_PLY),
                 openings: vec![start, sicilian],
                 max_plies: COEVOLUTION_PLIES,
                 material_at_cap: true,

@@ -29,7 +29,7 @@ pub fn count_matches(
 ) -> u32 {
     searcher.set_evaluation(evaluation);
     let stop = AtomicBool::new(false);
-    let limits = Limits::depth(depth.max(1));
+    let limits = Limits::depth(depth).unwrap_or(Limits::ONE_PLY);
     let mut hits = 0;
     for (pos, played) in positions {
         searcher.clear();

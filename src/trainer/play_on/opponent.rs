@@ -337,6 +337,13 @@ impl PlayOn {
                 out.push(PlayOnEvent::FellBack { engine, error });
             }
             EngineEvent::Warning(text) => out.push(PlayOnEvent::Warning(text)),
+            EngineEvent::Died(gone) => {
+                // Nothing will answer the search: stop waiting and say why.
+                self.running = None;
+                out.push(PlayOnEvent::Warning(format!(
+                    "{gone}. Choose another engine, or play on again, to go on."
+                )));
+            }
         }
     }
 
@@ -408,18 +415,13 @@ impl PlayOn {
             }
             Turn::Learner => (
                 SearchKind::Analysis,
-                Limits {
-                    movetime: Some(ANALYSIS_TIME),
-                    ..Limits::default()
-                },
+                Limits::movetime(ANALYSIS_TIME).unwrap_or(Limits::ONE_PLY),
                 Strength::Full,
             ),
             Turn::Engine => (
                 SearchKind::Move,
-                Limits {
-                    movetime: Some(self.opponent.movetime),
-                    ..Limits::default()
-                },
+                // A move time of 0 (no setting gives one) would be no limit.
+                Limits::movetime(self.opponent.movetime).unwrap_or(Limits::ONE_PLY),
                 self.opponent.strength().unwrap_or_default(),
             ),
         };

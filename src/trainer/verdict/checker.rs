@@ -316,6 +316,8 @@ impl MoveChecker {
                     ));
                 }
                 EngineEvent::Warning(text) => failure = Some(text),
+                // Nothing will answer: the question fails with the reason.
+                EngineEvent::Died(gone) => failure = Some(gone.to_string()),
                 EngineEvent::Info { .. } | EngineEvent::BestMove { .. } => {}
             }
         }
@@ -463,14 +465,6 @@ mod tests {
             "stub".to_owned()
         }
 
-        fn new_game(&mut self) -> Result<(), EngineError> {
-            Ok(())
-        }
-
-        fn set_strength(&mut self, _: Strength) -> Result<(), EngineError> {
-            Ok(())
-        }
-
         fn search(
             &mut self,
             game: &Game,
@@ -551,7 +545,7 @@ mod tests {
         let mut checker = MoveChecker::start(
             stub(&q, &searches),
             Arc::clone(&store),
-            Limits::depth(1),
+            Limits::ONE_PLY,
             Arc::new(|| {}),
         );
         checker.ask(q.clone());
@@ -584,7 +578,7 @@ mod tests {
         let mut checker = MoveChecker::start(
             stub(&q, &searches),
             memory_store(),
-            Limits::depth(1),
+            Limits::ONE_PLY,
             Arc::new(|| {}),
         );
         checker.ask(q);

@@ -99,15 +99,27 @@ impl DiskStamp {
     }
 }
 
-/// The bytes of the file at `path` and their stamp, `None` when it is missing.
-fn read_on_disk(path: &Path) -> Result<Option<(Vec<u8>, DiskStamp)>, RepertoireFileError> {
+/// What the file at `path` holds now: its bytes and their stamp, `None` when it is
+/// missing.
+type OnDisk = Option<(Vec<u8>, DiskStamp)>;
+
+/// A failure to read the file as [`RepertoireFileError::Read`] ("cannot read …").
+fn cannot_read(e: StoreError) -> RepertoireFileError {
+    match e {
+        StoreError::Io { path, source } => RepertoireFileError::Read { path, source },
+        other => other.into(),
+    }
+}
+
+/// Reads [`OnDisk`] of `path`.
+fn read_on_disk(path: &Path) -> Result<OnDisk, StoreError> {
     match fs::read(path) {
         Ok(bytes) => {
             let stamp = DiskStamp::of(path, &bytes);
             Ok(Some((bytes, stamp)))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(RepertoireFileError::Read {
+        Err(source) => Err(StoreError::Io {
             path: path.to_owned(),
             source,
         }),
@@ -292,7 +304,7 @@ impl RepertoireFile {
     /// writes it (the file is then as it was).
     pub fn save(&mut self) -> Result<SaveOutcome, RepertoireFileError> {
         self.with_lock(|file, lock| {
-            let on_disk = read_on_disk(&file.path)?;
+            let on_disk = read_on_disk(&file.path).map_err(cannot_read)?;
             let same = match (&on_disk, &file.stamp) {
                 (Some((_, now)), Some(then)) => now.sha256 == then.sha256,
                 (None, None) => true,
@@ -316,7 +328,7 @@ impl RepertoireFile {
     /// As [`RepertoireFile::save`].
     pub fn save_overwrite(&mut self) -> Result<SaveOutcome, RepertoireFileError> {
         self.with_lock(|file, lock| {
-            let on_disk = read_on_disk(&file.path)?;
+            let on_disk = read_on_disk(&file.path).map_err(cannot_read)?;
             file.write_to_file(lock, on_disk)
         })
     }
@@ -361,7 +373,7 @@ impl RepertoireFile {
     fn write_to_file(
         &mut self,
         lock: &WriteLock,
-        on_disk: Option<(Vec<u8>, DiskStamp)>,
+        on_disk: OnDisk,
     ) -> Result<SaveOutcome, RepertoireFileError> {
         let bytes = self.doc.to_pgn();
         let backup = match (&self.data_dir, &on_disk) {
@@ -371,13 +383,7 @@ impl RepertoireFile {
         let expected = on_disk.map(|(_, stamp)| stamp.sha256);
         let mut now = None;
         let written = lock.write_checked(&bytes, || {
-            now = read_on_disk(&self.path).map_err(|e| match e {
-                RepertoireFileError::Store(s) => s,
-                other => StoreError::Io {
-                    path: self.path.clone(),
-                    source: std::io::Error::other(other.to_string()),
-                },
-            })?;
+            now = read_on_disk(&self.path)?;
             Ok(now.as_ref().map(|(_, s)| &s.sha256) == expected.as_ref())
         })?;
         if !written {

@@ -479,3 +479,54 @@ fn learn_next_ranks_by_reach_forgetting_and_stake() {
     let ranked = hastings::trainer::check::learn_next(&ex, &recall, None, &losing, 10);
     assert!(ranked.iter().all(|l| l.position != c5));
 }
+
+#[test]
+fn a_damaged_cache_is_kept_aside_and_the_check_runs_with_a_fresh_one() {
+    let dir = temp_dir("check-damaged-cache");
+    let pgn = fixture("check_planted.pgn");
+    let args = [
+        "check",
+        "--color",
+        "black",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--engine",
+        "builtin",
+        "--depth",
+        "2",
+        "--plies",
+        "2",
+        "--cache",
+        dir.to_str().unwrap(),
+    ];
+    let (code, _, err) = hastings(&args);
+    assert_eq!(code, 0, "{err}");
+    let cache: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(cache.len(), 1, "{cache:?}");
+    let cache = &cache[0];
+    // Damaged: its header line is gone (a bit flip, a copy of another file).
+    let damaged = b"\x00\x01garbage\tnot a header\nmore\n";
+    std::fs::write(cache, damaged).unwrap();
+    let (code, _, err) = hastings(&args);
+    assert_eq!(code, 0, "the check is not blocked: {err}");
+    let said: Vec<&str> = err.lines().filter(|l| l.contains("kept as")).collect();
+    assert_eq!(said.len(), 1, "one line says so: {err}");
+    let aside: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".damaged-"))
+        .collect();
+    assert_eq!(aside.len(), 1, "{err}");
+    assert_eq!(
+        std::fs::read(&aside[0]).unwrap(),
+        damaged,
+        "the bytes are kept"
+    );
+    assert!(
+        count_lines(cache) > 1,
+        "the cache is rebuilt with the new analyses"
+    );
+}

@@ -152,8 +152,8 @@ fn export_writes_pgn_that_imports_back_into_the_same_lines() {
 #[cfg(unix)]
 #[test]
 fn export_on_a_full_disk_fails_and_leaves_the_target_as_it_was() {
-    // The temporary file beside the target is `/dev/full`, so writing it fails with
-    // "no space left on device" as on a full disk.
+    // The export runs with a file size limit of 0 (SIGXFSZ ignored), so writing its
+    // temporary file fails with "File too large" as writing on a full disk fails.
     let rep = fixture("repertoire.pgn");
     let dir = common::temp_dir("cli-pgn-full-disk");
     for old in [Some("an old export\n"), None] {
@@ -162,18 +162,27 @@ fn export_on_a_full_disk_fails_and_leaves_the_target_as_it_was() {
         if let Some(text) = old {
             std::fs::write(&target, text).unwrap();
         }
-        let tmp = hastings::workspace::store::temp_path(&target);
-        std::os::unix::fs::symlink("/dev/full", &tmp).unwrap();
-        let (code, _, err) = hastings(&["export", "--pgn", &rep, "-o", target.to_str().unwrap()]);
-        assert_eq!(code, 1, "{err}");
-        assert!(err.contains("No space left on device"), "{err}");
+        let out = std::process::Command::new("sh")
+            .args(["-c", "ulimit -f 0; trap '' XFSZ; exec \"$0\" \"$@\""])
+            .arg(env!("CARGO_BIN_EXE_hastings"))
+            .args(["export", "--pgn", &rep, "-o", target.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("File too large"), "{err}");
         match old {
             Some(text) => assert_eq!(std::fs::read_to_string(&target).unwrap(), text),
             None => assert!(!target.exists(), "a partial PGN was left at the target"),
         }
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|n| n != "book.pgn")
+            .collect();
         assert!(
-            std::fs::symlink_metadata(&tmp).is_err(),
-            "the temporary file was left"
+            left.is_empty(),
+            "a temporary or lock file was left: {left:?}"
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -174,3 +174,28 @@ fn with_output_the_source_is_untouched_and_the_other_chapters_keep_their_bytes()
         ["Nf3", "c4", "Bd3"]
     );
 }
+
+#[test]
+fn a_refused_edit_names_the_file() {
+    let d = dir("names-file");
+    let data = d.join("data");
+    let file = d.join("mine.pgn");
+    fs::copy("tests/fixtures/repertoire.pgn", &file).unwrap();
+    let f = file.to_str().unwrap();
+    for args in [
+        &["add", f, "--at", "e4 Ke7", "--chapter", "99"][..],
+        &["comment", f, "--at", "1. h4", "--text", "x"][..],
+        &["promote", f, "--at", "e4"][..],
+    ] {
+        let out = run(&data, args);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(f),
+            "{args:?}: the error does not name the file: {err}"
+        );
+    }
+    let out = run(&data, &["add", f, "--at", "e4 Ke7", "--chapter", "99"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no chapter 99"), "{err}");
+}

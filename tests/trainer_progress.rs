@@ -8,7 +8,7 @@ use std::path::PathBuf;
 mod common;
 
 use hastings::trainer::progress::Progress;
-use hastings::workspace::store::{load_progress, save_progress, temp_path, write_temp};
+use hastings::workspace::store::{load_progress, save_progress, write_temp};
 use shakmaty::{Chess, Position, san::San};
 
 fn scratch(name: &str) -> PathBuf {
@@ -37,9 +37,14 @@ fn progress_round_trips_through_a_file() {
     let back = load_progress(&path);
     assert_eq!(back.value, p);
     assert!(back.warning.is_none());
-    assert!(
-        !temp_path(&path).exists(),
-        "no temporary file is left behind"
+    let names: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        names,
+        ["progress.ron"],
+        "no temporary or lock file is left behind"
     );
 }
 
@@ -97,4 +102,31 @@ fn a_write_interrupted_before_the_rename_leaves_the_old_file_intact() {
     save_progress(&path, &newer).unwrap();
     assert_eq!(load_progress(&path).value, newer);
     assert!(!tmp.exists());
+}
+
+#[test]
+fn corrupt_files_kept_aside_in_the_same_second_are_all_kept() {
+    // Three corrupt files in a row, well within a second: each copy has a name of its
+    // own (the old names were by the second, so the second copy replaced the first).
+    let dir = scratch("corrupt-same-second");
+    let path = dir.join("progress.ron");
+    let garbage = ["(broken 1", "(broken 2", "(broken 3"];
+    for text in garbage {
+        fs::write(&path, text).unwrap();
+        let warning = load_progress(&path).warning.unwrap();
+        assert!(warning.contains("corrupt-"), "{warning}");
+    }
+    let mut kept: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("progress.ron.corrupt-")
+        })
+        .map(|p| fs::read_to_string(p).unwrap())
+        .collect();
+    kept.sort();
+    assert_eq!(kept, garbage, "every corrupt copy is kept, none replaced");
 }

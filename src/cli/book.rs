@@ -101,6 +101,7 @@ pub fn run(command: &BookCommand, out: &mut impl Write) -> Result<(), CliError> 
 }
 
 fn make(args: &BookMakeArgs, out: &mut impl Write) -> Result<(), CliError> {
+    super::outputs::refuse_input_as_output(&args.output, args.files.iter().map(PathBuf::as_path))?;
     let options = MakeOptions {
         max_plies: args.max_plies,
         min_games: args.min_games,

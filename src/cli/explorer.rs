@@ -187,6 +187,7 @@ pub fn run(command: &ExplorerCommand, out: &mut impl Write) -> Result<(), CliErr
 }
 
 fn make(args: &ExplorerMakeArgs, out: &mut impl Write) -> Result<(), CliError> {
+    super::outputs::refuse_input_as_output(&args.output, args.files.iter().map(|f| f.as_path()))?;
     let options = MakeOptions {
         max_plies: args.max_plies,
         players: args.players.clone(),

@@ -20,6 +20,9 @@ pub struct ExportArgs {
 }
 
 pub(super) fn run(args: &ExportArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if let Some(output) = &args.output {
+        super::outputs::refuse_input_as_output(output, args.book.pgn.iter().map(|f| f.as_path()))?;
+    }
     let (graph, _) = args.book.build()?;
     let games = match &args.output {
         // Atomically: a full disk leaves no partial PGN at the target.

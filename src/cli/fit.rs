@@ -1,7 +1,7 @@
 //! `hastings fit`: the style under which a player's own moves are most likely.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
@@ -151,6 +151,13 @@ fn theory_book(theory: &str) -> Result<Option<SharedBook>, CliError> {
 }
 
 pub(super) fn run(args: &FitArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if let Some(output) = &args.output {
+        let theory = Path::new(&args.theory);
+        let inputs = [args.games.as_path(), theory]
+            .into_iter()
+            .chain(args.explorer.explorer.as_deref());
+        super::outputs::refuse_input_as_output(output, inputs)?;
+    }
     let book = theory_book(&args.theory)?;
     let explorer = args.explorer.open()?;
     if explorer.is_some() && book.is_some() {

@@ -18,6 +18,7 @@ pub mod export;
 pub mod fit;
 pub mod import;
 pub mod matches;
+pub mod outputs;
 pub mod predict;
 pub mod predictor;
 pub mod progress_bar;
@@ -167,6 +168,18 @@ pub enum CliError {
     NoGames {
         /// The file.
         path: PathBuf,
+    },
+    /// `-o` names a file the command reads: it would be overwritten.
+    #[error(
+        "-o {} is the input {} (the same file); nothing was written: write to another file",
+        .output.display(),
+        .input.display()
+    )]
+    OutputIsInput {
+        /// The output given.
+        output: PathBuf,
+        /// The input it is.
+        input: PathBuf,
     },
     /// `hastings import` read no game that gave a line.
     #[error("{}: no game could be imported", .path.display())]

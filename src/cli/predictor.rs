@@ -56,6 +56,7 @@ fn dataset(args: &DatasetArgs, out: &mut impl Write) -> Result<(), CliError> {
         valid_every: args.valid_every,
         threads: args.threads,
     };
+    super::outputs::refuse_input_as_output(&args.output, args.games.iter().map(|f| f.as_path()))?;
     let command: Vec<String> = std::env::args().collect();
     let meta = make_dataset(&args.games, &args.output, &options, &command.join(" "))?;
     for source in &meta.sources {

@@ -207,14 +207,8 @@ fn new(args: &NewArgs, out: &mut impl Write) -> Result<(), CliError> {
         .title
         .clone()
         .unwrap_or_else(|| format!("{} repertoire", side.name()));
-    if args.output.exists() {
-        return Err(RepertoireFileError::Exists {
-            path: args.output.clone(),
-        }
-        .into());
-    }
     let doc = Document::new_repertoire(side, &title);
-    write_atomic(&args.output, &doc.to_pgn()).map_err(RepertoireFileError::from)?;
+    RepertoireFile::create(&args.output, &doc, None)?;
     writeln!(
         out,
         "{}: a new {} repertoire",
@@ -255,6 +249,9 @@ fn edit(
     let Some(chapter) = args.chapter.checked_sub(1) else {
         return Err(CliError::Usage("--chapter counts from 1".to_owned()));
     };
+    if let Some(output) = &args.output {
+        super::outputs::refuse_input_as_output(output, [args.file.as_path()])?;
+    }
     let in_place = args.output.is_none();
     let data_dir = data_dir.filter(|_| in_place);
     if in_place && data_dir.is_none() {
@@ -262,7 +259,13 @@ fn edit(
             "there is no data folder to keep a backup in: write to another file with -o".to_owned(),
         ));
     }
-    let mut file = RepertoireFile::open(&args.file, data_dir)?;
+    // In place, the file is locked from the read to the rename: another Hastings
+    // process editing it waits, so neither edit is lost.
+    let mut file = if in_place {
+        RepertoireFile::open_locked(&args.file, data_dir)?
+    } else {
+        RepertoireFile::open(&args.file, data_dir)?
+    };
     file.set_journaling(false);
     let path: Vec<String> = args
         .at
@@ -274,7 +277,13 @@ fn edit(
         })
         .filter(|t| !t.is_empty())
         .collect();
-    let done = change(&mut file, chapter, &path)?;
+    let done = change(&mut file, chapter, &path).map_err(|e| match e {
+        RepertoireFileError::Edit(source) => RepertoireFileError::EditOf {
+            path: args.file.clone(),
+            source,
+        },
+        other => other,
+    })?;
     let written = match &args.output {
         Some(output) => {
             write_atomic(output, &file.document().to_pgn()).map_err(RepertoireFileError::from)?;

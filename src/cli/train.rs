@@ -99,6 +99,11 @@ fn command_line() -> String {
 }
 
 fn train_eval(args: &TrainEvalArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let inputs = || args.games.iter().chain(&args.coevolve).map(|f| f.as_path());
+    super::outputs::refuse_input_as_output(&args.output, inputs())?;
+    if let Some(history) = &args.history {
+        super::outputs::refuse_input_as_output(history, inputs())?;
+    }
     let seed = args.seed;
     let state_file = state_path(&args.output);
     let saved = if args.fresh {

@@ -23,7 +23,9 @@
 //! returns, so a run that is killed keeps every analysis it finished and resumes from
 //! there. A line cut off by a crash is moved aside (`FILE.torn-<time>`) and the file
 //! truncated to its last whole line; a line that cannot be read is skipped with a
-//! warning naming its line number, and the rest loads.
+//! warning naming its line number, and the rest loads. A file with another header (damaged,
+//! or another engine's) is moved aside (`FILE.damaged-<time>`) with a warning, and the
+//! cache starts afresh. A second copy kept aside in the same second gets `-<n>` added.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -36,7 +38,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use super::data_dir::data_dir;
-use super::review_store::side_path;
+use super::store::{create_aside, move_aside};
 use crate::engine::analysis::Analysis;
 use crate::engine::spec::{EngineKind, EngineSpec};
 use crate::engine::{Limits, Score, discover};
@@ -122,8 +124,10 @@ impl AnalysisCache {
     /// # Errors
     ///
     /// The I/O error, with the path, when the folder or file cannot be read, or a cut-off
-    /// line cannot be moved aside; [`io::ErrorKind::InvalidData`] when the file belongs
-    /// to another engine or limit (two names that make one file name).
+    /// line or a damaged file cannot be moved aside. A file whose first line is not this
+    /// engine's and limit's header (damaged, or another engine's whose name makes the
+    /// same file name) is moved aside to `FILE.damaged-<time>` with a warning, and the
+    /// cache starts empty.
     pub fn open(dir: &Path, engine: &str, limit: &str) -> io::Result<AnalysisCache> {
         let path = dir.join(file_name(engine, limit));
         let header = format!("{HEADER}\t{}\t{limit}", engine.replace(['\t', '\n'], " "));
@@ -135,8 +139,8 @@ impl AnalysisCache {
         let mut warnings = Vec::new();
         let complete = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if complete < text.len() {
-            let aside = side_path(&path, "torn");
-            fs::write(&aside, &text[complete..]).map_err(|e| with_path(&aside, e))?;
+            let aside = create_aside(&path, "torn", &text[complete..])
+                .map_err(|e| io::Error::other(e.to_string()))?;
             let f = OpenOptions::new()
                 .write(true)
                 .open(&path)
@@ -152,20 +156,27 @@ impl AnalysisCache {
         }
         let text = String::from_utf8_lossy(&text[..complete]);
         let mut analyses = FxHashMap::default();
-        for (n, line) in text.lines().enumerate() {
-            if n == 0 {
-                if line != header {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!(
-                            "{} holds analyses of `{}`, not of {engine} at {limit}",
-                            path.display(),
-                            line.trim_start_matches(HEADER).trim()
-                        ),
-                    ));
-                }
-                continue;
-            }
+        let mut lines = text.lines().enumerate();
+        if let Some((_, first)) = lines.next()
+            && first != header
+        {
+            // Damaged, or another engine's: kept aside, and the cache starts afresh.
+            let aside =
+                move_aside(&path, "damaged").map_err(|e| io::Error::other(e.to_string()))?;
+            let found: String = first
+                .trim_start_matches(HEADER)
+                .trim()
+                .chars()
+                .take(80)
+                .collect();
+            warnings.push(format!(
+                "{} held `{found}`, not analyses of {engine} at {limit}; it was kept as {} and the analyses start afresh",
+                path.display(),
+                aside.display()
+            ));
+            lines = "".lines().enumerate();
+        }
+        for (n, line) in lines {
             match parse_line(line) {
                 Ok((key, analysis)) => {
                     analyses.insert(key, analysis);

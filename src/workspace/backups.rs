@@ -13,7 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
-use super::store::{StoreError, write_atomic};
+use super::store::{StoreError, WriteLock, write_atomic};
 
 /// How many backups of one file are kept.
 pub const KEEP: usize = 10;
@@ -139,23 +139,38 @@ pub fn list(data_dir: &Path, file: &Path) -> Result<Vec<Backup>, StoreError> {
 ///
 /// # Errors
 ///
-/// [`StoreError::Io`] when the backup cannot be read or the file written.
+/// [`StoreError::Io`] when the backup cannot be read or the file written, or the file
+/// changed on disk meanwhile (nothing written); [`StoreError::Busy`] when another
+/// process writes it.
 pub fn restore(data_dir: &Path, file: &Path, backup: &Backup) -> Result<(), StoreError> {
     let bytes = fs::read(&backup.path).map_err(|source| StoreError::Io {
         path: backup.path.clone(),
         source,
     })?;
-    match fs::read(file) {
+    let lock = WriteLock::acquire(file)?;
+    let current = match fs::read(file) {
         Ok(current) => {
             keep(data_dir, file, &current)?;
+            Some(current)
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(source) => {
             return Err(StoreError::Io {
                 path: file.to_owned(),
                 source,
             });
         }
+    };
+    // A change made since the read is not overwritten unkept: it would be in no backup.
+    let unchanged = lock.write_checked(&bytes, || Ok(fs::read(file).ok() == current))?;
+    if unchanged {
+        Ok(())
+    } else {
+        Err(StoreError::Io {
+            path: file.to_owned(),
+            source: std::io::Error::other(
+                "it changed on disk while the backup was restored; nothing was written",
+            ),
+        })
     }
-    write_atomic(file, &bytes)
 }

@@ -53,6 +53,7 @@ pub mod error;
 pub mod eval_files;
 pub mod explorer;
 pub mod export;
+pub mod file_lock;
 pub mod files;
 pub mod instance;
 mod loader;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use shakmaty::{Chess, Move, Position};
 
 use super::error::WorkspaceError;
-use super::store;
+use super::store::{StoreError, WriteLock};
 use crate::book::export::GameWriter;
 
 /// The `[Event]` of an added line.
@@ -67,14 +67,23 @@ pub fn add_line_to_copy(
         text.extend_from_slice(b"\n\n");
     }
     text.extend_from_slice(game.finish("*").as_bytes());
-    let path = free_copy_path(original);
-    store::write_atomic(&path, &text)?;
-    Ok(path)
+    // The first name free, taken under its lock: two copies made at once get two names.
+    for path in copy_paths(original) {
+        if WriteLock::acquire(&path)?.write_new(&text)? {
+            return Ok(path);
+        }
+    }
+    Err(WorkspaceError::Store(StoreError::Io {
+        path: original.to_path_buf(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "every name for an updated copy is taken",
+        ),
+    }))
 }
 
-/// `NAME-updated.pgn` beside `original`, or the first `NAME-updated-N.pgn` that does
-/// not exist.
-fn free_copy_path(original: &Path) -> PathBuf {
+/// `NAME-updated.pgn` beside `original`, then `NAME-updated-2.pgn` and so on.
+fn copy_paths(original: &Path) -> impl Iterator<Item = PathBuf> {
     let stem = original.file_stem().map_or_else(
         || "repertoire".to_owned(),
         |s| s.to_string_lossy().into_owned(),
@@ -91,16 +100,14 @@ fn free_copy_path(original: &Path) -> PathBuf {
         _ => stem,
     };
     let dir = original.parent().unwrap_or_else(|| Path::new("."));
-    (1..)
-        .map(|n| {
-            if n == 1 {
-                dir.join(format!("{stem}-updated.pgn"))
-            } else {
-                dir.join(format!("{stem}-updated-{n}.pgn"))
-            }
-        })
-        .find(|p| !p.exists())
-        .unwrap_or_else(|| dir.join(format!("{stem}-updated.pgn")))
+    let dir = dir.to_path_buf();
+    (1..=10_000).map(move |n| {
+        if n == 1 {
+            dir.join(format!("{stem}-updated.pgn"))
+        } else {
+            dir.join(format!("{stem}-updated-{n}.pgn"))
+        }
+    })
 }
 
 #[cfg(test)]

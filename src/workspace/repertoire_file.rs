@@ -22,7 +22,7 @@ use thiserror::Error;
 
 use super::backups;
 use super::repertoire_journal::{self as journal, Entry, Journal, sha256_hex};
-use super::store::{StoreError, write_atomic};
+use super::store::{StoreError, WriteLock};
 use crate::book::document::{Change, ChangeKind, Document, EditError, Op};
 
 /// What went wrong with a repertoire file.
@@ -48,6 +48,14 @@ pub enum RepertoireFileError {
     /// An edit was refused.
     #[error(transparent)]
     Edit(#[from] EditError),
+    /// An edit of this file was refused (a command's: the file named).
+    #[error("{}: {source}", .path.display())]
+    EditOf {
+        /// The file.
+        path: PathBuf,
+        /// Why the edit was refused.
+        source: EditError,
+    },
     /// A journal's edits could not be replayed on its base.
     #[error("the unsaved edits of {} cannot be replayed: entry {entry}: {reason}", .path.display())]
     Replay {
@@ -91,6 +99,33 @@ impl DiskStamp {
     }
 }
 
+/// What the file at `path` holds now: its bytes and their stamp, `None` when it is
+/// missing.
+type OnDisk = Option<(Vec<u8>, DiskStamp)>;
+
+/// A failure to read the file as [`RepertoireFileError::Read`] ("cannot read …").
+fn cannot_read(e: StoreError) -> RepertoireFileError {
+    match e {
+        StoreError::Io { path, source } => RepertoireFileError::Read { path, source },
+        other => other.into(),
+    }
+}
+
+/// Reads [`OnDisk`] of `path`.
+fn read_on_disk(path: &Path) -> Result<OnDisk, StoreError> {
+    match fs::read(path) {
+        Ok(bytes) => {
+            let stamp = DiskStamp::of(path, &bytes);
+            Ok(Some((bytes, stamp)))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(StoreError::Io {
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
+
 /// How a save ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SaveOutcome {
@@ -121,6 +156,8 @@ pub struct RepertoireFile {
     /// Every entry journaled since the base was read (to start a journal again after
     /// "save as").
     log: Vec<Entry>,
+    /// The lock on the file, when held from the read ([`RepertoireFile::open_locked`]).
+    held: Option<WriteLock>,
 }
 
 impl RepertoireFile {
@@ -146,7 +183,26 @@ impl RepertoireFile {
             journal: None,
             journaling: true,
             log: Vec::new(),
+            held: None,
         })
+    }
+
+    /// Opens `path` as [`RepertoireFile::open`] does, locked against other Hastings
+    /// processes from the read until it is dropped: a command that reads, edits and
+    /// saves at once, so that no other writer comes between (another waits).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Busy`] when another process writes the file (after a wait),
+    /// [`RepertoireFileError::Read`] when it cannot be read.
+    pub fn open_locked(
+        path: &Path,
+        data_dir: Option<&Path>,
+    ) -> Result<RepertoireFile, RepertoireFileError> {
+        let lock = WriteLock::acquire(path)?;
+        let mut file = RepertoireFile::open(path, data_dir)?;
+        file.held = Some(lock);
+        Ok(file)
     }
 
     /// Writes the new document `doc` to `path`, which must not exist, and opens it.
@@ -160,12 +216,11 @@ impl RepertoireFile {
         doc: &Document,
         data_dir: Option<&Path>,
     ) -> Result<RepertoireFile, RepertoireFileError> {
-        if path.exists() {
+        if !WriteLock::acquire(path)?.write_new(&doc.to_pgn())? {
             return Err(RepertoireFileError::Exists {
                 path: path.to_owned(),
             });
         }
-        write_atomic(path, &doc.to_pgn())?;
         RepertoireFile::open(path, data_dir)
     }
 
@@ -239,42 +294,43 @@ impl RepertoireFile {
     }
 
     /// Saves to the file unless it changed on disk since it was read or saved
-    /// ([`SaveOutcome::Conflict`]: nothing written).
+    /// ([`SaveOutcome::Conflict`]: nothing written). The file is locked against other
+    /// Hastings processes from the check to the rename, and checked again right before
+    /// the rename, so a change made meanwhile is never overwritten.
     ///
     /// # Errors
     ///
-    /// [`StoreError`] when the backup or the file cannot be written (the file is then
-    /// as it was).
+    /// [`StoreError`] when the backup or the file cannot be written, or another process
+    /// writes it (the file is then as it was).
     pub fn save(&mut self) -> Result<SaveOutcome, RepertoireFileError> {
-        let on_disk = match fs::read(&self.path) {
-            Ok(bytes) => Some(DiskStamp::of(&self.path, &bytes)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(source) => {
-                return Err(RepertoireFileError::Read {
-                    path: self.path.clone(),
-                    source,
+        self.with_lock(|file, lock| {
+            let on_disk = read_on_disk(&file.path).map_err(cannot_read)?;
+            let same = match (&on_disk, &file.stamp) {
+                (Some((_, now)), Some(then)) => now.sha256 == then.sha256,
+                (None, None) => true,
+                _ => false,
+            };
+            if !same {
+                return Ok(SaveOutcome::Conflict {
+                    on_disk: on_disk.map(|(_, stamp)| stamp),
                 });
             }
-        };
-        let same = match (&on_disk, &self.stamp) {
-            (Some(now), Some(then)) => now.sha256 == then.sha256,
-            (None, None) => true,
-            _ => false,
-        };
-        if !same {
-            return Ok(SaveOutcome::Conflict { on_disk });
-        }
-        self.write_to_file()
+            file.write_to_file(lock, on_disk)
+        })
     }
 
     /// Saves to the file whatever is on disk now (after a conflict, when the learner
-    /// chose to overwrite); the version replaced is kept as a backup.
+    /// chose to overwrite); the version replaced is kept as a backup. A change made
+    /// while this saves is still not overwritten ([`SaveOutcome::Conflict`]).
     ///
     /// # Errors
     ///
     /// As [`RepertoireFile::save`].
     pub fn save_overwrite(&mut self) -> Result<SaveOutcome, RepertoireFileError> {
-        self.write_to_file()
+        self.with_lock(|file, lock| {
+            let on_disk = read_on_disk(&file.path).map_err(cannot_read)?;
+            file.write_to_file(lock, on_disk)
+        })
     }
 
     /// Saves to another file, which this then is (its own backups and journal).
@@ -289,18 +345,52 @@ impl RepertoireFile {
             self.journal = None;
             journal::remove(&dir)?;
         }
+        self.held = None;
         self.path = path.to_owned();
-        self.stamp = fs::read(path).ok().map(|b| DiskStamp::of(path, &b));
-        self.write_to_file()
+        self.save_overwrite()
     }
 
-    fn write_to_file(&mut self) -> Result<SaveOutcome, RepertoireFileError> {
+    /// Runs `f` with the file locked: the lock held since
+    /// [`RepertoireFile::open_locked`], or one taken for the call.
+    fn with_lock<T>(
+        &mut self,
+        f: impl FnOnce(&mut RepertoireFile, &WriteLock) -> Result<T, RepertoireFileError>,
+    ) -> Result<T, RepertoireFileError> {
+        let held = self.held.is_some();
+        let lock = match self.held.take() {
+            Some(lock) => lock,
+            None => WriteLock::acquire(&self.path)?,
+        };
+        let result = f(self, &lock);
+        if held {
+            self.held = Some(lock);
+        }
+        result
+    }
+
+    /// Writes the document under `lock`, the file holding `on_disk` (its bytes and
+    /// stamp; `None`: missing), which is kept as a backup first.
+    fn write_to_file(
+        &mut self,
+        lock: &WriteLock,
+        on_disk: OnDisk,
+    ) -> Result<SaveOutcome, RepertoireFileError> {
         let bytes = self.doc.to_pgn();
-        let backup = match (&self.data_dir, fs::read(&self.path)) {
-            (Some(dir), Ok(old)) => Some(backups::keep(dir, &self.path, &old)?),
+        let backup = match (&self.data_dir, &on_disk) {
+            (Some(dir), Some((old, _))) => Some(backups::keep(dir, &self.path, old)?),
             _ => None,
         };
-        write_atomic(&self.path, &bytes)?;
+        let expected = on_disk.map(|(_, stamp)| stamp.sha256);
+        let mut now = None;
+        let written = lock.write_checked(&bytes, || {
+            now = read_on_disk(&self.path)?;
+            Ok(now.as_ref().map(|(_, s)| &s.sha256) == expected.as_ref())
+        })?;
+        if !written {
+            return Ok(SaveOutcome::Conflict {
+                on_disk: now.map(|(_, stamp)| stamp),
+            });
+        }
         let stamp = DiskStamp::of(&self.path, &bytes);
         self.doc.mark_saved();
         if !self.log.is_empty() {
@@ -420,6 +510,7 @@ pub fn recover(data_dir: &Path, path: &Path) -> Result<RepertoireFile, Repertoir
         journal: Some(journal),
         journaling: true,
         log: found.entries,
+        held: None,
     })
 }
 

@@ -20,8 +20,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::review_store::side_path;
-use super::store::{StoreError, write_atomic};
+use super::store::{StoreError, create_aside, write_atomic};
 use crate::book::document::Op;
 
 /// One line of the journal.
@@ -214,8 +213,8 @@ pub fn read(dir: &Path) -> Result<Option<Found>, StoreError> {
 pub fn resume(dir: &Path, found: &Found) -> Result<Journal, StoreError> {
     let path = dir.join("edits.jsonl");
     if found.torn {
-        let aside = side_path(&path, "torn");
-        fs::copy(&path, &aside).map_err(io(&aside))?;
+        let bytes = fs::read(&path).map_err(io(&path))?;
+        create_aside(&path, "torn", &bytes)?;
         let file = OpenOptions::new()
             .write(true)
             .open(&path)

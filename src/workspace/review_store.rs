@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::store::{Loaded, StoreError, load_or_set_aside, write_atomic};
+use super::store::{Loaded, StoreError, create_aside, load_or_set_aside, write_atomic};
 use crate::review::log::{self, HEADER, ReviewRecord};
 use crate::review::schedule::{DEFAULT_RETENTION, Schedule, Scheduler};
 
@@ -82,8 +82,7 @@ impl ReviewStore {
         let read = log::parse(&bytes);
         let mut warnings = read.warnings();
         if let Some(tail) = &read.torn_tail {
-            let aside = side_path(path, "torn");
-            fs::write(&aside, tail).map_err(io_err(&aside))?;
+            let aside = create_aside(path, "torn", tail)?;
             let f = OpenOptions::new()
                 .write(true)
                 .open(path)
@@ -159,19 +158,6 @@ impl ReviewStore {
         self.records.push(record.clone());
         Ok(())
     }
-}
-
-/// `NAME.<what>-<unix time>` beside `path`: where a damaged part of a file is kept.
-pub(crate) fn side_path(path: &Path, what: &str) -> PathBuf {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let mut name = path
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(format!(".{what}-{secs}"));
-    path.with_file_name(name)
 }
 
 /// The learner's FSRS settings, saved beside the log.

@@ -15,7 +15,7 @@
 //! [`load_settings`] reads the whole file when it can. When it cannot (a cut file, an
 //! entry that does not decode), it keeps every entry that still reads, resets the
 //! others to their defaults, keeps the file aside under a name of its own
-//! ([`keep_aside`]) and says both in
+//! ([`move_aside`]) and says both in
 //! [`SettingsLoaded::warning`]. The settings type decides what a setting is: every
 //! top-level field of its serialised form is one entry.
 //!
@@ -46,7 +46,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::store::{StoreError, keep_aside, write_atomic};
+use super::store::{StoreError, move_aside, write_atomic};
 
 /// The settings file's name in the data folder.
 pub const SETTINGS_FILE: &str = "settings.json";
@@ -109,7 +109,7 @@ where
         Err(e) => e,
     };
     let (value, reset) = recover::<T>(&text);
-    let kept_aside = keep_aside(path);
+    let kept_aside = move_aside(path, "corrupt");
     let kept = match &kept_aside {
         Ok(aside) => format!("it was kept as {}", aside.display()),
         Err(e) => format!("it could not be kept aside ({e})"),

@@ -1,11 +1,13 @@
 //! User data on disk: atomic writes, and corrupt files kept aside.
 //!
 //! A file is written to a temporary file beside it, synced, and renamed over the old
-//! one, so a crash leaves either the old or the new file, never half of one. A file that
-//! fails to parse is renamed to `NAME.corrupt-<unix time>` and reported, so the next save
-//! cannot overwrite what the user may want to recover.
+//! one, so a crash leaves either the old or the new file, never half of one; one
+//! Hastings process writes a file at a time ([`write_atomic`], [`WriteLock`]). A file
+//! that fails to parse is moved to `NAME.corrupt-<unix time>` and reported, so the next
+//! save cannot overwrite what the user may want to recover; two copies kept aside in
+//! the same second get names of their own ([`move_aside`], [`create_aside`]).
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -13,6 +15,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use thiserror::Error;
 
+use super::file_lock;
+pub use super::file_lock::WriteLock;
 use crate::job::{Job, JobPoll};
 use crate::trainer::progress::Progress;
 
@@ -36,6 +40,21 @@ pub enum StoreError {
         /// Why the serialiser refused (a `ron::Error` or `serde_json::Error`).
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// Another Hastings process held the file for writing all the time we waited.
+    #[error(
+        "{}: another Hastings process is writing it; nothing was written (try again when it is done)",
+        .path.display()
+    )]
+    Busy {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file is read-only (no write permission); nothing was written.
+    #[error("{} is read-only; nothing was written", .path.display())]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
 }
 
 impl StoreError {
@@ -58,55 +77,99 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
     }
 }
 
-/// The temporary file an atomic write of `path` uses.
-pub fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(".tmp");
-    path.with_file_name(name)
-}
-
-/// First half of [`write_atomic`]: writes and syncs the temporary file.
+/// First half of [`write_atomic`]: writes and syncs a temporary file of this writer
+/// alone beside `path` (`.NAME.<pid>-<n>.tmp`) and returns its path; the next save of
+/// `path` removes it if it is left.
 ///
 /// # Errors
 ///
 /// [`StoreError::Io`] when the directory or file cannot be written (a full disk); the
 /// partly written temporary file is removed then.
 pub fn write_temp(path: &Path, contents: &[u8]) -> Result<PathBuf, StoreError> {
-    if let Some(dir) = path.parent()
-        && !dir.as_os_str().is_empty()
-    {
-        fs::create_dir_all(dir).map_err(io_err(dir))?;
-    }
-    let tmp = temp_path(path);
-    let written = File::create(&tmp).and_then(|mut f| {
-        f.write_all(contents)?;
-        f.sync_all()
-    });
-    if let Err(source) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(StoreError::Io { path: tmp, source });
-    }
-    Ok(tmp)
+    file_lock::write_temp_file(&file_lock::follow_links(path), contents, None)
 }
 
-/// Writes `contents` to `path` atomically (temporary file + rename).
+/// Saves `contents` as `path`: the one way Hastings writes a user's file. Locks the
+/// file against other Hastings processes (waiting a few seconds for one that writes
+/// it), writes a temporary file beside it and renames it over the file; a symbolic
+/// link is followed, the permissions are kept and a read-only file is refused (see
+/// [`WriteLock`]).
 ///
 /// # Errors
 ///
-/// [`StoreError::Io`] when writing or renaming fails; the old file is then intact and
-/// no temporary file is left.
+/// [`StoreError::Busy`] when another process writes the file, [`StoreError::ReadOnly`]
+/// when it is read-only, [`StoreError::Io`] when writing or renaming fails; the old
+/// file is then intact and no temporary file is left.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
-    let tmp = write_temp(path, contents)?;
-    fs::rename(&tmp, path).map_err(|source| {
-        let _ = fs::remove_file(&tmp);
-        StoreError::Io {
-            path: path.to_owned(),
-            source,
+    WriteLock::acquire(path)?.write(contents)
+}
+
+/// `NAME.<what>-<unix time>` beside `path`, or `NAME.<what>-<unix time>-<n>` when that
+/// exists: a name for a copy kept aside that no other copy has. The caller creates it
+/// with [`create_aside`] (or renames onto it at once).
+fn aside_candidate(path: &Path, what: &str, n: u32) -> PathBuf {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    if n == 0 {
+        name.push(format!(".{what}-{secs}"));
+    } else {
+        name.push(format!(".{what}-{secs}-{n}"));
+    }
+    path.with_file_name(name)
+}
+
+/// Keeps `bytes` (a damaged part of `path`) in a new file beside it,
+/// `NAME.<what>-<unix time>` (with `-<n>` added when a copy of that second exists):
+/// created new, so it never replaces another copy. Returns its path.
+///
+/// # Errors
+///
+/// [`StoreError::Io`] when the copy cannot be written.
+pub fn create_aside(path: &Path, what: &str, bytes: &[u8]) -> Result<PathBuf, StoreError> {
+    for n in 0..10_000 {
+        let aside = aside_candidate(path, what, n);
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&aside)
+        {
+            Ok(mut f) => {
+                return f
+                    .write_all(bytes)
+                    .and_then(|()| f.sync_all())
+                    .map(|()| aside.clone())
+                    .map_err(io_err(&aside));
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(io_err(&aside)(e)),
         }
+    }
+    Err(StoreError::Io {
+        path: path.to_owned(),
+        source: io::Error::new(io::ErrorKind::AlreadyExists, "too many copies kept aside"),
     })
+}
+
+/// Moves `path` aside to a new name, `NAME.<what>-<unix time>` (with `-<n>` added when
+/// a copy of that second exists), never replacing another copy: the name is first
+/// taken with an empty file created new, then `path` renamed onto it. Returns the new
+/// path.
+///
+/// # Errors
+///
+/// [`StoreError::Io`] when the file cannot be moved.
+pub fn move_aside(path: &Path, what: &str) -> Result<PathBuf, StoreError> {
+    let aside = create_aside(path, what, &[])?;
+    fs::rename(path, &aside).map_err(|e| {
+        let _ = fs::remove_file(&aside);
+        io_err(path)(e)
+    })?;
+    Ok(aside)
 }
 
 /// What loading user data found.
@@ -119,7 +182,9 @@ pub struct Loaded<T> {
 }
 
 /// Loads `path` with `parse`. A missing file gives the default; a file that fails to
-/// parse is renamed to `NAME.corrupt-<unix time>` and gives the default with a warning.
+/// parse is moved aside to `NAME.corrupt-<unix time>` (see [`move_aside`]: a second
+/// copy in the same second gets `-1` added, and so on) and gives the default with a
+/// warning.
 pub fn load_or_set_aside<T: Default, E: std::fmt::Display>(
     path: &Path,
     parse: impl FnOnce(&str) -> Result<T, E>,
@@ -149,7 +214,7 @@ pub fn load_or_set_aside<T: Default, E: std::fmt::Display>(
             warning: None,
         },
         Err(reason) => {
-            let warning = match keep_aside(path) {
+            let warning = match move_aside(path, "corrupt") {
                 Ok(aside) => format!(
                     "{} could not be read ({reason}); it was kept as {} and a fresh one started",
                     path.display(),
@@ -167,48 +232,6 @@ pub fn load_or_set_aside<T: Default, E: std::fmt::Display>(
             }
         }
     }
-}
-
-/// Moves the damaged file `path` aside, to `NAME.corrupt-<unix time>` (or
-/// `NAME.corrupt-<unix time>-<n>` when that name is taken: a copy kept aside is never
-/// replaced), and returns where it went.
-///
-/// # Errors
-///
-/// The file system's error when the file cannot be renamed.
-pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let name = path
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    for n in 0u32.. {
-        let mut aside_name = name.clone();
-        aside_name.push(format!(".corrupt-{secs}"));
-        if n > 0 {
-            aside_name.push(format!("-{n}"));
-        }
-        let aside = path.with_file_name(aside_name);
-        // A hard link fails when the name exists, so a copy kept aside is never
-        // replaced; then the original name is removed.
-        match fs::hard_link(path, &aside) {
-            Ok(()) => {
-                fs::remove_file(path)?;
-                return Ok(aside);
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            // No hard links here (some file systems): a rename, checked first.
-            Err(_) if !aside.exists() => {
-                fs::rename(path, &aside)?;
-                return Ok(aside);
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Err(io::Error::other("no free name to keep the file aside"))
 }
 
 /// Loads progress from `path` (see [`load_or_set_aside`]).

@@ -245,12 +245,12 @@ impl Document {
                 let index = (*index).min(self.chapters.len());
                 Ok(self.perform(Edit::Insert {
                     index,
-                    chapter: Some(Box::new(Chapter::new(new_tags(title, *side)))),
+                    chapter: Some(Box::new(Chapter::new(new_tags(&one_line(title), *side)))),
                 }))
             }
             Op::RenameChapter { chapter, title } => {
                 let old = self.tree(*chapter)?.tags().clone();
-                let new = renamed(&old, title);
+                let new = renamed(&old, &one_line(title));
                 Ok(self.perform(Edit::Tags {
                     chapter: *chapter,
                     old,
@@ -495,6 +495,15 @@ impl Document {
 }
 
 /// The tags with the chapter's title replaced (see [`Op::RenameChapter`]).
+/// A title as a tag holds it: a line break or other control character is a space (as
+/// the game writer writes it), so the title in memory is the one saved.
+fn one_line(title: &str) -> String {
+    title
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 fn renamed(old: &GameTags, title: &str) -> GameTags {
     let has_name = old.get("ChapterName").is_some();
     let study = old.known("Site").is_some_and(|s| s.contains("/study/"));

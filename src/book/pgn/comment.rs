@@ -115,11 +115,16 @@ fn join_comment(commands: &[String], words: &str) -> Option<String> {
 /// The comment `old` with its text (what is not a `[%…]` command) replaced by `text`;
 /// the commands (arrows, circles, clock, evaluation) are kept as written, first. A
 /// `[%` in `text` is written `[ %`, so that the learner's words never read as a
-/// command. `None` when nothing is left.
+/// command, and braces are parentheses (as the game writer writes them), so that the
+/// comment in memory is the one saved. `None` when nothing is left.
 pub(crate) fn with_text(old: Option<&str>, text: &str) -> Option<String> {
     let (commands, _) = split_commands(old.unwrap_or_default());
     let commands: Vec<String> = commands.into_iter().map(str::to_owned).collect();
-    join_comment(&commands, &text.replace("[%", "[ %"))
+    let text = text
+        .replace("[%", "[ %")
+        .replace('{', "(")
+        .replace('}', ")");
+    join_comment(&commands, &text)
 }
 
 /// The comment `old` with its `[%cal …]` and `[%csl …]` replaced by `arrows` and

@@ -249,16 +249,19 @@ fn still_names(path: &Path, _file: &File) -> bool {
 
 /// Whether `a` and `b` name one existing file, after symbolic links (Unix: the same
 /// device and inode, so a hard link counts too; elsewhere the same canonical path).
+#[cfg(unix)]
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (fs::metadata(a), fs::metadata(b)) {
-            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-            _ => false,
-        }
+    use std::os::unix::fs::MetadataExt;
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
     }
-    #[cfg(not(unix))]
+}
+
+/// Whether `a` and `b` name one existing file, after symbolic links (the same
+/// canonical path).
+#[cfg(not(unix))]
+pub fn same_file(a: &Path, b: &Path) -> bool {
     match (fs::canonicalize(a), fs::canonicalize(b)) {
         (Ok(x), Ok(y)) => x == y,
         _ => false,
@@ -343,20 +346,20 @@ pub fn write_temp_file(
 
 /// Gives `file` the owner and group of `old` (Unix; best effort: only root may give a
 /// file away, an owner only to a group it is in).
+#[cfg(unix)]
 fn keep_owner(file: &File, old: &Metadata) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let same = file
-            .metadata()
-            .is_ok_and(|now| now.uid() == old.uid() && now.gid() == old.gid());
-        if !same {
-            let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
-        }
+    use std::os::unix::fs::MetadataExt;
+    let same = file
+        .metadata()
+        .is_ok_and(|now| now.uid() == old.uid() && now.gid() == old.gid());
+    if !same {
+        let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
     }
-    #[cfg(not(unix))]
-    let _ = (file, old);
 }
+
+/// Elsewhere a new file's owner is the writer, as the old one's was.
+#[cfg(not(unix))]
+fn keep_owner(_file: &File, _old: &Metadata) {}
 
 /// Removes the temporary files of `target` a crashed writer left (called under the
 /// lock, so no other writer's temporary file is there): `.NAME.<pid>-<n>.tmp`.
@@ -390,14 +393,16 @@ fn remove_stale_temps(target: &Path) {
 
 /// Syncs the folder `dir`, so a rename in it survives a crash (Unix; elsewhere the
 /// rename is durable as it is). Best effort: some file systems cannot sync a folder.
+#[cfg(unix)]
 fn sync_folder(dir: &Path) {
-    #[cfg(unix)]
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
+
+/// Elsewhere the rename is durable as it is.
+#[cfg(not(unix))]
+fn sync_folder(_dir: &Path) {}
 
 #[cfg(test)]
 mod tests {

@@ -215,7 +215,10 @@ fn book_make_writes_through_a_link_keeps_the_mode_and_refuses_a_read_only_book()
             .is_symlink()
     );
     let book = fs::read(&real).unwrap();
-    assert!(book.len() % 16 == 0 && !book.is_empty(), "a Polyglot book");
+    assert!(
+        book.len().is_multiple_of(16) && !book.is_empty(),
+        "a Polyglot book"
+    );
     assert_eq!(
         fs::metadata(&real).unwrap().permissions().mode() & 0o777,
         0o600
@@ -230,4 +233,31 @@ fn book_make_writes_through_a_link_keeps_the_mode_and_refuses_a_read_only_book()
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(names.len(), 2, "no temporary or lock file left: {names:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_round_robin_writes_its_games_through_a_link() {
+    let d = common::temp_dir("round-robin-link");
+    let data = d.join("data");
+    let real = d.join("games.pgn");
+    fs::write(&real, "old games").unwrap();
+    let link = d.join("link.pgn");
+    std::os::unix::fs::symlink("games.pgn", &link).unwrap();
+    let mut args = vec!["match"];
+    args.extend(["--engine", "random"].repeat(3));
+    args.extend(["--games", "2", "--pgn", link.to_str().unwrap()]);
+    ok(&run(&data, &args));
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let text = fs::read_to_string(&real).unwrap();
+    assert_eq!(
+        text.matches("[Event \"hastings match\"]").count(),
+        6,
+        "{text}"
+    );
 }

@@ -191,3 +191,73 @@ fn export_and_repertoire_with_an_input_as_output_are_refused() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn book_make_writes_through_a_link_keeps_the_mode_and_refuses_a_read_only_book() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = common::temp_dir("book-make-keeps");
+    let data = d.join("data");
+    let g = "tests/fixtures/repertoire.pgn";
+    let real = d.join("real.bin");
+    fs::write(&real, "an old book").unwrap();
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o600)).unwrap();
+    let link = d.join("link.bin");
+    std::os::unix::fs::symlink("real.bin", &link).unwrap();
+    ok(&run(
+        &data,
+        &["book", "make", g, "-o", link.to_str().unwrap()],
+    ));
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let book = fs::read(&real).unwrap();
+    assert!(
+        book.len().is_multiple_of(16) && !book.is_empty(),
+        "a Polyglot book"
+    );
+    assert_eq!(
+        fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o444)).unwrap();
+    let out = run(&data, &["book", "make", g, "-o", real.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is read-only"), "{}", stderr(&out));
+    assert_eq!(fs::read(&real).unwrap(), book, "nothing written");
+    let names: Vec<_> = fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary or lock file left: {names:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_round_robin_writes_its_games_through_a_link() {
+    let d = common::temp_dir("round-robin-link");
+    let data = d.join("data");
+    let real = d.join("games.pgn");
+    fs::write(&real, "old games").unwrap();
+    let link = d.join("link.pgn");
+    std::os::unix::fs::symlink("games.pgn", &link).unwrap();
+    let mut args = vec!["match"];
+    args.extend(["--engine", "random"].repeat(3));
+    args.extend(["--games", "2", "--pgn", link.to_str().unwrap()]);
+    ok(&run(&data, &args));
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let text = fs::read_to_string(&real).unwrap();
+    assert_eq!(
+        text.matches("[Event \"hastings match\"]").count(),
+        6,
+        "{text}"
+    );
+}

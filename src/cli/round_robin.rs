@@ -60,10 +60,8 @@ pub(super) fn run(
             };
             text.push_str(&to_pgn(&record, &names[g.white], &names[g.black]));
         }
-        std::fs::write(path, text).map_err(|source| CliError::Create {
-            path: path.clone(),
-            source,
-        })?;
+        crate::workspace::store::write_atomic(path, text.as_bytes())
+            .map_err(crate::workspace::WorkspaceError::from)?;
     }
     let table = CrossTable::new(names, &games);
     writeln!(

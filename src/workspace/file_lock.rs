@@ -170,6 +170,53 @@ impl WriteLock {
         contents: &[u8],
         check: impl FnOnce() -> Result<bool, StoreError>,
     ) -> Result<bool, StoreError> {
+        let old = self.writable()?;
+        let tmp = write_temp_file(&self.target, contents, old.as_ref())?;
+        let go = check().inspect_err(|_| {
+            let _ = fs::remove_file(&tmp);
+        })?;
+        if !go {
+            let _ = fs::remove_file(&tmp);
+            return Ok(false);
+        }
+        self.put_in_place(&tmp)?;
+        Ok(true)
+    }
+
+    /// As [`WriteLock::write`], the contents written by `fill` into the temporary file
+    /// (a large output written as it is made, e.g. a Polyglot book). The file is
+    /// synced and renamed when `fill` succeeds, and removed when it fails.
+    ///
+    /// # Errors
+    ///
+    /// As [`WriteLock::write`], or `fill`'s error (nothing written).
+    pub fn write_with<T, E: From<StoreError>>(
+        &self,
+        fill: impl FnOnce(&mut File) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let old = self.writable()?;
+        let (tmp, mut file) = create_temp(&self.target)?;
+        let filled = (|| -> Result<T, E> {
+            if let Some(old) = &old {
+                keep_owner(&file, old);
+                file.set_permissions(old.permissions())
+                    .map_err(io_err(&tmp))?;
+            }
+            let value = fill(&mut file)?;
+            file.sync_all().map_err(io_err(&tmp))?;
+            Ok(value)
+        })();
+        drop(file);
+        let value = filled.inspect_err(|_| {
+            let _ = fs::remove_file(&tmp);
+        })?;
+        self.put_in_place(&tmp)?;
+        Ok(value)
+    }
+
+    /// The file's metadata (`None`: it does not exist) once it is known to be
+    /// writable; the temporary files a crashed writer left are removed.
+    fn writable(&self) -> Result<Option<Metadata>, StoreError> {
         let old = match fs::metadata(&self.target) {
             Ok(m) if m.permissions().readonly() => {
                 return Err(StoreError::ReadOnly {
@@ -186,23 +233,20 @@ impl WriteLock {
             }
         };
         remove_stale_temps(&self.target);
-        let tmp = write_temp_file(&self.target, contents, old.as_ref())?;
-        let go = check().inspect_err(|_| {
-            let _ = fs::remove_file(&tmp);
-        })?;
-        if !go {
-            let _ = fs::remove_file(&tmp);
-            return Ok(false);
-        }
-        fs::rename(&tmp, &self.target).map_err(|source| {
-            let _ = fs::remove_file(&tmp);
+        Ok(old)
+    }
+
+    /// Renames the written temporary file `tmp` over the file and syncs the folder.
+    fn put_in_place(&self, tmp: &Path) -> Result<(), StoreError> {
+        fs::rename(tmp, &self.target).map_err(|source| {
+            let _ = fs::remove_file(tmp);
             StoreError::Io {
                 path: self.path.clone(),
                 source,
             }
         })?;
         sync_folder(&folder_of(&self.target));
-        Ok(true)
+        Ok(())
     }
 }
 
@@ -249,16 +293,19 @@ fn still_names(path: &Path, _file: &File) -> bool {
 
 /// Whether `a` and `b` name one existing file, after symbolic links (Unix: the same
 /// device and inode, so a hard link counts too; elsewhere the same canonical path).
+#[cfg(unix)]
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (fs::metadata(a), fs::metadata(b)) {
-            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-            _ => false,
-        }
+    use std::os::unix::fs::MetadataExt;
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
     }
-    #[cfg(not(unix))]
+}
+
+/// Whether `a` and `b` name one existing file, after symbolic links (the same
+/// canonical path).
+#[cfg(not(unix))]
+pub fn same_file(a: &Path, b: &Path) -> bool {
     match (fs::canonicalize(a), fs::canonicalize(b)) {
         (Ok(x), Ok(y)) => x == y,
         _ => false,
@@ -312,19 +359,7 @@ pub fn write_temp_file(
     contents: &[u8],
     like: Option<&Metadata>,
 ) -> Result<PathBuf, StoreError> {
-    let dir = folder_of(target);
-    fs::create_dir_all(&dir).map_err(io_err(&dir))?;
-    let (start, end) = temp_affixes(target);
-    let (tmp, mut file) = loop {
-        let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
-        let tmp = dir.join(format!("{start}{}-{n}{end}", std::process::id()));
-        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
-            Ok(f) => break (tmp, f),
-            // Left by a crashed process that had this process's id.
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(source) => return Err(StoreError::Io { path: tmp, source }),
-        }
-    };
+    let (tmp, mut file) = create_temp(target)?;
     let written = (|| {
         if let Some(old) = like {
             keep_owner(&file, old);
@@ -343,19 +378,36 @@ pub fn write_temp_file(
 
 /// Gives `file` the owner and group of `old` (Unix; best effort: only root may give a
 /// file away, an owner only to a group it is in).
+#[cfg(unix)]
 fn keep_owner(file: &File, old: &Metadata) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let same = file
-            .metadata()
-            .is_ok_and(|now| now.uid() == old.uid() && now.gid() == old.gid());
-        if !same {
-            let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
+    use std::os::unix::fs::MetadataExt;
+    let same = file
+        .metadata()
+        .is_ok_and(|now| now.uid() == old.uid() && now.gid() == old.gid());
+    if !same {
+        let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
+    }
+}
+
+/// Elsewhere a new file's owner is the writer, as the old one's was.
+#[cfg(not(unix))]
+fn keep_owner(_file: &File, _old: &Metadata) {}
+
+/// Creates a new temporary file of `target` beside it, `.NAME.<pid>-<n>.tmp`.
+fn create_temp(target: &Path) -> Result<(PathBuf, File), StoreError> {
+    let dir = folder_of(target);
+    fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+    let (start, end) = temp_affixes(target);
+    loop {
+        let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!("{start}{}-{n}{end}", std::process::id()));
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => return Ok((tmp, f)),
+            // Left by a crashed process that had this process's id.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(source) => return Err(StoreError::Io { path: tmp, source }),
         }
     }
-    #[cfg(not(unix))]
-    let _ = (file, old);
 }
 
 /// Removes the temporary files of `target` a crashed writer left (called under the
@@ -390,14 +442,16 @@ fn remove_stale_temps(target: &Path) {
 
 /// Syncs the folder `dir`, so a rename in it survives a crash (Unix; elsewhere the
 /// rename is durable as it is). Best effort: some file systems cannot sync a folder.
+#[cfg(unix)]
 fn sync_folder(dir: &Path) {
-    #[cfg(unix)]
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
+
+/// Elsewhere the rename is durable as it is.
+#[cfg(not(unix))]
+fn sync_folder(_dir: &Path) {}
 
 #[cfg(test)]
 mod tests {

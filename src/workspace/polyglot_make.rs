@@ -10,7 +10,9 @@
 //!    stays in memory as the worker's last run.
 //! 3. The runs are merged ([`merge_runs`]) into a [`BookWriter`], which adds up the
 //!    counts of each `(position, move)`, weighs, filters and writes the entries to a
-//!    temporary file that is renamed to the output at the end.
+//!    temporary file that is renamed to the output at the end, under the output's
+//!    lock ([`WriteLock::write_with`]: a symbolic link is followed, the permissions
+//!    kept, a read-only output refused).
 //!
 //! # Memory
 //!
@@ -23,7 +25,6 @@
 //! The output does not depend on the number of threads, the chunking or the memory:
 //! counting is order-free and the book is written in key order.
 
-use std::fs::{self, File};
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 
@@ -31,6 +32,7 @@ use thiserror::Error;
 
 use super::chunks::{Chunk, ChunkedError, MakePlan, PlanError, process_chunks};
 use super::runs::{RunDir, RunFile, merge_down, read_run, write_run};
+use super::store::{StoreError, WriteLock};
 use crate::book::polyglot::{
     BookWriter, DEFAULT_MAX_PLIES, GameIssue, GamesReport, MAX_KEPT_ISSUES, MoveCount, MoveCounts,
     MoveSink, RawMove, WeightRule, WriteSummary, WriterOptions, merge_runs, read_games,
@@ -158,6 +160,10 @@ pub enum MakeError {
         /// Why.
         source: io::Error,
     },
+    /// The output cannot be locked or put in place (another process writes it, it is
+    /// read-only, the rename failed).
+    #[error(transparent)]
+    Store(#[from] StoreError),
     /// The files hold no game: no book is written (an empty book would be no book).
     #[error("no games in {}: no book was written", .inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
     NoGames {
@@ -409,16 +415,12 @@ fn merge_and_write(
         runs.push(Box::new(run.into_iter().map(Ok)));
     }
 
-    let name = output
-        .file_name()
-        .map_or_else(|| "book.bin".into(), |n| n.to_string_lossy().into_owned());
-    let temp_output = output.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
     let write_error = |source| MakeError::Write {
         path: output.to_owned(),
         source,
     };
-    let written = (|| {
-        let file = File::create(&temp_output).map_err(write_error)?;
+    // Saved as every user file is (one writer, links and permissions kept).
+    WriteLock::acquire(output)?.write_with(|file| {
         let mut writer = BookWriter::new(
             BufWriter::with_capacity(1 << 20, file),
             WriterOptions {
@@ -431,11 +433,6 @@ fn merge_and_write(
             writer.push(count).map_err(write_error)?;
         }
         let (_, summary) = writer.finish().map_err(write_error)?;
-        fs::rename(&temp_output, output).map_err(write_error)?;
         Ok(summary)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&temp_output);
-    }
-    written
+    })
 }

@@ -7,7 +7,9 @@
 //! So `isready` and `stop` are answered while a search runs, and `stop` gets its
 //! `bestmove` at once.
 //!
-//! The engines and their options are [`uci_engines`](super::uci_engines)'.
+//! Commands are read by [`uci_command`](super::uci_command) (a `go` always gets its
+//! `bestmove`), input bytes that are not UTF-8 replaced; the engines and their options
+//! are [`uci_engines`](super::uci_engines)'.
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;

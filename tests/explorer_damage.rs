@@ -122,11 +122,10 @@ fn word(bytes: &[u8], at: usize) -> u64 {
 fn pieces(bytes: &[u8]) -> Vec<(&'static str, Range<usize>)> {
     let [blocks, games, index, table] = [24, 32, 40, 48].map(|at| word(bytes, at) as usize);
     let second_block = word(bytes, index + 24) as usize;
-    let pages = |n: usize| n.div_ceil(64);
     let facts_crc = table + 8 * games;
-    let offsets = facts_crc + 4 * pages(games);
+    let offsets = facts_crc + 4 * games.div_ceil(8);
     let lines_crc = offsets + 8 * (games + 1);
-    let text = lines_crc + 4 * pages(games);
+    let text = lines_crc + 4 * games.div_ceil(64);
     vec![
         ("header", 0..64),
         ("the first block's records", 64..second_block - 4),

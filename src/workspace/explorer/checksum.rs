@@ -1,27 +1,35 @@
 //! CRC32C checksums of a segment's pieces, as RocksDB keeps one per block: each block
 //! of records ends with the checksum of its bytes, and the sparse index, the games'
-//! facts and their lines have one checksum per page of [`PAGE`] entries, kept after
-//! the section. A lookup checks only the pages and blocks it reads, so a query still
-//! reads only what it needs; [`crate::workspace::explorer::ExplorerIndex::verify`]
-//! checks them all.
+//! facts and their lines have one checksum per page of entries ([`INDEX_PAGE`],
+//! [`FACTS_PAGE`], [`LINES_PAGE`]), kept after the section. A lookup checks only the
+//! pages and blocks it reads, so a query still reads only what it needs; pages are
+//! small where a lookup reads one entry of them (a step of the binary search, the facts
+//! of a record's game), so that a check costs little more than the read;
+//! [`crate::workspace::explorer::ExplorerIndex::verify`] checks them all.
 
 use std::ops::Range;
 
-/// Entries (index entries, games) under one checksum.
-pub(super) const PAGE: u64 = 64;
+/// Index entries (16 bytes each) under one checksum.
+pub(super) const INDEX_PAGE: u64 = 16;
+
+/// Games' facts (8 bytes each) under one checksum.
+pub(super) const FACTS_PAGE: u64 = 8;
+
+/// Games' lines (read for top games only) under one checksum.
+pub(super) const LINES_PAGE: u64 = 64;
 
 /// Bytes of one checksum.
 pub(super) const CRC_BYTES: u64 = 4;
 
-/// The number of pages of `entries` entries.
-pub(super) fn pages(entries: u64) -> u64 {
-    entries.div_ceil(PAGE)
+/// The number of pages of `size` entries that `entries` entries take.
+pub(super) fn pages(entries: u64, size: u64) -> u64 {
+    entries.div_ceil(size)
 }
 
-/// The entries of page `page` of `entries` entries.
-pub(super) fn page_entries(page: u64, entries: u64) -> Range<u64> {
-    let start = page.saturating_mul(PAGE).min(entries);
-    start..start.saturating_add(PAGE).min(entries)
+/// The entries of page `page` (of `size` entries) of `entries` entries.
+pub(super) fn page_entries(page: u64, size: u64, entries: u64) -> Range<u64> {
+    let start = page.saturating_mul(size).min(entries);
+    start..start.saturating_add(size).min(entries)
 }
 
 /// The CRC32C of `bytes`.
@@ -68,13 +76,15 @@ mod tests {
 
     #[test]
     fn pages_cover_every_entry_once() {
-        for entries in [0u64, 1, 63, 64, 65, 200] {
-            let covered: u64 = (0..pages(entries))
-                .map(|p| page_entries(p, entries))
-                .map(|r| r.end - r.start)
-                .sum();
-            assert_eq!(covered, entries);
-            assert!(page_entries(pages(entries), entries).is_empty());
+        for size in [INDEX_PAGE, FACTS_PAGE, LINES_PAGE] {
+            for entries in [0u64, 1, 7, 8, 9, 63, 64, 65, 200] {
+                let covered: u64 = (0..pages(entries, size))
+                    .map(|p| page_entries(p, size, entries))
+                    .map(|r| r.end - r.start)
+                    .sum();
+                assert_eq!(covered, entries);
+                assert!(page_entries(pages(entries, size), size, entries).is_empty());
+            }
         }
     }
 

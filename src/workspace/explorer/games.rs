@@ -5,7 +5,7 @@
 //! ```text
 //! facts      8 bytes a game: year, mean rating (u16 little-endian, 0 unknown), cell,
 //!            result (0 white won, 1 draw, 2 black won), 2 bytes zero
-//! facts CRC  per 64 games, the CRC32C of their facts (u32 little-endian)
+//! facts CRC  per 8 games, the CRC32C of their facts (u32 little-endian)
 //! offsets    (games + 1) u64: where each game's line starts in the text, and its end
 //! lines CRC  per 64 games, the CRC32C of their offsets (the 65 from the first game's
 //!            start to the last game's end) and their lines
@@ -18,7 +18,8 @@ use std::ops::Range;
 use shakmaty::{Color, KnownOutcome};
 
 use super::checksum::{
-    CRC_BYTES, PAGE, crc, crc_append, mismatch, page_entries, pages, read_u32, read_u64, slice,
+    CRC_BYTES, FACTS_PAGE, LINES_PAGE, crc, crc_append, mismatch, page_entries, pages, read_u32,
+    read_u64, slice,
 };
 use crate::book::explorer::{
     BestGame, Cell, ExplorerGame, ExplorerRecord, Partition, Tally, outcome_name,
@@ -247,7 +248,7 @@ impl GameTable {
         };
         let facts: Vec<u8> = self.facts.iter().flat_map(|f| f.to_bytes()).collect();
         put(out, &facts)?;
-        for page in facts.chunks(PAGE as usize * GameFacts::BYTES) {
+        for page in facts.chunks(FACTS_PAGE as usize * GameFacts::BYTES) {
             put(out, &crc(page).to_le_bytes())?;
         }
         let offsets: Vec<u8> = std::iter::once(0u64)
@@ -255,8 +256,8 @@ impl GameTable {
             .flat_map(u64::to_le_bytes)
             .collect();
         put(out, &offsets)?;
-        for page in 0..pages(self.len()) {
-            let games = page_entries(page, self.len());
+        for page in 0..pages(self.len(), LINES_PAGE) {
+            let games = page_entries(page, LINES_PAGE, self.len());
             let bounds = slice(&offsets, 8 * games.start..8 * (games.end + 1));
             let start = read_u64(&offsets, 8 * games.start).unwrap_or(0);
             let end = read_u64(&offsets, 8 * games.end).unwrap_or(0);
@@ -285,17 +286,17 @@ impl TableLayout {
     /// The table of `games` games starting at byte `at`; `None` when it cannot fit in
     /// a file.
     pub fn new(at: u64, games: u64) -> Option<TableLayout> {
-        let crcs = pages(games).checked_mul(CRC_BYTES)?;
         let facts_crc = at.checked_add(games.checked_mul(GameFacts::BYTES as u64)?)?;
-        let offsets = facts_crc.checked_add(crcs)?;
+        let offsets = facts_crc.checked_add(pages(games, FACTS_PAGE).checked_mul(CRC_BYTES)?)?;
         let lines_crc = offsets.checked_add(games.checked_add(1)?.checked_mul(8)?)?;
+        let text = lines_crc.checked_add(pages(games, LINES_PAGE).checked_mul(CRC_BYTES)?)?;
         Some(TableLayout {
             games,
             facts: at,
             facts_crc,
             offsets,
             lines_crc,
-            text: lines_crc.checked_add(crcs)?,
+            text,
         })
     }
 
@@ -330,7 +331,7 @@ impl TableLayout {
 
     /// The facts of the games of page `page`, checked.
     fn facts_page<'b>(&self, bytes: &'b [u8], page: u64) -> Result<&'b [u8], String> {
-        let games = page_entries(page, self.games);
+        let games = page_entries(page, FACTS_PAGE, self.games);
         let size = GameFacts::BYTES as u64;
         let range = self.facts + size * games.start..self.facts + size * games.end;
         Self::checked(bytes, range, self.facts_crc + CRC_BYTES * page, || {
@@ -343,8 +344,8 @@ impl TableLayout {
         if n >= self.games {
             return Err(format!("game {n} is past the table's {} games", self.games));
         }
-        let page = self.facts_page(bytes, n / PAGE)?;
-        let at = GameFacts::BYTES * (n % PAGE) as usize;
+        let page = self.facts_page(bytes, n / FACTS_PAGE)?;
+        let at = GameFacts::BYTES * (n % FACTS_PAGE) as usize;
         page.get(at..at + GameFacts::BYTES)
             .and_then(|b| GameFacts::from_bytes(b.try_into().ok()?))
             .ok_or_else(|| format!("game {n}: its facts cannot be read"))
@@ -353,7 +354,7 @@ impl TableLayout {
     /// The lines of the games of page `page` with the offsets that cut them (from the
     /// page's first game's start), checked.
     fn lines_page<'b>(&self, bytes: &'b [u8], page: u64) -> Result<(u64, &'b [u8]), String> {
-        let games = page_entries(page, self.games);
+        let games = page_entries(page, LINES_PAGE, self.games);
         let what = || format!("the lines of games {} to {}", games.start, games.end);
         let bounds = self.offsets + 8 * games.start..self.offsets + 8 * (games.end + 1);
         let stored = read_u32(bytes, self.lines_crc + CRC_BYTES * page);
@@ -380,7 +381,7 @@ impl TableLayout {
     /// Game `n` of the table.
     pub fn entry(&self, bytes: &[u8], n: u64) -> Result<GameEntry, String> {
         let facts = self.facts(bytes, n)?;
-        let (first, text) = self.lines_page(bytes, n / PAGE)?;
+        let (first, text) = self.lines_page(bytes, n / LINES_PAGE)?;
         let (Some(start), Some(end)) = (
             read_u64(bytes, self.offsets + 8 * n),
             read_u64(bytes, self.offsets + 8 * (n + 1)),
@@ -398,8 +399,10 @@ impl TableLayout {
 
     /// Checks every checksum of the table.
     pub fn verify(&self, bytes: &[u8]) -> Result<(), String> {
-        for page in 0..pages(self.games) {
+        for page in 0..pages(self.games, FACTS_PAGE) {
             self.facts_page(bytes, page)?;
+        }
+        for page in 0..pages(self.games, LINES_PAGE) {
             self.lines_page(bytes, page)?;
         }
         Ok(())

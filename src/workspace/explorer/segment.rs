@@ -17,14 +17,14 @@
 //!            game's): the game's number;
 //!          - else: cell, year, white, draws, black, rating sum, best game's rating,
 //!            best game's number.
-//! index    per block: first key, offset (u64 each); then per 64 blocks the CRC32C
+//! index    per block: first key, offset (u64 each); then per 16 blocks the CRC32C
 //!          of their entries (u32)
 //! games    the table of games with its checksums (`games.rs`)
 //! ```
 //!
 //! Most records deep in the openings count one game each: such a record takes about
 //! 11 bytes (the general form about 21); the checksums add 4 bytes a block of 64
-//! records, 4 bytes per 64 index entries and 8 bytes per 64 games.
+//! records, 4 bytes per 16 index entries and 4 bytes per 8 games plus 4 per 64.
 //!
 //! A lookup touches the index pages of its binary search and the one or two blocks
 //! that hold the position, and the facts of the games that their single-game records
@@ -40,7 +40,7 @@ use memmap2::Mmap;
 use thiserror::Error;
 
 use super::checksum::{
-    CRC_BYTES, PAGE, crc, mismatch, page_entries, pages, read_u32, read_u64, slice,
+    CRC_BYTES, INDEX_PAGE, crc, mismatch, page_entries, pages, read_u32, read_u64, slice,
 };
 use super::games::{GameEntry, GameFacts, TableLayout};
 use crate::book::explorer::{BestGame, Cell, ExplorerRecord, Partition, PositionTally, Tally};
@@ -213,8 +213,8 @@ impl Segment {
             )));
         }
         let index_crc = index_offset.checked_add(blocks.saturating_mul(16));
-        let index_end =
-            index_crc.and_then(|at| at.checked_add(pages(blocks).saturating_mul(CRC_BYTES)));
+        let index_end = index_crc
+            .and_then(|at| at.checked_add(pages(blocks, INDEX_PAGE).saturating_mul(CRC_BYTES)));
         let table = TableLayout::new(games_offset, games);
         let (Some(index_crc), Some(table)) = (index_crc, table) else {
             return Err(corrupt("its sections do not fit together".to_owned()));
@@ -268,7 +268,7 @@ impl Segment {
 
     /// Checks page `page` of the index against its checksum.
     fn check_index_page(&self, page: u64) -> Result<(), SegmentError> {
-        let entries = page_entries(page, self.blocks);
+        let entries = page_entries(page, INDEX_PAGE, self.blocks);
         let range = self.index_offset + 16 * entries.start..self.index_offset + 16 * entries.end;
         let stored = read_u32(&self.map, self.index_crc + CRC_BYTES * page);
         let (Some(bytes), Some(stored)) = (slice(&self.map, range), stored) else {
@@ -285,7 +285,7 @@ impl Segment {
     /// Index entry `i` (block `i`'s first key and offset), its page checked once per
     /// lookup.
     fn entry(&self, i: u64, checked: &mut Checked) -> Result<(u64, u64), SegmentError> {
-        let page = i / PAGE;
+        let page = i / INDEX_PAGE;
         if !checked.has(page) {
             self.check_index_page(page)?;
             checked.add(page);

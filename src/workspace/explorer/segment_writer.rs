@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
-use super::checksum::{PAGE, crc, crc_append};
+use super::checksum::{INDEX_PAGE, crc, crc_append};
 use super::games::GameTable;
 use super::segment::{BLOCK_RECORDS, HAS_PARTITION, HEADER, SINGLE, header_bytes};
 use crate::book::explorer::{ExplorerRecord, Partition};
@@ -115,7 +115,7 @@ impl<'g> SegmentWriter<'g> {
             .collect();
         self.out.write_all(&index)?;
         let mut index_bytes = index.len() as u64;
-        for page in index.chunks(16 * PAGE as usize) {
+        for page in index.chunks(16 * INDEX_PAGE as usize) {
             self.out.write_all(&crc(page).to_le_bytes())?;
             index_bytes += 4;
         }

@@ -319,7 +319,7 @@ fn choosing_the_lambda_blend_in_the_engine_settings_gets_a_legal_reply() {
         "Tuned eval + predictor (λ)",
         hastings::coach::play_on::EngineKind::Blend,
         "λ",
-        "Seed 003 blend",
+        "Tuned engine + human-like",
     );
 }
 

@@ -83,7 +83,7 @@ impl Engine for AlphaBeta {
     fn name(&self) -> String {
         let base = match self.searcher.evaluation() {
             Evaluation::Tapered => "hastings alphabeta",
-            Evaluation::Tuned(_) => "hastings eval (seed 003)",
+            Evaluation::Tuned(_) => "hastings eval (genetically tuned)",
         };
         if self.skill == MAX_SKILL {
             base.to_string()

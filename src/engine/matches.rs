@@ -400,7 +400,7 @@ pub fn run_and_print(
     let openings = match config.openings {
         Openings::Eco => "ECO openings",
         Openings::StartPosition => "start position",
-        Openings::Seed003 => "seed 003's ten openings",
+        Openings::Seed003 => "the ten openings of Klevansky, Ostroff and Offen (2023)",
     };
     writeln!(
         out,

@@ -186,6 +186,12 @@ impl Style {
             .fold(0.0, |acc, (p, f)| acc + p.weight * f)
     }
 
+    /// What "the thesis" in a preset's [`Preset::detail`] is, in a player's words (shown
+    /// under the detail).
+    pub const THESIS: &str = "The thesis: the research study Hastings's computer \
+        opponent is built on (a weighted Metropolis–Hastings opening learner); its \
+        experiments in section 5 set these preferences.";
+
     /// The named presets: popularity alone, and the thesis's experiments (§5.1–§5.3),
     /// named for players; [`Preset::detail`] says which experiment and its weights.
     pub fn presets() -> Vec<Preset> {

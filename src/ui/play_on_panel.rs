@@ -249,9 +249,10 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
                 EngineKind::Blend => {
                     ui.add(
                         egui::Label::new(
-                            "Seed 003's engine: a search with a genetically tuned evaluation, \
-                             its move overruled by the predictor's when λ says so; the eval bar \
-                             comes from the built-in engine.",
+                            "A search whose evaluation was tuned by a genetic algorithm (after \
+                             Klevansky, Ostroff and Offen, Technion 2023), its move overruled \
+                             by the human-like model's when λ says so; the eval bar comes from \
+                             the built-in engine.",
                         )
                         .wrap(),
                     );

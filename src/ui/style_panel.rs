@@ -38,7 +38,7 @@ pub fn style_panel_ui(
                 let selected = preset.style == style;
                 if ui
                     .selectable_label(selected, preset.name)
-                    .on_hover_text(preset.detail)
+                    .on_hover_text(preset_hover(preset.detail))
                     .clicked()
                     && !selected
                 {
@@ -201,7 +201,8 @@ fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) 
     ui.horizontal_wrapped(|ui| {
         if ui
             .radio(matches!(current, Popularity::Lines), "Book lines")
-            .on_hover_text("The lines of the book (ECO, your files): the thesis's numbers")
+            .on_hover_text("The lines of the book (ECO, your files), each counted once, as the research study \
+                 Hastings's opponent is built on counts them")
             .clicked()
         {
             chosen = Popularity::Lines;
@@ -270,4 +271,14 @@ fn preset_name(style: &Style) -> &'static str {
         .into_iter()
         .find(|p| &p.style == style)
         .map_or("Custom", |p| p.name)
+}
+
+/// A preset's hover text: where it comes from and its weights, and what the thesis is
+/// when it is named.
+fn preset_hover(detail: &str) -> String {
+    if detail.contains("Thesis") {
+        format!("{detail}\n\n{}", Style::THESIS)
+    } else {
+        detail.to_owned()
+    }
 }

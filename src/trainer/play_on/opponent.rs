@@ -481,7 +481,7 @@ fn choice_name(choice: &EngineChoice) -> String {
         EngineChoice::Builtin(_) => "Built-in engine".to_owned(),
         EngineChoice::Mcts => "Built-in engine (tree search)".to_owned(),
         EngineChoice::Human { .. } => "Human-like engine".to_owned(),
-        EngineChoice::Blend(_) => "Seed 003 blend".to_owned(),
+        EngineChoice::Blend(_) => "Tuned engine + human-like".to_owned(),
         EngineChoice::Uci { path, .. } => path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into(),

@@ -201,8 +201,10 @@ fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) 
     ui.horizontal_wrapped(|ui| {
         if ui
             .radio(matches!(current, Popularity::Lines), "Book lines")
-            .on_hover_text("The lines of the book (ECO, your files), each counted once, as the research study \
-                 Hastings's opponent is built on counts them")
+            .on_hover_text(
+                "The lines of the book (ECO, your files), each counted once, as the research study \
+                 Hastings's opponent is built on counts them",
+            )
             .clicked()
         {
             chosen = Popularity::Lines;

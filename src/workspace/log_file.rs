@@ -3,15 +3,16 @@
 //! Warnings and errors only (a file kept aside, a save that failed, an engine that
 //! died, a panic), one line each with the time in UTC, so the file says what went wrong
 //! without per-frame noise. Any module writes through the `log` crate's macros
-//! (`log::warn!`, `log::error!`); [`install`] points them at the file. When the file
-//! passes [`ROTATE_AT`] bytes at start, it becomes `hastings.log.1` (the one before is
-//! dropped), so two files of at most about a megabyte each are kept.
+//! (`log::warn!`, `log::error!`); [`install`] points them at the file, which is made
+//! at the first line (a run without warnings writes nothing). When the file has passed
+//! [`ROTATE_AT`] bytes by then, it becomes `hastings.log.1` (the one before is dropped),
+//! so two files of about a megabyte each at most are kept.
 //!
 //! ```
 //! use hastings::workspace::log_file::{LOG_FILE, LogFile};
 //!
 //! let dir = std::env::temp_dir().join(format!("hastings-doc-log-{}", std::process::id()));
-//! let log = LogFile::open(&dir)?;
+//! let log = LogFile::new(&dir);
 //! log.write_line(log::Level::Warn, "hastings::doc", "something to know");
 //! let text = std::fs::read_to_string(dir.join(LOG_FILE))?;
 //! assert!(text.ends_with("WARN hastings::doc: something to know\n"));
@@ -30,33 +31,38 @@ pub const LOG_FILE: &str = "hastings.log";
 /// The size (bytes) past which the log is rotated at start.
 pub const ROTATE_AT: u64 = 1 << 20;
 
-/// The log file, open for appending.
+/// The log file, opened for appending at its first line (a run that logs nothing
+/// makes no file, nor the data folder).
 #[derive(Debug)]
 pub struct LogFile {
-    file: Mutex<File>,
+    file: Mutex<Option<File>>,
     path: PathBuf,
 }
 
 impl LogFile {
-    /// Opens (or makes) `hastings.log` in `dir`, rotating it first when it is larger
-    /// than [`ROTATE_AT`].
-    ///
-    /// # Errors
-    ///
-    /// The file system's error when the folder or the file cannot be made.
-    pub fn open(dir: &Path) -> io::Result<LogFile> {
-        fs::create_dir_all(dir)?;
-        let path = dir.join(LOG_FILE);
-        if fs::metadata(&path).is_ok_and(|m| m.len() > ROTATE_AT) {
-            let mut older = path.clone().into_os_string();
-            older.push(".1");
-            fs::rename(&path, PathBuf::from(older))?;
+    /// The log `hastings.log` in `dir`; nothing is made until a line is written.
+    pub fn new(dir: &Path) -> LogFile {
+        LogFile {
+            file: Mutex::new(None),
+            path: dir.join(LOG_FILE),
         }
-        let file = OpenOptions::new().create(true).append(true).open(&path)?;
-        Ok(LogFile {
-            file: Mutex::new(file),
-            path,
-        })
+    }
+
+    /// Opens (or makes) the file, rotating it first when it is larger than
+    /// [`ROTATE_AT`].
+    fn open_file(&self) -> io::Result<File> {
+        if let Some(dir) = self.path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        if fs::metadata(&self.path).is_ok_and(|m| m.len() > ROTATE_AT) {
+            let mut older = self.path.clone().into_os_string();
+            older.push(".1");
+            fs::rename(&self.path, PathBuf::from(older))?;
+        }
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)
     }
 
     /// Where the log is written.
@@ -77,7 +83,12 @@ impl LogFile {
             .file
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let _ = file.write_all(line.as_bytes());
+        if file.is_none() {
+            *file = self.open_file().ok();
+        }
+        if let Some(file) = file.as_mut() {
+            let _ = file.write_all(line.as_bytes());
+        }
     }
 }
 
@@ -97,7 +108,9 @@ impl log::Log for LogFile {
             .file
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let _ = file.flush();
+        if let Some(file) = file.as_mut() {
+            let _ = file.flush();
+        }
     }
 }
 
@@ -107,10 +120,9 @@ impl log::Log for LogFile {
 ///
 /// # Errors
 ///
-/// The file system's error when the log cannot be opened (the program runs on, without
-/// a log), or [`io::ErrorKind::AlreadyExists`] when a logger is already installed.
+/// [`io::ErrorKind::AlreadyExists`] when a logger is already installed.
 pub fn install(dir: &Path) -> io::Result<PathBuf> {
-    let log = LogFile::open(dir)?;
+    let log = LogFile::new(dir);
     let path = log.path().to_owned();
     log::set_boxed_logger(Box::new(log))
         .map_err(|e| io::Error::new(io::ErrorKind::AlreadyExists, e.to_string()))?;
@@ -139,7 +151,7 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         let big = vec![b'x'; (ROTATE_AT + 1) as usize];
         fs::write(dir.join(LOG_FILE), &big).unwrap();
-        let log = LogFile::open(&dir).unwrap();
+        let log = LogFile::new(&dir);
         log.write_line(log::Level::Error, "t", "after");
         assert_eq!(fs::read(dir.join("hastings.log.1")).unwrap(), big);
         let text = fs::read_to_string(dir.join(LOG_FILE)).unwrap();
@@ -151,10 +163,11 @@ mod tests {
     #[test]
     fn info_and_debug_are_not_logged() {
         let dir = std::env::temp_dir().join(format!("hastings-log-level-{}", std::process::id()));
-        let log = LogFile::open(&dir).unwrap();
+        let log = LogFile::new(&dir);
         use log::Log as _;
         assert!(log.enabled(&log::Metadata::builder().level(log::Level::Warn).build()));
         assert!(!log.enabled(&log::Metadata::builder().level(log::Level::Info).build()));
-        fs::remove_dir_all(&dir).ok();
+        // Nothing logged: no file, not even the folder.
+        assert!(!dir.exists());
     }
 }

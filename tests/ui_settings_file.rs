@@ -12,7 +12,7 @@ use egui_kittest::kittest::Queryable as _;
 use hastings::coach::Command;
 use hastings::coach::board_look::{BoardLook, BoardTheme, Coordinates, PieceSet};
 use hastings::coach::settings::{Settings, Side};
-use hastings::ui::TrainerApp;
+use hastings::ui::{TrainerApp, setting_label};
 use hastings::workspace::data_dir::claim;
 use hastings::workspace::settings_file::{SETTINGS_FILE, save_settings};
 
@@ -108,7 +108,11 @@ fn a_settings_file_cut_in_half_keeps_what_is_before_the_cut_and_says_so_on_scree
                 settings[name], defaults[name],
                 "{name}: after the cut, reset"
             );
-            assert!(message.contains(name.as_str()), "{name} named: {message}");
+            let label = setting_label(name);
+            assert!(
+                message.contains(label),
+                "{name} named as {label}: {message}"
+            );
             reset += 1;
         }
     }
@@ -163,7 +167,7 @@ fn one_bad_entry_resets_that_setting_alone() {
     assert_eq!(app.coach().settings(), &expected);
     let message = app.settings_notice().unwrap();
     assert!(
-        message.contains("reset to their defaults: iterations."),
+        message.contains("Reset to their defaults: Lines explored (Iterations). Every other"),
         "{message}"
     );
     assert_eq!(kept_aside(&dir).len(), 1);

@@ -72,3 +72,4 @@ mod workshop_panel;
 pub use crate::coach::format;
 pub use app::TrainerApp;
 pub use native::{RunOptions, UiError, run};
+pub use settings_notice::setting_label;

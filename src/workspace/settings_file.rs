@@ -62,6 +62,8 @@ pub struct SettingsLoaded<T> {
     pub reset: Vec<String>,
     /// Where the damaged file was kept.
     pub kept_aside: Option<PathBuf>,
+    /// Why the file did not read whole (the parser's words: where and what).
+    pub damage: Option<String>,
     /// What to tell the user, in one line, when the file was not read whole.
     pub warning: Option<String>,
 }
@@ -78,6 +80,7 @@ where
                 value: None,
                 reset: Vec::new(),
                 kept_aside: None,
+                damage: None,
                 warning: None,
             };
         }
@@ -88,6 +91,7 @@ where
                 value: Some(T::default()),
                 reset: Vec::new(),
                 kept_aside: None,
+                damage: None,
                 warning: Some(format!(
                     "Your settings could not be read ({}: {e}); this window uses the defaults.",
                     path.display()
@@ -103,6 +107,7 @@ where
                 value: Some(value),
                 reset: Vec::new(),
                 kept_aside: None,
+                damage: None,
                 warning: None,
             };
         }
@@ -129,6 +134,7 @@ where
         value: Some(value),
         reset,
         kept_aside: kept_aside.ok(),
+        damage: Some(whole_error.to_string()),
         warning: Some(warning),
     }
 }

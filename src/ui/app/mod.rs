@@ -141,7 +141,17 @@ impl TrainerApp {
     ) -> TrainerApp {
         let loaded = settings_file.as_deref().map(load_settings::<Settings>);
         let (from_file, warning) = match loaded {
-            Some(loaded) => (loaded.value, loaded.warning),
+            Some(loaded) => {
+                let notice = match (&loaded.damage, &loaded.warning) {
+                    (Some(damage), _) => Some(super::settings_notice::settings_notice_text(
+                        damage,
+                        loaded.kept_aside.as_deref(),
+                        &loaded.reset,
+                    )),
+                    (None, warning) => warning.clone(),
+                };
+                (loaded.value, notice)
+            }
             None => (None, None),
         };
         let stored = from_file

@@ -159,21 +159,21 @@ impl Coach {
         if self.check.job.is_some() {
             return;
         }
-        let Some(theory) = self.workspace.theory() else {
+        let Some(theory) = self.ctx.workspace.theory() else {
             self.check.result = Some(Err(
                 "A check needs your repertoire: untick ECO in the Book tab and load it as “My repertoire”."
                     .to_owned(),
             ));
             return;
         };
-        let repertoire = Arc::clone(&self.graph);
-        let learner = self.session.learner();
-        let style = self.settings.style.clone();
+        let repertoire = Arc::clone(&self.ctx.graph);
+        let learner = self.ctx.session.learner();
+        let style = self.ctx.settings.style.clone();
         let depth = self.coverage.params.depth;
         let cache_dir = self.analysis_dir();
-        let review_log = self.review_log.clone();
+        let review_log = self.ctx.review_log.clone();
         let mut memory = self.check.memory.take();
-        let job = Job::spawn("check", self.wake(), move |progress| {
+        let job = Job::spawn("check", self.ctx.wake(), move |progress| {
             let setup = Setup {
                 repertoire: &repertoire,
                 theory: &theory,
@@ -207,7 +207,8 @@ impl Coach {
     /// position is judged at once.
     pub(crate) fn poll_check(&mut self) {
         if self.check.poll() {
-            self.request_repaint_after(std::time::Duration::from_millis(100));
+            self.ctx
+                .request_repaint_after(std::time::Duration::from_millis(100));
         }
         let found = std::mem::take(&mut self.check.found);
         if !found.is_empty() {
@@ -218,7 +219,8 @@ impl Coach {
     /// The folder of engine analyses in the data folder (`analysis/`), when there is
     /// one.
     pub(crate) fn analysis_dir(&self) -> Option<PathBuf> {
-        self.review_log
+        self.ctx
+            .review_log
             .as_ref()
             .and_then(|log| log.parent())
             .map(|dir| dir.join("analysis"))

@@ -118,7 +118,8 @@ impl Coach {
     /// frames would (tests; the window never waits).
     pub fn finish_making_book(&mut self) {
         if let Some(book) = self.make_book.finish() {
-            self.workspace
+            self.ctx
+                .workspace
                 .open(vec![book], crate::workspace::FileMode::Auto);
         }
     }
@@ -163,7 +164,7 @@ impl Coach {
             .path()
             .with_file_name(super::review::PARAMS_FILE);
         let current = load_params(&params_path).value.parameters;
-        let wake = self.wake();
+        let wake = self.ctx.wake();
         let Some(review) = &mut self.review else {
             return;
         };
@@ -186,7 +187,8 @@ impl Coach {
         };
         let result = match job.poll() {
             JobPoll::Running => {
-                self.request_repaint_after(std::time::Duration::from_millis(100));
+                self.ctx
+                    .request_repaint_after(std::time::Duration::from_millis(100));
                 return;
             }
             JobPoll::Finished(Ok(o)) => {

@@ -118,10 +118,10 @@ impl Coach {
     /// changed).
     pub(crate) fn refresh_missed(&mut self) {
         self.missed.refresh(
-            self.progress.progress(),
-            self.progress.generation(),
-            &self.graph,
-            self.book_generation,
+            self.ctx.progress.progress(),
+            self.ctx.progress.generation(),
+            &self.ctx.graph,
+            self.ctx.book_generation,
         );
     }
 }

@@ -65,11 +65,11 @@ impl Coach {
                 Turn::Over(_) => Err("the game is over"),
             };
         }
-        if self.session.viewing().is_some() {
+        if self.ctx.session.viewing().is_some() {
             return Err("this is an earlier position (End goes back to the game)");
         }
-        match self.session.phase() {
-            Phase::LearnerToMove => Ok(self.session.position().clone()),
+        match self.ctx.session.phase() {
+            Phase::LearnerToMove => Ok(self.ctx.session.position().clone()),
             Phase::ComputerToMove => Err("wait for the computer's move"),
             Phase::OutOfBook { .. } => Err("take the wrong move back first (Try again)"),
             Phase::EndOfLine { .. } => Err("the line is over"),

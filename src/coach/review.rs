@@ -118,9 +118,9 @@ impl Coach {
     /// Runs `f` on the review drill with the app's session swapped in.
     pub(crate) fn with_drill<R>(&mut self, f: impl FnOnce(&mut ReviewDrill) -> R) -> Option<R> {
         let review = self.review.as_mut()?;
-        std::mem::swap(&mut self.session, review.drill.session_mut());
+        std::mem::swap(&mut self.ctx.session, review.drill.session_mut());
         let r = f(&mut review.drill);
-        std::mem::swap(&mut self.session, review.drill.session_mut());
+        std::mem::swap(&mut self.ctx.session, review.drill.session_mut());
         Some(r)
     }
 
@@ -131,20 +131,20 @@ impl Coach {
             return;
         }
         self.end_review();
-        self.last_reply = None;
+        self.ctx.last_reply = None;
         if mode == DrillMode::Free {
-            self.session.set_review(None);
-            self.session.new_line();
+            self.ctx.session.set_review(None);
+            self.ctx.session.new_line();
             return;
         }
-        let Some(log) = self.review_log.clone() else {
-            self.message = Some("Review mode needs a data directory to keep its log.".into());
+        let Some(log) = self.ctx.review_log.clone() else {
+            self.ctx.message = Some("Review mode needs a data directory to keep its log.".into());
             return;
         };
         let store = match ReviewStore::open(&log) {
             Ok(s) => s,
             Err(e) => {
-                self.message = Some(format!("Cannot open the review log: {e}"));
+                self.ctx.message = Some(format!("Cannot open the review log: {e}"));
                 return;
             }
         };
@@ -158,23 +158,23 @@ impl Coach {
             .cloned()
             .collect::<Vec<_>>();
         let schedule = store.schedule(&scheduler);
-        let learner = self.session.learner();
-        let deck = Arc::new(Deck::new(&self.graph, learner));
+        let learner = self.ctx.session.learner();
+        let deck = Arc::new(Deck::new(&self.ctx.graph, learner));
         let settings = ReviewSettings {
             kind: match mode {
                 DrillMode::Mistakes => SessionKind::MistakesOnly,
                 _ => SessionKind::Due,
             },
             fuzz: self.review_fuzz,
-            lead_in: self.settings.review_at_position.then_some(0),
+            lead_in: self.ctx.settings.review_at_position.then_some(0),
             ..ReviewSettings::default()
         };
         let missed = match mode {
-            DrillMode::Mistakes => missed_cards(&deck, self.progress.progress()),
+            DrillMode::Mistakes => missed_cards(&deck, self.ctx.progress.progress()),
             _ => Vec::new(),
         };
         let drill = ReviewDrill::with_missed(
-            self.session.clone(),
+            self.ctx.session.clone(),
             deck,
             scheduler,
             schedule,
@@ -192,15 +192,15 @@ impl Coach {
         });
         // The drill started its first line in its own session: take it.
         if let Some(r) = &mut self.review {
-            std::mem::swap(&mut self.session, r.drill.session_mut());
+            std::mem::swap(&mut self.ctx.session, r.drill.session_mut());
         }
-        self.message = None;
+        self.ctx.message = None;
     }
 
     /// For the screenshot: review mode on the review log beside `progress_file` (read
     /// only: the screenshot grades nothing), the Progress tab shown.
     pub fn show_review_progress(&mut self, progress_file: Option<PathBuf>) {
-        self.review_log = progress_file.as_deref().and_then(review_log_path);
+        self.ctx.review_log = progress_file.as_deref().and_then(review_log_path);
         self.set_drill_mode(DrillMode::Review);
     }
 

@@ -37,7 +37,7 @@ impl Coach {
 
     /// How many chosen chapters are for each side (see [`Sides`]).
     pub fn chapter_sides(&self) -> Sides {
-        self.workspace.sides()
+        self.ctx.workspace.sides()
     }
 
     /// The next repertoire opened is for `side` (said in Start here): it is not asked.
@@ -47,7 +47,7 @@ impl Coach {
 
     /// A file was imported: ask which side it is for, unless its tags or Start here said.
     pub(crate) fn after_import(&mut self, path: &Path) {
-        let Some(question) = self.workspace.side_question(path) else {
+        let Some(question) = self.ctx.workspace.side_question(path) else {
             return;
         };
         match self.sides.said.take() {
@@ -62,13 +62,13 @@ impl Coach {
         if self.sides.question.as_ref().is_some_and(|q| q.path == path) {
             self.sides.question = None;
         }
-        let mut choice = self.workspace.choice().clone();
+        let mut choice = self.ctx.workspace.choice().clone();
         if let Some(file) = choice.files.iter_mut().find(|f| f.path == path) {
             file.side = side;
             file.side_asked = true;
         }
-        self.workspace.set_choice(choice);
-        self.settings.book = self.workspace.choice().clone();
+        self.ctx.workspace.set_choice(choice);
+        self.ctx.settings.book = self.ctx.workspace.choice().clone();
         // Said of the whole file: the drill follows it once the book is rebuilt.
         self.sides.seen = Sides::default();
     }
@@ -76,23 +76,23 @@ impl Coach {
     /// Keeps the workspace's drilled side the learner's (the other side's chapters
     /// leave the book).
     pub(crate) fn sync_drilled_side(&mut self) {
-        let side = Some(self.settings.learner);
-        if self.workspace.choice().side != side {
-            let mut choice = self.workspace.choice().clone();
+        let side = Some(self.ctx.settings.learner);
+        if self.ctx.workspace.choice().side != side {
+            let mut choice = self.ctx.workspace.choice().clone();
             choice.side = side;
-            self.workspace.set_choice(choice);
-            self.settings.book = self.workspace.choice().clone();
+            self.ctx.workspace.set_choice(choice);
+            self.ctx.settings.book = self.ctx.workspace.choice().clone();
         }
     }
 
     /// The book was rebuilt: when its chapters changed and are all for one side, the
     /// learner plays that side.
     pub(crate) fn align_learner(&mut self) {
-        let sides = self.workspace.sides();
+        let sides = self.ctx.workspace.sides();
         if sides != self.sides.seen {
             self.sides.seen = sides;
             if let Some(side) = sides.only()
-                && side != self.settings.learner
+                && side != self.ctx.settings.learner
             {
                 self.apply(Command::SetLearner(Color::from(side)));
                 self.sides.note = Some(format!(
@@ -103,10 +103,10 @@ impl Coach {
             }
         }
         // Told once the book for the new side is built (its own message comes first).
-        if !self.workspace.is_building()
+        if !self.ctx.workspace.is_building()
             && let Some(note) = self.sides.note.take()
         {
-            self.message = Some(match self.message.take() {
+            self.ctx.message = Some(match self.ctx.message.take() {
                 Some(m) => format!("{m} {note}"),
                 None => note,
             });
@@ -115,6 +115,6 @@ impl Coach {
 
     /// "Next line" in a mixed study: the other side's chapters come next.
     pub(crate) fn alternates_sides(&self) -> bool {
-        self.workspace.sides().mixed()
+        self.ctx.workspace.sides().mixed()
     }
 }

@@ -282,19 +282,19 @@ impl Coach {
         GapsKey {
             generation: self.workshop.generation,
             chapter_side: Color::from(side),
-            style: self.settings.style.clone(),
+            style: self.ctx.settings.style.clone(),
             depth: self.coverage.params.depth,
             threshold: self.coverage.params.threshold_percent / 100.0,
-            books: self.workspace.open_books().generation(),
+            books: self.ctx.workspace.open_books().generation(),
             popularity: match explorer {
                 Some(_) => Popularity::Explorer,
-                None => self.settings.book.popularity,
+                None => self.ctx.settings.book.popularity,
             },
             explorer,
             left_out: self
                 .workshop
                 .file()
-                .and_then(|f| self.settings.workshop_train.left_out.get(f.path()))
+                .and_then(|f| self.ctx.settings.workshop_train.left_out.get(f.path()))
                 .cloned()
                 .unwrap_or_default(),
         }
@@ -307,7 +307,8 @@ impl Coach {
         if let Some((key, job)) = &self.workshop_gaps.job {
             match job.poll() {
                 JobPoll::Running => {
-                    self.request_repaint_after(std::time::Duration::from_millis(50));
+                    self.ctx
+                        .request_repaint_after(std::time::Duration::from_millis(50));
                 }
                 JobPoll::Finished(book) => {
                     let key = key.clone();
@@ -363,8 +364,8 @@ impl Coach {
         if let Some((_, old)) = self.workshop_gaps.job.take() {
             old.cancel();
         }
-        let theory = Arc::clone(self.workspace.eco());
-        let books = self.workspace.books();
+        let theory = Arc::clone(self.ctx.workspace.eco());
+        let books = self.ctx.workspace.books();
         let explorer = self
             .workshop_explorer()
             .map(|(index, filter)| Arc::new(FilteredExplorer::new(index, filter)));
@@ -375,7 +376,7 @@ impl Coach {
             threshold: key.threshold,
             ..CoverageOptions::new(key.chapter_side)
         };
-        let job = Job::spawn("repertoire gaps", self.wake(), move |_| {
+        let job = Job::spawn("repertoire gaps", self.ctx.wake(), move |_| {
             let (lines, drilled) = repertoire_lines(&chapters);
             // The trees are the document's: an edit made now copies them while they
             // are held here.
@@ -419,7 +420,7 @@ impl Coach {
     /// the filter); `None` when they come from the book (not chosen, no index open, or a
     /// player the index does not keep).
     fn workshop_explorer(&self) -> Option<ExplorerGames> {
-        if !self.settings.workshop_explorer {
+        if !self.ctx.settings.workshop_explorer {
             return None;
         }
         self.explorer().games()?.ok()
@@ -539,6 +540,6 @@ impl Coach {
             gaps.len(),
             gap.one_in()
         ));
-        self.request_repaint();
+        self.ctx.request_repaint();
     }
 }

@@ -19,13 +19,13 @@ impl Coach {
         let Some(book) = self.current_workshop_book() else {
             return;
         };
-        if Arc::ptr_eq(&book.drill, &self.graph) {
+        if Arc::ptr_eq(&book.drill, &self.ctx.graph) {
             return;
         }
-        self.graph = Arc::clone(&book.drill);
-        self.session.update_graph(Arc::clone(&book.drill));
-        self.book_generation += 1;
-        self.invalidate_chart();
+        self.ctx.graph = Arc::clone(&book.drill);
+        self.ctx.session.update_graph(Arc::clone(&book.drill));
+        self.ctx.book_generation += 1;
+        self.ctx.invalidate_chart();
     }
 
     /// Drills the subtree under the cursor: the drill's book becomes the workshop's
@@ -60,8 +60,8 @@ impl Coach {
             return;
         };
         let learner = Color::from(side);
-        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
-        let style = self.session.style().clone();
+        let seed = self.ctx.settings.fixed_seed().unwrap_or_else(rand::random);
+        let style = self.ctx.session.style().clone();
         let graph = Arc::clone(&book.drill);
         let Ok(mut session) = Session::from_moves(Arc::clone(&graph), learner, style, seed, &moves)
         else {
@@ -71,25 +71,25 @@ impl Coach {
             );
             return;
         };
-        session.continue_counts(&self.session);
-        let theory = Arc::clone(self.workspace.eco());
+        session.continue_counts(&self.ctx.session);
+        let theory = Arc::clone(self.ctx.workspace.eco());
         session.set_theory(Some(theory));
-        self.settings.learner = side;
-        self.orientation = super::settings::Orientation::from_color(learner);
-        self.session = session;
-        self.graph = graph;
-        self.book_generation += 1;
+        self.ctx.settings.learner = side;
+        self.ctx.orientation = super::settings::Orientation::from_color(learner);
+        self.ctx.session = session;
+        self.ctx.graph = graph;
+        self.ctx.book_generation += 1;
         self.coverage.set_aside = None;
         self.after_new_session();
         self.workshop_gaps.train_root = Some(moves.clone());
-        self.settings.workshop_train.drilling = self.workshop.file().map(|f| {
+        self.ctx.settings.workshop_train.drilling = self.workshop.file().map(|f| {
             let uci = moves
                 .iter()
                 .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string());
             (f.path().to_owned(), uci.collect())
         });
-        self.notify(super::Notice::ShowDrill);
-        self.message = Some(if moves.is_empty() {
+        self.ctx.notify(super::Notice::ShowDrill);
+        self.ctx.message = Some(if moves.is_empty() {
             "Drilling the repertoire you are editing.".to_owned()
         } else {
             format!(
@@ -104,13 +104,13 @@ impl Coach {
     /// The drill no longer trains the workshop's repertoire (another book, another file).
     pub(crate) fn stop_workshop_training(&mut self) {
         self.workshop_gaps.train_root = None;
-        self.settings.workshop_train.drilling = None;
+        self.ctx.settings.workshop_train.drilling = None;
     }
 
     /// At the start: when the drill trained a subtree of `path` at the last run, it
     /// does again once the repertoire's book is made.
     pub(crate) fn resume_workshop_training(&mut self, path: &std::path::Path) {
-        let Some((file, uci)) = self.settings.workshop_train.drilling.clone() else {
+        let Some((file, uci)) = self.ctx.settings.workshop_train.drilling.clone() else {
             return;
         };
         if file != path || self.workshop.side().is_none() {
@@ -148,7 +148,7 @@ impl Coach {
         else {
             return;
         };
-        self.settings.workshop_train.toggle(&path, &title);
+        self.ctx.settings.workshop_train.toggle(&path, &title);
         if self.workshop_gaps.train_root.is_some() {
             self.start_workshop_exposure();
         }

@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use super::{WorkshopCommand, WorkshopState};
-use crate::coach::Coach;
+use super::Coach;
+use super::workshop::{WorkshopCommand, WorkshopState};
 
 impl Coach {
     /// The Repertoire tab's workshop.
@@ -26,10 +26,10 @@ impl Coach {
             WorkshopCommand::NextGap => self.next_gap(),
             WorkshopCommand::TrainThis => self.train_this(),
             WorkshopCommand::ToggleTrainChapter(i) => self.toggle_train_chapter(i),
-            WorkshopCommand::GapsFromExplorer(on) => self.settings.workshop_explorer = on,
-            WorkshopCommand::Choose(what) => {
-                self.notify(crate::coach::Notice::ChooseWorkshopFile(what))
-            }
+            WorkshopCommand::GapsFromExplorer(on) => self.ctx.settings.workshop_explorer = on,
+            WorkshopCommand::Choose(what) => self
+                .ctx
+                .notify(crate::coach::Notice::ChooseWorkshopFile(what)),
             command => {
                 let before = self.workshop.file().map(|f| f.path().to_owned());
                 let writes = self.workshop.writes;
@@ -43,11 +43,11 @@ impl Coach {
                     self.stop_workshop_training();
                 }
                 if path.is_some() {
-                    self.settings.workshop_file = path;
+                    self.ctx.settings.workshop_file = path;
                 }
             }
         }
-        self.request_repaint();
+        self.ctx.request_repaint();
     }
 
     /// After a save: where the book has the file loaded, it reads it again (in the
@@ -56,7 +56,7 @@ impl Coach {
         let Some(path) = self.workshop.file().map(|f| f.path().to_owned()) else {
             return;
         };
-        let Some(loaded) = self.workspace.file(&path) else {
+        let Some(loaded) = self.ctx.workspace.file(&path) else {
             return;
         };
         let mode = match loaded.mode {
@@ -64,13 +64,13 @@ impl Coach {
             crate::book::ImportMode::Games => crate::workspace::FileMode::Games,
             crate::book::ImportMode::Auto => crate::workspace::FileMode::Auto,
         };
-        self.workspace.open(vec![path], mode);
+        self.ctx.workspace.open(vec![path], mode);
     }
 
     /// Opens the file the workshop had at the last run (asking first when it has
     /// unsaved edits).
     pub(crate) fn reopen_workshop(&mut self) {
-        let Some(path) = self.settings.workshop_file.clone() else {
+        let Some(path) = self.ctx.settings.workshop_file.clone() else {
             return;
         };
         if path.exists() {

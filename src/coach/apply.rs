@@ -192,6 +192,7 @@ impl Coach {
             }
             Command::SaveProfile => {
                 let name = self
+                    .style
                     .profile
                     .as_ref()
                     .filter(|p| p.style == self.ctx.settings.style)
@@ -319,7 +320,7 @@ impl Coach {
                 self.new_seed();
                 if !self.review_next_line() {
                     // "Train this" in the Repertoire tab: each line starts at its node.
-                    let restarted = match self.workshop_gaps.train_root.clone() {
+                    let restarted = match self.repertoire.gaps.train_root.clone() {
                         Some(root) => {
                             self.take_workshop_edits();
                             self.ctx.session.start_after(&root).is_ok()
@@ -404,7 +405,7 @@ impl Coach {
             self.ctx.workspace.set_choice(choice);
         }
         self.ctx.message = Some(format!("Playing with the profile {}.", profile.name));
-        self.profile = Some(profile);
+        self.style.profile = Some(profile);
         if add_games {
             self.add_profile_games();
         }
@@ -413,7 +414,8 @@ impl Coach {
 
     /// Adds the games of the loaded fitted profile to the book (read as a collection).
     fn add_profile_games(&mut self) {
-        let Some(Provenance::Fitted(fit)) = self.profile.as_ref().map(|p| &p.provenance) else {
+        let Some(Provenance::Fitted(fit)) = self.style.profile.as_ref().map(|p| &p.provenance)
+        else {
             return;
         };
         let path = std::path::PathBuf::from(&fit.games);

@@ -106,6 +106,10 @@ pub struct CoverageState {
     pub(crate) games: Option<CompareResult>,
     /// The repertoire while a gap is drilled on the theory book.
     pub(crate) set_aside: Option<Arc<PositionGraph>>,
+    /// Whether the Coverage tab is shown (its exposure is computed only then).
+    pub(crate) shown: bool,
+    /// "Most often missed", as the Progress tab shows it.
+    pub(crate) missed: super::missed::MissedState,
 }
 
 impl CoverageState {
@@ -248,7 +252,7 @@ impl Coach {
             self.ctx
                 .request_repaint_after(std::time::Duration::from_millis(50));
         }
-        if self.coverage_shown {
+        if self.coverage.shown {
             self.start_coverage();
         }
     }

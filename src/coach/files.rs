@@ -108,7 +108,7 @@ impl Coach {
     /// Gives the drill the workspace's Polyglot books and popularity, and play past the
     /// book as the settings say.
     pub(crate) fn sync_books(&mut self) {
-        self.books_seen = self.ctx.workspace.open_books().generation();
+        self.drill.books_seen = self.ctx.workspace.open_books().generation();
         self.ctx.settings.book = self.ctx.workspace.choice().clone();
         let books = self.ctx.workspace.books();
         self.ctx
@@ -129,7 +129,7 @@ impl Coach {
     }
 
     pub(crate) fn poll_workspace(&mut self) {
-        if self.ctx.workspace.open_books().generation() != self.books_seen {
+        if self.ctx.workspace.open_books().generation() != self.drill.books_seen {
             self.sync_books();
         }
         let wake = self.ctx.wake();
@@ -200,7 +200,7 @@ impl Coach {
         self.coverage.book_changed();
         self.ctx.invalidate_chart();
         self.ctx.last_reply = None;
-        self.reply_due = None;
+        self.drill.reply_due = None;
         // A review session's cards are the new book's.
         self.restart_review();
         self.ctx.message = Some(format!(

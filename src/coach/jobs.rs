@@ -152,7 +152,7 @@ impl OptimizeState {
 impl Coach {
     /// Starts the optimiser on the review log.
     pub(crate) fn start_optimize(&mut self) {
-        let Some(review) = &self.review else {
+        let Some(review) = &self.review.mode else {
             return;
         };
         if review.optimize.job.is_some() {
@@ -165,7 +165,7 @@ impl Coach {
             .with_file_name(super::review::PARAMS_FILE);
         let current = load_params(&params_path).value.parameters;
         let wake = self.ctx.wake();
-        let Some(review) = &mut self.review else {
+        let Some(review) = &mut self.review.mode else {
             return;
         };
         match Job::spawn("optimize", wake, move |p| optimize(&records, &current, p)) {
@@ -179,7 +179,7 @@ impl Coach {
 
     /// Takes the optimiser's result when it is done and saves the new parameters.
     pub(crate) fn poll_optimize(&mut self) {
-        let Some(review) = &mut self.review else {
+        let Some(review) = &mut self.review.mode else {
             return;
         };
         let Some(job) = &review.optimize.job else {

@@ -111,13 +111,13 @@ impl Coach {
     /// The positions most often missed, most mistakes first (at most
     /// [`MISSED_SHOWN`]), as of the last frame.
     pub fn most_missed(&self) -> &[MissedPosition] {
-        &self.missed.rows
+        &self.coverage.missed.rows
     }
 
     /// Brings "Most often missed" up to date (once a frame; two comparisons when nothing
     /// changed).
     pub(crate) fn refresh_missed(&mut self) {
-        self.missed.refresh(
+        self.coverage.missed.refresh(
             self.ctx.progress.progress(),
             self.ctx.progress.generation(),
             &self.ctx.graph,

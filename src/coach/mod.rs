@@ -40,6 +40,7 @@ pub mod command;
 pub mod compare_games;
 pub mod context;
 pub mod coverage;
+pub mod drill;
 pub mod explorer;
 pub mod files;
 pub mod format;
@@ -92,45 +93,30 @@ pub use self::sounds::Sound;
 pub struct Coach {
     /// What every feature shares: settings, books, the drill, progress, clock, notices.
     pub(crate) ctx: Context,
-    /// When (caller's time) the computer's pending reply is due.
-    reply_due: Option<f64>,
-    /// The workspace's books generation the drill last took its books from.
-    books_seen: u64,
+    /// The drill's own state beside the session: the reply due, completions recorded.
+    pub(crate) drill: drill::DrillState,
     /// The chart's "Explore": lines sampled on a thread.
     pub(crate) sampled_lines: sampled_lines::SampledLinesState,
+    /// The import report shown, if any.
     pub(crate) report: Option<ReportView>,
-    /// The Coverage tab's parameters and jobs.
+    /// The Coverage tab's parameters and jobs, compare my games, the missed positions.
     pub(crate) coverage: CoverageState,
-    /// Whether the Coverage tab is shown (its exposure is computed only then).
-    coverage_shown: bool,
-    /// `Session::lines_completed` when completions were last recorded.
-    completed_seen: u32,
     /// Review mode, when it is on.
-    pub(crate) review: Option<review::ReviewMode>,
-    /// Fuzz review intervals (off in tests, for reproducible due dates).
-    review_fuzz: bool,
-    /// The style profile loaded last, if any.
-    pub(crate) profile: Option<StyleProfile>,
-    /// The learner's style: drilled lines, imported games, the adaptive opponent's coin.
-    pub(crate) learner_style: LearnerStyleState,
-    /// "Most often missed", as the Progress tab shows it.
-    missed: missed::MissedState,
+    pub(crate) review: review::ReviewState,
+    /// The learner's style, the profile loaded, the sides of the repertoires.
+    pub(crate) style: learner_style::StyleState,
     /// Playing on against an engine after the book.
     pub(crate) play_on: play_on::PlayOnState,
     /// "Make a book…".
     pub(crate) make_book: jobs::MakeBookJob,
     /// "Check with an engine" (Coverage tab).
     pub(crate) check: check::CheckState,
-    /// Which side a repertoire is for: the question asked, the side said.
-    pub(crate) sides: sides::SidesState,
     /// The move box's text and its last error.
     pub(crate) move_entry: move_entry::MoveEntryState,
     /// The engine's verdict on a move outside the book.
     pub(crate) verdict: verdict::VerdictState,
-    /// The Repertoire tab: the repertoire file being edited.
-    pub(crate) workshop: workshop::WorkshopState,
-    /// The Repertoire tab's book: the repertoire's graph, its gaps, "Train this".
-    pub(crate) workshop_gaps: workshop_gaps::GapsState,
+    /// The Repertoire tab: the file being edited and its book.
+    pub(crate) repertoire: workshop_coach::RepertoireState,
     /// The Explorer tab: the open index, its filter, the moves on the board.
     pub(crate) explorer: explorer::ExplorerState,
     /// What strong players are predicted to play at the position shown.
@@ -179,28 +165,27 @@ impl Coach {
         let drill_mode = settings.drill_mode;
         let mut coach = Coach {
             ctx: Context::new(settings, workspace, graph, session, progress, review_log),
-            books_seen: 0,
-            reply_due: None,
+            drill: drill::DrillState::default(),
             sampled_lines: sampled_lines::SampledLinesState::default(),
-            explorer: explorer::ExplorerState::default(),
-            workshop: workshop::WorkshopState::with_data_dir(workshop_dir),
-            workshop_gaps: workshop_gaps::GapsState::default(),
-            predictor: predictor::PredictorState::default(),
             report: None,
             coverage: CoverageState::default(),
-            coverage_shown: false,
-            completed_seen: 0,
-            review: None,
-            review_fuzz: true,
-            profile: None,
-            learner_style,
-            missed: missed::MissedState::default(),
+            review: review::ReviewState::default(),
+            style: learner_style::StyleState {
+                profile: None,
+                learner: learner_style,
+                sides: sides::SidesState::default(),
+            },
             play_on: play_on::PlayOnState::default(),
             make_book: jobs::MakeBookJob::default(),
             check: check::CheckState::default(),
-            sides: sides::SidesState::default(),
             move_entry: move_entry::MoveEntryState::default(),
             verdict: verdict::VerdictState::default(),
+            repertoire: workshop_coach::RepertoireState {
+                editor: workshop::WorkshopState::with_data_dir(workshop_dir),
+                gaps: workshop_gaps::GapsState::default(),
+            },
+            explorer: explorer::ExplorerState::default(),
+            predictor: predictor::PredictorState::default(),
         };
         // The drill mode of the last run, where there is a review log to keep.
         if coach.ctx.review_log.is_some() {
@@ -247,7 +232,7 @@ impl Coach {
     /// Tells the coach whether the Coverage tab is shown: its exposure is computed (and
     /// kept up to date) only then.
     pub fn set_coverage_shown(&mut self, shown: bool) {
-        self.coverage_shown = shown;
+        self.coverage.shown = shown;
     }
 
     /// Counts the changes that invalidate a chart computed earlier (a finished
@@ -351,7 +336,7 @@ impl Coach {
             position: session.position_at(ply).clone(),
             hidden: viewing.is_none()
                 && *session.phase() == crate::trainer::Phase::LearnerToMove
-                && (self.ctx.settings.hide_answer || self.review.is_some()),
+                && (self.ctx.settings.hide_answer || self.review.mode.is_some()),
             playing_on: false,
         }
     }
@@ -393,31 +378,32 @@ impl Coach {
 
     /// The style profile loaded last, if any.
     pub fn profile(&self) -> Option<&StyleProfile> {
-        self.profile.as_ref()
+        self.style.profile.as_ref()
     }
 
     /// The learner's style posterior (drilled lines and their games among the loaded
     /// files), `None` before any.
     pub fn learner_style(&self) -> Option<Posterior> {
-        self.learner_style.posterior()
+        self.style.learner.posterior()
     }
 
     /// The learner's style as the panel shows it: recomputed from the loaded files when
     /// they or the learner's name changed.
     pub fn learner_style_state(&mut self) -> &LearnerStyleState {
-        self.learner_style
+        self.style
+            .learner
             .refresh(&self.ctx.workspace, &self.ctx.settings.learner_name);
-        &self.learner_style
+        &self.style.learner
     }
 
     /// The learner's most likely style class and the posterior.
     pub fn learner_style_class(&self) -> Option<(Posterior, StyleClass)> {
-        self.learner_style.posterior().map(|p| (p, p.class()))
+        self.style.learner.posterior().map(|p| (p, p.class()))
     }
 
     /// The adaptive opponent's pick for a mixed learner in this session.
     pub fn adaptation_coin(&self) -> Adaptation {
-        self.learner_style.coin
+        self.style.learner.coin
     }
 
     // ----- dispatch -----
@@ -447,7 +433,7 @@ impl Coach {
                     Event::SetLearner(color) => self.apply_command(Command::SetLearner(color)),
                     Event::NewLine => self.apply_command(Command::Action(Action::NewLine)),
                     Event::ShowInRepertoire(moves) => {
-                        if self.workshop.file().is_some() {
+                        if self.repertoire.editor.file().is_some() {
                             let go = workshop::WorkshopCommand::GoToMoves(moves);
                             self.apply_command(Command::Workshop(go));
                             self.ctx.notify(Notice::ShowRepertoire);
@@ -493,7 +479,7 @@ impl Coach {
     /// Records the lines the drill completed since the last call.
     fn record_completions(&mut self) {
         let done = self.ctx.session.lines_completed();
-        if done > self.completed_seen {
+        if done > self.drill.completed_seen {
             let title = self
                 .ctx
                 .session
@@ -504,7 +490,8 @@ impl Coach {
                 == shakmaty::Position::board(&shakmaty::Chess::default())
             {
                 let moves: Vec<Move> = self.ctx.session.moves().iter().map(|m| m.mv).collect();
-                self.learner_style
+                self.style
+                    .learner
                     .record(&moves, self.ctx.session.learner());
                 self.ctx
                     .progress
@@ -514,7 +501,7 @@ impl Coach {
             self.ctx.progress.save();
             self.adapt_style();
         }
-        self.completed_seen = done;
+        self.drill.completed_seen = done;
     }
 
     /// With the adaptive opponent on, sets the computer's style to the answer to the
@@ -523,12 +510,13 @@ impl Coach {
         if !self.ctx.settings.adaptive {
             return;
         }
-        self.learner_style
+        self.style
+            .learner
             .refresh(&self.ctx.workspace, &self.ctx.settings.learner_name);
         let Some((_, class)) = self.learner_style_class() else {
             return;
         };
-        let style = Adaptation::for_class(class, self.learner_style.coin)
+        let style = Adaptation::for_class(class, self.style.learner.coin)
             .style(self.ctx.settings.style.tau());
         if style != *self.ctx.session.style() {
             self.ctx.settings.style = style.clone();
@@ -538,20 +526,20 @@ impl Coach {
 
     fn computer_reply(&mut self) {
         if !self.ctx.session.reply_pending() || self.ctx.session.viewing().is_some() {
-            self.reply_due = None;
+            self.drill.reply_due = None;
             return;
         }
         let now = self.ctx.now;
-        let Some(due) = self.reply_due else {
+        let Some(due) = self.drill.reply_due else {
             // The learner's move is drawn at least once before the reply, even with no delay.
             let delay = f64::from(self.ctx.settings.reply_delay_ms) / 1000.0;
-            self.reply_due = Some(now + delay);
+            self.drill.reply_due = Some(now + delay);
             self.ctx
                 .request_repaint_after(Duration::from_secs_f64(delay));
             return;
         };
         if now + 1e-9 >= due {
-            self.reply_due = None;
+            self.drill.reply_due = None;
             // A transposition is announced under the opening name (Session::announcement).
             let reply = match self.review_reply() {
                 Some(reply) => reply,
@@ -582,7 +570,7 @@ impl Coach {
     pub fn shut_down(&mut self) {
         self.sampled_lines.cancel();
         self.ctx.workspace.cancel_all();
-        self.workshop.close();
+        self.repertoire.editor.close();
         self.ctx.progress.save_now();
         self.end_review();
     }

@@ -60,6 +60,23 @@ pub struct ReviewMode {
     pub(crate) optimize: super::jobs::OptimizeState,
 }
 
+/// Review mode, when it is on, and whether its due dates are fuzzed.
+pub struct ReviewState {
+    /// Review mode, when it is on.
+    pub(crate) mode: Option<ReviewMode>,
+    /// Fuzz review intervals (off in tests, for reproducible due dates).
+    pub(crate) fuzz: bool,
+}
+
+impl Default for ReviewState {
+    fn default() -> ReviewState {
+        ReviewState {
+            mode: None,
+            fuzz: true,
+        }
+    }
+}
+
 /// The current time at the learner's offset.
 pub(crate) fn now() -> Timestamp {
     Timestamp::from_clock(Clock::local())
@@ -90,34 +107,37 @@ fn missed_cards(deck: &Deck, progress: &Progress) -> Vec<(usize, u32)> {
 impl Coach {
     /// The drill mode.
     pub fn drill_mode(&self) -> DrillMode {
-        self.review.as_ref().map_or(DrillMode::Free, |r| r.mode)
+        self.review
+            .mode
+            .as_ref()
+            .map_or(DrillMode::Free, |r| r.mode)
     }
 
     /// The review drill, when review mode is on (its session is not the one drawn: read
     /// [`Coach::session`]).
     pub fn review_drill(&self) -> Option<&ReviewDrill> {
-        self.review.as_ref().map(|r| &r.drill)
+        self.review.mode.as_ref().map(|r| &r.drill)
     }
 
     /// Turns the fuzz of review intervals on or off (for the next review session; tests
     /// turn it off for reproducible due dates).
     pub fn set_review_fuzz(&mut self, fuzz: bool) {
-        self.review_fuzz = fuzz;
+        self.review.fuzz = fuzz;
     }
 
     /// The review log, when review mode is on.
     pub fn review_store(&self) -> Option<&ReviewStore> {
-        self.review.as_ref().map(|r| &r.store)
+        self.review.mode.as_ref().map(|r| &r.store)
     }
 
     /// What the review drill waits for (`None` outside review mode).
     pub fn review_step(&self) -> Option<ReviewStep> {
-        self.review.as_ref().map(|r| r.drill.step())
+        self.review.mode.as_ref().map(|r| r.drill.step())
     }
 
     /// Runs `f` on the review drill with the app's session swapped in.
     pub(crate) fn with_drill<R>(&mut self, f: impl FnOnce(&mut ReviewDrill) -> R) -> Option<R> {
-        let review = self.review.as_mut()?;
+        let review = self.review.mode.as_mut()?;
         std::mem::swap(&mut self.ctx.session, review.drill.session_mut());
         let r = f(&mut review.drill);
         std::mem::swap(&mut self.ctx.session, review.drill.session_mut());
@@ -165,7 +185,7 @@ impl Coach {
                 DrillMode::Mistakes => SessionKind::MistakesOnly,
                 _ => SessionKind::Due,
             },
-            fuzz: self.review_fuzz,
+            fuzz: self.review.fuzz,
             lead_in: self.ctx.settings.review_at_position.then_some(0),
             ..ReviewSettings::default()
         };
@@ -182,7 +202,7 @@ impl Coach {
             &missed,
             now(),
         );
-        self.review = Some(ReviewMode {
+        self.review.mode = Some(ReviewMode {
             mode,
             drill,
             store,
@@ -191,7 +211,7 @@ impl Coach {
             optimize: Default::default(),
         });
         // The drill started its first line in its own session: take it.
-        if let Some(r) = &mut self.review {
+        if let Some(r) = &mut self.review.mode {
             std::mem::swap(&mut self.ctx.session, r.drill.session_mut());
         }
         self.ctx.message = None;
@@ -217,13 +237,14 @@ impl Coach {
     pub(crate) fn end_review(&mut self) {
         let records = self.with_drill(|d| d.finish()).unwrap_or_default();
         self.append_reviews(records);
-        self.review = None;
+        self.review.mode = None;
     }
 
     /// Appends the reviews the drill committed since the last frame (synced).
     pub(crate) fn save_reviews(&mut self) {
         let records = self
             .review
+            .mode
             .as_mut()
             .map(|r| r.drill.take_reviews())
             .unwrap_or_default();
@@ -231,7 +252,7 @@ impl Coach {
     }
 
     fn append_reviews(&mut self, records: Vec<crate::review::ReviewRecord>) {
-        let Some(review) = &mut self.review else {
+        let Some(review) = &mut self.review.mode else {
             return;
         };
         for r in &records {
@@ -261,7 +282,7 @@ impl Coach {
     }
 
     fn set_last_grade(&mut self, grade: Option<Rating>) {
-        if let Some(r) = &mut self.review {
+        if let Some(r) = &mut self.review.mode {
             r.last_grade = grade;
         }
     }

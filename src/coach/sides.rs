@@ -32,7 +32,7 @@ pub struct SidesState {
 impl Coach {
     /// The question to show: which side is a just-loaded repertoire for?
     pub fn side_question(&self) -> Option<&SideQuestion> {
-        self.sides.question.as_ref()
+        self.style.sides.question.as_ref()
     }
 
     /// How many chosen chapters are for each side (see [`Sides`]).
@@ -42,7 +42,7 @@ impl Coach {
 
     /// The next repertoire opened is for `side` (said in Start here): it is not asked.
     pub(crate) fn repertoire_for(&mut self, side: Side) {
-        self.sides.said = Some(side);
+        self.style.sides.said = Some(side);
     }
 
     /// A file was imported: ask which side it is for, unless its tags or Start here said.
@@ -50,17 +50,23 @@ impl Coach {
         let Some(question) = self.ctx.workspace.side_question(path) else {
             return;
         };
-        match self.sides.said.take() {
+        match self.style.sides.said.take() {
             Some(side) => self.answer_side(path.to_owned(), Some(side)),
-            None => self.sides.question = Some(question),
+            None => self.style.sides.question = Some(question),
         }
     }
 
     /// The learner said which side the file at `path` is for (`None`: both, or no
     /// answer); the question is not asked again.
     pub(crate) fn answer_side(&mut self, path: PathBuf, side: Option<Side>) {
-        if self.sides.question.as_ref().is_some_and(|q| q.path == path) {
-            self.sides.question = None;
+        if self
+            .style
+            .sides
+            .question
+            .as_ref()
+            .is_some_and(|q| q.path == path)
+        {
+            self.style.sides.question = None;
         }
         let mut choice = self.ctx.workspace.choice().clone();
         if let Some(file) = choice.files.iter_mut().find(|f| f.path == path) {
@@ -70,7 +76,7 @@ impl Coach {
         self.ctx.workspace.set_choice(choice);
         self.ctx.settings.book = self.ctx.workspace.choice().clone();
         // Said of the whole file: the drill follows it once the book is rebuilt.
-        self.sides.seen = Sides::default();
+        self.style.sides.seen = Sides::default();
     }
 
     /// Keeps the workspace's drilled side the learner's (the other side's chapters
@@ -89,13 +95,13 @@ impl Coach {
     /// learner plays that side.
     pub(crate) fn align_learner(&mut self) {
         let sides = self.ctx.workspace.sides();
-        if sides != self.sides.seen {
-            self.sides.seen = sides;
+        if sides != self.style.sides.seen {
+            self.style.sides.seen = sides;
             if let Some(side) = sides.only()
                 && side != self.ctx.settings.learner
             {
                 self.apply(Command::SetLearner(Color::from(side)));
-                self.sides.note = Some(format!(
+                self.style.sides.note = Some(format!(
                     "Your repertoire is for {}: you play {}.",
                     side.name(),
                     side.name()
@@ -104,7 +110,7 @@ impl Coach {
         }
         // Told once the book for the new side is built (its own message comes first).
         if !self.ctx.workspace.is_building()
-            && let Some(note) = self.sides.note.take()
+            && let Some(note) = self.style.sides.note.take()
         {
             self.ctx.message = Some(match self.ctx.message.take() {
                 Some(m) => format!("{m} {note}"),

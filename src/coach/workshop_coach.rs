@@ -8,16 +8,24 @@ use std::path::PathBuf;
 use super::Coach;
 use super::workshop::{WorkshopCommand, WorkshopState};
 
+/// The Repertoire tab: the file being edited, and its book (gaps, "Train this").
+pub struct RepertoireState {
+    /// The repertoire file being edited.
+    pub(crate) editor: WorkshopState,
+    /// The repertoire's graph, its gaps, "Train this".
+    pub(crate) gaps: super::workshop_gaps::GapsState,
+}
+
 impl Coach {
     /// The Repertoire tab's workshop.
     pub fn workshop(&self) -> &WorkshopState {
-        &self.workshop
+        &self.repertoire.editor
     }
 
     /// Sets the folder for the workshop's backups and journal (the window's data
     /// folder; tests use a temporary one).
     pub fn set_workshop_data_dir(&mut self, dir: Option<PathBuf>) {
-        self.workshop.data_dir = dir;
+        self.repertoire.editor.data_dir = dir;
     }
 
     /// Carries out a command of the Repertoire tab.
@@ -31,13 +39,13 @@ impl Coach {
                 .ctx
                 .notify(crate::coach::Notice::ChooseWorkshopFile(what)),
             command => {
-                let before = self.workshop.file().map(|f| f.path().to_owned());
-                let writes = self.workshop.writes;
-                self.workshop.apply(command);
-                if self.workshop.writes != writes {
+                let before = self.repertoire.editor.file().map(|f| f.path().to_owned());
+                let writes = self.repertoire.editor.writes;
+                self.repertoire.editor.apply(command);
+                if self.repertoire.editor.writes != writes {
                     self.read_saved_repertoire_again();
                 }
-                let path = self.workshop.file().map(|f| f.path().to_owned());
+                let path = self.repertoire.editor.file().map(|f| f.path().to_owned());
                 if path != before {
                     // Another file: the drill no longer trains the last one's subtree.
                     self.stop_workshop_training();
@@ -53,7 +61,7 @@ impl Coach {
     /// After a save: where the book has the file loaded, it reads it again (in the
     /// background), so the drill and the Coverage tab use the saved version.
     fn read_saved_repertoire_again(&mut self) {
-        let Some(path) = self.workshop.file().map(|f| f.path().to_owned()) else {
+        let Some(path) = self.repertoire.editor.file().map(|f| f.path().to_owned()) else {
             return;
         };
         let Some(loaded) = self.ctx.workspace.file(&path) else {
@@ -74,10 +82,10 @@ impl Coach {
             return;
         };
         if path.exists() {
-            self.workshop.open(&path);
+            self.repertoire.editor.open(&path);
             self.resume_workshop_training(&path);
         } else {
-            self.workshop.set_message(format!(
+            self.repertoire.editor.set_message(format!(
                 "The repertoire open last time, {}, is not there any more.",
                 path.display()
             ));

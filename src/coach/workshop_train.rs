@@ -33,22 +33,24 @@ impl Coach {
     /// until another book is chosen. When the book of the latest edits is still being
     /// made, the drill starts once it is (the window does not wait).
     pub(crate) fn train_this(&mut self) {
-        if self.workshop.side().is_none() {
-            self.workshop
+        if self.repertoire.editor.side().is_none() {
+            self.repertoire
+                .editor
                 .set_message("Open a repertoire for White or Black first.".to_owned());
             return;
         }
-        if !self.workshop.starts_at_standard() {
-            self.workshop
+        if !self.repertoire.editor.starts_at_standard() {
+            self.repertoire
+                .editor
                 .set_message("Only chapters from the standard position can be drilled.".to_owned());
             return;
         }
-        let moves = self.workshop.moves();
+        let moves = self.repertoire.editor.moves();
         match self.current_workshop_book() {
             Some(book) => self.start_training(&book, moves),
             None => {
                 // The book of the latest edits is being made: the drill starts when it is.
-                self.workshop_gaps.pending = Some(Pending::TrainThis(moves));
+                self.repertoire.gaps.pending = Some(Pending::TrainThis(moves));
                 self.start_workshop_exposure();
             }
         }
@@ -56,7 +58,7 @@ impl Coach {
 
     /// "Train this" once the book is there: the drill on `book` after `moves`.
     pub(super) fn start_training(&mut self, book: &WorkshopBook, moves: Vec<Move>) {
-        let Some(side) = self.workshop.side() else {
+        let Some(side) = self.repertoire.editor.side() else {
             return;
         };
         let learner = Color::from(side);
@@ -65,7 +67,7 @@ impl Coach {
         let graph = Arc::clone(&book.drill);
         let Ok(mut session) = Session::from_moves(Arc::clone(&graph), learner, style, seed, &moves)
         else {
-            self.workshop.set_message(
+            self.repertoire.editor.set_message(
                 "This position is not in the chapters drilled: add the moves to one first."
                     .to_owned(),
             );
@@ -81,8 +83,8 @@ impl Coach {
         self.ctx.book_generation += 1;
         self.coverage.set_aside = None;
         self.after_new_session();
-        self.workshop_gaps.train_root = Some(moves.clone());
-        self.ctx.settings.workshop_train.drilling = self.workshop.file().map(|f| {
+        self.repertoire.gaps.train_root = Some(moves.clone());
+        self.ctx.settings.workshop_train.drilling = self.repertoire.editor.file().map(|f| {
             let uci = moves
                 .iter()
                 .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string());
@@ -103,7 +105,7 @@ impl Coach {
 impl Coach {
     /// The drill no longer trains the workshop's repertoire (another book, another file).
     pub(crate) fn stop_workshop_training(&mut self) {
-        self.workshop_gaps.train_root = None;
+        self.repertoire.gaps.train_root = None;
         self.ctx.settings.workshop_train.drilling = None;
     }
 
@@ -113,7 +115,7 @@ impl Coach {
         let Some((file, uci)) = self.ctx.settings.workshop_train.drilling.clone() else {
             return;
         };
-        if file != path || self.workshop.side().is_none() {
+        if file != path || self.repertoire.editor.side().is_none() {
             return;
         }
         let mut pos = Chess::default();
@@ -130,18 +132,19 @@ impl Coach {
             pos.play_unchecked(mv);
             moves.push(mv);
         }
-        self.workshop_gaps.pending = Some(Pending::TrainThis(moves));
+        self.repertoire.gaps.pending = Some(Pending::TrainThis(moves));
         self.start_workshop_exposure();
     }
 
     /// Leaves chapter `index` of the workshop's file out of "Train this", or takes it
     /// in again (remembered per file); a drill of the repertoire follows at once.
     pub(crate) fn toggle_train_chapter(&mut self, index: usize) {
-        let Some(path) = self.workshop.file().map(|f| f.path().to_owned()) else {
+        let Some(path) = self.repertoire.editor.file().map(|f| f.path().to_owned()) else {
             return;
         };
         let Some(title) = self
-            .workshop
+            .repertoire
+            .editor
             .document()
             .and_then(|d| d.chapter(index))
             .map(|c| c.title(index + 1))
@@ -149,7 +152,7 @@ impl Coach {
             return;
         };
         self.ctx.settings.workshop_train.toggle(&path, &title);
-        if self.workshop_gaps.train_root.is_some() {
+        if self.repertoire.gaps.train_root.is_some() {
             self.start_workshop_exposure();
         }
     }

@@ -129,7 +129,7 @@ fn make_a_book_from_pgn_in_the_book_tab_adds_it_as_a_source() {
     h.run();
     h.state_mut().finish_making_book();
     h.run();
-    let outcome = h.state().coach().make_book_outcome().unwrap().to_owned();
+    let outcome = h.state().coach().jobs().outcome().unwrap().to_owned();
     assert!(outcome.starts_with("Made twic.bin: "), "{outcome}");
     assert!(outcome.contains("from 110 games"), "{outcome}");
     h.get_by_label_contains("twic.bin (Polyglot book,");

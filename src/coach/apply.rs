@@ -10,7 +10,7 @@ use super::format::count;
 use super::report::ReportView;
 use super::settings::{Orientation, Settings, Side};
 use super::sounds::Sound;
-use super::{Coach, Notice};
+use super::{Coach, Notice, jobs};
 use crate::sampler::profile::{Provenance, StyleProfile};
 use crate::trainer::{MoveOutcome, Phase, Session};
 use crate::workspace::FileMode;
@@ -213,10 +213,13 @@ impl Coach {
             Command::SetSettings(settings) => self.set_settings(*settings),
             Command::SetCoverage(params) => self.coverage.params = params,
             Command::MakeBook { inputs, output } => {
-                let wake = self.ctx.wake();
-                self.make_book.start(inputs, output, wake);
+                let make = jobs::JobsCommand::MakeBook { inputs, output };
+                self.jobs.apply(make, &mut self.ctx);
             }
-            Command::CancelMakeBook => self.make_book.cancel(),
+            Command::CancelMakeBook => {
+                self.jobs
+                    .apply(jobs::JobsCommand::CancelMakeBook, &mut self.ctx);
+            }
             Command::SaveLines(lines, path) => {
                 self.ctx.message = Some(match write_pgn_file(&lines, &path) {
                     Ok(games) => format!("Saved {} games to {}.", count(games), path.display()),

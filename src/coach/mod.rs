@@ -23,13 +23,14 @@
 //!   between runs; [`board_look`]: the board's theme, pieces and coordinates.
 //! - Feature folders: [`explorer`]: the Explorer tab and its game window;
 //!   [`predictor`]: what strong players are predicted to play at the position shown;
-//!   [`sampled_lines`]: the chart's "Explore", lines sampled on a thread.
+//!   [`sampled_lines`]: the chart's "Explore", lines sampled on a thread; [`jobs`]:
+//!   making a Polyglot book; [`drill`]: the drill's state beside the session.
 //! - Not yet in their own folders (still `impl Coach`): [`apply`]: carrying commands
 //!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
 //!   [`coverage`]: the Coverage tab's work (exposure, compare my games, gap drills,
 //!   adding an answer); [`play_on`]: playing on against an engine;
-//!   [`learner_style`]: the learner's style; [`jobs`]: making a
-//!   book and optimising; [`move_entry`]: the move box (a move typed on the keyboard);
+//!   [`learner_style`]: the learner's style; [`optimize`]:
+//!   fitting the memory model; [`move_entry`]: the move box (a move typed on the keyboard);
 //!   [`sounds`]: which sound a move makes; [`verdict`]: a move outside the book judged
 //!   by an engine.
 
@@ -50,6 +51,7 @@ pub mod missed;
 pub mod move_entry;
 pub mod moves;
 pub mod notice;
+pub mod optimize;
 pub mod play_on;
 pub mod predictor;
 pub mod report;
@@ -107,8 +109,8 @@ pub struct Coach {
     pub(crate) style: learner_style::StyleState,
     /// Playing on against an engine after the book.
     pub(crate) play_on: play_on::PlayOnState,
-    /// "Make a book…".
-    pub(crate) make_book: jobs::MakeBookJob,
+    /// The jobs feature: "Make a book…".
+    pub(crate) jobs: jobs::MakeBookJob,
     /// "Check with an engine" (Coverage tab).
     pub(crate) check: check::CheckState,
     /// The move box's text and its last error.
@@ -176,7 +178,7 @@ impl Coach {
                 sides: sides::SidesState::default(),
             },
             play_on: play_on::PlayOnState::default(),
-            make_book: jobs::MakeBookJob::default(),
+            jobs: jobs::MakeBookJob::default(),
             check: check::CheckState::default(),
             move_entry: move_entry::MoveEntryState::default(),
             verdict: verdict::VerdictState::default(),
@@ -346,6 +348,17 @@ impl Coach {
         &self.sampled_lines
     }
 
+    /// The jobs feature: "Make a book…".
+    pub fn jobs(&self) -> &jobs::MakeBookJob {
+        &self.jobs
+    }
+
+    /// Waits until the book being made is written and adds it as a source, as the
+    /// frames would (tests; the window never waits).
+    pub fn finish_making_book(&mut self) {
+        self.jobs.finish(&mut self.ctx);
+    }
+
     /// Starts sampling lines from the position shown on a background thread.
     pub fn start_explore(&mut self) {
         self.sampled_lines.start(&mut self.ctx);
@@ -454,11 +467,7 @@ impl Coach {
         self.poll_workspace();
         self.poll_coverage();
         self.poll_check();
-        if let Some(book) = self.make_book.poll() {
-            self.ctx
-                .workspace
-                .open(vec![book], crate::workspace::FileMode::Auto);
-        }
+        self.jobs.poll(&mut self.ctx);
         if self.play_on.is_active() {
             self.play_on_logic();
         } else {

@@ -57,7 +57,7 @@ pub struct ReviewMode {
     /// The grade of the learner's last answer, while it can still change to Easy.
     pub(crate) last_grade: Option<Rating>,
     /// "Optimise my memory model".
-    pub(crate) optimize: super::jobs::OptimizeState,
+    pub(crate) optimize: super::optimize::OptimizeState,
 }
 
 /// Review mode, when it is on, and whether its due dates are fuzzed.

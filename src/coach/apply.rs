@@ -106,8 +106,10 @@ impl Coach {
             Command::CancelOpen => self.ctx.notify(Notice::CloseHowToRead),
             Command::CancelImport => self.ctx.workspace.cancel_import(),
             Command::SetBook(choice) => self.ctx.workspace.set_choice(choice),
-            Command::RepertoireSide(path, side) => self.answer_side(path, side),
-            Command::RepertoireFor(side) => self.repertoire_for(side),
+            Command::RepertoireSide(path, side) => {
+                self.style.sides.answer_side(path, side, &mut self.ctx);
+            }
+            Command::RepertoireFor(side) => self.style.sides.repertoire_for(side),
             Command::SetPastBook(plies) => {
                 self.ctx.settings.past_book_plies = plies;
                 self.sync_books();
@@ -141,7 +143,7 @@ impl Coach {
             Command::ShowCurrent => self.ctx.session.view(self.ctx.session.moves().len()),
             Command::SetLearner(color) => {
                 self.ctx.settings.learner = Side::from(color);
-                self.sync_drilled_side();
+                super::style::sides::sync_drilled_side(&mut self.ctx);
                 self.ctx.orientation = Orientation::from_color(color);
                 self.ctx.settings.orientation = Some(self.ctx.orientation);
                 self.new_seed();
@@ -314,7 +316,7 @@ impl Coach {
             }
         }
         match action {
-            Action::NextLine if self.alternates_sides() => {
+            Action::NextLine if super::style::sides::alternates_sides(&self.ctx) => {
                 // A mixed study: the other side's chapters come next.
                 let other = self.ctx.session.learner().other();
                 self.apply(Command::SetLearner(other));

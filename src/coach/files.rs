@@ -40,6 +40,7 @@ impl Coach {
             for event in self.ctx.workspace.poll(true, &wake) {
                 self.on_workspace_event(event);
             }
+            self.run_events();
         }
     }
 
@@ -150,7 +151,7 @@ impl Coach {
                 report,
                 remembered,
             } => {
-                self.after_import(&path);
+                self.style.sides.after_import(&path, &mut self.ctx);
                 if !remembered || !report.issues.is_empty() {
                     self.report = Some(ReportView::of_report(path, report));
                 }
@@ -173,7 +174,7 @@ impl Coach {
             }
             WorkspaceEvent::Built { graph, theory } => {
                 self.set_book(graph, theory);
-                self.align_learner();
+                self.style.sides.align_learner(&mut self.ctx);
             }
             WorkspaceEvent::BuildFailed { error } => {
                 self.ctx.message = Some(format!("The book could not be rebuilt: {error}"));

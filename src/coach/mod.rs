@@ -24,12 +24,12 @@
 //! - Feature folders: [`explorer`]: the Explorer tab and its game window;
 //!   [`predictor`]: what strong players are predicted to play at the position shown;
 //!   [`sampled_lines`]: the chart's "Explore", lines sampled on a thread; [`jobs`]:
-//!   making a Polyglot book; [`drill`]: the drill's state beside the session.
+//!   making a Polyglot book; [`style`]: the learner's style and the repertoires' sides; [`drill`]: the drill's state beside the session.
 //! - Not yet in their own folders (still `impl Coach`): [`apply`]: carrying commands
 //!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
 //!   [`coverage`]: the Coverage tab's work (exposure, compare my games, gap drills,
 //!   adding an answer); [`play_on`]: playing on against an engine;
-//!   [`learner_style`]: the learner's style; [`optimize`]:
+//!   [`optimize`]:
 //!   fitting the memory model; [`move_entry`]: the move box (a move typed on the keyboard);
 //!   [`sounds`]: which sound a move makes; [`verdict`]: a move outside the book judged
 //!   by an engine.
@@ -46,7 +46,6 @@ pub mod explorer;
 pub mod files;
 pub mod format;
 pub mod jobs;
-pub mod learner_style;
 pub mod missed;
 pub mod move_entry;
 pub mod moves;
@@ -58,8 +57,8 @@ pub mod report;
 pub mod review;
 pub mod sampled_lines;
 pub mod settings;
-pub mod sides;
 pub mod sounds;
+pub mod style;
 pub mod verdict;
 pub mod workshop;
 pub mod workshop_coach;
@@ -73,9 +72,9 @@ use std::time::Duration;
 use shakmaty::{Color, Move};
 
 use self::coverage::CoverageState;
-use self::learner_style::LearnerStyleState;
 use self::report::ReportView;
 use self::settings::{Orientation, Settings};
+use self::style::LearnerStyleState;
 use crate::book::PositionGraph;
 use crate::job::Wake;
 use crate::sampler::profile::StyleProfile;
@@ -106,7 +105,7 @@ pub struct Coach {
     /// Review mode, when it is on.
     pub(crate) review: review::ReviewState,
     /// The learner's style, the profile loaded, the sides of the repertoires.
-    pub(crate) style: learner_style::StyleState,
+    pub(crate) style: style::StyleState,
     /// Playing on against an engine after the book.
     pub(crate) play_on: play_on::PlayOnState,
     /// The jobs feature: "Make a book…".
@@ -172,10 +171,10 @@ impl Coach {
             report: None,
             coverage: CoverageState::default(),
             review: review::ReviewState::default(),
-            style: learner_style::StyleState {
+            style: style::StyleState {
                 profile: None,
                 learner: learner_style,
-                sides: sides::SidesState::default(),
+                sides: style::SidesState::default(),
             },
             play_on: play_on::PlayOnState::default(),
             jobs: jobs::MakeBookJob::default(),
@@ -346,6 +345,16 @@ impl Coach {
     /// The chart's "Explore": the running exploration and the last finished one.
     pub fn sampled_lines(&self) -> &sampled_lines::SampledLinesState {
         &self.sampled_lines
+    }
+
+    /// The question to show: which side is a just-loaded repertoire for?
+    pub fn side_question(&self) -> Option<&crate::workspace::chapters::SideQuestion> {
+        self.style.sides.question()
+    }
+
+    /// How many chosen chapters are for each side.
+    pub fn chapter_sides(&self) -> crate::workspace::chapters::Sides {
+        self.ctx.workspace.sides()
     }
 
     /// The jobs feature: "Make a book…".

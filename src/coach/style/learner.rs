@@ -93,14 +93,3 @@ impl LearnerStyleState {
         (self.drilled.len(), self.imported.len())
     }
 }
-
-/// The style feature's state: the profile loaded last, the learner's style, which side
-/// the repertoires are for.
-pub struct StyleState {
-    /// The style profile loaded last, if any.
-    pub(crate) profile: Option<crate::sampler::profile::StyleProfile>,
-    /// The learner's style: drilled lines, imported games, the adaptive opponent's coin.
-    pub(crate) learner: LearnerStyleState,
-    /// Which side a repertoire is for: the question asked, the side said.
-    pub(crate) sides: super::sides::SidesState,
-}

@@ -128,7 +128,10 @@ impl Coach {
             Command::CopyPgn => self.copy_pgn(),
             Command::Message(text) => self.ctx.message = Some(text),
             Command::DrillAt(moves, book) => self.drill_at(&moves, book),
-            Command::CheckRepertoire => self.start_check(),
+            Command::CheckRepertoire => {
+                let depth = self.coverage.params.depth;
+                self.check.start(depth, &mut self.ctx);
+            }
             Command::CancelCheck => self.check.cancel(),
             Command::BackToRepertoire => self.back_to_repertoire(),
             Command::CheckGames => self.ctx.notify(Notice::ChooseGames),

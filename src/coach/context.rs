@@ -154,6 +154,15 @@ impl Context {
         std::mem::take(&mut self.events)
     }
 
+    /// The folder of engine analyses in the data folder (`analysis/`), when there is
+    /// one.
+    pub(crate) fn analysis_dir(&self) -> Option<PathBuf> {
+        self.review_log
+            .as_ref()
+            .and_then(|log| log.parent())
+            .map(|dir| dir.join("analysis"))
+    }
+
     /// Says that a chart computed earlier is out of date.
     pub(crate) fn invalidate_chart(&mut self) {
         self.chart_generation += 1;

@@ -24,15 +24,17 @@
 //! - Feature folders: [`explorer`]: the Explorer tab and its game window;
 //!   [`predictor`]: what strong players are predicted to play at the position shown;
 //!   [`sampled_lines`]: the chart's "Explore", lines sampled on a thread; [`jobs`]:
-//!   making a Polyglot book; [`style`]: the learner's style and the repertoires' sides; [`drill`]: the drill's state beside the session.
+//!   making a Polyglot book; [`style`]: the learner's style and the repertoires'
+//!   sides; [`check`]: the engine check of the repertoire, as a job; [`drill`]: the
+//!   drill's state beside the session.
 //! - Not yet in their own folders (still `impl Coach`): [`apply`]: carrying commands
 //!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
-//!   [`coverage`]: the Coverage tab's work (exposure, compare my games, gap drills,
-//!   adding an answer); [`play_on`]: playing on against an engine;
-//!   [`optimize`]:
-//!   fitting the memory model; [`move_entry`]: the move box (a move typed on the keyboard);
-//!   [`sounds`]: which sound a move makes; [`verdict`]: a move outside the book judged
-//!   by an engine.
+//!   [`optimize`]: fitting the memory model; [`coverage`]: the Coverage tab's work
+//!   (exposure, gap drills, adding an answer); [`compare_games`], [`missed`];
+//!   [`play_on`]: playing on against an engine; [`move_entry`]: the move box (a move
+//!   typed on the keyboard); [`verdict`]: a move outside the book judged by an engine;
+//!   [`workshop`], [`workshop_coach`], [`workshop_gaps`]: the Repertoire tab.
+//! - Shared: [`sounds`]: which sound a move makes; [`report`], [`moves`], [`format`](mod@format).
 
 pub mod apply;
 pub mod board_look;
@@ -357,6 +359,16 @@ impl Coach {
         self.ctx.workspace.sides()
     }
 
+    /// The check's state, for the Coverage tab.
+    pub fn check_state(&self) -> &check::CheckState {
+        &self.check
+    }
+
+    /// The check's state, for tests that wait for it.
+    pub fn check_state_mut(&mut self) -> &mut check::CheckState {
+        &mut self.check
+    }
+
     /// The jobs feature: "Make a book…".
     pub fn jobs(&self) -> &jobs::MakeBookJob {
         &self.jobs
@@ -475,7 +487,10 @@ impl Coach {
         self.sampled_lines.poll(&mut self.ctx);
         self.poll_workspace();
         self.poll_coverage();
-        self.poll_check();
+        let found = self.check.poll_frame(&mut self.ctx);
+        if !found.is_empty() {
+            self.share_analyses(&found);
+        }
         self.jobs.poll(&mut self.ctx);
         if self.play_on.is_active() {
             self.play_on_logic();

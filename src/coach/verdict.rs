@@ -216,7 +216,7 @@ impl Coach {
     fn cache_pending(&self) -> bool {
         !self.verdict.store_given
             && !matches!(self.verdict.opening, Some(None))
-            && self.analysis_dir().is_some()
+            && self.ctx.analysis_dir().is_some()
     }
 
     /// The engine that checks moves, once it has started (its own name then).
@@ -334,7 +334,11 @@ impl Coach {
     /// engine), and keeps the analyses there from then on.
     fn open_analysis_cache(&mut self) {
         let waiting = self.verdict.opening.is_none() && !self.verdict.store_given;
-        let dir = if waiting { self.analysis_dir() } else { None };
+        let dir = if waiting {
+            self.ctx.analysis_dir()
+        } else {
+            None
+        };
         let v = &mut self.verdict;
         match &v.opening {
             None if waiting => {

@@ -201,7 +201,7 @@ fn an_illegal_or_unknown_entry_says_why_and_plays_nothing() {
 
     // Unknown text.
     harness.state_mut().coach_mut().apply(Command::MoveEntry(
-        hastings::coach::move_entry::MoveEntryCommand::Text("hello".to_owned()),
+        hastings::coach::drill::MoveEntryCommand::Text("hello".to_owned()),
     ));
     harness.run();
     press(&mut harness, Key::Enter);

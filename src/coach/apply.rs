@@ -68,7 +68,10 @@ impl Coach {
         }
         match command {
             Command::Action(action) => self.apply_action(action),
-            Command::MoveEntry(c) => self.apply_move_entry(c),
+            Command::MoveEntry(c) => {
+                let at = self.entry_position();
+                self.drill.move_entry.apply(c, &mut self.ctx, at);
+            }
             Command::Play(mv) => {
                 self.ctx.last_reply = None;
                 let before = self.ctx.session.position().clone();

@@ -31,8 +31,7 @@
 //!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
 //!   [`optimize`]: fitting the memory model; [`coverage`]: the Coverage tab's work
 //!   (exposure, gap drills, adding an answer); [`compare_games`], [`missed`];
-//!   [`play_on`]: playing on against an engine; [`move_entry`]: the move box (a move
-//!   typed on the keyboard); [`verdict`]: a move outside the book judged by an engine;
+//!   [`play_on`]: playing on against an engine; [`verdict`]: a move outside the book judged by an engine;
 //!   [`workshop`], [`workshop_coach`], [`workshop_gaps`]: the Repertoire tab.
 //! - Shared: [`sounds`]: which sound a move makes; [`report`], [`moves`], [`format`](mod@format).
 
@@ -49,7 +48,6 @@ pub mod files;
 pub mod format;
 pub mod jobs;
 pub mod missed;
-pub mod move_entry;
 pub mod moves;
 pub mod notice;
 pub mod optimize;
@@ -114,8 +112,6 @@ pub struct Coach {
     pub(crate) jobs: jobs::MakeBookJob,
     /// "Check with an engine" (Coverage tab).
     pub(crate) check: check::CheckState,
-    /// The move box's text and its last error.
-    pub(crate) move_entry: move_entry::MoveEntryState,
     /// The engine's verdict on a move outside the book.
     pub(crate) verdict: verdict::VerdictState,
     /// The Repertoire tab: the file being edited and its book.
@@ -181,7 +177,6 @@ impl Coach {
             play_on: play_on::PlayOnState::default(),
             jobs: jobs::MakeBookJob::default(),
             check: check::CheckState::default(),
-            move_entry: move_entry::MoveEntryState::default(),
             verdict: verdict::VerdictState::default(),
             repertoire: workshop_coach::RepertoireState {
                 editor: workshop::WorkshopState::with_data_dir(workshop_dir),
@@ -367,6 +362,28 @@ impl Coach {
     /// The check's state, for tests that wait for it.
     pub fn check_state_mut(&mut self) -> &mut check::CheckState {
         &mut self.check
+    }
+
+    /// The move box: its text and why the last entry was not played.
+    pub fn move_entry(&self) -> &drill::MoveEntryState {
+        &self.drill.move_entry
+    }
+
+    /// The legal moves matching `typed` where a typed move would be played now; none
+    /// while no move can be entered (the computer's turn, an earlier position shown).
+    pub fn move_completions(&self, typed: &str) -> Vec<crate::trainer::move_entry::Completion> {
+        self.entry_position()
+            .map(|pos| crate::trainer::move_entry::completions(&pos, typed))
+            .unwrap_or_default()
+    }
+
+    /// The position a typed move is played in (the board's), or why no move can be
+    /// entered now.
+    fn entry_position(&self) -> Result<shakmaty::Chess, &'static str> {
+        match self.play_on.run.as_ref() {
+            Some(run) => drill::move_entry::play_on_entry_position(run.game()),
+            None => drill::move_entry::drill_entry_position(&self.ctx.session),
+        }
     }
 
     /// The jobs feature: "Make a book…".

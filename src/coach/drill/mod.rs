@@ -2,9 +2,15 @@
 //! every feature reads the drill's position): when the computer's reply is due, the
 //! completed lines already recorded, the books the drill last took.
 //!
-//! The drill's commands (moves, hints, take back, the computer's reply, the move box,
-//! sounds) are still carried out by the coach (`coach/apply.rs`, `coach/files.rs`,
-//! `coach/move_entry.rs`); they move here next.
+//! - [`move_entry`]: the move box (a move typed on the keyboard).
+//!
+//! The drill's other commands (moves, hints, take back, the computer's reply, sounds)
+//! are still carried out by the coach (`coach/apply.rs`, `coach/files.rs`); they move
+//! here next.
+
+pub mod move_entry;
+
+pub use self::move_entry::{MoveEntryCommand, MoveEntryState};
 
 /// What the drill keeps between frames.
 #[derive(Debug, Default)]
@@ -15,4 +21,6 @@ pub struct DrillState {
     pub(crate) completed_seen: u32,
     /// The workspace's books generation the drill last took its books from.
     pub(crate) books_seen: u64,
+    /// The move box's text and its last error.
+    pub(crate) move_entry: MoveEntryState,
 }

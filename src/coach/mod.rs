@@ -386,6 +386,12 @@ impl Coach {
         }
     }
 
+    /// The positions most often missed, most mistakes first (at most
+    /// [`missed::MISSED_SHOWN`]), as of the last frame.
+    pub fn most_missed(&self) -> &[missed::MissedPosition] {
+        self.coverage.missed.rows()
+    }
+
     /// The jobs feature: "Make a book…".
     pub fn jobs(&self) -> &jobs::MakeBookJob {
         &self.jobs
@@ -518,7 +524,7 @@ impl Coach {
         self.verdict_logic();
         self.record_completions();
         self.ctx.progress.poll();
-        self.refresh_missed();
+        self.coverage.missed.poll(&self.ctx);
         let board = self.board_shown();
         self.explorer.poll(&mut self.ctx, &board);
         self.predictor.poll(&self.ctx, &board);

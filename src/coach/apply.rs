@@ -168,7 +168,11 @@ impl Coach {
             }
             Command::GotIt => self.review_learned(),
             Command::Easy => self.review_easy(),
-            Command::Optimize => self.start_optimize(),
+            Command::Optimize => {
+                if let Some(review) = &mut self.review.mode {
+                    review.optimize.start(&review.store, &self.ctx);
+                }
+            }
             Command::DrillFrom(moves) => {
                 self.stop_workshop_training();
                 // The learner plays the side to move there (the moves start from the

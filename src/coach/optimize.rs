@@ -1,10 +1,12 @@
 //! Review mode's job: fitting the FSRS parameters to the review log ("Optimise my
 //! memory model"; the new parameters are saved and used from the next review session).
 
-use super::Coach;
+use super::context::Context;
 use crate::job::{Job, JobPoll, ProgressSnapshot};
 use crate::review::optimize::{OptimizeError, Optimized, optimize};
-use crate::workspace::review_store::{ReviewParams, load_params, save_params};
+use crate::workspace::review_store::{
+    PARAMS_FILE, ReviewParams, ReviewStore, load_params, save_params,
+};
 
 /// The optimiser's job and its last result.
 #[derive(Default)]
@@ -25,53 +27,39 @@ impl OptimizeState {
     }
 }
 
-impl Coach {
-    /// Starts the optimiser on the review log.
-    pub(crate) fn start_optimize(&mut self) {
-        let Some(review) = &self.review.mode else {
-            return;
-        };
-        if review.optimize.job.is_some() {
+impl OptimizeState {
+    /// Starts the optimiser on the review log in `store` (unless it runs).
+    pub(crate) fn start(&mut self, store: &ReviewStore, ctx: &Context) {
+        if self.job.is_some() {
             return;
         }
-        let records = review.store.records().to_vec();
-        let params_path = review
-            .store
-            .path()
-            .with_file_name(super::review::PARAMS_FILE);
+        let records = store.records().to_vec();
+        let params_path = store.path().with_file_name(PARAMS_FILE);
         let current = load_params(&params_path).value.parameters;
-        let wake = self.ctx.wake();
-        let Some(review) = &mut self.review.mode else {
-            return;
-        };
-        match Job::spawn("optimize", wake, move |p| optimize(&records, &current, p)) {
+        match Job::spawn("optimize", ctx.wake(), move |p| {
+            optimize(&records, &current, p)
+        }) {
             Ok(job) => {
-                review.optimize.job = Some(job);
-                review.optimize.result = None;
+                self.job = Some(job);
+                self.result = None;
             }
-            Err(e) => review.optimize.result = Some(Err(e.to_string())),
+            Err(e) => self.result = Some(Err(e.to_string())),
         }
     }
 
-    /// Takes the optimiser's result when it is done and saves the new parameters.
-    pub(crate) fn poll_optimize(&mut self) {
-        let Some(review) = &mut self.review.mode else {
-            return;
-        };
-        let Some(job) = &review.optimize.job else {
+    /// Each frame: takes the optimiser's result when it is done and saves the new
+    /// parameters beside the review log in `store`.
+    pub(crate) fn poll(&mut self, store: &ReviewStore, ctx: &mut Context) {
+        let Some(job) = &self.job else {
             return;
         };
         let result = match job.poll() {
             JobPoll::Running => {
-                self.ctx
-                    .request_repaint_after(std::time::Duration::from_millis(100));
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
                 return;
             }
             JobPoll::Finished(Ok(o)) => {
-                let path = review
-                    .store
-                    .path()
-                    .with_file_name(super::review::PARAMS_FILE);
+                let path = store.path().with_file_name(PARAMS_FILE);
                 let mut params: ReviewParams = load_params(&path).value;
                 params.parameters = o.new.clone();
                 match save_params(&path, &params) {
@@ -82,7 +70,7 @@ impl Coach {
             JobPoll::Finished(Err(e)) => Err(e.to_string()),
             JobPoll::Died(e) => Err(e.to_string()),
         };
-        review.optimize.job = None;
-        review.optimize.result = Some(result);
+        self.job = None;
+        self.result = Some(result);
     }
 }

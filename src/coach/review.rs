@@ -313,6 +313,8 @@ impl Coach {
     /// Called every frame: saves the committed reviews.
     pub(crate) fn review_logic(&mut self) {
         self.save_reviews();
-        self.poll_optimize();
+        if let Some(review) = &mut self.review.mode {
+            review.optimize.poll(&review.store, &mut self.ctx);
+        }
     }
 }

@@ -29,10 +29,12 @@
 //!   drill's state beside the session.
 //! - Not yet in their own folders (still `impl Coach`): [`apply`]: carrying commands
 //!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
-//!   [`optimize`]: fitting the memory model; [`coverage`]: the Coverage tab's work
-//!   (exposure, gap drills, adding an answer); [`compare_games`], [`missed`];
-//!   [`play_on`]: playing on against an engine; [`verdict`]: a move outside the book judged by an engine;
-//!   [`workshop`], [`workshop_coach`], [`workshop_gaps`]: the Repertoire tab.
+//!   [`coverage`]: the Coverage tab's work (exposure, gap drills, adding an answer);
+//!   [`compare_games`]; [`play_on`]: playing on against an engine; [`verdict`]: a move
+//!   outside the book judged by an engine; [`workshop`], [`workshop_coach`],
+//!   [`workshop_gaps`]: the Repertoire tab.
+//! - Owning their state, not yet in a folder: [`optimize`]: fitting the memory model
+//!   (review mode's); [`missed`]: the most-missed positions (the coverage's).
 //! - Shared: [`sounds`]: which sound a move makes; [`report`], [`moves`], [`format`](mod@format).
 
 pub mod apply;

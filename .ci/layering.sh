@@ -65,4 +65,35 @@ if grep -rlw 'TrainerApp' src/ui | grep -vE '^src/ui/(app/[a-z_]+|mod)\.rs$'; th
   echo "layering: a panel names TrainerApp (panels take the coach and push commands)"
   status=1
 fi
+# Feature folders of the coach (src/coach/<feature>/) own their state: a feature names
+# only itself and the coach's shared modules (the context, the notices, the settings,
+# formatting), never another feature, the commands (which name every feature) nor the
+# coach itself (`crate::coach::Coach`, `super::` from a feature's mod.rs); what crosses
+# features is an event sent through the context.
+shared='context|notice|settings|board_look|format|moves|sounds'
+for dir in src/coach/*/; do
+  dir=${dir%/}
+  feature=$(basename "$dir")
+  # Each `crate::coach::x` outside comments (file:line:path), then `super::` where it
+  # leaves the feature.
+  while IFS=: read -r file line path; do
+    name=${path#crate::coach::}
+    if ! [[ "$name" =~ ^($shared|$feature)$ ]]; then
+      echo "layering: $file:$line: the coach's feature $feature names $path"
+      status=1
+    fi
+  done < <(grep -rnE 'crate::coach::[A-Za-z_]+' "$dir" \
+    | grep -vE '^[^:]+:[0-9]+:\s*//' \
+    | sed -E 's/\/\/.*$//' \
+    | grep -oE '^[^:]+:[0-9]+:|crate::coach::[A-Za-z_]+' \
+    | awk '/^src/ {loc=$0; next} {print loc $0}')
+  if grep -nE '(^|[^a-z_])super::[A-Za-z_]' "$dir/mod.rs" | grep -vE '^[0-9]+:\s*//'; then
+    echo "layering: $dir/mod.rs names the coach with super:: (name the shared module)"
+    status=1
+  fi
+  if grep -rnE 'super::super' "$dir" | grep -vE '^[^:]+:[0-9]+:\s*//'; then
+    echo "layering: $dir leaves its folder with super::super (name the shared module)"
+    status=1
+  fi
+done
 exit $status

@@ -130,20 +130,21 @@ fn window_frames(dir: &std::path::Path) {
         );
     h.run();
     h.state_mut()
+        .coach_mut()
         .apply(Command::Explorer(ExplorerCommand::Open(dir.to_path_buf())));
     h.get_by_label("Explorer").click();
     h.run();
     let mut frames = Vec::new();
     let mut moves = 0;
     for _ in 0..400 {
-        let action = if h.state().is_enabled(Action::ShowMe) {
+        let action = if h.state().coach().is_enabled(Action::ShowMe) {
             moves += 1;
             Action::ShowMe
         } else {
             Action::NewLine
         };
         let t = Instant::now();
-        h.state_mut().apply(Command::Action(action));
+        h.state_mut().coach_mut().apply(Command::Action(action));
         h.step();
         frames.push(t.elapsed());
         let t = Instant::now();

@@ -174,17 +174,20 @@ fn window_frames(file: &Path, data: &Path, deep: NodeId) {
     h.get_by_label("Repertoire").click();
     h.run();
     h.state_mut()
+        .coach_mut()
         .set_workshop_data_dir(Some(data.to_path_buf()));
-    let workshop = |h: &mut Harness<'_, TrainerApp>, c| h.state_mut().apply(Command::Workshop(c));
+    let workshop =
+        |h: &mut Harness<'_, TrainerApp>, c| h.state_mut().coach_mut().apply(Command::Workshop(c));
     workshop(&mut h, WorkshopCommand::Open(file.to_path_buf()));
     workshop(&mut h, WorkshopCommand::Goto(deep));
     workshop(&mut h, WorkshopCommand::SetAddMoves(true));
-    h.state_mut().finish_workshop_gaps();
+    h.state_mut().coach_mut().finish_workshop_gaps();
     h.run();
     let mut frames = Vec::new();
     for i in 0..20 {
         let legal = h
             .state()
+            .coach()
             .workshop()
             .position()
             .map(|p| p.legal_moves())
@@ -203,7 +206,7 @@ fn window_frames(file: &Path, data: &Path, deep: NodeId) {
             if std::env::var_os("HASTINGS_BENCH_VERBOSE").is_some() {
                 eprintln!("edit {name}: {:.1?}", t.elapsed());
             }
-            while h.state().workshop_gaps().is_computing() {
+            while h.state().coach().workshop_gaps().is_computing() {
                 std::thread::sleep(Duration::from_millis(2));
                 let t = Instant::now();
                 h.step();

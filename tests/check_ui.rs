@@ -22,7 +22,7 @@ fn check(harness: &mut Harness<'static, TrainerApp>) {
     harness.run();
     harness.get_by_label("Check with an engine").click();
     harness.run();
-    harness.state_mut().check_state_mut().finish();
+    harness.state_mut().coach_mut().check_state_mut().finish();
     harness.run();
 }
 
@@ -53,22 +53,25 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
     harness.run();
     harness.get_by_label("ECO (built in, 3,807 lines)").click();
     harness.step();
-    harness.state_mut().finish_loading();
+    harness.state_mut().coach_mut().finish_loading();
     harness.run();
-    assert!(harness.state().is_repertoire());
+    assert!(harness.state().coach().is_repertoire());
     harness.get_by_label("Coverage").click();
     harness.run();
     // A shallow tree keeps the test quick; the repertoire's own lines are checked whole.
     let params = CoverageParams {
         depth: 6,
-        ..harness.state().coverage_params().clone()
+        ..harness.state().coach().coverage_params().clone()
     };
-    harness.state_mut().apply(Command::SetCoverage(params));
+    harness
+        .state_mut()
+        .coach_mut()
+        .apply(Command::SetCoverage(params));
     harness.run();
 
     check(&mut harness);
 
-    let view = match harness.state().check_state().result() {
+    let view = match harness.state().coach().check_state().result() {
         Some(Ok(view)) => view.clone(),
         other => panic!("no check: {other:?}"),
     };
@@ -113,7 +116,7 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
     // The move checker has the check's analyses: a wrong move at a checked position is
     // judged without a search.
     {
-        let store = harness.state().analysis_store().lock().unwrap();
+        let store = harness.state().coach().analysis_store().lock().unwrap();
         assert!(
             store
                 .get(&position_after("e4 e5 Qh5 Nc6 Bc4 Nf6"))
@@ -141,13 +144,13 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
         .click();
     harness.run();
     assert_eq!(
-        harness.state().session().position(),
+        harness.state().coach().session().position(),
         &position_after("e4 e5 Qh5 Nc6 Bc4")
     );
 
     // A second check takes every analysis from the cache.
     check(&mut harness);
-    match harness.state().check_state().result() {
+    match harness.state().coach().check_state().result() {
         Some(Ok(second)) => {
             assert_eq!(second.analysed, 0, "{second:?}");
             assert_eq!(second.blunders, view.blunders);

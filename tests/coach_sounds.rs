@@ -246,16 +246,16 @@ fn harness(app: TrainerApp) -> Harness<'static, TrainerApp> {
 fn the_sounds_checkbox_in_the_style_tab_mutes_and_unmutes() {
     let mut h = harness(TrainerApp::new(eco(), settings()));
     h.run();
-    assert!(h.state().settings().sounds, "on by default");
+    assert!(h.state().coach().settings().sounds, "on by default");
     // The Style tab is long: scroll the switch into view first, as a user would.
     h.get_by_label("Sounds").scroll_to_me();
     h.run();
     h.get_by_label("Sounds").click();
     h.run();
-    assert!(!h.state().settings().sounds, "muted");
+    assert!(!h.state().coach().settings().sounds, "muted");
     h.get_by_label("Sounds").click();
     h.run();
-    assert!(h.state().settings().sounds);
+    assert!(h.state().coach().settings().sounds);
 }
 
 #[test]
@@ -269,6 +269,7 @@ fn without_a_sound_device_the_switch_says_so_after_the_first_sound() {
     // Opened lazily: nothing was tried before the first sound.
     assert!(h.query_by_label("No sound device").is_none());
     h.state_mut()
+        .coach_mut()
         .apply(Command::Play(common::san_moves("e4")[0]));
     // The audio thread fails to open the device and wakes the window.
     let deadline = Instant::now() + Duration::from_secs(10);

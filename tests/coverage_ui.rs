@@ -34,7 +34,7 @@ fn open_coverage(harness: &mut Harness<'static, TrainerApp>) {
     // here would wait for the thread by frames (its spinner repaints), which a loaded
     // machine can make longer than the harness's step limit.
     harness.run_steps(2);
-    harness.state_mut().finish_coverage();
+    harness.state_mut().coach_mut().finish_coverage();
     harness.run();
 }
 
@@ -55,7 +55,7 @@ fn coverage_of(path: PathBuf) -> Harness<'static, TrainerApp> {
 }
 
 fn key_of(harness: &Harness<'static, TrainerApp>) -> NodeKey {
-    NodeKey::from_position(harness.state().session().position())
+    NodeKey::from_position(harness.state().coach().session().position())
 }
 
 #[test]
@@ -65,7 +65,7 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
         PositionGraph::build(import_fixture("compare_white.pgn", ImportMode::Repertoire).lines)
             .graph;
 
-    let report = harness.state().coverage_report().expect("computed");
+    let report = harness.state().coach().coverage_report().expect("computed");
     // The Caro-Kann is a likely reply to 1.e4 that the repertoire does not answer.
     let i = report.gaps.iter().position(|g| g.sans == "e4 c6").unwrap();
     let gap = report.gaps[i].clone();
@@ -97,7 +97,7 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
         key_of(&harness),
         NodeKey::from_position(&position_after("e4 c6"))
     );
-    let app = harness.state();
+    let app = harness.state().coach();
     assert_eq!(*app.session().phase(), Phase::LearnerToMove);
     assert!(app.is_drilling_theory());
     assert_eq!(
@@ -110,7 +110,7 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
     // Back to the repertoire: the drill starts again on the learner's lines.
     harness.get_by_label("Back to my repertoire").click();
     harness.run();
-    let app = harness.state();
+    let app = harness.state().coach();
     assert!(!app.is_drilling_theory());
     assert_eq!(app.graph().stats().lines, own.stats().lines);
     assert!(app.session().moves().len() <= 1);
@@ -160,8 +160,9 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
     // games they are, the file's most frequent player first, and a click compares them.
     harness
         .state_mut()
+        .coach_mut()
         .check_games(fixture("compare_games.pgn"));
-    harness.state_mut().finish_coverage();
+    harness.state_mut().coach_mut().finish_coverage();
     harness.run();
     harness
         .get_by_label("Whose games are these? Choose your name:")
@@ -169,9 +170,15 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
     harness.run();
     harness.get_by_label("Hastings Learner").click();
     harness.run_steps(2);
-    harness.state_mut().finish_coverage();
+    harness.state_mut().coach_mut().finish_coverage();
     harness.run();
-    let report = harness.state().games_report().unwrap().as_ref().unwrap();
+    let report = harness
+        .state()
+        .coach()
+        .games_report()
+        .unwrap()
+        .as_ref()
+        .unwrap();
     assert_eq!(report.player, "Hastings Learner");
     assert_eq!(report.games.len(), 5);
     harness.get_by_label("1. Hastings Learner - Opponent One 1-0");
@@ -191,8 +198,11 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
         key_of(&harness),
         NodeKey::from_position(&position_after("e4 e5 Nf3 Nc6"))
     );
-    assert!(!harness.state().is_drilling_theory());
-    assert_eq!(*harness.state().session().phase(), Phase::LearnerToMove);
+    assert!(!harness.state().coach().is_drilling_theory());
+    assert_eq!(
+        *harness.state().coach().session().phase(),
+        Phase::LearnerToMove
+    );
     harness.get_by_label("Drilling your repertoire after e4 e5 Nf3 Nc6.");
 }
 
@@ -202,7 +212,7 @@ fn without_a_repertoire_the_tab_says_how_to_get_one() {
     harness.run();
     open_coverage(&mut harness);
     harness.get_by_label_contains("untick ECO in the Book tab");
-    assert!(harness.state().coverage_report().is_none());
+    assert!(harness.state().coach().coverage_report().is_none());
 }
 
 #[test]
@@ -225,15 +235,25 @@ fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
     open_coverage(&mut harness);
     let params = CoverageParams {
         player: "Hastings Learner".to_owned(),
-        ..harness.state().coverage_params().clone()
+        ..harness.state().coach().coverage_params().clone()
     };
-    harness.state_mut().apply(Command::SetCoverage(params));
     harness
         .state_mut()
+        .coach_mut()
+        .apply(Command::SetCoverage(params));
+    harness
+        .state_mut()
+        .coach_mut()
         .check_games(fixture("compare_games.pgn"));
-    harness.state_mut().finish_coverage();
+    harness.state_mut().coach_mut().finish_coverage();
     harness.run();
-    let report = harness.state().games_report().unwrap().as_ref().unwrap();
+    let report = harness
+        .state()
+        .coach()
+        .games_report()
+        .unwrap()
+        .as_ref()
+        .unwrap();
     // One failed review per position the player left the repertoire at.
     let n = report.failed_reviews.len();
     assert!(n >= 1);
@@ -256,7 +276,7 @@ fn adding_the_most_popular_answer_writes_a_copy_and_closes_the_gap() {
     std::fs::copy(fixture("compare_white.pgn"), &rep).unwrap();
     let original = std::fs::read(&rep).unwrap();
     let mut harness = coverage_of(rep.clone());
-    let report = harness.state().coverage_report().expect("computed");
+    let report = harness.state().coach().coverage_report().expect("computed");
     let i = report.gaps.iter().position(|g| g.sans == "e4 c6").unwrap();
     assert_eq!(report.gaps[i].theory[0], "d4");
     // The Caro-Kann's button: the gaps come most likely first, each with its own.
@@ -273,7 +293,7 @@ fn adding_the_most_popular_answer_writes_a_copy_and_closes_the_gap() {
         .unwrap()
         .click();
     harness.step();
-    harness.state_mut().finish_loading();
+    harness.state_mut().coach_mut().finish_loading();
     harness.run();
     // A copy beside the file, the file itself unchanged, the book on the copy.
     let copy = dir.join("mine-updated.pgn");
@@ -281,16 +301,17 @@ fn adding_the_most_popular_answer_writes_a_copy_and_closes_the_gap() {
     assert_eq!(std::fs::read(&rep).unwrap(), original);
     let files: Vec<PathBuf> = harness
         .state()
+        .coach()
         .workspace()
         .files()
         .iter()
         .map(|f| f.path.clone())
         .collect();
     assert_eq!(files, [copy]);
-    assert!(harness.state().is_repertoire());
+    assert!(harness.state().coach().is_repertoire());
     // The tab computes the exposure of the new book.
-    harness.state_mut().finish_coverage();
-    let report = harness.state().coverage_report().expect("computed");
+    harness.state_mut().coach_mut().finish_coverage();
+    let report = harness.state().coach().coverage_report().expect("computed");
     assert!(
         report.gaps.iter().all(|g| g.sans != "e4 c6"),
         "the Caro-Kann is answered now"
@@ -300,7 +321,7 @@ fn adding_the_most_popular_answer_writes_a_copy_and_closes_the_gap() {
 /// Among the gaps whose most popular answer is the same as `sans`'s, the index of
 /// `sans`'s (the buttons share a label).
 fn report_gap_index_with_answer(harness: &Harness<'static, TrainerApp>, sans: &str) -> usize {
-    let report = harness.state().coverage_report().unwrap();
+    let report = harness.state().coach().coverage_report().unwrap();
     let gap = report.gaps.iter().find(|g| g.sans == sans).unwrap();
     report
         .gaps

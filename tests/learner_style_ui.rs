@@ -32,7 +32,7 @@ fn harness() -> Harness<'static, TrainerApp> {
 fn drill(harness: &mut Harness<'_, TrainerApp>, lines: usize) {
     for _ in 0..lines {
         for _ in 0..60 {
-            match harness.state().session().phase() {
+            match harness.state().coach().session().phase() {
                 Phase::EndOfLine { .. } => break,
                 Phase::LearnerToMove => harness.get_by_label("Show me").click(),
                 _ => {}
@@ -40,7 +40,7 @@ fn drill(harness: &mut Harness<'_, TrainerApp>, lines: usize) {
             harness.run();
         }
         assert!(matches!(
-            harness.state().session().phase(),
+            harness.state().coach().session().phase(),
             Phase::EndOfLine { .. }
         ));
         harness.get_by_label("Next line").click();
@@ -55,11 +55,12 @@ fn the_learner_style_panel_shows_a_posterior_after_a_few_drilled_lines() {
     harness.get_by_label("Progress").click();
     harness.run();
     harness.get_by_label_contains("Drill a few lines to the end");
-    assert!(harness.state().learner_style().is_none());
+    assert!(harness.state().coach().learner_style().is_none());
 
     drill(&mut harness, 3);
     let p = harness
         .state()
+        .coach()
         .learner_style()
         .expect("a posterior after three lines");
     assert!((p.0.iter().sum::<f64>() - 1.0).abs() < 1e-9);
@@ -82,7 +83,7 @@ fn the_adaptive_opponent_sets_the_style_it_states() {
     // The Style tab is open from the start.
     harness.get_by_label("Adapt to my style").click();
     harness.run();
-    let app = harness.state();
+    let app = harness.state().coach();
     let (_, class) = app.learner_style_class().unwrap();
     let adaptation = Adaptation::for_class(class, app.adaptation_coin());
     assert_eq!(app.settings().style, adaptation.style(1.0));

@@ -102,8 +102,8 @@ fn loading_a_fitted_profile_changes_the_charts_p_to_that_style() {
     harness.get_by_label("Load").click();
     harness.run();
 
-    assert_eq!(harness.state().settings().style, profile.style);
-    assert_eq!(harness.state().profile(), Some(&profile));
+    assert_eq!(harness.state().coach().settings().style, profile.style);
+    assert_eq!(harness.state().coach().profile(), Some(&profile));
     let graph = common::eco();
     let start = graph.start().unwrap();
     let exact = Distribution::at(&graph, start, &Chess::default(), &profile.style, 1.0);
@@ -127,7 +127,7 @@ fn loading_a_fitted_profile_changes_the_charts_p_to_that_style() {
         .click();
     harness.run();
     // (The drill panel shows messages only at the current position; read it directly.)
-    let message = harness.state().message().unwrap();
+    let message = harness.state().coach().message().unwrap();
     assert!(message.contains("are not there any more"), "{message}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -140,10 +140,14 @@ fn a_corrupt_profile_changes_nothing_in_the_window() {
     std::fs::write(&path, "(format: 1, name: \"x\", tau: 2.0)").unwrap();
     let mut harness = harness();
     harness.run();
-    let before = harness.state().settings().style.clone();
-    let err = harness.state_mut().load_profile(&path, false).unwrap_err();
+    let before = harness.state().coach().settings().style.clone();
+    let err = harness
+        .state_mut()
+        .coach_mut()
+        .load_profile(&path, false)
+        .unwrap_err();
     assert!(err.to_string().contains("bad.ron: line 1, column"), "{err}");
-    assert_eq!(harness.state().settings().style, before);
-    assert!(harness.state().profile().is_none());
+    assert_eq!(harness.state().coach().settings().style, before);
+    assert!(harness.state().coach().profile().is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }

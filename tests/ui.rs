@@ -115,7 +115,7 @@ fn clicking_e2_then_e4_names_the_kings_pawn_game_then_the_computer_replies_from_
     assert!(harness.query_by_label("e2 white pawn").is_none());
 
     harness.run();
-    let app = harness.state();
+    let app = harness.state().coach();
     let moves = app.session().moves();
     assert_eq!(moves.len(), 2, "the computer replied once");
     let reply = moves[1].mv;
@@ -150,14 +150,14 @@ fn dragging_a_knight_plays_it_and_an_illegal_drop_snaps_back() {
 
     drag(&mut harness, Square::E2, Square::E5);
     assert!(
-        harness.state().session().moves().is_empty(),
+        harness.state().coach().session().moves().is_empty(),
         "e2-e5 is illegal"
     );
     harness.get_by_label("e2 white pawn");
     harness.get_by_label("e5");
 
     drag(&mut harness, Square::G1, Square::F3);
-    let moves = harness.state().session().moves();
+    let moves = harness.state().coach().session().moves();
     assert_eq!(moves.first().map(|m| m.san.as_str()), Some("Nf3"));
     harness.get_by_label("f3 white knight");
     harness.get_by_label("g1");
@@ -174,7 +174,7 @@ fn an_out_of_book_move_shows_the_book_moves_and_try_again_takes_it_back() {
 
     // A legal move of the learner that leaves the book.
     let graph = graph();
-    let pos = harness.state().session().position().clone();
+    let pos = harness.state().coach().session().position().clone();
     let wrong = pos
         .legal_moves()
         .into_iter()
@@ -200,7 +200,7 @@ fn an_out_of_book_move_shows_the_book_moves_and_try_again_takes_it_back() {
 
     let Phase::OutOfBook {
         san, book_moves, ..
-    } = harness.state().session().phase().clone()
+    } = harness.state().coach().session().phase().clone()
     else {
         panic!("the move was not reported out of book");
     };
@@ -220,21 +220,31 @@ fn an_out_of_book_move_shows_the_book_moves_and_try_again_takes_it_back() {
             "P {p} is not listed"
         );
     }
-    assert_eq!(harness.state().session().mistakes_in_line(), 1);
+    assert_eq!(harness.state().coach().session().mistakes_in_line(), 1);
 
     harness.get_by_label("Try again").click();
     harness.run();
-    assert_eq!(*harness.state().session().phase(), Phase::LearnerToMove);
+    assert_eq!(
+        *harness.state().coach().session().phase(),
+        Phase::LearnerToMove
+    );
     harness.get_by_label(&square_label(&pos, from));
-    assert_eq!(harness.state().session().moves().len(), 2);
+    assert_eq!(harness.state().coach().session().moves().len(), 2);
 }
 
 #[test]
 fn preferring_c4_lines_as_black_grows_the_c4_bar() {
     let mut harness = app_harness(Side::Black);
     harness.run();
-    assert_eq!(harness.state().orientation(), Orientation::BlackBottom);
-    assert_eq!(harness.state().session().moves().len(), 1, "White opened");
+    assert_eq!(
+        harness.state().coach().orientation(),
+        Orientation::BlackBottom
+    );
+    assert_eq!(
+        harness.state().coach().session().moves().len(),
+        1,
+        "White opened"
+    );
 
     // Look at the start position, where White chooses the first move.
     harness.get_by_label("Start").click();
@@ -245,7 +255,7 @@ fn preferring_c4_lines_as_black_grows_the_c4_bar() {
     harness.get_by_label("1.c4 lines").click();
     harness.run();
     let after = chart_p(&harness, "c4");
-    assert!(harness.state().settings().style.params()[2].enabled);
+    assert!(harness.state().coach().settings().style.params()[2].enabled);
     assert!(after > 0.3, "P(c4) with 1.c4 lines on = {after}");
     assert!(after > 5.0 * before);
 }
@@ -306,15 +316,18 @@ fn pressing_f_flips_the_board_and_ctrl_z_takes_back() {
     let e2 = square_center(&harness, Square::E2);
     harness.key_press(egui::Key::F);
     harness.run();
-    assert_eq!(harness.state().orientation(), Orientation::BlackBottom);
+    assert_eq!(
+        harness.state().coach().orientation(),
+        Orientation::BlackBottom
+    );
     let flipped = square_center(&harness, Square::E2);
     assert!(flipped.y < e2.y, "e2 moved to the top half");
 
     drag(&mut harness, Square::D2, Square::D4);
-    assert_eq!(harness.state().session().moves().len(), 2);
+    assert_eq!(harness.state().coach().session().moves().len(), 2);
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     harness.run();
-    assert!(harness.state().session().moves().is_empty());
+    assert!(harness.state().coach().session().moves().is_empty());
     harness.get_by_label("d2 white pawn");
 }
 
@@ -323,13 +336,14 @@ fn an_earlier_position_is_read_only_until_continue_from_here() {
     let mut harness = app_harness(Side::White);
     harness.run();
     drag(&mut harness, Square::E2, Square::E4);
-    assert_eq!(harness.state().session().moves().len(), 2);
+    assert_eq!(harness.state().coach().session().moves().len(), 2);
 
     harness.get_by_label("Start").click();
     harness.run();
     harness.get_by_label("Viewing the starting position (read-only)");
     harness
         .state_mut()
+        .coach_mut()
         .apply(hastings::coach::Command::ShowPly(1));
     harness.run();
     harness.get_by_label("Viewing the position after 1.e4 (read-only)");
@@ -337,15 +351,22 @@ fn an_earlier_position_is_read_only_until_continue_from_here() {
     harness.run();
     harness.get_by_label("e2 white pawn");
     drag(&mut harness, Square::D2, Square::D4);
-    assert_eq!(harness.state().session().moves().len(), 2, "read-only");
+    assert_eq!(
+        harness.state().coach().session().moves().len(),
+        2,
+        "read-only"
+    );
     harness.get_by_label("d2 white pawn");
 
     harness.get_by_label("Continue from here").click();
     harness.run();
-    assert!(harness.state().session().moves().is_empty());
-    assert_eq!(*harness.state().session().phase(), Phase::LearnerToMove);
+    assert!(harness.state().coach().session().moves().is_empty());
+    assert_eq!(
+        *harness.state().coach().session().phase(),
+        Phase::LearnerToMove
+    );
     drag(&mut harness, Square::D2, Square::D4);
-    assert_eq!(harness.state().session().moves().len(), 2);
+    assert_eq!(harness.state().coach().session().moves().len(), 2);
     harness.get_by_label("d4 white pawn");
 }
 
@@ -364,7 +385,7 @@ fn the_chart_hides_the_learners_candidates_until_they_move() {
     harness.run();
     harness.get_by_label("e4").click();
     harness.run();
-    assert_eq!(harness.state().session().moves().len(), 2);
+    assert_eq!(harness.state().coach().session().moves().len(), 2);
     harness.get_by_label("Before your last move (White)");
     let start = Distribution::at(
         common::eco_graph(),
@@ -384,18 +405,18 @@ fn the_chart_hides_the_learners_candidates_until_they_move() {
     // Unticked, the chart shows the candidates now.
     harness.get_by_label("Hide the answer until I move").click();
     harness.run();
-    let now = harness.state().session().distribution().clone();
+    let now = harness.state().coach().session().distribution().clone();
     let rows = harness.state_mut().chart().rows.len();
     assert_eq!(rows, now.candidates.len());
     harness.get_by_label("Hide the answer until I move").click();
     harness.run();
     assert_ne!(harness.state_mut().chart().rows.len(), rows);
     // Exploring shows them too.
-    harness.state_mut().settings_mut().iterations = 50;
+    harness.state_mut().coach_mut().settings_mut().iterations = 50;
     harness.get_by_label("Explore").click();
     for _ in 0..200 {
         harness.step();
-        if !harness.state().is_exploring() {
+        if !harness.state().coach().sampled_lines().is_running() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -426,7 +447,7 @@ fn the_computers_reply_glides_to_its_square_and_then_the_window_is_idle() {
         }
     }
     assert_eq!(
-        harness.state().session().moves().len(),
+        harness.state().coach().session().moves().len(),
         2,
         "the computer replied"
     );
@@ -443,7 +464,7 @@ fn the_computers_reply_glides_to_its_square_and_then_the_window_is_idle() {
     harness.step();
     assert!(harness.state().is_animating());
     harness.run();
-    harness.state_mut().settings_mut().animate_moves = false;
+    harness.state_mut().coach_mut().settings_mut().animate_moves = false;
     harness.get_by_label("Take back").click();
     harness.run();
     harness.get_by_label("Show me").click();
@@ -474,10 +495,11 @@ fn the_wrong_move_panel_shows_the_same_p_as_the_chart_not_the_share() {
     let moves = |sans: &str| hastings::book::movelist::parse_moves(&Chess::default(), sans);
     harness
         .state_mut()
+        .coach_mut()
         .apply(hastings::coach::Command::DrillFrom(moves("e4 e5").unwrap()));
     harness.run();
     // The chart's bars at this position: the drill's exact distribution.
-    let session = harness.state().session();
+    let session = harness.state().coach().session();
     let node = session.node().unwrap();
     let dist = Distribution::at(
         session.graph(),
@@ -489,9 +511,11 @@ fn the_wrong_move_panel_shows_the_same_p_as_the_chart_not_the_share() {
     let h4 = moves("e4 e5 h4").unwrap()[2];
     harness
         .state_mut()
+        .coach_mut()
         .apply(hastings::coach::Command::Play(h4));
     harness.run();
-    let Phase::OutOfBook { book_moves, .. } = harness.state().session().phase().clone() else {
+    let Phase::OutOfBook { book_moves, .. } = harness.state().coach().session().phase().clone()
+    else {
         panic!("2.h4 leaves the book");
     };
     let mut differ = 0;
@@ -534,7 +558,7 @@ fn single_keys_do_nothing_while_a_dialog_is_open_and_its_field_has_the_keyboard(
     let mut harness = app_harness(Side::White);
     harness.run();
     drag(&mut harness, Square::E2, Square::E4);
-    assert_eq!(harness.state().session().moves().len(), 2);
+    assert_eq!(harness.state().coach().session().moves().len(), 2);
     let none = egui::Modifiers::NONE;
 
     // The path field has the keyboard as soon as it opens: the keys type the path.
@@ -543,8 +567,15 @@ fn single_keys_do_nothing_while_a_dialog_is_open_and_its_field_has_the_keyboard(
     type_key(&mut harness, none, egui::Key::F);
     type_key(&mut harness, none, egui::Key::N);
     type_key(&mut harness, egui::Modifiers::SHIFT, egui::Key::N);
-    assert_eq!(harness.state().orientation(), Orientation::WhiteBottom);
-    assert_eq!(harness.state().session().moves().len(), 2, "no new line");
+    assert_eq!(
+        harness.state().coach().orientation(),
+        Orientation::WhiteBottom
+    );
+    assert_eq!(
+        harness.state().coach().session().moves().len(),
+        2,
+        "no new line"
+    );
     assert_eq!(
         harness.get_by_label("Path").value().as_deref(),
         Some("fnN"),
@@ -562,27 +593,40 @@ fn single_keys_do_nothing_while_a_dialog_is_open_and_its_field_has_the_keyboard(
     harness.get_by_label("Read as");
     type_key(&mut harness, none, egui::Key::N);
     type_key(&mut harness, none, egui::Key::F);
-    assert_eq!(harness.state().orientation(), Orientation::WhiteBottom);
-    assert_eq!(harness.state().session().moves().len(), 2, "no new line");
+    assert_eq!(
+        harness.state().coach().orientation(),
+        Orientation::WhiteBottom
+    );
+    assert_eq!(
+        harness.state().coach().session().moves().len(),
+        2,
+        "no new line"
+    );
     harness.get_by_label("Cancel").click();
     harness.run();
 
     // With no dialog open the keys work again.
     harness.key_press(egui::Key::F);
     harness.run();
-    assert_eq!(harness.state().orientation(), Orientation::BlackBottom);
+    assert_eq!(
+        harness.state().coach().orientation(),
+        Orientation::BlackBottom
+    );
 }
 
 #[test]
 fn ctrl_c_copies_the_drilled_line_as_pgn() {
     let mut harness = app_harness(Side::White);
     harness.run();
-    harness.state_mut().apply(hastings::coach::Command::Action(
-        hastings::coach::Action::ShowMe,
-    ));
+    harness
+        .state_mut()
+        .coach_mut()
+        .apply(hastings::coach::Command::Action(
+            hastings::coach::Action::ShowMe,
+        ));
     harness.run();
     assert_eq!(
-        harness.state().session().moves().len(),
+        harness.state().coach().session().moves().len(),
         2,
         "1.e4 and a reply"
     );
@@ -600,7 +644,7 @@ fn ctrl_c_copies_the_drilled_line_as_pgn() {
         })
         .collect();
     assert_eq!(copied.len(), 1, "{copied:?}");
-    let reply = &harness.state().session().moves()[1].san;
+    let reply = &harness.state().coach().session().moves()[1].san;
     assert!(
         copied[0].contains(&format!("1. e4 {reply} *")),
         "{}",

@@ -69,10 +69,13 @@ fn square_rect(harness: &Harness<'_, TrainerApp>, sq: Square) -> Rect {
 #[test]
 fn choosing_each_board_theme_changes_the_settings_and_keeps_every_piece() {
     let mut harness = harness();
-    assert_eq!(harness.state().settings().board_look, BoardLook::default());
+    assert_eq!(
+        harness.state().coach().settings().board_look,
+        BoardLook::default()
+    );
     for theme in [BoardTheme::Blue, BoardTheme::Green, BoardTheme::Brown] {
         choose(&mut harness, "Squares", theme.name());
-        assert_eq!(harness.state().settings().board_look.theme, theme);
+        assert_eq!(harness.state().coach().settings().board_look.theme, theme);
         // The boards draw with it from the next frame on.
         assert_eq!(board_look(&harness.ctx).theme, theme);
         assert_all_pieces_shown(&harness, theme.name());
@@ -84,7 +87,7 @@ fn choosing_each_piece_set_changes_the_settings_and_keeps_every_piece() {
     let mut harness = harness();
     for set in [PieceSet::Chessnut, PieceSet::Xboard, PieceSet::Cburnett] {
         choose(&mut harness, "Pieces", set.name());
-        assert_eq!(harness.state().settings().board_look.pieces, set);
+        assert_eq!(harness.state().coach().settings().board_look.pieces, set);
         assert_eq!(board_look(&harness.ctx).pieces, set);
         assert_all_pieces_shown(&harness, set.name());
     }
@@ -97,7 +100,7 @@ fn coordinates_outside_take_a_margin_and_inside_or_off_give_it_back() {
 
     choose(&mut harness, "Coordinates", "Outside");
     assert_eq!(
-        harness.state().settings().board_look.coordinates,
+        harness.state().coach().settings().board_look.coordinates,
         Coordinates::Outside
     );
     assert_all_pieces_shown(&harness, "outside");
@@ -118,7 +121,7 @@ fn coordinates_outside_take_a_margin_and_inside_or_off_give_it_back() {
 
     choose(&mut harness, "Coordinates", "Off");
     assert_eq!(
-        harness.state().settings().board_look.coordinates,
+        harness.state().coach().settings().board_look.coordinates,
         Coordinates::Off
     );
     assert_all_pieces_shown(&harness, "off");
@@ -126,7 +129,7 @@ fn coordinates_outside_take_a_margin_and_inside_or_off_give_it_back() {
 
     choose(&mut harness, "Coordinates", "Inside");
     assert_eq!(
-        harness.state().settings().board_look.coordinates,
+        harness.state().coach().settings().board_look.coordinates,
         Coordinates::Inside
     );
     assert_eq!(square_rect(&harness, Square::A1), inside);

@@ -35,10 +35,10 @@ fn the_tab_shows_the_moves_after_e4_and_a_filter_changes_them() {
     h.get_by_label("Hidden until you move: it would give the answer away.");
     // 1.e4, the computer replies; the position after 1.e4 is shown (step back).
     let e4 = common::san_moves("e4")[0];
-    h.state_mut().apply(Command::Play(e4));
+    h.state_mut().coach_mut().apply(Command::Play(e4));
     h.run();
-    assert_eq!(*h.state().session().phase(), Phase::LearnerToMove);
-    h.state_mut().apply(Command::ShowPly(1));
+    assert_eq!(*h.state().coach().session().phase(), Phase::LearnerToMove);
+    h.state_mut().coach_mut().apply(Command::ShowPly(1));
     h.run();
     let after_e4 = common::position_after("e4");
     let all = index
@@ -53,7 +53,7 @@ fn the_tab_shows_the_moves_after_e4_and_a_filter_changes_them() {
     h.run();
     let mut filter = ExplorerFilter::default();
     filter.speeds &= !(1 << Speed::Blitz.index());
-    assert_eq!(*h.state().explorer().filter(), filter);
+    assert_eq!(*h.state().coach().explorer().filter(), filter);
     let fewer = index.query_position(&after_e4, &filter).unwrap();
     assert!(
         fewer.total().games() < all.total().games(),
@@ -86,7 +86,7 @@ fn a_click_on_a_move_plays_it() {
     let (row, _) = &shown[stats.moves.iter().position(|m| m == top).unwrap()];
     h.get_by_label(row).click();
     h.run();
-    assert_eq!(h.state().session().moves()[0].mv, mv);
+    assert_eq!(h.state().coach().session().moves()[0].mv, mv);
 }
 
 #[test]

@@ -41,14 +41,17 @@ fn in_play_on_the_tab_shows_the_games_position_and_plays_there() {
     let mut h = window(settings(true), (1280.0, 800.0));
     open_index(&mut h, &dir);
     h.state_mut()
+        .coach_mut()
         .apply(Command::Play(common::san_moves("e4")[0]));
     wait_until(&mut h, "the computer's reply", |app| {
-        app.session().moves().len() == 2
+        app.coach().session().moves().len() == 2
     });
     // The drill hides it at the learner's turn.
     h.get_by_label("Hidden until you move: it would give the answer away.");
 
-    h.state_mut().apply(Command::Action(Action::PlayOn));
+    h.state_mut()
+        .coach_mut()
+        .apply(Command::Action(Action::PlayOn));
     h.run();
     let game_pos = |h: &AppHarness| {
         h.state()
@@ -75,7 +78,7 @@ fn in_play_on_the_tab_shows_the_games_position_and_plays_there() {
         run.game().played().iter().any(|m| m.by_learner),
         "played on"
     );
-    assert_eq!(h.state().session().moves().len(), 2);
+    assert_eq!(h.state().coach().session().moves().len(), 2);
     wait_until(&mut h, "the engine's move", |app| {
         let game = app.coach().play_on().unwrap().game();
         game.turn() == Turn::Learner && game.played().len() == 2
@@ -99,15 +102,15 @@ fn after_drill_this_gap_the_tab_shows_the_moves_at_the_gap() {
     common::load_repertoire_in_window(&mut h, common::fixture("compare_white.pgn"));
     h.get_by_label("Coverage").click();
     h.run_steps(2);
-    h.state_mut().finish_coverage();
+    h.state_mut().coach_mut().finish_coverage();
     h.run();
-    let report = h.state().coverage_report().expect("computed");
+    let report = h.state().coach().coverage_report().expect("computed");
     let i = report.gaps.iter().position(|g| g.sans == "e4 c6").unwrap();
     h.get_all_by_label("Drill this gap").nth(i).unwrap().click();
     h.run();
     let gap = common::position_after("e4 c6");
-    assert_eq!(h.state().session().position(), &gap);
-    assert_eq!(*h.state().session().phase(), Phase::LearnerToMove);
+    assert_eq!(h.state().coach().session().position(), &gap);
+    assert_eq!(*h.state().coach().session().phase(), Phase::LearnerToMove);
 
     open_index(&mut h, &dir);
     let stats = index

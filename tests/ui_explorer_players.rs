@@ -48,7 +48,7 @@ fn choosing_a_player_shows_his_moves_and_prepare_starts_a_drill_against_them() {
         name: name.clone(),
         color: Color::White,
     };
-    assert_eq!(h.state().explorer().source(), &source);
+    assert_eq!(h.state().coach().explorer().source(), &source);
     let filter = index
         .player_filter(ExplorerFilter::default(), &name, Color::White)
         .unwrap();
@@ -67,11 +67,11 @@ fn choosing_a_player_shows_his_moves_and_prepare_starts_a_drill_against_them() {
 
     h.get_by_label(&format!("Prepare against {name}")).click();
     h.run();
-    assert_eq!(h.state().explorer().preparing(), Some(&source));
-    assert_eq!(h.state().session().learner(), Color::Black);
+    assert_eq!(h.state().coach().explorer().preparing(), Some(&source));
+    assert_eq!(h.state().coach().session().learner(), Color::Black);
     h.get_by_label(&format!("Preparing against {name} as White"));
     // The computer (White) opened with one of his moves.
-    let first = h.state().session().moves()[0].mv;
+    let first = h.state().coach().session().moves()[0].mv;
     let his_first: Vec<_> = his
         .moves
         .iter()
@@ -81,6 +81,6 @@ fn choosing_a_player_shows_his_moves_and_prepare_starts_a_drill_against_them() {
 
     h.get_by_label("Stop preparing").click();
     h.run();
-    assert!(h.state().explorer().preparing().is_none());
-    assert!(!h.state().session().has_explorer());
+    assert!(h.state().coach().explorer().preparing().is_none());
+    assert!(!h.state().coach().session().has_explorer());
 }

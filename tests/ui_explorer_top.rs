@@ -31,9 +31,10 @@ fn type_into(h: &mut common::AppHarness, label: &str, text: &str) {
 /// it returns.
 fn show_after_e4(h: &mut common::AppHarness) -> Chess {
     h.state_mut()
+        .coach_mut()
         .apply(Command::Play(common::san_moves("e4")[0]));
     h.run();
-    h.state_mut().apply(Command::ShowPly(1));
+    h.state_mut().coach_mut().apply(Command::ShowPly(1));
     h.run();
     common::position_after("e4")
 }
@@ -45,7 +46,7 @@ fn open_top_game(h: &mut common::AppHarness, players: &str) {
     h.run();
     h.get_by_label(players).click();
     h.run();
-    h.state_mut().finish_explorer_game();
+    h.state_mut().coach_mut().finish_explorer_game();
     h.run();
 }
 
@@ -64,7 +65,7 @@ fn years_from_and_to_count_only_those_games() {
     type_into(&mut h, "from", "1985");
     type_into(&mut h, "to", "1990");
     h.run();
-    assert_eq!(h.state().explorer().years(), Some((1985, 1990)));
+    assert_eq!(h.state().coach().explorer().years(), Some((1985, 1990)));
     let filter = ExplorerFilter::default().with_years("1985-1990").unwrap();
     let some = index.query_position(&start, &filter).unwrap();
     assert!(
@@ -86,14 +87,14 @@ fn years_from_and_to_count_only_those_games() {
     h.get_by_label("to").type_text("x");
     h.run();
     h.get_by_label("`1990x` is not a year.");
-    assert_eq!(h.state().explorer().years(), Some((1985, 1990)));
+    assert_eq!(h.state().coach().explorer().years(), Some((1985, 1990)));
 
     // Only "from": every year since.
     for _ in 0.."1990x".len() {
         h.key_press(eframe::egui::Key::Backspace);
         h.run();
     }
-    assert_eq!(h.state().explorer().years(), Some((1985, u16::MAX)));
+    assert_eq!(h.state().coach().explorer().years(), Some((1985, u16::MAX)));
     let since = index
         .query_position(
             &start,
@@ -156,7 +157,7 @@ fn a_click_on_a_top_game_opens_it_at_the_position_and_steps_through_it() {
     let game = top.read().unwrap();
 
     open_top_game(&mut h, players);
-    let g = h.state().explorer().game();
+    let g = h.state().coach().explorer().game();
     let shown = g
         .shown()
         .unwrap_or_else(|| panic!("not shown: {:?} {:?}", g.message(), g.loading()))
@@ -184,44 +185,53 @@ fn a_click_on_a_top_game_opens_it_at_the_position_and_steps_through_it() {
     // The buttons and the moves step through it.
     h.get_by_label("Forward").click();
     h.run();
-    assert_eq!(h.state().explorer().game().shown().unwrap().ply(), 3);
+    assert_eq!(
+        h.state().coach().explorer().game().shown().unwrap().ply(),
+        3
+    );
     h.get_by_label("Game start").click();
     h.run();
-    assert_eq!(h.state().explorer().game().shown().unwrap().ply(), 0);
+    assert_eq!(
+        h.state().coach().explorer().game().shown().unwrap().ply(),
+        0
+    );
     h.get_by_label(&shown.sans[4]).click();
     h.run();
-    let now = h.state().explorer().game().shown().unwrap();
+    let now = h.state().coach().explorer().game().shown().unwrap();
     assert_eq!((now.ply(), now.position()), (5, &game.position(5)));
     h.get_by_label("Game end").click();
     h.run();
     assert_eq!(
-        h.state().explorer().game().shown().unwrap().ply(),
+        h.state().coach().explorer().game().shown().unwrap().ply(),
         game.moves.len()
     );
     // The arrows and Home step through the game, not the drill.
     h.key_press(eframe::egui::Key::ArrowLeft);
     h.run();
     assert_eq!(
-        h.state().explorer().game().shown().unwrap().ply(),
+        h.state().coach().explorer().game().shown().unwrap().ply(),
         game.moves.len() - 1
     );
     h.key_press(eframe::egui::Key::Home);
     h.run();
     h.key_press(eframe::egui::Key::ArrowRight);
     h.run();
-    assert_eq!(h.state().explorer().game().shown().unwrap().ply(), 1);
+    assert_eq!(
+        h.state().coach().explorer().game().shown().unwrap().ply(),
+        1
+    );
     // The drill's board did not move.
-    assert_eq!(h.state().session().viewing(), Some(1));
+    assert_eq!(h.state().coach().session().viewing(), Some(1));
 
     // Closed with the window's cross.
     h.get_by_label("Close window").click();
     h.run();
-    assert!(!h.state().explorer().game().is_open());
+    assert!(!h.state().coach().explorer().game().is_open());
     assert!(h.query_by_label(&shown.title).is_none());
     // The arrows are the drill's again.
     h.key_press(eframe::egui::Key::ArrowLeft);
     h.run();
-    assert_eq!(h.state().session().viewing(), Some(0));
+    assert_eq!(h.state().coach().session().viewing(), Some(0));
 }
 
 #[test]
@@ -239,13 +249,13 @@ fn a_game_is_shown_in_the_repertoire_where_it_leaves_it() {
         h.get_by_label("Forward").click();
         h.run();
     }
-    let shown = h.state().explorer().game().shown().unwrap().clone();
+    let shown = h.state().coach().explorer().game().shown().unwrap().clone();
     assert!(shown.ply() >= 5, "{}", shown.ply());
 
     // No repertoire open: the button does nothing.
     h.get_by_label("Show in my repertoire").click();
     h.run();
-    assert!(h.state().workshop().file().is_none());
+    assert!(h.state().coach().workshop().file().is_none());
     assert!(
         h.query_by_label("Add moves").is_none(),
         "the Repertoire tab is not shown"
@@ -254,14 +264,14 @@ fn a_game_is_shown_in_the_repertoire_where_it_leaves_it() {
     // With a repertoire open: its file at the game's position, the Repertoire tab shown.
     let rep = dir.with_extension("pgn");
     std::fs::copy(common::fixture("repertoire.pgn"), &rep).unwrap();
-    h.state_mut().apply(Command::Workshop(
+    h.state_mut().coach_mut().apply(Command::Workshop(
         hastings::coach::workshop::WorkshopCommand::Open(rep.clone()),
     ));
     h.run();
     h.get_by_label("Show in my repertoire").click();
     h.run();
     h.get_by_label("Add moves");
-    let w = h.state().workshop();
+    let w = h.state().coach().workshop();
     assert_eq!(w.moves(), shown.moves_played());
     // The moves the chapter does not have are past its cursor.
     let in_tree = shown.moves_played().len() - w.beyond().len();

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use hastings::coach::human::{human_moves, played_move_sentence, top_moves_line};
+use hastings::coach::predictor::{human_moves, played_move_sentence, top_moves_line};
 use hastings::coach::settings::{Settings, Side};
 use hastings::coach::{Coach, Command};
 use hastings::engine::predictor::Predictor;
@@ -56,8 +56,8 @@ fn settle(harness: &mut Harness<'static, TrainerApp>) {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         harness.step();
-        if !harness.state().coach().is_predicting_human_moves()
-            && harness.state().coach().human_moves().is_some()
+        if !harness.state().coach().predictor().is_running()
+            && harness.state().coach().predictor().human_moves().is_some()
         {
             break;
         }
@@ -69,7 +69,7 @@ fn settle(harness: &mut Harness<'static, TrainerApp>) {
 
 /// Plays `san` by clicking its piece and its target square.
 fn play(harness: &mut Harness<'static, TrainerApp>, san: &str) -> Move {
-    let pos = harness.state().session().position().clone();
+    let pos = harness.state().coach().session().position().clone();
     let mv = san
         .parse::<shakmaty::san::San>()
         .unwrap()
@@ -86,29 +86,29 @@ fn assert_no_prediction(h: &mut Harness<'static, TrainerApp>) {
         h.step();
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert!(!h.state().coach().is_predicting_human_moves());
-    assert!(h.state().coach().human_moves().is_none());
+    assert!(!h.state().coach().predictor().is_running());
+    assert!(h.state().coach().predictor().human_moves().is_none());
     assert!(h.query_by_label_contains("Strong players").is_none());
 }
 
-fn predicted(pos: &Chess) -> Vec<hastings::coach::human::HumanMove> {
+fn predicted(pos: &Chess) -> Vec<hastings::coach::predictor::HumanMove> {
     human_moves(&Predictor::shared().unwrap(), pos)
 }
 
 #[test]
 fn a_wrong_move_says_how_often_strong_players_play_it() {
     let mut h = harness(true, true);
-    let before = h.state().session().position().clone();
+    let before = h.state().coach().session().position().clone();
     // Hidden at the learner's move: the line would give the answer away.
     for _ in 0..5 {
         h.step();
     }
-    assert!(h.state().coach().human_moves().is_none());
+    assert!(h.state().coach().predictor().human_moves().is_none());
     assert!(h.query_by_label_contains("Strong players").is_none());
 
     let a3 = play(&mut h, "a3");
     assert!(matches!(
-        h.state().session().phase(),
+        h.state().coach().session().phase(),
         Phase::OutOfBook { .. }
     ));
     settle(&mut h);
@@ -123,7 +123,7 @@ fn a_wrong_move_says_how_often_strong_players_play_it() {
 #[test]
 fn the_chart_names_the_likeliest_moves_when_the_answer_is_not_hidden() {
     let mut h = harness(false, true);
-    let pos = h.state().session().position().clone();
+    let pos = h.state().coach().session().position().clone();
     settle(&mut h);
     let moves = predicted(&pos);
     assert_eq!(moves.len(), pos.legal_moves().len());
@@ -142,7 +142,7 @@ fn the_style_setting_turns_it_off() {
 fn the_first_moves_get_no_prediction() {
     // After 1.e4 e5 2.Nf3 Nc6 (ply 4) the predictor, trained from ply 8 on, says nothing,
     // even with the answer not hidden and after a move outside the book.
-    assert_eq!(hastings::coach::human::FIRST_PLY, 8);
+    assert_eq!(hastings::coach::predictor::FIRST_PLY, 8);
     let mut h = harness_after("e4 e5 Nf3 Nc6", false, true);
     play(&mut h, "a3");
     assert_no_prediction(&mut h);

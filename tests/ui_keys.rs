@@ -74,7 +74,7 @@ fn press(harness: &mut Harness<'_, TrainerApp>, key: Key) {
 
 /// The SAN of the drill's moves.
 fn sans(harness: &Harness<'_, TrainerApp>) -> Vec<String> {
-    let app = harness.state();
+    let app = harness.state().coach();
     app.session()
         .moves()
         .iter()
@@ -83,17 +83,21 @@ fn sans(harness: &Harness<'_, TrainerApp>) -> Vec<String> {
 }
 
 fn viewing(harness: &Harness<'_, TrainerApp>) -> Option<usize> {
-    harness.state().session().viewing()
+    harness.state().coach().session().viewing()
 }
 
 /// Plays the learner's `san` through the coach and lets the computer reply.
 fn play(harness: &mut Harness<'_, TrainerApp>, san: &str) {
-    let before = harness.state().session().moves().len();
-    let pos = harness.state().session().position().clone();
+    let before = harness.state().coach().session().moves().len();
+    let pos = harness.state().coach().session().position().clone();
     let mv = hastings::book::movelist::parse_moves(&pos, san).unwrap()[0];
-    harness.state_mut().apply(Command::Play(mv));
+    harness.state_mut().coach_mut().apply(Command::Play(mv));
     harness.run();
-    assert_eq!(harness.state().session().moves().len(), before + 2, "{san}");
+    assert_eq!(
+        harness.state().coach().session().moves().len(),
+        before + 2,
+        "{san}"
+    );
 }
 
 #[test]
@@ -196,8 +200,8 @@ fn an_illegal_or_unknown_entry_says_why_and_plays_nothing() {
     assert_eq!(move_box_text(&harness), "Nf");
 
     // Unknown text.
-    harness.state_mut().apply(Command::MoveEntry(
-        hastings::coach::move_entry::MoveEntryCommand::Text("hello".to_owned()),
+    harness.state_mut().coach_mut().apply(Command::MoveEntry(
+        hastings::coach::drill::MoveEntryCommand::Text("hello".to_owned()),
     ));
     harness.run();
     press(&mut harness, Key::Enter);
@@ -327,9 +331,12 @@ fn the_move_box_plays_in_the_play_on_game_and_left_takes_back_there() {
     // The engine searches meanwhile: the frames do not wait for the window to settle.
     let mut harness = app_harness(Side::White);
     harness.run();
-    harness.state_mut().apply(Command::Action(Action::PlayOn));
+    harness
+        .state_mut()
+        .coach_mut()
+        .apply(Command::Action(Action::PlayOn));
     let _ = harness.run_ok();
-    assert!(harness.state().play_on().is_some());
+    assert!(harness.state().coach().play_on().is_some());
 
     harness.key_press(Key::Slash);
     harness.event(egui::Event::Text("/".to_owned()));
@@ -339,10 +346,11 @@ fn the_move_box_plays_in_the_play_on_game_and_left_takes_back_there() {
     harness.key_press(Key::Enter);
     let _ = harness.run_ok();
     wait_until(&mut harness, "the engine's reply", |app| {
-        app.play_on()
+        app.coach()
+            .play_on()
             .is_some_and(|r| r.game().played().len() == 2 && r.game().turn() == Turn::Learner)
     });
-    let played = harness.state().play_on().unwrap().game().played()[0]
+    let played = harness.state().coach().play_on().unwrap().game().played()[0]
         .san
         .clone();
     assert_eq!(played, "d4");
@@ -364,6 +372,8 @@ fn the_move_box_plays_in_the_play_on_game_and_left_takes_back_there() {
     harness.key_press(Key::ArrowLeft);
     let _ = harness.run_ok();
     wait_until(&mut harness, "the take back", |app| {
-        app.play_on().is_some_and(|r| r.game().played().is_empty())
+        app.coach()
+            .play_on()
+            .is_some_and(|r| r.game().played().is_empty())
     });
 }

@@ -99,6 +99,7 @@ fn after_a_wrong_move_with_long_line_names_the_drill_panel_stays_inside_the_wind
     assert!(r.width() < 360.0, "{long:?} is {} points wide", r.width());
     assert_eq!(
         h.state()
+            .coach()
             .session()
             .position()
             .board()
@@ -114,7 +115,7 @@ fn after_a_wrong_move_with_long_line_names_the_drill_panel_stays_inside_the_wind
 /// The line names the drill panel shows for `book_moves` (shortened to their variation).
 fn shown_names(h: &Harness<'_, TrainerApp>, book_moves: &[BookMove]) -> Vec<Option<String>> {
     let titles: Vec<Option<&str>> = book_moves.iter().map(|b| b.leads_to.as_deref()).collect();
-    short_line_names(h.state().session().heading().as_deref(), &titles)
+    short_line_names(h.state().coach().session().heading().as_deref(), &titles)
 }
 
 /// Plays 1.e4 (answered 1...e5) and 2.h4, out of the book: the book moves, each with
@@ -124,12 +125,12 @@ fn after_two_h4(h: &mut Harness<'_, TrainerApp>) -> Vec<BookMove> {
     h.run();
     h.get_by_label("e4").click();
     h.run();
-    assert_eq!(h.state().session().moves()[1].san, "e5");
+    assert_eq!(h.state().coach().session().moves()[1].san, "e5");
     h.get_by_label("h2 white pawn").click();
     h.run();
     h.get_by_label("h4").click();
     h.run();
-    let Phase::OutOfBook { book_moves, .. } = h.state().session().phase().clone() else {
+    let Phase::OutOfBook { book_moves, .. } = h.state().coach().session().phase().clone() else {
         panic!("2.h4 leaves the book");
     };
     book_moves

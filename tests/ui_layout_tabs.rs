@@ -211,9 +211,11 @@ fn play_on_with_its_engine_settings_open_fits_the_window_at_both_sizes() {
     for size in SIZES {
         let mut h = harness(size);
         h.run();
-        h.state_mut().apply(hastings::coach::Command::Action(
-            hastings::coach::Action::PlayOn,
-        ));
+        h.state_mut()
+            .coach_mut()
+            .apply(hastings::coach::Command::Action(
+                hastings::coach::Action::PlayOn,
+            ));
         h.run();
         for _ in 0..20 {
             if h.query_by_role_and_label(Role::ComboBox, "Engine")
@@ -241,14 +243,17 @@ fn the_side_panel_and_the_chart_fold_away_for_a_bigger_board_and_come_back() {
     let before = board(&h);
     h.get_by_label("«").click();
     h.run();
-    assert!(!h.state().settings().panels.side, "saved in the settings");
+    assert!(
+        !h.state().coach().settings().panels.side,
+        "saved in the settings"
+    );
     assert!(
         h.query_by_label("Style").is_none(),
         "the tabs are folded away"
     );
     h.get_by_label("Hide the chart").click();
     h.run();
-    assert!(!h.state().settings().panels.chart);
+    assert!(!h.state().coach().settings().panels.chart);
     let bigger = board(&h);
     assert!(
         bigger.width() > before.width() * 1.2,
@@ -258,7 +263,7 @@ fn the_side_panel_and_the_chart_fold_away_for_a_bigger_board_and_come_back() {
     h.run();
     h.get_by_label("Show the chart").click();
     h.run();
-    assert_eq!(h.state().settings().panels, Default::default());
+    assert_eq!(h.state().coach().settings().panels, Default::default());
     assert_eq!(board(&h), before);
 }
 
@@ -270,9 +275,11 @@ fn most_often_missed_reads_as_lines_of_words_at_both_sizes() {
         // 1.d4 d5 2.Kd2 leaves the book: the position after 1.d4 d5 is missed once.
         let moves = common::san_moves("d4 d5 Kd2");
         h.state_mut()
+            .coach_mut()
             .apply(hastings::coach::Command::DrillFrom(moves[..2].to_vec()));
         h.run();
         h.state_mut()
+            .coach_mut()
             .apply(hastings::coach::Command::Play(moves[2]));
         h.run();
         open_tab(&mut h, "Progress");

@@ -60,7 +60,7 @@ fn open_engine_settings(harness: &mut Harness<'_, TrainerApp>) {
 /// Plays the line to its end with "Show me" (the most popular book move).
 fn drill_to_the_end(harness: &mut Harness<'_, TrainerApp>) {
     for _ in 0..80 {
-        match harness.state().session().phase() {
+        match harness.state().coach().session().phase() {
             Phase::EndOfLine { .. } => return,
             Phase::LearnerToMove => harness.get_by_label("Show me").click(),
             _ => {}
@@ -69,7 +69,7 @@ fn drill_to_the_end(harness: &mut Harness<'_, TrainerApp>) {
     }
     panic!(
         "the line did not end: {:?}",
-        harness.state().session().phase()
+        harness.state().coach().session().phase()
     );
 }
 
@@ -110,9 +110,9 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     let mut harness = harness(Side::White);
     harness.run_ok();
     drill_to_the_end(&mut harness);
-    let book_position = harness.state().session().display_position();
-    let book_plies = harness.state().session().moves().len();
-    let opening = harness.state().session().opening_title().unwrap();
+    let book_position = harness.state().coach().session().display_position();
+    let book_plies = harness.state().coach().session().moves().len();
+    let opening = harness.state().coach().session().opening_title().unwrap();
 
     let a1 = square_center(&harness, Square::A1);
     harness.get_by_label("Play on").click();
@@ -121,7 +121,12 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     // beside it.
     let moved = square_center(&harness, Square::A1) - a1;
     assert!(moved.length() <= 1.5, "the board moved by {moved:?}");
-    let game = harness.state().play_on().expect("playing on").game();
+    let game = harness
+        .state()
+        .coach()
+        .play_on()
+        .expect("playing on")
+        .game();
     assert_eq!(game.book_plies(), book_plies);
     assert_eq!(game.position(), &book_position);
 
@@ -135,7 +140,7 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
             .unwrap();
         click_square(&mut harness, mv.from().unwrap());
         click_square(&mut harness, mv.to());
-        let played = harness.state().play_on().unwrap().game().played();
+        let played = harness.state().coach().play_on().unwrap().game().played();
         assert_eq!(
             played.first().map(|m| m.mv),
             Some(mv),
@@ -143,10 +148,11 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
         );
     }
     wait_until(&mut harness, "the engine's reply", |app| {
-        app.play_on()
+        app.coach()
+            .play_on()
             .is_some_and(|p| p.game().played().iter().any(|m| !m.by_learner))
     });
-    let game = harness.state().play_on().unwrap().game();
+    let game = harness.state().coach().play_on().unwrap().game();
     let reply = game.played().iter().find(|m| !m.by_learner).unwrap();
     assert!(!reply.san.is_empty());
     // The opponent is named for people, not by its UCI name ("hastings alphabeta").
@@ -154,21 +160,29 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
 
     // The learner's turn: the analysis fills the eval bar.
     wait_until(&mut harness, "an evaluation", |app| {
-        app.play_on().is_some_and(|p| p.eval_text().is_some())
+        app.coach()
+            .play_on()
+            .is_some_and(|p| p.eval_text().is_some())
     });
     let label = eval_label(&harness).expect("the eval bar shows a value");
     assert!(label.ends_with(" for you"), "{label}");
-    let text = harness.state().play_on().unwrap().eval_text().unwrap();
+    let text = harness
+        .state()
+        .coach()
+        .play_on()
+        .unwrap()
+        .eval_text()
+        .unwrap();
     assert_eq!(label, format!("Evaluation {text} for you"));
 
     // The best-move arrow is a toggle (saved in the settings).
-    assert!(!harness.state().settings().play_on.best_move_arrow);
+    assert!(!harness.state().coach().settings().play_on.best_move_arrow);
     harness.get_by_label("Best move arrow").click();
     harness.run_ok();
-    assert!(harness.state().settings().play_on.best_move_arrow);
+    assert!(harness.state().coach().settings().play_on.best_move_arrow);
 
     // The PGN marks where the book ends.
-    let pgn = harness.state().play_on_pgn().unwrap();
+    let pgn = harness.state().coach().play_on_pgn().unwrap();
     assert!(pgn.contains(&format!("{{Book ends: {opening}}}")), "{pgn}");
     assert!(
         pgn.contains(&format!("[BookPlies \"{book_plies}\"]")),
@@ -184,21 +198,24 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     harness.get_by_label("Back to the book").click();
     harness.run_ok();
     assert!(
-        harness.state().play_on().is_some(),
+        harness.state().coach().play_on().is_some(),
         "one click keeps the game"
     );
     harness.get_by_label("End this game? Its moves are lost unless you copy or save them.");
     harness.get_by_label("Keep playing").click();
     harness.run_ok();
-    assert!(harness.state().play_on().is_some());
+    assert!(harness.state().coach().play_on().is_some());
     harness.get_by_label("Back to the book").click();
     harness.run_ok();
     harness.get_by_label("End the game").click();
     harness.run_ok();
-    assert!(harness.state().play_on().is_none());
-    assert_eq!(harness.state().session().display_position(), book_position);
+    assert!(harness.state().coach().play_on().is_none());
+    assert_eq!(
+        harness.state().coach().session().display_position(),
+        book_position
+    );
     assert!(matches!(
-        harness.state().session().phase(),
+        harness.state().coach().session().phase(),
         Phase::EndOfLine { .. }
     ));
     harness.get_by_label("Next line");
@@ -208,7 +225,7 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
 #[test]
 fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
     let mut harness = harness(Side::Black);
-    harness.state_mut().settings_mut().play_on = PlayOnSettings {
+    harness.state_mut().coach_mut().settings_mut().play_on = PlayOnSettings {
         engine: hastings::coach::play_on::EngineKind::Path,
         path: "/nonexistent/engine".to_owned(),
         movetime_ms: 50,
@@ -216,11 +233,11 @@ fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
     };
     harness.run_ok();
     wait_until(&mut harness, "the computer's first move", |app| {
-        *app.session().phase() == Phase::LearnerToMove
+        *app.coach().session().phase() == Phase::LearnerToMove
     });
     harness.get_by_label("Play on from here").click();
     harness.run_ok();
-    let notice = harness.state().play_on_notice().unwrap().to_owned();
+    let notice = harness.state().coach().play_on_notice().unwrap().to_owned();
     assert!(notice.contains("/nonexistent/engine"), "{notice}");
     assert!(notice.contains("built-in engine plays instead"), "{notice}");
     harness.get_by_label(&notice);
@@ -228,10 +245,12 @@ fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
     click_square(&mut harness, Square::E7);
     click_square(&mut harness, Square::E5);
     wait_until(&mut harness, "the built-in engine's reply", |app| {
-        app.play_on().is_some_and(|p| p.game().played().len() == 2)
+        app.coach()
+            .play_on()
+            .is_some_and(|p| p.game().played().len() == 2)
     });
     assert_eq!(
-        harness.state().play_on().unwrap().game().turn(),
+        harness.state().coach().play_on().unwrap().game().turn(),
         Turn::Learner
     );
     // Take back (the top bar's button) returns to the book position.
@@ -240,6 +259,7 @@ fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
     assert!(
         harness
             .state()
+            .coach()
             .play_on()
             .unwrap()
             .game()
@@ -259,7 +279,7 @@ fn choosing_an_engine_gets_a_legal_reply(
     let mut harness = harness(Side::Black);
     harness.run_ok();
     wait_until(&mut harness, "the computer's first move", |app| {
-        *app.session().phase() == Phase::LearnerToMove
+        *app.coach().session().phase() == Phase::LearnerToMove
     });
     harness.get_by_label("Play on from here").click();
     harness.run_ok();
@@ -271,7 +291,7 @@ fn choosing_an_engine_gets_a_legal_reply(
     harness.run_ok();
     harness.get_by_label(menu).click();
     harness.run_ok();
-    assert_eq!(harness.state().settings().play_on.engine, kind);
+    assert_eq!(harness.state().coach().settings().play_on.engine, kind);
     assert!(
         !harness
             .get_all_by_label(setting)
@@ -280,13 +300,22 @@ fn choosing_an_engine_gets_a_legal_reply(
         "no {setting} setting"
     );
     // Black to move after White's first move: the learner plays e7-e5.
-    let before = harness.state().play_on().unwrap().game().position().clone();
+    let before = harness
+        .state()
+        .coach()
+        .play_on()
+        .unwrap()
+        .game()
+        .position()
+        .clone();
     click_square(&mut harness, Square::E7);
     click_square(&mut harness, Square::E5);
     wait_until(&mut harness, "the engine's reply", |app| {
-        app.play_on().is_some_and(|p| p.game().played().len() == 2)
+        app.coach()
+            .play_on()
+            .is_some_and(|p| p.game().played().len() == 2)
     });
-    let game = harness.state().play_on().unwrap().game();
+    let game = harness.state().coach().play_on().unwrap().game();
     let mut pos = before;
     for m in game.played() {
         assert!(pos.is_legal(m.mv), "{} is legal", m.san);
@@ -295,12 +324,15 @@ fn choosing_an_engine_gets_a_legal_reply(
     assert!(!game.played()[1].by_learner);
     assert_eq!(game.turn(), Turn::Learner);
     // The chosen engine replied: it did not fall back to the built-in α-β engine.
-    let choice = &harness.state().play_on().unwrap().opponent().choice;
+    let choice = &harness.state().coach().play_on().unwrap().opponent().choice;
     assert!(
         !matches!(choice, hastings::engine::EngineChoice::Builtin(_)),
         "{choice:?}"
     );
-    assert_eq!(harness.state().play_on().unwrap().engine_name(), name);
+    assert_eq!(
+        harness.state().coach().play_on().unwrap().engine_name(),
+        name
+    );
 }
 
 #[test]

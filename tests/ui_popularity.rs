@@ -37,13 +37,13 @@ fn the_drill_plays_from_the_games_book_past_the_end_of_the_eco_lines() {
     // The Style tab is open at the start.
     h.get_by_label("Games book").click();
     h.run();
-    assert_eq!(h.state().session().popularity(), Popularity::Games);
+    assert_eq!(h.state().coach().session().popularity(), Popularity::Games);
     h.get_by_label_contains("gnuchess (built in)");
 
     // The learner takes the book's most popular move each time ("Show me"); the
     // computer answers from the book.
     for _ in 0..40 {
-        match h.state().session().phase() {
+        match h.state().coach().session().phase() {
             Phase::LearnerToMove => {
                 h.get_by_label("Show me").click();
                 h.run();
@@ -57,7 +57,7 @@ fn the_drill_plays_from_the_games_book_past_the_end_of_the_eco_lines() {
     let eco = common::eco_graph();
     let mut pos = Chess::default();
     let mut replies_outside_eco = 0;
-    for m in h.state().session().moves() {
+    for m in h.state().coach().session().moves() {
         if !m.by_learner && eco.lookup(&pos).is_none() {
             replies_outside_eco += 1;
         }
@@ -65,6 +65,7 @@ fn the_drill_plays_from_the_games_book_past_the_end_of_the_eco_lines() {
     }
     let game: Vec<String> = h
         .state()
+        .coach()
         .session()
         .moves()
         .iter()
@@ -94,10 +95,13 @@ fn a_polyglot_file_becomes_a_source_of_the_book_tab() {
     h.run();
     h.get_by_label_contains("masters.bin (Polyglot book, 180,358 entries)");
     // Opening a book switches the popularity to it, with the graph left as it was.
-    let session = h.state().session();
+    let session = h.state().coach().session();
     assert_eq!(session.popularity(), Popularity::Games);
     assert_eq!(session.moves().len(), 0);
-    assert_eq!(h.state().settings().book.popularity, Popularity::Games);
+    assert_eq!(
+        h.state().coach().settings().book.popularity,
+        Popularity::Games
+    );
 }
 
 #[test]
@@ -125,9 +129,9 @@ fn make_a_book_from_pgn_in_the_book_tab_adds_it_as_a_source() {
     h.run();
     h.state_mut().finish_making_book();
     h.run();
-    let outcome = h.state().make_book_outcome().unwrap().to_owned();
+    let outcome = h.state().coach().jobs().outcome().unwrap().to_owned();
     assert!(outcome.starts_with("Made twic.bin: "), "{outcome}");
     assert!(outcome.contains("from 110 games"), "{outcome}");
     h.get_by_label_contains("twic.bin (Polyglot book,");
-    assert_eq!(h.state().session().popularity(), Popularity::Games);
+    assert_eq!(h.state().coach().session().popularity(), Popularity::Games);
 }

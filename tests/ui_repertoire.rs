@@ -62,7 +62,7 @@ fn load(harness: &mut Harness<'static, TrainerApp>, paths: Vec<PathBuf>, mode: &
     if let Some(both) = harness.query_by_label("Both / don't know") {
         both.click();
         harness.run();
-        harness.state_mut().finish_loading();
+        harness.state_mut().coach_mut().finish_loading();
         harness.run();
     }
 }
@@ -82,14 +82,14 @@ fn untick_eco(harness: &mut Harness<'static, TrainerApp>) {
     open_tab(harness, "Book");
     harness.get_by_label("ECO (built in, 3,807 lines)").click();
     harness.step();
-    harness.state_mut().finish_loading();
+    harness.state_mut().coach_mut().finish_loading();
     harness.run();
 }
 
 fn chart_sans(harness: &mut Harness<'static, TrainerApp>) -> Vec<String> {
     let app = harness.state_mut();
-    let graph = Arc::clone(app.graph());
-    let pos = app.session().position().clone();
+    let graph = Arc::clone(app.coach().graph());
+    let pos = app.coach().session().position().clone();
     let Some(node) = graph.lookup(&pos) else {
         return Vec::new();
     };
@@ -122,7 +122,7 @@ fn loading_a_repertoire_through_the_open_dialog_adds_its_lines_and_the_drill_fol
         own.stats().nodes
     );
     harness.get_by_label(&summary);
-    let app = harness.state();
+    let app = harness.state().coach();
     assert_eq!(app.workspace().files().len(), 1);
     assert_eq!(
         app.graph().stats().lines,
@@ -140,19 +140,22 @@ fn loading_a_repertoire_through_the_open_dialog_adds_its_lines_and_the_drill_fol
 
     // With ECO unticked the drill follows the repertoire, and its comments are shown.
     untick_eco(&mut harness);
-    assert!(harness.state().is_repertoire());
-    assert_eq!(harness.state().graph().stats().lines, own.stats().lines);
+    assert!(harness.state().coach().is_repertoire());
+    assert_eq!(
+        harness.state().coach().graph().stats().lines,
+        own.stats().lines
+    );
     let mut comments_seen = 0;
     for seed in 0..8 {
-        harness.state_mut().settings_mut().seed = seed.to_string();
+        harness.state_mut().coach_mut().settings_mut().seed = seed.to_string();
         harness.get_by_label("New line").click();
         harness.run();
-        while *harness.state().session().phase() == Phase::LearnerToMove {
-            let session = harness.state().session();
+        while *harness.state().coach().session().phase() == Phase::LearnerToMove {
+            let session = harness.state().coach().session();
             let before = session.position().clone();
             let mv = session.book_moves()[0].mv;
             play(&mut harness, mv);
-            let app = harness.state();
+            let app = harness.state().coach();
             let moves = app.session().moves();
             // Every move of the drill, the learner's and the computer's, is the repertoire's.
             let mut pos = Chess::default();
@@ -202,7 +205,7 @@ fn a_file_with_errors_shows_the_issues_panel_with_the_game_numbers() {
     assert!(harness.query_by_label("Game 3").is_none());
     harness.get_by_label("Carol – Dave");
     harness.get_by_label("Bxf7");
-    let text = harness.state().report().unwrap().text();
+    let text = harness.state().coach().report().unwrap().text();
     assert!(
         text.contains("game 2\tCarol – Dave\tply 7\tBxf7\tillegal move"),
         "{text}"
@@ -218,9 +221,9 @@ fn a_file_with_errors_shows_the_issues_panel_with_the_game_numbers() {
         "Decide from the file",
     );
     harness.get_by_label("Import report: empty.pgn");
-    let report = harness.state().report().unwrap();
+    let report = harness.state().coach().report().unwrap();
     assert!(report.summary().ends_with("empty.pgn: no games found"));
-    assert_eq!(harness.state().settings().book.files.len(), 1);
+    assert_eq!(harness.state().coach().settings().book.files.len(), 1);
 }
 
 #[test]
@@ -236,7 +239,7 @@ fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_
     );
     harness.get_by_label("Close").click();
     untick_eco(&mut harness);
-    assert!(harness.state().is_repertoire());
+    assert!(harness.state().coach().is_repertoire());
 
     // 1.d4 is theory (ECO knows it) but not the repertoire's: a mistake.
     play(
@@ -247,7 +250,7 @@ fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_
             .unwrap(),
     );
     assert!(matches!(
-        harness.state().session().phase(),
+        harness.state().coach().session().phase(),
         Phase::OutOfBook { .. }
     ));
     harness.get_by_label("d4 is not in the book.");
@@ -262,24 +265,24 @@ fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_
     let mut replies: HashMap<String, u32> = HashMap::new();
     let mut end_notes = 0;
     for seed in 0..30 {
-        harness.state_mut().settings_mut().seed = seed.to_string();
+        harness.state_mut().coach_mut().settings_mut().seed = seed.to_string();
         harness.get_by_label("New line").click();
         harness.run();
         loop {
-            let phase = harness.state().session().phase().clone();
+            let phase = harness.state().coach().session().phase().clone();
             match phase {
                 Phase::LearnerToMove => {
-                    let session = harness.state().session();
+                    let session = harness.state().coach().session();
                     let n = session.book_moves().len();
                     let mv = session.book_moves()[seed % n].mv;
                     play(&mut harness, mv);
                 }
                 Phase::EndOfLine { .. } => {
                     let eco_goes_on = common::eco_graph()
-                        .lookup(harness.state().session().position())
+                        .lookup(harness.state().coach().session().position())
                         .is_some_and(|n| !common::eco_graph().continuations(n).is_empty());
                     if eco_goes_on {
-                        let label = harness.state().session().theory_note().unwrap();
+                        let label = harness.state().coach().session().theory_note().unwrap();
                         assert!(
                             label.starts_with("Your repertoire ends here; theory continues with")
                         );
@@ -292,7 +295,7 @@ fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_
             }
         }
         let mut pos = Chess::default();
-        for m in harness.state().session().moves() {
+        for m in harness.state().coach().session().moves() {
             let before = pos.clone();
             pos.play_unchecked(m.mv);
             assert!(own.lookup(&before).is_some());
@@ -314,7 +317,7 @@ fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_
 fn unticking_eco_changes_the_candidates() {
     let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     // The chart shows the learner's own candidates here (it hides them by default).
-    harness.state_mut().settings_mut().hide_answer = false;
+    harness.state_mut().coach_mut().settings_mut().hide_answer = false;
     harness.run();
     load(
         &mut harness,
@@ -331,7 +334,7 @@ fn unticking_eco_changes_the_candidates() {
     // Ticking it again brings the other moves back.
     harness.get_by_label("ECO (built in, 3,807 lines)").click();
     harness.step();
-    harness.state_mut().finish_loading();
+    harness.state_mut().coach_mut().finish_loading();
     harness.run();
     assert_eq!(chart_sans(&mut harness), with_eco);
 }
@@ -380,17 +383,17 @@ fn settings_and_progress_survive_an_app_restart() {
     harness.get_by_label("1.d4 lines").click();
     harness.run();
     // One move as Black after the computer's 1.e4: progress to keep.
-    let pos = harness.state().session().position().clone();
+    let pos = harness.state().coach().session().position().clone();
     let e5 = shakmaty::uci::UciMove::from_ascii(b"e7e5")
         .unwrap()
         .to_move(&pos)
         .unwrap();
     play(&mut harness, e5);
-    let progress = harness.state().progress().clone();
+    let progress = harness.state().coach().progress().clone();
     assert_eq!(progress.position(&pos).attempts, 1);
     let mut storage = MemoryStorage::default();
     eframe::App::save(harness.state_mut(), &mut storage);
-    let before = harness.state().settings().clone();
+    let before = harness.state().coach().settings().clone();
     assert_eq!(before.book.files.len(), 1);
     assert!(!before.book.eco);
     assert_eq!(before.orientation, Some(Orientation::WhiteBottom));
@@ -402,19 +405,26 @@ fn settings_and_progress_survive_an_app_restart() {
         Some(settings_file.clone()),
         Some(progress_file),
     );
-    restarted.finish_loading();
-    assert_eq!(restarted.settings(), &before);
-    assert_eq!(restarted.orientation(), Orientation::WhiteBottom);
-    assert_eq!(restarted.session().learner(), shakmaty::Color::Black);
-    assert!(restarted.is_repertoire(), "the repertoire is loaded again");
-    assert_eq!(restarted.progress(), &progress);
+    restarted.coach_mut().finish_loading();
+    assert_eq!(restarted.coach().settings(), &before);
+    assert_eq!(restarted.coach().orientation(), Orientation::WhiteBottom);
+    assert_eq!(
+        restarted.coach().session().learner(),
+        shakmaty::Color::Black
+    );
     assert!(
-        restarted.workspace().warnings().is_empty(),
+        restarted.coach().is_repertoire(),
+        "the repertoire is loaded again"
+    );
+    assert_eq!(restarted.coach().progress(), &progress);
+    assert!(
+        restarted.coach().workspace().warnings().is_empty(),
         "{:?}",
-        restarted.workspace().warnings()
+        restarted.coach().workspace().warnings()
     );
     assert!(
         restarted
+            .coach()
             .graph()
             .lines()
             .iter()
@@ -424,9 +434,9 @@ fn settings_and_progress_survive_an_app_restart() {
     // A remembered file that has gone is a warning, not a crash.
     std::fs::remove_file(&copy).unwrap();
     let mut again = TrainerApp::restore(eco(), Some(&storage), Some(settings_file), None);
-    again.finish_loading();
-    assert_eq!(again.workspace().warnings().len(), 1);
-    assert!(again.workspace().warnings()[0].contains("mine.pgn is missing"));
+    again.coach_mut().finish_loading();
+    assert_eq!(again.coach().workspace().warnings().len(), 1);
+    assert!(again.coach().workspace().warnings()[0].contains("mine.pgn is missing"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -445,7 +455,7 @@ fn drilled_moves_are_recorded_as_progress_and_saved_to_the_data_file() {
         .to_move(&Chess::default())
         .unwrap();
     play(&mut harness, e4);
-    let reply = harness.state().session().moves()[1].mv;
+    let reply = harness.state().coach().session().moves()[1].mv;
     let mut pos = Chess::default();
     pos.play_unchecked(e4);
     pos.play_unchecked(reply);
@@ -461,12 +471,15 @@ fn drilled_moves_are_recorded_as_progress_and_saved_to_the_data_file() {
         .unwrap();
     play(&mut harness, wrong);
     assert!(
-        matches!(harness.state().session().phase(), Phase::OutOfBook { .. }),
+        matches!(
+            harness.state().coach().session().phase(),
+            Phase::OutOfBook { .. }
+        ),
         "{:?} {:?}",
-        harness.state().session().moves(),
-        harness.state().session().phase()
+        harness.state().coach().session().moves(),
+        harness.state().coach().session().phase()
     );
-    let progress = harness.state().progress();
+    let progress = harness.state().coach().progress();
     assert_eq!(progress.position(&Chess::default()).attempts, 1);
     assert_eq!(progress.position(&pos).mistakes, 1);
     open_tab(&mut harness, "Progress");
@@ -475,7 +488,7 @@ fn drilled_moves_are_recorded_as_progress_and_saved_to_the_data_file() {
     eframe::App::save(harness.state_mut(), &mut storage);
     let saved = hastings::workspace::store::load_progress(&progress_file);
     assert!(saved.warning.is_none());
-    assert_eq!(&saved.value, harness.state().progress());
+    assert_eq!(&saved.value, harness.state().coach().progress());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -492,21 +505,28 @@ fn a_wrong_move_shows_the_comment_of_the_repertoire_move_there() {
     untick_eco(&mut harness);
     // White's repertoire moves are forced here: 1.e4, 2.Nf3, 3.Bc4.
     for (black, white_after) in [("e7e5", "Nf3"), ("b8c6", "Bc4")] {
-        let pos = harness.state().session().position().clone();
+        let pos = harness.state().coach().session().position().clone();
         let mv = shakmaty::uci::UciMove::from_ascii(black.as_bytes())
             .unwrap()
             .to_move(&pos)
             .unwrap();
         play(&mut harness, mv);
         assert_eq!(
-            harness.state().session().moves().last().unwrap().san,
+            harness
+                .state()
+                .coach()
+                .session()
+                .moves()
+                .last()
+                .unwrap()
+                .san,
             white_after
         );
     }
     // 3.Bc4's own comment and arrow are shown after it.
     harness.get_by_label("Bc4 Aiming at f7.");
     // 3...d6 is not in the repertoire: the repertoire's moves are listed with their comments.
-    let pos = harness.state().session().position().clone();
+    let pos = harness.state().coach().session().position().clone();
     let d6 = shakmaty::uci::UciMove::from_ascii(b"d7d6")
         .unwrap()
         .to_move(&pos)
@@ -527,7 +547,12 @@ fn a_corrupt_progress_file_is_set_aside_with_a_warning_in_the_progress_panel() {
     let mut harness = harness_for(app);
     harness.run();
     open_tab(&mut harness, "Progress");
-    let warning = harness.state().progress_warning().unwrap().to_owned();
+    let warning = harness
+        .state()
+        .coach()
+        .progress_warning()
+        .unwrap()
+        .to_owned();
     assert!(warning.contains("could not be read"), "{warning}");
     harness.get_by_label(&warning);
     harness.get_by_label("Moves tried: 0, mistakes: 0 (0.0%)");
@@ -574,7 +599,7 @@ fn while_a_file_loads_the_board_stays_usable_and_cancel_stops_the_import() {
     harness.run();
     harness.get_by_label("Import").click();
     harness.run_steps(3);
-    assert!(harness.state().is_loading());
+    assert!(harness.state().coach().is_loading());
     harness.get_by_label("Loading slow.pgn");
 
     // The board still takes moves, and the computer still replies.
@@ -582,7 +607,7 @@ fn while_a_file_loads_the_board_stays_usable_and_cancel_stops_the_import() {
     harness.run_steps(2);
     harness.get_by_label("e4").click();
     harness.run_steps(4);
-    assert_eq!(harness.state().session().moves().len(), 2);
+    assert_eq!(harness.state().coach().session().moves().len(), 2);
     harness.get_by_label("e4 white pawn");
 
     harness.get_by_label("Cancel").click();
@@ -591,9 +616,9 @@ fn while_a_file_loads_the_board_stays_usable_and_cancel_stops_the_import() {
     // Opening the pipe lets the import go on; it stops at its next read, maybe before
     // this write (then the write fails with a broken pipe, which is fine).
     let _ = std::fs::write(&pipe, game);
-    harness.state_mut().finish_loading();
+    harness.state_mut().coach_mut().finish_loading();
     harness.run();
-    let app = harness.state();
+    let app = harness.state().coach();
     assert!(!app.is_loading());
     assert!(
         app.workspace().files().is_empty(),
@@ -614,7 +639,7 @@ fn exporting_a_loaded_repertoire_writes_pgn_that_imports_to_the_same_lines() {
         "My repertoire",
     );
     let out = temp_dir("export").join("export.pgn");
-    let app = harness.state();
+    let app = harness.state().coach();
     let id = app.workspace().files()[0].id;
     let games = app
         .export_to(hastings::coach::command::ExportWhat::Source(id), &out)
@@ -672,10 +697,11 @@ fn dropping_pgn_files_on_the_window_opens_the_import_dialog_for_them() {
     harness.get_by_label("illegal.pgn");
     harness.get_by_label("Import").click();
     harness.step();
-    harness.state_mut().finish_loading();
+    harness.state_mut().coach_mut().finish_loading();
     harness.run();
     let names: Vec<String> = harness
         .state()
+        .coach()
         .workspace()
         .files()
         .iter()
@@ -685,6 +711,7 @@ fn dropping_pgn_files_on_the_window_opens_the_import_dialog_for_them() {
     // Auto-detection: the study is a repertoire, the club games a collection.
     let modes: Vec<String> = harness
         .state()
+        .coach()
         .workspace()
         .files()
         .iter()
@@ -714,10 +741,10 @@ fn without_a_file_dialog_a_path_field_opens_the_file() {
     harness.run();
     harness.get_by_label("Import").click();
     harness.step();
-    harness.state_mut().finish_loading();
+    harness.state_mut().coach_mut().finish_loading();
     harness.run();
-    assert_eq!(harness.state().workspace().files().len(), 1);
-    assert_eq!(harness.state().workspace().files()[0].path, path);
+    assert_eq!(harness.state().coach().workspace().files().len(), 1);
+    assert_eq!(harness.state().coach().workspace().files()[0].path, path);
     assert!(
         harness.query_by_label("Path").is_none(),
         "the field is closed"

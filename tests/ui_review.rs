@@ -8,6 +8,7 @@
 use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use hastings::coach::Coach;
 use hastings::coach::review::DrillMode;
 use hastings::coach::settings::{Settings, Side};
 use hastings::review::{Rating, Timestamp};
@@ -34,14 +35,14 @@ fn play(harness: &mut Harness<'static, TrainerApp>, mv: Move) {
 }
 
 /// A legal move at the position shown that is not a book move, if there is one.
-fn wrong_move(app: &TrainerApp) -> Option<Move> {
+fn wrong_move(app: &Coach) -> Option<Move> {
     let book: Vec<Move> = app.session().book_moves().iter().map(|b| b.mv).collect();
     let pos = app.session().position().clone();
     pos.legal_moves().into_iter().find(|m| !book.contains(m))
 }
 
 /// The book's most popular move at the position shown.
-fn book_move(app: &TrainerApp) -> Move {
+fn book_move(app: &Coach) -> Move {
     let moves = app.session().book_moves();
     moves
         .iter()
@@ -62,17 +63,23 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
         ..Settings::default()
     };
     let mut app = TrainerApp::with_progress_file(eco(), settings, Some(progress));
-    app.set_review_fuzz(false);
+    app.coach_mut().set_review_fuzz(false);
     let mut harness = harness_for(app);
     harness.run();
     harness.get_by_label("Review").click();
     harness.run();
-    assert_eq!(harness.state().drill_mode(), DrillMode::Review);
+    assert_eq!(harness.state().coach().drill_mode(), DrillMode::Review);
 
     // A fresh profile: the queue is new cards (20 a day), the first one is shown.
-    let queued = harness.state().review_drill().unwrap().queue().len();
+    let queued = harness
+        .state()
+        .coach()
+        .review_drill()
+        .unwrap()
+        .queue()
+        .len();
     assert_eq!(queued, 20, "a fresh profile queues the day's 20 new cards");
-    let Some(ReviewStep::Learn(first)) = harness.state().review_step() else {
+    let Some(ReviewStep::Learn(first)) = harness.state().coach().review_step() else {
         panic!("the first new card is shown first");
     };
     harness.get_by_label(&format!("New card: the book plays {}", first.san));
@@ -81,7 +88,7 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
     let mut came_back = false;
     let mut ratings = Vec::new();
     for _ in 0..200 {
-        let step = harness.state().review_step().unwrap();
+        let step = harness.state().coach().review_step().unwrap();
         match step {
             ReviewStep::Learn(_) => {
                 harness.get_by_label("Got it").click();
@@ -92,23 +99,24 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
                     came_back = true;
                     break;
                 }
-                let app = harness.state();
+                let app = harness.state().coach();
                 match (missed, wrong_move(app)) {
                     (None, Some(wrong)) => {
                         play(&mut harness, wrong);
                         assert!(matches!(
-                            harness.state().session().phase(),
+                            harness.state().coach().session().phase(),
                             Phase::OutOfBook { .. }
                         ));
                         harness.get_by_label("Try again").click();
                         harness.run();
-                        let right = book_move(harness.state());
+                        let right = book_move(harness.state().coach());
                         play(&mut harness, right);
                         missed = Some(card);
                         ratings.push(Rating::Again);
                         assert!(
                             harness
                                 .state()
+                                .coach()
                                 .review_drill()
                                 .unwrap()
                                 .queue()
@@ -132,13 +140,13 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
                     }
                 }
             }
-            ReviewStep::Play => match harness.state().session().phase().clone() {
+            ReviewStep::Play => match harness.state().coach().session().phase().clone() {
                 Phase::EndOfLine { .. } => {
                     harness.get_by_label("Next line").click();
                     harness.run();
                 }
                 Phase::LearnerToMove => {
-                    let right = book_move(harness.state());
+                    let right = book_move(harness.state().coach());
                     play(&mut harness, right);
                 }
                 _ => {
@@ -156,7 +164,7 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
     harness.run();
     harness.get_by_label("Due now");
     harness.get_by_label("Reviews in the next 30 days");
-    let app = harness.state();
+    let app = harness.state().coach();
     let drill = app.review_drill().unwrap();
     let study = drill.study(Timestamp::now(0));
     let counts = study.counts(20);

@@ -60,11 +60,18 @@ fn the_side_question_suggests_the_side_and_the_answer_is_drilled() {
         assert!(window.max.x <= size.0 && window.max.y <= size.1, "{size:?}");
         h.get_by_label("For Black").click();
         h.run();
-        h.state_mut().finish_loading();
+        h.state_mut().coach_mut().finish_loading();
         h.run();
         assert!(h.query_by_label("For Black").is_none(), "asked once");
-        assert_eq!(h.state().session().learner(), Color::Black);
-        let file = h.state().workspace().choice().file(&path).unwrap().clone();
+        assert_eq!(h.state().coach().session().learner(), Color::Black);
+        let file = h
+            .state()
+            .coach()
+            .workspace()
+            .choice()
+            .file(&path)
+            .unwrap()
+            .clone();
         assert_eq!(file.side, Some(Side::Black));
     }
 }
@@ -83,14 +90,14 @@ fn the_chapter_picker_ticks_chapters_and_drills_one_alone() {
     // ECO off: the repertoire alone.
     h.get_by_label_contains("ECO (built in").click();
     h.run();
-    h.state_mut().finish_loading();
+    h.state_mut().coach_mut().finish_loading();
     h.run();
     assert_eq!(
-        h.state().session().learner(),
+        h.state().coach().session().learner(),
         Color::White,
         "one White chapter of three"
     );
-    assert_eq!(h.state().graph().lines().len(), 4);
+    assert_eq!(h.state().coach().graph().lines().len(), 4);
     // Open at once: a study has few chapters.
     h.get_by_label("Chapters (3)");
     for title in [
@@ -103,22 +110,23 @@ fn the_chapter_picker_ticks_chapters_and_drills_one_alone() {
     // Untick the Italian: only Black chapters are left, and the learner plays Black.
     h.get_by_label("The Italian (White)").click();
     h.run();
-    h.state_mut().finish_loading();
+    h.state_mut().coach_mut().finish_loading();
     h.run();
-    h.state_mut().finish_loading();
+    h.state_mut().coach_mut().finish_loading();
     h.run();
-    assert_eq!(h.state().session().learner(), Color::Black);
-    assert_eq!(h.state().graph().lines().len(), 8);
+    assert_eq!(h.state().coach().session().learner(), Color::Black);
+    assert_eq!(h.state().coach().graph().lines().len(), 8);
     h.get_by_label("Chapters (2 of 3 drilled)");
     // "only" on the third chapter.
     let only = h.get_all_by_label("only").nth(2).unwrap();
     only.click();
     h.run();
-    h.state_mut().finish_loading();
+    h.state_mut().coach_mut().finish_loading();
     h.run();
-    assert_eq!(h.state().graph().lines().len(), 3);
+    assert_eq!(h.state().coach().graph().lines().len(), 3);
     let chosen = h
         .state()
+        .coach()
         .workspace()
         .choice()
         .file(&path)
@@ -129,10 +137,16 @@ fn the_chapter_picker_ticks_chapters_and_drills_one_alone() {
     // "all" brings every chapter back.
     h.get_by_label("all").click();
     h.run();
-    h.state_mut().finish_loading();
+    h.state_mut().coach_mut().finish_loading();
     h.run();
     assert_eq!(
-        h.state().workspace().choice().file(&path).unwrap().chapters,
+        h.state()
+            .coach()
+            .workspace()
+            .choice()
+            .file(&path)
+            .unwrap()
+            .chapters,
         None
     );
 }
@@ -146,17 +160,24 @@ fn a_question_left_unanswered_can_be_answered_later_in_the_book_tab() {
     h.get_by_label("Both / don't know").click();
     h.run();
     assert!(h.query_by_label("Both / don't know").is_none());
-    assert_eq!(h.state().session().learner(), Color::White);
+    assert_eq!(h.state().coach().session().learner(), Color::White);
     h.get_by_label("Book").click();
     h.run();
     h.get_by_label("Caro-Kann (side not said)");
     h.get_by_label("as Black").click();
     h.step();
-    h.state_mut().finish_loading();
+    h.state_mut().coach_mut().finish_loading();
     h.run();
-    assert_eq!(h.state().session().learner(), Color::Black);
+    assert_eq!(h.state().coach().session().learner(), Color::Black);
     h.get_by_label("Caro-Kann (Black)");
-    let file = h.state().workspace().choice().file(&path).unwrap().clone();
+    let file = h
+        .state()
+        .coach()
+        .workspace()
+        .choice()
+        .file(&path)
+        .unwrap()
+        .clone();
     assert_eq!((file.side, file.side_asked), (Some(Side::Black), true));
 }
 
@@ -179,11 +200,12 @@ fn a_line_is_picked_in_its_chapter_and_drilled_alone() {
         .unwrap();
     only.click();
     h.step();
-    h.state_mut().finish_loading();
+    h.state_mut().coach_mut().finish_loading();
     h.run();
     // ECO is still ticked; the learner plays the line's side (Black).
     let rep: Vec<_> = h
         .state()
+        .coach()
         .graph()
         .lines()
         .iter()
@@ -197,14 +219,20 @@ fn a_line_is_picked_in_its_chapter_and_drilled_alone() {
         })
         .collect();
     assert_eq!(rep, ["e4 c6 c4 d5"]);
-    assert_eq!(h.state().session().learner(), Color::Black);
+    assert_eq!(h.state().coach().session().learner(), Color::Black);
     h.get_by_label("Chapters (3), 1 line picked");
     h.get_by_label("all").click();
     h.step();
-    h.state_mut().finish_loading();
+    h.state_mut().coach_mut().finish_loading();
     h.run();
     assert_eq!(
-        h.state().workspace().choice().file(&path).unwrap().lines,
+        h.state()
+            .coach()
+            .workspace()
+            .choice()
+            .file(&path)
+            .unwrap()
+            .lines,
         None
     );
     h.get_by_label("Chapters (3)");

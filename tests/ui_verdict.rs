@@ -52,7 +52,7 @@ fn play(harness: &mut Harness<'static, TrainerApp>, mv: Move) {
 fn mv(harness: &Harness<'static, TrainerApp>, san: &str) -> Move {
     san.parse::<shakmaty::san::San>()
         .unwrap()
-        .to_move(harness.state().session().position())
+        .to_move(harness.state().coach().session().position())
         .unwrap()
 }
 
@@ -60,7 +60,7 @@ fn mv(harness: &Harness<'static, TrainerApp>, san: &str) -> Move {
 /// come, with a generous deadline.
 fn wait_for_verdict(harness: &mut Harness<'static, TrainerApp>) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    while harness.state().move_verdict().is_none() {
+    while harness.state().coach().move_verdict().is_none() {
         assert!(Instant::now() < deadline, "no verdict came");
         harness.step();
         std::thread::sleep(Duration::from_millis(5));
@@ -81,7 +81,7 @@ fn a_wrong_move_shows_its_verdict_and_refutation() {
     let ng5 = mv(&harness, "Ng5");
     play(&mut harness, ng5);
     assert!(matches!(
-        harness.state().session().phase(),
+        harness.state().coach().session().phase(),
         Phase::OutOfBook { .. }
     ));
     harness.get_by_label("Ng5 is not in the book.");
@@ -91,7 +91,13 @@ fn a_wrong_move_shows_its_verdict_and_refutation() {
 
     harness.get_by_label("Blunder: after 3.Ng5 Qxg5 Black wins a knight");
     assert!(harness.query_by_label("Checking your move…").is_none());
-    let book = harness.state().move_verdict().unwrap().book_san.clone();
+    let book = harness
+        .state()
+        .coach()
+        .move_verdict()
+        .unwrap()
+        .book_san
+        .clone();
     harness.get_by_label(&format!("−3.5 against your book move {book}"));
     harness.get_by_label("Refutation: 3...Qxg5 4.d4");
     // The book moves are still listed, and a blunder cannot be accepted.
@@ -112,20 +118,24 @@ fn a_move_that_is_also_good_can_be_accepted() {
     let h3 = mv(&harness, "h3");
     play(&mut harness, h3);
     wait_for_verdict(&mut harness);
-    let verdict = harness.state().move_verdict().unwrap().clone();
+    let verdict = harness.state().coach().move_verdict().unwrap().clone();
     harness.get_by_label(&format!(
         "Also good (0.0 against your book move {})",
         verdict.book_san
     ));
     // No repertoire file is loaded: nothing to add the move to.
     assert!(harness.query_by_label("Add to my repertoire").is_none());
-    assert_eq!(harness.state().session().mistakes_in_line(), 1);
+    assert_eq!(harness.state().coach().session().mistakes_in_line(), 1);
     // The computer's reply waits, so that the message can be read.
-    harness.state_mut().settings_mut().reply_delay_ms = 60_000;
+    harness
+        .state_mut()
+        .coach_mut()
+        .settings_mut()
+        .reply_delay_ms = 60_000;
     harness.get_by_label("Accept").click();
     // The computer is thinking (a spinner): frames, not until the window settles.
     harness.run_steps(3);
-    let app = harness.state();
+    let app = harness.state().coach();
     assert_eq!(app.session().mistakes_in_line(), 0);
     // The line went on with the book move.
     assert_eq!(app.session().moves().last().unwrap().mv, verdict.book_move);
@@ -140,19 +150,19 @@ fn a_move_that_is_also_good_can_be_accepted() {
 fn the_style_tab_saves_the_setting_that_good_alternatives_are_not_mistakes() {
     let (stub, _) = Stub::new(level, no_line);
     let mut harness = harness_with(stub);
-    assert!(!harness.state().settings().alternatives_not_mistakes);
+    assert!(!harness.state().coach().settings().alternatives_not_mistakes);
     let checkbox = "Alternatives that are also good are not mistakes";
     harness.get_by_label(checkbox).scroll_to_me();
     harness.run();
     harness.get_by_label(checkbox).click();
     harness.run();
-    assert!(harness.state().settings().alternatives_not_mistakes);
+    assert!(harness.state().coach().settings().alternatives_not_mistakes);
     // With it on, the move is not counted as soon as the verdict says it is good.
     let h3 = mv(&harness, "h3");
     play(&mut harness, h3);
     wait_for_verdict(&mut harness);
     harness.get_by_label("Not counted as a mistake.");
-    assert_eq!(harness.state().session().mistakes_in_line(), 0);
+    assert_eq!(harness.state().coach().session().mistakes_in_line(), 0);
 }
 
 /// The learner plays 3.Ng5?? in the window against a real engine searching 300 ms a
@@ -184,7 +194,7 @@ fn ng5_on_screen(engine: CheckEngine, what: &str) {
     harness.run();
     // The learner thinks while the engine starts and analyses the book moves ahead.
     let thinking = Instant::now();
-    while harness.state().is_analysing_ahead() {
+    while harness.state().coach().is_analysing_ahead() {
         assert!(
             thinking.elapsed() < Duration::from_secs(120),
             "no end ahead"
@@ -200,7 +210,7 @@ fn ng5_on_screen(engine: CheckEngine, what: &str) {
         let m = mv(&harness, san);
         let (from, to) = (m.from().unwrap(), m.to());
         let piece = |h: &Harness<'static, TrainerApp>, sq: shakmaty::Square| {
-            let p = h.state().session().position().board().piece_at(sq);
+            let p = h.state().coach().session().position().board().piece_at(sq);
             p.map_or(sq.to_string(), |p| {
                 format!("{sq} white {}", format!("{:?}", p.role).to_lowercase())
             })
@@ -236,7 +246,7 @@ fn ng5_on_screen(engine: CheckEngine, what: &str) {
             started.elapsed().as_millis(),
             longest.as_secs_f64() * 1000.0
         ));
-        let v = harness.state().move_verdict().unwrap().clone();
+        let v = harness.state().coach().move_verdict().unwrap().clone();
         if san == "Ng5" {
             assert!(v.refutation_san.starts_with("3...Qxg5"), "{v:?}");
         }
@@ -245,7 +255,7 @@ fn ng5_on_screen(engine: CheckEngine, what: &str) {
     }
     println!(
         "verdict on screen ({what}, {}): {}",
-        harness.state().move_checker_engine().unwrap_or("?"),
+        harness.state().coach().move_checker_engine().unwrap_or("?"),
         timings.join("; ")
     );
 }
@@ -267,19 +277,19 @@ fn ng5_is_shown_a_blunder_by_stockfish() {
 fn the_style_tab_turns_the_engine_off_and_a_wrong_move_then_gets_no_verdict() {
     let (stub, searches) = Stub::new(knight_hangs, qxg5_line);
     let mut harness = harness_with(stub);
-    assert!(harness.state().settings().explain_wrong_moves);
+    assert!(harness.state().coach().settings().explain_wrong_moves);
     let checkbox = "Explain wrong moves with an engine";
     harness.get_by_label(checkbox).scroll_to_me();
     harness.run();
     harness.get_by_label(checkbox).click();
     harness.run();
-    assert!(!harness.state().settings().explain_wrong_moves);
+    assert!(!harness.state().coach().settings().explain_wrong_moves);
     let searched = searches.load(Ordering::SeqCst);
     let ng5 = mv(&harness, "Ng5");
     play(&mut harness, ng5);
     harness.run();
     assert!(matches!(
-        harness.state().session().phase(),
+        harness.state().coach().session().phase(),
         Phase::OutOfBook { .. }
     ));
     assert!(
@@ -288,9 +298,9 @@ fn the_style_tab_turns_the_engine_off_and_a_wrong_move_then_gets_no_verdict() {
             .is_none()
     );
     assert!(harness.query_by_label_contains("Blunder").is_none());
-    assert_eq!(harness.state().move_verdict(), None);
+    assert_eq!(harness.state().coach().move_verdict(), None);
     assert_eq!(searches.load(Ordering::SeqCst), searched, "no search asked");
     // The book moves are still offered, and the mistake counted.
     harness.get_by_label("Try again");
-    assert_eq!(harness.state().session().mistakes_in_line(), 1);
+    assert_eq!(harness.state().coach().session().mistakes_in_line(), 1);
 }

@@ -42,10 +42,10 @@ fn choosing_black_and_the_built_in_openings_starts_the_drill_as_black() {
     h.run();
     h.get_by_label("Welcome to Hastings");
     // Single keys belong to the window while it is open: F does not flip the board.
-    let orientation = h.state().orientation();
+    let orientation = h.state().coach().orientation();
     h.key_press(eframe::egui::Key::F);
     h.run();
-    assert_eq!(h.state().orientation(), orientation);
+    assert_eq!(h.state().coach().orientation(), orientation);
 
     h.get_all_by_label("Black").last().unwrap().click();
     h.run();
@@ -53,9 +53,9 @@ fn choosing_black_and_the_built_in_openings_starts_the_drill_as_black() {
     h.run();
     assert!(!h.state().is_welcoming());
     assert!(h.query_by_label("Welcome to Hastings").is_none());
-    assert_eq!(h.state().session().learner(), Color::Black);
+    assert_eq!(h.state().coach().session().learner(), Color::Black);
     // The computer, White, has made its first move.
-    assert_eq!(h.state().session().moves().len(), 1);
+    assert_eq!(h.state().coach().session().moves().len(), 1);
 }
 
 #[test]
@@ -79,8 +79,8 @@ fn choosing_my_repertoire_opens_it_to_be_read_as_a_repertoire() {
     h.get_by_label("Open").click();
     h.run();
     common::import_as(&mut h, "My repertoire");
-    assert_eq!(h.state().workspace().files().len(), 1);
-    assert_eq!(h.state().workspace().files()[0].path, path);
+    assert_eq!(h.state().coach().workspace().files().len(), 1);
+    assert_eq!(h.state().coach().workspace().files()[0].path, path);
 }
 
 #[test]
@@ -99,5 +99,5 @@ fn skip_closes_it_and_changes_nothing() {
     h.get_by_label("Skip").click();
     h.run();
     assert!(!h.state().is_welcoming());
-    assert_eq!(h.state().session().learner(), Color::White);
+    assert_eq!(h.state().coach().session().learner(), Color::White);
 }

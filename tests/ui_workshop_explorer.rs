@@ -25,9 +25,9 @@ fn click(h: &mut AppHarness, label: &str) {
 
 /// The replies missing at the cursor, the gaps computed for the document as it is.
 fn missing(h: &mut AppHarness) -> Vec<MissingReply> {
-    h.state_mut().finish_workshop_gaps();
+    h.state_mut().coach_mut().finish_workshop_gaps();
     h.run();
-    match h.state().workshop_gaps().missing() {
+    match h.state().coach().workshop_gaps().missing() {
         MissingHere::OpponentToMove(replies) => replies.clone(),
         other => panic!("{other:?}"),
     }
@@ -49,7 +49,7 @@ fn the_missing_replies_come_from_the_explorer_games_when_ticked() {
     // widgets are driven in tests/ui_workshop.rs).
     click(&mut h, "Repertoire");
     let path = temp_dir("workshop-explorer").join("mine.pgn");
-    let workshop = |h: &mut AppHarness, c| h.state_mut().apply(Command::Workshop(c));
+    let workshop = |h: &mut AppHarness, c| h.state_mut().coach_mut().apply(Command::Workshop(c));
     workshop(&mut h, WorkshopCommand::New(Side::White, path));
     h.run();
     click(&mut h, "Add moves");
@@ -61,7 +61,7 @@ fn the_missing_replies_come_from_the_explorer_games_when_ticked() {
 
     // From the games: the moves they played after 1.e4, most played first.
     click(&mut h, "From the explorer's games");
-    assert!(h.state().settings().workshop_explorer);
+    assert!(h.state().coach().settings().workshop_explorer);
     let games = missing(&mut h);
     let mut after = start.clone();
     shakmaty::Position::play_unchecked(&mut after, e4);

@@ -6,12 +6,11 @@ use std::sync::Arc;
 use shakmaty::{Move, Position};
 
 use super::command::{Action, Command};
-use super::explore::ExploreRun;
 use super::format::count;
 use super::report::ReportView;
 use super::settings::{Orientation, Settings, Side};
 use super::sounds::Sound;
-use super::{Coach, Notice};
+use super::{Coach, Notice, jobs};
 use crate::sampler::profile::{Provenance, StyleProfile};
 use crate::trainer::{MoveOutcome, Phase, Session};
 use crate::workspace::FileMode;
@@ -23,8 +22,8 @@ impl Coach {
 
     /// Whether `action` can be used now (its button is enabled, its shortcut works).
     pub fn is_enabled(&self, action: Action) -> bool {
-        let phase = self.session.phase();
-        let viewing = self.session.viewing().is_some();
+        let phase = self.ctx.session.phase();
+        let viewing = self.ctx.session.viewing().is_some();
         if let Some(run) = self.play_on() {
             // The drill waits while the learner plays on; take back is the game's.
             // ← (one move back) takes back there: the game has no earlier positions to show.
@@ -49,7 +48,7 @@ impl Coach {
             Action::TakeBack => {
                 !viewing
                     && (matches!(phase, Phase::OutOfBook { .. })
-                        || self.session.moves().iter().any(|m| m.by_learner))
+                        || self.ctx.session.moves().iter().any(|m| m.by_learner))
             }
             Action::ContinueFromHere | Action::StepForward | Action::ToCurrent => viewing,
             Action::StepBack | Action::ToStart => self.shown_ply() > 0,
@@ -58,37 +57,41 @@ impl Coach {
     }
 
     fn new_seed(&mut self) {
-        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
-        self.session.set_seed(seed);
+        let seed = self.ctx.settings.fixed_seed().unwrap_or_else(rand::random);
+        self.ctx.session.set_seed(seed);
     }
 
-    /// Carries out one command.
-    pub fn apply(&mut self, command: Command) {
+    /// Carries out one command (the events it sends are the caller's to carry out).
+    pub(super) fn apply_command(&mut self, command: Command) {
         if command.restarts_drill() {
             self.end_play_on();
         }
         match command {
             Command::Action(action) => self.apply_action(action),
-            Command::MoveEntry(c) => self.apply_move_entry(c),
+            Command::MoveEntry(c) => {
+                let at = self.entry_position();
+                self.drill.move_entry.apply(c, &mut self.ctx, at);
+            }
             Command::Play(mv) => {
-                self.last_reply = None;
-                let before = self.session.position().clone();
+                self.ctx.last_reply = None;
+                let before = self.ctx.session.position().clone();
                 let outcome = match self.review_play(mv) {
                     Some(outcome) => outcome,
-                    None => self.session.play(mv),
+                    None => self.ctx.session.play(mv),
                 };
                 if !matches!(outcome, MoveOutcome::Rejected) {
                     let mistake = matches!(outcome, MoveOutcome::OutOfBook);
-                    self.progress
+                    self.ctx
+                        .progress
                         .progress_mut()
                         .record_attempt(&before, mistake);
                 }
                 match outcome {
-                    MoveOutcome::Accepted { .. } => self.drill_move_sound(),
-                    MoveOutcome::OutOfBook => self.sound(Sound::Mistake),
+                    MoveOutcome::Accepted { .. } => self.ctx.drill_move_sound(),
+                    MoveOutcome::OutOfBook => self.ctx.sound(Sound::Mistake),
                     MoveOutcome::Rejected => {}
                 }
-                self.message = match outcome {
+                self.ctx.message = match outcome {
                     MoveOutcome::Accepted { .. } | MoveOutcome::OutOfBook => None,
                     MoveOutcome::Rejected => Some("That move cannot be played now.".to_owned()),
                 };
@@ -96,71 +99,80 @@ impl Coach {
             Command::OpenFiles(paths) => {
                 let pgn = self.open_files(paths);
                 if !pgn.is_empty() {
-                    self.notify(Notice::AskHowToRead(pgn));
+                    self.ctx.notify(Notice::AskHowToRead(pgn));
                 }
             }
             Command::Import(paths, mode) => {
-                self.notify(Notice::CloseHowToRead);
-                self.workspace.open(paths, mode);
+                self.ctx.notify(Notice::CloseHowToRead);
+                self.ctx.workspace.open(paths, mode);
             }
-            Command::CancelOpen => self.notify(Notice::CloseHowToRead),
-            Command::CancelImport => self.workspace.cancel_import(),
-            Command::SetBook(choice) => self.workspace.set_choice(choice),
-            Command::RepertoireSide(path, side) => self.answer_side(path, side),
-            Command::RepertoireFor(side) => self.repertoire_for(side),
+            Command::CancelOpen => self.ctx.notify(Notice::CloseHowToRead),
+            Command::CancelImport => self.ctx.workspace.cancel_import(),
+            Command::SetBook(choice) => self.ctx.workspace.set_choice(choice),
+            Command::RepertoireSide(path, side) => {
+                self.style.sides.answer_side(path, side, &mut self.ctx);
+            }
+            Command::RepertoireFor(side) => self.style.sides.repertoire_for(side),
             Command::SetPastBook(plies) => {
-                self.settings.past_book_plies = plies;
+                self.ctx.settings.past_book_plies = plies;
                 self.sync_books();
             }
-            Command::RemoveFile(path) => self.workspace.remove(&path),
+            Command::RemoveFile(path) => self.ctx.workspace.remove(&path),
             Command::ShowReport(path) => {
-                if let Some(f) = self.workspace.file(&path) {
+                if let Some(f) = self.ctx.workspace.file(&path) {
                     self.report = Some(ReportView::of_report(f.path.clone(), f.report.clone()));
                 }
             }
             Command::CloseReport => self.report = None,
             Command::Export(what) => match self.export_lines(what) {
-                Ok((lines, name)) => self.notify(Notice::ExportAs(lines, name)),
-                Err(e) => self.message = Some(format!("Cannot export: {e}.")),
+                Ok((lines, name)) => self.ctx.notify(Notice::ExportAs(lines, name)),
+                Err(e) => self.ctx.message = Some(format!("Cannot export: {e}.")),
             },
             Command::CopyPgn => self.copy_pgn(),
-            Command::Message(text) => self.message = Some(text),
+            Command::Message(text) => self.ctx.message = Some(text),
             Command::DrillAt(moves, book) => self.drill_at(&moves, book),
-            Command::CheckRepertoire => self.start_check(),
+            Command::CheckRepertoire => {
+                let depth = self.coverage.params.depth;
+                self.check.start(depth, &mut self.ctx);
+            }
             Command::CancelCheck => self.check.cancel(),
             Command::BackToRepertoire => self.back_to_repertoire(),
-            Command::CheckGames => self.notify(Notice::ChooseGames),
+            Command::CheckGames => self.ctx.notify(Notice::ChooseGames),
             Command::RecordDeviations => self.record_deviations(),
             Command::AddAnswer(moves) => self.add_answer(&moves),
             Command::CompareGames(path) => self.check_games(path),
             Command::PlayOn(c) => self.apply_play_on(c),
-            Command::Explorer(c) => self.apply_explorer(c),
+            Command::Explorer(c) => self.explorer.apply(c, &mut self.ctx),
             Command::Workshop(c) => self.apply_workshop(c),
             Command::Verdict(c) => self.apply_verdict(c),
-            Command::ShowPly(ply) => self.session.view(ply),
-            Command::ShowCurrent => self.session.view(self.session.moves().len()),
+            Command::ShowPly(ply) => self.ctx.session.view(ply),
+            Command::ShowCurrent => self.ctx.session.view(self.ctx.session.moves().len()),
             Command::SetLearner(color) => {
-                self.settings.learner = Side::from(color);
-                self.sync_drilled_side();
-                self.orientation = Orientation::from_color(color);
-                self.settings.orientation = Some(self.orientation);
+                self.ctx.settings.learner = Side::from(color);
+                super::style::sides::sync_drilled_side(&mut self.ctx);
+                self.ctx.orientation = Orientation::from_color(color);
+                self.ctx.settings.orientation = Some(self.ctx.orientation);
                 self.new_seed();
                 let mode = self.drill_mode();
                 self.set_drill_mode(super::review::DrillMode::Free);
-                self.session.set_learner(color);
+                self.ctx.session.set_learner(color);
                 // A review session's cards are the new colour's.
                 self.set_drill_mode(mode);
-                self.last_reply = None;
-                self.message = None;
+                self.ctx.last_reply = None;
+                self.ctx.message = None;
             }
             Command::SetDrillMode(mode) => {
                 self.set_drill_mode(mode);
                 // Remembered for the next start (what could be switched on).
-                self.settings.drill_mode = self.drill_mode();
+                self.ctx.settings.drill_mode = self.drill_mode();
             }
             Command::GotIt => self.review_learned(),
             Command::Easy => self.review_easy(),
-            Command::Optimize => self.start_optimize(),
+            Command::Optimize => {
+                if let Some(review) = &mut self.review.mode {
+                    review.optimize.start(&review.store, &self.ctx);
+                }
+            }
             Command::DrillFrom(moves) => {
                 self.stop_workshop_training();
                 // The learner plays the side to move there (the moves start from the
@@ -170,111 +182,118 @@ impl Coach {
                 } else {
                     shakmaty::Color::Black
                 };
-                if turn != self.session.learner() {
+                if turn != self.ctx.session.learner() {
                     self.apply(Command::SetLearner(turn));
                 }
-                self.last_reply = None;
-                if self.session.start_after(&moves).is_err() {
-                    self.message = Some("That position is not in the book.".to_owned());
+                self.ctx.last_reply = None;
+                if self.ctx.session.start_after(&moves).is_err() {
+                    self.ctx.message = Some("That position is not in the book.".to_owned());
                 }
             }
             Command::SetStyle(style) => {
-                self.settings.style = style.clone();
-                self.session.set_style(style);
+                self.ctx.settings.style = style.clone();
+                self.ctx.session.set_style(style);
             }
             Command::ChooseProfile { play_like } => {
-                self.notify(Notice::ChooseProfile { play_like });
+                self.ctx.notify(Notice::ChooseProfile { play_like });
             }
             Command::LoadProfile { path, add_games } => {
                 if let Err(e) = self.load_profile(&path, add_games) {
-                    self.message = Some(format!("{e}. The style is unchanged."));
+                    self.ctx.message = Some(format!("{e}. The style is unchanged."));
                 }
             }
             Command::SaveProfile => {
                 let name = self
+                    .style
                     .profile
                     .as_ref()
-                    .filter(|p| p.style == self.settings.style)
+                    .filter(|p| p.style == self.ctx.settings.style)
                     .map_or_else(|| "My style".to_owned(), |p| p.name.clone());
                 // The popularity in use goes with the style: loading the profile
                 // brings both back.
                 let profile = StyleProfile {
-                    popularity: self.workspace.choice().popularity,
-                    ..StyleProfile::manual(&name, self.settings.style.clone())
+                    popularity: self.ctx.workspace.choice().popularity,
+                    ..StyleProfile::manual(&name, self.ctx.settings.style.clone())
                 };
-                self.notify(Notice::SaveProfileAs(Box::new(profile)));
+                self.ctx.notify(Notice::SaveProfileAs(Box::new(profile)));
             }
             Command::AddProfileGames => self.add_profile_games(),
             Command::SetAdaptive(on) => {
-                self.settings.adaptive = on;
+                self.ctx.settings.adaptive = on;
                 self.adapt_style();
             }
             Command::SetSettings(settings) => self.set_settings(*settings),
             Command::SetCoverage(params) => self.coverage.params = params,
             Command::MakeBook { inputs, output } => {
-                let wake = self.wake();
-                self.make_book.start(inputs, output, wake);
+                let make = jobs::JobsCommand::MakeBook { inputs, output };
+                self.jobs.apply(make, &mut self.ctx);
             }
-            Command::CancelMakeBook => self.make_book.cancel(),
+            Command::CancelMakeBook => {
+                self.jobs
+                    .apply(jobs::JobsCommand::CancelMakeBook, &mut self.ctx);
+            }
             Command::SaveLines(lines, path) => {
-                self.message = Some(match write_pgn_file(&lines, &path) {
+                self.ctx.message = Some(match write_pgn_file(&lines, &path) {
                     Ok(games) => format!("Saved {} games to {}.", count(games), path.display()),
                     Err(e) => format!("Cannot export to {}: {e}.", path.display()),
                 });
             }
             Command::SaveProfileTo(profile, path) => {
-                self.message = Some(match save_profile(&path, &profile) {
+                self.ctx.message = Some(match save_profile(&path, &profile) {
                     Ok(()) => format!("Saved the style profile to {}.", path.display()),
                     Err(e) => format!("Cannot save the profile: {e}."),
                 });
             }
         }
-        self.settings.book = self.workspace.choice().clone();
-        self.request_repaint();
+        self.ctx.settings.book = self.ctx.workspace.choice().clone();
+        self.ctx.request_repaint();
     }
 
     /// Takes the settings a panel edited: the plain choices as they are; a changed
     /// style, colour, orientation, play past the book or adaptive opponent as its own
     /// command would carry it out. The book's sources stay the workspace's.
     fn set_settings(&mut self, new: Settings) {
-        let old = std::mem::replace(&mut self.settings, new);
-        self.settings.book = old.book.clone();
-        self.settings.drill_mode = old.drill_mode;
-        if self.settings.orientation != old.orientation
-            && let Some(o) = self.settings.orientation
+        let old = std::mem::replace(&mut self.ctx.settings, new);
+        self.ctx.settings.book = old.book.clone();
+        self.ctx.settings.drill_mode = old.drill_mode;
+        if self.ctx.settings.orientation != old.orientation
+            && let Some(o) = self.ctx.settings.orientation
         {
-            self.orientation = o;
+            self.ctx.orientation = o;
         }
-        if self.settings.style != old.style {
-            let style = self.settings.style.clone();
-            self.settings.style = old.style.clone();
+        if self.ctx.settings.style != old.style {
+            let style = self.ctx.settings.style.clone();
+            self.ctx.settings.style = old.style.clone();
             self.apply(Command::SetStyle(style));
         }
-        if self.settings.learner != old.learner {
-            let learner = self.settings.learner;
-            self.settings.learner = old.learner;
+        if self.ctx.settings.learner != old.learner {
+            let learner = self.ctx.settings.learner;
+            self.ctx.settings.learner = old.learner;
             self.apply(Command::SetLearner(learner.into()));
         }
-        if self.settings.past_book_plies != old.past_book_plies {
+        if self.ctx.settings.past_book_plies != old.past_book_plies {
             self.sync_books();
         }
-        if self.settings.adaptive != old.adaptive {
+        if self.ctx.settings.adaptive != old.adaptive {
             self.adapt_style();
         }
-        if self.settings.review_at_position != old.review_at_position {
-            let lead_in = self.settings.review_at_position.then_some(0);
+        if self.ctx.settings.review_at_position != old.review_at_position {
+            let lead_in = self.ctx.settings.review_at_position.then_some(0);
             self.with_drill(|d| d.set_lead_in(lead_in));
         }
-        if self.settings.play_on != old.play_on {
-            let play_on = self.settings.play_on.clone();
-            self.settings.play_on = old.play_on;
+        if self.ctx.settings.play_on != old.play_on {
+            let play_on = self.ctx.settings.play_on.clone();
+            self.ctx.settings.play_on = old.play_on;
             self.apply_play_on(super::play_on::PlayOnCommand::Settings(play_on));
         }
     }
 
     /// The ply of the position shown: the one viewed, else the current one.
     fn shown_ply(&self) -> usize {
-        self.session.viewing().unwrap_or(self.session.moves().len())
+        self.ctx
+            .session
+            .viewing()
+            .unwrap_or(self.ctx.session.moves().len())
     }
 
     fn apply_action(&mut self, action: Action) {
@@ -288,15 +307,15 @@ impl Coach {
                 Action::StepBack => Some(shown.saturating_sub(1)),
                 Action::StepForward => Some(shown + 1),
                 Action::ToStart => Some(0),
-                Action::ToCurrent => Some(self.session.moves().len()),
+                Action::ToCurrent => Some(self.ctx.session.moves().len()),
                 _ => None,
             };
             if let Some(ply) = ply {
-                self.session.view(ply);
+                self.ctx.session.view(ply);
                 return;
             }
         }
-        self.message = None;
+        self.ctx.message = None;
         if self.play_on.is_active() {
             match action {
                 Action::TakeBack | Action::StepBack => {
@@ -307,73 +326,73 @@ impl Coach {
             }
         }
         match action {
-            Action::NextLine if self.alternates_sides() => {
+            Action::NextLine if super::style::sides::alternates_sides(&self.ctx) => {
                 // A mixed study: the other side's chapters come next.
-                let other = self.session.learner().other();
+                let other = self.ctx.session.learner().other();
                 self.apply(Command::SetLearner(other));
             }
             Action::NewLine | Action::NextLine => {
                 self.new_seed();
                 if !self.review_next_line() {
                     // "Train this" in the Repertoire tab: each line starts at its node.
-                    let restarted = match self.workshop_gaps.train_root.clone() {
+                    let restarted = match self.repertoire.gaps.train_root.clone() {
                         Some(root) => {
                             self.take_workshop_edits();
-                            self.session.start_after(&root).is_ok()
+                            self.ctx.session.start_after(&root).is_ok()
                         }
                         None => false,
                     };
                     if !restarted {
-                        self.session.new_line();
+                        self.ctx.session.new_line();
                     }
                 }
-                self.last_reply = None;
+                self.ctx.last_reply = None;
             }
             Action::NewLineFromHere => {
                 self.new_seed();
-                self.session.new_line_from_here();
-                self.last_reply = None;
+                self.ctx.session.new_line_from_here();
+                self.ctx.last_reply = None;
             }
-            Action::TryAgain => self.session.try_again(),
+            Action::TryAgain => self.ctx.session.try_again(),
             Action::ShowMe => {
-                self.last_reply = None;
+                self.ctx.last_reply = None;
                 let outcome = match self.review_show_me() {
                     Some(outcome) => outcome,
-                    None => self.session.show_me(),
+                    None => self.ctx.session.show_me(),
                 };
                 if let Some(MoveOutcome::Accepted { san, .. }) = outcome {
-                    self.message = Some(format!("The book plays {san}."));
-                    if let Some(m) = self.session.moves().last() {
-                        self.animate(m.mv);
+                    self.ctx.message = Some(format!("The book plays {san}."));
+                    if let Some(m) = self.ctx.session.moves().last() {
+                        self.ctx.animate(m.mv);
                     }
-                    self.drill_move_sound();
+                    self.ctx.drill_move_sound();
                 }
             }
             Action::Hint => {
                 let hinted = match self.review_hint() {
                     Some(hinted) => hinted,
-                    None => self.session.ask_hint().is_some(),
+                    None => self.ctx.session.ask_hint().is_some(),
                 };
                 if !hinted {
-                    self.message = Some("No hint here.".to_owned());
+                    self.ctx.message = Some("No hint here.".to_owned());
                 }
             }
             Action::TakeBack => {
-                self.session.take_back();
-                self.last_reply = None;
+                self.ctx.session.take_back();
+                self.ctx.last_reply = None;
             }
             Action::Flip => {
-                self.orientation = self.orientation.flipped();
-                self.settings.orientation = Some(self.orientation);
+                self.ctx.orientation = self.ctx.orientation.flipped();
+                self.ctx.settings.orientation = Some(self.ctx.orientation);
             }
-            Action::Open => self.notify(Notice::ChooseFiles),
+            Action::Open => self.ctx.notify(Notice::ChooseFiles),
             Action::ContinueFromHere => {
-                self.session.continue_from_here();
-                self.last_reply = None;
+                self.ctx.session.continue_from_here();
+                self.ctx.last_reply = None;
             }
-            Action::Explore => self.start_explore(),
+            Action::Explore => self.sampled_lines.start(&mut self.ctx),
             Action::PlayOn => self.start_play_on(),
-            Action::Quit => self.notify(Notice::Close),
+            Action::Quit => self.ctx.notify(Notice::Close),
             // Carried out above (in the drill) or disabled (playing on).
             Action::StepBack | Action::StepForward | Action::ToStart | Action::ToCurrent => {}
         }
@@ -392,16 +411,16 @@ impl Coach {
         add_games: bool,
     ) -> Result<(), ProfileFileError> {
         let profile = load_profile(path)?;
-        self.settings.style = profile.style.clone();
-        self.session.set_style(profile.style.clone());
+        self.ctx.settings.style = profile.style.clone();
+        self.ctx.session.set_style(profile.style.clone());
         // A fitted blend comes with the profile (its book: the loaded ones, else gnuchess).
-        if self.workspace.choice().popularity != profile.popularity {
-            let mut choice = self.workspace.choice().clone();
+        if self.ctx.workspace.choice().popularity != profile.popularity {
+            let mut choice = self.ctx.workspace.choice().clone();
             choice.popularity = profile.popularity;
-            self.workspace.set_choice(choice);
+            self.ctx.workspace.set_choice(choice);
         }
-        self.message = Some(format!("Playing with the profile {}.", profile.name));
-        self.profile = Some(profile);
+        self.ctx.message = Some(format!("Playing with the profile {}.", profile.name));
+        self.style.profile = Some(profile);
         if add_games {
             self.add_profile_games();
         }
@@ -410,49 +429,18 @@ impl Coach {
 
     /// Adds the games of the loaded fitted profile to the book (read as a collection).
     fn add_profile_games(&mut self) {
-        let Some(Provenance::Fitted(fit)) = self.profile.as_ref().map(|p| &p.provenance) else {
+        let Some(Provenance::Fitted(fit)) = self.style.profile.as_ref().map(|p| &p.provenance)
+        else {
             return;
         };
         let path = std::path::PathBuf::from(&fit.games);
         if path.is_file() {
-            self.workspace.open(vec![path], FileMode::Games);
+            self.ctx.workspace.open(vec![path], FileMode::Games);
         } else {
-            self.message = Some(format!(
+            self.ctx.message = Some(format!(
                 "{}'s games ({}) are not there any more; only the style was loaded.",
                 fit.player, fit.games
             ));
-        }
-    }
-
-    /// Starts sampling lines from the position shown on a background thread.
-    pub fn start_explore(&mut self) {
-        if let Some(run) = self.explore.take() {
-            run.cancel();
-        }
-        let ply = self.session.viewing().unwrap_or(self.session.moves().len());
-        let pos = self.session.position_at(ply).clone();
-        let Some(node) = self.graph.lookup(&pos) else {
-            self.message = Some("This position is not in the book.".to_owned());
-            return;
-        };
-        let key = self.chart_key(ply);
-        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
-        let limits = crate::sampler::ExploreLimits {
-            iterations: self.settings.iterations.max(1),
-            ply_limit: self.settings.ply_limit.max(1),
-        };
-        let start = super::explore::ExploreStart {
-            graph: Arc::clone(&self.graph),
-            node,
-            pos,
-            style: self.session.style().clone(),
-            s_prev: self.session.s_prev_at(ply),
-            limits,
-            seed,
-        };
-        match ExploreRun::start(self.wake(), key, start) {
-            Ok(run) => self.explore = Some(run),
-            Err(e) => self.message = Some(format!("Cannot start the exploration: {e}")),
         }
     }
 
@@ -464,9 +452,9 @@ impl Coach {
         // Only the last move leaves the book (or is illegal: then it is refused).
         let last_leaves = matches!(
             Session::from_moves(
-                Arc::clone(&self.graph),
+                Arc::clone(&self.ctx.graph),
                 shakmaty::Color::White,
-                self.settings.style.clone(),
+                self.ctx.settings.style.clone(),
                 1,
                 moves,
             ),
@@ -481,28 +469,28 @@ impl Coach {
             pos.play_unchecked(mv);
         }
         let learner = pos.turn();
-        self.settings.learner = Side::from(learner);
-        self.settings.seed = "1".to_owned();
-        self.settings.reply_delay_ms = 0;
-        self.settings.show_arrows = true;
-        self.settings.animate_moves = false;
-        self.orientation = Orientation::from_color(learner);
+        self.ctx.settings.learner = Side::from(learner);
+        self.ctx.settings.seed = "1".to_owned();
+        self.ctx.settings.reply_delay_ms = 0;
+        self.ctx.settings.show_arrows = true;
+        self.ctx.settings.animate_moves = false;
+        self.ctx.orientation = Orientation::from_color(learner);
         match Session::from_moves(
-            Arc::clone(&self.graph),
+            Arc::clone(&self.ctx.graph),
             learner,
-            self.settings.style.clone(),
+            self.ctx.settings.style.clone(),
             1,
             given,
         ) {
             Ok(session) => {
-                self.session = session;
+                self.ctx.session = session;
                 self.sync_books();
                 if let Some(mv) = attempt {
-                    self.session.play(mv);
+                    self.ctx.session.play(mv);
                 }
             }
             Err(i) => {
-                self.message = Some(format!(
+                self.ctx.message = Some(format!(
                     "Move {} of --moves leaves the book; showing the start.",
                     i + 1
                 ));

@@ -140,7 +140,7 @@ pub enum Command {
     /// A move made on the board.
     Play(Move),
     /// The move box: typing, Enter, Tab, a completion clicked.
-    MoveEntry(super::move_entry::MoveEntryCommand),
+    MoveEntry(super::drill::MoveEntryCommand),
     /// Show the position after this many plies (0: the start), read-only.
     ShowPly(usize),
     /// Show the current position again.

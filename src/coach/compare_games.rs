@@ -85,8 +85,8 @@ impl Coach {
         let Some(Ok(report)) = &mut self.coverage.games else {
             return;
         };
-        let Some(log) = self.review_log.clone() else {
-            self.message = Some("There is no review log (no data directory).".to_owned());
+        let Some(log) = self.ctx.review_log.clone() else {
+            self.ctx.message = Some("There is no review log (no data directory).".to_owned());
             return;
         };
         let appended = ReviewStore::open(&log).and_then(|mut store| {
@@ -95,7 +95,7 @@ impl Coach {
             }
             Ok(report.failed_reviews.len())
         });
-        self.message = Some(match appended {
+        self.ctx.message = Some(match appended {
             Ok(n) => {
                 report.recorded = true;
                 format!("{n} failed review(s) recorded: those positions come up for review.")
@@ -125,11 +125,11 @@ impl Coach {
             .as_ref()
             .filter(|(k, _)| *k == key)
             .map(|(_, r)| r.exposure.gaps().to_vec());
-        let books = self.workspace.books();
-        let learner = self.session.learner();
+        let books = self.ctx.workspace.books();
+        let learner = self.ctx.session.learner();
         let player = self.coverage.params.player.clone();
         let label = file_name(&path);
-        let job = Job::spawn("compare", self.wake(), move |progress| {
+        let job = Job::spawn("compare", self.ctx.wake(), move |progress| {
             let source = MoveSource::new(
                 &theory,
                 books.iter().map(SharedBook::book).collect(),

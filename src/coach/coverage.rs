@@ -106,6 +106,10 @@ pub struct CoverageState {
     pub(crate) games: Option<CompareResult>,
     /// The repertoire while a gap is drilled on the theory book.
     pub(crate) set_aside: Option<Arc<PositionGraph>>,
+    /// Whether the Coverage tab is shown (its exposure is computed only then).
+    pub(crate) shown: bool,
+    /// "Most often missed", as the Progress tab shows it.
+    pub(crate) missed: super::missed::MissedState,
 }
 
 impl CoverageState {
@@ -195,24 +199,24 @@ impl Coach {
     /// The repertoire the exposure is computed for (set aside while a gap is drilled),
     /// and the theory; `None` unless the book is a repertoire.
     pub(super) fn coverage_books(&mut self) -> Option<(Arc<PositionGraph>, Arc<PositionGraph>)> {
-        let theory = self.workspace.theory()?;
+        let theory = self.ctx.workspace.theory()?;
         let repertoire = self
             .coverage
             .set_aside
             .clone()
-            .unwrap_or_else(|| Arc::clone(&self.graph));
+            .unwrap_or_else(|| Arc::clone(&self.ctx.graph));
         Some((repertoire, theory))
     }
 
     pub(super) fn coverage_key(&self) -> CoverageKey {
         CoverageKey {
             book: self.coverage.generation,
-            style: self.settings.style.clone(),
-            learner: self.session.learner(),
+            style: self.ctx.settings.style.clone(),
+            learner: self.ctx.session.learner(),
             depth: self.coverage.params.depth,
             threshold: self.coverage.params.threshold_percent / 100.0,
-            books: self.workspace.open_books().generation(),
-            popularity: self.settings.book.popularity,
+            books: self.ctx.workspace.open_books().generation(),
+            popularity: self.ctx.settings.book.popularity,
         }
     }
 
@@ -245,9 +249,10 @@ impl Coach {
             }
         }
         if running {
-            self.request_repaint_after(std::time::Duration::from_millis(50));
+            self.ctx
+                .request_repaint_after(std::time::Duration::from_millis(50));
         }
-        if self.coverage_shown {
+        if self.coverage.shown {
             self.start_coverage();
         }
     }
@@ -271,14 +276,14 @@ impl Coach {
             old.cancel();
         }
         let style = key.style.clone();
-        let books = self.workspace.books();
+        let books = self.ctx.workspace.books();
         let popularity = key.popularity;
         let options = CoverageOptions {
             depth: key.depth,
             threshold: key.threshold,
             ..CoverageOptions::new(key.learner)
         };
-        let job = Job::spawn("coverage", self.wake(), move |_| {
+        let job = Job::spawn("coverage", self.ctx.wake(), move |_| {
             // The opponent replies as the drill does: the theory with the games book as
             // the popularity says.
             let source = MoveSource::new(
@@ -291,7 +296,7 @@ impl Coach {
         });
         match job {
             Ok(job) => self.coverage.job = Some((key, job)),
-            Err(e) => self.message = Some(format!("Cannot compute the coverage: {e}")),
+            Err(e) => self.ctx.message = Some(format!("Cannot compute the coverage: {e}")),
         }
     }
 
@@ -331,12 +336,14 @@ impl Coach {
     /// The learner's repertoire file in use (the first loaded as a repertoire and
     /// enabled in the book), which "Add answer" adds lines to a copy of.
     pub fn repertoire_file(&self) -> Option<PathBuf> {
-        self.workspace
+        self.ctx
+            .workspace
             .files()
             .iter()
             .find(|f| {
                 f.mode == ImportMode::Repertoire
                     && self
+                        .ctx
                         .workspace
                         .choice()
                         .file(&f.path)
@@ -350,7 +357,8 @@ impl Coach {
     /// touched).
     pub(crate) fn add_answer(&mut self, moves: &[Move]) {
         let Some(original) = self.repertoire_file() else {
-            self.message = Some("No repertoire file is loaded to add the answer to.".to_owned());
+            self.ctx.message =
+                Some("No repertoire file is loaded to add the answer to.".to_owned());
             return;
         };
         // The opening's name and ECO code from the theory (else the repertoire), as the
@@ -366,10 +374,11 @@ impl Coach {
         );
         match added {
             Ok(copy) => {
-                self.workspace.remove(&original);
-                self.workspace
+                self.ctx.workspace.remove(&original);
+                self.ctx
+                    .workspace
                     .open(vec![copy.clone()], crate::workspace::FileMode::Repertoire);
-                self.message = Some(format!(
+                self.ctx.message = Some(format!(
                     "Added {} to a copy of your repertoire, {}; {} is unchanged. The book now \
                      uses the copy.",
                     describe(moves, &[]).sans,
@@ -377,7 +386,7 @@ impl Coach {
                     file_name(&original),
                 ));
             }
-            Err(e) => self.message = Some(format!("The answer could not be added: {e}")),
+            Err(e) => self.ctx.message = Some(format!("The answer could not be added: {e}")),
         }
     }
 
@@ -387,12 +396,12 @@ impl Coach {
     pub(crate) fn drill_at(&mut self, moves: &[Move], book: DrillBook) {
         self.stop_workshop_training();
         let Some((repertoire, theory)) = self.coverage_books() else {
-            self.message = Some("Drilling a position needs your repertoire.".to_owned());
+            self.ctx.message = Some("Drilling a position needs your repertoire.".to_owned());
             return;
         };
-        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
-        let learner = self.session.learner();
-        let style = self.session.style().clone();
+        let seed = self.ctx.settings.fixed_seed().unwrap_or_else(rand::random);
+        let learner = self.ctx.session.learner();
+        let style = self.ctx.session.style().clone();
         let order = match book {
             DrillBook::Repertoire => [(repertoire.clone(), false), (theory.clone(), true)],
             DrillBook::Theory => [(theory.clone(), true), (repertoire.clone(), false)],
@@ -404,19 +413,19 @@ impl Coach {
                 continue;
             };
             // The top bar's counts go on.
-            session.continue_counts(&self.session);
+            session.continue_counts(&self.ctx.session);
             if on_theory {
                 self.coverage.set_aside = Some(Arc::clone(&repertoire));
             } else {
                 self.coverage.set_aside = None;
                 session.set_theory(Some(Arc::clone(&theory)));
             }
-            self.session = session;
-            self.graph = graph;
-            self.book_generation += 1;
+            self.ctx.session = session;
+            self.ctx.graph = graph;
+            self.ctx.book_generation += 1;
             self.after_new_session();
             let at = describe(moves, &[]).sans;
-            self.message = Some(if on_theory {
+            self.ctx.message = Some(if on_theory {
                 format!(
                     "Drilling after {at} with the theory book (your repertoire has no move here). \
                      \"Back to my repertoire\" in the Coverage tab returns."
@@ -426,7 +435,7 @@ impl Coach {
             });
             return;
         }
-        self.message = Some(
+        self.ctx.message = Some(
             "This position cannot be drilled: the game reached it through positions outside \
              the books."
                 .to_owned(),
@@ -439,22 +448,19 @@ impl Coach {
             return;
         };
         self.stop_workshop_training();
-        let theory = self.workspace.theory();
-        self.session.set_graph(Arc::clone(&repertoire));
-        self.session.set_theory(theory);
-        self.graph = repertoire;
-        self.book_generation += 1;
+        let theory = self.ctx.workspace.theory();
+        self.ctx.session.set_graph(Arc::clone(&repertoire));
+        self.ctx.session.set_theory(theory);
+        self.ctx.graph = repertoire;
+        self.ctx.book_generation += 1;
         self.after_new_session();
-        self.message = Some("Back to your repertoire.".to_owned());
+        self.ctx.message = Some("Back to your repertoire.".to_owned());
     }
 
     pub(crate) fn after_new_session(&mut self) {
         self.sync_books();
-        if let Some(run) = self.explore.take() {
-            run.cancel();
-        }
-        self.explored = None;
-        self.invalidate_chart();
-        self.last_reply = None;
+        self.sampled_lines.reset();
+        self.ctx.invalidate_chart();
+        self.ctx.last_reply = None;
     }
 }

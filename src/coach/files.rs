@@ -24,7 +24,9 @@ impl Coach {
             .into_iter()
             .partition(|p| crate::workspace::books::is_polyglot(p));
         if !books.is_empty() {
-            self.workspace.open(books, crate::workspace::FileMode::Auto);
+            self.ctx
+                .workspace
+                .open(books, crate::workspace::FileMode::Auto);
         }
         pgn
     }
@@ -33,11 +35,12 @@ impl Coach {
     /// as the frames would one by one. For tests and the screenshot mode; the window
     /// itself never waits.
     pub fn finish_loading(&mut self) {
-        let wake = self.wake();
-        while self.workspace.is_busy() {
-            for event in self.workspace.poll(true, &wake) {
+        let wake = self.ctx.wake();
+        while self.ctx.workspace.is_busy() {
+            for event in self.ctx.workspace.poll(true, &wake) {
                 self.on_workspace_event(event);
             }
+            self.run_events();
         }
     }
 
@@ -67,11 +70,13 @@ impl Coach {
     ) -> Result<(Vec<crate::book::OpeningLine>, String), WorkspaceError> {
         match what {
             ExportWhat::Source(id) => self
+                .ctx
                 .workspace
                 .source_lines(id)
                 .map(|(lines, name)| (lines.to_vec(), name))
                 .ok_or(WorkspaceError::NothingToExport),
             ExportWhat::Line => self
+                .ctx
                 .session
                 .to_line()
                 .map(|line| (vec![line], "drill.pgn".to_owned()))
@@ -91,9 +96,10 @@ impl Coach {
             crate::book::export::write_pgn(lines.iter(), &mut out)?;
             Ok(())
         });
-        self.message = Some(match copied {
+        self.ctx.message = Some(match copied {
             Ok(()) => {
-                self.notify(Notice::CopyText(String::from_utf8_lossy(&out).into_owned()));
+                self.ctx
+                    .notify(Notice::CopyText(String::from_utf8_lossy(&out).into_owned()));
                 "Copied the line as PGN.".to_owned()
             }
             Err(e) => format!("Nothing copied: {e}."),
@@ -103,36 +109,38 @@ impl Coach {
     /// Gives the drill the workspace's Polyglot books and popularity, and play past the
     /// book as the settings say.
     pub(crate) fn sync_books(&mut self) {
-        self.books_seen = self.workspace.open_books().generation();
-        self.settings.book = self.workspace.choice().clone();
-        let books = self.workspace.books();
-        self.session.set_books(books, self.settings.book.popularity);
-        let plies = self.settings.past_book_plies;
+        self.drill.books_seen = self.ctx.workspace.open_books().generation();
+        self.ctx.settings.book = self.ctx.workspace.choice().clone();
+        let books = self.ctx.workspace.books();
+        self.ctx
+            .session
+            .set_books(books, self.ctx.settings.book.popularity);
+        let plies = self.ctx.settings.past_book_plies;
         let past_book = match (plies, Predictor::shared()) {
             (0, _) => None,
             (plies, Ok(predictor)) => Some(PastBook::new(predictor, plies)),
             (_, Err(e)) => {
-                self.message = Some(format!("Past the book is off: {e}"));
+                self.ctx.message = Some(format!("Past the book is off: {e}"));
                 None
             }
         };
-        self.session.set_past_book(past_book);
-        self.sync_explorer();
-        self.invalidate_chart();
+        self.ctx.session.set_past_book(past_book);
+        self.explorer.sync_drill(&mut self.ctx);
+        self.ctx.invalidate_chart();
     }
 
     pub(crate) fn poll_workspace(&mut self) {
-        if self.workspace.open_books().generation() != self.books_seen {
+        if self.ctx.workspace.open_books().generation() != self.drill.books_seen {
             self.sync_books();
         }
-        let wake = self.wake();
-        for event in self.workspace.poll(false, &wake) {
+        let wake = self.ctx.wake();
+        for event in self.ctx.workspace.poll(false, &wake) {
             self.on_workspace_event(event);
-            self.request_repaint();
+            self.ctx.request_repaint();
         }
-        if self.workspace.is_importing() {
+        if self.ctx.workspace.is_importing() {
             // The progress bar moves while the file is read.
-            self.request_repaint_after(Duration::from_millis(50));
+            self.ctx.request_repaint_after(Duration::from_millis(50));
         }
     }
 
@@ -143,7 +151,7 @@ impl Coach {
                 report,
                 remembered,
             } => {
-                self.after_import(&path);
+                self.style.sides.after_import(&path, &mut self.ctx);
                 if !remembered || !report.issues.is_empty() {
                     self.report = Some(ReportView::of_report(path, report));
                 }
@@ -159,49 +167,46 @@ impl Coach {
                 }
             }
             WorkspaceEvent::Cancelled { path } => {
-                self.message = Some(format!(
+                self.ctx.message = Some(format!(
                     "Loading {} was cancelled.",
                     crate::workspace::file_name(&path)
                 ));
             }
             WorkspaceEvent::Built { graph, theory } => {
                 self.set_book(graph, theory);
-                self.align_learner();
+                self.style.sides.align_learner(&mut self.ctx);
             }
             WorkspaceEvent::BuildFailed { error } => {
-                self.message = Some(format!("The book could not be rebuilt: {error}"));
+                self.ctx.message = Some(format!("The book could not be rebuilt: {error}"));
             }
         }
-        self.settings.book = self.workspace.choice().clone();
+        self.ctx.settings.book = self.ctx.workspace.choice().clone();
     }
 
     /// Drills on a new book.
     fn set_book(&mut self, graph: Arc<PositionGraph>, theory: Option<Arc<PositionGraph>>) {
-        if let Some(run) = self.explore.take() {
-            run.cancel();
-        }
+        self.sampled_lines.reset();
         let repertoire = theory.is_some();
         // The workshop's subtree is trained no more: this is another book.
         self.stop_workshop_training();
-        self.session.set_graph(Arc::clone(&graph));
-        self.session.set_theory(theory);
-        let old = std::mem::replace(&mut self.graph, graph);
+        self.ctx.session.set_graph(Arc::clone(&graph));
+        self.ctx.session.set_theory(theory);
+        let old = std::mem::replace(&mut self.ctx.graph, graph);
         // A large graph takes a while to free: not on the caller's thread. Should the
         // thread not start, the closure and the graph are dropped here: only slower.
         let _ = std::thread::Builder::new()
             .name("hastings-drop".to_owned())
             .spawn(move || drop(old));
-        self.book_generation += 1;
+        self.ctx.book_generation += 1;
         self.coverage.book_changed();
-        self.explored = None;
-        self.invalidate_chart();
-        self.last_reply = None;
-        self.reply_due = None;
+        self.ctx.invalidate_chart();
+        self.ctx.last_reply = None;
+        self.drill.reply_due = None;
         // A review session's cards are the new book's.
         self.restart_review();
-        self.message = Some(format!(
+        self.ctx.message = Some(format!(
             "The book now has {} lines{}.",
-            format::count(self.graph.lines().len()),
+            format::count(self.ctx.graph.lines().len()),
             if repertoire { " (your repertoire)" } else { "" }
         ));
     }

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use shakmaty::fen::Epd;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::Coach;
+use super::context::Context;
 use crate::book::{NodeId, PositionGraph};
 use crate::trainer::progress::Progress;
 
@@ -107,21 +107,21 @@ impl MissedState {
     }
 }
 
-impl Coach {
+impl MissedState {
     /// The positions most often missed, most mistakes first (at most
     /// [`MISSED_SHOWN`]), as of the last frame.
-    pub fn most_missed(&self) -> &[MissedPosition] {
-        &self.missed.rows
+    pub(crate) fn rows(&self) -> &[MissedPosition] {
+        &self.rows
     }
 
     /// Brings "Most often missed" up to date (once a frame; two comparisons when nothing
     /// changed).
-    pub(crate) fn refresh_missed(&mut self) {
-        self.missed.refresh(
-            self.progress.progress(),
-            self.progress.generation(),
-            &self.graph,
-            self.book_generation,
+    pub(crate) fn poll(&mut self, ctx: &Context) {
+        self.refresh(
+            ctx.progress.progress(),
+            ctx.progress.generation(),
+            &ctx.graph,
+            ctx.book_generation,
         );
     }
 }

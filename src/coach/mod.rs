@@ -12,40 +12,58 @@
 //! the same coach without egui. Time comes from the caller ([`Coach::set_time`], in
 //! seconds since any fixed start), so the reply delay follows the window's clock.
 //!
-//! - [`command`]: what the user can ask; [`settings`]: what is saved between runs;
-//!   [`board_look`]: the board's theme, pieces and coordinates (saved with them).
-//! - [`apply`]: carrying commands out; [`review`]: review mode; [`coverage`]: the
-//!   Coverage tab's work (exposure, compare my games, gap drills, adding an answer);
-//!   [`play_on`]: playing on against an engine; [`explore`]: sampling on a thread;
-//!   [`learner_style`]: the learner's style; [`jobs`]: making a book and optimising;
-//!   [`move_entry`]: the move box (a move typed on the keyboard); [`sounds`]: which
-//!   sound a move makes; [`verdict`]: a move outside the book judged by an engine.
+//! The coach is a [`Context`] (what every feature shares: settings, books, the drill,
+//! progress, the clock, notices, the redraw asked for) and one state per feature. A
+//! feature's state takes its commands and is polled with the context; what one feature
+//! asks of another is an [`Event`] sent through the context, which the coach carries
+//! out once the sender is done ([`Coach::apply`], [`Coach::logic`]).
+//!
+//! - [`context`]: the shared state and the events; [`notice`]: what the window is
+//!   asked to do; [`command`]: what the user can ask; [`settings`]: what is saved
+//!   between runs; [`board_look`]: the board's theme, pieces and coordinates.
+//! - Feature folders: [`explorer`]: the Explorer tab and its game window;
+//!   [`predictor`]: what strong players are predicted to play at the position shown;
+//!   [`sampled_lines`]: the chart's "Explore", lines sampled on a thread; [`jobs`]:
+//!   making a Polyglot book; [`style`]: the learner's style and the repertoires'
+//!   sides; [`check`]: the engine check of the repertoire, as a job; [`drill`]: the
+//!   drill's state beside the session.
+//! - Not yet in their own folders (still `impl Coach`): [`apply`]: carrying commands
+//!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
+//!   [`coverage`]: the Coverage tab's work (exposure, gap drills, adding an answer);
+//!   [`compare_games`]; [`play_on`]: playing on against an engine; [`verdict`]: a move
+//!   outside the book judged by an engine; [`workshop`], [`workshop_coach`],
+//!   [`workshop_gaps`]: the Repertoire tab.
+//! - Owning their state, not yet in a folder: [`optimize`]: fitting the memory model
+//!   (review mode's); [`missed`]: the most-missed positions (the coverage's).
+//! - Shared: [`sounds`]: which sound a move makes; [`report`], [`moves`], [`format`](mod@format).
 
 pub mod apply;
 pub mod board_look;
 pub mod check;
 pub mod command;
 pub mod compare_games;
+pub mod context;
 pub mod coverage;
-pub mod explore;
+pub mod drill;
 pub mod explorer;
-pub mod explorer_game;
 pub mod files;
 pub mod format;
-pub mod human;
 pub mod jobs;
-pub mod learner_style;
 pub mod missed;
-pub mod move_entry;
 pub mod moves;
+pub mod notice;
+pub mod optimize;
 pub mod play_on;
+pub mod predictor;
 pub mod report;
 pub mod review;
+pub mod sampled_lines;
 pub mod settings;
-pub mod sides;
 pub mod sounds;
+pub mod style;
 pub mod verdict;
 pub mod workshop;
+pub mod workshop_coach;
 pub mod workshop_gaps;
 mod workshop_train;
 
@@ -56,10 +74,9 @@ use std::time::Duration;
 use shakmaty::{Color, Move};
 
 use self::coverage::CoverageState;
-use self::explore::{ExploreRun, Explored};
-use self::learner_style::LearnerStyleState;
 use self::report::ReportView;
 use self::settings::{Orientation, Settings};
+use self::style::LearnerStyleState;
 use crate::book::PositionGraph;
 use crate::job::Wake;
 use crate::sampler::profile::StyleProfile;
@@ -70,120 +87,41 @@ use crate::workspace::Workspace;
 use crate::workspace::store::ProgressFile;
 
 pub use self::command::{Action, Command, DrillBook};
+pub use self::context::{BoardShown, Context, Event};
+pub use self::notice::Notice;
 pub use self::sounds::Sound;
 
-/// What the coach asks of the window beyond a redraw.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Notice {
-    /// The computer (or "Show me") played `mv` in the drill: let it glide to its square.
-    Animate(Move),
-    /// The engine played `mv` in the play-on game: let it glide to its square.
-    AnimatePlayOn(Move),
-    /// The user asked to close the window.
-    Close,
-    /// Ask how to read these PGN files (the "read as" window).
-    AskHowToRead(Vec<PathBuf>),
-    /// Close the "read as" window.
-    CloseHowToRead,
-    /// Let the user choose files to open (a file dialog).
-    ChooseFiles,
-    /// Let the user choose a PGN file of their games to compare with the repertoire.
-    ChooseGames,
-    /// Show the drill (it was started from a tab that hides it: "Train this").
-    ShowDrill,
-    /// Show the Repertoire tab (a position was sent there).
-    ShowRepertoire,
-    /// Let the user choose a file for the Repertoire tab (a file dialog).
-    ChooseWorkshopFile(workshop::WorkshopFile),
-    /// Let the user choose an explorer index (a directory).
-    ChooseExplorer,
-    /// Let the user choose a style profile to load.
-    ChooseProfile {
-        /// Also add the fitted player's games as a book source.
-        play_like: bool,
-    },
-    /// Ask where to save this profile, then save it.
-    SaveProfileAs(Box<StyleProfile>),
-    /// Ask where to save these lines as PGN (the suggested file name), then save them.
-    ExportAs(Vec<crate::book::OpeningLine>, String),
-    /// Ask where to save the play-on game's PGN (then send `PlayOnCommand::SaveTo`).
-    SaveGameAs,
-    /// Put this text on the clipboard.
-    CopyText(String),
-    /// Play this sound (only sent while the settings have sounds on).
-    Sound(Sound),
-}
-
-/// The trainer's state and what it does, without a window.
+/// The trainer's state and what it does, without a window: the shared [`Context`] and
+/// one state per feature.
 pub struct Coach {
-    pub(crate) settings: Settings,
-    pub(crate) workspace: Workspace,
-    /// The book the drill uses (also held by the session).
-    pub(crate) graph: Arc<PositionGraph>,
-    /// Counts the books drilled on, so caches know the book changed.
-    pub(crate) book_generation: u64,
-    /// Counts what changes the chart beyond its key (a finished exploration, the books).
-    chart_generation: u64,
-    /// The workspace's books generation the drill last took its books from.
-    books_seen: u64,
-    pub(crate) session: Session,
-    pub(crate) orientation: Orientation,
-    pub(crate) progress: ProgressFile,
-    /// When (caller's time) the computer's pending reply is due.
-    reply_due: Option<f64>,
-    pub(crate) last_reply: Option<Reply>,
-    /// What happened last, for the feedback panel.
-    pub(crate) message: Option<String>,
-    pub(crate) explore: Option<ExploreRun>,
-    pub(crate) explored: Option<Explored>,
+    /// What every feature shares: settings, books, the drill, progress, clock, notices.
+    pub(crate) ctx: Context,
+    /// The drill's own state beside the session: the reply due, completions recorded.
+    pub(crate) drill: drill::DrillState,
+    /// The chart's "Explore": lines sampled on a thread.
+    pub(crate) sampled_lines: sampled_lines::SampledLinesState,
+    /// The import report shown, if any.
     pub(crate) report: Option<ReportView>,
-    /// The Coverage tab's parameters and jobs.
+    /// The Coverage tab's parameters and jobs, compare my games, the missed positions.
     pub(crate) coverage: CoverageState,
-    /// Whether the Coverage tab is shown (its exposure is computed only then).
-    coverage_shown: bool,
-    /// `Session::lines_completed` when completions were last recorded.
-    completed_seen: u32,
-    /// Asks the caller for a frame, from any thread.
-    wake: Option<Wake>,
     /// Review mode, when it is on.
-    pub(crate) review: Option<review::ReviewMode>,
-    /// The review log (beside the progress file); `None`: no review mode.
-    pub(crate) review_log: Option<PathBuf>,
-    /// Fuzz review intervals (off in tests, for reproducible due dates).
-    review_fuzz: bool,
-    /// The style profile loaded last, if any.
-    pub(crate) profile: Option<StyleProfile>,
-    /// The learner's style: drilled lines, imported games, the adaptive opponent's coin.
-    pub(crate) learner_style: LearnerStyleState,
-    /// "Most often missed", as the Progress tab shows it.
-    missed: missed::MissedState,
+    pub(crate) review: review::ReviewState,
+    /// The learner's style, the profile loaded, the sides of the repertoires.
+    pub(crate) style: style::StyleState,
     /// Playing on against an engine after the book.
     pub(crate) play_on: play_on::PlayOnState,
-    /// "Make a book…".
-    pub(crate) make_book: jobs::MakeBookJob,
+    /// The jobs feature: "Make a book…".
+    pub(crate) jobs: jobs::MakeBookJob,
     /// "Check with an engine" (Coverage tab).
     pub(crate) check: check::CheckState,
-    /// Which side a repertoire is for: the question asked, the side said.
-    pub(crate) sides: sides::SidesState,
-    /// The move box's text and its last error.
-    pub(crate) move_entry: move_entry::MoveEntryState,
     /// The engine's verdict on a move outside the book.
     pub(crate) verdict: verdict::VerdictState,
-    /// The Repertoire tab: the repertoire file being edited.
-    pub(crate) workshop: workshop::WorkshopState,
-    /// The Repertoire tab's book: the repertoire's graph, its gaps, "Train this".
-    pub(crate) workshop_gaps: workshop_gaps::GapsState,
+    /// The Repertoire tab: the file being edited and its book.
+    pub(crate) repertoire: workshop_coach::RepertoireState,
     /// The Explorer tab: the open index, its filter, the moves on the board.
     pub(crate) explorer: explorer::ExplorerState,
     /// What strong players are predicted to play at the position shown.
-    pub(crate) human: human::HumanState,
-    /// Whether a screenshot is being taken (the play-on game waits for its analysis).
-    pub(crate) screenshot: bool,
-    /// The caller's time now, in seconds.
-    now: f64,
-    /// The soonest redraw asked for since the last [`Coach::take_repaint`].
-    repaint: Option<Duration>,
-    notices: Vec<Notice>,
+    pub(crate) predictor: predictor::PredictorState,
 }
 
 impl Coach {
@@ -227,50 +165,30 @@ impl Coach {
         }
         let drill_mode = settings.drill_mode;
         let mut coach = Coach {
-            workspace,
-            graph,
-            book_generation: 0,
-            chart_generation: 0,
-            books_seen: 0,
-            orientation: settings
-                .orientation
-                .unwrap_or(Orientation::from_color(learner)),
-            settings,
-            session,
-            progress,
-            reply_due: None,
-            last_reply: None,
-            message: None,
-            explore: None,
-            explored: None,
-            explorer: explorer::ExplorerState::default(),
-            workshop: workshop::WorkshopState::with_data_dir(workshop_dir),
-            workshop_gaps: workshop_gaps::GapsState::default(),
-            human: human::HumanState::default(),
+            ctx: Context::new(settings, workspace, graph, session, progress, review_log),
+            drill: drill::DrillState::default(),
+            sampled_lines: sampled_lines::SampledLinesState::default(),
             report: None,
             coverage: CoverageState::default(),
-            coverage_shown: false,
-            completed_seen: 0,
-            wake: None,
-            review: None,
-            review_log,
-            review_fuzz: true,
-            profile: None,
-            learner_style,
-            missed: missed::MissedState::default(),
+            review: review::ReviewState::default(),
+            style: style::StyleState {
+                profile: None,
+                learner: learner_style,
+                sides: style::SidesState::default(),
+            },
             play_on: play_on::PlayOnState::default(),
-            make_book: jobs::MakeBookJob::default(),
+            jobs: jobs::MakeBookJob::default(),
             check: check::CheckState::default(),
-            sides: sides::SidesState::default(),
-            move_entry: move_entry::MoveEntryState::default(),
             verdict: verdict::VerdictState::default(),
-            screenshot: false,
-            now: 0.0,
-            repaint: None,
-            notices: Vec::new(),
+            repertoire: workshop_coach::RepertoireState {
+                editor: workshop::WorkshopState::with_data_dir(workshop_dir),
+                gaps: workshop_gaps::GapsState::default(),
+            },
+            explorer: explorer::ExplorerState::default(),
+            predictor: predictor::PredictorState::default(),
         };
         // The drill mode of the last run, where there is a review log to keep.
-        if coach.review_log.is_some() {
+        if coach.ctx.review_log.is_some() {
             coach.set_drill_mode(drill_mode);
         }
         coach.reopen_workshop();
@@ -282,100 +200,77 @@ impl Coach {
     /// Sets the function background jobs call when they have news (the window asks egui
     /// for a frame).
     pub fn set_wake(&mut self, wake: Wake) {
-        self.wake = Some(wake);
+        self.ctx.wake = Some(wake);
     }
 
     /// Whether a wake-up function was set.
     pub fn has_wake(&self) -> bool {
-        self.wake.is_some()
-    }
-
-    /// The wake-up function for a new job (a no-op before one was set).
-    pub(crate) fn wake(&self) -> Wake {
-        self.wake.clone().unwrap_or_else(|| Arc::new(|| {}))
+        self.ctx.wake.is_some()
     }
 
     /// Sets the time now, in seconds since any fixed start (the window's clock).
     pub fn set_time(&mut self, now: f64) {
-        self.now = now;
+        self.ctx.now = now;
     }
 
     /// The time last set.
     pub fn time(&self) -> f64 {
-        self.now
+        self.ctx.now
     }
 
     /// How soon the caller should call [`Coach::logic`] again (and redraw), if at all;
     /// cleared by the call.
     pub fn take_repaint(&mut self) -> Option<Duration> {
-        self.repaint.take()
+        self.ctx.repaint.take()
     }
 
     /// What the window should do beyond redrawing; cleared by the call.
     pub fn take_notices(&mut self) -> Vec<Notice> {
-        std::mem::take(&mut self.notices)
-    }
-
-    /// Asks for a redraw now.
-    pub(crate) fn request_repaint(&mut self) {
-        self.repaint = Some(Duration::ZERO);
-    }
-
-    /// Asks for a redraw after `after` (the sooner of this and any earlier request).
-    pub(crate) fn request_repaint_after(&mut self, after: Duration) {
-        self.repaint = Some(self.repaint.map_or(after, |d| d.min(after)));
-    }
-
-    pub(crate) fn notify(&mut self, notice: Notice) {
-        self.notices.push(notice);
+        std::mem::take(&mut self.ctx.notices)
     }
 
     /// Tells the coach whether the Coverage tab is shown: its exposure is computed (and
     /// kept up to date) only then.
     pub fn set_coverage_shown(&mut self, shown: bool) {
-        self.coverage_shown = shown;
+        self.coverage.shown = shown;
     }
 
     /// Counts the changes that invalidate a chart computed earlier (a finished
     /// exploration, other books).
     pub fn chart_generation(&self) -> u64 {
-        self.chart_generation
-    }
-
-    pub(crate) fn invalidate_chart(&mut self) {
-        self.chart_generation += 1;
+        self.ctx.chart_generation
     }
 
     // ----- reading -----
 
     /// The book's sources.
     pub fn workspace(&self) -> &Workspace {
-        &self.workspace
+        &self.ctx.workspace
     }
 
     /// The book the drill uses.
     pub fn graph(&self) -> &Arc<PositionGraph> {
-        &self.graph
+        &self.ctx.graph
     }
 
     /// Counts the books drilled on (a new book, a gap drill).
     pub fn book_generation(&self) -> u64 {
-        self.book_generation
+        self.ctx.book_generation
     }
 
     /// Whether the book is only the learner's repertoire.
     pub fn is_repertoire(&self) -> bool {
-        self.workspace.is_repertoire()
+        self.ctx.workspace.is_repertoire()
     }
 
     /// The learner's progress.
     pub fn progress(&self) -> &Progress {
-        self.progress.progress()
+        self.ctx.progress.progress()
     }
 
     /// The warning about the progress file (set aside, not saved), if any.
     pub fn progress_warning(&self) -> Option<&str> {
-        self.progress.warning()
+        self.ctx.progress.warning()
     }
 
     /// The import report shown, if any.
@@ -385,91 +280,228 @@ impl Coach {
 
     /// The drill.
     pub fn session(&self) -> &Session {
-        &self.session
+        &self.ctx.session
     }
 
     /// The computer's last reply, while it is the last move.
     pub fn last_reply(&self) -> Option<&Reply> {
-        self.last_reply.as_ref()
+        self.ctx.last_reply.as_ref()
     }
 
     /// The learner's settings.
     pub fn settings(&self) -> &Settings {
-        &self.settings
+        &self.ctx.settings
     }
 
     /// The learner's settings, to change them as the panels would (tests set the seed here).
     pub fn settings_mut(&mut self) -> &mut Settings {
-        &mut self.settings
+        &mut self.ctx.settings
     }
 
     /// The board's orientation.
     pub fn orientation(&self) -> Orientation {
-        self.orientation
+        self.ctx.orientation
     }
 
-    /// Whether an exploration is running.
-    pub fn is_exploring(&self) -> bool {
-        self.explore.is_some()
+    /// The Explorer tab.
+    pub fn explorer(&self) -> &explorer::ExplorerState {
+        &self.explorer
     }
 
-    /// The running exploration: lines sampled so far, in all, and its seed.
-    pub fn explore_progress(&self) -> Option<(u64, u32, u64)> {
-        self.explore.as_ref().map(|r| (r.done(), r.total, r.seed))
+    /// What strong players are predicted to play at the position shown.
+    pub fn predictor(&self) -> &predictor::PredictorState {
+        &self.predictor
     }
 
-    /// The last finished exploration, if any.
-    pub fn explored(&self) -> Option<&Explored> {
-        self.explored.as_ref()
+    /// Waits until the game the Explorer tab's game window reads is shown, as the
+    /// frames would (tests; the window never waits).
+    pub fn finish_explorer_game(&mut self) {
+        self.explorer.finish_game();
+    }
+
+    /// The board the window shows, as the features that follow it read it.
+    fn board_shown(&self) -> BoardShown {
+        if let Some(run) = self.play_on.run.as_ref() {
+            // A game against an engine, not a drill: there is no answer to give away.
+            return BoardShown {
+                position: run.game().position().clone(),
+                hidden: false,
+                playing_on: true,
+            };
+        }
+        let session = &self.ctx.session;
+        let viewing = session.viewing();
+        let ply = viewing.unwrap_or(session.moves().len());
+        BoardShown {
+            position: session.position_at(ply).clone(),
+            hidden: viewing.is_none()
+                && *session.phase() == crate::trainer::Phase::LearnerToMove
+                && (self.ctx.settings.hide_answer || self.review.mode.is_some()),
+            playing_on: false,
+        }
+    }
+
+    /// The chart's "Explore": the running exploration and the last finished one.
+    pub fn sampled_lines(&self) -> &sampled_lines::SampledLinesState {
+        &self.sampled_lines
+    }
+
+    /// The question to show: which side is a just-loaded repertoire for?
+    pub fn side_question(&self) -> Option<&crate::workspace::chapters::SideQuestion> {
+        self.style.sides.question()
+    }
+
+    /// How many chosen chapters are for each side.
+    pub fn chapter_sides(&self) -> crate::workspace::chapters::Sides {
+        self.ctx.workspace.sides()
+    }
+
+    /// The check's state, for the Coverage tab.
+    pub fn check_state(&self) -> &check::CheckState {
+        &self.check
+    }
+
+    /// The check's state, for tests that wait for it.
+    pub fn check_state_mut(&mut self) -> &mut check::CheckState {
+        &mut self.check
+    }
+
+    /// The move box: its text and why the last entry was not played.
+    pub fn move_entry(&self) -> &drill::MoveEntryState {
+        &self.drill.move_entry
+    }
+
+    /// The legal moves matching `typed` where a typed move would be played now; none
+    /// while no move can be entered (the computer's turn, an earlier position shown).
+    pub fn move_completions(&self, typed: &str) -> Vec<crate::trainer::move_entry::Completion> {
+        self.entry_position()
+            .map(|pos| crate::trainer::move_entry::completions(&pos, typed))
+            .unwrap_or_default()
+    }
+
+    /// The position a typed move is played in (the board's), or why no move can be
+    /// entered now.
+    fn entry_position(&self) -> Result<shakmaty::Chess, &'static str> {
+        match self.play_on.run.as_ref() {
+            Some(run) => drill::move_entry::play_on_entry_position(run.game()),
+            None => drill::move_entry::drill_entry_position(&self.ctx.session),
+        }
+    }
+
+    /// The positions most often missed, most mistakes first (at most
+    /// [`missed::MISSED_SHOWN`]), as of the last frame.
+    pub fn most_missed(&self) -> &[missed::MissedPosition] {
+        self.coverage.missed.rows()
+    }
+
+    /// The jobs feature: "Make a book…".
+    pub fn jobs(&self) -> &jobs::MakeBookJob {
+        &self.jobs
+    }
+
+    /// Waits until the book being made is written and adds it as a source, as the
+    /// frames would (tests; the window never waits).
+    pub fn finish_making_book(&mut self) {
+        self.jobs.finish(&mut self.ctx);
+    }
+
+    /// Starts sampling lines from the position shown on a background thread.
+    pub fn start_explore(&mut self) {
+        self.sampled_lines.start(&mut self.ctx);
+    }
+
+    /// The key of the position after `ply` moves of the drill.
+    pub fn chart_key(&self, ply: usize) -> sampled_lines::ChartKey {
+        sampled_lines::chart_key(&self.ctx, ply)
     }
 
     /// Whether files are being loaded or the book is being built.
     pub fn is_loading(&self) -> bool {
-        self.workspace.is_busy()
+        self.ctx.workspace.is_busy()
     }
 
     /// Whether any background work runs (the screenshot waits for it).
     pub fn is_busy(&mut self) -> bool {
-        self.explore.is_some()
+        self.sampled_lines.is_running()
             || self.is_loading()
             || self.coverage.job.is_some()
             || self.play_on_busy()
             || self.verdict_busy()
-            || (self.screenshot && self.is_predicting_human_moves())
+            || (self.ctx.screenshot && self.predictor.is_running())
     }
 
     /// The message shown in the drill panel, if any (what happened last).
     pub fn message(&self) -> Option<&str> {
-        self.message.as_deref()
+        self.ctx.message.as_deref()
     }
 
     /// The style profile loaded last, if any.
     pub fn profile(&self) -> Option<&StyleProfile> {
-        self.profile.as_ref()
+        self.style.profile.as_ref()
     }
 
     /// The learner's style posterior (drilled lines and their games among the loaded
     /// files), `None` before any.
     pub fn learner_style(&self) -> Option<Posterior> {
-        self.learner_style.posterior()
+        self.style.learner.posterior()
     }
 
     /// The learner's style as the panel shows it: recomputed from the loaded files when
     /// they or the learner's name changed.
     pub fn learner_style_state(&mut self) -> &LearnerStyleState {
-        self.learner_style
-            .refresh(&self.workspace, &self.settings.learner_name);
-        &self.learner_style
+        self.style
+            .learner
+            .refresh(&self.ctx.workspace, &self.ctx.settings.learner_name);
+        &self.style.learner
     }
 
     /// The learner's most likely style class and the posterior.
     pub fn learner_style_class(&self) -> Option<(Posterior, StyleClass)> {
-        self.learner_style.posterior().map(|p| (p, p.class()))
+        self.style.learner.posterior().map(|p| (p, p.class()))
     }
 
     /// The adaptive opponent's pick for a mixed learner in this session.
     pub fn adaptation_coin(&self) -> Adaptation {
-        self.learner_style.coin
+        self.style.learner.coin
+    }
+
+    // ----- dispatch -----
+
+    /// Carries out one command, and what it asks of other features.
+    pub fn apply(&mut self, command: Command) {
+        self.apply_command(command);
+        self.run_events();
+    }
+
+    /// Carries out the events features sent each other, until none is left.
+    fn run_events(&mut self) {
+        loop {
+            let events = self.ctx.take_events();
+            if events.is_empty() {
+                return;
+            }
+            for event in events {
+                match event {
+                    Event::PlayOnBoard(mv) => {
+                        if self.play_on.is_active() {
+                            self.apply_play_on(play_on::PlayOnCommand::Play(mv));
+                        } else {
+                            self.apply_command(Command::Play(mv));
+                        }
+                    }
+                    Event::SetLearner(color) => self.apply_command(Command::SetLearner(color)),
+                    Event::NewLine => self.apply_command(Command::Action(Action::NewLine)),
+                    Event::ShowInRepertoire(moves) => {
+                        if self.repertoire.editor.file().is_some() {
+                            let go = workshop::WorkshopCommand::GoToMoves(moves);
+                            self.apply_command(Command::Workshop(go));
+                            self.ctx.notify(Notice::ShowRepertoire);
+                        }
+                    }
+                    Event::Message(text) => self.ctx.message = Some(text),
+                }
+            }
+        }
     }
 
     // ----- each frame -----
@@ -477,24 +509,14 @@ impl Coach {
     /// The non-drawing work of a frame: finished jobs, the computer's reply when it is
     /// due, completed lines.
     pub fn logic(&mut self) {
-        if let Some(run) = &self.explore
-            && let Some(done) = run.poll()
-        {
-            self.explore = None;
-            if let Some(explored) = done {
-                self.explored = Some(explored);
-                self.invalidate_chart();
-            }
-        } else if self.explore.is_some() {
-            self.request_repaint_after(Duration::from_millis(50));
-        }
+        self.sampled_lines.poll(&mut self.ctx);
         self.poll_workspace();
         self.poll_coverage();
-        self.poll_check();
-        if let Some(book) = self.make_book.poll() {
-            self.workspace
-                .open(vec![book], crate::workspace::FileMode::Auto);
+        let found = self.check.poll_frame(&mut self.ctx);
+        if !found.is_empty() {
+            self.share_analyses(&found);
         }
+        self.jobs.poll(&mut self.ctx);
         if self.play_on.is_active() {
             self.play_on_logic();
         } else {
@@ -503,112 +525,111 @@ impl Coach {
         self.review_logic();
         self.verdict_logic();
         self.record_completions();
-        self.progress.poll();
-        self.refresh_missed();
-        self.refresh_explorer();
-        self.refresh_human();
+        self.ctx.progress.poll();
+        self.coverage.missed.poll(&self.ctx);
+        let board = self.board_shown();
+        self.explorer.poll(&mut self.ctx, &board);
+        self.predictor.poll(&self.ctx, &board);
         self.workshop_logic();
+        self.run_events();
     }
 
     /// Records the lines the drill completed since the last call.
     fn record_completions(&mut self) {
-        let done = self.session.lines_completed();
-        if done > self.completed_seen {
+        let done = self.ctx.session.lines_completed();
+        if done > self.drill.completed_seen {
             let title = self
+                .ctx
                 .session
                 .opening_title()
                 .unwrap_or_else(|| "unnamed line".to_owned());
-            self.progress.progress_mut().record_completion(&title);
-            if shakmaty::Position::board(self.session.position_at(0))
+            self.ctx.progress.progress_mut().record_completion(&title);
+            if shakmaty::Position::board(self.ctx.session.position_at(0))
                 == shakmaty::Position::board(&shakmaty::Chess::default())
             {
-                let moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
-                self.learner_style.record(&moves, self.session.learner());
-                self.progress
+                let moves: Vec<Move> = self.ctx.session.moves().iter().map(|m| m.mv).collect();
+                self.style
+                    .learner
+                    .record(&moves, self.ctx.session.learner());
+                self.ctx
+                    .progress
                     .progress_mut()
-                    .record_style_line(&moves, self.session.learner());
+                    .record_style_line(&moves, self.ctx.session.learner());
             }
-            self.progress.save();
+            self.ctx.progress.save();
             self.adapt_style();
         }
-        self.completed_seen = done;
+        self.drill.completed_seen = done;
     }
 
     /// With the adaptive opponent on, sets the computer's style to the answer to the
     /// learner's style (BayesChess's adaptive opponent); the style panel shows the result.
     pub(crate) fn adapt_style(&mut self) {
-        if !self.settings.adaptive {
+        if !self.ctx.settings.adaptive {
             return;
         }
-        self.learner_style
-            .refresh(&self.workspace, &self.settings.learner_name);
+        self.style
+            .learner
+            .refresh(&self.ctx.workspace, &self.ctx.settings.learner_name);
         let Some((_, class)) = self.learner_style_class() else {
             return;
         };
-        let style =
-            Adaptation::for_class(class, self.learner_style.coin).style(self.settings.style.tau());
-        if style != *self.session.style() {
-            self.settings.style = style.clone();
-            self.session.set_style(style);
+        let style = Adaptation::for_class(class, self.style.learner.coin)
+            .style(self.ctx.settings.style.tau());
+        if style != *self.ctx.session.style() {
+            self.ctx.settings.style = style.clone();
+            self.ctx.session.set_style(style);
         }
     }
 
     fn computer_reply(&mut self) {
-        if !self.session.reply_pending() || self.session.viewing().is_some() {
-            self.reply_due = None;
+        if !self.ctx.session.reply_pending() || self.ctx.session.viewing().is_some() {
+            self.drill.reply_due = None;
             return;
         }
-        let now = self.now;
-        let Some(due) = self.reply_due else {
+        let now = self.ctx.now;
+        let Some(due) = self.drill.reply_due else {
             // The learner's move is drawn at least once before the reply, even with no delay.
-            let delay = f64::from(self.settings.reply_delay_ms) / 1000.0;
-            self.reply_due = Some(now + delay);
-            self.request_repaint_after(Duration::from_secs_f64(delay));
+            let delay = f64::from(self.ctx.settings.reply_delay_ms) / 1000.0;
+            self.drill.reply_due = Some(now + delay);
+            self.ctx
+                .request_repaint_after(Duration::from_secs_f64(delay));
             return;
         };
         if now + 1e-9 >= due {
-            self.reply_due = None;
+            self.drill.reply_due = None;
             // A transposition is announced under the opening name (Session::announcement).
             let reply = match self.review_reply() {
                 Some(reply) => reply,
-                None => self.session.reply(),
+                None => self.ctx.session.reply(),
             };
             if let Some(reply) = reply {
-                self.message = None;
-                self.animate(reply.candidate.mv);
-                self.last_reply = Some(reply);
-                self.drill_move_sound();
+                self.ctx.message = None;
+                self.ctx.animate(reply.candidate.mv);
+                self.ctx.last_reply = Some(reply);
+                self.ctx.drill_move_sound();
             }
-            self.request_repaint();
+            self.ctx.request_repaint();
         } else {
-            self.request_repaint_after(Duration::from_secs_f64(due - now));
-        }
-    }
-
-    /// Asks the window to let `mv` glide to its square, when the settings say so.
-    pub(crate) fn animate(&mut self, mv: Move) {
-        if self.settings.animate_moves {
-            self.notify(Notice::Animate(mv));
-            self.request_repaint();
+            self.ctx
+                .request_repaint_after(Duration::from_secs_f64(due - now));
         }
     }
 
     /// Saves what must outlive the run: the settings' book choice, the progress, the
     /// reviews (what the window does when eframe saves).
     pub fn save(&mut self) {
-        self.settings.book = self.workspace.choice().clone();
-        self.progress.save_now();
+        self.ctx.settings.book = self.ctx.workspace.choice().clone();
+        self.ctx.progress.save_now();
         self.save_reviews();
     }
 
     /// Stops the background work and saves (the window is closing).
     pub fn shut_down(&mut self) {
-        if let Some(run) = &self.explore {
-            run.cancel();
-        }
-        self.workspace.cancel_all();
-        self.workshop.close();
-        self.progress.save_now();
+        self.sampled_lines.cancel();
+        self.ctx.workspace.cancel_all();
+        self.repertoire.editor.close();
+        self.ctx.progress.save_now();
         self.end_review();
     }
 }

@@ -259,26 +259,37 @@ impl Coach {
     /// Starts playing on from the position shown (the drill's moves up to it are the
     /// book part).
     pub(crate) fn start_play_on(&mut self) {
-        let ply = self.session.viewing().unwrap_or(self.session.moves().len());
-        let moves: Vec<Move> = self.session.moves()[..ply].iter().map(|m| m.mv).collect();
-        let start = self.session.position_at(0).clone();
-        let mut history: Vec<_> = self.graph.lookup(&start).into_iter().collect();
-        history.extend(self.session.moves()[..ply].iter().filter_map(|m| m.node));
-        let opening = self.graph.name_at(&history).map(|l| l.title());
-        let game = match PlayOnGame::new(start, &moves, opening, self.session.learner()) {
+        let ply = self
+            .ctx
+            .session
+            .viewing()
+            .unwrap_or(self.ctx.session.moves().len());
+        let moves: Vec<Move> = self.ctx.session.moves()[..ply]
+            .iter()
+            .map(|m| m.mv)
+            .collect();
+        let start = self.ctx.session.position_at(0).clone();
+        let mut history: Vec<_> = self.ctx.graph.lookup(&start).into_iter().collect();
+        history.extend(
+            self.ctx.session.moves()[..ply]
+                .iter()
+                .filter_map(|m| m.node),
+        );
+        let opening = self.ctx.graph.name_at(&history).map(|l| l.title());
+        let game = match PlayOnGame::new(start, &moves, opening, self.ctx.session.learner()) {
             Ok(game) => game,
             Err(e) => {
-                self.message = Some(format!("Cannot play on: {e}."));
+                self.ctx.message = Some(format!("Cannot play on: {e}."));
                 return;
             }
         };
-        let (opponent, problem) = self.settings.play_on.opponent();
+        let (opponent, problem) = self.ctx.settings.play_on.opponent();
         self.play_on.notice = problem;
         // The engine's thread wakes the window when it has moved (once a frame has
         // made the wake-up; before that the window polls).
-        let wake = self.wake();
+        let wake = self.ctx.wake();
         self.play_on.run = Some(PlayOn::start_waking(game, opponent, wake));
-        self.message = None;
+        self.ctx.message = None;
     }
 
     /// Ends the play-on game, if one is played (the engine ends on its own thread).
@@ -296,11 +307,11 @@ impl Coach {
             return;
         }
         if let PlayOnCommand::Settings(settings) = command {
-            let engine_changed = settings.engine != self.settings.play_on.engine
-                || settings.path != self.settings.play_on.path;
-            self.settings.play_on = settings;
+            let engine_changed = settings.engine != self.ctx.settings.play_on.engine
+                || settings.path != self.ctx.settings.play_on.path;
+            self.ctx.settings.play_on = settings;
             if let Some(run) = &mut self.play_on.run {
-                let (opponent, problem) = self.settings.play_on.opponent();
+                let (opponent, problem) = self.ctx.settings.play_on.opponent();
                 if engine_changed {
                     self.play_on.notice = problem;
                 }
@@ -314,7 +325,7 @@ impl Coach {
         }
         if command == PlayOnCommand::BackToBook {
             self.end_play_on();
-            self.message = Some("Back to the book.".to_owned());
+            self.ctx.message = Some("Back to the book.".to_owned());
             return;
         }
         let pgn = self.play_on_pgn();
@@ -325,7 +336,7 @@ impl Coach {
             PlayOnCommand::Play(mv) => match run.play(mv) {
                 Ok(_) => {
                     if let Some(sound) = last_move_sound(run.game()) {
-                        self.sound(sound);
+                        self.ctx.sound(sound);
                     }
                 }
                 Err(e) => self.play_on.notice = Some(format!("{e}.")),
@@ -338,13 +349,13 @@ impl Coach {
             PlayOnCommand::MoveNow => run.move_now(),
             PlayOnCommand::CopyPgn => {
                 if let Some(pgn) = pgn {
-                    self.notices.push(Notice::CopyText(pgn));
+                    self.ctx.notices.push(Notice::CopyText(pgn));
                     self.play_on.notice = Some("The game's PGN was copied.".to_owned());
                 }
             }
             PlayOnCommand::SavePgn => {
                 if pgn.is_some() {
-                    self.notices.push(Notice::SaveGameAs);
+                    self.ctx.notices.push(Notice::SaveGameAs);
                 }
             }
             PlayOnCommand::SaveTo(path) => {
@@ -373,10 +384,10 @@ impl Coach {
         for event in run.poll() {
             match event {
                 PlayOnEvent::EngineMoved(_) => {
-                    if self.settings.animate_moves
+                    if self.ctx.settings.animate_moves
                         && let Some(mv) = run.game().last_move()
                     {
-                        self.notices.push(Notice::AnimatePlayOn(mv));
+                        self.ctx.notices.push(Notice::AnimatePlayOn(mv));
                     }
                     sound = last_move_sound(run.game());
                     repaint = true;
@@ -396,20 +407,20 @@ impl Coach {
         }
         let searching = run.is_searching();
         if let Some(sound) = sound {
-            self.sound(sound);
+            self.ctx.sound(sound);
         }
         if repaint {
-            self.request_repaint();
+            self.ctx.request_repaint();
         }
         if searching {
-            self.request_repaint_after(SEARCH_REPAINT);
+            self.ctx.request_repaint_after(SEARCH_REPAINT);
         }
     }
 
     /// Whether the screenshot should wait: the engine's first move and a few depths of
     /// analysis (at most 20 s).
     pub(crate) fn play_on_busy(&mut self) -> bool {
-        let Some(run) = self.play_on.run.as_ref().filter(|_| self.screenshot) else {
+        let Some(run) = self.play_on.run.as_ref().filter(|_| self.ctx.screenshot) else {
             return false;
         };
         let since = *self
@@ -425,21 +436,21 @@ impl Coach {
     /// For the screenshot (`--tab play-on`): the learner plays the side that is not to
     /// move after the moves shown, so the engine moves first; the arrow is on.
     pub fn show_play_on(&mut self) {
-        let learner = !shakmaty::Position::turn(self.session.position());
-        let moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
+        let learner = !shakmaty::Position::turn(self.ctx.session.position());
+        let moves: Vec<Move> = self.ctx.session.moves().iter().map(|m| m.mv).collect();
         if let Ok(session) = crate::trainer::Session::from_moves(
-            Arc::clone(&self.graph),
+            Arc::clone(&self.ctx.graph),
             learner,
-            self.settings.style.clone(),
+            self.ctx.settings.style.clone(),
             1,
             &moves,
         ) {
-            self.session = session;
+            self.ctx.session = session;
         }
-        self.settings.learner = super::settings::Side::from(learner);
-        self.orientation = super::settings::Orientation::from_color(learner);
-        self.settings.play_on.best_move_arrow = true;
-        self.settings.play_on.movetime_ms = 300;
+        self.ctx.settings.learner = super::settings::Side::from(learner);
+        self.ctx.orientation = super::settings::Orientation::from_color(learner);
+        self.ctx.settings.play_on.best_move_arrow = true;
+        self.ctx.settings.play_on.movetime_ms = 300;
         self.start_play_on();
     }
 }

@@ -57,7 +57,24 @@ pub struct ReviewMode {
     /// The grade of the learner's last answer, while it can still change to Easy.
     pub(crate) last_grade: Option<Rating>,
     /// "Optimise my memory model".
-    pub(crate) optimize: super::jobs::OptimizeState,
+    pub(crate) optimize: super::optimize::OptimizeState,
+}
+
+/// Review mode, when it is on, and whether its due dates are fuzzed.
+pub struct ReviewState {
+    /// Review mode, when it is on.
+    pub(crate) mode: Option<ReviewMode>,
+    /// Fuzz review intervals (off in tests, for reproducible due dates).
+    pub(crate) fuzz: bool,
+}
+
+impl Default for ReviewState {
+    fn default() -> ReviewState {
+        ReviewState {
+            mode: None,
+            fuzz: true,
+        }
+    }
 }
 
 /// The current time at the learner's offset.
@@ -90,37 +107,40 @@ fn missed_cards(deck: &Deck, progress: &Progress) -> Vec<(usize, u32)> {
 impl Coach {
     /// The drill mode.
     pub fn drill_mode(&self) -> DrillMode {
-        self.review.as_ref().map_or(DrillMode::Free, |r| r.mode)
+        self.review
+            .mode
+            .as_ref()
+            .map_or(DrillMode::Free, |r| r.mode)
     }
 
     /// The review drill, when review mode is on (its session is not the one drawn: read
     /// [`Coach::session`]).
     pub fn review_drill(&self) -> Option<&ReviewDrill> {
-        self.review.as_ref().map(|r| &r.drill)
+        self.review.mode.as_ref().map(|r| &r.drill)
     }
 
     /// Turns the fuzz of review intervals on or off (for the next review session; tests
     /// turn it off for reproducible due dates).
     pub fn set_review_fuzz(&mut self, fuzz: bool) {
-        self.review_fuzz = fuzz;
+        self.review.fuzz = fuzz;
     }
 
     /// The review log, when review mode is on.
     pub fn review_store(&self) -> Option<&ReviewStore> {
-        self.review.as_ref().map(|r| &r.store)
+        self.review.mode.as_ref().map(|r| &r.store)
     }
 
     /// What the review drill waits for (`None` outside review mode).
     pub fn review_step(&self) -> Option<ReviewStep> {
-        self.review.as_ref().map(|r| r.drill.step())
+        self.review.mode.as_ref().map(|r| r.drill.step())
     }
 
     /// Runs `f` on the review drill with the app's session swapped in.
     pub(crate) fn with_drill<R>(&mut self, f: impl FnOnce(&mut ReviewDrill) -> R) -> Option<R> {
-        let review = self.review.as_mut()?;
-        std::mem::swap(&mut self.session, review.drill.session_mut());
+        let review = self.review.mode.as_mut()?;
+        std::mem::swap(&mut self.ctx.session, review.drill.session_mut());
         let r = f(&mut review.drill);
-        std::mem::swap(&mut self.session, review.drill.session_mut());
+        std::mem::swap(&mut self.ctx.session, review.drill.session_mut());
         Some(r)
     }
 
@@ -131,20 +151,20 @@ impl Coach {
             return;
         }
         self.end_review();
-        self.last_reply = None;
+        self.ctx.last_reply = None;
         if mode == DrillMode::Free {
-            self.session.set_review(None);
-            self.session.new_line();
+            self.ctx.session.set_review(None);
+            self.ctx.session.new_line();
             return;
         }
-        let Some(log) = self.review_log.clone() else {
-            self.message = Some("Review mode needs a data directory to keep its log.".into());
+        let Some(log) = self.ctx.review_log.clone() else {
+            self.ctx.message = Some("Review mode needs a data directory to keep its log.".into());
             return;
         };
         let store = match ReviewStore::open(&log) {
             Ok(s) => s,
             Err(e) => {
-                self.message = Some(format!("Cannot open the review log: {e}"));
+                self.ctx.message = Some(format!("Cannot open the review log: {e}"));
                 return;
             }
         };
@@ -158,23 +178,23 @@ impl Coach {
             .cloned()
             .collect::<Vec<_>>();
         let schedule = store.schedule(&scheduler);
-        let learner = self.session.learner();
-        let deck = Arc::new(Deck::new(&self.graph, learner));
+        let learner = self.ctx.session.learner();
+        let deck = Arc::new(Deck::new(&self.ctx.graph, learner));
         let settings = ReviewSettings {
             kind: match mode {
                 DrillMode::Mistakes => SessionKind::MistakesOnly,
                 _ => SessionKind::Due,
             },
-            fuzz: self.review_fuzz,
-            lead_in: self.settings.review_at_position.then_some(0),
+            fuzz: self.review.fuzz,
+            lead_in: self.ctx.settings.review_at_position.then_some(0),
             ..ReviewSettings::default()
         };
         let missed = match mode {
-            DrillMode::Mistakes => missed_cards(&deck, self.progress.progress()),
+            DrillMode::Mistakes => missed_cards(&deck, self.ctx.progress.progress()),
             _ => Vec::new(),
         };
         let drill = ReviewDrill::with_missed(
-            self.session.clone(),
+            self.ctx.session.clone(),
             deck,
             scheduler,
             schedule,
@@ -182,7 +202,7 @@ impl Coach {
             &missed,
             now(),
         );
-        self.review = Some(ReviewMode {
+        self.review.mode = Some(ReviewMode {
             mode,
             drill,
             store,
@@ -191,16 +211,16 @@ impl Coach {
             optimize: Default::default(),
         });
         // The drill started its first line in its own session: take it.
-        if let Some(r) = &mut self.review {
-            std::mem::swap(&mut self.session, r.drill.session_mut());
+        if let Some(r) = &mut self.review.mode {
+            std::mem::swap(&mut self.ctx.session, r.drill.session_mut());
         }
-        self.message = None;
+        self.ctx.message = None;
     }
 
     /// For the screenshot: review mode on the review log beside `progress_file` (read
     /// only: the screenshot grades nothing), the Progress tab shown.
     pub fn show_review_progress(&mut self, progress_file: Option<PathBuf>) {
-        self.review_log = progress_file.as_deref().and_then(review_log_path);
+        self.ctx.review_log = progress_file.as_deref().and_then(review_log_path);
         self.set_drill_mode(DrillMode::Review);
     }
 
@@ -217,13 +237,14 @@ impl Coach {
     pub(crate) fn end_review(&mut self) {
         let records = self.with_drill(|d| d.finish()).unwrap_or_default();
         self.append_reviews(records);
-        self.review = None;
+        self.review.mode = None;
     }
 
     /// Appends the reviews the drill committed since the last frame (synced).
     pub(crate) fn save_reviews(&mut self) {
         let records = self
             .review
+            .mode
             .as_mut()
             .map(|r| r.drill.take_reviews())
             .unwrap_or_default();
@@ -231,7 +252,7 @@ impl Coach {
     }
 
     fn append_reviews(&mut self, records: Vec<crate::review::ReviewRecord>) {
-        let Some(review) = &mut self.review else {
+        let Some(review) = &mut self.review.mode else {
             return;
         };
         for r in &records {
@@ -261,7 +282,7 @@ impl Coach {
     }
 
     fn set_last_grade(&mut self, grade: Option<Rating>) {
-        if let Some(r) = &mut self.review {
+        if let Some(r) = &mut self.review.mode {
             r.last_grade = grade;
         }
     }
@@ -292,6 +313,8 @@ impl Coach {
     /// Called every frame: saves the committed reviews.
     pub(crate) fn review_logic(&mut self) {
         self.save_reviews();
-        self.poll_optimize();
+        if let Some(review) = &mut self.review.mode {
+            review.optimize.poll(&review.store, &mut self.ctx);
+        }
     }
 }

@@ -1,14 +1,11 @@
 //! Which sound a move makes ([`Sound`]); the coach asks the window to play it with
-//! [`Notice::Sound`] when the learner's settings have sounds on.
+//! [`Notice::Sound`](super::Notice::Sound) when the learner's settings have sounds on.
 //!
 //! One sound per event: the end of the line beats a check, a check beats a capture, a
 //! capture beats a plain move; a move out of the book is a mistake. The core only says
 //! which sound; the window makes and plays it (`crate::ui`).
 
 use shakmaty::{Chess, Move, Position as _};
-
-use super::{Coach, Notice};
-use crate::trainer::Phase;
 
 /// A sound the window plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -47,30 +44,6 @@ impl Sound {
         } else {
             Sound::Move
         }
-    }
-}
-
-impl Coach {
-    /// Asks the window to play `sound`, when sounds are on.
-    pub(crate) fn sound(&mut self, sound: Sound) {
-        if self.settings.sounds {
-            self.notify(Notice::Sound(sound));
-        }
-    }
-
-    /// The sound of the drill's last kept move (the learner's, "Show me"'s or the
-    /// computer's): the end of the line when it ended it.
-    pub(crate) fn drill_move_sound(&mut self) {
-        let moves = self.session.moves();
-        let Some(last) = moves.last() else {
-            return;
-        };
-        let sound = if matches!(self.session.phase(), Phase::EndOfLine { .. }) {
-            Sound::EndOfLine
-        } else {
-            Sound::of_move(self.session.position_at(moves.len() - 1), last.mv)
-        };
-        self.sound(sound);
     }
 }
 

@@ -196,8 +196,8 @@ impl Coach {
 
     /// Whether a verdict on the move outside the book is on its way.
     pub fn is_checking_move(&self) -> bool {
-        self.settings.explain_wrong_moves
-            && matches!(self.session.phase(), Phase::OutOfBook { .. })
+        self.ctx.settings.explain_wrong_moves
+            && matches!(self.ctx.session.phase(), Phase::OutOfBook { .. })
             && self.verdict.answer.is_none()
     }
 
@@ -216,7 +216,7 @@ impl Coach {
     fn cache_pending(&self) -> bool {
         !self.verdict.store_given
             && !matches!(self.verdict.opening, Some(None))
-            && self.analysis_dir().is_some()
+            && self.ctx.analysis_dir().is_some()
     }
 
     /// The engine that checks moves, once it has started (its own name then).
@@ -244,7 +244,7 @@ impl Coach {
     /// about a new move outside the book, takes the verdict when it has come. Never
     /// waits.
     pub(crate) fn verdict_logic(&mut self) {
-        if !self.settings.explain_wrong_moves {
+        if !self.ctx.settings.explain_wrong_moves {
             if let Some(checker) = &mut self.verdict.checker {
                 checker.forget();
             }
@@ -253,7 +253,7 @@ impl Coach {
             self.verdict.ahead_at = None;
             return;
         }
-        let wanted = match self.session.phase() {
+        let wanted = match self.ctx.session.phase() {
             Phase::OutOfBook {
                 attempted,
                 book_moves,
@@ -264,7 +264,7 @@ impl Coach {
             )),
             _ => None,
         };
-        let position = self.session.position();
+        let position = self.ctx.session.position();
         let same = match (&self.verdict.asked, &wanted) {
             (Some((pos, mv)), Some((attempted, _))) => pos == position && mv == attempted,
             (None, None) => true,
@@ -299,27 +299,27 @@ impl Coach {
             self.verdict.took = self.verdict.since.map(|t| t.elapsed());
             let good = matches!(&answer, Ok(v) if v.judgement.is_good());
             self.verdict.answer = Some(answer);
-            if good && self.settings.alternatives_not_mistakes {
+            if good && self.ctx.settings.alternatives_not_mistakes {
                 self.forgive_alternative();
             }
-            self.request_repaint();
+            self.ctx.request_repaint();
         } else if checker.is_checking() && !woken {
-            self.request_repaint_after(CHECK_REPAINT);
+            self.ctx.request_repaint_after(CHECK_REPAINT);
         }
     }
 
     /// With the learner to move in the drill (not in play-on), has the positions after
     /// the book's moves analysed, once per position.
     fn analyse_ahead(&mut self) {
-        if !matches!(self.session.phase(), Phase::LearnerToMove) || self.play_on.is_active() {
+        if !matches!(self.ctx.session.phase(), Phase::LearnerToMove) || self.play_on.is_active() {
             return;
         }
-        let position = self.session.position();
+        let position = self.ctx.session.position();
         if self.verdict.ahead_at.as_ref() == Some(position) {
             return;
         }
         let position = position.clone();
-        let book: Vec<Move> = self.session.book_moves().iter().map(|b| b.mv).collect();
+        let book: Vec<Move> = self.ctx.session.book_moves().iter().map(|b| b.mv).collect();
         self.checker();
         if self.cache_pending() {
             // The engine is starting; its cache opens before it analyses.
@@ -334,7 +334,11 @@ impl Coach {
     /// engine), and keeps the analyses there from then on.
     fn open_analysis_cache(&mut self) {
         let waiting = self.verdict.opening.is_none() && !self.verdict.store_given;
-        let dir = if waiting { self.analysis_dir() } else { None };
+        let dir = if waiting {
+            self.ctx.analysis_dir()
+        } else {
+            None
+        };
         let v = &mut self.verdict;
         match &v.opening {
             None if waiting => {
@@ -347,7 +351,7 @@ impl Coach {
                 };
                 let engine = checker.engine_name().to_owned();
                 let limit = v.limits.to_string();
-                let job = Job::spawn("analysis cache", self.wake(), move |_| {
+                let job = Job::spawn("analysis cache", self.ctx.wake(), move |_| {
                     open_caches(&dir, &engine, &limit)
                 });
                 self.verdict.opening = Some(job.ok());
@@ -362,7 +366,7 @@ impl Coach {
                 match opened {
                     Ok(cache) if !v.store_given => {
                         if let Some(warning) = cache.warnings().first() {
-                            self.message = Some(format!("Analysis cache: {warning}"));
+                            self.ctx.message = Some(format!("Analysis cache: {warning}"));
                         }
                         let store: SharedStore = Arc::new(Mutex::new(cache));
                         if let Some(checker) = &mut self.verdict.checker {
@@ -372,7 +376,7 @@ impl Coach {
                     }
                     Ok(_) => {}
                     Err(reason) => {
-                        self.message = Some(format!(
+                        self.ctx.message = Some(format!(
                             "Analyses of wrong moves are kept only until the window closes: {reason}"
                         ));
                     }
@@ -384,7 +388,7 @@ impl Coach {
 
     /// The move checker, started now if it was not.
     fn checker(&mut self) -> &mut MoveChecker {
-        let wake = self.wake();
+        let wake = self.ctx.wake();
         let v = &mut self.verdict;
         v.checker.get_or_insert_with(|| {
             let engine = v.engine.take().unwrap_or_else(CheckEngine::discover);
@@ -394,7 +398,7 @@ impl Coach {
 
     /// Whether the screenshot should wait for the verdict (at most 20 s).
     pub(crate) fn verdict_busy(&self) -> bool {
-        self.screenshot
+        self.ctx.screenshot
             && self.is_checking_move()
             && self
                 .verdict
@@ -412,25 +416,25 @@ impl Coach {
         let played_san = verdict.played_san.clone();
         match command {
             VerdictCommand::AddToRepertoire => {
-                let mut moves: Vec<Move> = self.session.moves().iter().map(|m| m.mv).collect();
+                let mut moves: Vec<Move> = self.ctx.session.moves().iter().map(|m| m.mv).collect();
                 moves.push(played);
                 self.add_answer(&moves);
             }
             VerdictCommand::Accept => {
                 self.forgive_alternative();
-                self.session.try_again();
-                self.last_reply = None;
+                self.ctx.session.try_again();
+                self.ctx.last_reply = None;
                 let outcome = match self.review_play(book) {
                     Some(outcome) => outcome,
-                    None => self.session.play(book),
+                    None => self.ctx.session.play(book),
                 };
                 if let MoveOutcome::Accepted { .. } = outcome {
-                    self.message = Some(format!(
+                    self.ctx.message = Some(format!(
                         "{played_san} is not counted as a mistake; the line goes on with your \
                          book move {book_san}."
                     ));
-                    self.animate(book);
-                    self.drill_move_sound();
+                    self.ctx.animate(book);
+                    self.ctx.drill_move_sound();
                 }
             }
         }
@@ -442,13 +446,13 @@ impl Coach {
         if self.verdict.forgiven {
             return;
         }
-        let before = self.session.position().clone();
+        let before = self.ctx.session.position().clone();
         let forgiven = match self.with_drill(|d| d.forgive_mistake()) {
             Some(forgiven) => forgiven,
-            None => self.session.forgive_mistake(),
+            None => self.ctx.session.forgive_mistake(),
         };
         if forgiven {
-            self.progress.progress_mut().forgive_mistake(&before);
+            self.ctx.progress.progress_mut().forgive_mistake(&before);
             self.verdict.forgiven = true;
         }
     }

@@ -266,13 +266,13 @@ fn missing_at(book: &WorkshopBook, pos: &Chess, ply: usize, learner: Color) -> M
 impl Coach {
     /// The Repertoire tab's book: the exposure, what is missing at the cursor.
     pub fn workshop_gaps(&self) -> &GapsState {
-        &self.workshop_gaps
+        &self.repertoire.gaps
     }
 
     /// Tells the coach whether the Repertoire tab is shown: its exposure is computed
     /// (and kept up to date) only then.
     pub fn set_workshop_shown(&mut self, shown: bool) {
-        self.workshop_gaps.shown = shown;
+        self.repertoire.gaps.shown = shown;
     }
 
     fn gaps_key(&self, side: Side) -> GapsKey {
@@ -280,21 +280,22 @@ impl Coach {
             .workshop_explorer()
             .map(|(index, filter)| (index.dir().to_owned(), filter));
         GapsKey {
-            generation: self.workshop.generation,
+            generation: self.repertoire.editor.generation,
             chapter_side: Color::from(side),
-            style: self.settings.style.clone(),
+            style: self.ctx.settings.style.clone(),
             depth: self.coverage.params.depth,
             threshold: self.coverage.params.threshold_percent / 100.0,
-            books: self.workspace.open_books().generation(),
+            books: self.ctx.workspace.open_books().generation(),
             popularity: match explorer {
                 Some(_) => Popularity::Explorer,
-                None => self.settings.book.popularity,
+                None => self.ctx.settings.book.popularity,
             },
             explorer,
             left_out: self
-                .workshop
+                .repertoire
+                .editor
                 .file()
-                .and_then(|f| self.settings.workshop_train.left_out.get(f.path()))
+                .and_then(|f| self.ctx.settings.workshop_train.left_out.get(f.path()))
                 .cloned()
                 .unwrap_or_default(),
         }
@@ -304,47 +305,51 @@ impl Coach {
     /// the document or the options changed (while the tab is shown), the view at the
     /// cursor.
     pub(crate) fn workshop_logic(&mut self) {
-        if let Some((key, job)) = &self.workshop_gaps.job {
+        if let Some((key, job)) = &self.repertoire.gaps.job {
             match job.poll() {
                 JobPoll::Running => {
-                    self.request_repaint_after(std::time::Duration::from_millis(50));
+                    self.ctx
+                        .request_repaint_after(std::time::Duration::from_millis(50));
                 }
                 JobPoll::Finished(book) => {
                     let key = key.clone();
-                    self.workshop_gaps.job = None;
+                    self.repertoire.gaps.job = None;
                     self.workshop_book_ready(key, book);
                 }
                 JobPoll::Died(e) => {
-                    self.workshop
+                    self.repertoire
+                        .editor
                         .set_message(format!("The repertoire's gaps were not computed: {e}"));
-                    self.workshop_gaps.job = None;
+                    self.repertoire.gaps.job = None;
                 }
             }
         }
-        if self.workshop_gaps.shown {
+        if self.repertoire.gaps.shown {
             self.start_workshop_exposure();
         }
         self.refresh_missing();
-        if self.workshop_gaps.job.is_none() {
+        if self.repertoire.gaps.job.is_none() {
             self.run_pending();
         }
     }
 
     pub(super) fn start_workshop_exposure(&mut self) {
-        let Some(side) = self.workshop.side() else {
+        let Some(side) = self.repertoire.editor.side() else {
             return;
         };
-        let Some(doc) = self.workshop.document() else {
+        let Some(doc) = self.repertoire.editor.document() else {
             return;
         };
         let key = self.gaps_key(side);
         let done = self
-            .workshop_gaps
+            .repertoire
+            .gaps
             .book
             .as_ref()
             .is_some_and(|(k, _)| *k == key);
         let running = self
-            .workshop_gaps
+            .repertoire
+            .gaps
             .job
             .as_ref()
             .is_some_and(|(k, _)| *k == key);
@@ -355,16 +360,17 @@ impl Coach {
         // The graphs before the edit, whose transpositions the new ones take where the
         // edit cannot have changed them.
         let previous = self
-            .workshop_gaps
+            .repertoire
+            .gaps
             .book
             .as_ref()
             .filter(|(k, _)| k.chapter_side == key.chapter_side)
             .map(|(_, b)| (Arc::clone(&b.graph), Arc::clone(&b.drill)));
-        if let Some((_, old)) = self.workshop_gaps.job.take() {
+        if let Some((_, old)) = self.repertoire.gaps.job.take() {
             old.cancel();
         }
-        let theory = Arc::clone(self.workspace.eco());
-        let books = self.workspace.books();
+        let theory = Arc::clone(self.ctx.workspace.eco());
+        let books = self.ctx.workspace.books();
         let explorer = self
             .workshop_explorer()
             .map(|(index, filter)| Arc::new(FilteredExplorer::new(index, filter)));
@@ -375,7 +381,7 @@ impl Coach {
             threshold: key.threshold,
             ..CoverageOptions::new(key.chapter_side)
         };
-        let job = Job::spawn("repertoire gaps", self.wake(), move |_| {
+        let job = Job::spawn("repertoire gaps", self.ctx.wake(), move |_| {
             let (lines, drilled) = repertoire_lines(&chapters);
             // The trees are the document's: an edit made now copies them while they
             // are held here.
@@ -408,9 +414,10 @@ impl Coach {
             }
         });
         match job {
-            Ok(job) => self.workshop_gaps.job = Some((key, job)),
+            Ok(job) => self.repertoire.gaps.job = Some((key, job)),
             Err(e) => self
-                .workshop
+                .repertoire
+                .editor
                 .set_message(format!("Cannot compute the repertoire's gaps: {e}")),
         }
     }
@@ -419,7 +426,7 @@ impl Coach {
     /// the filter); `None` when they come from the book (not chosen, no index open, or a
     /// player the index does not keep).
     fn workshop_explorer(&self) -> Option<ExplorerGames> {
-        if !self.settings.workshop_explorer {
+        if !self.ctx.settings.workshop_explorer {
             return None;
         }
         self.explorer().games()?.ok()
@@ -429,11 +436,12 @@ impl Coach {
     /// and "Next gap" and "Train this", which need it).
     pub fn finish_workshop_gaps(&mut self) {
         self.start_workshop_exposure();
-        if let Some((key, job)) = self.workshop_gaps.job.take() {
+        if let Some((key, job)) = self.repertoire.gaps.job.take() {
             match job.poll_blocking() {
                 JobPoll::Finished(book) => self.workshop_book_ready(key, book),
                 JobPoll::Died(e) => self
-                    .workshop
+                    .repertoire
+                    .editor
                     .set_message(format!("The repertoire's gaps were not computed: {e}")),
                 JobPoll::Running => {}
             }
@@ -444,20 +452,21 @@ impl Coach {
 
     /// Keeps the book just made; a drill of the workshop's repertoire goes on with it.
     fn workshop_book_ready(&mut self, key: GapsKey, book: WorkshopBook) {
-        self.workshop_gaps.book = Some((key, Arc::new(book)));
-        if self.workshop_gaps.train_root.is_some() {
+        self.repertoire.gaps.book = Some((key, Arc::new(book)));
+        if self.repertoire.gaps.train_root.is_some() {
             self.take_workshop_edits();
         }
     }
 
     /// Carries out what waited for the book, once it is there (or cannot be).
     fn run_pending(&mut self) {
-        match self.workshop_gaps.pending.take() {
+        match self.repertoire.gaps.pending.take() {
             Some(Pending::NextGap) => self.next_gap(),
             Some(Pending::TrainThis(moves)) => match self.current_workshop_book() {
                 Some(book) => self.start_training(&book, moves),
                 None => self
-                    .workshop
+                    .repertoire
+                    .editor
                     .set_message("The repertoire could not be read for the drill.".to_owned()),
             },
             None => {}
@@ -466,9 +475,10 @@ impl Coach {
 
     /// The book when it is that of the document as it is now.
     pub(super) fn current_workshop_book(&self) -> Option<Arc<WorkshopBook>> {
-        let side = self.workshop.side()?;
+        let side = self.repertoire.editor.side()?;
         let key = self.gaps_key(side);
-        self.workshop_gaps
+        self.repertoire
+            .gaps
             .book
             .as_ref()
             .filter(|(k, _)| *k == key)
@@ -476,17 +486,22 @@ impl Coach {
     }
 
     fn refresh_missing(&mut self) {
-        let Some(side) = self.workshop.side() else {
-            self.workshop_gaps.missing = None;
+        let Some(side) = self.repertoire.editor.side() else {
+            self.repertoire.gaps.missing = None;
             return;
         };
-        let Some((key, book)) = self.workshop_gaps.book.clone() else {
-            self.workshop_gaps.missing = None;
+        let Some((key, book)) = self.repertoire.gaps.book.clone() else {
+            self.repertoire.gaps.missing = None;
             return;
         };
-        let cache = (key, self.workshop.chapter(), self.workshop.moves());
+        let cache = (
+            key,
+            self.repertoire.editor.chapter(),
+            self.repertoire.editor.moves(),
+        );
         if self
-            .workshop_gaps
+            .repertoire
+            .gaps
             .missing
             .as_ref()
             .is_some_and(|(k, _)| *k == cache)
@@ -495,16 +510,16 @@ impl Coach {
         }
         let view = if cache.0 != self.gaps_key(side) {
             MissingHere::Unknown
-        } else if !self.workshop.starts_at_standard() {
+        } else if !self.repertoire.editor.starts_at_standard() {
             MissingHere::NotApplicable(
                 "This chapter starts from another position than the standard one.".to_owned(),
             )
-        } else if let Some(pos) = self.workshop.position() {
+        } else if let Some(pos) = self.repertoire.editor.position() {
             missing_at(&book, &pos, cache.2.len(), Color::from(side))
         } else {
             MissingHere::Unknown
         };
-        self.workshop_gaps.missing = Some((cache, view));
+        self.repertoire.gaps.missing = Some((cache, view));
     }
 
     /// Goes to the most likely gap of the repertoire (after the one at the cursor,
@@ -512,33 +527,37 @@ impl Coach {
     /// the moves past the tree on the board.
     pub(crate) fn next_gap(&mut self) {
         let Some(book) = self.current_workshop_book() else {
-            if self.workshop.side().is_some() {
-                self.workshop_gaps.pending = Some(Pending::NextGap);
+            if self.repertoire.editor.side().is_some() {
+                self.repertoire.gaps.pending = Some(Pending::NextGap);
                 self.start_workshop_exposure();
             }
             return;
         };
         let gaps = book.exposure.gaps();
         if gaps.is_empty() {
-            self.workshop.set_message(
+            self.repertoire.editor.set_message(
                 "No gaps: every likely position within the Coverage tab's depth has your move."
                     .to_owned(),
             );
             return;
         }
-        let here = self.workshop.position().map(|p| NodeKey::from_position(&p));
+        let here = self
+            .repertoire
+            .editor
+            .position()
+            .map(|p| NodeKey::from_position(&p));
         let at = gaps
             .iter()
             .position(|g| Some(g.key) == here)
             .map_or(0, |i| (i + 1) % gaps.len());
         let gap = &gaps[at];
-        self.workshop.go_to_moves(&gap.moves);
-        self.workshop.set_message(format!(
+        self.repertoire.editor.go_to_moves(&gap.moves);
+        self.repertoire.editor.set_message(format!(
             "Gap {} of {}: 1 in {} games.",
             at + 1,
             gaps.len(),
             gap.one_in()
         ));
-        self.request_repaint();
+        self.ctx.request_repaint();
     }
 }

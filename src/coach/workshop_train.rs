@@ -19,13 +19,13 @@ impl Coach {
         let Some(book) = self.current_workshop_book() else {
             return;
         };
-        if Arc::ptr_eq(&book.drill, &self.graph) {
+        if Arc::ptr_eq(&book.drill, &self.ctx.graph) {
             return;
         }
-        self.graph = Arc::clone(&book.drill);
-        self.session.update_graph(Arc::clone(&book.drill));
-        self.book_generation += 1;
-        self.invalidate_chart();
+        self.ctx.graph = Arc::clone(&book.drill);
+        self.ctx.session.update_graph(Arc::clone(&book.drill));
+        self.ctx.book_generation += 1;
+        self.ctx.invalidate_chart();
     }
 
     /// Drills the subtree under the cursor: the drill's book becomes the workshop's
@@ -33,22 +33,24 @@ impl Coach {
     /// until another book is chosen. When the book of the latest edits is still being
     /// made, the drill starts once it is (the window does not wait).
     pub(crate) fn train_this(&mut self) {
-        if self.workshop.side().is_none() {
-            self.workshop
+        if self.repertoire.editor.side().is_none() {
+            self.repertoire
+                .editor
                 .set_message("Open a repertoire for White or Black first.".to_owned());
             return;
         }
-        if !self.workshop.starts_at_standard() {
-            self.workshop
+        if !self.repertoire.editor.starts_at_standard() {
+            self.repertoire
+                .editor
                 .set_message("Only chapters from the standard position can be drilled.".to_owned());
             return;
         }
-        let moves = self.workshop.moves();
+        let moves = self.repertoire.editor.moves();
         match self.current_workshop_book() {
             Some(book) => self.start_training(&book, moves),
             None => {
                 // The book of the latest edits is being made: the drill starts when it is.
-                self.workshop_gaps.pending = Some(Pending::TrainThis(moves));
+                self.repertoire.gaps.pending = Some(Pending::TrainThis(moves));
                 self.start_workshop_exposure();
             }
         }
@@ -56,40 +58,40 @@ impl Coach {
 
     /// "Train this" once the book is there: the drill on `book` after `moves`.
     pub(super) fn start_training(&mut self, book: &WorkshopBook, moves: Vec<Move>) {
-        let Some(side) = self.workshop.side() else {
+        let Some(side) = self.repertoire.editor.side() else {
             return;
         };
         let learner = Color::from(side);
-        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
-        let style = self.session.style().clone();
+        let seed = self.ctx.settings.fixed_seed().unwrap_or_else(rand::random);
+        let style = self.ctx.session.style().clone();
         let graph = Arc::clone(&book.drill);
         let Ok(mut session) = Session::from_moves(Arc::clone(&graph), learner, style, seed, &moves)
         else {
-            self.workshop.set_message(
+            self.repertoire.editor.set_message(
                 "This position is not in the chapters drilled: add the moves to one first."
                     .to_owned(),
             );
             return;
         };
-        session.continue_counts(&self.session);
-        let theory = Arc::clone(self.workspace.eco());
+        session.continue_counts(&self.ctx.session);
+        let theory = Arc::clone(self.ctx.workspace.eco());
         session.set_theory(Some(theory));
-        self.settings.learner = side;
-        self.orientation = super::settings::Orientation::from_color(learner);
-        self.session = session;
-        self.graph = graph;
-        self.book_generation += 1;
+        self.ctx.settings.learner = side;
+        self.ctx.orientation = super::settings::Orientation::from_color(learner);
+        self.ctx.session = session;
+        self.ctx.graph = graph;
+        self.ctx.book_generation += 1;
         self.coverage.set_aside = None;
         self.after_new_session();
-        self.workshop_gaps.train_root = Some(moves.clone());
-        self.settings.workshop_train.drilling = self.workshop.file().map(|f| {
+        self.repertoire.gaps.train_root = Some(moves.clone());
+        self.ctx.settings.workshop_train.drilling = self.repertoire.editor.file().map(|f| {
             let uci = moves
                 .iter()
                 .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string());
             (f.path().to_owned(), uci.collect())
         });
-        self.notify(super::Notice::ShowDrill);
-        self.message = Some(if moves.is_empty() {
+        self.ctx.notify(super::Notice::ShowDrill);
+        self.ctx.message = Some(if moves.is_empty() {
             "Drilling the repertoire you are editing.".to_owned()
         } else {
             format!(
@@ -103,17 +105,17 @@ impl Coach {
 impl Coach {
     /// The drill no longer trains the workshop's repertoire (another book, another file).
     pub(crate) fn stop_workshop_training(&mut self) {
-        self.workshop_gaps.train_root = None;
-        self.settings.workshop_train.drilling = None;
+        self.repertoire.gaps.train_root = None;
+        self.ctx.settings.workshop_train.drilling = None;
     }
 
     /// At the start: when the drill trained a subtree of `path` at the last run, it
     /// does again once the repertoire's book is made.
     pub(crate) fn resume_workshop_training(&mut self, path: &std::path::Path) {
-        let Some((file, uci)) = self.settings.workshop_train.drilling.clone() else {
+        let Some((file, uci)) = self.ctx.settings.workshop_train.drilling.clone() else {
             return;
         };
-        if file != path || self.workshop.side().is_none() {
+        if file != path || self.repertoire.editor.side().is_none() {
             return;
         }
         let mut pos = Chess::default();
@@ -130,26 +132,27 @@ impl Coach {
             pos.play_unchecked(mv);
             moves.push(mv);
         }
-        self.workshop_gaps.pending = Some(Pending::TrainThis(moves));
+        self.repertoire.gaps.pending = Some(Pending::TrainThis(moves));
         self.start_workshop_exposure();
     }
 
     /// Leaves chapter `index` of the workshop's file out of "Train this", or takes it
     /// in again (remembered per file); a drill of the repertoire follows at once.
     pub(crate) fn toggle_train_chapter(&mut self, index: usize) {
-        let Some(path) = self.workshop.file().map(|f| f.path().to_owned()) else {
+        let Some(path) = self.repertoire.editor.file().map(|f| f.path().to_owned()) else {
             return;
         };
         let Some(title) = self
-            .workshop
+            .repertoire
+            .editor
             .document()
             .and_then(|d| d.chapter(index))
             .map(|c| c.title(index + 1))
         else {
             return;
         };
-        self.settings.workshop_train.toggle(&path, &title);
-        if self.workshop_gaps.train_root.is_some() {
+        self.ctx.settings.workshop_train.toggle(&path, &title);
+        if self.repertoire.gaps.train_root.is_some() {
             self.start_workshop_exposure();
         }
     }

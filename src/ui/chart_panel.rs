@@ -8,7 +8,7 @@ use shakmaty::Color;
 use super::chart::{ChartData, chart_ui};
 use super::command::{Action, ActionUi, Command};
 use crate::coach::Coach;
-use crate::coach::explore::ChartKey;
+use crate::coach::sampled_lines::ChartKey;
 use crate::trainer::Phase;
 
 /// How many of the predictor's moves the chart's line names.
@@ -43,17 +43,18 @@ impl ChartCache {
 /// The position the chart shows: the one viewed, else the current one, unless that
 /// would show the learner the answer (then the position of their last choice).
 fn shown(coach: &Coach) -> Shown {
-    let session = &coach.session;
+    let session = &coach.ctx.session;
     let current = session.moves().len();
     if let Some(ply) = session.viewing() {
         return Shown::Ply(ply);
     }
-    let explored_here = coach.explore.is_some()
-        || coach
-            .explored
-            .as_ref()
+    let sampled = coach.sampled_lines();
+    let explored_here = sampled.is_running()
+        || sampled
+            .explored()
             .is_some_and(|e| e.key == coach.chart_key(current));
-    if !coach.settings.hide_answer || explored_here || *session.phase() != Phase::LearnerToMove {
+    if !coach.ctx.settings.hide_answer || explored_here || *session.phase() != Phase::LearnerToMove
+    {
         return Shown::Ply(current);
     }
     match session.moves().iter().rposition(|m| m.by_learner) {
@@ -71,8 +72,8 @@ pub(super) fn refresh(coach: &Coach, chart: &mut ChartCache) {
     };
     let key = ply.map(|p| coach.chart_key(p));
     let explored = coach
-        .explored
-        .as_ref()
+        .sampled_lines()
+        .explored()
         .filter(|e| Some(&e.key) == key.as_ref());
     let cache_key = key.map(|k| {
         (
@@ -86,12 +87,12 @@ pub(super) fn refresh(coach: &Coach, chart: &mut ChartCache) {
     }
     chart.data = match ply {
         Some(p) => ChartData::new(
-            &coach.session.distribution_at(p),
-            coach.session.position_at(p),
+            &coach.ctx.session.distribution_at(p),
+            coach.ctx.session.position_at(p),
             explored.map(|e| (&e.exploration, e.reached.as_slice())),
         ),
         None => ChartData {
-            side_to_move: Some(coach.session.learner()),
+            side_to_move: Some(coach.ctx.session.learner()),
             ..ChartData::default()
         },
     };
@@ -107,8 +108,9 @@ fn human_moves_ui(ui: &mut Ui, coach: &Coach) {
         return;
     }
     let Some(line) = coach
+        .predictor()
         .human_moves()
-        .and_then(|moves| crate::coach::human::top_moves_line(moves, HUMAN_MOVES))
+        .and_then(|moves| crate::coach::predictor::top_moves_line(moves, HUMAN_MOVES))
     else {
         ui.label(RichText::new(" ").small());
         return;
@@ -147,8 +149,8 @@ pub(super) fn chart_panel_ui(
             _ => format!("Next move for {side}"),
         };
         ui.label(RichText::new(title).strong());
-        Action::Explore.button_ui(ui, !coach.is_exploring(), commands);
-        if let Some((done, total, seed)) = coach.explore_progress() {
+        Action::Explore.button_ui(ui, !coach.sampled_lines().is_running(), commands);
+        if let Some((done, total, seed)) = coach.sampled_lines().progress() {
             ui.add(
                 egui::ProgressBar::new(done as f32 / total.max(1) as f32)
                     .desired_width(120.0)

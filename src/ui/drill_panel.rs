@@ -26,11 +26,12 @@ pub(super) fn drill_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Comm
     ui.add_space(4.0);
     super::review_panel::review_drill_ui(ui, coach, commands);
     let title = coach
+        .ctx
         .session
         .heading()
         .unwrap_or_else(|| "Starting position".to_owned());
     ui.add(egui::Label::new(RichText::new(title).heading()).wrap());
-    if let Some(a) = coach.session.announcement() {
+    if let Some(a) = coach.ctx.session.announcement() {
         ui.add(
             egui::Label::new(
                 RichText::new(format!("Transposed to {a}"))
@@ -48,7 +49,7 @@ pub(super) fn drill_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Comm
 }
 
 fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    let session = &coach.session;
+    let session = &coach.ctx.session;
     let learner = match session.learner() {
         Color::White => "White",
         Color::Black => "Black",
@@ -82,7 +83,7 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
     match session.phase() {
         Phase::LearnerToMove => {
             ui.label(RichText::new(format!("Your move ({learner})")).strong());
-            if let Some(reply) = &coach.last_reply
+            if let Some(reply) = &coach.ctx.last_reply
                 && reply.candidate.kind == CandidateKind::Predicted
             {
                 let c = &reply.candidate;
@@ -95,7 +96,7 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
                     ))
                     .wrap(),
                 );
-            } else if let Some(reply) = &coach.last_reply {
+            } else if let Some(reply) = &coach.ctx.last_reply {
                 let c = &reply.candidate;
                 ui.add(
                     egui::Label::new(format!(
@@ -152,8 +153,9 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
             book_moves_ui(ui, session, book_moves);
             // Last, so that its coming (from a background thread) moves no button.
             if let Some(sentence) = coach
+                .predictor()
                 .human_moves()
-                .and_then(|moves| crate::coach::human::played_move_sentence(moves, *attempted))
+                .and_then(|moves| crate::coach::predictor::played_move_sentence(moves, *attempted))
             {
                 ui.add(egui::Label::new(RichText::new(sentence).weak()).wrap());
             }
@@ -192,7 +194,7 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
             egui::Label::new(RichText::new(note).color(Color32::from_rgb(0x2a, 0x7a, 0xc0))).wrap(),
         );
     }
-    if let Some(message) = &coach.message {
+    if let Some(message) = &coach.ctx.message {
         ui.add(egui::Label::new(message.as_str()).wrap());
     }
 }
@@ -240,7 +242,7 @@ fn book_moves_ui(ui: &mut Ui, session: &Session, book_moves: &[BookMove]) {
 /// The moves played, each a link to its position, under buttons that step through them
 /// (also ←, →, Home, End).
 fn move_list_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    let session = &coach.session;
+    let session = &coach.ctx.session;
     ui.horizontal(|ui| {
         ui.label(RichText::new("Moves").strong());
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

@@ -13,7 +13,7 @@ use egui::{RichText, Ui};
 use super::board::{BoardView, Orientation, board_ui};
 use super::command::Command;
 use crate::coach::explorer::ExplorerCommand;
-use crate::coach::explorer_game::{ExplorerGameState, ShownGameView};
+use crate::coach::explorer::{ExplorerGameState, ShownGameView};
 
 /// The game window's keys: ←/→ a move, Home/End the start and the end, while it shows
 /// a game and no dialog or text field has the keyboard.

@@ -4,7 +4,7 @@
 use eframe::egui;
 use egui::{RichText, Ui};
 
-use crate::coach::learner_style::LearnerStyleState;
+use crate::coach::style::LearnerStyleState;
 
 /// Draws the learner's style: the posterior, what it is based on, the name field.
 pub(super) fn learner_style_panel_ui(ui: &mut Ui, state: &LearnerStyleState, name: &mut String) {

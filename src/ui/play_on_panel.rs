@@ -38,7 +38,7 @@ pub(super) fn play_on_board_ui(
     let last_move = game.last_move();
     let arrows: Vec<Arrow> = run
         .best_move()
-        .filter(|_| coach.settings.play_on.best_move_arrow)
+        .filter(|_| coach.ctx.settings.play_on.best_move_arrow)
         .and_then(|mv| Arrow::of_move(&mv, 0.7, BEST_MOVE))
         .into_iter()
         .collect();
@@ -66,7 +66,7 @@ pub(super) fn play_on_board_ui(
     let board_rect = egui::Rect::from_center_size(area.center(), vec2(side, side));
     let response = ui
         .scope_builder(UiBuilder::new().max_rect(board_rect), |ui| {
-            board_ui(ui, &view, coach.orientation)
+            board_ui(ui, &view, coach.ctx.orientation)
         })
         .inner;
     // Beside the squares (left of the coordinates when they are outside), as tall as them.
@@ -75,7 +75,7 @@ pub(super) fn play_on_board_ui(
         pos2(response.response.rect.left() - gap - bar, drawn.top()),
         vec2(bar, drawn.height()),
     );
-    let bottom = match coach.orientation {
+    let bottom = match coach.ctx.orientation {
         super::board::Orientation::WhiteBottom => shakmaty::Color::White,
         super::board::Orientation::BlackBottom => shakmaty::Color::Black,
     };
@@ -178,7 +178,7 @@ pub(super) fn play_on_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
     ui.add_space(4.0);
     super::move_box::move_box_ui(ui, coach, commands);
     ui.separator();
-    settings_ui(ui, &coach.settings.play_on, commands);
+    settings_ui(ui, &coach.ctx.settings.play_on, commands);
     ui.separator();
     moves_ui(ui, run);
 }

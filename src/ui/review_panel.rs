@@ -34,7 +34,7 @@ pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
             }
         }
     });
-    let Some(review) = &coach.review else {
+    let Some(review) = &coach.review.mode else {
         return;
     };
     if let Some(w) = &review.warning {

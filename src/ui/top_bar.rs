@@ -21,7 +21,7 @@ pub(super) fn top_bar_ui(
         ui.heading("Hastings");
         ui.separator();
         ui.label("You play");
-        let learner = coach.session.learner();
+        let learner = coach.ctx.session.learner();
         for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
             if ui
                 .selectable_label(learner == color, name)
@@ -46,14 +46,14 @@ pub(super) fn top_bar_ui(
         ui.add(
             egui::Label::new(format!(
                 "Lines completed: {}   Mistakes: {}",
-                count(coach.session.lines_completed()),
-                count(coach.session.mistakes_total())
+                count(coach.ctx.session.lines_completed()),
+                count(coach.ctx.session.mistakes_total())
             ))
             .extend(),
         )
         .on_hover_text("In this session");
     });
-    if let Some(progress) = coach.workspace.import_progress() {
+    if let Some(progress) = coach.ctx.workspace.import_progress() {
         ui.horizontal_wrapped(|ui| import_progress_ui(ui, &progress, commands));
     }
 }

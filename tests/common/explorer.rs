@@ -63,7 +63,10 @@ pub fn open_index(h: &mut AppHarness, dir: &Path) {
     h.run();
     h.get_by_label("Open").click();
     h.run();
-    assert!(h.state().explorer().index().is_some(), "the index is open");
+    assert!(
+        h.state().coach().explorer().index().is_some(),
+        "the index is open"
+    );
 }
 
 /// The labels the tab gives each move of `stats` at `pos`: its row and its bar.

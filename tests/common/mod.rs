@@ -201,7 +201,7 @@ pub fn square_label(pos: &Chess, sq: shakmaty::Square) -> String {
 /// frames.
 pub fn click_move(h: &mut AppHarness, mv: Move) {
     use egui_kittest::kittest::Queryable as _;
-    let pos = h.state().session().position().clone();
+    let pos = h.state().coach().session().position().clone();
     let (from, to) = (
         square_label(&pos, mv.from().unwrap()),
         square_label(&pos, mv.to()),
@@ -221,7 +221,7 @@ pub fn import_as(h: &mut AppHarness, mode: &str) {
     h.run();
     h.get_by_label("Import").click();
     h.step();
-    h.state_mut().finish_loading();
+    h.state_mut().coach_mut().finish_loading();
     h.run();
 }
 
@@ -243,9 +243,9 @@ pub fn load_repertoire_in_window(h: &mut AppHarness, path: std::path::PathBuf) {
     h.run();
     h.get_by_label("ECO (built in, 3,807 lines)").click();
     h.step();
-    h.state_mut().finish_loading();
+    h.state_mut().coach_mut().finish_loading();
     h.run();
-    assert!(h.state().is_repertoire());
+    assert!(h.state().coach().is_repertoire());
 }
 
 /// Steps frames (an engine or a job works on its own thread meanwhile) until `done`,

@@ -7,16 +7,7 @@ use shakmaty::{Move, Square};
 use crate::book::Side;
 use crate::book::document::NodeId;
 
-/// What a file is chosen for in a file dialog.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WorkshopFile {
-    /// A PGN file to open.
-    Open,
-    /// Where to create a new repertoire for this side.
-    New(Side),
-    /// Where to save the document instead (after a conflict).
-    SaveAs,
-}
+pub use crate::coach::notice::WorkshopFile;
 
 impl WorkshopFile {
     /// The command for the path chosen.

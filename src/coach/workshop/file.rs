@@ -28,7 +28,7 @@ impl WorkshopState {
         }
     }
 
-    pub(super) fn open(&mut self, path: &Path) {
+    pub(crate) fn open(&mut self, path: &Path) {
         let mut warning = None;
         if let Some(dir) = &self.data_dir {
             match recoverable(dir, path) {

@@ -23,7 +23,6 @@ use std::path::{Path, PathBuf};
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position, Square};
 
-mod coach;
 mod command;
 mod file;
 mod navigate;
@@ -62,7 +61,7 @@ pub struct WorkshopState {
     /// What the last action said (an error, or "Saved").
     message: Option<String>,
     /// Where backups and the journal go (`None`: neither).
-    data_dir: Option<PathBuf>,
+    pub(crate) data_dir: Option<PathBuf>,
     /// Counts the document's changes (the graph and the gaps follow it).
     pub(crate) generation: u64,
     /// The open file's backups, newest first (read after opening and saving).

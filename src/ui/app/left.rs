@@ -50,7 +50,7 @@ impl TrainerApp {
                 crate::ui::make_book_panel::make_book_ui(
                     ui,
                     &mut self.make_book,
-                    &self.coach.make_book,
+                    self.coach.jobs(),
                     commands,
                 );
             }

@@ -12,7 +12,6 @@
 //! The app dereferences to its coach, so tests read the drill as the panels do
 //! (`app.session()`, `app.settings()`).
 
-use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -99,20 +98,6 @@ pub struct TrainerApp {
     pub(super) welcome: Option<Welcome>,
     /// What is being typed in the Repertoire tab.
     pub(super) workshop_form: WorkshopForm,
-}
-
-impl Deref for TrainerApp {
-    type Target = Coach;
-
-    fn deref(&self) -> &Coach {
-        &self.coach
-    }
-}
-
-impl DerefMut for TrainerApp {
-    fn deref_mut(&mut self) -> &mut Coach {
-        &mut self.coach
-    }
 }
 
 impl TrainerApp {
@@ -266,8 +251,7 @@ impl TrainerApp {
         &self.coach
     }
 
-    /// The coach, to send it commands directly (tests; the window sends them through
-    /// its panels).
+    /// The coach, to send it commands as the panels would (tests).
     pub fn coach_mut(&mut self) -> &mut Coach {
         &mut self.coach
     }

@@ -34,13 +34,13 @@ impl TrainerApp {
             self.left_tab = LeftTab::Progress;
         }
         if tab == Some("play-on") {
-            self.coach.screenshot = true;
+            self.coach.ctx.screenshot = true;
             self.coach.show_play_on();
         }
         if tab == Some("start") {
             self.show_welcome();
         }
-        self.coach.screenshot = true;
+        self.coach.ctx.screenshot = true;
         self.screenshot = Some(plan);
         self.coach.start_explore();
     }

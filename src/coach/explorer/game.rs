@@ -4,7 +4,6 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::Coach;
 use crate::book::explorer::ShownGame;
 use crate::book::polyglot::key;
 use crate::job::{Job, JobPoll};
@@ -153,8 +152,15 @@ impl ExplorerGameState {
         self.shown.is_some() || self.loading.is_some() || self.message.is_some()
     }
 
+    /// Shows ply `ply` of the game shown.
+    pub(super) fn go_to(&mut self, ply: usize) {
+        if let Some(shown) = &mut self.shown {
+            shown.go_to(ply);
+        }
+    }
+
     /// Reads `top` on a thread; the game opens at position `at` (a Polyglot key).
-    fn open(&mut self, top: TopGame, at: Option<u64>, wake: crate::job::Wake) {
+    pub(super) fn open(&mut self, top: TopGame, at: Option<u64>, wake: crate::job::Wake) {
         let players = format!("{} - {}", top.game.white, top.game.black);
         let file = top.file.clone();
         match Job::spawn("explorer-game", wake, move |_| {
@@ -175,7 +181,7 @@ impl ExplorerGameState {
     }
 
     /// Takes the read game when it is there; `wait` blocks until it is (tests).
-    fn poll(&mut self, wait: bool) {
+    pub(super) fn poll(&mut self, wait: bool) {
         let Some(loading) = &self.loading else {
             return;
         };
@@ -196,57 +202,5 @@ impl ExplorerGameState {
             Ok(game) => self.shown = Some(ShownGameView::new(game, &file, at)),
             Err(e) => self.message = Some(format!("Cannot show the game: {e}")),
         }
-    }
-}
-
-impl Coach {
-    /// Opens top game `i` of the Explorer tab's view in the game window.
-    pub(super) fn open_explorer_game(&mut self, i: usize) {
-        let Some(top) = self.explorer.view().top.get(i) else {
-            return;
-        };
-        let (top, at) = (top.game.clone(), self.explorer.position_key());
-        let wake = self.wake();
-        self.explorer.game.open(top, at, wake);
-    }
-
-    /// Shows ply `ply` of the game in the window.
-    pub(super) fn explorer_game_to(&mut self, ply: usize) {
-        if let Some(shown) = &mut self.explorer.game.shown {
-            shown.go_to(ply);
-        }
-    }
-
-    /// Shows the position of the game window in the Repertoire tab: the file open there
-    /// goes to the game's moves (in the chapter that holds most of them; the rest past
-    /// its cursor, where the game leaves the repertoire).
-    pub(super) fn show_explorer_game_in_repertoire(&mut self) {
-        let Some(shown) = self.explorer.game.shown() else {
-            return;
-        };
-        if !shown.starts_at_standard() || self.workshop().file().is_none() {
-            return;
-        }
-        let moves = shown.moves_played().to_vec();
-        self.apply(super::Command::Workshop(
-            super::workshop::WorkshopCommand::GoToMoves(moves),
-        ));
-        self.notify(super::Notice::ShowRepertoire);
-    }
-
-    /// Closes the game window.
-    pub(super) fn close_explorer_game(&mut self) {
-        self.explorer.game = ExplorerGameState::default();
-    }
-
-    /// Takes the game being read when it is there (each frame).
-    pub(super) fn poll_explorer_game(&mut self) {
-        self.explorer.game.poll(false);
-    }
-
-    /// Waits until the game being read is shown, as the frames would (tests; the
-    /// window never waits).
-    pub fn finish_explorer_game(&mut self) {
-        self.explorer.game.poll(true);
     }
 }

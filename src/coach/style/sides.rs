@@ -5,15 +5,14 @@
 //! - A mixed study (chapters for both sides) drills each chapter from its own side: the
 //!   workspace leaves the other side's chapters out, and "Next line" changes sides.
 //! - A repertoire file whose chapters have no side tag is asked about once
-//!   ([`Coach::side_question`]); the side said in Start here answers it ahead.
+//!   ([`SidesState::question`]); the side said in Start here answers it ahead.
 
 use std::path::{Path, PathBuf};
 
 use shakmaty::Color;
 
-use super::Coach;
-use super::command::Command;
 use crate::book::Side;
+use crate::coach::context::{Context, Event};
 use crate::workspace::chapters::{SideQuestion, Sides};
 
 /// What the coach remembers about sides between frames.
@@ -29,92 +28,89 @@ pub struct SidesState {
     note: Option<String>,
 }
 
-impl Coach {
+impl SidesState {
     /// The question to show: which side is a just-loaded repertoire for?
-    pub fn side_question(&self) -> Option<&SideQuestion> {
-        self.sides.question.as_ref()
-    }
-
-    /// How many chosen chapters are for each side (see [`Sides`]).
-    pub fn chapter_sides(&self) -> Sides {
-        self.workspace.sides()
+    pub fn question(&self) -> Option<&SideQuestion> {
+        self.question.as_ref()
     }
 
     /// The next repertoire opened is for `side` (said in Start here): it is not asked.
     pub(crate) fn repertoire_for(&mut self, side: Side) {
-        self.sides.said = Some(side);
+        self.said = Some(side);
     }
 
     /// A file was imported: ask which side it is for, unless its tags or Start here said.
-    pub(crate) fn after_import(&mut self, path: &Path) {
-        let Some(question) = self.workspace.side_question(path) else {
+    pub(crate) fn after_import(&mut self, path: &Path, ctx: &mut Context) {
+        let Some(question) = ctx.workspace.side_question(path) else {
             return;
         };
-        match self.sides.said.take() {
-            Some(side) => self.answer_side(path.to_owned(), Some(side)),
-            None => self.sides.question = Some(question),
+        match self.said.take() {
+            Some(side) => self.answer_side(path.to_owned(), Some(side), ctx),
+            None => self.question = Some(question),
         }
     }
 
     /// The learner said which side the file at `path` is for (`None`: both, or no
     /// answer); the question is not asked again.
-    pub(crate) fn answer_side(&mut self, path: PathBuf, side: Option<Side>) {
-        if self.sides.question.as_ref().is_some_and(|q| q.path == path) {
-            self.sides.question = None;
+    pub(crate) fn answer_side(&mut self, path: PathBuf, side: Option<Side>, ctx: &mut Context) {
+        if self.question.as_ref().is_some_and(|q| q.path == path) {
+            self.question = None;
         }
-        let mut choice = self.workspace.choice().clone();
+        let mut choice = ctx.workspace.choice().clone();
         if let Some(file) = choice.files.iter_mut().find(|f| f.path == path) {
             file.side = side;
             file.side_asked = true;
         }
-        self.workspace.set_choice(choice);
-        self.settings.book = self.workspace.choice().clone();
+        ctx.workspace.set_choice(choice);
+        ctx.settings.book = ctx.workspace.choice().clone();
         // Said of the whole file: the drill follows it once the book is rebuilt.
-        self.sides.seen = Sides::default();
-    }
-
-    /// Keeps the workspace's drilled side the learner's (the other side's chapters
-    /// leave the book).
-    pub(crate) fn sync_drilled_side(&mut self) {
-        let side = Some(self.settings.learner);
-        if self.workspace.choice().side != side {
-            let mut choice = self.workspace.choice().clone();
-            choice.side = side;
-            self.workspace.set_choice(choice);
-            self.settings.book = self.workspace.choice().clone();
-        }
+        self.seen = Sides::default();
     }
 
     /// The book was rebuilt: when its chapters changed and are all for one side, the
-    /// learner plays that side.
-    pub(crate) fn align_learner(&mut self) {
-        let sides = self.workspace.sides();
-        if sides != self.sides.seen {
-            self.sides.seen = sides;
+    /// learner plays that side (the drill's side changes after this call).
+    pub(crate) fn align_learner(&mut self, ctx: &mut Context) {
+        let sides = ctx.workspace.sides();
+        if sides != self.seen {
+            self.seen = sides;
             if let Some(side) = sides.only()
-                && side != self.settings.learner
+                && side != ctx.settings.learner
             {
-                self.apply(Command::SetLearner(Color::from(side)));
-                self.sides.note = Some(format!(
+                ctx.send(Event::SetLearner(Color::from(side)));
+                self.note = Some(format!(
                     "Your repertoire is for {}: you play {}.",
                     side.name(),
                     side.name()
                 ));
+                // Told once the book for the new side is built.
+                return;
             }
         }
         // Told once the book for the new side is built (its own message comes first).
-        if !self.workspace.is_building()
-            && let Some(note) = self.sides.note.take()
+        if !ctx.workspace.is_building()
+            && let Some(note) = self.note.take()
         {
-            self.message = Some(match self.message.take() {
+            ctx.message = Some(match ctx.message.take() {
                 Some(m) => format!("{m} {note}"),
                 None => note,
             });
         }
     }
+}
 
-    /// "Next line" in a mixed study: the other side's chapters come next.
-    pub(crate) fn alternates_sides(&self) -> bool {
-        self.workspace.sides().mixed()
+/// Keeps the workspace's drilled side the learner's (the other side's chapters leave
+/// the book).
+pub(crate) fn sync_drilled_side(ctx: &mut Context) {
+    let side = Some(ctx.settings.learner);
+    if ctx.workspace.choice().side != side {
+        let mut choice = ctx.workspace.choice().clone();
+        choice.side = side;
+        ctx.workspace.set_choice(choice);
+        ctx.settings.book = ctx.workspace.choice().clone();
     }
+}
+
+/// "Next line" in a mixed study: the other side's chapters come next.
+pub(crate) fn alternates_sides(ctx: &Context) -> bool {
+    ctx.workspace.sides().mixed()
 }

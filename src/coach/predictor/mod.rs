@@ -1,4 +1,5 @@
-//! "What a strong human plays here": the move predictor's distribution at the position
+//! The predictor display, "what a strong human plays here" ([`PredictorState`]): the
+//! move predictor's distribution at the position
 //! the chart shows, and at the position of a wrong move, for the chart panel and the
 //! wrong-move panel.
 //!
@@ -12,16 +13,16 @@
 //! (move 5 for White) get no line: the predictor was trained on positions from ply 8
 //! on (`docs/human.md`) and knows the first moves badly, where the book knows them. The
 //! setting
-//! [`Settings::show_human_moves`](super::settings::Settings::show_human_moves) turns it
-//! off.
+//! [`Settings::show_human_moves`](crate::coach::settings::Settings::show_human_moves)
+//! turns it off.
 
 use std::sync::Arc;
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position as _};
 
-use super::Coach;
 use crate::book::polyglot::key;
+use crate::coach::context::{BoardShown, Context};
 use crate::engine::predictor::Predictor;
 use crate::job::{Job, JobPoll};
 use crate::trainer::Phase;
@@ -54,7 +55,7 @@ pub type HumanMoves = Arc<Vec<HumanMove>>;
 
 /// The predictions asked for and kept.
 #[derive(Default)]
-pub struct HumanState {
+pub struct PredictorState {
     /// The predictor, read on first use; `Err` if its weights could not be read.
     predictor: Option<Result<Arc<Predictor>, String>>,
     /// The position wanted now (its Polyglot key), if any.
@@ -65,9 +66,9 @@ pub struct HumanState {
     kept: Vec<(u64, HumanMoves)>,
 }
 
-impl std::fmt::Debug for HumanState {
+impl std::fmt::Debug for PredictorState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HumanState")
+        f.debug_struct("PredictorState")
             .field("wanted", &self.wanted.as_ref().map(|(k, _)| k))
             .field("running", &self.running.as_ref().map(|(k, _)| k))
             .field("kept", &self.kept.len())
@@ -131,7 +132,7 @@ fn percent(p: f64) -> String {
     }
 }
 
-impl HumanState {
+impl PredictorState {
     /// The prediction kept for `k`.
     fn kept(&self, k: u64) -> Option<&HumanMoves> {
         self.kept.iter().find(|(key, _)| *key == k).map(|(_, m)| m)
@@ -176,61 +177,52 @@ impl HumanState {
     }
 }
 
-impl Coach {
+impl PredictorState {
     /// What strong players are predicted to play at the position the chart shows (or,
     /// after a move outside the book, where the learner made it): `None` while hidden,
     /// switched off, or not computed yet.
     pub fn human_moves(&self) -> Option<&HumanMoves> {
-        let (k, _) = self.human.wanted.as_ref()?;
-        self.human.kept(*k)
+        let (k, _) = self.wanted.as_ref()?;
+        self.kept(*k)
     }
 
     /// Why there are no predictions: the predictor's weights could not be read.
-    pub fn human_moves_error(&self) -> Option<&str> {
-        match &self.human.predictor {
+    pub fn error(&self) -> Option<&str> {
+        match &self.predictor {
             Some(Err(e)) => Some(e),
             _ => None,
         }
     }
 
-    /// The position whose predictions the panels want now, if any.
-    fn human_position(&self) -> Option<Chess> {
-        if !self.settings.show_human_moves || self.play_on.is_active() {
-            return None;
-        }
-        let session = &self.session;
-        let viewing = session.viewing();
-        if viewing.is_none() && matches!(session.phase(), Phase::OutOfBook { .. }) {
-            let pos = session.position();
-            return (ply(pos) >= FIRST_PLY).then(|| pos.clone());
-        }
-        let hidden = viewing.is_none()
-            && *session.phase() == Phase::LearnerToMove
-            && (self.settings.hide_answer || self.review.is_some());
-        (!hidden)
-            .then(|| {
-                session
-                    .position_at(viewing.unwrap_or(session.moves().len()))
-                    .clone()
-            })
-            .filter(|pos| ply(pos) >= FIRST_PLY)
+    /// Whether a prediction is being computed (tests and the screenshot mode wait).
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
     }
 
     /// Follows the board: asks for the prediction at the position shown, takes a
-    /// finished one (each frame, in [`Coach::logic`]).
-    pub(super) fn refresh_human(&mut self) {
-        let wanted = self.human_position().map(|pos| (key(&pos), pos));
-        if wanted.as_ref().map(|(k, _)| k) != self.human.wanted.as_ref().map(|(k, _)| k) {
-            self.human.wanted = wanted;
+    /// finished one (each frame).
+    pub(crate) fn poll(&mut self, ctx: &Context, board: &BoardShown) {
+        let wanted = wanted_position(ctx, board).map(|pos| (key(&pos), pos));
+        if wanted.as_ref().map(|(k, _)| k) != self.wanted.as_ref().map(|(k, _)| k) {
+            self.wanted = wanted;
         }
-        let wake = self.wake();
-        self.human.step(&wake);
+        self.step(&ctx.wake());
     }
+}
 
-    /// Whether a prediction is being computed (tests and the screenshot mode wait).
-    pub fn is_predicting_human_moves(&self) -> bool {
-        self.human.running.is_some()
+/// The position whose predictions the panels want now, if any.
+fn wanted_position(ctx: &Context, board: &BoardShown) -> Option<Chess> {
+    if !ctx.settings.show_human_moves || board.playing_on {
+        return None;
     }
+    let session = &ctx.session;
+    if session.viewing().is_none() && matches!(session.phase(), Phase::OutOfBook { .. }) {
+        let pos = session.position();
+        return (ply(pos) >= FIRST_PLY).then(|| pos.clone());
+    }
+    (!board.hidden)
+        .then(|| board.position.clone())
+        .filter(|pos| ply(pos) >= FIRST_PLY)
 }
 
 #[cfg(test)]

@@ -5,19 +5,27 @@
 
 use std::path::PathBuf;
 
-use super::{WorkshopCommand, WorkshopState};
-use crate::coach::Coach;
+use super::Coach;
+use super::workshop::{WorkshopCommand, WorkshopState};
+
+/// The Repertoire tab: the file being edited, and its book (gaps, "Train this").
+pub struct RepertoireState {
+    /// The repertoire file being edited.
+    pub(crate) editor: WorkshopState,
+    /// The repertoire's graph, its gaps, "Train this".
+    pub(crate) gaps: super::workshop_gaps::GapsState,
+}
 
 impl Coach {
     /// The Repertoire tab's workshop.
     pub fn workshop(&self) -> &WorkshopState {
-        &self.workshop
+        &self.repertoire.editor
     }
 
     /// Sets the folder for the workshop's backups and journal (the window's data
     /// folder; tests use a temporary one).
     pub fn set_workshop_data_dir(&mut self, dir: Option<PathBuf>) {
-        self.workshop.data_dir = dir;
+        self.repertoire.editor.data_dir = dir;
     }
 
     /// Carries out a command of the Repertoire tab.
@@ -26,37 +34,37 @@ impl Coach {
             WorkshopCommand::NextGap => self.next_gap(),
             WorkshopCommand::TrainThis => self.train_this(),
             WorkshopCommand::ToggleTrainChapter(i) => self.toggle_train_chapter(i),
-            WorkshopCommand::GapsFromExplorer(on) => self.settings.workshop_explorer = on,
-            WorkshopCommand::Choose(what) => {
-                self.notify(crate::coach::Notice::ChooseWorkshopFile(what))
-            }
+            WorkshopCommand::GapsFromExplorer(on) => self.ctx.settings.workshop_explorer = on,
+            WorkshopCommand::Choose(what) => self
+                .ctx
+                .notify(crate::coach::Notice::ChooseWorkshopFile(what)),
             command => {
-                let before = self.workshop.file().map(|f| f.path().to_owned());
-                let writes = self.workshop.writes;
-                self.workshop.apply(command);
-                if self.workshop.writes != writes {
+                let before = self.repertoire.editor.file().map(|f| f.path().to_owned());
+                let writes = self.repertoire.editor.writes;
+                self.repertoire.editor.apply(command);
+                if self.repertoire.editor.writes != writes {
                     self.read_saved_repertoire_again();
                 }
-                let path = self.workshop.file().map(|f| f.path().to_owned());
+                let path = self.repertoire.editor.file().map(|f| f.path().to_owned());
                 if path != before {
                     // Another file: the drill no longer trains the last one's subtree.
                     self.stop_workshop_training();
                 }
                 if path.is_some() {
-                    self.settings.workshop_file = path;
+                    self.ctx.settings.workshop_file = path;
                 }
             }
         }
-        self.request_repaint();
+        self.ctx.request_repaint();
     }
 
     /// After a save: where the book has the file loaded, it reads it again (in the
     /// background), so the drill and the Coverage tab use the saved version.
     fn read_saved_repertoire_again(&mut self) {
-        let Some(path) = self.workshop.file().map(|f| f.path().to_owned()) else {
+        let Some(path) = self.repertoire.editor.file().map(|f| f.path().to_owned()) else {
             return;
         };
-        let Some(loaded) = self.workspace.file(&path) else {
+        let Some(loaded) = self.ctx.workspace.file(&path) else {
             return;
         };
         let mode = match loaded.mode {
@@ -64,20 +72,20 @@ impl Coach {
             crate::book::ImportMode::Games => crate::workspace::FileMode::Games,
             crate::book::ImportMode::Auto => crate::workspace::FileMode::Auto,
         };
-        self.workspace.open(vec![path], mode);
+        self.ctx.workspace.open(vec![path], mode);
     }
 
     /// Opens the file the workshop had at the last run (asking first when it has
     /// unsaved edits).
     pub(crate) fn reopen_workshop(&mut self) {
-        let Some(path) = self.settings.workshop_file.clone() else {
+        let Some(path) = self.ctx.settings.workshop_file.clone() else {
             return;
         };
         if path.exists() {
-            self.workshop.open(&path);
+            self.repertoire.editor.open(&path);
             self.resume_workshop_training(&path);
         } else {
-            self.workshop.set_message(format!(
+            self.repertoire.editor.set_message(format!(
                 "The repertoire open last time, {}, is not there any more.",
                 path.display()
             ));

@@ -10,8 +10,8 @@ use rustc_hash::FxHashSet;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move};
 
-use super::Coach;
 use crate::book::PositionGraph;
+use crate::coach::context::Context;
 use crate::engine::analysis::Analysis;
 use crate::engine::{Engine, EngineError};
 use crate::job::{Job, JobPoll, JobProgress, ProgressSnapshot};
@@ -152,28 +152,27 @@ impl CheckState {
     }
 }
 
-impl Coach {
-    /// Starts checking the repertoire with Stockfish (else the built-in engine), or says
-    /// why it cannot.
-    pub(crate) fn start_check(&mut self) {
-        if self.check.job.is_some() {
+impl CheckState {
+    /// Starts checking the drilled repertoire with Stockfish (else the built-in
+    /// engine) to `depth` plies (the Coverage tab's depth), or says why it cannot.
+    pub(crate) fn start(&mut self, depth: u32, ctx: &mut Context) {
+        if self.job.is_some() {
             return;
         }
-        let Some(theory) = self.workspace.theory() else {
-            self.check.result = Some(Err(
+        let Some(theory) = ctx.workspace.theory() else {
+            self.result = Some(Err(
                 "A check needs your repertoire: untick ECO in the Book tab and load it as “My repertoire”."
                     .to_owned(),
             ));
             return;
         };
-        let repertoire = Arc::clone(&self.graph);
-        let learner = self.session.learner();
-        let style = self.settings.style.clone();
-        let depth = self.coverage.params.depth;
-        let cache_dir = self.analysis_dir();
-        let review_log = self.review_log.clone();
-        let mut memory = self.check.memory.take();
-        let job = Job::spawn("check", self.wake(), move |progress| {
+        let repertoire = Arc::clone(&ctx.graph);
+        let learner = ctx.session.learner();
+        let style = ctx.settings.style.clone();
+        let cache_dir = ctx.analysis_dir();
+        let review_log = ctx.review_log.clone();
+        let mut memory = self.memory.take();
+        let job = Job::spawn("check", ctx.wake(), move |progress| {
             let setup = Setup {
                 repertoire: &repertoire,
                 theory: &theory,
@@ -195,43 +194,21 @@ impl Coach {
         });
         match job {
             Ok(job) => {
-                self.check.result = None;
-                self.check.job = Some(job);
+                self.result = None;
+                self.job = Some(job);
             }
-            Err(e) => self.check.result = Some(Err(format!("Cannot start the check: {e}"))),
+            Err(e) => self.result = Some(Err(format!("Cannot start the check: {e}"))),
         }
     }
 
-    /// Takes the finished check and keeps frames coming while one runs. A finished
-    /// check's analyses go to the move checker's store, so a wrong move at a checked
-    /// position is judged at once.
-    pub(crate) fn poll_check(&mut self) {
-        if self.check.poll() {
-            self.request_repaint_after(std::time::Duration::from_millis(100));
+    /// Each frame: takes the finished check and keeps frames coming while one runs.
+    /// Returns the analyses a finished check found (for the move checker's store, so a
+    /// wrong move at a checked position is judged at once).
+    pub(crate) fn poll_frame(&mut self, ctx: &mut Context) -> Found {
+        if self.poll() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
-        let found = std::mem::take(&mut self.check.found);
-        if !found.is_empty() {
-            self.share_analyses(&found);
-        }
-    }
-
-    /// The folder of engine analyses in the data folder (`analysis/`), when there is
-    /// one.
-    pub(crate) fn analysis_dir(&self) -> Option<PathBuf> {
-        self.review_log
-            .as_ref()
-            .and_then(|log| log.parent())
-            .map(|dir| dir.join("analysis"))
-    }
-
-    /// The check's state, for the Coverage tab.
-    pub fn check_state(&self) -> &CheckState {
-        &self.check
-    }
-
-    /// The check's state, for tests that wait for it.
-    pub fn check_state_mut(&mut self) -> &mut CheckState {
-        &mut self.check
+        std::mem::take(&mut self.found)
     }
 }
 
@@ -369,7 +346,7 @@ struct Recall {
 
 impl Recall {
     fn open(log: Option<&Path>, learner: Color) -> Recall {
-        let now = super::review::now();
+        let now = Timestamp::from_clock(crate::clock::Clock::local());
         let mut recall = Recall {
             cards: None,
             learner,

@@ -1,0 +1,200 @@
+//! What every feature of the coach shares ([`Context`]): the settings, the book's
+//! sources, the book, the drill session, the learner's progress, the caller's clock,
+//! the wake-up function, the notices for the window, the redraw asked for, and the
+//! [`Event`]s one feature sends to the others.
+//!
+//! A feature's state (`coach/<feature>/`) changes only itself and the context; what
+//! crosses features ("Play on from here", "Train this", a new book) is an [`Event`]
+//! pushed here (`Context::send`), which the coach hands to the feature it concerns
+//! once the command or the frame's work that sent it is done.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use shakmaty::{Chess, Color, Move};
+
+use super::notice::Notice;
+use super::settings::{Orientation, Settings};
+use super::sounds::Sound;
+use crate::book::PositionGraph;
+use crate::job::Wake;
+use crate::trainer::{Phase, Reply, Session};
+use crate::workspace::Workspace;
+use crate::workspace::store::ProgressFile;
+
+/// What one feature asks of another, carried out by the coach after the sender is done.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// Play this move on the board shown: the play-on game's while the learner plays
+    /// on, else the drill's.
+    PlayOnBoard(Move),
+    /// The learner plays this colour (a new line).
+    SetLearner(Color),
+    /// Start a new line.
+    NewLine,
+    /// Show the Repertoire tab's file at the position after these moves (from the
+    /// standard start).
+    ShowInRepertoire(Vec<Move>),
+    /// Show this message in the drill panel (after the events sent before it).
+    Message(String),
+}
+
+/// The board the window shows, as the features that follow it read it.
+#[derive(Debug, Clone)]
+pub struct BoardShown {
+    /// The position on the board: the play-on game's, else the drill's position shown.
+    pub position: Chess,
+    /// Whether the learner is to find the move there, so panels hide the answer (the
+    /// "Hide the answer until I move" setting, and always in review mode).
+    pub hidden: bool,
+    /// Whether it is the play-on game's board.
+    pub playing_on: bool,
+}
+
+/// The coach's shared state: what every feature reads and may change.
+pub struct Context {
+    /// The learner's settings.
+    pub(crate) settings: Settings,
+    /// The book's sources.
+    pub(crate) workspace: Workspace,
+    /// The book the drill uses (also held by the session).
+    pub(crate) graph: Arc<PositionGraph>,
+    /// Counts the books drilled on, so caches know the book changed.
+    pub(crate) book_generation: u64,
+    /// Counts what changes the chart beyond its key (a finished exploration, the books).
+    pub(crate) chart_generation: u64,
+    /// The drill.
+    pub(crate) session: Session,
+    /// The computer's last reply, while it is the last move.
+    pub(crate) last_reply: Option<Reply>,
+    /// The board's orientation.
+    pub(crate) orientation: Orientation,
+    /// The learner's progress and where it is saved.
+    pub(crate) progress: ProgressFile,
+    /// The review log (beside the progress file); `None`: no review mode.
+    pub(crate) review_log: Option<PathBuf>,
+    /// What happened last, for the feedback panel.
+    pub(crate) message: Option<String>,
+    /// Whether a screenshot is being taken (jobs wait for their analysis).
+    pub(crate) screenshot: bool,
+    /// The caller's time now, in seconds.
+    pub(crate) now: f64,
+    /// Asks the caller for a frame, from any thread.
+    pub(crate) wake: Option<Wake>,
+    /// The soonest redraw asked for since the last take.
+    pub(crate) repaint: Option<Duration>,
+    /// What the window should do beyond redrawing.
+    pub(crate) notices: Vec<Notice>,
+    /// What features asked of each other, not yet carried out.
+    events: Vec<Event>,
+}
+
+impl Context {
+    /// A context on `graph` with these settings, this drill and this progress.
+    pub(crate) fn new(
+        settings: Settings,
+        workspace: Workspace,
+        graph: Arc<PositionGraph>,
+        session: Session,
+        progress: ProgressFile,
+        review_log: Option<PathBuf>,
+    ) -> Context {
+        let learner = Color::from(settings.learner);
+        Context {
+            orientation: settings
+                .orientation
+                .unwrap_or(Orientation::from_color(learner)),
+            settings,
+            workspace,
+            graph,
+            book_generation: 0,
+            chart_generation: 0,
+            session,
+            last_reply: None,
+            progress,
+            review_log,
+            message: None,
+            screenshot: false,
+            now: 0.0,
+            wake: None,
+            repaint: None,
+            notices: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// The wake-up function for a new job (a no-op before one was set).
+    pub(crate) fn wake(&self) -> Wake {
+        self.wake.clone().unwrap_or_else(|| Arc::new(|| {}))
+    }
+
+    /// Asks for a redraw now.
+    pub(crate) fn request_repaint(&mut self) {
+        self.repaint = Some(Duration::ZERO);
+    }
+
+    /// Asks for a redraw after `after` (the sooner of this and any earlier request).
+    pub(crate) fn request_repaint_after(&mut self, after: Duration) {
+        self.repaint = Some(self.repaint.map_or(after, |d| d.min(after)));
+    }
+
+    /// Tells the window to do something beyond redrawing.
+    pub(crate) fn notify(&mut self, notice: Notice) {
+        self.notices.push(notice);
+    }
+
+    /// Asks another feature for something (carried out after the sender is done).
+    pub(crate) fn send(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    /// The events sent since the last call.
+    pub(crate) fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The folder of engine analyses in the data folder (`analysis/`), when there is
+    /// one.
+    pub(crate) fn analysis_dir(&self) -> Option<PathBuf> {
+        self.review_log
+            .as_ref()
+            .and_then(|log| log.parent())
+            .map(|dir| dir.join("analysis"))
+    }
+
+    /// Says that a chart computed earlier is out of date.
+    pub(crate) fn invalidate_chart(&mut self) {
+        self.chart_generation += 1;
+    }
+
+    /// Asks the window to let `mv` glide to its square, when the settings say so.
+    pub(crate) fn animate(&mut self, mv: Move) {
+        if self.settings.animate_moves {
+            self.notify(Notice::Animate(mv));
+            self.request_repaint();
+        }
+    }
+
+    /// Asks the window to play `sound`, when sounds are on.
+    pub(crate) fn sound(&mut self, sound: Sound) {
+        if self.settings.sounds {
+            self.notify(Notice::Sound(sound));
+        }
+    }
+
+    /// The sound of the drill's last kept move (the learner's, "Show me"'s or the
+    /// computer's): the end of the line when it ended it.
+    pub(crate) fn drill_move_sound(&mut self) {
+        let moves = self.session.moves();
+        let Some(last) = moves.last() else {
+            return;
+        };
+        let sound = if matches!(self.session.phase(), Phase::EndOfLine { .. }) {
+            Sound::EndOfLine
+        } else {
+            Sound::of_move(self.session.position_at(moves.len() - 1), last.mv)
+        };
+        self.sound(sound);
+    }
+}

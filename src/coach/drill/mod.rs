@@ -1,0 +1,26 @@
+//! The drill: the state it keeps beside the session (which is in the context, since
+//! every feature reads the drill's position): when the computer's reply is due, the
+//! completed lines already recorded, the books the drill last took.
+//!
+//! - [`move_entry`]: the move box (a move typed on the keyboard).
+//!
+//! The drill's other commands (moves, hints, take back, the computer's reply, sounds)
+//! are still carried out by the coach (`coach/apply.rs`, `coach/files.rs`); they move
+//! here next.
+
+pub mod move_entry;
+
+pub use self::move_entry::{MoveEntryCommand, MoveEntryState};
+
+/// What the drill keeps between frames.
+#[derive(Debug, Default)]
+pub struct DrillState {
+    /// When (caller's time) the computer's pending reply is due.
+    pub(crate) reply_due: Option<f64>,
+    /// `Session::lines_completed` when completions were last recorded.
+    pub(crate) completed_seen: u32,
+    /// The workspace's books generation the drill last took its books from.
+    pub(crate) books_seen: u64,
+    /// The move box's text and its last error.
+    pub(crate) move_entry: MoveEntryState,
+}

@@ -1,0 +1,373 @@
+//! The Explorer tab: its state ([`ExplorerState`]): the open explorer index (or none), the source (all its
+//! games, or a player's tree as one colour), the filter (rating bands, speeds, years),
+//! and the moves and top games at the position on the board under them, cached by
+//! (position, source, filter) so that a frame does no work unless one of them changed.
+//!
+//! The tab follows the board: the play-on game's position while the learner plays on,
+//! else the drill's position shown (a viewed ply, else the current one; a gap or game
+//! the Coverage tab drills is the drill's). In the drill, while the learner is to move
+//! it is hidden when the chart hides the answer (the "Hide the answer until I move"
+//! setting) and always in review mode, so that it never gives the answer away; it
+//! shows again once the learner has moved.
+//!
+//! "Prepare against an opponent" gives the drill a player's tree as its popularity
+//! ([`Session::set_explorer`](crate::trainer::Session::set_explorer)): the computer
+//! plays that player's moves as often as they played them, the book's where they have
+//! no game.
+//!
+//! - [`view`]: what the tab shows at a position, the year fields read;
+//! - [`game`]: a top game opened in its own window.
+//!
+//! The tab's moves are played on the board shown ([`Event::PlayOnBoard`]), and the
+//! game window's position goes to the Repertoire tab ([`Event::ShowInRepertoire`]):
+//! the coach hands both to the feature that owns that board.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use shakmaty::{Chess, Color, Move};
+
+pub mod game;
+pub mod view;
+
+pub use self::game::{ExplorerGameState, ShownGameView};
+pub use self::view::{ExplorerRow, ExplorerTopGame, ExplorerView, parse_years};
+use crate::book::explorer::{ExplorerCounts, ExplorerFilter, RatingBand, Speed};
+use crate::book::polyglot::key;
+use crate::coach::context::{BoardShown, Context, Event};
+use crate::coach::format::count;
+use crate::coach::notice::Notice;
+use crate::workspace::explorer::{ExplorerIndex, FilteredExplorer};
+
+/// What the Explorer tab can be asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExplorerCommand {
+    /// Ask for an index directory (a folder dialog).
+    Choose,
+    /// Open the index at this directory (an unreadable one changes nothing and says
+    /// why).
+    Open(PathBuf),
+    /// Close the index.
+    Close,
+    /// Count or leave out a rating band.
+    ToggleBand(RatingBand),
+    /// Count or leave out a speed.
+    ToggleSpeed(Speed),
+    /// Count only the games of these years (both included; games of unknown year are
+    /// left out then), or every game (`None`).
+    SetYears(Option<(u16, u16)>),
+    /// Show these games: all of the index, or a player's tree.
+    SetSource(ExplorerSource),
+    /// Play this move on the board shown (the drill's, or the play-on game's).
+    Play(Move),
+    /// Let the drill's computer play the chosen player's moves, with their frequencies
+    /// (the book's where the player has no game); the learner takes the other colour.
+    Prepare,
+    /// Back to the book's popularity.
+    StopPreparing,
+    /// Open top game `i` of the view in the game window.
+    OpenGame(usize),
+    /// Show this ply of the game in the window.
+    GameTo(usize),
+    /// Close the game window.
+    CloseGame,
+    /// Show the game window's position in the Repertoire tab's file.
+    ShowGameInRepertoire,
+}
+
+/// Whose games the tab counts.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ExplorerSource {
+    /// Every game of the index.
+    #[default]
+    All,
+    /// The games of a player the index keeps a tree for, as one colour.
+    Player {
+        /// The name, as the index keeps it.
+        name: String,
+        /// The player's colour.
+        color: Color,
+    },
+}
+
+impl ExplorerSource {
+    /// What the chooser says: `"All games"`, `"Kasparov as White"`.
+    pub fn text(&self) -> String {
+        match self {
+            ExplorerSource::All => "All games".to_owned(),
+            ExplorerSource::Player { name, color } => format!("{name} as {}", color_name(*color)),
+        }
+    }
+}
+
+/// `"White"` or `"Black"`.
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// The drill's opponent playing a player's tree.
+#[derive(Debug, Clone)]
+pub struct Preparing {
+    /// Whose games, as which colour.
+    pub source: ExplorerSource,
+    /// The tree under the filter of the moment it started.
+    counts: Arc<FilteredExplorer>,
+}
+
+/// The open index, its source and filter, the cached view, the preparation.
+#[derive(Debug, Default)]
+pub struct ExplorerState {
+    index: Option<Arc<ExplorerIndex>>,
+    source: ExplorerSource,
+    filter: ExplorerFilter,
+    /// The last open failure.
+    message: Option<String>,
+    /// What `view` was computed for: position key, source, filter, hidden.
+    key: Option<(u64, ExplorerSource, ExplorerFilter, bool)>,
+    view: ExplorerView,
+    preparing: Option<Preparing>,
+    /// The game window.
+    pub(super) game: ExplorerGameState,
+}
+
+/// An explorer's games for other work: the index and the filter.
+pub(crate) type ExplorerGames = (Arc<ExplorerIndex>, ExplorerFilter);
+
+impl ExplorerState {
+    /// The game window's state.
+    pub fn game(&self) -> &ExplorerGameState {
+        &self.game
+    }
+
+    /// The position the view was made for (its Polyglot key).
+    pub(super) fn position_key(&self) -> Option<u64> {
+        self.key.as_ref().map(|k| k.0)
+    }
+
+    /// The open index.
+    pub fn index(&self) -> Option<&Arc<ExplorerIndex>> {
+        self.index.as_ref()
+    }
+
+    /// The filter.
+    pub fn filter(&self) -> &ExplorerFilter {
+        &self.filter
+    }
+
+    /// The games the tab shows, for other work: the open index and the filter of its
+    /// source; `None` without an index, an error when the player is not in it.
+    pub(crate) fn games(&self) -> Option<Result<ExplorerGames, String>> {
+        let index = self.index.as_ref()?;
+        Some(
+            self.query_filter(index)
+                .map(|filter| (Arc::clone(index), filter)),
+        )
+    }
+
+    /// Whose games are shown.
+    pub fn source(&self) -> &ExplorerSource {
+        &self.source
+    }
+
+    /// The sources the chooser offers: all games, then each player of the index as
+    /// White and as Black.
+    pub fn sources(&self) -> Vec<ExplorerSource> {
+        let players = self.index.iter().flat_map(|i| i.players());
+        std::iter::once(ExplorerSource::All)
+            .chain(players.flat_map(|name| {
+                [Color::White, Color::Black].map(|color| ExplorerSource::Player {
+                    name: name.clone(),
+                    color,
+                })
+            }))
+            .collect()
+    }
+
+    /// Whose moves the drill's computer plays, when preparing against a player.
+    pub fn preparing(&self) -> Option<&ExplorerSource> {
+        self.preparing.as_ref().map(|p| &p.source)
+    }
+
+    /// What the last attempt to open an index said, if it failed.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// The moves at the position on the board (as of the last frame's logic).
+    pub fn view(&self) -> &ExplorerView {
+        &self.view
+    }
+
+    /// Whether `band` counts.
+    pub fn counts_band(&self, band: RatingBand) -> bool {
+        self.filter.bands & (1 << band.index()) != 0
+    }
+
+    /// Whether `speed` counts.
+    pub fn counts_speed(&self, speed: Speed) -> bool {
+        self.filter.speeds & (1 << speed.index()) != 0
+    }
+
+    /// The years counted (both included), or `None` for every game.
+    pub fn years(&self) -> Option<(u16, u16)> {
+        self.filter.years
+    }
+
+    /// The filter of a query: the tab's, limited to the source's games.
+    fn query_filter(&self, index: &ExplorerIndex) -> Result<ExplorerFilter, String> {
+        match &self.source {
+            ExplorerSource::All => Ok(self.filter),
+            ExplorerSource::Player { name, color } => index
+                .player_filter(self.filter, name, *color)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Recomputes the view when the position, the source, the filter or its hiding
+    /// changed.
+    fn refresh(&mut self, pos: &Chess, hidden: bool) {
+        let Some(index) = &self.index else {
+            self.key = None;
+            self.view = ExplorerView::default();
+            return;
+        };
+        let k = (key(pos), self.source.clone(), self.filter, hidden);
+        if self.key.as_ref() == Some(&k) {
+            return;
+        }
+        self.key = Some(k);
+        self.view = if hidden {
+            ExplorerView {
+                hidden,
+                ..ExplorerView::default()
+            }
+        } else {
+            ExplorerView::at(index, self.query_filter(index), pos)
+        };
+    }
+
+    /// Carries out a command of the tab.
+    pub(crate) fn apply(&mut self, command: ExplorerCommand, ctx: &mut Context) {
+        match command {
+            ExplorerCommand::Choose => ctx.notify(Notice::ChooseExplorer),
+            ExplorerCommand::Play(mv) => ctx.send(Event::PlayOnBoard(mv)),
+            ExplorerCommand::Prepare => self.prepare_against(ctx),
+            ExplorerCommand::OpenGame(i) => {
+                let Some(top) = self.view.top.get(i) else {
+                    return;
+                };
+                let (top, at) = (top.game.clone(), self.position_key());
+                self.game.open(top, at, ctx.wake());
+            }
+            ExplorerCommand::GameTo(ply) => self.game.go_to(ply),
+            ExplorerCommand::CloseGame => self.game = ExplorerGameState::default(),
+            ExplorerCommand::ShowGameInRepertoire => {
+                // The repertoire's lines start at the standard position.
+                if let Some(shown) = self.game.shown()
+                    && shown.starts_at_standard()
+                {
+                    ctx.send(Event::ShowInRepertoire(shown.moves_played().to_vec()));
+                }
+            }
+            ExplorerCommand::StopPreparing => self.stop_preparing(ctx),
+            ExplorerCommand::Open(dir) => match ExplorerIndex::open(&dir) {
+                Ok(index) => {
+                    self.stop_preparing(ctx);
+                    self.index = Some(Arc::new(index));
+                    self.source = ExplorerSource::All;
+                    self.filter = ExplorerFilter::default();
+                    self.message = None;
+                    self.key = None;
+                }
+                Err(e) => {
+                    self.message = Some(format!("Cannot open the explorer index: {e}"));
+                }
+            },
+            ExplorerCommand::Close => {
+                self.stop_preparing(ctx);
+                self.index = None;
+                self.source = ExplorerSource::All;
+                self.key = None;
+            }
+            ExplorerCommand::ToggleBand(band) => self.filter.bands ^= 1 << band.index(),
+            ExplorerCommand::ToggleSpeed(speed) => self.filter.speeds ^= 1 << speed.index(),
+            ExplorerCommand::SetYears(years) => self.filter.years = years,
+            ExplorerCommand::SetSource(source) => self.source = source,
+        }
+    }
+
+    /// Back to the book's popularity, if preparing against a player.
+    fn stop_preparing(&mut self, ctx: &mut Context) {
+        if self.preparing.take().is_some() {
+            ctx.session.set_explorer(None);
+            ctx.message = Some("The computer plays the book's moves again.".to_owned());
+        }
+    }
+
+    /// "Prepare against an opponent": the drill's computer plays the chosen player's
+    /// tree under the tab's filter, the learner the other colour, from a new line.
+    fn prepare_against(&mut self, ctx: &mut Context) {
+        let (Some(index), ExplorerSource::Player { name, color }) = (&self.index, &self.source)
+        else {
+            ctx.message = Some("Choose a player's games in the Explorer tab first.".to_owned());
+            return;
+        };
+        let (name, color) = (name.clone(), *color);
+        let filter = match self.query_filter(index) {
+            Ok(filter) => filter,
+            Err(e) => {
+                ctx.message = Some(format!("Cannot prepare against {name}: {e}"));
+                return;
+            }
+        };
+        let counts = Arc::new(FilteredExplorer::new(Arc::clone(index), filter));
+        let games = counts.games_at(&Chess::default());
+        self.preparing = Some(Preparing {
+            source: self.source.clone(),
+            counts,
+        });
+        self.sync_drill(ctx);
+        ctx.send(if ctx.session.learner() == color {
+            Event::SetLearner(!color)
+        } else {
+            Event::NewLine
+        });
+        let (side, games) = (color_name(color), count(games));
+        ctx.send(Event::Message(format!(
+            "Preparing against {name}: the computer plays {name}'s moves as {side} ({games} \
+             games), as often as {name} played them, and the book's where {name} has no game."
+        )));
+    }
+
+    /// Gives the drill the player's tree being prepared against, if any (again after
+    /// the drill's session was made anew).
+    pub(crate) fn sync_drill(&self, ctx: &mut Context) {
+        let counts = self
+            .preparing
+            .as_ref()
+            .map(|p| Arc::clone(&p.counts) as Arc<dyn ExplorerCounts>);
+        if counts.is_some() || ctx.session.has_explorer() {
+            ctx.session.set_explorer(counts);
+        }
+    }
+
+    /// Each frame: takes the game being read, brings the view to the board shown (a
+    /// query only when the position, the source or the filter changed), says when the
+    /// tree being prepared against could not be read.
+    pub(crate) fn poll(&mut self, ctx: &mut Context, board: &BoardShown) {
+        self.game.poll(false);
+        if let Some(e) = self.preparing.as_ref().and_then(|p| p.counts.take_error()) {
+            ctx.message = Some(format!("The explorer index could not be read: {e}"));
+        }
+        self.refresh(&board.position, board.hidden);
+    }
+
+    /// Waits until the game being read is shown, as the frames would (tests; the
+    /// window never waits).
+    pub(crate) fn finish_game(&mut self) {
+        self.game.poll(true);
+    }
+}

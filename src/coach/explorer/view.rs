@@ -1,0 +1,170 @@
+//! What the Explorer tab shows at the position on the board ([`ExplorerView`]): the
+//! moves with their games and results, and the top games; and the tab's year fields
+//! read ([`parse_years`]).
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Move};
+
+use crate::book::explorer::{ExplorerFilter, PositionStats};
+use crate::workspace::explorer::{ExplorerError, ExplorerIndex, TopGame};
+
+/// One move of the tab: the games it was played in and how they ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExplorerRow {
+    /// The move.
+    pub mv: Move,
+    /// It in SAN.
+    pub san: String,
+    /// Games.
+    pub games: u64,
+    /// Its share of the games at the position.
+    pub share: f64,
+    /// White wins, draws, Black wins.
+    pub white: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Black wins.
+    pub black: u64,
+    /// The rated games' average mean rating.
+    pub avg_rating: Option<u64>,
+}
+
+/// One of the position's top games (the highest rated that pass the filter).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExplorerTopGame {
+    /// The move it played at the position, in SAN.
+    pub san: String,
+    /// Players, result, year, rating, and where it is.
+    pub game: TopGame,
+}
+
+/// What the tab shows at the position on the board.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExplorerView {
+    /// Hidden while the learner is to move (it would give the answer away).
+    pub hidden: bool,
+    /// Games at the position.
+    pub games: u64,
+    /// White wins, draws and Black wins of all the games here.
+    pub results: [u64; 3],
+    /// The moves, most played first.
+    pub rows: Vec<ExplorerRow>,
+    /// The top games, best first.
+    pub top: Vec<ExplorerTopGame>,
+    /// An error reading the index at this position.
+    pub error: Option<String>,
+}
+
+impl ExplorerView {
+    /// The view of `index` at `pos` under `filter` (the source's filter, or why there
+    /// is none).
+    pub(super) fn at(
+        index: &ExplorerIndex,
+        filter: Result<ExplorerFilter, String>,
+        pos: &Chess,
+    ) -> ExplorerView {
+        let stats = filter.and_then(|filter| {
+            index
+                .query_position(pos, &filter)
+                .map_err(|e| e.to_string())
+        });
+        match stats {
+            Ok(stats) => {
+                let total = stats.total();
+                let games = total.games();
+                let mut rows: Vec<ExplorerRow> = stats
+                    .moves
+                    .iter()
+                    .filter(|m| m.games() > 0)
+                    .filter_map(|m| {
+                        let mv = m.raw_move.to_move(pos).ok()?;
+                        Some(ExplorerRow {
+                            mv,
+                            san: SanPlus::from_move(pos.clone(), mv).to_string(),
+                            games: m.games(),
+                            share: m.games() as f64 / games.max(1) as f64,
+                            white: m.white,
+                            draws: m.draws,
+                            black: m.black,
+                            avg_rating: m.average_rating(),
+                        })
+                    })
+                    .collect();
+                rows.sort_by(|a, b| b.games.cmp(&a.games).then(a.san.cmp(&b.san)));
+                let (top, error) = match top_games(index, &stats, pos) {
+                    Ok(top) => (top, None),
+                    Err(e) => (Vec::new(), Some(format!("Cannot read the top games: {e}"))),
+                };
+                ExplorerView {
+                    hidden: false,
+                    games,
+                    results: [total.white, total.draws, total.black],
+                    rows,
+                    top,
+                    error,
+                }
+            }
+            Err(error) => ExplorerView {
+                error: Some(error),
+                ..ExplorerView::default()
+            },
+        }
+    }
+}
+
+/// The top games of `stats` at `pos`, looked up in the index's games tables.
+fn top_games(
+    index: &ExplorerIndex,
+    stats: &PositionStats,
+    pos: &Chess,
+) -> Result<Vec<ExplorerTopGame>, ExplorerError> {
+    stats
+        .top
+        .iter()
+        .map(|candidate| {
+            let game = index.top_game(candidate)?;
+            let san = match game.raw_move.to_move(pos) {
+                Ok(mv) => SanPlus::from_move(pos.clone(), mv).to_string(),
+                Err(_) => game.raw_move.to_string(),
+            };
+            Ok(ExplorerTopGame { san, game })
+        })
+        .collect()
+}
+
+/// The years of the tab's "from" and "to" fields: both empty for every game, one empty
+/// for no bound on that side.
+///
+/// ```
+/// use hastings::coach::explorer::parse_years;
+///
+/// assert_eq!(parse_years("", ""), Ok(None));
+/// assert_eq!(parse_years("1985", " 1990 "), Ok(Some((1985, 1990))));
+/// assert_eq!(parse_years("", "1990"), Ok(Some((1, 1990))));
+/// assert!(parse_years("1990", "1985").is_err());
+/// assert!(parse_years("19x5", "").is_err());
+/// ```
+///
+/// # Errors
+///
+/// A sentence for the learner when a field holds no year or "from" is after "to".
+pub fn parse_years(from: &str, to: &str) -> Result<Option<(u16, u16)>, String> {
+    let year = |s: &str, unset: u16| {
+        let s = s.trim();
+        if s.is_empty() {
+            return Ok(unset);
+        }
+        s.parse::<u16>()
+            .ok()
+            .filter(|&y| y > 0)
+            .ok_or_else(|| format!("`{s}` is not a year."))
+    };
+    if from.trim().is_empty() && to.trim().is_empty() {
+        return Ok(None);
+    }
+    let (from, to) = (year(from, 1)?, year(to, u16::MAX)?);
+    if to < from {
+        return Err(format!("{from} is after {to}."));
+    }
+    Ok(Some((from, to)))
+}

@@ -1,0 +1,76 @@
+//! Review mode's job: fitting the FSRS parameters to the review log ("Optimise my
+//! memory model"; the new parameters are saved and used from the next review session).
+
+use super::context::Context;
+use crate::job::{Job, JobPoll, ProgressSnapshot};
+use crate::review::optimize::{OptimizeError, Optimized, optimize};
+use crate::workspace::review_store::{
+    PARAMS_FILE, ReviewParams, ReviewStore, load_params, save_params,
+};
+
+/// The optimiser's job and its last result.
+#[derive(Default)]
+pub struct OptimizeState {
+    job: Option<Job<Result<Optimized, OptimizeError>>>,
+    result: Option<Result<Optimized, String>>,
+}
+
+impl OptimizeState {
+    /// How far the running optimiser is, if it runs.
+    pub fn progress(&self) -> Option<ProgressSnapshot> {
+        self.job.as_ref().map(|job| job.progress().snapshot())
+    }
+
+    /// The last result: the fit (saved), or why it failed.
+    pub fn result(&self) -> Option<&Result<Optimized, String>> {
+        self.result.as_ref()
+    }
+}
+
+impl OptimizeState {
+    /// Starts the optimiser on the review log in `store` (unless it runs).
+    pub(crate) fn start(&mut self, store: &ReviewStore, ctx: &Context) {
+        if self.job.is_some() {
+            return;
+        }
+        let records = store.records().to_vec();
+        let params_path = store.path().with_file_name(PARAMS_FILE);
+        let current = load_params(&params_path).value.parameters;
+        match Job::spawn("optimize", ctx.wake(), move |p| {
+            optimize(&records, &current, p)
+        }) {
+            Ok(job) => {
+                self.job = Some(job);
+                self.result = None;
+            }
+            Err(e) => self.result = Some(Err(e.to_string())),
+        }
+    }
+
+    /// Each frame: takes the optimiser's result when it is done and saves the new
+    /// parameters beside the review log in `store`.
+    pub(crate) fn poll(&mut self, store: &ReviewStore, ctx: &mut Context) {
+        let Some(job) = &self.job else {
+            return;
+        };
+        let result = match job.poll() {
+            JobPoll::Running => {
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+                return;
+            }
+            JobPoll::Finished(Ok(o)) => {
+                let path = store.path().with_file_name(PARAMS_FILE);
+                let mut params: ReviewParams = load_params(&path).value;
+                params.parameters = o.new.clone();
+                match save_params(&path, &params) {
+                    Ok(()) => Ok(o),
+                    Err(e) => Err(format!("The new parameters could not be saved: {e}")),
+                }
+            }
+            JobPoll::Finished(Err(e)) => Err(e.to_string()),
+            JobPoll::Died(e) => Err(e.to_string()),
+        };
+        self.job = None;
+        self.result = Some(result);
+    }
+}

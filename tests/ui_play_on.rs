@@ -338,7 +338,7 @@ fn choosing_an_engine_gets_a_legal_reply(
 #[test]
 fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
     choosing_an_engine_gets_a_legal_reply(
-        "Human-like",
+        "Human-like (trained on master games)",
         hastings::coach::play_on::EngineKind::Human,
         "Temperature",
         "Human-like engine",
@@ -348,7 +348,7 @@ fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
 #[test]
 fn choosing_the_lambda_blend_in_the_engine_settings_gets_a_legal_reply() {
     choosing_an_engine_gets_a_legal_reply(
-        "Tuned eval + predictor (λ)",
+        "Tuned engine + human-like (λ)",
         hastings::coach::play_on::EngineKind::Blend,
         "λ",
         "Tuned engine + human-like",

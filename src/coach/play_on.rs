@@ -57,10 +57,10 @@ impl EngineKind {
     /// The menu text.
     pub fn text(self) -> &'static str {
         match self {
-            EngineKind::Human => "Human-like",
+            EngineKind::Human => "Human-like (trained on master games)",
             EngineKind::AlphaBeta => "Built-in α-β",
             EngineKind::Mcts => "Built-in MCTS",
-            EngineKind::Blend => "Tuned eval + predictor (λ)",
+            EngineKind::Blend => "Tuned engine + human-like (λ)",
             EngineKind::Stockfish => "Stockfish",
             EngineKind::Path => "Other UCI engine",
         }

@@ -179,3 +179,52 @@ fn a_writer_killed_mid_append_loses_no_complete_review() {
         );
     }
 }
+
+mod fuzz {
+    //! The log's reader against arbitrary bytes and damage (issue: nothing a user owns is
+    //! lost): it never panics, and damage costs at most the records it touches.
+    use super::record;
+    use hastings::review::log::{format, parse};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, rng_seed: proptest::test_runner::RngSeed::Fixed(39), ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_bytes_read_without_a_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2000)) {
+            let read = parse(&bytes);
+            prop_assert!(read.complete_len <= bytes.len());
+            let lines = bytes.iter().filter(|&&b| b == b'\n').count();
+            prop_assert!(read.records.len() + read.problems.len() <= lines);
+        }
+
+        #[test]
+        fn a_log_cut_anywhere_keeps_every_whole_record(n in 1usize..30, cut in any::<prop::sample::Index>()) {
+            let records: Vec<_> = (0..n as i64).map(record).collect();
+            let bytes = format(&records);
+            let at = cut.index(bytes.len() + 1);
+            let read = parse(&bytes[..at]);
+            // Complete lines before the cut, less the header's.
+            let whole = bytes[..at].iter().filter(|&&b| b == b'\n').count().saturating_sub(1);
+            prop_assert_eq!(&read.records[..], &records[..whole]);
+            prop_assert_eq!(read.torn_tail.is_some(), at > 0 && bytes[at - 1] != b'\n');
+            prop_assert!(read.problems.is_empty());
+        }
+
+        #[test]
+        fn one_damaged_byte_costs_at_most_its_own_record(n in 2usize..30, at in any::<prop::sample::Index>(), byte in any::<u8>()) {
+            let records: Vec<_> = (0..n as i64).map(record).collect();
+            let mut bytes = format(&records);
+            let header = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+            // A byte of a record's line, not its newline (that would join two lines).
+            let i = header + at.index(bytes.len() - header);
+            prop_assume!(bytes[i] != b'\n' && byte != b'\n');
+            bytes[i] = byte;
+            let read = parse(&bytes);
+            let kept = read.records.iter().filter(|r| records.contains(r)).count();
+            prop_assert!(kept >= n - 1, "{} of {} kept", kept, n);
+            // (A record damaged into a `#` comment line is skipped as a comment.)
+            prop_assert!(read.records.len() + read.problems.len() >= n - 1);
+        }
+    }
+}

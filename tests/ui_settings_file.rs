@@ -211,3 +211,81 @@ fn the_window_that_closes_last_does_not_change_the_other_windows_settings() {
     drop(first_claim);
     assert_eq!(restore(&file).coach().settings(), &mine);
 }
+
+mod fuzz {
+    //! The settings reader against arbitrary bytes and cuts: never a panic, never a
+    //! silent reset of what still reads.
+    use super::{SETTINGS_FILE, Settings, chosen, save_settings};
+    use hastings::workspace::settings_file::load_settings;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, rng_seed: proptest::test_runner::RngSeed::Fixed(45), ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_bytes_load_without_a_panic(bytes in proptest::collection::vec(any::<u8>(), 0..3000)) {
+            let dir = super::common::temp_dir("settings-fuzz-bytes");
+            let file = dir.join(SETTINGS_FILE);
+            std::fs::write(&file, &bytes).unwrap();
+            let loaded = load_settings::<Settings>(&file);
+            prop_assert!(loaded.value.is_some());
+            // Whatever did not read whole was kept aside and said.
+            prop_assert_eq!(loaded.warning.is_some(), loaded.kept_aside.is_some());
+        }
+
+        #[test]
+        fn a_file_cut_anywhere_keeps_every_whole_entry(cut in any::<prop::sample::Index>()) {
+            let dir = super::common::temp_dir("settings-fuzz-cut");
+            let file = dir.join(SETTINGS_FILE);
+            static MINE: std::sync::OnceLock<Settings> = std::sync::OnceLock::new();
+            let mine = MINE.get_or_init(chosen);
+            save_settings(&file, mine).unwrap();
+            let text = std::fs::read_to_string(&file).unwrap();
+            let at = cut.index(text.len() + 1);
+            prop_assume!(text.is_char_boundary(at));
+            std::fs::write(&file, &text[..at]).unwrap();
+            let loaded = load_settings::<Settings>(&file);
+            let reset = loaded.reset.clone();
+            let got = serde_json::to_value(loaded.value.unwrap()).unwrap();
+            let want = serde_json::to_value(mine).unwrap();
+            // No silent reset: a setting is as saved, or named among those reset (a line
+            // cut inside an object is not taken with defaults for the rest).
+            for (name, value) in want.as_object().unwrap() {
+                prop_assert!(&got[name] == value || reset.contains(name), "{} changed silently", name);
+            }
+            // Every entry whose whole line is before the cut is kept.
+            let mut end = 0;
+            for line in text.lines() {
+                end += line.len();
+                if end > at {
+                    break;
+                }
+                end += 1; // the newline
+                if let Some(name) = line.strip_prefix('"').and_then(|l| l.split('"').next()) {
+                    prop_assert_eq!(&got[name], &want[name], "{} before the cut", name);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_line_cut_inside_an_object_is_not_taken_with_defaults_for_the_rest() {
+    let dir = common::temp_dir("settings-cut-inside");
+    let file = dir.join(SETTINGS_FILE);
+    let mine = chosen();
+    assert_eq!(mine.book.side, Some(Side::Black));
+    save_settings(&file, &mine).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    // Cut after `"popularity":"Lines",` inside the book's line: closing the object would
+    // parse, and would drop the book's side without a word.
+    let at = text.find("\"popularity\":\"Lines\",").unwrap() + "\"popularity\":\"Lines\",".len();
+    std::fs::write(&file, &text[..at]).unwrap();
+    let loaded = hastings::workspace::settings_file::load_settings::<Settings>(&file);
+    assert!(
+        loaded.reset.iter().any(|r| r == "book"),
+        "{:?}",
+        loaded.reset
+    );
+    assert_eq!(loaded.value.unwrap().book, Settings::default().book);
+}

@@ -109,7 +109,9 @@ fn the_chapter_picker_ticks_chapters_and_drills_one_alone() {
     }
     // Untick the Italian: only Black chapters are left, and the learner plays Black.
     h.get_by_label("The Italian (White)").click();
-    h.run();
+    // Two frames, not `run`: the rebuild's spinner repaints until the book is ready,
+    // which on a loaded machine takes more frames than `run` allows.
+    h.run_steps(2);
     h.state_mut().coach_mut().finish_loading();
     h.run();
     h.state_mut().coach_mut().finish_loading();
@@ -120,7 +122,7 @@ fn the_chapter_picker_ticks_chapters_and_drills_one_alone() {
     // "only" on the third chapter.
     let only = h.get_all_by_label("only").nth(2).unwrap();
     only.click();
-    h.run();
+    h.run_steps(2);
     h.state_mut().coach_mut().finish_loading();
     h.run();
     assert_eq!(h.state().coach().graph().lines().len(), 3);

@@ -174,12 +174,18 @@ fn entries(text: &str) -> Map<String, Value> {
     }
     let mut found = Map::new();
     for line in text.lines() {
-        let line = line.trim().trim_end_matches(',');
-        if line.is_empty() || line == "{" || line == "}" {
+        let line = line.trim();
+        let line = line.strip_suffix(',').unwrap_or(line);
+        // `"name": value`, the value whole: a line cut inside an object (`"book":
+        // {"eco":true,`) is not an entry, though closing it would parse.
+        let Some((name, value)) = line.split_once(':') else {
             continue;
-        }
-        if let Ok(Value::Object(one)) = serde_json::from_str(&format!("{{{line}}}")) {
-            found.extend(one);
+        };
+        if let (Ok(name), Ok(value)) = (
+            serde_json::from_str::<String>(name.trim()),
+            serde_json::from_str::<Value>(value.trim()),
+        ) {
+            found.insert(name, value);
         }
     }
     found

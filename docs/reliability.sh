@@ -57,8 +57,10 @@ head -c 200000 /dev/urandom >random.pgn
 head -c 100000 /dev/zero >nul.pgn
 printf '[Event "x"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n' | iconv -f UTF-8 -t UTF-16 >utf16.pgn
 head -c 3000 "$FIX/twic1599_100k.pgn" >cut.pgn
-awk 'BEGIN { printf "1. "; for (i = 0; i < 2000000; i++) printf "e4 "; print "*" }' >longline.pgn
-for f in random nul utf16 cut longline; do
+# A 20 MB line (one token repeated), and a game of 20,000 legal moves.
+awk 'BEGIN { printf "1. "; for (i = 0; i < 7000000; i++) printf "e4 "; print "*" }' >longline.pgn
+awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%d. Nf3 Nf6 %d. Ng1 Ng8 ", 2 * i + 1, 2 * i + 2; print "1/2-1/2" }' >longgame.pgn
+for f in random nul utf16 cut longline longgame; do
   run 60 "$B" import "$f.pgn"
   check "import of a $f file ends with a report or a clear error" true
   run 60 "$B" book make "$f.pgn" -o "$f.bin"

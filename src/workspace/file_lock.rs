@@ -105,8 +105,12 @@ impl WriteLock {
                 .write(true)
                 .open(&lock_path);
             match file {
-                Ok(file) => match file.try_lock() {
+                Ok(mut file) => match file.try_lock() {
                     Ok(()) if still_names(&lock_path, &file) => {
+                        // Who holds it, for a writer that has to give up.
+                        let _ = file.set_len(0).and_then(|()| {
+                            file.write_all(std::process::id().to_string().as_bytes())
+                        });
                         return Ok(WriteLock {
                             path: path.to_owned(),
                             target,
@@ -133,8 +137,12 @@ impl WriteLock {
                 }
             }
             if started.elapsed() >= wait {
+                let holder = fs::read_to_string(&lock_path)
+                    .ok()
+                    .and_then(|text| text.trim().parse().ok());
                 return Err(StoreError::Busy {
                     path: path.to_owned(),
+                    holder,
                 });
             }
             std::thread::sleep(POLL);
@@ -474,6 +482,9 @@ mod tests {
         assert!(matches!(err, StoreError::Busy { .. }), "{text}");
         assert!(text.contains("rep.pgn"), "{text}");
         assert!(text.contains("another Hastings process"), "{text}");
+        // It says who: the holder's process id, from the lock file.
+        let pid = std::process::id();
+        assert!(text.contains(&format!("(pid {pid})")), "{text}");
         drop(held);
         // Released: the lock file is gone and the next writer gets the lock at once.
         assert!(!dir.join(".rep.pgn.lock").exists());

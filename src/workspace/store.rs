@@ -42,12 +42,15 @@ pub enum StoreError {
     },
     /// Another Hastings process held the file for writing all the time we waited.
     #[error(
-        "{}: another Hastings process is writing it; nothing was written (try again when it is done)",
-        .path.display()
+        "{}: another Hastings process{} is writing it; nothing was written (try again when it is done)",
+        .path.display(),
+        .holder.map(|pid| format!(" (pid {pid})")).unwrap_or_default()
     )]
     Busy {
         /// The file.
         path: PathBuf,
+        /// The process holding it, when its lock file says.
+        holder: Option<u32>,
     },
     /// The file is read-only (no write permission); nothing was written.
     #[error("{} is read-only; nothing was written", .path.display())]

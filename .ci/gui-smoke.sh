@@ -101,11 +101,11 @@ if ! grep -q "first frame painted" "$log"; then
 fi
 pkill -TERM -f "^$target/debug/hastings$" || pkill -TERM -x hastings
 wait "$runner" || true
-if [ ! -s "$data/hastings/app.ron" ]; then
-    echo "ci-gui: SIGTERM did not save the settings ($data/hastings/app.ron missing)" >&2
+if [ ! -s "$data/hastings/settings.json" ]; then
+    echo "ci-gui: SIGTERM did not save the settings ($data/hastings/settings.json missing)" >&2
     ls -la "$data" "$data/hastings" >&2 || true
     cat "$log" >&2
     exit 1
 fi
-echo "ci-gui: SIGTERM saved $(wc -c <"$data/hastings/app.ron") bytes of settings"
+echo "ci-gui: SIGTERM saved $(wc -c <"$data/hastings/settings.json") bytes of settings"
 rm -rf "$data"

@@ -47,7 +47,8 @@ pub trait Mainlines {
 }
 
 /// Reads every game of `pgn` and gives the first `max_plies` plies of each mainline to
-/// `games` (see the [module docs](self)).
+/// `games`: the mainline of each game from its start, variations skipped; a bad start
+/// or move, or a movetext cut short, is a [`GameIssue`] and reading goes on.
 ///
 /// # Errors
 ///

@@ -143,7 +143,7 @@ impl Coach {
             Command::CompareGames(path) => self.check_games(path),
             Command::PlayOn(c) => self.apply_play_on(c),
             Command::Explorer(c) => self.explorer.apply(c, &mut self.ctx),
-            Command::Workshop(c) => self.apply_workshop(c),
+            Command::Repertoire(c) => self.apply_repertoire(c),
             Command::Verdict(c) => self.apply_verdict(c),
             Command::ShowPly(ply) => self.ctx.session.view(ply),
             Command::ShowCurrent => self.ctx.session.view(self.ctx.session.moves().len()),
@@ -174,7 +174,7 @@ impl Coach {
                 }
             }
             Command::DrillFrom(moves) => {
-                self.stop_workshop_training();
+                self.stop_repertoire_training();
                 // The learner plays the side to move there (the moves start from the
                 // standard position), as when the position was missed.
                 let turn = if moves.len() % 2 == 0 {
@@ -337,7 +337,7 @@ impl Coach {
                     // "Train this" in the Repertoire tab: each line starts at its node.
                     let restarted = match self.repertoire.gaps.train_root.clone() {
                         Some(root) => {
-                            self.take_workshop_edits();
+                            self.take_repertoire_edits();
                             self.ctx.session.start_after(&root).is_ok()
                         }
                         None => false,

@@ -228,7 +228,7 @@ pub enum Command {
     /// Playing on against an engine.
     PlayOn(super::play_on::PlayOnCommand),
     /// The Repertoire tab: edit the repertoire file, walk its tree, save.
-    Workshop(super::workshop::WorkshopCommand),
+    Repertoire(super::repertoire::RepertoireCommand),
     /// The Explorer tab: open an index, change the filter.
     Explorer(super::explorer::ExplorerCommand),
     /// Accept a move outside the book found also good, or add it to the repertoire.

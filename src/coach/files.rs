@@ -187,8 +187,8 @@ impl Coach {
     fn set_book(&mut self, graph: Arc<PositionGraph>, theory: Option<Arc<PositionGraph>>) {
         self.sampled_lines.reset();
         let repertoire = theory.is_some();
-        // The workshop's subtree is trained no more: this is another book.
-        self.stop_workshop_training();
+        // The repertoire editor's subtree is trained no more: this is another book.
+        self.stop_repertoire_training();
         self.ctx.session.set_graph(Arc::clone(&graph));
         self.ctx.session.set_theory(theory);
         let old = std::mem::replace(&mut self.ctx.graph, graph);

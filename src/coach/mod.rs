@@ -31,8 +31,8 @@
 //!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
 //!   [`coverage`]: the Coverage tab's work (exposure, gap drills, adding an answer);
 //!   [`compare_games`]; [`play_on`]: playing on against an engine; [`verdict`]: a move
-//!   outside the book judged by an engine; [`workshop`], [`workshop_coach`],
-//!   [`workshop_gaps`]: the Repertoire tab.
+//!   outside the book judged by an engine; [`repertoire`], [`repertoire_coach`],
+//!   [`repertoire_gaps`]: the Repertoire tab.
 //! - Owning their state, not yet in a folder: [`optimize`]: fitting the memory model
 //!   (review mode's); [`missed`]: the most-missed positions (the coverage's).
 //! - Shared: [`sounds`]: which sound a move makes; [`report`], [`moves`], [`format`](mod@format).
@@ -55,6 +55,10 @@ pub mod notice;
 pub mod optimize;
 pub mod play_on;
 pub mod predictor;
+pub mod repertoire;
+pub mod repertoire_coach;
+pub mod repertoire_gaps;
+mod repertoire_train;
 pub mod report;
 pub mod review;
 pub mod sampled_lines;
@@ -62,10 +66,6 @@ pub mod settings;
 pub mod sounds;
 pub mod style;
 pub mod verdict;
-pub mod workshop;
-pub mod workshop_coach;
-pub mod workshop_gaps;
-mod workshop_train;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -117,7 +117,7 @@ pub struct Coach {
     /// The engine's verdict on a move outside the book.
     pub(crate) verdict: verdict::VerdictState,
     /// The Repertoire tab: the file being edited and its book.
-    pub(crate) repertoire: workshop_coach::RepertoireState,
+    pub(crate) repertoire: repertoire_coach::RepertoireTab,
     /// The Explorer tab: the open index, its filter, the moves on the board.
     pub(crate) explorer: explorer::ExplorerState,
     /// What strong players are predicted to play at the position shown.
@@ -147,7 +147,7 @@ impl Coach {
         let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
         workspace.restore();
         let review_log = progress_file.as_deref().and_then(review::review_log_path);
-        let workshop_dir = progress_file
+        let repertoire_dir = progress_file
             .as_deref()
             .and_then(std::path::Path::parent)
             .map(std::path::Path::to_path_buf);
@@ -180,9 +180,9 @@ impl Coach {
             jobs: jobs::MakeBookJob::default(),
             check: check::CheckState::default(),
             verdict: verdict::VerdictState::default(),
-            repertoire: workshop_coach::RepertoireState {
-                editor: workshop::WorkshopState::with_data_dir(workshop_dir),
-                gaps: workshop_gaps::GapsState::default(),
+            repertoire: repertoire_coach::RepertoireTab {
+                editor: repertoire::RepertoireState::with_data_dir(repertoire_dir),
+                gaps: repertoire_gaps::GapsState::default(),
             },
             explorer: explorer::ExplorerState::default(),
             predictor: predictor::PredictorState::default(),
@@ -191,7 +191,7 @@ impl Coach {
         if coach.ctx.review_log.is_some() {
             coach.set_drill_mode(drill_mode);
         }
-        coach.reopen_workshop();
+        coach.reopen_repertoire();
         coach
     }
 
@@ -493,8 +493,8 @@ impl Coach {
                     Event::NewLine => self.apply_command(Command::Action(Action::NewLine)),
                     Event::ShowInRepertoire(moves) => {
                         if self.repertoire.editor.file().is_some() {
-                            let go = workshop::WorkshopCommand::GoToMoves(moves);
-                            self.apply_command(Command::Workshop(go));
+                            let go = repertoire::RepertoireCommand::GoToMoves(moves);
+                            self.apply_command(Command::Repertoire(go));
                             self.ctx.notify(Notice::ShowRepertoire);
                         }
                     }
@@ -530,7 +530,7 @@ impl Coach {
         let board = self.board_shown();
         self.explorer.poll(&mut self.ctx, &board);
         self.predictor.poll(&self.ctx, &board);
-        self.workshop_logic();
+        self.repertoire_logic();
         self.run_events();
     }
 

@@ -64,7 +64,7 @@ impl Coach {
     /// Carries out one command (the events it sends are the caller's to carry out).
     pub(super) fn apply_command(&mut self, command: Command) {
         if command.restarts_drill() {
-            self.end_play_on();
+            self.play_on.end();
         }
         match command {
             Command::Action(action) => self.apply_action(action),
@@ -141,7 +141,7 @@ impl Coach {
             Command::RecordDeviations => self.record_deviations(),
             Command::AddAnswer(moves) => self.add_answer(&moves),
             Command::CompareGames(path) => self.check_games(path),
-            Command::PlayOn(c) => self.apply_play_on(c),
+            Command::PlayOn(c) => self.play_on.apply(c, &mut self.ctx),
             Command::Explorer(c) => self.explorer.apply(c, &mut self.ctx),
             Command::Repertoire(c) => self.apply_repertoire(c),
             Command::Verdict(c) => self.apply_verdict(c),
@@ -284,7 +284,10 @@ impl Coach {
         if self.ctx.settings.play_on != old.play_on {
             let play_on = self.ctx.settings.play_on.clone();
             self.ctx.settings.play_on = old.play_on;
-            self.apply_play_on(super::play_on::PlayOnCommand::Settings(play_on));
+            self.play_on.apply(
+                super::play_on::PlayOnCommand::Settings(play_on),
+                &mut self.ctx,
+            );
         }
     }
 
@@ -319,9 +322,11 @@ impl Coach {
         if self.play_on.is_active() {
             match action {
                 Action::TakeBack | Action::StepBack => {
-                    return self.apply_play_on(super::play_on::PlayOnCommand::TakeBack);
+                    return self
+                        .play_on
+                        .apply(super::play_on::PlayOnCommand::TakeBack, &mut self.ctx);
                 }
-                Action::NewLine => self.end_play_on(),
+                Action::NewLine => self.play_on.end(),
                 _ => {}
             }
         }
@@ -391,7 +396,7 @@ impl Coach {
                 self.ctx.last_reply = None;
             }
             Action::Explore => self.sampled_lines.start(&mut self.ctx),
-            Action::PlayOn => self.start_play_on(),
+            Action::PlayOn => self.play_on.start(&mut self.ctx),
             Action::Quit => self.ctx.notify(Notice::Close),
             // Carried out above (in the drill) or disabled (playing on).
             Action::StepBack | Action::StepForward | Action::ToStart | Action::ToCurrent => {}

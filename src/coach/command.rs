@@ -254,6 +254,22 @@ pub enum Command {
     SaveProfileTo(Box<crate::sampler::profile::StyleProfile>, PathBuf),
 }
 
+impl Command {
+    /// Whether the command starts another drill (the play-on game ends then: the
+    /// board shows the drill again).
+    pub fn restarts_drill(&self) -> bool {
+        matches!(
+            self,
+            Command::SetLearner(_)
+                | Command::DrillFrom(_)
+                | Command::DrillAt(..)
+                | Command::SetDrillMode(_)
+                | Command::BackToRepertoire
+                | Command::Explorer(super::explorer::ExplorerCommand::Prepare)
+        )
+    }
+}
+
 /// The book a position is drilled on (Coverage tab).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DrillBook {

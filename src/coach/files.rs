@@ -88,7 +88,8 @@ impl Coach {
     /// drill's line as "Export" writes it.
     pub(crate) fn copy_pgn(&mut self) {
         if self.play_on.is_active() {
-            self.apply_play_on(play_on::PlayOnCommand::CopyPgn);
+            self.play_on
+                .apply(play_on::PlayOnCommand::CopyPgn, &mut self.ctx);
             return;
         }
         let mut out = Vec::new();

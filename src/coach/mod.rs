@@ -26,11 +26,11 @@
 //!   [`sampled_lines`]: the chart's "Explore", lines sampled on a thread; [`jobs`]:
 //!   making a Polyglot book; [`style`]: the learner's style and the repertoires'
 //!   sides; [`check`]: the engine check of the repertoire, as a job; [`drill`]: the
-//!   drill's state beside the session.
+//!   drill's state beside the session; [`play_on`]: playing on against an engine.
 //! - Not yet in their own folders (still `impl Coach`): [`apply`]: carrying commands
 //!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
 //!   [`coverage`]: the Coverage tab's work (exposure, gap drills, adding an answer);
-//!   [`compare_games`]; [`play_on`]: playing on against an engine; [`verdict`]: a move
+//!   [`compare_games`]; [`verdict`]: a move
 //!   outside the book judged by an engine; [`repertoire`], [`repertoire_coach`],
 //!   [`repertoire_gaps`]: the Repertoire tab.
 //! - Owning their state, not yet in a folder: [`optimize`]: fitting the memory model
@@ -341,6 +341,27 @@ impl Coach {
         }
     }
 
+    /// The play-on game, if the learner is playing on.
+    pub fn play_on(&self) -> Option<&crate::trainer::play_on::PlayOn> {
+        self.play_on.game()
+    }
+
+    /// The notice of the play-on panel (an engine that failed, the end of the game).
+    pub fn play_on_notice(&self) -> Option<&str> {
+        self.play_on.notice()
+    }
+
+    /// The play-on game as PGN, the book part and the engine part marked.
+    pub fn play_on_pgn(&self) -> Option<String> {
+        self.play_on.pgn()
+    }
+
+    /// For the screenshot (`--tab play-on`): the learner plays the side that is not to
+    /// move after the moves shown, so the engine moves first; the arrow is on.
+    pub fn show_play_on(&mut self) {
+        self.play_on.show(&mut self.ctx);
+    }
+
     /// The chart's "Explore": the running exploration and the last finished one.
     pub fn sampled_lines(&self) -> &sampled_lines::SampledLinesState {
         &self.sampled_lines
@@ -425,7 +446,7 @@ impl Coach {
         self.sampled_lines.is_running()
             || self.is_loading()
             || self.coverage.job.is_some()
-            || self.play_on_busy()
+            || self.play_on.busy(&self.ctx)
             || self.verdict_busy()
             || (self.ctx.screenshot && self.predictor.is_running())
     }
@@ -484,7 +505,8 @@ impl Coach {
                 match event {
                     Event::PlayOnBoard(mv) => {
                         if self.play_on.is_active() {
-                            self.apply_play_on(play_on::PlayOnCommand::Play(mv));
+                            self.play_on
+                                .apply(play_on::PlayOnCommand::Play(mv), &mut self.ctx);
                         } else {
                             self.apply_command(Command::Play(mv));
                         }
@@ -518,7 +540,7 @@ impl Coach {
         }
         self.jobs.poll(&mut self.ctx);
         if self.play_on.is_active() {
-            self.play_on_logic();
+            self.play_on.poll(&mut self.ctx);
         } else {
             self.computer_reply();
         }

@@ -144,7 +144,7 @@ impl Coach {
             Command::PlayOn(c) => self.play_on.apply(c, &mut self.ctx),
             Command::Explorer(c) => self.explorer.apply(c, &mut self.ctx),
             Command::Repertoire(c) => self.apply_repertoire(c),
-            Command::Verdict(c) => self.apply_verdict(c),
+            Command::Verdict(c) => self.verdict.apply(c, &mut self.ctx),
             Command::ShowPly(ply) => self.ctx.session.view(ply),
             Command::ShowCurrent => self.ctx.session.view(self.ctx.session.moves().len()),
             Command::SetLearner(color) => {
@@ -500,6 +500,36 @@ impl Coach {
                     i + 1
                 ));
             }
+        }
+    }
+
+    /// Takes back the mistake counted for the move shown: the drill's count (review
+    /// mode's card in review), the progress at the position; whether one was counted.
+    pub(super) fn forgive_mistake(&mut self) -> bool {
+        let before = self.ctx.session.position().clone();
+        let forgiven = match self.with_drill(|d| d.forgive_mistake()) {
+            Some(forgiven) => forgiven,
+            None => self.ctx.session.forgive_mistake(),
+        };
+        if forgiven {
+            self.ctx.progress.progress_mut().forgive_mistake(&before);
+        }
+        forgiven
+    }
+
+    /// Takes back the move outside the book and plays the book move `book` instead
+    /// (graded in review mode: helped), saying `message` once it is played.
+    pub(super) fn play_book_move_instead(&mut self, book: Move, message: String) {
+        self.ctx.session.try_again();
+        self.ctx.last_reply = None;
+        let outcome = match self.review_play(book) {
+            Some(outcome) => outcome,
+            None => self.ctx.session.play(book),
+        };
+        if let MoveOutcome::Accepted { .. } = outcome {
+            self.ctx.message = Some(message);
+            self.ctx.animate(book);
+            self.ctx.drill_move_sound();
         }
     }
 }

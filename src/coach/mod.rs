@@ -26,13 +26,14 @@
 //!   [`sampled_lines`]: the chart's "Explore", lines sampled on a thread; [`jobs`]:
 //!   making a Polyglot book; [`style`]: the learner's style and the repertoires'
 //!   sides; [`check`]: the engine check of the repertoire, as a job; [`drill`]: the
-//!   drill's state beside the session; [`play_on`]: playing on against an engine.
+//!   drill's state beside the session; [`play_on`]: playing on against an engine;
+//!   [`verdict`]: a move outside the book judged by an engine; [`repertoire`]: the
+//!   repertoire editor (the file open in the Repertoire tab, edits, undo, saving).
 //! - Not yet in their own folders (still `impl Coach`): [`apply`]: carrying commands
 //!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
 //!   [`coverage`]: the Coverage tab's work (exposure, gap drills, adding an answer);
-//!   [`compare_games`]; [`verdict`]: a move
-//!   outside the book judged by an engine; [`repertoire`], [`repertoire_coach`],
-//!   [`repertoire_gaps`]: the Repertoire tab.
+//!   [`compare_games`]; [`repertoire_coach`], [`repertoire_gaps`]: the Repertoire
+//!   tab's commands, book and gaps, and "Train this".
 //! - Owning their state, not yet in a folder: [`optimize`]: fitting the memory model
 //!   (review mode's); [`missed`]: the most-missed positions (the coverage's).
 //! - Shared: [`sounds`]: which sound a move makes; [`report`], [`moves`], [`format`](mod@format).
@@ -362,6 +363,42 @@ impl Coach {
         self.play_on.show(&mut self.ctx);
     }
 
+    /// The engine's verdict on the learner's move outside the book, and its checker.
+    pub fn verdict(&self) -> &verdict::VerdictState {
+        &self.verdict
+    }
+
+    /// Whether a verdict on the move outside the book is on its way.
+    pub fn is_checking_move(&self) -> bool {
+        self.verdict.is_checking(&self.ctx)
+    }
+
+    /// Whether the move checker is analysing the book's moves ahead of the learner's
+    /// move.
+    pub fn is_analysing_ahead(&self) -> bool {
+        self.verdict.is_analysing_ahead(&self.ctx)
+    }
+
+    /// Checks moves outside the book with `engine`, searching each position within
+    /// `limits` (the window: [`CHECK_TIME`](crate::trainer::verdict::checker::CHECK_TIME))
+    /// and keeping the analyses in `store`, which should hold that engine's at those
+    /// limits (`None`: the data folder's cache for them, as by default). The engine
+    /// starts when the learner is next to move (one already started is stopped).
+    pub fn set_move_checker(
+        &mut self,
+        engine: crate::trainer::verdict::checker::CheckEngine,
+        store: Option<crate::trainer::verdict::checker::SharedStore>,
+        limits: crate::engine::Limits,
+    ) {
+        self.verdict = verdict::VerdictState::with_checker(engine, store, limits);
+    }
+
+    /// Keeps the move checker's analyses in `store` from now on (the workspace's cache
+    /// on disk); the engine stays as chosen.
+    pub fn set_analysis_store(&mut self, store: crate::trainer::verdict::checker::SharedStore) {
+        self.verdict.set_store(store);
+    }
+
     /// The chart's "Explore": the running exploration and the last finished one.
     pub fn sampled_lines(&self) -> &sampled_lines::SampledLinesState {
         &self.sampled_lines
@@ -447,7 +484,7 @@ impl Coach {
             || self.is_loading()
             || self.coverage.job.is_some()
             || self.play_on.busy(&self.ctx)
-            || self.verdict_busy()
+            || self.verdict.busy(&self.ctx)
             || (self.ctx.screenshot && self.predictor.is_running())
     }
 
@@ -521,6 +558,15 @@ impl Coach {
                         }
                     }
                     Event::Message(text) => self.ctx.message = Some(text),
+                    Event::ForgiveMistake => {
+                        if self.forgive_mistake() {
+                            self.verdict.set_forgiven();
+                        }
+                    }
+                    Event::PlayBookMoveInstead { book, message } => {
+                        self.play_book_move_instead(book, message);
+                    }
+                    Event::AddAnswer(moves) => self.add_answer(&moves),
                 }
             }
         }
@@ -536,7 +582,7 @@ impl Coach {
         self.poll_coverage();
         let found = self.check.poll_frame(&mut self.ctx);
         if !found.is_empty() {
-            self.share_analyses(&found);
+            self.verdict.share_analyses(&found);
         }
         self.jobs.poll(&mut self.ctx);
         if self.play_on.is_active() {
@@ -545,7 +591,7 @@ impl Coach {
             self.computer_reply();
         }
         self.review_logic();
-        self.verdict_logic();
+        self.verdict.poll(&mut self.ctx, self.play_on.is_active());
         self.record_completions();
         self.ctx.progress.poll();
         self.coverage.missed.poll(&self.ctx);

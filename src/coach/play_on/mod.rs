@@ -1,10 +1,10 @@
 //! Playing on against an engine: the game being played ([`PlayOnState`]), the engine
 //! settings ([`engine`]) and the commands ([`PlayOnCommand`]). The game and the engine
 //! are [`crate::trainer::play_on`]'s; this feature starts and ends them, carries out
-//! the commands ([`PlayOnState::apply`]) and takes the engine's reports once a frame
-//! ([`PlayOnState::poll`], never waiting: [`PlayOn::poll`] only drains a channel).
+//! the commands (`PlayOnState::apply`) and takes the engine's reports once a frame
+//! (`PlayOnState::poll`, never waiting: [`PlayOn::poll`] only drains a channel).
 //!
-//! The drill's [`Session`](crate::trainer::Session) is left as it was while the learner
+//! The drill's [`Session`] is left as it was while the learner
 //! plays on, so "Back to the book" simply drops the game: the board shows the last
 //! book position and the drill goes on from there.
 

@@ -1,4 +1,4 @@
-//! The repertoire workshop: reading, and one edit (a comment set deep in the tree) and its save (conflict check, backup, atomic
+//! The repertoire editor: reading, and one edit (a comment set deep in the tree) and its save (conflict check, backup, atomic
 //! write) on a repertoire of 5,000 lines and about 50,000 moves in one chapter.
 //!
 //! Before criterion's means, the same file in the Repertoire tab through the trainer
@@ -6,7 +6,7 @@
 //! on the board, then undone), the window thread's work (the command and the next
 //! frame's logic) and the time until "What is missing here" has been computed again
 //! for the edit (the repertoire's book and exposure, on a thread); printed as median
-//! and longest (README, "Repertoire workshop").
+//! and longest (README, "Repertoire editor").
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -17,8 +17,8 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use hastings::book::Side;
 use hastings::book::document::{Document, GameTree, NodeId, Op};
 use hastings::book::{PositionGraph, eco};
+use hastings::coach::repertoire::RepertoireCommand;
 use hastings::coach::settings::Settings;
-use hastings::coach::workshop::WorkshopCommand;
 use hastings::coach::{Coach, Command};
 use hastings::workspace::repertoire_file::RepertoireFile;
 use shakmaty::san::San;
@@ -70,23 +70,25 @@ fn big_repertoire() -> (Vec<u8>, usize, NodeId) {
 /// The Repertoire tab's edits on `file` (its first chapter's `deep` move), through the
 /// trainer core: prints the window thread's work per edit and the time until the gaps
 /// are up to date again.
-fn workshop_edits(file: &Path, data: &Path, deep: NodeId) {
+fn repertoire_edits(file: &Path, data: &Path, deep: NodeId) {
     let graph = match PositionGraph::eco() {
         Ok(graph) => Arc::new(graph),
         Err(e) => panic!("ECO: {e}"),
     };
     let mut coach = Coach::new(graph, Settings::default(), Some(data.join("progress.ron")));
-    coach.set_workshop_data_dir(Some(data.to_path_buf()));
+    coach.set_repertoire_data_dir(Some(data.to_path_buf()));
     let open = Instant::now();
-    coach.apply(Command::Workshop(WorkshopCommand::Open(file.to_path_buf())));
+    coach.apply(Command::Repertoire(RepertoireCommand::Open(
+        file.to_path_buf(),
+    )));
     let opened = open.elapsed();
-    coach.set_workshop_shown(true);
-    coach.apply(Command::Workshop(WorkshopCommand::SetAddMoves(true)));
+    coach.set_repertoire_shown(true);
+    coach.apply(Command::Repertoire(RepertoireCommand::SetAddMoves(true)));
     let wait = |coach: &mut Coach| {
         let start = Instant::now();
         loop {
             coach.logic();
-            if !coach.workshop_gaps().is_computing() {
+            if !coach.repertoire_gaps().is_computing() {
                 return start.elapsed();
             }
             std::thread::sleep(Duration::from_millis(1));
@@ -95,17 +97,17 @@ fn workshop_edits(file: &Path, data: &Path, deep: NodeId) {
     let first = wait(&mut coach);
     // Each edit, timed on the window thread (the command and the next frame's logic)
     // and until the gaps are computed for it.
-    let timed = |coach: &mut Coach, command: WorkshopCommand| {
+    let timed = |coach: &mut Coach, command: RepertoireCommand| {
         let command_name = format!("{command:?}");
         let t = Instant::now();
-        coach.apply(Command::Workshop(command));
+        coach.apply(Command::Repertoire(command));
         coach.logic();
         let ui = t.elapsed();
         if std::env::var_os("HASTINGS_BENCH_VERBOSE").is_some() {
             eprintln!("{command_name}: {ui:.1?}");
         }
         assert!(
-            coach.workshop_gaps().is_computing(),
+            coach.repertoire_gaps().is_computing(),
             "the edit starts the gaps again"
         );
         (ui, t.elapsed() + wait(coach))
@@ -115,20 +117,20 @@ fn workshop_edits(file: &Path, data: &Path, deep: NodeId) {
         // A comment, then a move added at the deep node and taken back (undo).
         let (u, g) = timed(
             &mut coach,
-            WorkshopCommand::Comment(deep, format!("edit {i}")),
+            RepertoireCommand::Comment(deep, format!("edit {i}")),
         );
         ui.push(u);
         comment.push(g);
-        coach.apply(Command::Workshop(WorkshopCommand::Goto(deep)));
+        coach.apply(Command::Repertoire(RepertoireCommand::Goto(deep)));
         let legal = coach
-            .workshop()
+            .repertoire()
             .position()
             .map(|p| p.legal_moves())
             .unwrap_or_default();
         let Some(&mv) = legal.get(i % legal.len().max(1)) else {
             continue;
         };
-        for command in [WorkshopCommand::Play(mv), WorkshopCommand::Undo] {
+        for command in [RepertoireCommand::Play(mv), RepertoireCommand::Undo] {
             let (u, g) = timed(&mut coach, command);
             ui.push(u);
             moves.push(g);
@@ -175,38 +177,39 @@ fn window_frames(file: &Path, data: &Path, deep: NodeId) {
     h.run();
     h.state_mut()
         .coach_mut()
-        .set_workshop_data_dir(Some(data.to_path_buf()));
-    let workshop =
-        |h: &mut Harness<'_, TrainerApp>, c| h.state_mut().coach_mut().apply(Command::Workshop(c));
-    workshop(&mut h, WorkshopCommand::Open(file.to_path_buf()));
-    workshop(&mut h, WorkshopCommand::Goto(deep));
-    workshop(&mut h, WorkshopCommand::SetAddMoves(true));
-    h.state_mut().coach_mut().finish_workshop_gaps();
+        .set_repertoire_data_dir(Some(data.to_path_buf()));
+    let repertoire = |h: &mut Harness<'_, TrainerApp>, c| {
+        h.state_mut().coach_mut().apply(Command::Repertoire(c))
+    };
+    repertoire(&mut h, RepertoireCommand::Open(file.to_path_buf()));
+    repertoire(&mut h, RepertoireCommand::Goto(deep));
+    repertoire(&mut h, RepertoireCommand::SetAddMoves(true));
+    h.state_mut().coach_mut().finish_repertoire_gaps();
     h.run();
     let mut frames = Vec::new();
     for i in 0..20 {
         let legal = h
             .state()
             .coach()
-            .workshop()
+            .repertoire()
             .position()
             .map(|p| p.legal_moves())
             .unwrap_or_default();
         let edits = [
-            WorkshopCommand::Comment(deep, format!("frame {i}")),
-            WorkshopCommand::Play(legal[i % legal.len().max(1)]),
-            WorkshopCommand::Undo,
+            RepertoireCommand::Comment(deep, format!("frame {i}")),
+            RepertoireCommand::Play(legal[i % legal.len().max(1)]),
+            RepertoireCommand::Undo,
         ];
         for edit in edits {
             let t = Instant::now();
             let name = format!("{edit:?}");
-            workshop(&mut h, edit);
+            repertoire(&mut h, edit);
             h.step();
             frames.push(t.elapsed());
             if std::env::var_os("HASTINGS_BENCH_VERBOSE").is_some() {
                 eprintln!("edit {name}: {:.1?}", t.elapsed());
             }
-            while h.state().coach().workshop_gaps().is_computing() {
+            while h.state().coach().repertoire_gaps().is_computing() {
                 std::thread::sleep(Duration::from_millis(2));
                 let t = Instant::now();
                 h.step();
@@ -253,7 +256,7 @@ fn bench(c: &mut Criterion) {
     else {
         return;
     };
-    workshop_edits(&file, &data, deep);
+    repertoire_edits(&file, &data, deep);
     window_frames(&file, &data.join("window"), deep);
     c.bench_function("repertoire_read_50k_nodes", |b| {
         b.iter(|| black_box(Document::read(black_box(&pgn))));

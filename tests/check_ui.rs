@@ -116,7 +116,7 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
     // The move checker has the check's analyses: a wrong move at a checked position is
     // judged without a search.
     {
-        let store = harness.state().coach().analysis_store().lock().unwrap();
+        let store = harness.state().coach().verdict().store().lock().unwrap();
         assert!(
             store
                 .get(&position_after("e4 e5 Qh5 Nc6 Bc4 Nf6"))

@@ -87,13 +87,13 @@ fn wait_for_verdict(coach: &mut Coach) -> Verdict {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         coach_frame(coach);
-        if let Some(v) = coach.move_verdict() {
+        if let Some(v) = coach.verdict().answer() {
             return v.clone();
         }
         assert!(
-            coach.move_check_failure().is_none(),
+            coach.verdict().failure().is_none(),
             "{:?}",
-            coach.move_check_failure()
+            coach.verdict().failure()
         );
         assert!(Instant::now() < deadline, "no verdict came");
         std::thread::sleep(Duration::from_millis(2));
@@ -106,7 +106,7 @@ fn a_wrong_move_is_checked_in_the_background_and_explained() {
     let mut coach = coach_at("e4 e5 Nf3 Nc6", engine, memory_store(), settings(true));
     // While the learner thought, the three most played book moves were analysed.
     assert_eq!(searches.load(Ordering::SeqCst), 3);
-    assert_eq!(coach.analysis_store().lock().unwrap().len(), 3);
+    assert_eq!(coach.verdict().store().lock().unwrap().len(), 3);
     let ng5 = mv(&coach, "Ng5");
     coach.apply(Command::Play(ng5));
     assert!(matches!(coach.session().phase(), Phase::OutOfBook { .. }));
@@ -114,7 +114,7 @@ fn a_wrong_move_is_checked_in_the_background_and_explained() {
         coach.is_checking_move(),
         "the coach does not wait for the engine"
     );
-    assert_eq!(coach.move_verdict(), None);
+    assert_eq!(coach.verdict().answer(), None);
     let v = wait_for_verdict(&mut coach);
     assert!(!coach.is_checking_move());
     assert_eq!(v.judgement, Judgement::Blunder);
@@ -123,12 +123,12 @@ fn a_wrong_move_is_checked_in_the_background_and_explained() {
         "Blunder: after 3.Ng5 Qxg5 Black wins a knight"
     );
     assert_eq!(v.refutation_san, "3...Qxg5 4.d4");
-    assert_eq!(coach.move_checker_engine(), Some("stub engine"));
+    assert_eq!(coach.verdict().engine(), Some("stub engine"));
     // Then only the move played was left to analyse; all four are kept.
     assert_eq!(searches.load(Ordering::SeqCst), 4);
-    assert_eq!(coach.analysis_store().lock().unwrap().len(), 4);
+    assert_eq!(coach.verdict().store().lock().unwrap().len(), 4);
     // A blunder stays a mistake, whatever the setting.
-    assert!(!coach.is_move_forgiven());
+    assert!(!coach.verdict().is_forgiven());
     assert_eq!(coach.session().mistakes_in_line(), 1);
     // Accepting is only for moves that are also good.
     coach.apply(Command::Verdict(VerdictCommand::Accept));
@@ -138,7 +138,7 @@ fn a_wrong_move_is_checked_in_the_background_and_explained() {
     coach.apply(Command::Action(Action::TryAgain));
     coach_frame(&mut coach);
     assert_eq!(
-        coach.move_verdict(),
+        coach.verdict().answer(),
         None,
         "no verdict without a wrong move"
     );
@@ -198,13 +198,13 @@ fn an_alternative_that_is_also_good_is_no_mistake_with_the_setting_on() {
         let recorded = coach.progress().positions[&key];
         assert_eq!(recorded.attempts, 1);
         if on {
-            assert!(coach.is_move_forgiven());
+            assert!(coach.verdict().is_forgiven());
             assert_eq!(coach.session().mistakes_in_line(), 0);
             assert_eq!(coach.session().mistakes_total(), 0);
             assert_eq!(recorded.mistakes, 0);
         } else {
             // Every behaviour of before: the move counts as a mistake.
-            assert!(!coach.is_move_forgiven());
+            assert!(!coach.verdict().is_forgiven());
             assert_eq!(coach.session().mistakes_in_line(), 1);
             assert_eq!(recorded.mistakes, 1);
         }
@@ -234,7 +234,7 @@ fn accepting_an_alternative_goes_on_with_the_book_move_without_a_mistake() {
         )
     );
     coach_frame(&mut coach);
-    assert_eq!(coach.move_verdict(), None);
+    assert_eq!(coach.verdict().answer(), None);
 }
 
 #[test]
@@ -334,7 +334,7 @@ fn ng5_against(engine: CheckEngine, what: &str) {
     let ng5 = mv(&coach, "Ng5");
     coach.apply(Command::Play(ng5));
     let (v, first_frame) = wait_timed(&mut coach);
-    let first = coach.verdict_time().unwrap();
+    let first = coach.verdict().took().unwrap();
     assert_eq!(v.judgement, Judgement::Blunder, "{v:?}");
     assert!(
         v.refutation_san.starts_with("3...Qxg5"),
@@ -350,11 +350,11 @@ fn ng5_against(engine: CheckEngine, what: &str) {
     coach.apply(Command::Action(Action::TryAgain));
     coach.apply(Command::Play(mv(&coach, "h3")));
     let (_, warm_frame) = wait_timed(&mut coach);
-    let warm = coach.verdict_time().unwrap();
+    let warm = coach.verdict().took().unwrap();
     println!(
         "verdict latency ({what}, {}): engine start and book moves analysed ahead in {} ms; \
          then first {} ms, next {} ms; longest Coach::logic {:.2} ms / {:.2} ms; {}",
-        coach.move_checker_engine().unwrap_or("?"),
+        coach.verdict().engine().unwrap_or("?"),
         ahead.as_millis(),
         first.as_millis(),
         warm.as_millis(),
@@ -372,7 +372,7 @@ fn wait_timed(coach: &mut Coach) -> (Verdict, Duration) {
         let frame = Instant::now();
         coach_frame(coach);
         longest = longest.max(frame.elapsed());
-        if let Some(v) = coach.move_verdict() {
+        if let Some(v) = coach.verdict().answer() {
             return (v.clone(), longest);
         }
         assert!(Instant::now() < deadline, "no verdict came");
@@ -489,8 +489,8 @@ fn with_the_setting_off_no_engine_starts_and_no_verdict_comes() {
     }
     assert!(matches!(coach.session().phase(), Phase::OutOfBook { .. }));
     assert!(!coach.is_checking_move());
-    assert_eq!(coach.move_verdict(), None);
-    assert_eq!(coach.move_checker_engine(), None, "no engine started");
+    assert_eq!(coach.verdict().answer(), None);
+    assert_eq!(coach.verdict().engine(), None, "no engine started");
     assert_eq!(searches.load(Ordering::SeqCst), 0);
     assert_eq!(coach.session().mistakes_in_line(), 1);
 }

@@ -255,7 +255,7 @@ fn a_game_is_shown_in_the_repertoire_where_it_leaves_it() {
     // No repertoire open: the button does nothing.
     h.get_by_label("Show in my repertoire").click();
     h.run();
-    assert!(h.state().coach().workshop().file().is_none());
+    assert!(h.state().coach().repertoire().file().is_none());
     assert!(
         h.query_by_label("Add moves").is_none(),
         "the Repertoire tab is not shown"
@@ -264,14 +264,14 @@ fn a_game_is_shown_in_the_repertoire_where_it_leaves_it() {
     // With a repertoire open: its file at the game's position, the Repertoire tab shown.
     let rep = dir.with_extension("pgn");
     std::fs::copy(common::fixture("repertoire.pgn"), &rep).unwrap();
-    h.state_mut().coach_mut().apply(Command::Workshop(
-        hastings::coach::workshop::WorkshopCommand::Open(rep.clone()),
+    h.state_mut().coach_mut().apply(Command::Repertoire(
+        hastings::coach::repertoire::RepertoireCommand::Open(rep.clone()),
     ));
     h.run();
     h.get_by_label("Show in my repertoire").click();
     h.run();
     h.get_by_label("Add moves");
-    let w = h.state().coach().workshop();
+    let w = h.state().coach().repertoire();
     assert_eq!(w.moves(), shown.moves_played());
     // The moves the chapter does not have are past its cursor.
     let in_tree = shown.moves_played().len() - w.beyond().len();

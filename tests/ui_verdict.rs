@@ -60,7 +60,7 @@ fn mv(harness: &Harness<'static, TrainerApp>, san: &str) -> Move {
 /// come, with a generous deadline.
 fn wait_for_verdict(harness: &mut Harness<'static, TrainerApp>) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    while harness.state().coach().move_verdict().is_none() {
+    while harness.state().coach().verdict().answer().is_none() {
         assert!(Instant::now() < deadline, "no verdict came");
         harness.step();
         std::thread::sleep(Duration::from_millis(5));
@@ -94,7 +94,8 @@ fn a_wrong_move_shows_its_verdict_and_refutation() {
     let book = harness
         .state()
         .coach()
-        .move_verdict()
+        .verdict()
+        .answer()
         .unwrap()
         .book_san
         .clone();
@@ -118,7 +119,7 @@ fn a_move_that_is_also_good_can_be_accepted() {
     let h3 = mv(&harness, "h3");
     play(&mut harness, h3);
     wait_for_verdict(&mut harness);
-    let verdict = harness.state().coach().move_verdict().unwrap().clone();
+    let verdict = harness.state().coach().verdict().answer().unwrap().clone();
     harness.get_by_label(&format!(
         "Also good (0.0 against your book move {})",
         verdict.book_san
@@ -246,7 +247,7 @@ fn ng5_on_screen(engine: CheckEngine, what: &str) {
             started.elapsed().as_millis(),
             longest.as_secs_f64() * 1000.0
         ));
-        let v = harness.state().coach().move_verdict().unwrap().clone();
+        let v = harness.state().coach().verdict().answer().unwrap().clone();
         if san == "Ng5" {
             assert!(v.refutation_san.starts_with("3...Qxg5"), "{v:?}");
         }
@@ -255,7 +256,7 @@ fn ng5_on_screen(engine: CheckEngine, what: &str) {
     }
     println!(
         "verdict on screen ({what}, {}): {}",
-        harness.state().coach().move_checker_engine().unwrap_or("?"),
+        harness.state().coach().verdict().engine().unwrap_or("?"),
         timings.join("; ")
     );
 }
@@ -298,7 +299,7 @@ fn the_style_tab_turns_the_engine_off_and_a_wrong_move_then_gets_no_verdict() {
             .is_none()
     );
     assert!(harness.query_by_label_contains("Blunder").is_none());
-    assert_eq!(harness.state().coach().move_verdict(), None);
+    assert_eq!(harness.state().coach().verdict().answer(), None);
     assert_eq!(searches.load(Ordering::SeqCst), searched, "no search asked");
     // The book moves are still offered, and the mistake counted.
     harness.get_by_label("Try again");

@@ -68,7 +68,7 @@ fn click(h: &mut H, label: &str) {
 
 /// Plays `san` on the Repertoire tab's board, by clicking its piece and its target.
 fn play(h: &mut H, san: &str) {
-    let pos = h.state().coach().workshop().position().unwrap();
+    let pos = h.state().coach().repertoire().position().unwrap();
     let mv = hastings::book::movelist::parse_moves(&pos, san).unwrap()[0];
     h.get_by_label(&square_label(&pos, mv.from().unwrap()))
         .click();
@@ -79,7 +79,7 @@ fn play(h: &mut H, san: &str) {
 
 /// The SAN moves from the chapter's start to the cursor.
 fn cursor(h: &H) -> Vec<String> {
-    let w = h.state().coach().workshop();
+    let w = h.state().coach().repertoire();
     w.tree().unwrap().path_sans(w.node())
 }
 
@@ -115,7 +115,7 @@ fn new_white(h: &mut H, path: &Path) {
     assert!(
         path.exists(),
         "{:?}",
-        h.state().coach().workshop().message()
+        h.state().coach().repertoire().message()
     );
 }
 
@@ -128,10 +128,10 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
 
     // Browsing adds nothing.
     play(&mut h, "e4");
-    assert!(!h.state().coach().workshop().is_dirty());
+    assert!(!h.state().coach().repertoire().is_dirty());
     h.key_press(egui::Key::ArrowLeft);
     h.run();
-    assert!(h.state().coach().workshop().beyond().is_empty());
+    assert!(h.state().coach().repertoire().beyond().is_empty());
 
     click(&mut h, "Add moves");
     for san in ["e4", "e5", "Nf3"] {
@@ -166,7 +166,7 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
 
     // An arrow (a right-button drag) and a red circle (Shift and a right click) on 1...e5.
     click(&mut h, "1... e5");
-    let pos = h.state().coach().workshop().position().unwrap();
+    let pos = h.state().coach().repertoire().position().unwrap();
     let g1 = square_label(&pos, shakmaty::Square::G1);
     let f3 = square_label(&pos, shakmaty::Square::F3);
     let d4 = square_label(&pos, shakmaty::Square::D4);
@@ -176,7 +176,7 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
 
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run();
-    assert!(!h.state().coach().workshop().is_dirty());
+    assert!(!h.state().coach().repertoire().is_dirty());
     assert!(h.query_by_label_contains("(unsaved)").is_none());
 
     // Read back with the document model and the importer.
@@ -217,17 +217,17 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
     assert!(h.query_by_label("The open game").is_some());
     assert!(h.query_by_label("1... c5!?").is_some());
     assert_eq!(
-        h.state().coach().workshop().document().unwrap().to_pgn(),
+        h.state().coach().repertoire().document().unwrap().to_pgn(),
         bytes
     );
 
     // Train this, from the start: the drill plays from the repertoire.
     click(&mut h, "Train this");
     // The repertoire's book is made on a thread; the drill starts when it is there.
-    h.state_mut().coach_mut().finish_workshop_gaps();
+    h.state_mut().coach_mut().finish_repertoire_gaps();
     h.run();
     assert_eq!(
-        h.state().coach().workshop_gaps().train_root(),
+        h.state().coach().repertoire_gaps().train_root(),
         Some(&[][..])
     );
     // The window shows the drill: its board is the drill's (the first rank's knights).
@@ -274,7 +274,7 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
     play(&mut h, "e4");
     play(&mut h, &reply);
     play(&mut h, "d4");
-    h.state_mut().coach_mut().finish_workshop_gaps();
+    h.state_mut().coach_mut().finish_repertoire_gaps();
     h.run();
     let session = h.state().coach().session();
     assert_eq!(session.moves().len(), 2, "the same line goes on");
@@ -313,7 +313,7 @@ fn train_this_drills_the_chapters_ticked_and_the_choice_is_remembered() {
     h.key_press(egui::Key::Home);
     h.run();
     click(&mut h, "Train this");
-    h.state_mut().coach_mut().finish_workshop_gaps();
+    h.state_mut().coach_mut().finish_repertoire_gaps();
     h.run();
     let d4 = san_moves("d4")[0];
     common::click_move(&mut h, d4);
@@ -327,7 +327,7 @@ fn train_this_drills_the_chapters_ticked_and_the_choice_is_remembered() {
     // Ticked again, it is drilled at once (the line being played goes on).
     click(&mut h, "Repertoire");
     click(&mut h, "Drill chapter 2");
-    h.state_mut().coach_mut().finish_workshop_gaps();
+    h.state_mut().coach_mut().finish_repertoire_gaps();
     h.run();
     let Phase::OutOfBook { book_moves, .. } = h.state().coach().session().phase() else {
         panic!("{:?}", h.state().coach().session().phase());
@@ -352,10 +352,10 @@ fn train_this_drills_the_chapters_ticked_and_the_choice_is_remembered() {
         Some((path.clone(), vec![]))
     );
     let mut h = window_with(settings);
-    h.state_mut().coach_mut().finish_workshop_gaps();
+    h.state_mut().coach_mut().finish_repertoire_gaps();
     h.run();
     assert_eq!(
-        h.state().coach().workshop_gaps().train_root(),
+        h.state().coach().repertoire_gaps().train_root(),
         Some(&[][..])
     );
     common::click_move(&mut h, d4);
@@ -403,9 +403,9 @@ fn a_file_changed_on_disk_is_never_overwritten_without_asking() {
     change_on_disk(&path, elsewhere);
     click(&mut h, "Save");
     click(&mut h, "Reload");
-    assert!(!h.state().coach().workshop().is_dirty());
+    assert!(!h.state().coach().repertoire().is_dirty());
     assert_eq!(
-        h.state().coach().workshop().document().unwrap().to_pgn(),
+        h.state().coach().repertoire().document().unwrap().to_pgn(),
         elsewhere.as_bytes()
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), elsewhere);
@@ -424,11 +424,11 @@ fn a_file_changed_on_disk_is_never_overwritten_without_asking() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "changed again\n");
     let saved = std::fs::read_to_string(&copy).unwrap();
     assert!(saved.contains("1. d4 d5 2. c4"), "{saved}");
-    assert_eq!(h.state().coach().workshop().file().unwrap().path(), copy);
+    assert_eq!(h.state().coach().repertoire().file().unwrap().path(), copy);
 }
 
 /// The exposure the coverage code computes for `path` as White's repertoire against
-/// ECO, with the Coverage tab's defaults (as the workshop does).
+/// ECO, with the Coverage tab's defaults (as the repertoire editor does).
 fn coverage_gaps(path: &Path) -> Vec<(NodeKey, Vec<shakmaty::Move>)> {
     let bytes = std::fs::read(path).unwrap();
     let import = read_pgn(
@@ -464,11 +464,11 @@ fn next_gap_goes_to_the_most_likely_unanswered_position() {
     let mut h = window();
     type_path(&mut h, &path);
     click(&mut h, "Open");
-    h.state_mut().coach_mut().finish_workshop_gaps();
+    h.state_mut().coach_mut().finish_repertoire_gaps();
     h.run();
     click(&mut h, "Next gap");
     let at = |h: &H| {
-        let w = h.state().coach().workshop();
+        let w = h.state().coach().repertoire();
         (NodeKey::from_position(&w.position().unwrap()), w.moves())
     };
     assert_eq!(at(&h), gaps[0], "the most likely gap");
@@ -479,7 +479,7 @@ fn next_gap_goes_to_the_most_likely_unanswered_position() {
     // One move back, the tab lists the opponent's reply into the gap.
     h.key_press(egui::Key::ArrowLeft);
     h.run();
-    let w = h.state().coach().workshop();
+    let w = h.state().coach().repertoire();
     let before = w.position().unwrap();
     let reply = gaps[1].1.last().copied().unwrap();
     let san = shakmaty::san::SanPlus::from_move(before, reply).to_string();
@@ -499,7 +499,7 @@ fn undo_restores_the_original_bytes() {
     type_path(&mut h, &path);
     click(&mut h, "Open");
     let first = {
-        let w = h.state().coach().workshop();
+        let w = h.state().coach().repertoire();
         let tree = w.tree().unwrap();
         tree.path_sans(tree.root().children()[0])
     };
@@ -521,18 +521,18 @@ fn undo_restores_the_original_bytes() {
     assert_eq!(
         h.state()
             .coach()
-            .workshop()
+            .repertoire()
             .document()
             .unwrap()
             .chapters()
             .len(),
         chapters + 1
     );
-    assert!(h.state().coach().workshop().is_dirty());
+    assert!(h.state().coach().repertoire().is_dirty());
 
     // Ctrl+Z until nothing is left to undo: the original bytes.
     let mut undone = 0;
-    while h.state().coach().workshop().can_undo() {
+    while h.state().coach().repertoire().can_undo() {
         h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
         h.run();
         undone += 1;
@@ -540,17 +540,17 @@ fn undo_restores_the_original_bytes() {
     }
     assert_eq!(undone, 3);
     assert_eq!(
-        h.state().coach().workshop().document().unwrap().to_pgn(),
+        h.state().coach().repertoire().document().unwrap().to_pgn(),
         original
     );
-    assert!(!h.state().coach().workshop().is_dirty());
+    assert!(!h.state().coach().repertoire().is_dirty());
     // Redo (Ctrl+Shift+Z) brings the edits back.
     h.key_press_modifiers(
         egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
         egui::Key::Z,
     );
     h.run();
-    assert!(h.state().coach().workshop().is_dirty());
+    assert!(h.state().coach().repertoire().is_dirty());
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run();
     click(&mut h, "Save");
@@ -563,7 +563,7 @@ fn a_missing_file_is_reported() {
     let mut h = window();
     type_path(&mut h, &dir.join("nothing.pgn"));
     click(&mut h, "Open");
-    assert!(h.state().coach().workshop().file().is_none());
+    assert!(h.state().coach().repertoire().file().is_none());
     assert!(h.query_by_label_contains("cannot read").is_some());
 }
 
@@ -616,7 +616,7 @@ fn unsaved_edits_are_offered_at_the_next_start() {
         "the saved edits are on disk"
     );
     click(&mut h, "Recover");
-    let w = h.state().coach().workshop();
+    let w = h.state().coach().repertoire();
     assert!(w.is_dirty());
     w.document().unwrap().node_at(0, "e4 e5 Nf3").unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), saved);
@@ -641,11 +641,11 @@ fn new_for_black_asks_where_with_the_file_dialog() {
     assert!(
         path.exists(),
         "{:?}",
-        h.state().coach().workshop().message()
+        h.state().coach().repertoire().message()
     );
     let doc = Document::read(&std::fs::read(&path).unwrap());
     assert_eq!(doc.chapter(0).unwrap().side(), Some(Side::Black));
-    assert_eq!(h.state().coach().workshop().file().unwrap().path(), path);
+    assert_eq!(h.state().coach().repertoire().file().unwrap().path(), path);
 }
 
 #[test]
@@ -704,7 +704,7 @@ fn chapters_are_added_renamed_moved_and_deleted_with_undo() {
     click(&mut h, "Add chapter");
     assert!(h.query_by_label("2. Chapter 2 (White)").is_some());
     assert_eq!(
-        h.state().coach().workshop().chapter(),
+        h.state().coach().repertoire().chapter(),
         1,
         "the new chapter is shown"
     );
@@ -733,7 +733,7 @@ fn chapters_are_added_renamed_moved_and_deleted_with_undo() {
     assert_eq!(
         h.state()
             .coach()
-            .workshop()
+            .repertoire()
             .document()
             .unwrap()
             .chapters()
@@ -765,7 +765,7 @@ fn a_save_is_read_again_where_the_book_has_the_file() {
     )
     .unwrap();
     let mut h = window();
-    // The file is the drill's book (the Book tab) and open in the workshop.
+    // The file is the drill's book (the Book tab) and open in the repertoire editor.
     common::load_repertoire_in_window(&mut h, path.clone());
     let before = h.state().coach().graph().node_count();
     click(&mut h, "Repertoire");

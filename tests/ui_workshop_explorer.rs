@@ -7,9 +7,9 @@
 use egui_kittest::kittest::Queryable as _;
 use hastings::book::explorer::ExplorerFilter;
 use hastings::coach::Command;
+use hastings::coach::repertoire::RepertoireCommand;
+use hastings::coach::repertoire_gaps::{MissingHere, MissingReply};
 use hastings::coach::settings::{Settings, Side};
-use hastings::coach::workshop::WorkshopCommand;
-use hastings::coach::workshop_gaps::{MissingHere, MissingReply};
 use shakmaty::Chess;
 
 mod common;
@@ -25,9 +25,9 @@ fn click(h: &mut AppHarness, label: &str) {
 
 /// The replies missing at the cursor, the gaps computed for the document as it is.
 fn missing(h: &mut AppHarness) -> Vec<MissingReply> {
-    h.state_mut().coach_mut().finish_workshop_gaps();
+    h.state_mut().coach_mut().finish_repertoire_gaps();
     h.run();
-    match h.state().coach().workshop_gaps().missing() {
+    match h.state().coach().repertoire_gaps().missing() {
         MissingHere::OpponentToMove(replies) => replies.clone(),
         other => panic!("{other:?}"),
     }
@@ -49,8 +49,9 @@ fn the_missing_replies_come_from_the_explorer_games_when_ticked() {
     // widgets are driven in tests/ui_workshop.rs).
     click(&mut h, "Repertoire");
     let path = temp_dir("workshop-explorer").join("mine.pgn");
-    let workshop = |h: &mut AppHarness, c| h.state_mut().coach_mut().apply(Command::Workshop(c));
-    workshop(&mut h, WorkshopCommand::New(Side::White, path));
+    let repertoire =
+        |h: &mut AppHarness, c| h.state_mut().coach_mut().apply(Command::Repertoire(c));
+    repertoire(&mut h, RepertoireCommand::New(Side::White, path));
     h.run();
     click(&mut h, "Add moves");
     let e4 = san_moves("e4")[0];

@@ -64,7 +64,7 @@ impl Coach {
     /// Carries out one command (the events it sends are the caller's to carry out).
     pub(super) fn apply_command(&mut self, command: Command) {
         if command.restarts_drill() {
-            self.end_play_on();
+            self.play_on.end();
         }
         match command {
             Command::Action(action) => self.apply_action(action),
@@ -141,10 +141,10 @@ impl Coach {
             Command::RecordDeviations => self.record_deviations(),
             Command::AddAnswer(moves) => self.add_answer(&moves),
             Command::CompareGames(path) => self.check_games(path),
-            Command::PlayOn(c) => self.apply_play_on(c),
+            Command::PlayOn(c) => self.play_on.apply(c, &mut self.ctx),
             Command::Explorer(c) => self.explorer.apply(c, &mut self.ctx),
-            Command::Workshop(c) => self.apply_workshop(c),
-            Command::Verdict(c) => self.apply_verdict(c),
+            Command::Repertoire(c) => self.apply_repertoire(c),
+            Command::Verdict(c) => self.verdict.apply(c, &mut self.ctx),
             Command::ShowPly(ply) => self.ctx.session.view(ply),
             Command::ShowCurrent => self.ctx.session.view(self.ctx.session.moves().len()),
             Command::SetLearner(color) => {
@@ -174,7 +174,7 @@ impl Coach {
                 }
             }
             Command::DrillFrom(moves) => {
-                self.stop_workshop_training();
+                self.stop_repertoire_training();
                 // The learner plays the side to move there (the moves start from the
                 // standard position), as when the position was missed.
                 let turn = if moves.len() % 2 == 0 {
@@ -284,7 +284,10 @@ impl Coach {
         if self.ctx.settings.play_on != old.play_on {
             let play_on = self.ctx.settings.play_on.clone();
             self.ctx.settings.play_on = old.play_on;
-            self.apply_play_on(super::play_on::PlayOnCommand::Settings(play_on));
+            self.play_on.apply(
+                super::play_on::PlayOnCommand::Settings(play_on),
+                &mut self.ctx,
+            );
         }
     }
 
@@ -319,9 +322,11 @@ impl Coach {
         if self.play_on.is_active() {
             match action {
                 Action::TakeBack | Action::StepBack => {
-                    return self.apply_play_on(super::play_on::PlayOnCommand::TakeBack);
+                    return self
+                        .play_on
+                        .apply(super::play_on::PlayOnCommand::TakeBack, &mut self.ctx);
                 }
-                Action::NewLine => self.end_play_on(),
+                Action::NewLine => self.play_on.end(),
                 _ => {}
             }
         }
@@ -337,7 +342,7 @@ impl Coach {
                     // "Train this" in the Repertoire tab: each line starts at its node.
                     let restarted = match self.repertoire.gaps.train_root.clone() {
                         Some(root) => {
-                            self.take_workshop_edits();
+                            self.take_repertoire_edits();
                             self.ctx.session.start_after(&root).is_ok()
                         }
                         None => false,
@@ -391,7 +396,7 @@ impl Coach {
                 self.ctx.last_reply = None;
             }
             Action::Explore => self.sampled_lines.start(&mut self.ctx),
-            Action::PlayOn => self.start_play_on(),
+            Action::PlayOn => self.play_on.start(&mut self.ctx),
             Action::Quit => self.ctx.notify(Notice::Close),
             // Carried out above (in the drill) or disabled (playing on).
             Action::StepBack | Action::StepForward | Action::ToStart | Action::ToCurrent => {}
@@ -495,6 +500,36 @@ impl Coach {
                     i + 1
                 ));
             }
+        }
+    }
+
+    /// Takes back the mistake counted for the move shown: the drill's count (review
+    /// mode's card in review), the progress at the position; whether one was counted.
+    pub(super) fn forgive_mistake(&mut self) -> bool {
+        let before = self.ctx.session.position().clone();
+        let forgiven = match self.with_drill(|d| d.forgive_mistake()) {
+            Some(forgiven) => forgiven,
+            None => self.ctx.session.forgive_mistake(),
+        };
+        if forgiven {
+            self.ctx.progress.progress_mut().forgive_mistake(&before);
+        }
+        forgiven
+    }
+
+    /// Takes back the move outside the book and plays the book move `book` instead
+    /// (graded in review mode: helped), saying `message` once it is played.
+    pub(super) fn play_book_move_instead(&mut self, book: Move, message: String) {
+        self.ctx.session.try_again();
+        self.ctx.last_reply = None;
+        let outcome = match self.review_play(book) {
+            Some(outcome) => outcome,
+            None => self.ctx.session.play(book),
+        };
+        if let MoveOutcome::Accepted { .. } = outcome {
+            self.ctx.message = Some(message);
+            self.ctx.animate(book);
+            self.ctx.drill_move_sound();
         }
     }
 }

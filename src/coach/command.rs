@@ -228,7 +228,7 @@ pub enum Command {
     /// Playing on against an engine.
     PlayOn(super::play_on::PlayOnCommand),
     /// The Repertoire tab: edit the repertoire file, walk its tree, save.
-    Workshop(super::workshop::WorkshopCommand),
+    Repertoire(super::repertoire::RepertoireCommand),
     /// The Explorer tab: open an index, change the filter.
     Explorer(super::explorer::ExplorerCommand),
     /// Accept a move outside the book found also good, or add it to the repertoire.
@@ -252,6 +252,22 @@ pub enum Command {
     SaveLines(Vec<crate::book::OpeningLine>, PathBuf),
     /// Write this style profile to this file.
     SaveProfileTo(Box<crate::sampler::profile::StyleProfile>, PathBuf),
+}
+
+impl Command {
+    /// Whether the command starts another drill (the play-on game ends then: the
+    /// board shows the drill again).
+    pub fn restarts_drill(&self) -> bool {
+        matches!(
+            self,
+            Command::SetLearner(_)
+                | Command::DrillFrom(_)
+                | Command::DrillAt(..)
+                | Command::SetDrillMode(_)
+                | Command::BackToRepertoire
+                | Command::Explorer(super::explorer::ExplorerCommand::Prepare)
+        )
+    }
 }
 
 /// The book a position is drilled on (Coverage tab).

@@ -38,6 +38,21 @@ pub enum Event {
     ShowInRepertoire(Vec<Move>),
     /// Show this message in the drill panel (after the events sent before it).
     Message(String),
+    /// Stop counting the move shown (outside the book) as a mistake: the drill's or
+    /// review mode's count and the progress at the position; the verdict is told when
+    /// it was.
+    ForgiveMistake,
+    /// Take back the move outside the book and play this book move instead (review
+    /// mode grading it), showing `message` once it is played.
+    PlayBookMoveInstead {
+        /// The book move.
+        book: Move,
+        /// What the drill panel says then.
+        message: String,
+    },
+    /// Add these moves (from the standard start) to a copy of the learner's repertoire
+    /// file, as the Coverage tab's "Add answer" does.
+    AddAnswer(Vec<Move>),
 }
 
 /// The board the window shows, as the features that follow it read it.

@@ -394,7 +394,7 @@ impl Coach {
     /// book (a gap, which the repertoire cannot drill). Falls back to the other book when
     /// the game reached the position through positions outside the first.
     pub(crate) fn drill_at(&mut self, moves: &[Move], book: DrillBook) {
-        self.stop_workshop_training();
+        self.stop_repertoire_training();
         let Some((repertoire, theory)) = self.coverage_books() else {
             self.ctx.message = Some("Drilling a position needs your repertoire.".to_owned());
             return;
@@ -447,7 +447,7 @@ impl Coach {
         let Some(repertoire) = self.coverage.set_aside.take() else {
             return;
         };
-        self.stop_workshop_training();
+        self.stop_repertoire_training();
         let theory = self.ctx.workspace.theory();
         self.ctx.session.set_graph(Arc::clone(&repertoire));
         self.ctx.session.set_theory(theory);

@@ -88,7 +88,8 @@ impl Coach {
     /// drill's line as "Export" writes it.
     pub(crate) fn copy_pgn(&mut self) {
         if self.play_on.is_active() {
-            self.apply_play_on(play_on::PlayOnCommand::CopyPgn);
+            self.play_on
+                .apply(play_on::PlayOnCommand::CopyPgn, &mut self.ctx);
             return;
         }
         let mut out = Vec::new();
@@ -187,8 +188,8 @@ impl Coach {
     fn set_book(&mut self, graph: Arc<PositionGraph>, theory: Option<Arc<PositionGraph>>) {
         self.sampled_lines.reset();
         let repertoire = theory.is_some();
-        // The workshop's subtree is trained no more: this is another book.
-        self.stop_workshop_training();
+        // The repertoire editor's subtree is trained no more: this is another book.
+        self.stop_repertoire_training();
         self.ctx.session.set_graph(Arc::clone(&graph));
         self.ctx.session.set_theory(theory);
         let old = std::mem::replace(&mut self.ctx.graph, graph);

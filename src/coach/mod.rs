@@ -26,13 +26,14 @@
 //!   [`sampled_lines`]: the chart's "Explore", lines sampled on a thread; [`jobs`]:
 //!   making a Polyglot book; [`style`]: the learner's style and the repertoires'
 //!   sides; [`check`]: the engine check of the repertoire, as a job; [`drill`]: the
-//!   drill's state beside the session.
+//!   drill's state beside the session; [`play_on`]: playing on against an engine;
+//!   [`verdict`]: a move outside the book judged by an engine; [`repertoire`]: the
+//!   repertoire editor (the file open in the Repertoire tab, edits, undo, saving).
 //! - Not yet in their own folders (still `impl Coach`): [`apply`]: carrying commands
 //!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
 //!   [`coverage`]: the Coverage tab's work (exposure, gap drills, adding an answer);
-//!   [`compare_games`]; [`play_on`]: playing on against an engine; [`verdict`]: a move
-//!   outside the book judged by an engine; [`workshop`], [`workshop_coach`],
-//!   [`workshop_gaps`]: the Repertoire tab.
+//!   [`compare_games`]; [`repertoire_coach`], [`repertoire_gaps`]: the Repertoire
+//!   tab's commands, book and gaps, and "Train this".
 //! - Owning their state, not yet in a folder: [`optimize`]: fitting the memory model
 //!   (review mode's); [`missed`]: the most-missed positions (the coverage's).
 //! - Shared: [`sounds`]: which sound a move makes; [`report`], [`moves`], [`format`](mod@format).
@@ -55,6 +56,10 @@ pub mod notice;
 pub mod optimize;
 pub mod play_on;
 pub mod predictor;
+pub mod repertoire;
+pub mod repertoire_coach;
+pub mod repertoire_gaps;
+mod repertoire_train;
 pub mod report;
 pub mod review;
 pub mod sampled_lines;
@@ -62,10 +67,6 @@ pub mod settings;
 pub mod sounds;
 pub mod style;
 pub mod verdict;
-pub mod workshop;
-pub mod workshop_coach;
-pub mod workshop_gaps;
-mod workshop_train;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -117,7 +118,7 @@ pub struct Coach {
     /// The engine's verdict on a move outside the book.
     pub(crate) verdict: verdict::VerdictState,
     /// The Repertoire tab: the file being edited and its book.
-    pub(crate) repertoire: workshop_coach::RepertoireState,
+    pub(crate) repertoire: repertoire_coach::RepertoireTab,
     /// The Explorer tab: the open index, its filter, the moves on the board.
     pub(crate) explorer: explorer::ExplorerState,
     /// What strong players are predicted to play at the position shown.
@@ -147,7 +148,7 @@ impl Coach {
         let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
         workspace.restore();
         let review_log = progress_file.as_deref().and_then(review::review_log_path);
-        let workshop_dir = progress_file
+        let repertoire_dir = progress_file
             .as_deref()
             .and_then(std::path::Path::parent)
             .map(std::path::Path::to_path_buf);
@@ -180,9 +181,9 @@ impl Coach {
             jobs: jobs::MakeBookJob::default(),
             check: check::CheckState::default(),
             verdict: verdict::VerdictState::default(),
-            repertoire: workshop_coach::RepertoireState {
-                editor: workshop::WorkshopState::with_data_dir(workshop_dir),
-                gaps: workshop_gaps::GapsState::default(),
+            repertoire: repertoire_coach::RepertoireTab {
+                editor: repertoire::RepertoireState::with_data_dir(repertoire_dir),
+                gaps: repertoire_gaps::GapsState::default(),
             },
             explorer: explorer::ExplorerState::default(),
             predictor: predictor::PredictorState::default(),
@@ -191,7 +192,7 @@ impl Coach {
         if coach.ctx.review_log.is_some() {
             coach.set_drill_mode(drill_mode);
         }
-        coach.reopen_workshop();
+        coach.reopen_repertoire();
         coach
     }
 
@@ -341,6 +342,63 @@ impl Coach {
         }
     }
 
+    /// The play-on game, if the learner is playing on.
+    pub fn play_on(&self) -> Option<&crate::trainer::play_on::PlayOn> {
+        self.play_on.game()
+    }
+
+    /// The notice of the play-on panel (an engine that failed, the end of the game).
+    pub fn play_on_notice(&self) -> Option<&str> {
+        self.play_on.notice()
+    }
+
+    /// The play-on game as PGN, the book part and the engine part marked.
+    pub fn play_on_pgn(&self) -> Option<String> {
+        self.play_on.pgn()
+    }
+
+    /// For the screenshot (`--tab play-on`): the learner plays the side that is not to
+    /// move after the moves shown, so the engine moves first; the arrow is on.
+    pub fn show_play_on(&mut self) {
+        self.play_on.show(&mut self.ctx);
+    }
+
+    /// The engine's verdict on the learner's move outside the book, and its checker.
+    pub fn verdict(&self) -> &verdict::VerdictState {
+        &self.verdict
+    }
+
+    /// Whether a verdict on the move outside the book is on its way.
+    pub fn is_checking_move(&self) -> bool {
+        self.verdict.is_checking(&self.ctx)
+    }
+
+    /// Whether the move checker is analysing the book's moves ahead of the learner's
+    /// move.
+    pub fn is_analysing_ahead(&self) -> bool {
+        self.verdict.is_analysing_ahead(&self.ctx)
+    }
+
+    /// Checks moves outside the book with `engine`, searching each position within
+    /// `limits` (the window: [`CHECK_TIME`](crate::trainer::verdict::checker::CHECK_TIME))
+    /// and keeping the analyses in `store`, which should hold that engine's at those
+    /// limits (`None`: the data folder's cache for them, as by default). The engine
+    /// starts when the learner is next to move (one already started is stopped).
+    pub fn set_move_checker(
+        &mut self,
+        engine: crate::trainer::verdict::checker::CheckEngine,
+        store: Option<crate::trainer::verdict::checker::SharedStore>,
+        limits: crate::engine::Limits,
+    ) {
+        self.verdict = verdict::VerdictState::with_checker(engine, store, limits);
+    }
+
+    /// Keeps the move checker's analyses in `store` from now on (the workspace's cache
+    /// on disk); the engine stays as chosen.
+    pub fn set_analysis_store(&mut self, store: crate::trainer::verdict::checker::SharedStore) {
+        self.verdict.set_store(store);
+    }
+
     /// The chart's "Explore": the running exploration and the last finished one.
     pub fn sampled_lines(&self) -> &sampled_lines::SampledLinesState {
         &self.sampled_lines
@@ -425,8 +483,8 @@ impl Coach {
         self.sampled_lines.is_running()
             || self.is_loading()
             || self.coverage.job.is_some()
-            || self.play_on_busy()
-            || self.verdict_busy()
+            || self.play_on.busy(&self.ctx)
+            || self.verdict.busy(&self.ctx)
             || (self.ctx.screenshot && self.predictor.is_running())
     }
 
@@ -484,7 +542,8 @@ impl Coach {
                 match event {
                     Event::PlayOnBoard(mv) => {
                         if self.play_on.is_active() {
-                            self.apply_play_on(play_on::PlayOnCommand::Play(mv));
+                            self.play_on
+                                .apply(play_on::PlayOnCommand::Play(mv), &mut self.ctx);
                         } else {
                             self.apply_command(Command::Play(mv));
                         }
@@ -493,12 +552,21 @@ impl Coach {
                     Event::NewLine => self.apply_command(Command::Action(Action::NewLine)),
                     Event::ShowInRepertoire(moves) => {
                         if self.repertoire.editor.file().is_some() {
-                            let go = workshop::WorkshopCommand::GoToMoves(moves);
-                            self.apply_command(Command::Workshop(go));
+                            let go = repertoire::RepertoireCommand::GoToMoves(moves);
+                            self.apply_command(Command::Repertoire(go));
                             self.ctx.notify(Notice::ShowRepertoire);
                         }
                     }
                     Event::Message(text) => self.ctx.message = Some(text),
+                    Event::ForgiveMistake => {
+                        if self.forgive_mistake() {
+                            self.verdict.set_forgiven();
+                        }
+                    }
+                    Event::PlayBookMoveInstead { book, message } => {
+                        self.play_book_move_instead(book, message);
+                    }
+                    Event::AddAnswer(moves) => self.add_answer(&moves),
                 }
             }
         }
@@ -514,23 +582,23 @@ impl Coach {
         self.poll_coverage();
         let found = self.check.poll_frame(&mut self.ctx);
         if !found.is_empty() {
-            self.share_analyses(&found);
+            self.verdict.share_analyses(&found);
         }
         self.jobs.poll(&mut self.ctx);
         if self.play_on.is_active() {
-            self.play_on_logic();
+            self.play_on.poll(&mut self.ctx);
         } else {
             self.computer_reply();
         }
         self.review_logic();
-        self.verdict_logic();
+        self.verdict.poll(&mut self.ctx, self.play_on.is_active());
         self.record_completions();
         self.ctx.progress.poll();
         self.coverage.missed.poll(&self.ctx);
         let board = self.board_shown();
         self.explorer.poll(&mut self.ctx, &board);
         self.predictor.poll(&self.ctx, &board);
-        self.workshop_logic();
+        self.repertoire_logic();
         self.run_events();
     }
 

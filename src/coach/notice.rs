@@ -31,7 +31,7 @@ pub enum Notice {
     /// Show the Repertoire tab (a position was sent there).
     ShowRepertoire,
     /// Let the user choose a file for the Repertoire tab (a file dialog).
-    ChooseWorkshopFile(WorkshopFile),
+    ChooseRepertoireFile(RepertoireTarget),
     /// Let the user choose an explorer index (a directory).
     ChooseExplorer,
     /// Let the user choose a style profile to load.
@@ -53,7 +53,7 @@ pub enum Notice {
 
 /// What a file is chosen for in a file dialog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WorkshopFile {
+pub enum RepertoireTarget {
     /// A PGN file to open.
     Open,
     /// Where to create a new repertoire for this side.

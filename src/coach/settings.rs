@@ -101,7 +101,7 @@ pub struct Settings {
     /// (its unsaved edits offered first).
     pub workshop_file: Option<PathBuf>,
     /// What the Repertoire tab's "Train this" drills.
-    pub workshop_train: WorkshopTrain,
+    pub workshop_train: RepertoireTrain,
     /// Whether the Repertoire tab's missing replies come from the Explorer tab's games
     /// (its index, source and filters) instead of the book, while an index is open.
     pub workshop_explorer: bool,
@@ -111,7 +111,7 @@ pub struct Settings {
 /// it leaves out, and the subtree it drills (taken up again at the next start).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct WorkshopTrain {
+pub struct RepertoireTrain {
     /// Per repertoire file, the titles of the chapters left out of the drill.
     pub left_out: BTreeMap<PathBuf, Vec<String>>,
     /// While the drill trains a subtree: the file and the moves to it (UCI, from the
@@ -119,7 +119,7 @@ pub struct WorkshopTrain {
     pub drilling: Option<(PathBuf, Vec<String>)>,
 }
 
-impl WorkshopTrain {
+impl RepertoireTrain {
     /// Whether the chapter titled `title` of `file` is drilled.
     pub fn drills(&self, file: &Path, title: &str) -> bool {
         self.left_out
@@ -169,7 +169,7 @@ impl Default for Settings {
             review_at_position: false,
             show_human_moves: true,
             workshop_file: None,
-            workshop_train: WorkshopTrain::default(),
+            workshop_train: RepertoireTrain::default(),
             workshop_explorer: false,
         }
     }

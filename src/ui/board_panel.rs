@@ -14,7 +14,7 @@ use super::command::Command;
 use super::drill_panel::last_move_annotation;
 use crate::book::MoveAnnotation;
 use crate::coach::Coach;
-use crate::coach::workshop::WorkshopCommand;
+use crate::coach::repertoire::RepertoireCommand;
 use crate::trainer::Phase;
 use crate::trainer::review_drill::ReviewStep;
 
@@ -58,13 +58,13 @@ pub(super) fn board_panel_ui(
     }
 }
 
-/// The board in the Repertoire tab: the position at the workshop's cursor, the last
+/// The board in the Repertoire tab: the position at the repertoire editor's cursor, the last
 /// move, the move's `[%cal]` arrows and `[%csl]` circles; a move played goes to the
-/// workshop (added with "Add moves" on). The right button draws marks as on lichess: a
+/// repertoire editor (added with "Add moves" on). The right button draws marks as on lichess: a
 /// drag an arrow, a click a circle, green, red with Shift (or Ctrl), blue with Alt,
 /// yellow with both; the same mark again takes it away.
-pub(super) fn workshop_board_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    let w = coach.workshop();
+pub(super) fn repertoire_board_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    let w = coach.repertoire();
     let Some(position) = w.position() else {
         return;
     };
@@ -94,7 +94,7 @@ pub(super) fn workshop_board_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<C
         .centered_and_justified(|ui| board_ui(ui, &view, orientation))
         .inner;
     if let Some(mv) = response.played {
-        commands.push(Command::Workshop(WorkshopCommand::Play(mv)));
+        commands.push(Command::Repertoire(RepertoireCommand::Play(mv)));
     }
     let painter = ui.painter_at(response.squares);
     for (colour, sq) in &note.circles {
@@ -103,7 +103,7 @@ pub(super) fn workshop_board_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<C
         painter.circle_stroke(r.center(), r.width() * 0.44, stroke);
     }
     if let Some(command) = right_button_mark(ui, response.squares, orientation) {
-        commands.push(Command::Workshop(command));
+        commands.push(Command::Repertoire(command));
     }
 }
 
@@ -124,7 +124,7 @@ fn right_button_mark(
     ui: &Ui,
     squares: egui::Rect,
     orientation: crate::ui::board::Orientation,
-) -> Option<WorkshopCommand> {
+) -> Option<RepertoireCommand> {
     let id = ui.make_persistent_id("hastings_workshop_marks");
     let (pressed, released, pos, modifiers) = ui.input(|i| {
         (
@@ -160,9 +160,9 @@ fn right_button_mark(
         (true, true) => 'Y',
     };
     Some(if from == to {
-        WorkshopCommand::ToggleCircle(colour, from)
+        RepertoireCommand::ToggleCircle(colour, from)
     } else {
-        WorkshopCommand::ToggleArrow(colour, from, to)
+        RepertoireCommand::ToggleArrow(colour, from, to)
     })
 }
 

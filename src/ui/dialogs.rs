@@ -13,7 +13,7 @@ use super::import_report::open_dialog_ui;
 use crate::book::OpeningLine;
 use crate::coach::explorer::ExplorerCommand;
 use crate::coach::play_on::PlayOnCommand;
-use crate::coach::workshop::WorkshopFile;
+use crate::coach::repertoire::RepertoireTarget;
 use crate::job::{Job, JobPoll};
 use crate::sampler::profile::StyleProfile;
 use crate::workspace::FileMode;
@@ -36,7 +36,7 @@ enum Purpose {
     /// Where to save the play-on game.
     SaveGame,
     /// A file for the Repertoire tab.
-    Workshop(WorkshopFile),
+    Repertoire(RepertoireTarget),
 }
 
 /// How the system's dialog asks.
@@ -127,17 +127,17 @@ impl Purpose {
                 &[PGN],
                 "play-on.pgn",
             ),
-            Purpose::Workshop(WorkshopFile::Open) => {
+            Purpose::Repertoire(RepertoireTarget::Open) => {
                 spec("Open a repertoire to edit", "Open", Ask::File, &[PGN], "")
             }
-            Purpose::Workshop(WorkshopFile::New(side)) => spec(
+            Purpose::Repertoire(RepertoireTarget::New(side)) => spec(
                 "Where to create the new repertoire",
                 "Create",
                 Ask::Save,
                 &[PGN],
                 &format!("{}-repertoire.pgn", side.name().to_lowercase()),
             ),
-            Purpose::Workshop(WorkshopFile::SaveAs) => {
+            Purpose::Repertoire(RepertoireTarget::SaveAs) => {
                 spec("Save the repertoire as", "Save", Ask::Save, &[PGN], "")
             }
         }
@@ -159,7 +159,7 @@ impl Purpose {
             },
             Purpose::SaveProfile(profile) => Command::SaveProfileTo(profile, paths.swap_remove(0)),
             Purpose::SaveGame => Command::PlayOn(PlayOnCommand::SaveTo(paths.swap_remove(0))),
-            Purpose::Workshop(what) => Command::Workshop(what.chosen(paths.swap_remove(0))),
+            Purpose::Repertoire(what) => Command::Repertoire(what.chosen(paths.swap_remove(0))),
         })
     }
 
@@ -288,8 +288,8 @@ impl Dialogs {
     }
 
     /// Opens the file dialog for a file of the Repertoire tab.
-    pub(super) fn start_workshop_dialog(&mut self, ctx: &egui::Context, what: WorkshopFile) {
-        self.choose(ctx, Purpose::Workshop(what));
+    pub(super) fn start_repertoire_dialog(&mut self, ctx: &egui::Context, what: RepertoireTarget) {
+        self.choose(ctx, Purpose::Repertoire(what));
     }
 
     /// Opens the file dialog for PGN files and Polyglot books.

@@ -54,6 +54,8 @@ pub mod pieces;
 mod play_on_panel;
 mod profile_panel;
 mod progress_panel;
+mod repertoire_missing;
+mod repertoire_panel;
 mod review_panel;
 mod screenshot;
 mod settings_notice;
@@ -66,8 +68,6 @@ mod timings;
 mod top_bar;
 mod verdict_panel;
 mod welcome;
-mod workshop_missing;
-mod workshop_panel;
 
 pub use crate::coach::format;
 pub use app::TrainerApp;

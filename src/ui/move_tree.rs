@@ -14,7 +14,7 @@ use eframe::egui;
 use egui::{Color32, RichText, Ui};
 
 use crate::book::document::{GameTree, Node, NodeId};
-use crate::coach::workshop::WorkshopCommand;
+use crate::coach::repertoire::RepertoireCommand;
 
 /// The glyphs the menu offers, with their NAGs.
 pub(super) const GLYPHS: [(u8, &str); 6] = [
@@ -29,8 +29,8 @@ pub(super) const GLYPHS: [(u8, &str); 6] = [
 /// What the tree asks of the panel.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum TreeAction {
-    /// A command for the workshop.
-    Command(WorkshopCommand),
+    /// A command for the repertoire editor.
+    Command(RepertoireCommand),
     /// Open the comment editor for this move.
     EditComment(NodeId),
 }
@@ -150,7 +150,7 @@ impl Drawer<'_> {
             .small_button("…")
             .on_hover_text("More moves: click to go there");
         if response.clicked() {
-            *self.action = Some(TreeAction::Command(WorkshopCommand::Goto(id)));
+            *self.action = Some(TreeAction::Command(RepertoireCommand::Goto(id)));
         }
     }
 
@@ -214,7 +214,7 @@ impl Drawer<'_> {
             response.scroll_to_me(None);
         }
         if response.clicked() {
-            *self.action = Some(TreeAction::Command(WorkshopCommand::Goto(id)));
+            *self.action = Some(TreeAction::Command(RepertoireCommand::Goto(id)));
         }
         response.context_menu(|ui| {
             if let Some(a) = move_menu_ui(ui, self.tree, node, id) {
@@ -243,25 +243,25 @@ fn comment_ui(ui: &mut Ui, text: &str) {
 
 /// The right-click menu of a move.
 fn move_menu_ui(ui: &mut Ui, tree: &GameTree, node: &Node, id: NodeId) -> Option<TreeAction> {
-    let mut chosen: Option<WorkshopCommand> = None;
+    let mut chosen: Option<RepertoireCommand> = None;
     let is_main = node
         .parent()
         .and_then(|p| tree.node(p))
         .is_none_or(|p| p.children().first() == Some(&id));
     if ui.button("Delete from here").clicked() {
-        chosen = Some(WorkshopCommand::Delete(id));
+        chosen = Some(RepertoireCommand::Delete(id));
     }
     if !is_main && ui.button("Promote variation").clicked() {
-        chosen = Some(WorkshopCommand::Promote(id));
+        chosen = Some(RepertoireCommand::Promote(id));
     }
     if !is_main && ui.button("Make main line").clicked() {
-        chosen = Some(WorkshopCommand::PromoteToMain(id));
+        chosen = Some(RepertoireCommand::PromoteToMain(id));
     }
     ui.horizontal(|ui| {
         for (nag, g) in GLYPHS {
             let on = node.nags().contains(&nag);
             if ui.selectable_label(on, g).clicked() {
-                chosen = Some(WorkshopCommand::ToggleNag(id, nag));
+                chosen = Some(RepertoireCommand::ToggleNag(id, nag));
             }
         }
     });

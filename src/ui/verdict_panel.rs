@@ -29,9 +29,9 @@ fn judgement_color(judgement: Judgement) -> Color32 {
 
 /// The verdict block (drawn under "… is not in the book.").
 pub(super) fn verdict_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    if let Some(v) = coach.move_verdict() {
+    if let Some(v) = coach.verdict().answer() {
         verdict_shown_ui(ui, coach, v, commands);
-    } else if let Some(reason) = coach.move_check_failure() {
+    } else if let Some(reason) = coach.verdict().failure() {
         ui.add(
             egui::Label::new(
                 RichText::new(format!("Your move could not be checked: {reason}.")).weak(),
@@ -44,10 +44,10 @@ pub(super) fn verdict_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>
         ui.label(RichText::new("Checking your move…").italics().weak())
             .on_hover_text(format!(
                 "{} compares it with the book move",
-                coach.move_checker_engine().unwrap_or("The engine")
+                coach.verdict().engine().unwrap_or("The engine")
             ));
     }
-    if let Some(notice) = coach.move_checker_notice() {
+    if let Some(notice) = coach.verdict().notice() {
         ui.add(egui::Label::new(RichText::new(notice).small().weak()).wrap());
     }
 }
@@ -57,7 +57,7 @@ fn verdict_shown_ui(ui: &mut Ui, coach: &Coach, v: &Verdict, commands: &mut Vec<
     ui.add(egui::Label::new(RichText::new(v.headline()).strong().color(color)).wrap())
         .on_hover_text(format!(
             "{} at depth {}: {} after your move, {} after {}",
-            coach.move_checker_engine().unwrap_or("The engine"),
+            coach.verdict().engine().unwrap_or("The engine"),
             v.depth,
             v.played_outlook.for_white(v.learner),
             v.book_outlook.for_white(v.learner),
@@ -82,7 +82,7 @@ fn verdict_shown_ui(ui: &mut Ui, coach: &Coach, v: &Verdict, commands: &mut Vec<
     if !v.judgement.is_good() {
         return;
     }
-    if coach.is_move_forgiven() {
+    if coach.verdict().is_forgiven() {
         ui.label(RichText::new("Not counted as a mistake.").color(color));
     }
     ui.horizontal_wrapped(|ui| {
@@ -114,7 +114,7 @@ fn verdict_shown_ui(ui: &mut Ui, coach: &Coach, v: &Verdict, commands: &mut Vec<
 /// next one lighter (the board shows the position after the move played, where the
 /// refutation starts); none for a move that is also good.
 pub(super) fn refutation_arrows(coach: &Coach) -> Vec<Arrow> {
-    let Some(v) = coach.move_verdict().filter(|v| !v.judgement.is_good()) else {
+    let Some(v) = coach.verdict().answer().filter(|v| !v.judgement.is_good()) else {
         return Vec::new();
     };
     v.refutation

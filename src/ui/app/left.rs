@@ -8,7 +8,7 @@ use super::{LeftTab, TrainerApp};
 use crate::coach::Command;
 use crate::ui::{
     book_panel, coverage_panel, folding, learner_style_panel, profile_panel, progress_panel,
-    review_panel, sounds, style_panel, workshop_panel,
+    repertoire_panel, review_panel, sounds, style_panel,
 };
 
 impl TrainerApp {
@@ -67,10 +67,10 @@ impl TrainerApp {
                 learner_style_panel::learner_style_panel_ui(ui, state, &mut settings.learner_name);
             }
             LeftTab::Repertoire => {
-                workshop_panel::workshop_panel_ui(
+                repertoire_panel::repertoire_panel_ui(
                     ui,
                     &self.coach,
-                    &mut self.workshop_form,
+                    &mut self.repertoire_form,
                     commands,
                 );
             }

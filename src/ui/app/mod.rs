@@ -25,12 +25,12 @@ use super::command::{Action, ActionUi, Command};
 use super::dialogs::Dialogs;
 use super::folding;
 use super::make_book_panel::MakeBookForm;
+use super::repertoire_missing;
+use super::repertoire_panel::{self, RepertoireForm};
 use super::screenshot::ScreenshotPlan;
 use super::sounds::SoundPlayer;
 use super::timings::Timings;
 use super::welcome::{self, Welcome};
-use super::workshop_missing;
-use super::workshop_panel::{self, WorkshopForm};
 use super::{
     board_panel, board_theme, drill_panel, import_report, move_box, play_on_panel, side_question,
     top_bar,
@@ -97,7 +97,7 @@ pub struct TrainerApp {
     /// "Start here", shown to a new user until they start or skip.
     pub(super) welcome: Option<Welcome>,
     /// What is being typed in the Repertoire tab.
-    pub(super) workshop_form: WorkshopForm,
+    pub(super) repertoire_form: RepertoireForm,
 }
 
 impl TrainerApp {
@@ -236,7 +236,7 @@ impl TrainerApp {
             settings_saved: None,
             settings_notice: None,
             welcome: None,
-            workshop_form: WorkshopForm::default(),
+            repertoire_form: RepertoireForm::default(),
         }
     }
 
@@ -320,7 +320,7 @@ impl TrainerApp {
         self.coach
             .set_coverage_shown(self.left_tab == LeftTab::Coverage);
         self.coach
-            .set_workshop_shown(self.left_tab == LeftTab::Repertoire);
+            .set_repertoire_shown(self.left_tab == LeftTab::Repertoire);
         let loading = self.coach.is_loading();
         self.coach.logic();
         if let Some(t) = &self.timings
@@ -374,7 +374,9 @@ impl TrainerApp {
                 Notice::ChooseFiles => self.dialogs.start_file_dialog(ctx),
                 Notice::ChooseGames => self.dialogs.start_games_dialog(ctx),
                 Notice::ChooseExplorer => self.dialogs.start_explorer_dialog(ctx),
-                Notice::ChooseWorkshopFile(what) => self.dialogs.start_workshop_dialog(ctx, what),
+                Notice::ChooseRepertoireFile(what) => {
+                    self.dialogs.start_repertoire_dialog(ctx, what)
+                }
                 Notice::ShowDrill => {
                     if self.left_tab == LeftTab::Repertoire {
                         self.left_tab = LeftTab::Style;
@@ -428,7 +430,7 @@ impl TrainerApp {
             || self.welcome.is_some()
             || self.settings_notice.is_some()
             || self.coach.side_question().is_some()
-            || self.coach.workshop().question().is_some();
+            || self.coach.repertoire().question().is_some();
         // The Repertoire tab's keys (arrows, undo, save) come before the drill's.
         // The explorer's game window, while it shows a game, takes the arrows first.
         let mut commands = crate::ui::explorer_game::explorer_game_keys(
@@ -436,11 +438,11 @@ impl TrainerApp {
             self.coach.explorer().game(),
             dialog_open,
         );
-        if self.shows_workshop() {
+        if self.shows_repertoire() {
             commands.extend(
-                workshop_panel::workshop_keys(ui.ctx(), dialog_open)
+                repertoire_panel::repertoire_keys(ui.ctx(), dialog_open)
                     .into_iter()
-                    .map(Command::Workshop),
+                    .map(Command::Repertoire),
             );
         }
         commands.extend(
@@ -513,14 +515,19 @@ impl TrainerApp {
                     }
                 });
         }
-        let workshop = self.shows_workshop();
+        let repertoire_shown = self.shows_repertoire();
         egui::Panel::right("hastings_drill")
             .resizable(false)
             .exact_size((window.x * 0.22).clamp(190.0, 360.0))
             .show(ui, |ui| {
-                if workshop {
-                    let w = self.coach.workshop();
-                    workshop_panel::move_tree_panel_ui(ui, w, &mut self.workshop_form, commands);
+                if repertoire_shown {
+                    let w = self.coach.repertoire();
+                    repertoire_panel::move_tree_panel_ui(
+                        ui,
+                        w,
+                        &mut self.repertoire_form,
+                        commands,
+                    );
                 } else {
                     drill_panel::drill_panel_ui(ui, &self.coach, commands);
                 }
@@ -534,8 +541,8 @@ impl TrainerApp {
                         let settings = self.coach.settings();
                         commands.push(folding::set_panels(settings, |p| p.chart = false));
                     }
-                    if workshop {
-                        workshop_missing::missing_panel_ui(ui, &self.coach, commands);
+                    if repertoire_shown {
+                        repertoire_missing::missing_panel_ui(ui, &self.coach, commands);
                     } else if self.coach.play_on.is_active() {
                         play_on_panel::engine_lines_ui(ui, &self.coach);
                     } else {
@@ -554,8 +561,8 @@ impl TrainerApp {
                 });
         }
         egui::CentralPanel::default().show(ui, |ui| {
-            if workshop {
-                board_panel::workshop_board_ui(ui, &self.coach, commands);
+            if repertoire_shown {
+                board_panel::repertoire_board_ui(ui, &self.coach, commands);
             } else if self.coach.play_on.is_active() {
                 play_on_panel::play_on_board_ui(ui, &self.coach, self.play_on_animation, commands);
             } else {
@@ -575,13 +582,13 @@ impl TrainerApp {
         crate::ui::explorer_game::explorer_game_ui(
             &ctx,
             self.coach.explorer().game(),
-            self.coach.workshop().file().is_some(),
+            self.coach.repertoire().file().is_some(),
             self.coach.orientation(),
             commands,
         );
         self.dialogs.windows_ui(&ctx, commands);
-        if let Some(question) = self.coach.workshop().question() {
-            workshop_panel::question_ui(&ctx, question, &mut self.workshop_form, commands);
+        if let Some(question) = self.coach.repertoire().question() {
+            repertoire_panel::question_ui(&ctx, question, &mut self.repertoire_form, commands);
         }
         if let Some(question) = self.coach.side_question() {
             side_question::side_question_ui(&ctx, question, commands);
@@ -607,10 +614,10 @@ impl TrainerApp {
 
     /// Whether the window shows the Repertoire tab's file: its tree on the right, its
     /// board, what is missing under it, and the tab's keys (else the drill's).
-    fn shows_workshop(&self) -> bool {
+    fn shows_repertoire(&self) -> bool {
         self.left_tab == LeftTab::Repertoire
             && self.coach.settings().panels.side
-            && self.coach.workshop().file().is_some()
+            && self.coach.repertoire().file().is_some()
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {

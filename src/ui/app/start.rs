@@ -11,8 +11,8 @@ use super::{LeftTab, TrainerApp};
 use crate::book::PositionGraph;
 use crate::coach::board_look::BoardLook;
 use crate::coach::explorer::{ExplorerCommand, ExplorerSource};
+use crate::coach::repertoire::RepertoireCommand;
 use crate::coach::settings::Settings;
-use crate::coach::workshop::WorkshopCommand;
 use crate::ui::command::Command;
 use crate::ui::screenshot::ScreenshotPlan;
 use crate::ui::sounds::SoundPlayer;
@@ -78,15 +78,18 @@ impl TrainerApp {
             return;
         }
         if tab == Some("repertoire") {
-            // The file open in the workshop, at the moves, its gaps worked out.
+            // The file open in the repertoire editor, at the moves, its gaps worked out.
             if let Some(path) = files.into_iter().next() {
-                self.apply(ctx, Command::Workshop(WorkshopCommand::Open(path)));
+                self.apply(ctx, Command::Repertoire(RepertoireCommand::Open(path)));
             }
             let moves = self.coach.session().moves().iter().map(|m| m.mv).collect();
-            self.apply(ctx, Command::Workshop(WorkshopCommand::GoToMoves(moves)));
+            self.apply(
+                ctx,
+                Command::Repertoire(RepertoireCommand::GoToMoves(moves)),
+            );
             self.left_tab = LeftTab::Repertoire;
-            self.coach.set_workshop_shown(true);
-            self.coach.finish_workshop_gaps();
+            self.coach.set_repertoire_shown(true);
+            self.coach.finish_repertoire_gaps();
             return;
         }
         if !files.is_empty() {

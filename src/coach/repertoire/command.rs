@@ -1,4 +1,4 @@
-//! What the Repertoire tab can ask of the workshop.
+//! What the Repertoire tab can ask of the repertoire editor.
 
 use std::path::PathBuf;
 
@@ -7,28 +7,28 @@ use shakmaty::{Move, Square};
 use crate::book::Side;
 use crate::book::document::NodeId;
 
-pub use crate::coach::notice::WorkshopFile;
+pub use crate::coach::notice::RepertoireTarget;
 
-impl WorkshopFile {
+impl RepertoireTarget {
     /// The command for the path chosen.
-    pub fn chosen(self, path: PathBuf) -> WorkshopCommand {
+    pub fn chosen(self, path: PathBuf) -> RepertoireCommand {
         match self {
-            WorkshopFile::Open => WorkshopCommand::Open(path),
-            WorkshopFile::New(side) => WorkshopCommand::New(side, path),
-            WorkshopFile::SaveAs => WorkshopCommand::SaveAs(path),
+            RepertoireTarget::Open => RepertoireCommand::Open(path),
+            RepertoireTarget::New(side) => RepertoireCommand::New(side, path),
+            RepertoireTarget::SaveAs => RepertoireCommand::SaveAs(path),
         }
     }
 }
 
 /// What the Repertoire tab can ask.
 #[derive(Debug, Clone, PartialEq)]
-pub enum WorkshopCommand {
+pub enum RepertoireCommand {
     /// Create a new repertoire for this side at this path (which must not exist) and
     /// open it.
     New(Side, PathBuf),
     /// Let the user choose a file (a file dialog) for this.
-    Choose(WorkshopFile),
-    /// Open this PGN file in the workshop (asks first when it has unsaved edits from an
+    Choose(RepertoireTarget),
+    /// Open this PGN file in the repertoire editor (asks first when it has unsaved edits from an
     /// earlier run).
     Open(PathBuf),
     /// Show this chapter (index from 0), at its start.
@@ -82,7 +82,7 @@ pub enum WorkshopCommand {
     Reload,
     /// After a conflict: write over the file on disk.
     Overwrite,
-    /// Save to another file, which the workshop then edits.
+    /// Save to another file, which the repertoire editor then edits.
     SaveAs(PathBuf),
     /// Close the question without doing anything.
     Dismiss,

@@ -7,15 +7,15 @@ use eframe::egui;
 use egui::Ui;
 
 use super::command::Command;
-use super::workshop_panel::push;
+use super::repertoire_panel::push;
 use crate::coach::Coach;
-use crate::coach::workshop::{WorkshopCommand, WorkshopState};
-use crate::coach::workshop_gaps::{GapsState, MissingHere};
+use crate::coach::repertoire::{RepertoireCommand, RepertoireState};
+use crate::coach::repertoire_gaps::{GapsState, MissingHere};
 
 /// Under the board in the Repertoire tab: what the repertoire does not answer here.
 pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    let w = coach.workshop();
-    let gaps = coach.workshop_gaps();
+    let w = coach.repertoire();
+    let gaps = coach.repertoire_gaps();
     ui.horizontal_wrapped(|ui| {
         ui.strong("What is missing here");
         let open = w.file().is_some();
@@ -27,7 +27,7 @@ pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
             )
             .clicked()
         {
-            push(commands, WorkshopCommand::NextGap);
+            push(commands, RepertoireCommand::NextGap);
         }
         if ui
             .add_enabled(open, egui::Button::new("Train this"))
@@ -37,7 +37,7 @@ pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
             )
             .clicked()
         {
-            push(commands, WorkshopCommand::TrainThis);
+            push(commands, RepertoireCommand::TrainThis);
         }
         let mut from_explorer = coach.settings().workshop_explorer;
         let index_open = coach.explorer().index().is_some();
@@ -54,7 +54,7 @@ pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
             .on_disabled_hover_text("Open an explorer index in the Explorer tab first")
             .changed()
         {
-            push(commands, WorkshopCommand::GapsFromExplorer(from_explorer));
+            push(commands, RepertoireCommand::GapsFromExplorer(from_explorer));
         }
         if gaps.is_computing() {
             ui.spinner();
@@ -68,7 +68,7 @@ pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
         .show(ui, |ui| missing_ui(ui, w, gaps, commands));
 }
 
-fn missing_ui(ui: &mut Ui, w: &WorkshopState, gaps: &GapsState, commands: &mut Vec<Command>) {
+fn missing_ui(ui: &mut Ui, w: &RepertoireState, gaps: &GapsState, commands: &mut Vec<Command>) {
     if w.file().is_none() {
         ui.label("Open a repertoire to see what it does not answer.");
         return;
@@ -125,7 +125,7 @@ fn missing_ui(ui: &mut Ui, w: &WorkshopState, gaps: &GapsState, commands: &mut V
                     // Go there, adding nothing (even with "Add moves" on).
                     let mut moves = w.moves();
                     moves.push(r.mv);
-                    push(commands, WorkshopCommand::GoToMoves(moves));
+                    push(commands, RepertoireCommand::GoToMoves(moves));
                 }
             }
         }

@@ -1,4 +1,4 @@
-//! The workshop without a window: walking, editing, undo, saving, recovery.
+//! The repertoire editor without a window: walking, editing, undo, saving, recovery.
 
 use shakmaty::Square;
 
@@ -8,9 +8,9 @@ fn mv(pos: &Chess, san: &str) -> Move {
     san.parse::<San>().unwrap().to_move(pos).unwrap()
 }
 
-fn play(w: &mut WorkshopState, san: &str) {
+fn play(w: &mut RepertoireState, san: &str) {
     let pos = w.position().unwrap();
-    w.apply(WorkshopCommand::Play(mv(&pos, san)));
+    w.apply(RepertoireCommand::Play(mv(&pos, san)));
 }
 
 fn temp() -> PathBuf {
@@ -23,9 +23,9 @@ fn temp() -> PathBuf {
     dir
 }
 
-fn new_white(dir: &Path) -> WorkshopState {
-    let mut w = WorkshopState::with_data_dir(Some(dir.join("data")));
-    w.apply(WorkshopCommand::New(Side::White, dir.join("rep.pgn")));
+fn new_white(dir: &Path) -> RepertoireState {
+    let mut w = RepertoireState::with_data_dir(Some(dir.join("data")));
+    w.apply(RepertoireCommand::New(Side::White, dir.join("rep.pgn")));
     assert!(w.file().is_some(), "{:?}", w.message());
     w
 }
@@ -37,15 +37,15 @@ fn moves_are_added_only_with_add_moves_on() {
     play(&mut w, "e4");
     assert_eq!(w.beyond().len(), 1, "browsing adds nothing");
     assert!(!w.is_dirty());
-    w.apply(WorkshopCommand::Back);
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::Back);
+    w.apply(RepertoireCommand::SetAddMoves(true));
     for san in ["e4", "e5", "Nf3"] {
         play(&mut w, san);
     }
     assert!(w.beyond().is_empty());
     assert_eq!(w.tree().unwrap().path_sans(w.node()), ["e4", "e5", "Nf3"]);
     // An existing move is selected, not added again.
-    w.apply(WorkshopCommand::ToStart);
+    w.apply(RepertoireCommand::ToStart);
     play(&mut w, "e4");
     assert_eq!(w.tree().unwrap().root().children().len(), 1);
     assert!(w.is_dirty());
@@ -57,7 +57,7 @@ fn moves_beyond_the_tree_are_added_with_the_move_played() {
     let mut w = new_white(&dir);
     play(&mut w, "d4");
     play(&mut w, "d5");
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::SetAddMoves(true));
     play(&mut w, "c4");
     assert_eq!(w.tree().unwrap().path_sans(w.node()), ["d4", "d5", "c4"]);
 }
@@ -66,27 +66,27 @@ fn moves_beyond_the_tree_are_added_with_the_move_played() {
 fn arrows_walk_the_main_line_and_the_variations() {
     let dir = temp();
     let mut w = new_white(&dir);
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::SetAddMoves(true));
     for san in ["e4", "e5", "Nf3"] {
         play(&mut w, san);
     }
-    w.apply(WorkshopCommand::Back);
-    w.apply(WorkshopCommand::Back);
+    w.apply(RepertoireCommand::Back);
+    w.apply(RepertoireCommand::Back);
     play(&mut w, "c5");
-    w.apply(WorkshopCommand::Back);
+    w.apply(RepertoireCommand::Back);
     play(&mut w, "e6");
-    let sans = |w: &WorkshopState| w.tree().unwrap().path_sans(w.node());
+    let sans = |w: &RepertoireState| w.tree().unwrap().path_sans(w.node());
     assert_eq!(sans(&w), ["e4", "e6"]);
-    w.apply(WorkshopCommand::NextVariation);
+    w.apply(RepertoireCommand::NextVariation);
     assert_eq!(sans(&w), ["e4", "e5"], "↓ wraps to the main line");
-    w.apply(WorkshopCommand::PreviousVariation);
+    w.apply(RepertoireCommand::PreviousVariation);
     assert_eq!(sans(&w), ["e4", "e6"]);
-    w.apply(WorkshopCommand::PreviousVariation);
+    w.apply(RepertoireCommand::PreviousVariation);
     assert_eq!(sans(&w), ["e4", "c5"]);
-    w.apply(WorkshopCommand::ToStart);
-    w.apply(WorkshopCommand::ToEnd);
+    w.apply(RepertoireCommand::ToStart);
+    w.apply(RepertoireCommand::ToEnd);
     assert_eq!(sans(&w), ["e4", "e5", "Nf3"]);
-    w.apply(WorkshopCommand::Forward);
+    w.apply(RepertoireCommand::Forward);
     assert_eq!(sans(&w), ["e4", "e5", "Nf3"], "the end stays");
 }
 
@@ -95,17 +95,17 @@ fn undo_restores_the_bytes_and_the_cursor_stays_in_the_tree() {
     let dir = temp();
     let mut w = new_white(&dir);
     let original = std::fs::read(dir.join("rep.pgn")).unwrap();
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::SetAddMoves(true));
     for san in ["e4", "e5", "Nf3", "Nc6"] {
         play(&mut w, san);
     }
     let e5 = w.document().unwrap().node_at(0, "e4 e5").unwrap();
-    w.apply(WorkshopCommand::Comment(e5, "Open game".into()));
-    w.apply(WorkshopCommand::ToggleNag(e5, 1));
-    w.apply(WorkshopCommand::Delete(e5));
+    w.apply(RepertoireCommand::Comment(e5, "Open game".into()));
+    w.apply(RepertoireCommand::ToggleNag(e5, 1));
+    w.apply(RepertoireCommand::Delete(e5));
     assert_eq!(w.tree().unwrap().path_sans(w.node()), ["e4"]);
     while w.can_undo() {
-        w.apply(WorkshopCommand::Undo);
+        w.apply(RepertoireCommand::Undo);
         assert!(w.tree().unwrap().contains(w.node()));
     }
     assert_eq!(w.document().unwrap().to_pgn(), original);
@@ -117,16 +117,16 @@ fn a_file_changed_on_disk_is_not_overwritten_without_asking() {
     let dir = temp();
     let mut w = new_white(&dir);
     let path = dir.join("rep.pgn");
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::SetAddMoves(true));
     play(&mut w, "e4");
     std::fs::write(&path, "[Event \"Elsewhere\"]\n\n1. d4 *\n").unwrap();
-    w.apply(WorkshopCommand::Save);
+    w.apply(RepertoireCommand::Save);
     assert!(matches!(w.question(), Some(Question::Conflict { .. })));
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         "[Event \"Elsewhere\"]\n\n1. d4 *\n"
     );
-    w.apply(WorkshopCommand::SaveAs(dir.join("mine.pgn")));
+    w.apply(RepertoireCommand::SaveAs(dir.join("mine.pgn")));
     assert!(w.question().is_none());
     assert!(
         std::fs::read_to_string(dir.join("mine.pgn"))
@@ -141,20 +141,20 @@ fn reload_drops_the_edits_and_overwrite_writes() {
     let dir = temp();
     let mut w = new_white(&dir);
     let path = dir.join("rep.pgn");
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::SetAddMoves(true));
     play(&mut w, "e4");
     std::fs::write(&path, "[Event \"Elsewhere\"]\n\n1. d4 *\n").unwrap();
-    w.apply(WorkshopCommand::Save);
-    w.apply(WorkshopCommand::Reload);
+    w.apply(RepertoireCommand::Save);
+    w.apply(RepertoireCommand::Reload);
     assert!(w.question().is_none());
     assert!(!w.is_dirty());
     let tree = w.tree().unwrap();
     assert_eq!(tree.path_sans(tree.main_line(GameTree::ROOT)[0]), ["d4"]);
-    w.apply(WorkshopCommand::Forward);
+    w.apply(RepertoireCommand::Forward);
     play(&mut w, "d5");
     std::fs::write(&path, "changed again\n").unwrap();
-    w.apply(WorkshopCommand::Save);
-    w.apply(WorkshopCommand::Overwrite);
+    w.apply(RepertoireCommand::Save);
+    w.apply(RepertoireCommand::Overwrite);
     assert!(std::fs::read_to_string(&path).unwrap().contains("1. d4 d5"));
 }
 
@@ -164,22 +164,22 @@ fn unsaved_edits_are_offered_at_the_next_open() {
     let path = dir.join("rep.pgn");
     {
         let mut w = new_white(&dir);
-        w.apply(WorkshopCommand::SetAddMoves(true));
+        w.apply(RepertoireCommand::SetAddMoves(true));
         play(&mut w, "e4");
         // Dropped without saving or closing, as a crash would.
         std::mem::forget(w);
     }
-    let mut w = WorkshopState::with_data_dir(Some(dir.join("data")));
-    w.apply(WorkshopCommand::Open(path.clone()));
+    let mut w = RepertoireState::with_data_dir(Some(dir.join("data")));
+    w.apply(RepertoireCommand::Open(path.clone()));
     assert!(matches!(w.question(), Some(Question::Recover(r)) if r.unsaved == 1));
-    w.apply(WorkshopCommand::Recover);
+    w.apply(RepertoireCommand::Recover);
     assert!(w.is_dirty());
     assert!(w.document().unwrap().node_at(0, "e4").is_ok());
     w.close();
-    let mut again = WorkshopState::with_data_dir(Some(dir.join("data")));
-    again.apply(WorkshopCommand::Open(path));
+    let mut again = RepertoireState::with_data_dir(Some(dir.join("data")));
+    again.apply(RepertoireCommand::Open(path));
     assert!(again.question().is_some(), "still unsaved: asked again");
-    again.apply(WorkshopCommand::DiscardRecovery);
+    again.apply(RepertoireCommand::DiscardRecovery);
     assert!(again.question().is_none());
     assert!(again.document().unwrap().node_at(0, "e4").is_err());
 }
@@ -188,15 +188,18 @@ fn unsaved_edits_are_offered_at_the_next_open() {
 fn chapters_are_added_renamed_moved_and_deleted_with_undo() {
     let dir = temp();
     let mut w = new_white(&dir);
-    w.apply(WorkshopCommand::AddChapter("Sicilian".into(), Side::White));
+    w.apply(RepertoireCommand::AddChapter(
+        "Sicilian".into(),
+        Side::White,
+    ));
     assert_eq!(w.chapter(), 1);
-    w.apply(WorkshopCommand::RenameChapter(1, "Anti-Sicilian".into()));
-    w.apply(WorkshopCommand::MoveChapter(1, 0));
+    w.apply(RepertoireCommand::RenameChapter(1, "Anti-Sicilian".into()));
+    w.apply(RepertoireCommand::MoveChapter(1, 0));
     let doc = w.document().unwrap();
     assert_eq!(doc.chapter(0).unwrap().title(1), "Anti-Sicilian");
-    w.apply(WorkshopCommand::RemoveChapter(0));
+    w.apply(RepertoireCommand::RemoveChapter(0));
     assert_eq!(w.document().unwrap().chapters().len(), 1);
-    w.apply(WorkshopCommand::Undo);
+    w.apply(RepertoireCommand::Undo);
     assert_eq!(w.document().unwrap().chapters().len(), 2);
     assert!(w.chapter() < 2);
 }
@@ -205,10 +208,10 @@ fn chapters_are_added_renamed_moved_and_deleted_with_undo() {
 fn marks_are_saved_in_the_comment() {
     let dir = temp();
     let mut w = new_white(&dir);
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::SetAddMoves(true));
     play(&mut w, "e4");
     let node = w.node();
-    w.apply(WorkshopCommand::Marks(
+    w.apply(RepertoireCommand::Marks(
         node,
         vec!["Gg1f3".into()],
         vec!["Rd5".into()],
@@ -221,24 +224,24 @@ fn marks_are_saved_in_the_comment() {
 fn the_same_mark_again_takes_it_away_and_another_colour_replaces_it() {
     let dir = temp();
     let mut w = new_white(&dir);
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::SetAddMoves(true));
     play(&mut w, "e4");
     let node = w.node();
-    let note = |w: &WorkshopState| w.tree().unwrap().node(node).unwrap().annotation();
-    w.apply(WorkshopCommand::ToggleArrow('G', Square::G1, Square::F3));
-    w.apply(WorkshopCommand::ToggleCircle('G', Square::E5));
+    let note = |w: &RepertoireState| w.tree().unwrap().node(node).unwrap().annotation();
+    w.apply(RepertoireCommand::ToggleArrow('G', Square::G1, Square::F3));
+    w.apply(RepertoireCommand::ToggleCircle('G', Square::E5));
     assert_eq!(note(&w).arrows, [('G', Square::G1, Square::F3)]);
-    w.apply(WorkshopCommand::ToggleArrow('R', Square::G1, Square::F3));
+    w.apply(RepertoireCommand::ToggleArrow('R', Square::G1, Square::F3));
     assert_eq!(note(&w).arrows, [('R', Square::G1, Square::F3)]);
-    w.apply(WorkshopCommand::ToggleArrow('R', Square::G1, Square::F3));
-    w.apply(WorkshopCommand::ToggleCircle('G', Square::E5));
+    w.apply(RepertoireCommand::ToggleArrow('R', Square::G1, Square::F3));
+    w.apply(RepertoireCommand::ToggleCircle('G', Square::E5));
     assert!(note(&w).arrows.is_empty());
     assert!(note(&w).circles.is_empty());
     // Past the tree there is no move to mark.
     play(&mut w, "e5");
-    w.apply(WorkshopCommand::SetAddMoves(false));
+    w.apply(RepertoireCommand::SetAddMoves(false));
     play(&mut w, "Nf3");
-    w.apply(WorkshopCommand::ToggleCircle('G', Square::E5));
+    w.apply(RepertoireCommand::ToggleCircle('G', Square::E5));
     assert!(w.message().is_some());
 }
 
@@ -248,20 +251,20 @@ fn saves_keep_backups_and_one_is_restored() {
     let mut w = new_white(&dir);
     let path = dir.join("rep.pgn");
     let first = std::fs::read(&path).unwrap();
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::SetAddMoves(true));
     play(&mut w, "e4");
-    w.apply(WorkshopCommand::Save);
+    w.apply(RepertoireCommand::Save);
     assert_eq!(w.backups().len(), 1);
     assert_eq!(std::fs::read(&w.backups()[0].path).unwrap(), first);
     play(&mut w, "e5");
     let backup = w.backups()[0].path.clone();
-    w.apply(WorkshopCommand::RestoreBackup(backup.clone()));
+    w.apply(RepertoireCommand::RestoreBackup(backup.clone()));
     assert!(
         w.message().unwrap().contains("Save or undo"),
         "unsaved edits: refused"
     );
-    w.apply(WorkshopCommand::Undo);
-    w.apply(WorkshopCommand::RestoreBackup(backup));
+    w.apply(RepertoireCommand::Undo);
+    w.apply(RepertoireCommand::RestoreBackup(backup));
     assert_eq!(std::fs::read(&path).unwrap(), first);
     assert_eq!(w.document().unwrap().to_pgn(), first);
     assert_eq!(w.backups().len(), 2, "the replaced version is a backup too");
@@ -271,18 +274,18 @@ fn saves_keep_backups_and_one_is_restored() {
 fn reload_of_a_file_gone_keeps_the_edits() {
     let dir = temp();
     let mut w = new_white(&dir);
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::SetAddMoves(true));
     play(&mut w, "e4");
     std::fs::remove_file(dir.join("rep.pgn")).unwrap();
-    w.apply(WorkshopCommand::Save);
+    w.apply(RepertoireCommand::Save);
     assert!(matches!(
         w.question(),
         Some(Question::Conflict { gone: true, .. })
     ));
-    w.apply(WorkshopCommand::Reload);
+    w.apply(RepertoireCommand::Reload);
     assert!(w.message().unwrap().contains("Not reloaded"));
     assert!(w.is_dirty(), "the edits are still there");
-    w.apply(WorkshopCommand::Overwrite);
+    w.apply(RepertoireCommand::Overwrite);
     assert!(
         std::fs::read_to_string(dir.join("rep.pgn"))
             .unwrap()
@@ -294,21 +297,21 @@ fn reload_of_a_file_gone_keeps_the_edits() {
 fn opening_another_file_keeps_the_unsaved_edits_for_later() {
     let dir = temp();
     let mut w = new_white(&dir);
-    w.apply(WorkshopCommand::SetAddMoves(true));
+    w.apply(RepertoireCommand::SetAddMoves(true));
     play(&mut w, "e4");
-    w.apply(WorkshopCommand::New(Side::Black, dir.join("black.pgn")));
+    w.apply(RepertoireCommand::New(Side::Black, dir.join("black.pgn")));
     assert!(
         w.message().unwrap().contains("are kept"),
         "{:?}",
         w.message()
     );
-    w.apply(WorkshopCommand::Open(dir.join("rep.pgn")));
+    w.apply(RepertoireCommand::Open(dir.join("rep.pgn")));
     assert!(matches!(w.question(), Some(Question::Recover(_))));
 }
 
 #[test]
 fn an_edit_without_a_file_says_so() {
-    let mut w = WorkshopState::default();
-    w.apply(WorkshopCommand::AddChapter("One".into(), Side::White));
+    let mut w = RepertoireState::default();
+    w.apply(RepertoireCommand::AddChapter("One".into(), Side::White));
     assert_eq!(w.message(), Some("Open or create a repertoire first."));
 }

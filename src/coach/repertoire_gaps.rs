@@ -1,10 +1,10 @@
-//! The Repertoire tab's book: the workshop's repertoire as a graph, its exposure to the
+//! The Repertoire tab's book: the repertoire being edited as a graph, its exposure to the
 //! theory (the coverage code, [`crate::trainer::coverage`], on a background thread), and
 //! what the tab shows of it: the opponent's replies at the cursor that the repertoire
 //! does not answer, with their reach; **Next gap**, the most likely gap; **Train this**,
 //! a drill of the subtree under the cursor.
 //!
-//! The exposure is that of the Coverage tab, computed for the workshop's document (the
+//! The exposure is that of the Coverage tab, computed for the repertoire editor's document (the
 //! chapters of its side) instead of the loaded book: the same options (depth and
 //! threshold of the Coverage tab), the same theory (ECO, with the Polyglot books as the
 //! popularity says) and the same style. It is recomputed after each edit while the tab
@@ -45,7 +45,7 @@ struct GapsKey {
 
 /// The repertoire's graph and exposure, computed together.
 #[derive(Debug)]
-pub struct WorkshopBook {
+pub struct RepertoireBook {
     /// The chapters of the learner's side as a graph.
     pub graph: Arc<PositionGraph>,
     /// Those that "Train this" drills (the same graph when it drills them all).
@@ -113,14 +113,14 @@ type MissingKey = (GapsKey, usize, Vec<Move>);
 /// The Repertoire tab's book: its job, its result, the gaps view (runtime only).
 #[derive(Default)]
 pub struct GapsState {
-    job: Option<(GapsKey, Job<WorkshopBook>)>,
-    book: Option<(GapsKey, Arc<WorkshopBook>)>,
+    job: Option<(GapsKey, Job<RepertoireBook>)>,
+    book: Option<(GapsKey, Arc<RepertoireBook>)>,
     /// The view at the cursor, for (book key, chapter, cursor moves).
     missing: Option<(MissingKey, MissingHere)>,
     /// What waits for the exposure being computed: "Next gap", or "Train this" at
     /// these moves.
     pub(super) pending: Option<Pending>,
-    /// While the drill trains the workshop's subtree: the moves to its root.
+    /// While the drill trains the repertoire editor's subtree: the moves to its root.
     pub(crate) train_root: Option<Vec<Move>>,
     /// Whether the Repertoire tab is shown (the exposure is computed only then).
     pub(crate) shown: bool,
@@ -133,7 +133,7 @@ impl GapsState {
     }
 
     /// The last graph and exposure computed.
-    pub fn book(&self) -> Option<&Arc<WorkshopBook>> {
+    pub fn book(&self) -> Option<&Arc<RepertoireBook>> {
         self.book.as_ref().map(|(_, b)| b)
     }
 
@@ -208,7 +208,7 @@ fn states_at<'a>(
 }
 
 /// What is missing at `pos`, reached after `ply` moves from the standard position.
-fn missing_at(book: &WorkshopBook, pos: &Chess, ply: usize, learner: Color) -> MissingHere {
+fn missing_at(book: &RepertoireBook, pos: &Chess, ply: usize, learner: Color) -> MissingHere {
     let ex = &book.exposure;
     let key = NodeKey::from_position(pos);
     let tree = ex.tree();
@@ -265,19 +265,19 @@ fn missing_at(book: &WorkshopBook, pos: &Chess, ply: usize, learner: Color) -> M
 
 impl Coach {
     /// The Repertoire tab's book: the exposure, what is missing at the cursor.
-    pub fn workshop_gaps(&self) -> &GapsState {
+    pub fn repertoire_gaps(&self) -> &GapsState {
         &self.repertoire.gaps
     }
 
     /// Tells the coach whether the Repertoire tab is shown: its exposure is computed
     /// (and kept up to date) only then.
-    pub fn set_workshop_shown(&mut self, shown: bool) {
+    pub fn set_repertoire_shown(&mut self, shown: bool) {
         self.repertoire.gaps.shown = shown;
     }
 
     fn gaps_key(&self, side: Side) -> GapsKey {
         let explorer = self
-            .workshop_explorer()
+            .gaps_explorer()
             .map(|(index, filter)| (index.dir().to_owned(), filter));
         GapsKey {
             generation: self.repertoire.editor.generation,
@@ -304,7 +304,7 @@ impl Coach {
     /// The frame's work for the Repertoire tab: the finished exposure, a new one when
     /// the document or the options changed (while the tab is shown), the view at the
     /// cursor.
-    pub(crate) fn workshop_logic(&mut self) {
+    pub(crate) fn repertoire_logic(&mut self) {
         if let Some((key, job)) = &self.repertoire.gaps.job {
             match job.poll() {
                 JobPoll::Running => {
@@ -314,7 +314,7 @@ impl Coach {
                 JobPoll::Finished(book) => {
                     let key = key.clone();
                     self.repertoire.gaps.job = None;
-                    self.workshop_book_ready(key, book);
+                    self.repertoire_book_ready(key, book);
                 }
                 JobPoll::Died(e) => {
                     self.repertoire
@@ -325,7 +325,7 @@ impl Coach {
             }
         }
         if self.repertoire.gaps.shown {
-            self.start_workshop_exposure();
+            self.start_repertoire_exposure();
         }
         self.refresh_missing();
         if self.repertoire.gaps.job.is_none() {
@@ -333,7 +333,7 @@ impl Coach {
         }
     }
 
-    pub(super) fn start_workshop_exposure(&mut self) {
+    pub(super) fn start_repertoire_exposure(&mut self) {
         let Some(side) = self.repertoire.editor.side() else {
             return;
         };
@@ -372,7 +372,7 @@ impl Coach {
         let theory = Arc::clone(self.ctx.workspace.eco());
         let books = self.ctx.workspace.books();
         let explorer = self
-            .workshop_explorer()
+            .gaps_explorer()
             .map(|(index, filter)| Arc::new(FilteredExplorer::new(index, filter)));
         let style = key.style.clone();
         let popularity = key.popularity;
@@ -407,7 +407,7 @@ impl Coach {
                 None => source,
             };
             let exposure = exposure_from(&graph, &source, &style, &options);
-            WorkshopBook {
+            RepertoireBook {
                 graph,
                 drill,
                 exposure,
@@ -425,7 +425,7 @@ impl Coach {
     /// The Explorer tab's games when the missing replies come from them (the index and
     /// the filter); `None` when they come from the book (not chosen, no index open, or a
     /// player the index does not keep).
-    fn workshop_explorer(&self) -> Option<ExplorerGames> {
+    fn gaps_explorer(&self) -> Option<ExplorerGames> {
         if !self.ctx.settings.workshop_explorer {
             return None;
         }
@@ -434,11 +434,11 @@ impl Coach {
 
     /// Computes the exposure now when it is not up to date, and waits for it (tests,
     /// and "Next gap" and "Train this", which need it).
-    pub fn finish_workshop_gaps(&mut self) {
-        self.start_workshop_exposure();
+    pub fn finish_repertoire_gaps(&mut self) {
+        self.start_repertoire_exposure();
         if let Some((key, job)) = self.repertoire.gaps.job.take() {
             match job.poll_blocking() {
-                JobPoll::Finished(book) => self.workshop_book_ready(key, book),
+                JobPoll::Finished(book) => self.repertoire_book_ready(key, book),
                 JobPoll::Died(e) => self
                     .repertoire
                     .editor
@@ -450,11 +450,11 @@ impl Coach {
         self.run_pending();
     }
 
-    /// Keeps the book just made; a drill of the workshop's repertoire goes on with it.
-    fn workshop_book_ready(&mut self, key: GapsKey, book: WorkshopBook) {
+    /// Keeps the book just made; a drill of the repertoire being edited goes on with it.
+    fn repertoire_book_ready(&mut self, key: GapsKey, book: RepertoireBook) {
         self.repertoire.gaps.book = Some((key, Arc::new(book)));
         if self.repertoire.gaps.train_root.is_some() {
-            self.take_workshop_edits();
+            self.take_repertoire_edits();
         }
     }
 
@@ -462,7 +462,7 @@ impl Coach {
     fn run_pending(&mut self) {
         match self.repertoire.gaps.pending.take() {
             Some(Pending::NextGap) => self.next_gap(),
-            Some(Pending::TrainThis(moves)) => match self.current_workshop_book() {
+            Some(Pending::TrainThis(moves)) => match self.current_repertoire_book() {
                 Some(book) => self.start_training(&book, moves),
                 None => self
                     .repertoire
@@ -474,7 +474,7 @@ impl Coach {
     }
 
     /// The book when it is that of the document as it is now.
-    pub(super) fn current_workshop_book(&self) -> Option<Arc<WorkshopBook>> {
+    pub(super) fn current_repertoire_book(&self) -> Option<Arc<RepertoireBook>> {
         let side = self.repertoire.editor.side()?;
         let key = self.gaps_key(side);
         self.repertoire
@@ -526,10 +526,10 @@ impl Coach {
     /// when the cursor is at one): in the chapter that holds most of the way there,
     /// the moves past the tree on the board.
     pub(crate) fn next_gap(&mut self) {
-        let Some(book) = self.current_workshop_book() else {
+        let Some(book) = self.current_repertoire_book() else {
             if self.repertoire.editor.side().is_some() {
                 self.repertoire.gaps.pending = Some(Pending::NextGap);
-                self.start_workshop_exposure();
+                self.start_repertoire_exposure();
             }
             return;
         };

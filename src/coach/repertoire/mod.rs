@@ -1,4 +1,4 @@
-//! The repertoire workshop (the Repertoire tab's core): the learner's own PGN file open
+//! The repertoire editor (the Repertoire tab's core): the learner's own PGN file open
 //! for editing, the chapter and the move shown, walking the move tree, the edits with
 //! undo and redo, saving with the conflict question, and recovering unsaved edits.
 //!
@@ -9,12 +9,12 @@
 //! whose journal holds unsaved edits asks first ([`Question::Recover`]).
 //!
 //! The cursor is a node of the chapter's tree and, past it, moves that are not in the
-//! tree ([`WorkshopState::beyond`]): a move played on the board with "Add moves" off,
-//! or the way to a gap ([`super::workshop_gaps`]). With "Add moves" on, a move played
+//! tree ([`RepertoireState::beyond`]): a move played on the board with "Add moves" off,
+//! or the way to a gap ([`super::repertoire_gaps`]). With "Add moves" on, a move played
 //! is added at the cursor (the moves beyond first), an existing one is selected.
 //!
 //! What the tab shows of the book (the replies the repertoire does not answer, the
-//! next gap) and "Train this" are in [`super::workshop_gaps`].
+//! next gap) and "Train this" are in [`super::repertoire_gaps`].
 //!
 //! [`SaveOutcome::Conflict`]: crate::workspace::repertoire_file::SaveOutcome::Conflict
 
@@ -27,7 +27,7 @@ mod command;
 mod file;
 mod navigate;
 
-pub use command::{WorkshopCommand, WorkshopFile};
+pub use command::{RepertoireCommand, RepertoireTarget};
 pub use file::backup_time;
 
 use crate::book::Side;
@@ -35,7 +35,7 @@ use crate::book::document::{Change, Document, GameTree, Node, NodeId, Op};
 use crate::workspace::backups::Backup;
 use crate::workspace::repertoire_file::{Recoverable, RepertoireFile};
 
-/// What the workshop asks before going on.
+/// What the repertoire editor asks before going on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Question {
     /// The file changed on disk since it was read or saved: reload, overwrite, save as?
@@ -51,7 +51,7 @@ pub enum Question {
 
 /// The open repertoire file, the cursor and what the tab asks (runtime only).
 #[derive(Debug)]
-pub struct WorkshopState {
+pub struct RepertoireState {
     pub(crate) file: Option<RepertoireFile>,
     chapter: usize,
     node: NodeId,
@@ -70,16 +70,16 @@ pub struct WorkshopState {
     pub(crate) writes: u64,
 }
 
-impl Default for WorkshopState {
-    fn default() -> WorkshopState {
-        WorkshopState::with_data_dir(None)
+impl Default for RepertoireState {
+    fn default() -> RepertoireState {
+        RepertoireState::with_data_dir(None)
     }
 }
 
-impl WorkshopState {
-    /// A workshop whose backups and journal go to `data_dir`.
-    pub fn with_data_dir(data_dir: Option<PathBuf>) -> WorkshopState {
-        WorkshopState {
+impl RepertoireState {
+    /// An editor whose backups and journal go to `data_dir`.
+    pub fn with_data_dir(data_dir: Option<PathBuf>) -> RepertoireState {
+        RepertoireState {
             file: None,
             chapter: 0,
             node: GameTree::ROOT,
@@ -218,10 +218,10 @@ impl WorkshopState {
 
     // ----- opening and closing -----
 
-    /// Carries out one command that needs nothing but the workshop (every one except
-    /// [`WorkshopCommand::NextGap`] and [`WorkshopCommand::TrainThis`]).
-    pub fn apply(&mut self, command: WorkshopCommand) {
-        use WorkshopCommand as C;
+    /// Carries out one command that needs nothing but the repertoire editor (every one except
+    /// [`RepertoireCommand::NextGap`] and [`RepertoireCommand::TrainThis`]).
+    pub fn apply(&mut self, command: RepertoireCommand) {
+        use RepertoireCommand as C;
         match command {
             C::New(side, path) => self.create(side, &path),
             C::Open(path) => self.open(&path),

@@ -1,9 +1,9 @@
-//! Opening, creating, saving and recovering the workshop's file: every outcome a
+//! Opening, creating, saving and recovering the repertoire editor's file: every outcome a
 //! message or a [`Question`], never a silent overwrite.
 
 use std::path::{Path, PathBuf};
 
-use super::{Question, WorkshopState};
+use super::{Question, RepertoireState};
 use crate::book::Side;
 use crate::book::document::{Document, GameTree};
 use crate::workspace::backups::{self, Backup};
@@ -11,7 +11,7 @@ use crate::workspace::repertoire_file::{
     RepertoireFile, RepertoireFileError, SaveOutcome, discard, recover, recoverable,
 };
 
-impl WorkshopState {
+impl RepertoireState {
     pub(super) fn create(&mut self, side: Side, path: &Path) {
         let title = format!("{} repertoire", side.name());
         let doc = Document::new_repertoire(side, &title);

@@ -1,16 +1,16 @@
 //! The Repertoire tab: building and editing the learner's repertoire file.
 //!
-//! - In the left panel ([`workshop_panel_ui`]): the file (new for White or Black, open,
+//! - In the left panel ([`repertoire_panel_ui`]): the file (new for White or Black, open,
 //!   save, undo, redo, the unsaved marker), the chapters (add, rename, delete, move).
 //! - In the right panel ([`move_tree_panel_ui`]): the chapter's move tree
 //!   ([`super::move_tree`]), "Add moves", the walking buttons and the comment editor.
-//! - Under the board ([`super::workshop_missing`]): what the repertoire does not answer
+//! - Under the board ([`super::repertoire_missing`]): what the repertoire does not answer
 //!   at the move shown, **Next gap** and **Train this**.
 //! - The questions ([`question_ui`]): the file changed on disk (reload, overwrite, save
 //!   as), unsaved edits of an earlier run (recover, discard).
 //!
-//! The panel reads the coach's workshop and pushes [`WorkshopCommand`]s; the texts being
-//! typed (a path, a comment, a chapter's name) are the [`WorkshopForm`]'s.
+//! The panel reads the coach's repertoire editor and pushes [`RepertoireCommand`]s; the texts being
+//! typed (a path, a comment, a chapter's name) are the [`RepertoireForm`]'s.
 
 use std::path::PathBuf;
 
@@ -22,12 +22,14 @@ use super::move_tree::{self, TreeAction};
 use crate::book::Side;
 use crate::book::document::NodeId;
 use crate::coach::Coach;
-use crate::coach::settings::WorkshopTrain;
-use crate::coach::workshop::{Question, WorkshopCommand, WorkshopFile, WorkshopState, backup_time};
+use crate::coach::repertoire::{
+    Question, RepertoireCommand, RepertoireState, RepertoireTarget, backup_time,
+};
+use crate::coach::settings::RepertoireTrain;
 
 /// What is being typed in the Repertoire tab (window state, not saved).
 #[derive(Debug, Default)]
-pub(super) struct WorkshopForm {
+pub(super) struct RepertoireForm {
     /// The path for New and Open.
     pub(super) path: String,
     /// The comment being edited: its move and text.
@@ -38,14 +40,14 @@ pub(super) struct WorkshopForm {
     save_as: String,
 }
 
-pub(super) fn push(commands: &mut Vec<Command>, c: WorkshopCommand) {
-    commands.push(Command::Workshop(c));
+pub(super) fn push(commands: &mut Vec<Command>, c: RepertoireCommand) {
+    commands.push(Command::Repertoire(c));
 }
 
 /// The keyboard of the Repertoire tab: ←/→ along the line, ↑/↓ between variations,
 /// Home/End, Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo, Ctrl+S save. Taken before the
 /// drill's shortcuts while the tab is shown; none while a text field has the keyboard.
-pub(super) fn workshop_keys(ctx: &egui::Context, dialog_open: bool) -> Vec<WorkshopCommand> {
+pub(super) fn repertoire_keys(ctx: &egui::Context, dialog_open: bool) -> Vec<RepertoireCommand> {
     let mut out = Vec::new();
     if dialog_open || ctx.egui_wants_keyboard_input() {
         return out;
@@ -54,44 +56,44 @@ pub(super) fn workshop_keys(ctx: &egui::Context, dialog_open: bool) -> Vec<Works
     let keys = [
         (
             KeyboardShortcut::new(none, Key::ArrowLeft),
-            WorkshopCommand::Back,
+            RepertoireCommand::Back,
         ),
         (
             KeyboardShortcut::new(none, Key::ArrowRight),
-            WorkshopCommand::Forward,
+            RepertoireCommand::Forward,
         ),
         (
             KeyboardShortcut::new(none, Key::ArrowUp),
-            WorkshopCommand::PreviousVariation,
+            RepertoireCommand::PreviousVariation,
         ),
         (
             KeyboardShortcut::new(none, Key::ArrowDown),
-            WorkshopCommand::NextVariation,
+            RepertoireCommand::NextVariation,
         ),
         (
             KeyboardShortcut::new(none, Key::Home),
-            WorkshopCommand::ToStart,
+            RepertoireCommand::ToStart,
         ),
         (
             KeyboardShortcut::new(none, Key::End),
-            WorkshopCommand::ToEnd,
+            RepertoireCommand::ToEnd,
         ),
         // Ctrl+Shift+Z before Ctrl+Z: a shortcut without Shift also matches with it.
         (
             KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z),
-            WorkshopCommand::Redo,
+            RepertoireCommand::Redo,
         ),
         (
             KeyboardShortcut::new(Modifiers::COMMAND, Key::Z),
-            WorkshopCommand::Undo,
+            RepertoireCommand::Undo,
         ),
         (
             KeyboardShortcut::new(Modifiers::COMMAND, Key::Y),
-            WorkshopCommand::Redo,
+            RepertoireCommand::Redo,
         ),
         (
             KeyboardShortcut::new(Modifiers::COMMAND, Key::S),
-            WorkshopCommand::Save,
+            RepertoireCommand::Save,
         ),
     ];
     ctx.input_mut(|input| {
@@ -105,7 +107,7 @@ pub(super) fn workshop_keys(ctx: &egui::Context, dialog_open: bool) -> Vec<Works
 }
 
 /// The file's name and the unsaved marker: "mine.pgn •".
-fn file_title(w: &WorkshopState) -> Option<String> {
+fn file_title(w: &RepertoireState) -> Option<String> {
     let file = w.file()?;
     let name = file.path().file_name().map_or_else(
         || file.path().display().to_string(),
@@ -119,13 +121,13 @@ fn file_title(w: &WorkshopState) -> Option<String> {
 }
 
 /// The Repertoire tab in the left panel: the file and the chapters.
-pub(super) fn workshop_panel_ui(
+pub(super) fn repertoire_panel_ui(
     ui: &mut Ui,
     coach: &Coach,
-    form: &mut WorkshopForm,
+    form: &mut RepertoireForm,
     commands: &mut Vec<Command>,
 ) {
-    let w = coach.workshop();
+    let w = coach.repertoire();
     ui.heading("Repertoire");
     match file_title(w) {
         Some(title) => {
@@ -146,21 +148,21 @@ pub(super) fn workshop_panel_ui(
                 "Save to the file; the version it replaces is kept as a backup (Ctrl+S)",
             );
         if save.clicked() {
-            push(commands, WorkshopCommand::Save);
+            push(commands, RepertoireCommand::Save);
         }
         if ui
             .add_enabled(w.can_undo(), egui::Button::new("Undo"))
             .on_hover_text("Undo the last edit (Ctrl+Z)")
             .clicked()
         {
-            push(commands, WorkshopCommand::Undo);
+            push(commands, RepertoireCommand::Undo);
         }
         if ui
             .add_enabled(w.can_redo(), egui::Button::new("Redo"))
             .on_hover_text("Redo the edit undone (Ctrl+Shift+Z or Ctrl+Y)")
             .clicked()
         {
-            push(commands, WorkshopCommand::Redo);
+            push(commands, RepertoireCommand::Redo);
         }
     });
     if let Some(message) = w.message() {
@@ -184,7 +186,7 @@ pub(super) fn workshop_panel_ui(
 }
 
 /// New, open: by the system's file dialog, or by a path typed.
-fn files_ui(ui: &mut Ui, form: &mut WorkshopForm, commands: &mut Vec<Command>) {
+fn files_ui(ui: &mut Ui, form: &mut RepertoireForm, commands: &mut Vec<Command>) {
     ui.horizontal_wrapped(|ui| {
         for side in [Side::White, Side::Black] {
             if ui
@@ -192,7 +194,10 @@ fn files_ui(ui: &mut Ui, form: &mut WorkshopForm, commands: &mut Vec<Command>) {
                 .on_hover_text("Choose where to create a new repertoire file")
                 .clicked()
             {
-                push(commands, WorkshopCommand::Choose(WorkshopFile::New(side)));
+                push(
+                    commands,
+                    RepertoireCommand::Choose(RepertoireTarget::New(side)),
+                );
             }
         }
         if ui
@@ -200,7 +205,7 @@ fn files_ui(ui: &mut Ui, form: &mut WorkshopForm, commands: &mut Vec<Command>) {
             .on_hover_text("Choose a PGN file to edit")
             .clicked()
         {
-            push(commands, WorkshopCommand::Choose(WorkshopFile::Open));
+            push(commands, RepertoireCommand::Choose(RepertoireTarget::Open));
         }
     });
     let label = ui.label("Or type its path");
@@ -221,7 +226,7 @@ fn files_ui(ui: &mut Ui, form: &mut WorkshopForm, commands: &mut Vec<Command>) {
                 .on_hover_text("A new repertoire file at the path above (it must not exist)")
                 .clicked()
             {
-                push(commands, WorkshopCommand::New(side, path.clone()));
+                push(commands, RepertoireCommand::New(side, path.clone()));
             }
         }
         if ui
@@ -229,13 +234,13 @@ fn files_ui(ui: &mut Ui, form: &mut WorkshopForm, commands: &mut Vec<Command>) {
             .on_hover_text("Edit the PGN file at the path above")
             .clicked()
         {
-            push(commands, WorkshopCommand::Open(path.clone()));
+            push(commands, RepertoireCommand::Open(path.clone()));
         }
     });
 }
 
 /// The file's backups (the versions saves replaced), newest first, each with Restore.
-fn backups_ui(ui: &mut Ui, w: &WorkshopState, commands: &mut Vec<Command>) {
+fn backups_ui(ui: &mut Ui, w: &RepertoireState, commands: &mut Vec<Command>) {
     if w.data_dir().is_none() {
         return;
     }
@@ -260,7 +265,7 @@ fn backups_ui(ui: &mut Ui, w: &WorkshopState, commands: &mut Vec<Command>) {
                     {
                         push(
                             commands,
-                            WorkshopCommand::RestoreBackup(backup.path.clone()),
+                            RepertoireCommand::RestoreBackup(backup.path.clone()),
                         );
                     }
                 });
@@ -272,9 +277,9 @@ fn backups_ui(ui: &mut Ui, w: &WorkshopState, commands: &mut Vec<Command>) {
 /// delete; add one.
 fn chapters_ui(
     ui: &mut Ui,
-    w: &WorkshopState,
-    train: &WorkshopTrain,
-    form: &mut WorkshopForm,
+    w: &RepertoireState,
+    train: &RepertoireTrain,
+    form: &mut RepertoireForm,
     commands: &mut Vec<Command>,
 ) {
     let (Some(doc), Some(file)) = (w.document(), w.file()) else {
@@ -296,7 +301,7 @@ fn chapters_ui(
                 .horizontal(|ui| (ui.button("Rename").clicked(), ui.button("Cancel").clicked()))
                 .inner;
             if done || rename {
-                push(commands, WorkshopCommand::RenameChapter(i, text));
+                push(commands, RepertoireCommand::RenameChapter(i, text));
                 form.rename = None;
             } else if cancel {
                 form.rename = None;
@@ -313,7 +318,7 @@ fn chapters_ui(
                 egui::WidgetInfo::selected(egui::Role::CheckBox, true, drilled, &name)
             });
             if tick.clicked() {
-                push(commands, WorkshopCommand::ToggleTrainChapter(i));
+                push(commands, RepertoireCommand::ToggleTrainChapter(i));
             }
             let label = match chapter.side() {
                 Some(side) => format!("{}. {title} ({})", i + 1, side.name()),
@@ -323,7 +328,7 @@ fn chapters_ui(
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
             let shown = ui.selectable_label(i == w.chapter(), label);
             if shown.clicked() {
-                push(commands, WorkshopCommand::Chapter(i));
+                push(commands, RepertoireCommand::Chapter(i));
             }
             shown.context_menu(|ui| {
                 if ui.button("Rename…").clicked() {
@@ -331,15 +336,15 @@ fn chapters_ui(
                     ui.close();
                 }
                 if i > 0 && ui.button("Move up").clicked() {
-                    push(commands, WorkshopCommand::MoveChapter(i, i - 1));
+                    push(commands, RepertoireCommand::MoveChapter(i, i - 1));
                     ui.close();
                 }
                 if i + 1 < count && ui.button("Move down").clicked() {
-                    push(commands, WorkshopCommand::MoveChapter(i, i + 1));
+                    push(commands, RepertoireCommand::MoveChapter(i, i + 1));
                     ui.close();
                 }
                 if ui.button("Delete chapter").clicked() {
-                    push(commands, WorkshopCommand::RemoveChapter(i));
+                    push(commands, RepertoireCommand::RemoveChapter(i));
                     ui.close();
                 }
             });
@@ -354,15 +359,15 @@ fn chapters_ui(
         .clicked()
     {
         let title = format!("Chapter {}", count + 1);
-        push(commands, WorkshopCommand::AddChapter(title, side));
+        push(commands, RepertoireCommand::AddChapter(title, side));
     }
 }
 
 /// The right panel in the Repertoire tab: the chapter's move tree.
 pub(super) fn move_tree_panel_ui(
     ui: &mut Ui,
-    w: &WorkshopState,
-    form: &mut WorkshopForm,
+    w: &RepertoireState,
+    form: &mut RepertoireForm,
     commands: &mut Vec<Command>,
 ) {
     let Some(doc) = w.document() else {
@@ -383,14 +388,14 @@ pub(super) fn move_tree_panel_ui(
         )
         .changed()
     {
-        push(commands, WorkshopCommand::SetAddMoves(add));
+        push(commands, RepertoireCommand::SetAddMoves(add));
     }
     ui.horizontal(|ui| {
         for (text, tip, command) in [
-            ("«", "The start (Home)", WorkshopCommand::ToStart),
-            ("‹", "One move back (←)", WorkshopCommand::Back),
-            ("›", "One move forward (→)", WorkshopCommand::Forward),
-            ("»", "The end of the line (End)", WorkshopCommand::ToEnd),
+            ("«", "The start (Home)", RepertoireCommand::ToStart),
+            ("‹", "One move back (←)", RepertoireCommand::Back),
+            ("›", "One move forward (→)", RepertoireCommand::Forward),
+            ("»", "The end of the line (End)", RepertoireCommand::ToEnd),
         ] {
             if ui.button(text).on_hover_text(tip).clicked() {
                 push(commands, command);
@@ -426,7 +431,7 @@ pub(super) fn move_tree_panel_ui(
             })
             .inner;
         if set {
-            push(commands, WorkshopCommand::Comment(node, text));
+            push(commands, RepertoireCommand::Comment(node, text));
             form.comment = None;
         } else if cancel {
             form.comment = None;
@@ -459,11 +464,11 @@ pub(super) fn move_tree_panel_ui(
     }
 }
 
-/// The workshop's question, as a window over the others.
+/// The repertoire editor's question, as a window over the others.
 pub(super) fn question_ui(
     ctx: &egui::Context,
     question: &Question,
-    form: &mut WorkshopForm,
+    form: &mut RepertoireForm,
     commands: &mut Vec<Command>,
 ) {
     match question {
@@ -491,7 +496,7 @@ pub(super) fn question_ui(
                             .on_hover_text("Read the file again: your unsaved edits are dropped")
                             .clicked()
                         {
-                            push(commands, WorkshopCommand::Reload);
+                            push(commands, RepertoireCommand::Reload);
                         }
                         if ui
                             .button("Overwrite")
@@ -501,17 +506,20 @@ pub(super) fn question_ui(
                             )
                             .clicked()
                         {
-                            push(commands, WorkshopCommand::Overwrite);
+                            push(commands, RepertoireCommand::Overwrite);
                         }
                         if ui
                             .button("Save as…")
                             .on_hover_text("Choose another file to save your version to")
                             .clicked()
                         {
-                            push(commands, WorkshopCommand::Choose(WorkshopFile::SaveAs));
+                            push(
+                                commands,
+                                RepertoireCommand::Choose(RepertoireTarget::SaveAs),
+                            );
                         }
                         if ui.button("Cancel").clicked() {
-                            push(commands, WorkshopCommand::Dismiss);
+                            push(commands, RepertoireCommand::Dismiss);
                         }
                     });
                     ui.horizontal(|ui| {
@@ -524,7 +532,7 @@ pub(super) fn question_ui(
                             .clicked()
                         {
                             let path = PathBuf::from(form.save_as.trim());
-                            push(commands, WorkshopCommand::SaveAs(path));
+                            push(commands, RepertoireCommand::SaveAs(path));
                             form.save_as.clear();
                         }
                     });
@@ -549,14 +557,14 @@ pub(super) fn question_ui(
                     ));
                     ui.horizontal(|ui| {
                         if ui.button("Recover").clicked() {
-                            push(commands, WorkshopCommand::Recover);
+                            push(commands, RepertoireCommand::Recover);
                         }
                         if ui
                             .button("Discard")
                             .on_hover_text("Open the file as it was last saved")
                             .clicked()
                         {
-                            push(commands, WorkshopCommand::DiscardRecovery);
+                            push(commands, RepertoireCommand::DiscardRecovery);
                         }
                     });
                 });

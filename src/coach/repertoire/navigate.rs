@@ -1,14 +1,14 @@
-//! Walking the workshop's move tree: to the position of some moves, forward, back,
+//! Walking the repertoire editor's move tree: to the position of some moves, forward, back,
 //! and to the next or previous variation.
 
 use shakmaty::{Chess, Move, Position};
 
-use super::WorkshopState;
+use super::RepertoireState;
 use crate::book::document::{GameTree, Node, NodeId};
 
-impl WorkshopState {
+impl RepertoireState {
     /// Goes to the position after `moves` from the standard position: in the chapter
-    /// (of the workshop's side, from the standard position) whose tree holds most of
+    /// (of the repertoire editor's side, from the standard position) whose tree holds most of
     /// them, the current one first; the moves not in it are past the cursor's node.
     pub(crate) fn go_to_moves(&mut self, moves: &[Move]) {
         let Some(doc) = self.document() else {

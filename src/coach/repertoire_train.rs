@@ -9,14 +9,14 @@ use std::sync::Arc;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::Coach;
-use super::workshop_gaps::{Pending, WorkshopBook};
+use super::repertoire_gaps::{Pending, RepertoireBook};
 use crate::trainer::Session;
 
 impl Coach {
-    /// While the drill trains the workshop's subtree: its book becomes the workshop's
-    /// latest (the edits made since), and the line goes on in it.
-    pub(crate) fn take_workshop_edits(&mut self) {
-        let Some(book) = self.current_workshop_book() else {
+    /// While the drill trains the repertoire editor's subtree: its book becomes the edited
+    /// file's latest (the edits made since), and the line goes on in it.
+    pub(crate) fn take_repertoire_edits(&mut self) {
+        let Some(book) = self.current_repertoire_book() else {
             return;
         };
         if Arc::ptr_eq(&book.drill, &self.ctx.graph) {
@@ -28,7 +28,7 @@ impl Coach {
         self.ctx.invalidate_chart();
     }
 
-    /// Drills the subtree under the cursor: the drill's book becomes the workshop's
+    /// Drills the subtree under the cursor: the drill's book becomes the edited
     /// repertoire (with ECO as its theory), and each new line starts at the cursor
     /// until another book is chosen. When the book of the latest edits is still being
     /// made, the drill starts once it is (the window does not wait).
@@ -46,18 +46,18 @@ impl Coach {
             return;
         }
         let moves = self.repertoire.editor.moves();
-        match self.current_workshop_book() {
+        match self.current_repertoire_book() {
             Some(book) => self.start_training(&book, moves),
             None => {
                 // The book of the latest edits is being made: the drill starts when it is.
                 self.repertoire.gaps.pending = Some(Pending::TrainThis(moves));
-                self.start_workshop_exposure();
+                self.start_repertoire_exposure();
             }
         }
     }
 
     /// "Train this" once the book is there: the drill on `book` after `moves`.
-    pub(super) fn start_training(&mut self, book: &WorkshopBook, moves: Vec<Move>) {
+    pub(super) fn start_training(&mut self, book: &RepertoireBook, moves: Vec<Move>) {
         let Some(side) = self.repertoire.editor.side() else {
             return;
         };
@@ -103,15 +103,15 @@ impl Coach {
 }
 
 impl Coach {
-    /// The drill no longer trains the workshop's repertoire (another book, another file).
-    pub(crate) fn stop_workshop_training(&mut self) {
+    /// The drill no longer trains the repertoire being edited (another book, another file).
+    pub(crate) fn stop_repertoire_training(&mut self) {
         self.repertoire.gaps.train_root = None;
         self.ctx.settings.workshop_train.drilling = None;
     }
 
     /// At the start: when the drill trained a subtree of `path` at the last run, it
     /// does again once the repertoire's book is made.
-    pub(crate) fn resume_workshop_training(&mut self, path: &std::path::Path) {
+    pub(crate) fn resume_repertoire_training(&mut self, path: &std::path::Path) {
         let Some((file, uci)) = self.ctx.settings.workshop_train.drilling.clone() else {
             return;
         };
@@ -126,17 +126,17 @@ impl Coach {
                 .ok()
                 .and_then(|u| u.to_move(&pos).ok())
             else {
-                self.stop_workshop_training();
+                self.stop_repertoire_training();
                 return;
             };
             pos.play_unchecked(mv);
             moves.push(mv);
         }
         self.repertoire.gaps.pending = Some(Pending::TrainThis(moves));
-        self.start_workshop_exposure();
+        self.start_repertoire_exposure();
     }
 
-    /// Leaves chapter `index` of the workshop's file out of "Train this", or takes it
+    /// Leaves chapter `index` of the repertoire editor's file out of "Train this", or takes it
     /// in again (remembered per file); a drill of the repertoire follows at once.
     pub(crate) fn toggle_train_chapter(&mut self, index: usize) {
         let Some(path) = self.repertoire.editor.file().map(|f| f.path().to_owned()) else {
@@ -153,7 +153,7 @@ impl Coach {
         };
         self.ctx.settings.workshop_train.toggle(&path, &title);
         if self.repertoire.gaps.train_root.is_some() {
-            self.start_workshop_exposure();
+            self.start_repertoire_exposure();
         }
     }
 }

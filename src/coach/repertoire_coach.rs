@@ -6,38 +6,38 @@
 use std::path::PathBuf;
 
 use super::Coach;
-use super::workshop::{WorkshopCommand, WorkshopState};
+use super::repertoire::{RepertoireCommand, RepertoireState};
 
 /// The Repertoire tab: the file being edited, and its book (gaps, "Train this").
-pub struct RepertoireState {
+pub struct RepertoireTab {
     /// The repertoire file being edited.
-    pub(crate) editor: WorkshopState,
+    pub(crate) editor: RepertoireState,
     /// The repertoire's graph, its gaps, "Train this".
-    pub(crate) gaps: super::workshop_gaps::GapsState,
+    pub(crate) gaps: super::repertoire_gaps::GapsState,
 }
 
 impl Coach {
-    /// The Repertoire tab's workshop.
-    pub fn workshop(&self) -> &WorkshopState {
+    /// The Repertoire tab's editor.
+    pub fn repertoire(&self) -> &RepertoireState {
         &self.repertoire.editor
     }
 
-    /// Sets the folder for the workshop's backups and journal (the window's data
+    /// Sets the folder for the repertoire editor's backups and journal (the window's data
     /// folder; tests use a temporary one).
-    pub fn set_workshop_data_dir(&mut self, dir: Option<PathBuf>) {
+    pub fn set_repertoire_data_dir(&mut self, dir: Option<PathBuf>) {
         self.repertoire.editor.data_dir = dir;
     }
 
     /// Carries out a command of the Repertoire tab.
-    pub(crate) fn apply_workshop(&mut self, command: WorkshopCommand) {
+    pub(crate) fn apply_repertoire(&mut self, command: RepertoireCommand) {
         match command {
-            WorkshopCommand::NextGap => self.next_gap(),
-            WorkshopCommand::TrainThis => self.train_this(),
-            WorkshopCommand::ToggleTrainChapter(i) => self.toggle_train_chapter(i),
-            WorkshopCommand::GapsFromExplorer(on) => self.ctx.settings.workshop_explorer = on,
-            WorkshopCommand::Choose(what) => self
+            RepertoireCommand::NextGap => self.next_gap(),
+            RepertoireCommand::TrainThis => self.train_this(),
+            RepertoireCommand::ToggleTrainChapter(i) => self.toggle_train_chapter(i),
+            RepertoireCommand::GapsFromExplorer(on) => self.ctx.settings.workshop_explorer = on,
+            RepertoireCommand::Choose(what) => self
                 .ctx
-                .notify(crate::coach::Notice::ChooseWorkshopFile(what)),
+                .notify(crate::coach::Notice::ChooseRepertoireFile(what)),
             command => {
                 let before = self.repertoire.editor.file().map(|f| f.path().to_owned());
                 let writes = self.repertoire.editor.writes;
@@ -48,7 +48,7 @@ impl Coach {
                 let path = self.repertoire.editor.file().map(|f| f.path().to_owned());
                 if path != before {
                     // Another file: the drill no longer trains the last one's subtree.
-                    self.stop_workshop_training();
+                    self.stop_repertoire_training();
                 }
                 if path.is_some() {
                     self.ctx.settings.workshop_file = path;
@@ -75,15 +75,15 @@ impl Coach {
         self.ctx.workspace.open(vec![path], mode);
     }
 
-    /// Opens the file the workshop had at the last run (asking first when it has
+    /// Opens the file the repertoire editor had at the last run (asking first when it has
     /// unsaved edits).
-    pub(crate) fn reopen_workshop(&mut self) {
+    pub(crate) fn reopen_repertoire(&mut self) {
         let Some(path) = self.ctx.settings.workshop_file.clone() else {
             return;
         };
         if path.exists() {
             self.repertoire.editor.open(&path);
-            self.resume_workshop_training(&path);
+            self.resume_repertoire_training(&path);
         } else {
             self.repertoire.editor.set_message(format!(
                 "The repertoire open last time, {}, is not there any more.",

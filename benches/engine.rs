@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use hastings::engine::evaluation::Evaluation;
-use hastings::engine::{Engine, Limits, Mcts};
+use hastings::engine::{Engine, Limits, Mcts, Search};
 
 #[path = "shared/engine_positions.rs"]
 mod engine_positions;
@@ -31,12 +31,12 @@ fn mcts(c: &mut Criterion) {
         b.iter_batched(
             Mcts::default,
             |mut m| {
-                m.search(
-                    &g,
-                    &Limits::nodes(ITERATIONS).unwrap(),
-                    &AtomicBool::new(false),
-                    &mut |_| {},
-                )
+                m.search(Search {
+                    game: &g,
+                    limits: &Limits::nodes(ITERATIONS).unwrap(),
+                    stop: &AtomicBool::new(false),
+                    on_info: &mut |_| {},
+                })
             },
             BatchSize::LargeInput,
         );

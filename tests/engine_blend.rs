@@ -12,7 +12,7 @@ use hastings::engine::blend::{Blend, BlendSettings, Bonus};
 use hastings::engine::evaluation::Evaluation;
 use hastings::engine::predictor::Predictor;
 use hastings::engine::tuned::TunedEval;
-use hastings::engine::{AlphaBeta, Engine, Game, Limits};
+use hastings::engine::{AlphaBeta, Engine, Game, Limits, Search};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
@@ -33,12 +33,12 @@ fn blend(lambda: f64, bonus: Bonus, temperature: f64, seed: u64) -> Blend {
 
 fn play(engine: &mut dyn Engine, pos: &Chess) -> Move {
     engine
-        .search(
-            &Game::new(pos.clone()),
-            &Limits::depth(2).unwrap(),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
+        .search(Search {
+            game: &Game::new(pos.clone()),
+            limits: &Limits::depth(2).unwrap(),
+            stop: &AtomicBool::new(false),
+            on_info: &mut |_| {},
+        })
         .unwrap()
         .best
         .unwrap()

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use hastings::engine::client::Timeouts;
 use hastings::engine::{
-    Engine, EngineChoice, EngineError, EngineEvent, EngineHandle, Game, Limits, Score, Strength,
-    UciEngine, WorkerGone,
+    Engine, EngineChoice, EngineError, EngineEvent, EngineHandle, Game, Limits, Score, Search,
+    Strength, UciEngine, WorkerGone,
 };
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -72,12 +72,12 @@ fn client_handshakes_with_hastings_uci_and_gets_a_legal_move() {
     let g = Game::from_moves(Chess::default(), &[]).unwrap();
     let mut infos = 0;
     let result = engine
-        .search(
-            &g,
-            &Limits::movetime_ms(100).unwrap(),
-            &never(),
-            &mut |_| infos += 1,
-        )
+        .search(Search {
+            game: &g,
+            limits: &Limits::movetime_ms(100).unwrap(),
+            stop: &never(),
+            on_info: &mut |_| infos += 1,
+        })
         .unwrap();
     assert!(g.position().is_legal(result.best.unwrap()));
     assert!(infos > 0);
@@ -88,12 +88,12 @@ fn client_handshakes_with_hastings_uci_and_gets_a_legal_move() {
 fn client_reports_the_mate_hastings_finds() {
     let mut engine = hastings();
     let result = engine
-        .search(
-            &game("r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1"),
-            &Limits::depth(4).unwrap(),
-            &never(),
-            &mut |_| {},
-        )
+        .search(Search {
+            game: &game("r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1"),
+            limits: &Limits::depth(4).unwrap(),
+            stop: &never(),
+            on_info: &mut |_| {},
+        })
         .unwrap();
     let info = result.info.unwrap();
     assert_eq!(info.score, Some(Score::Mate(2)));
@@ -117,12 +117,12 @@ fn options_are_checked_against_what_the_engine_declared() {
     // hastings uci has skill levels, no Elo setting.
     assert!(engine.set_strength(Strength::Elo(1500)).is_err());
     let result = engine
-        .search(
-            &Game::default(),
-            &Limits::nodes(500).unwrap(),
-            &never(),
-            &mut |_| {},
-        )
+        .search(Search {
+            game: &Game::default(),
+            limits: &Limits::nodes(500).unwrap(),
+            stop: &never(),
+            on_info: &mut |_| {},
+        })
         .unwrap();
     assert!(result.best.is_some());
 }
@@ -134,8 +134,13 @@ fn stopping_an_infinite_search_returns_its_move() {
     let flag = Arc::clone(&stop);
     let (tx, rx) = mpsc::channel();
     let searcher = thread::spawn(move || {
-        let r = engine.search(&Game::default(), &Limits::default(), &flag, &mut |info| {
-            let _ = tx.send(info.depth);
+        let r = engine.search(Search {
+            game: &Game::default(),
+            limits: &Limits::default(),
+            stop: &flag,
+            on_info: &mut |info| {
+                let _ = tx.send(info.depth);
+            },
         });
         (r, engine)
     });
@@ -152,14 +157,14 @@ fn killing_the_engine_mid_search_gives_an_error_then_a_new_engine_works() {
     let pid = engine.pid();
     let (tx, rx) = mpsc::channel();
     let searcher = thread::spawn(move || {
-        let r = engine.search(
-            &Game::default(),
-            &Limits::depth(60).unwrap(),
-            &never(),
-            &mut |info| {
+        let r = engine.search(Search {
+            game: &Game::default(),
+            limits: &Limits::depth(60).unwrap(),
+            stop: &never(),
+            on_info: &mut |info| {
                 let _ = tx.send(info.depth);
             },
-        );
+        });
         (r, engine)
     });
     rx.recv_timeout(WAIT).unwrap();
@@ -173,12 +178,12 @@ fn killing_the_engine_mid_search_gives_an_error_then_a_new_engine_works() {
     assert!(matches!(engine.is_ready(), Err(EngineError::Dead { .. })));
     let mut fresh = hastings();
     let result = fresh
-        .search(
-            &Game::default(),
-            &Limits::depth(3).unwrap(),
-            &never(),
-            &mut |_| {},
-        )
+        .search(Search {
+            game: &Game::default(),
+            limits: &Limits::depth(3).unwrap(),
+            stop: &never(),
+            on_info: &mut |_| {},
+        })
         .unwrap();
     assert!(result.best.is_some());
 }
@@ -333,16 +338,16 @@ fn stockfish_plays_reports_wdl_lines_and_mates() {
     sf.set_option("UCI_ShowWDL", "true").unwrap();
     let mut scores = 0;
     let result = sf
-        .search(
-            &Game::default(),
-            &Limits::depth(8).unwrap(),
-            &never(),
-            &mut |i| {
+        .search(Search {
+            game: &Game::default(),
+            limits: &Limits::depth(8).unwrap(),
+            stop: &never(),
+            on_info: &mut |i| {
                 if i.score.is_some() {
                     scores += 1;
                 }
             },
-        )
+        })
         .unwrap();
     assert!(Chess::default().is_legal(result.best.unwrap()));
     assert!(scores >= 8, "{scores} scored infos");
@@ -350,12 +355,12 @@ fn stockfish_plays_reports_wdl_lines_and_mates() {
     assert!(info.depth >= 8 && !info.pv.is_empty(), "{info:?}");
 
     let result = sf
-        .search(
-            &game("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1"),
-            &Limits::depth(10).unwrap(),
-            &never(),
-            &mut |_| {},
-        )
+        .search(Search {
+            game: &game("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1"),
+            limits: &Limits::depth(10).unwrap(),
+            stop: &never(),
+            on_info: &mut |_| {},
+        })
         .unwrap();
     assert_eq!(result.info.unwrap().score, Some(Score::Mate(2)));
 }
@@ -371,12 +376,12 @@ fn stockfish_strength_settings_are_checked() {
     assert!(err.to_string().contains("1350"), "{err}");
     sf.set_strength(Strength::Full).unwrap();
     let result = sf
-        .search(
-            &Game::default(),
-            &Limits::movetime_ms(50).unwrap(),
-            &never(),
-            &mut |_| {},
-        )
+        .search(Search {
+            game: &Game::default(),
+            limits: &Limits::movetime_ms(50).unwrap(),
+            stop: &never(),
+            on_info: &mut |_| {},
+        })
         .unwrap();
     assert!(result.best.is_some());
 }
@@ -387,7 +392,12 @@ fn stockfish_says_bestmove_none_when_mated() {
     let mut sf = UciEngine::start(&path).unwrap();
     let mated = game("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
     let result = sf
-        .search(&mated, &Limits::depth(5).unwrap(), &never(), &mut |_| {})
+        .search(Search {
+            game: &mated,
+            limits: &Limits::depth(5).unwrap(),
+            stop: &never(),
+            on_info: &mut |_| {},
+        })
         .unwrap();
     assert_eq!(result.best, None);
 }
@@ -471,12 +481,12 @@ fn an_engine_that_exits_on_go_is_an_error_not_a_hang() {
     let (path, args) = exits_on_go();
     let mut engine = UciEngine::start_with(&path, &args, Timeouts::default()).unwrap();
     let err = engine
-        .search(
-            &Game::default(),
-            &Limits::depth(5).unwrap(),
-            &never(),
-            &mut |_| {},
-        )
+        .search(Search {
+            game: &Game::default(),
+            limits: &Limits::depth(5).unwrap(),
+            stop: &never(),
+            on_info: &mut |_| {},
+        })
         .unwrap_err();
     let text = err.to_string();
     assert!(
@@ -519,13 +529,7 @@ impl Engine for Panicking {
         "panicking".to_owned()
     }
 
-    fn search(
-        &mut self,
-        _: &Game,
-        _: &Limits,
-        _: &AtomicBool,
-        _: &mut dyn FnMut(&hastings::engine::SearchInfo),
-    ) -> Result<hastings::engine::SearchResult, EngineError> {
+    fn search(&mut self, _: Search<'_>) -> Result<hastings::engine::SearchResult, EngineError> {
         panic!("the evaluation divided by zero");
     }
 }
@@ -569,12 +573,12 @@ fn an_engine_printing_latin1_bytes_is_still_understood() {
         UciEngine::start_with(Path::new("/bin/sh"), &args, Timeouts::default()).unwrap();
     assert_eq!(engine.name(), "caf\u{fffd}");
     let result = engine
-        .search(
-            &Game::default(),
-            &Limits::depth(1).unwrap(),
-            &never(),
-            &mut |_| {},
-        )
+        .search(Search {
+            game: &Game::default(),
+            limits: &Limits::depth(1).unwrap(),
+            stop: &never(),
+            on_info: &mut |_| {},
+        })
         .unwrap();
     let e4 = "e2e4".parse::<shakmaty::uci::UciMove>().unwrap();
     assert_eq!(result.best, Some(e4.to_move(&Chess::default()).unwrap()));

@@ -8,7 +8,7 @@
 use std::sync::atomic::AtomicBool;
 
 use hastings::engine::matches::{Openings, openings, play_game};
-use hastings::engine::{AlphaBeta, Engine, Game, Limits, Mcts, RandomMover, Score};
+use hastings::engine::{AlphaBeta, Engine, Game, Limits, Mcts, RandomMover, Score, Search};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Position};
 
@@ -49,7 +49,12 @@ fn game(fen: &str) -> Game {
 
 fn search(engine: &mut dyn Engine, fen: &str, limits: Limits) -> (String, Option<Score>) {
     let result = engine
-        .search(&game(fen), &limits, &AtomicBool::new(false), &mut |_| {})
+        .search(Search {
+            game: &game(fen),
+            limits: &limits,
+            stop: &AtomicBool::new(false),
+            on_info: &mut |_| {},
+        })
         .unwrap();
     let best = result
         .best
@@ -121,12 +126,12 @@ fn the_mated_side_sees_its_fate() {
 fn a_checkmated_side_has_no_move() {
     let fen = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
     let result = AlphaBeta::default()
-        .search(
-            &game(fen),
-            &Limits::depth(3).unwrap(),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
+        .search(Search {
+            game: &game(fen),
+            limits: &Limits::depth(3).unwrap(),
+            stop: &AtomicBool::new(false),
+            on_info: &mut |_| {},
+        })
         .unwrap();
     assert_eq!(result.best, None);
 }
@@ -135,7 +140,12 @@ fn a_checkmated_side_has_no_move() {
 fn a_search_stopped_before_it_starts_still_names_a_legal_move() {
     let g = Game::default();
     let result = AlphaBeta::default()
-        .search(&g, &Limits::default(), &AtomicBool::new(true), &mut |_| {})
+        .search(Search {
+            game: &g,
+            limits: &Limits::default(),
+            stop: &AtomicBool::new(true),
+            on_info: &mut |_| {},
+        })
         .unwrap();
     assert!(g.position().is_legal(result.best.unwrap()));
 }
@@ -144,14 +154,14 @@ fn a_search_stopped_before_it_starts_still_names_a_legal_move() {
 fn node_limit_is_respected_within_one_check_interval() {
     let mut reported = 0;
     AlphaBeta::default()
-        .search(
-            &Game::default(),
-            &Limits::nodes(10_000).unwrap(),
-            &AtomicBool::new(false),
-            &mut |i| {
+        .search(Search {
+            game: &Game::default(),
+            limits: &Limits::nodes(10_000).unwrap(),
+            stop: &AtomicBool::new(false),
+            on_info: &mut |i| {
                 reported = i.nodes;
             },
-        )
+        })
         .unwrap();
     // The clock is read every 2,048 nodes.
     assert!(reported <= 10_000 + 2_048, "{reported}");
@@ -241,7 +251,12 @@ fn skill_zero_varies_its_moves_with_the_seed() {
         let mut engine = AlphaBeta::new(1, seed);
         engine.set_skill(0);
         let result = engine
-            .search(&g, &Limits::default(), &AtomicBool::new(false), &mut |_| {})
+            .search(Search {
+                game: &g,
+                limits: &Limits::default(),
+                stop: &AtomicBool::new(false),
+                on_info: &mut |_| {},
+            })
             .unwrap();
         let best = result.best.unwrap();
         assert!(g.position().is_legal(best));

@@ -1,7 +1,7 @@
 //! The built-in α-β engine: [`Searcher`] plus a skill level and a seeded generator
 //! for the weaker levels' choices.
 
-use std::sync::atomic::AtomicBool;
+use super::Search;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -9,9 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use super::Engine;
 use super::error::EngineError;
 use super::evaluation::Evaluation;
-use super::game::Game;
-use super::info::{SearchInfo, SearchResult};
-use super::limits::Limits;
+use super::info::SearchResult;
 use super::search::Searcher;
 use super::strength::{MAX_SKILL, Strength, choose, skill_options};
 
@@ -112,13 +110,8 @@ impl Engine for AlphaBeta {
         Ok(())
     }
 
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError> {
+    fn search(&mut self, search: Search<'_>) -> Result<SearchResult, EngineError> {
+        let (game, limits, stop, on_info) = search.into_parts();
         let mut options = skill_options(self.skill);
         if let Some(cap) = self.max_depth {
             options.max_depth = Some(options.max_depth.map_or(cap, |d| d.min(cap)));

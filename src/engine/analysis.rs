@@ -22,6 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::Search;
 use std::sync::atomic::AtomicBool;
 
 use shakmaty::{Chess, Move, Outcome, Position};
@@ -95,10 +96,15 @@ pub fn analyse(
     }
     engine.new_game()?;
     let mut last: Option<SearchInfo> = None;
-    let result = engine.search(&Game::new(pos.clone()), limits, stop, &mut |info| {
-        if info.multipv <= 1 && info.score.is_some() {
-            last = Some(info.clone());
-        }
+    let result = engine.search(Search {
+        game: &Game::new(pos.clone()),
+        limits,
+        stop,
+        on_info: &mut |info| {
+            if info.multipv <= 1 && info.score.is_some() {
+                last = Some(info.clone());
+            }
+        },
     })?;
     let info = result
         .info

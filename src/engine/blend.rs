@@ -17,6 +17,7 @@
 //! probability `∝ exp(sum / (100 T))` among the moves scored exactly (within a further
 //! `1000 T` of the best), so `T = 1` treats a pawn's worth of score as a factor `e`.
 
+use super::Search;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -328,13 +329,8 @@ impl Engine for Blend {
     // No `set_strength`: the blend's strength is its λ, depth and temperature, set
     // apart (the trait's default ignores it).
 
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError> {
+    fn search(&mut self, search: Search<'_>) -> Result<SearchResult, EngineError> {
+        let (game, limits, stop, on_info) = search.into_parts();
         let settings = self.settings;
         let scored = self.score_root(game, limits, margin(&settings), None, stop, on_info);
         let best = if scored.margin == 0 {

@@ -13,13 +13,14 @@
 //! let path = hastings::engine::discover::stockfish().expect("Stockfish installed");
 //! let mut sf = UciEngine::start(&path)?;
 //! sf.set_strength(Strength::Skill(5))?;
-//! let result = sf.search(&Game::default(), &Limits::movetime_ms(100)?, &AtomicBool::new(false), &mut |_| {})?;
+//! let result = sf.search(Search { game: &Game::default(), limits: &Limits::movetime_ms(100)?, stop: &AtomicBool::new(false), on_info: &mut |_| {} })?;
 //! println!("{:?}", result.best);
 //! # Ok::<(), hastings::engine::EngineError>(())
 //! ```
 
+use super::Search;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
@@ -334,13 +335,8 @@ impl Engine for UciEngine {
         }
     }
 
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError> {
+    fn search(&mut self, search: Search<'_>) -> Result<SearchResult, EngineError> {
+        let (game, limits, stop, on_info) = search.into_parts();
         self.send(&game.to_uci().to_string())?;
         self.send(&Self::go_message(limits).to_string())?;
         let started = Instant::now();

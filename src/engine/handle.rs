@@ -31,6 +31,7 @@
 //! }
 //! ```
 
+use super::Search;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -528,14 +529,24 @@ fn work(
                         info: info.clone(),
                     });
                 };
-                let result = match current.engine.search(&game, &limits, &stop, &mut on_info) {
+                let result = match current.engine.search(Search {
+                    game: &game,
+                    limits: &limits,
+                    stop: &stop,
+                    on_info: &mut on_info,
+                }) {
                     Ok(result) => result,
                     Err(e) => {
                         let name = current.engine.name();
                         current = fall_back(&name, &e, strength, outbox);
                         current
                             .engine
-                            .search(&game, &limits, &stop, &mut on_info)
+                            .search(Search {
+                                game: &game,
+                                limits: &limits,
+                                stop: &stop,
+                                on_info: &mut on_info,
+                            })
                             .unwrap_or_default()
                     }
                 };

@@ -3,8 +3,8 @@
 //! plays the most likely move, 1 plays each move as often as the network expects
 //! players to, higher flattens the choice towards random).
 
+use super::Search;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -12,9 +12,7 @@ use shakmaty::Move;
 
 use super::Engine;
 use super::error::EngineError;
-use super::game::Game;
-use super::info::{SearchInfo, SearchResult};
-use super::limits::Limits;
+use super::info::SearchResult;
 use super::predictor::{PredictedMove, Predictor};
 
 /// The temperature when none is set.
@@ -126,13 +124,8 @@ impl Engine for HumanLike {
     // No `new_game` (it keeps nothing between moves) nor `set_strength` (its strength is
     // its temperature, set apart): the trait's defaults.
 
-    fn search(
-        &mut self,
-        game: &Game,
-        _limits: &Limits,
-        _stop: &AtomicBool,
-        _on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError> {
+    fn search(&mut self, search: Search<'_>) -> Result<SearchResult, EngineError> {
+        let game = search.game;
         let moves = self.predictor.predict(game.position());
         let best = sample_move(&moves, self.temperature, &mut self.rng);
         Ok(SearchResult {

@@ -6,6 +6,7 @@
 //! choice of distinct lines, each played twice, so colour and opening advantages
 //! cancel.
 
+use super::Search;
 use std::io::{self, Write};
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
@@ -248,7 +249,12 @@ pub fn play_game(
             Color::White => &mut *white,
             Color::Black => &mut *black,
         };
-        match engine.search(&game, limits, &never, &mut |_| {}) {
+        match engine.search(Search {
+            game: &game,
+            limits,
+            stop: &never,
+            on_info: &mut |_| {},
+        }) {
             Ok(result) => match result.best {
                 Some(m) if game.play(m) => {}
                 other => {

@@ -9,6 +9,7 @@
 //! ranker may rank for several agents at once ([`BlendRanker`]: the blend at every λ
 //! from one prediction a position); [`match_moves_each`] reports each.
 
+use super::Search;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 
@@ -96,9 +97,12 @@ impl<E: Engine> Ranker for EngineRanker<E> {
             .map(|pos| {
                 self.engine.new_game()?;
                 let game = Game::new(pos.clone());
-                let result = self
-                    .engine
-                    .search(&game, &self.limits, &stop, &mut |_| {})?;
+                let result = self.engine.search(Search {
+                    game: &game,
+                    limits: &self.limits,
+                    stop: &stop,
+                    on_info: &mut |_| {},
+                })?;
                 Ok(result.best.into_iter().collect())
             })
             .collect()

@@ -33,15 +33,14 @@
 //! `depth` stops the search once the tree reaches that many plies somewhere. The tree
 //! holds at most [`MAX_TREE_NODES`] nodes; a full tree ends the search.
 
-use std::sync::atomic::AtomicBool;
+use super::Search;
 
 use shakmaty::{Chess, Move, Position};
 
 use super::Engine;
 use super::error::EngineError;
-use super::game::Game;
 use super::info::{SearchInfo, SearchResult};
-use super::limits::{Clock, Limits};
+use super::limits::Clock;
 use super::score::{MATE, MAX_PLY, Score};
 use super::search::{INFINITY, Run, Searcher};
 use super::strength::Strength;
@@ -130,13 +129,8 @@ impl Engine for Mcts {
         }
     }
 
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError> {
+    fn search(&mut self, search: Search<'_>) -> Result<SearchResult, EngineError> {
+        let (game, limits, stop, on_info) = search.into_parts();
         let exploration = self.exploration;
         let clock = Clock::start(&limits.without_nodes(), stop);
         let mut run = self.searcher.run(game, clock);

@@ -43,7 +43,7 @@
 //!
 //! let mut engine = AlphaBeta::default();
 //! let result = engine
-//!     .search(&Game::default(), &Limits::depth(3).unwrap(), &AtomicBool::new(false), &mut |_| {})
+//!     .search(Search { game: &Game::default(), limits: &Limits::depth(3).unwrap(), stop: &AtomicBool::new(false), on_info: &mut |_| {} })
 //!     .unwrap();
 //! assert!(result.best.is_some());
 //! ```
@@ -101,6 +101,30 @@ pub use random::RandomMover;
 pub use score::Score;
 pub use strength::Strength;
 
+/// One search asked of an [`Engine`]: the game whose current position is searched,
+/// when to stop, the flag another thread sets to stop early, and where the reports go.
+pub struct Search<'a> {
+    /// The game; its current position is searched (the moves before it matter to UCI
+    /// engines: repetitions).
+    pub game: &'a Game,
+    /// When the search ends (depth, time, nodes).
+    pub limits: &'a Limits,
+    /// Set by another thread to end the search early.
+    pub stop: &'a AtomicBool,
+    /// Called with each report while searching.
+    pub on_info: OnInfo<'a>,
+}
+
+/// Where a search's reports go: called with each one.
+pub type OnInfo<'a> = &'a mut dyn FnMut(&SearchInfo);
+
+impl<'a> Search<'a> {
+    /// The game, the limits, the stop flag and the reports' callback, in that order.
+    pub fn into_parts(self) -> (&'a Game, &'a Limits, &'a AtomicBool, OnInfo<'a>) {
+        (self.game, self.limits, self.stop, self.on_info)
+    }
+}
+
 /// A chess engine: searches a game's current position and names a move.
 pub trait Engine: Send {
     /// The engine's name (`id name` of a UCI engine).
@@ -127,18 +151,12 @@ pub trait Engine: Send {
         Ok(())
     }
 
-    /// Searches the current position of `game` within `limits`, calling `on_info` with
-    /// each report, until a limit is reached or `stop` is set.
+    /// Searches the current position of the search's game within its limits, calling its
+    /// `on_info` with each report, until a limit is reached or `stop` is set.
     ///
     /// # Errors
     ///
     /// [`EngineError`] when a UCI engine crashes, hangs, prints garbage or plays an
     /// illegal move. The built-in engines never fail.
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError>;
+    fn search(&mut self, search: Search<'_>) -> Result<SearchResult, EngineError>;
 }

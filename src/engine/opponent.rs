@@ -6,14 +6,12 @@
 //! vs. Neural Features", Technion, 2023; `ARCHITECTURE.md`, References)), whose strength
 //! is set apart.
 
-use std::sync::atomic::AtomicBool;
+use super::Search;
 
 use super::Engine;
 use super::alphabeta::AlphaBeta;
 use super::error::EngineError;
-use super::game::Game;
-use super::info::{SearchInfo, SearchResult};
-use super::limits::Limits;
+use super::info::SearchResult;
 use super::strength::Strength;
 
 /// The strength a [`WithAnalyst`] plays at (any strength but [`Strength::Full`]).
@@ -54,17 +52,11 @@ impl<E: Engine> Engine for WithAnalyst<E> {
         Ok(())
     }
 
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError> {
+    fn search(&mut self, search: Search<'_>) -> Result<SearchResult, EngineError> {
         if self.analysing {
-            self.analyst.search(game, limits, stop, on_info)
+            self.analyst.search(search)
         } else {
-            self.player.search(game, limits, stop, on_info)
+            self.player.search(search)
         }
     }
 }

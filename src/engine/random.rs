@@ -1,15 +1,13 @@
 //! The weakest opponent: a uniformly random legal move (for tests and matches).
 
-use std::sync::atomic::AtomicBool;
+use super::Search;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::Engine;
 use super::error::EngineError;
-use super::game::Game;
-use super::info::{SearchInfo, SearchResult};
-use super::limits::Limits;
+use super::info::SearchResult;
 
 /// Plays a random legal move, from a seeded generator.
 #[derive(Debug)]
@@ -31,13 +29,8 @@ impl Engine for RandomMover {
         "random".to_string()
     }
 
-    fn search(
-        &mut self,
-        game: &Game,
-        _limits: &Limits,
-        _stop: &AtomicBool,
-        _on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError> {
+    fn search(&mut self, search: Search<'_>) -> Result<SearchResult, EngineError> {
+        let game = search.game;
         use shakmaty::Position;
         let moves = game.position().legal_moves();
         let best = (!moves.is_empty()).then(|| moves[self.rng.random_range(0..moves.len())]);

@@ -11,6 +11,7 @@
 //! `bestmove`), input bytes that are not UTF-8 replaced; the engines and their options
 //! are [`uci_engines`](super::uci_engines)'.
 
+use super::Search;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -285,7 +286,12 @@ fn search(
         let _ = tx.send(Event::Output(format!("info string {reason}")));
     }
     let result = engine
-        .search(game, &limits, stop, &mut on_info)
+        .search(Search {
+            game,
+            limits: &limits,
+            stop,
+            on_info: &mut on_info,
+        })
         .unwrap_or_default();
     while infinite && !stop.load(Ordering::Relaxed) {
         thread::sleep(Duration::from_millis(2));

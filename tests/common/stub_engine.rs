@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use hastings::engine::{Engine, EngineError, Game, Limits, Score, SearchInfo, SearchResult};
+use hastings::engine::{Engine, EngineError, Score, Search, SearchInfo, SearchResult};
 use shakmaty::{Chess, Move, Position};
 
 /// Answers `score(position)` (the side to move's) with the line `line(position)` (else
@@ -39,13 +39,8 @@ impl Engine for Stub {
         "stub engine".to_owned()
     }
 
-    fn search(
-        &mut self,
-        game: &Game,
-        _: &Limits,
-        stop: &AtomicBool,
-        _: &mut dyn FnMut(&SearchInfo),
-    ) -> Result<SearchResult, EngineError> {
+    fn search(&mut self, search: Search<'_>) -> Result<SearchResult, EngineError> {
+        let (game, _, stop, _) = search.into_parts();
         while !self.gate.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(2));
         }

@@ -443,14 +443,14 @@ fn analyse_task(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicBool, AtomicUsize};
+    use std::sync::atomic::AtomicUsize;
     use std::time::Instant;
 
     use shakmaty::san::San;
     use shakmaty::{Move, Position};
 
     use super::*;
-    use crate::engine::{EngineError, Game, Score, SearchInfo, SearchResult};
+    use crate::engine::{EngineError, Score, Search, SearchInfo, SearchResult};
     use crate::trainer::check::epd_key;
     use crate::trainer::verdict::Judgement;
 
@@ -465,13 +465,8 @@ mod tests {
             "stub".to_owned()
         }
 
-        fn search(
-            &mut self,
-            game: &Game,
-            _: &Limits,
-            _: &AtomicBool,
-            _: &mut dyn FnMut(&SearchInfo),
-        ) -> Result<SearchResult, EngineError> {
+        fn search(&mut self, search: Search<'_>) -> Result<SearchResult, EngineError> {
+            let game = search.game;
             self.searches.fetch_add(1, Ordering::SeqCst);
             let key = epd_key(game.position());
             let (_, score) = self

@@ -1,12 +1,11 @@
 //! The built-in α-β engine: [`Searcher`] plus a skill level and a seeded generator
 //! for the weaker levels' choices.
 
-use super::Search;
-
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::Engine;
+use super::Search;
 use super::error::EngineError;
 use super::evaluation::Evaluation;
 use super::info::SearchResult;

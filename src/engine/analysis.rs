@@ -22,11 +22,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::Search;
 use std::sync::atomic::AtomicBool;
 
 use shakmaty::{Chess, Move, Outcome, Position};
 
+use super::Search;
 use super::error::EngineError;
 use super::game::Game;
 use super::limits::Limits;

@@ -17,7 +17,6 @@
 //! probability `∝ exp(sum / (100 T))` among the moves scored exactly (within a further
 //! `1000 T` of the best), so `T = 1` treats a pawn's worth of score as a factor `e`.
 
-use super::Search;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -26,6 +25,7 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::Move;
 
 use super::Engine;
+use super::Search;
 use super::error::EngineError;
 use super::evaluation::Evaluation;
 use super::game::Game;

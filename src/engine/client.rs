@@ -8,17 +8,21 @@
 //!
 //! ```no_run
 //! use std::sync::atomic::AtomicBool;
-//! use hastings::engine::{Engine, Game, Limits, Strength, UciEngine};
+//! use hastings::engine::{Engine, Game, Limits, Search, Strength, UciEngine};
 //!
 //! let path = hastings::engine::discover::stockfish().expect("Stockfish installed");
 //! let mut sf = UciEngine::start(&path)?;
 //! sf.set_strength(Strength::Skill(5))?;
-//! let result = sf.search(Search { game: &Game::default(), limits: &Limits::movetime_ms(100)?, stop: &AtomicBool::new(false), on_info: &mut |_| {} })?;
+//! let result = sf.search(Search {
+//!     game: &Game::default(),
+//!     limits: &Limits::movetime_ms(100)?,
+//!     stop: &AtomicBool::new(false),
+//!     on_info: &mut |_| {},
+//! })?;
 //! println!("{:?}", result.best);
 //! # Ok::<(), hastings::engine::EngineError>(())
 //! ```
 
-use super::Search;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -28,6 +32,7 @@ use shakmaty::{EnPassantMode, Position};
 use shakmaty_uci::{UciMessage, UciOptionConfig, UciSearchControl, UciTimeControl};
 
 use super::Engine;
+use super::Search;
 use super::error::EngineError;
 use super::game::Game;
 use super::info::{SearchInfo, SearchResult};

@@ -31,7 +31,6 @@
 //! }
 //! ```
 
-use super::Search;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -42,6 +41,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::Engine;
+use super::Search;
 use super::alphabeta::AlphaBeta;
 use super::blend::{Blend, BlendSettings};
 use super::client::{Timeouts, UciEngine};

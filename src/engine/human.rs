@@ -3,7 +3,6 @@
 //! plays the most likely move, 1 plays each move as often as the network expects
 //! players to, higher flattens the choice towards random).
 
-use super::Search;
 use std::sync::Arc;
 
 use rand::{Rng, RngExt, SeedableRng};
@@ -11,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::Move;
 
 use super::Engine;
+use super::Search;
 use super::error::EngineError;
 use super::info::SearchResult;
 use super::predictor::{PredictedMove, Predictor};

@@ -6,7 +6,6 @@
 //! choice of distinct lines, each played twice, so colour and opening advantages
 //! cancel.
 
-use super::Search;
 use std::io::{self, Write};
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
@@ -18,6 +17,7 @@ use shakmaty::{Chess, Color, KnownOutcome, Position};
 use thiserror::Error;
 
 use super::Engine;
+use super::Search;
 use super::adjudicate::{GameEnd, adjudicate};
 use super::elo::Tally;
 use super::error::EngineError;

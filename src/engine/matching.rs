@@ -9,7 +9,6 @@
 //! ranker may rank for several agents at once ([`BlendRanker`]: the blend at every λ
 //! from one prediction a position); [`match_moves_each`] reports each.
 
-use super::Search;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 
@@ -17,6 +16,7 @@ use serde::Serialize;
 use shakmaty::{Chess, Move, Position, Role};
 
 use super::Engine;
+use super::Search;
 use super::blend::{Blend, Bonus};
 use super::error::EngineError;
 use super::game::Game;

@@ -33,11 +33,10 @@
 //! `depth` stops the search once the tree reaches that many plies somewhere. The tree
 //! holds at most [`MAX_TREE_NODES`] nodes; a full tree ends the search.
 
-use super::Search;
-
 use shakmaty::{Chess, Move, Position};
 
 use super::Engine;
+use super::Search;
 use super::error::EngineError;
 use super::info::{SearchInfo, SearchResult};
 use super::limits::Clock;

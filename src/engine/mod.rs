@@ -39,12 +39,16 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use hastings::engine::{AlphaBeta, Engine, Game, Limits};
+//! use hastings::engine::{AlphaBeta, Engine, Game, Limits, Search};
 //!
 //! let mut engine = AlphaBeta::default();
-//! let result = engine
-//!     .search(Search { game: &Game::default(), limits: &Limits::depth(3).unwrap(), stop: &AtomicBool::new(false), on_info: &mut |_| {} })
-//!     .unwrap();
+//! let search = Search {
+//!     game: &Game::default(),
+//!     limits: &Limits::depth(3).unwrap(),
+//!     stop: &AtomicBool::new(false),
+//!     on_info: &mut |_| {},
+//! };
+//! let result = engine.search(search).unwrap();
 //! assert!(result.best.is_some());
 //! ```
 

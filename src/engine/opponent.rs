@@ -6,9 +6,8 @@
 //! vs. Neural Features", Technion, 2023; `ARCHITECTURE.md`, References)), whose strength
 //! is set apart.
 
-use super::Search;
-
 use super::Engine;
+use super::Search;
 use super::alphabeta::AlphaBeta;
 use super::error::EngineError;
 use super::info::SearchResult;

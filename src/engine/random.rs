@@ -1,11 +1,10 @@
 //! The weakest opponent: a uniformly random legal move (for tests and matches).
 
-use super::Search;
-
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::Engine;
+use super::Search;
 use super::error::EngineError;
 use super::info::SearchResult;
 

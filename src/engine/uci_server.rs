@@ -11,7 +11,6 @@
 //! `bestmove`), input bytes that are not UTF-8 replaced; the engines and their options
 //! are [`uci_engines`](super::uci_engines)'.
 
-use super::Search;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,6 +21,7 @@ use std::time::Duration;
 use shakmaty::{CastlingMode, Position};
 use shakmaty_uci::UciMessage;
 
+use super::Search;
 use super::game::Game;
 use super::info::SearchInfo;
 use super::limits::Limits;

@@ -7,8 +7,8 @@ use hastings::book::pgn::{ImportOptions, ImportReport, check_pgn, read_pgn};
 use hastings::book::{ImportError, ImportMode};
 use hastings::book::{PgnImport, SourceId};
 use hastings::job::JobProgress;
-use hastings::workspace::check_parts::{Parallel, check_in_parts, import_in_parts};
 use hastings::workspace::files::{check_file, import_file};
+use hastings::workspace::import_parts::{Parallel, check_in_parts, import_in_parts};
 
 mod common;
 use common::{eco_graph, fixture_bytes, temp_dir};

@@ -26,6 +26,7 @@ use shakmaty::Move;
 
 use super::Engine;
 use super::Search;
+use super::choice::UnknownChoice;
 use super::error::EngineError;
 use super::evaluation::Evaluation;
 use super::game::Game;
@@ -51,14 +52,18 @@ pub enum Bonus {
 }
 
 impl std::str::FromStr for Bonus {
-    type Err = String;
+    type Err = UnknownChoice;
 
     /// `top` or `probability`.
-    fn from_str(s: &str) -> Result<Bonus, String> {
+    fn from_str(s: &str) -> Result<Bonus, UnknownChoice> {
         match s.trim().to_ascii_lowercase().as_str() {
             "top" => Ok(Bonus::Top),
             "probability" | "p" => Ok(Bonus::Probability),
-            other => Err(format!("the bonus is top or probability, not `{other}`")),
+            other => Err(UnknownChoice {
+                setting: "the bonus is",
+                choices: "top or probability",
+                given: other.to_owned(),
+            }),
         }
     }
 }

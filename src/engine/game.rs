@@ -68,20 +68,26 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// A message naming the bad FEN or the first illegal move.
-    pub fn from_uci(fen: Option<&Fen>, moves: &[UciMove]) -> Result<Game, String> {
+    /// [`PositionCommandError`] naming the bad FEN or the first illegal move.
+    pub fn from_uci(fen: Option<&Fen>, moves: &[UciMove]) -> Result<Game, PositionCommandError> {
         let start = match fen {
             None => Chess::default(),
             Some(fen) => fen
                 .clone()
                 .into_position(CastlingMode::Standard)
-                .map_err(|e| format!("illegal position {fen}: {e}"))?,
+                .map_err(|e| PositionCommandError::IllegalPosition {
+                    fen: fen.to_string(),
+                    reason: e.to_string(),
+                })?,
         };
         let mut game = Game::new(start);
         for (i, uci) in moves.iter().enumerate() {
-            let m = uci
-                .to_move(game.position())
-                .map_err(|_| format!("move {} `{uci}` is illegal", i + 1))?;
+            let m =
+                uci.to_move(game.position())
+                    .map_err(|_| PositionCommandError::IllegalMove {
+                        number: i + 1,
+                        uci: uci.to_string(),
+                    })?;
             game.play(m);
         }
         Ok(game)
@@ -141,6 +147,27 @@ impl Game {
     }
 }
 
+/// Why a UCI `position` command cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionCommandError {
+    /// The FEN is not a legal position.
+    #[error("illegal position {fen}: {reason}")]
+    IllegalPosition {
+        /// The FEN as given.
+        fen: String,
+        /// Why it is illegal.
+        reason: String,
+    },
+    /// A move of the list is illegal where it is played.
+    #[error("move {number} `{uci}` is illegal")]
+    IllegalMove {
+        /// Its place in the list, from 1.
+        number: usize,
+        /// The move as given.
+        uci: String,
+    },
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,7 +193,7 @@ mod tests {
             .iter()
             .map(|s| s.parse().unwrap())
             .collect();
-        let err = Game::from_uci(None, &uci).unwrap_err();
+        let err = Game::from_uci(None, &uci).unwrap_err().to_string();
         assert!(err.contains("move 2 `e2e4`"), "{err}");
     }
 

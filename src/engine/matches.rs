@@ -19,6 +19,7 @@ use thiserror::Error;
 use super::Engine;
 use super::Search;
 use super::adjudicate::{GameEnd, adjudicate};
+use super::choice::UnknownChoice;
 use super::elo::Tally;
 use super::error::EngineError;
 use super::game::Game;
@@ -58,16 +59,18 @@ pub const SEED003_OPENINGS: [(&str, &str); 10] = [
 ];
 
 impl FromStr for Openings {
-    type Err = String;
+    type Err = UnknownChoice;
 
-    fn from_str(s: &str) -> Result<Openings, String> {
+    fn from_str(s: &str) -> Result<Openings, UnknownChoice> {
         match s.to_ascii_lowercase().as_str() {
             "eco" => Ok(Openings::Eco),
             "start" | "startpos" => Ok(Openings::StartPosition),
             "seed003" => Ok(Openings::Seed003),
-            _ => Err(format!(
-                "openings are `eco`, `start` or `seed003`, not `{s}`"
-            )),
+            _ => Err(UnknownChoice {
+                setting: "openings are",
+                choices: "`eco`, `start` or `seed003`",
+                given: s.to_owned(),
+            }),
         }
     }
 }

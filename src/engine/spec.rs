@@ -16,6 +16,7 @@ use thiserror::Error;
 use super::Engine;
 use super::alphabeta::AlphaBeta;
 use super::blend::{Blend, BlendSettings};
+use super::choice::UnknownChoice;
 use super::client::UciEngine;
 use super::discover;
 use super::error::EngineError;
@@ -247,7 +248,11 @@ impl EngineSpec {
                 "weights" => {}
                 "lambda" if blend => settings.lambda = real()?.min(1.0),
                 "temperature" if blend => settings.temperature = real()?,
-                "bonus" if blend => settings.bonus = value.parse().map_err(bad)?,
+                "bonus" if blend => {
+                    settings.bonus = value
+                        .parse()
+                        .map_err(|e: UnknownChoice| bad(e.to_string()))?;
+                }
                 _ if blend => {
                     return Err(bad(format!(
                         "no option `{name}` (Lambda, Depth, Bonus, Temperature, Weights)"

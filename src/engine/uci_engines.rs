@@ -22,10 +22,12 @@ use shakmaty_uci::{UciMessage, UciOptionConfig};
 use super::Engine;
 use super::alphabeta::AlphaBeta;
 use super::blend::{Blend, BlendSettings, Bonus};
+use super::choice::UnknownChoice;
 use super::evaluation::Evaluation;
 use super::human::{DEFAULT_TEMPERATURE, HumanLike, MAX_TEMPERATURE};
 use super::limits::Limits;
 use super::mcts::Mcts;
+use super::option_error::OptionError;
 use super::predictor::Predictor;
 use super::strength::MAX_SKILL;
 use super::tuned::TunedEval;
@@ -72,15 +74,19 @@ impl Agent {
 }
 
 impl std::str::FromStr for Agent {
-    type Err = String;
+    type Err = UnknownChoice;
 
     /// `alphabeta`, `mcts`, `human`, `eval` or `blend`.
-    fn from_str(s: &str) -> Result<Agent, String> {
+    fn from_str(s: &str) -> Result<Agent, UnknownChoice> {
         let s = s.trim().to_ascii_lowercase();
         Agent::ALL
             .into_iter()
             .find(|a| a.name() == s)
-            .ok_or_else(|| format!("the agent is alphabeta, mcts, human, eval or blend, not `{s}`"))
+            .ok_or(UnknownChoice {
+                setting: "the agent is",
+                choices: "alphabeta, mcts, human, eval or blend",
+                given: s,
+            })
     }
 }
 
@@ -150,10 +156,10 @@ impl Engines {
         }
     }
 
-    fn tuned(&self) -> Result<Arc<TunedEval>, String> {
+    fn tuned(&self) -> Result<Arc<TunedEval>, OptionError> {
         match &self.options.weights {
             Some(w) => Ok(Arc::clone(w)),
-            None => TunedEval::shipped().map_err(|e| format!("no tuned weights: {e}")),
+            None => TunedEval::shipped().map_err(OptionError::NoTunedWeights),
         }
     }
 
@@ -167,7 +173,7 @@ impl Engines {
     }
 
     /// Makes the chosen agent's engine if it is not there yet (reading its weights).
-    fn prepare(&mut self, agent: Agent) -> Result<(), String> {
+    fn prepare(&mut self, agent: Agent) -> Result<(), OptionError> {
         match agent {
             Agent::Human if self.human.is_none() => {
                 let predictor = predictor()?;
@@ -223,7 +229,7 @@ impl Engines {
 
     /// The engine `go` uses and the limits capped by its depth; the α-β engine with a
     /// reason when the chosen one cannot be made.
-    pub fn current(&mut self, limits: &Limits) -> (&mut dyn Engine, Limits, Option<String>) {
+    pub fn current(&mut self, limits: &Limits) -> (&mut dyn Engine, Limits, Option<OptionError>) {
         let agent = self.options.agent;
         let problem = self.prepare(agent).err();
         let mut limits = *limits;
@@ -257,21 +263,25 @@ impl Engines {
     ///
     /// A sentence for `info string`: an unknown option, a value out of range, weights
     /// that cannot be read.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let number = || -> Result<i64, String> {
-            value
-                .trim()
-                .parse()
-                .map_err(|_| format!("option {name} takes a number, not `{value}`"))
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let number = || -> Result<i64, OptionError> {
+            value.trim().parse().map_err(|_| OptionError::NotANumber {
+                name: name.to_owned(),
+                value: value.to_owned(),
+            })
         };
-        let real = |max: f64| -> Result<f64, String> {
+        let real = |max: f64| -> Result<f64, OptionError> {
             value
                 .trim()
                 .parse::<f64>()
                 .ok()
                 .filter(|t| t.is_finite() && *t >= 0.0)
                 .map(|t| t.min(max))
-                .ok_or_else(|| format!("{name} takes a number from 0 to {max}, not `{value}`"))
+                .ok_or_else(|| OptionError::OutOfRange {
+                    name: name.to_owned(),
+                    max,
+                    value: value.to_owned(),
+                })
         };
         match name.to_ascii_lowercase().as_str() {
             "search" => {
@@ -331,7 +341,11 @@ impl Engines {
                     b.reseed(seed);
                 }
             }
-            _ => return Err(format!("unknown option `{name}`")),
+            _ => {
+                return Err(OptionError::Unknown {
+                    name: name.to_owned(),
+                });
+            }
         }
         Ok(())
     }
@@ -344,8 +358,8 @@ impl Engines {
     }
 }
 
-fn predictor() -> Result<Arc<Predictor>, String> {
-    Predictor::shared().map_err(|e| format!("no move predictor: {e}"))
+fn predictor() -> Result<Arc<Predictor>, OptionError> {
+    Predictor::shared().map_err(OptionError::NoPredictor)
 }
 
 /// The answer to `uci`: names, options, `uciok`.

@@ -25,6 +25,7 @@ use super::Search;
 use super::game::Game;
 use super::info::SearchInfo;
 use super::limits::Limits;
+use super::option_error::OptionError;
 use super::protocol::read_lines_lossy;
 use super::uci_command::{GuiCommand, parse_command};
 use super::uci_engines::{Engines, ServeOptions, identify};
@@ -207,9 +208,9 @@ impl Server {
         Ok(true)
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let Some(e) = self.engines.as_mut() else {
-            return Err("busy".into());
+            return Err(OptionError::Busy);
         };
         e.set_option(name, value)
     }

@@ -6,9 +6,9 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use super::check_parts::{Parallel, check_in_parts, import_in_parts};
 use super::choice::{BookFile, FileMode};
 use super::error::WorkspaceError;
+use super::import_parts::{Parallel, check_in_parts, import_in_parts};
 use crate::book::{ImportError, ImportOptions, ImportReport, PgnImport, PositionGraph, SourceId};
 use crate::job::JobProgress;
 
@@ -88,7 +88,7 @@ pub fn import_file(
 ///
 /// As [`import_file`].
 ///
-/// A file of [`MIN_PARALLEL_BYTES`](super::check_parts::MIN_PARALLEL_BYTES) or more is
+/// A file of [`MIN_PARALLEL_BYTES`](super::import_parts::MIN_PARALLEL_BYTES) or more is
 /// read in parts on `threads` workers (0: one per core; see [`check_in_parts`]), and
 /// read again whole in the rare file where a part cannot be read apart.
 pub fn check_file(

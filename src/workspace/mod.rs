@@ -30,7 +30,7 @@
 //! - [`books`], [`polyglot`], [`polyglot_make`]: Polyglot books among the sources,
 //!   memory-mapped, and `hastings book make`.
 //! - [`explorer`]: explorer indexes on disk (`hastings explorer make`, `add`, `query`).
-//! - [`check_parts`]: a PGN file read in parts on every core; `chunks` (PGN cut into
+//! - [`import_parts`]: a PGN file read in parts on every core; `chunks` (PGN cut into
 //!   chunks of whole games for worker threads) and `runs` (sorted runs spilled to
 //!   temporary files) are what `book make` and `explorer make` share; `loader` runs
 //!   the imports and the rebuild in the background.
@@ -44,7 +44,6 @@ pub mod analysis_cache;
 pub mod backups;
 pub mod books;
 pub mod chapters;
-pub mod check_parts;
 pub mod choice;
 mod chunks;
 pub mod compare_games;
@@ -55,6 +54,7 @@ pub mod explorer;
 pub mod export;
 pub mod file_lock;
 pub mod files;
+pub mod import_parts;
 pub mod instance;
 mod loader;
 pub mod log_file;

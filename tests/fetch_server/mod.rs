@@ -43,6 +43,12 @@ pub enum Reply {
         chunk: usize,
         cut_after: Option<usize>,
     },
+    /// 200, PGN streamed in chunks: the first half, then the rest once `release`
+    /// says so.
+    Held {
+        body: Vec<u8>,
+        release: std::sync::mpsc::Receiver<()>,
+    },
     /// A status with extra headers and a body (sent with its length).
     Status {
         code: u16,
@@ -190,6 +196,24 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Got>>, route: &Route) -> std::io::Re
             }
             out.flush()?;
             out.shutdown(std::net::Shutdown::Both)?;
+        }
+        Reply::Held { body, release } => {
+            write!(
+                out,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/x-chess-pgn\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            )?;
+            let (first, rest) = body.split_at(body.len() / 2);
+            for (k, part) in [first, rest].into_iter().enumerate() {
+                if k == 1 {
+                    let _ = release.recv();
+                }
+                write!(out, "{:x}\r\n", part.len())?;
+                out.write_all(part)?;
+                out.write_all(b"\r\n")?;
+                out.flush()?;
+            }
+            out.write_all(b"0\r\n\r\n")?;
+            out.flush()?;
         }
         Reply::Status {
             code,

@@ -244,7 +244,8 @@ fn reason(e: &ureq::Error) -> String {
         text = s.to_string();
         source = s.source();
     }
-    text.lines().next().unwrap_or_default().to_owned()
+    let line = text.lines().next().unwrap_or_default();
+    line.strip_prefix("io: ").unwrap_or(line).to_owned()
 }
 
 /// Reads all of a (small) JSON answer, up to `limit` bytes.

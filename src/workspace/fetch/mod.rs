@@ -159,7 +159,7 @@ pub fn fetch(
                 let mut sink = Sink::new(file, path, None, existing.keys)?;
                 let answer = client.get(&url, &lichess::study_query(), PGN, &request, progress)?;
                 sink.take(answer, progress)?;
-                sink.finish()
+                sink.finish(progress)
             })?
         }
         Fetch::LichessUserStudies(user) => {
@@ -171,7 +171,7 @@ pub fn fetch(
                 let mut sink = Sink::new(file, path, None, existing.keys)?;
                 let answer = client.get(&url, &lichess::study_query(), PGN, &request, progress)?;
                 sink.take(answer, progress)?;
-                sink.finish()
+                sink.finish(progress)
             })?
         }
         Fetch::LichessGames(games) => {
@@ -187,7 +187,7 @@ pub fn fetch(
                 let mut sink = Sink::new(file, path, old.as_deref(), existing.keys)?;
                 let answer = client.get(&url, &query, PGN, &request, progress)?;
                 sink.take(answer, progress)?;
-                sink.finish()
+                sink.finish(progress)
             })?
         }
         Fetch::ChesscomGames(games) => {
@@ -211,7 +211,7 @@ pub fn fetch(
                     let answer = client.get(&url, &[], PGN, &request, progress)?;
                     sink.take(answer, progress)?;
                 }
-                sink.finish()
+                sink.finish(progress)
             })?
         }
     };

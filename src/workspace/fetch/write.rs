@@ -137,8 +137,15 @@ impl<'a> Sink<'a> {
         })
     }
 
-    /// Flushes what is written; [`Stop::Nothing`] when no game was new.
-    pub fn finish(mut self) -> Result<(u64, u64), Stop> {
+    /// Flushes what is written; [`Stop::Nothing`] when no game was new, a cancel
+    /// asked for by now stops it too.
+    pub fn finish(mut self, progress: &JobProgress) -> Result<(u64, u64), Stop> {
+        if progress.is_cancelled() {
+            return Err(Stop::Failed(FetchError::Cancelled {
+                games: self.added + self.already,
+                path: self.path.to_owned(),
+            }));
+        }
         if self.added == 0 {
             return Err(Stop::Nothing);
         }

@@ -92,7 +92,12 @@ fn a_study_comes_with_all_its_chapters_and_their_sides() {
     let study = fixture("study_chapters.pgn");
     let server = Server::start(move |got, _| {
         if got.path == "/api/study/Fr3nch01.pgn" {
-            Reply::pgn(study.clone())
+            // As lichess: the chapters' sides only when asked.
+            if got.q("orientation") == Some("true") {
+                Reply::pgn(study.replace("[Result ", "[Orientation \"black\"]\n[Result "))
+            } else {
+                Reply::pgn(study.clone())
+            }
         } else {
             Reply::status(404, "text/plain", "Not found")
         }
@@ -115,6 +120,7 @@ fn a_study_comes_with_all_its_chapters_and_their_sides() {
     );
     let written = fs::read_to_string(&out).unwrap();
     assert_eq!(keys(&written), keys(&fixture("study_chapters.pgn")));
+    assert_eq!(written.matches("[Orientation \"black\"]").count(), chapters);
     let got = server.got();
     assert_eq!(got.len(), 1, "one request");
     assert_eq!(got[0].q("orientation"), Some("true"), "sides asked for");
@@ -123,7 +129,7 @@ fn a_study_comes_with_all_its_chapters_and_their_sides() {
     assert!(
         got[0]
             .user_agent
-            .starts_with(&format!("Hastings/{version} (+")),
+            .starts_with(&format!("Hastings/{version} (")),
         "{}",
         got[0].user_agent
     );

@@ -18,15 +18,15 @@ const MAX_WAIT: Duration = Duration::from_secs(600);
 /// Requests made for one address before giving up on HTTP 429.
 const MAX_TRIES: u32 = 4;
 
-/// The `User-Agent` of every request: `Hastings/<version> (+<repository>)`.
+/// The `User-Agent` of every request: `Hastings/<version> (+<repository>)`, or
+/// `Hastings/<version> (desktop chess opening trainer)` while `Cargo.toml` names no
+/// repository.
 pub fn user_agent() -> String {
-    let repo = env!("CARGO_PKG_REPOSITORY");
-    let about = if repo.is_empty() {
-        "desktop chess opening trainer"
-    } else {
-        repo
-    };
-    format!("Hastings/{} (+{about})", env!("CARGO_PKG_VERSION"))
+    let version = env!("CARGO_PKG_VERSION");
+    match env!("CARGO_PKG_REPOSITORY") {
+        "" => format!("Hastings/{version} (desktop chess opening trainer)"),
+        repo => format!("Hastings/{version} (+{repo})"),
+    }
 }
 
 /// The host of `base` (`lichess.org`, `127.0.0.1:8080`): how errors name a site.

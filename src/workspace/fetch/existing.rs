@@ -23,7 +23,8 @@ pub struct Existing {
     /// When the newest game from lichess (its `[Site]` on lichess) was played, in
     /// milliseconds since 1970 (UTC).
     pub newest_lichess_ms: Option<i64>,
-    /// The month of the newest game from chess.com (its `[Link]` on chess.com).
+    /// The month the newest game from chess.com (its `[Link]` on chess.com) ended in:
+    /// the archive it came from.
     pub newest_chesscom_month: Option<(i16, i8)>,
 }
 

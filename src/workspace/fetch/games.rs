@@ -20,7 +20,8 @@ pub struct GameText {
     /// When it was played, from `[UTCDate]` and `[UTCTime]`, in milliseconds since
     /// 1970 (UTC); `None` without them.
     pub utc_ms: Option<i64>,
-    /// The year and month it was played, from `[UTCDate]` or else `[Date]`.
+    /// The year and month it ended (chess.com files a game under that month), from
+    /// `[EndDate]`, else `[UTCDate]`, else `[Date]`.
     pub month: Option<(i16, i8)>,
 }
 
@@ -76,8 +77,8 @@ impl<R: BufRead> PgnGames<R> {
 impl GameText {
     /// `text` (one game) with its tags read.
     pub fn from_text(text: Vec<u8>) -> GameText {
-        let (mut site, mut link, mut utc_date, mut utc_time, mut date) =
-            (None, None, None, None, None);
+        let (mut site, mut link, mut utc_date, mut utc_time, mut date, mut end_date) =
+            (None, None, None, None, None, None);
         for line in text.split(|&b| b == b'\n') {
             let Some((name, value)) = tag(line) else {
                 continue;
@@ -88,6 +89,7 @@ impl GameText {
                 "UTCDate" => &mut utc_date,
                 "UTCTime" => &mut utc_time,
                 "Date" => &mut date,
+                "EndDate" => &mut end_date,
                 _ => continue,
             };
             if slot.is_none() {
@@ -101,7 +103,10 @@ impl GameText {
             .as_deref()
             .zip(utc_time.as_deref())
             .and_then(|(d, t)| utc_millis(d, t));
-        let month = utc_date.as_deref().or(date.as_deref()).and_then(year_month);
+        let month = [end_date, utc_date, date]
+            .iter()
+            .flatten()
+            .find_map(|d| year_month(d));
         GameText {
             text,
             key,
@@ -165,13 +170,18 @@ mod tests {
 
     #[test]
     fn a_tag_line_inside_a_comment_does_not_start_a_game() {
-        let text = "[Event \"a\"]\n[Site \"Chess.com\"]\n[Link \"https://www.chess.com/game/live/1\"]\n\n1. e4 {see\n[Event \"b\"]\n} e5 *\n\n[Event \"c\"]\n\n1. d4 *\n";
+        let text = "[Event \"a\"]\n[Site \"Chess.com\"]\n[UTCDate \"2024.01.31\"]\n[EndDate \"2024.02.02\"]\n[Link \"https://www.chess.com/game/live/1\"]\n\n1. e4 {see\n[Event \"b\"]\n} e5 *\n\n[Event \"c\"]\n\n1. d4 *\n";
         let got = games(text);
         assert_eq!(got.len(), 2);
         assert_eq!(
             got[0].key.as_deref(),
             Some("https://www.chess.com/game/live/1"),
             "the Link, not the Site that every chess.com game has"
+        );
+        assert_eq!(
+            got[0].month,
+            Some((2024, 2)),
+            "filed under the month it ended"
         );
         assert_eq!(got[1].key, None);
     }

@@ -8,66 +8,11 @@
 mod fetch_server;
 
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use fetch_server::{Reply, Server, games_of};
-
-fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
-    fs::read_to_string(path).unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir()
-        .join(format!("hastings-fetch-{}", std::process::id()))
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs `hastings fetch ARGS` with no site address in the environment: (code, stdout,
-/// stderr).
-fn fetch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hastings"))
-        .arg("fetch")
-        .args(args)
-        .env_remove("HASTINGS_LICHESS_URL")
-        .env_remove("HASTINGS_CHESSCOM_URL")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-/// The `[Site]`/`[Link]` of each game of `text`, in order.
-fn keys(text: &str) -> Vec<String> {
-    text.lines()
-        .filter_map(|l| {
-            l.strip_prefix("[Link \"")
-                .or_else(|| l.strip_prefix("[Site \"https://"))
-        })
-        .map(|v| v.trim_end_matches("\"]").to_owned())
-        .collect()
-}
-
-/// The files in `dir` (no temporary or lock file may be left).
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+use fetch_server::{Reply, Server, fetch, fixture, games_of, keys, names_in, temp_dir};
 
 /// Milliseconds since 1970 of a game's `[UTCDate]` and `[UTCTime]`.
 fn utc_ms(game: &str) -> i64 {
@@ -449,119 +394,6 @@ fn an_unknown_user_a_web_page_and_no_network_are_one_line_each() {
         "nothing written: {:?}",
         names_in(&dir)
     );
-}
-
-/// chess.com games: the fixture's lichess games with chess.com's `[Link]` and played in
-/// the month given.
-fn chesscom_month(games: &[String], month: u32) -> String {
-    games
-        .iter()
-        .map(|g| {
-            let id = g
-                .lines()
-                .find_map(|l| l.strip_prefix("[Site \"https://lichess.org/"))
-                .unwrap()
-                .trim_end_matches("\"]");
-            g.replace(
-                &format!("[Site \"https://lichess.org/{id}\"]"),
-                &format!("[Site \"Chess.com\"]\n[Link \"https://www.chess.com/game/live/{id}\"]"),
-            )
-            .replace("2025.05.01", &format!("2025.{month:02}.01"))
-        })
-        .collect()
-}
-
-#[test]
-fn chesscom_months_already_complete_are_not_asked_again() {
-    let games = games_of(&fixture("lichess_db_100k.pgn"));
-    let months = Arc::new(AtomicUsize::new(2));
-    let in_feb = Arc::new(AtomicUsize::new(10));
-    let (m, f) = (Arc::clone(&months), Arc::clone(&in_feb));
-    let total = games.len();
-    let server = Server::start(move |got, _| {
-        let base = "/pub/player/bob/games";
-        let shown = m.load(Ordering::SeqCst);
-        if got.path == format!("{base}/archives") {
-            // As documented, with chess.com's own addresses.
-            let list: Vec<String> = (1..=shown)
-                .map(|k| format!("\"https://api.chess.com{base}/2025/{k:02}\""))
-                .collect();
-            return Reply::json(format!("{{\"archives\":[{}]}}", list.join(",")));
-        }
-        match got.path.strip_prefix(&format!("{base}/2025/")) {
-            Some("01/pgn") => Reply::pgn(chesscom_month(&games[..20], 1)),
-            Some("02/pgn") => {
-                Reply::pgn(chesscom_month(&games[20..20 + f.load(Ordering::SeqCst)], 2))
-            }
-            Some("03/pgn") if shown >= 3 => Reply::pgn(chesscom_month(&games[40..], 3)),
-            _ => Reply::status(
-                404,
-                "application/json",
-                r#"{"code":0,"message":"not found"}"#,
-            ),
-        }
-    });
-    let dir = temp_dir("chesscom");
-    let out = dir.join("bob.pgn");
-    let out = out.to_str().unwrap();
-    let args = [
-        "chesscom-games",
-        "Bob",
-        "-o",
-        out,
-        "--chesscom-url",
-        &server.url,
-    ];
-    let (code, stdout, stderr) = fetch(&args);
-    assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("30 games written"), "{stdout}");
-    let paths: Vec<String> = server.got().iter().map(|g| g.path.clone()).collect();
-    assert_eq!(
-        paths,
-        [
-            "/pub/player/bob/games/archives",
-            "/pub/player/bob/games/2025/01/pgn",
-            "/pub/player/bob/games/2025/02/pgn"
-        ]
-    );
-
-    // February goes on, March begins: January is not asked again.
-    months.store(3, Ordering::SeqCst);
-    in_feb.store(20, Ordering::SeqCst);
-    let (code, stdout, stderr) = fetch(&args);
-    assert_eq!(code, 0, "{stderr}");
-    let added = 10 + (total - 40);
-    assert!(
-        stdout.contains(&format!("{added} new games added to 30, 10 already there")),
-        "{stdout}"
-    );
-    let paths: Vec<String> = server.got()[3..].iter().map(|g| g.path.clone()).collect();
-    assert_eq!(
-        paths,
-        [
-            "/pub/player/bob/games/archives",
-            "/pub/player/bob/games/2025/02/pgn",
-            "/pub/player/bob/games/2025/03/pgn"
-        ]
-    );
-    assert_eq!(keys(&fs::read_to_string(out).unwrap()).len(), total);
-
-    // --since: only from that month on.
-    let fresh = dir.join("since.pgn");
-    let (code, _, stderr) = fetch(&[
-        "chesscom-games",
-        "bob",
-        "-o",
-        fresh.to_str().unwrap(),
-        "--since",
-        "2025-03",
-        "--chesscom-url",
-        &server.url,
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let last = server.got().last().unwrap().path.clone();
-    assert_eq!(last, "/pub/player/bob/games/2025/03/pgn");
-    assert_eq!(server.got().len(), 8);
 }
 
 /// Against the real sites (run by hand: `cargo test --test fetch_cli -- --ignored`;

@@ -6,19 +6,15 @@
 mod fetch_server;
 
 use std::fs;
-use std::path::Path;
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
-use fetch_server::{Reply, Server, games_of};
+use fetch_server::{Reply, Server, fixture, games_of};
 use hastings::job::{Job, JobProgress};
 use hastings::workspace::fetch::{Fetch, FetchError, LichessGames, Sites, fetch};
 
 fn lichess_games() -> String {
-    fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lichess_db_100k.pgn"),
-    )
-    .unwrap()
+    fixture("lichess_db_100k.pgn")
 }
 
 fn games_of_alice() -> Fetch {

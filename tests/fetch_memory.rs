@@ -10,15 +10,11 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use fetch_server::{Reply, Server, games_of};
+use fetch_server::{Reply, Server, fixture, games_of};
 
 /// `n` games: the fixture's lichess games over and over, each with a `[Site]` of its own.
 fn games(n: usize) -> String {
-    let text = fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lichess_db_100k.pgn"),
-    )
-    .unwrap();
-    let games = games_of(&text);
+    let games = games_of(&fixture("lichess_db_100k.pgn"));
     (0..n)
         .map(|k| {
             let g = &games[k % games.len()];

@@ -1,12 +1,16 @@
 //! A local HTTP/1.1 server on 127.0.0.1 for the fetch tests: it answers as lichess's
 //! and chess.com's API documentation say (PGN streamed in chunks, the archives JSON,
 //! 429 with `Retry-After`, 404, a web page, a connection cut in the middle) and keeps
-//! every request it got.
+//! every request it got; and the helpers the fetch tests share (the fixtures, running
+//! `hastings fetch`, the games' keys in a file).
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
+use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
@@ -255,4 +259,60 @@ pub fn games_of(text: &str) -> Vec<String> {
     }
     games.retain(|g| !g.trim().is_empty());
     games
+}
+
+/// The text of a file in `tests/fixtures`.
+pub fn fixture(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    fs::read_to_string(path).unwrap()
+}
+
+/// A fresh, empty directory for one test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join(format!("hastings-fetch-{}", std::process::id()))
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `hastings fetch ARGS` with no site address in the environment: (code, stdout,
+/// stderr).
+pub fn fetch(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hastings"))
+        .arg("fetch")
+        .args(args)
+        .env_remove("HASTINGS_LICHESS_URL")
+        .env_remove("HASTINGS_CHESSCOM_URL")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The `[Site]`/`[Link]` of each game of `text`, in order.
+pub fn keys(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            l.strip_prefix("[Link \"")
+                .or_else(|| l.strip_prefix("[Site \"https://"))
+        })
+        .map(|v| v.trim_end_matches("\"]").to_owned())
+        .collect()
+}
+
+/// The files in `dir` (no temporary or lock file may be left).
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }

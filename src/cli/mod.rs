@@ -1,6 +1,7 @@
 //! The headless commands, one file each: [`stats`], [`sample`], [`import`], [`export`],
 //! [`book`] (Polyglot books), [`repertoire`] (make and edit a repertoire file),
-//! [`explorer`] (opening explorer indexes), [`review`], [`coverage`], [`check`],
+//! [`explorer`] (opening explorer indexes), [`fetch`] (games and studies from lichess
+//! and chess.com), [`review`], [`coverage`], [`check`],
 //! [`compare`], [`fit`], [`uci`], [`matches`](mod@matches) (with [`round_robin`] for
 //! three engines or more), [`train`], [`predict`], [`predictor`] (the predictor's
 //! training set); [`args`] holds the options they share (which sources and lines make
@@ -15,6 +16,7 @@ pub mod compare;
 pub mod coverage;
 pub mod explorer;
 pub mod export;
+pub mod fetch;
 pub mod fit;
 pub mod import;
 pub mod matches;
@@ -88,6 +90,9 @@ pub enum Command {
     /// Opening explorer indexes: make one from games, add games, query a position.
     #[command(subcommand)]
     Explorer(explorer::ExplorerCommand),
+    /// Games and studies from lichess and chess.com into a PGN file (asks the site).
+    #[command(subcommand)]
+    Fetch(fetch::FetchCommand),
     /// Spaced repetition: list the review queue, or grade a card.
     Review(ReviewArgs),
     /// Run the built-in engine as a UCI engine on stdin/stdout.
@@ -226,6 +231,9 @@ pub enum CliError {
     /// An evaluation weights file or tuning state cannot be read or written.
     #[error(transparent)]
     EvalFile(#[from] crate::workspace::eval_files::EvalFileError),
+    /// A fetch from lichess or chess.com failed (the file is as it was).
+    #[error(transparent)]
+    Fetch(#[from] crate::workspace::fetch::FetchError),
 }
 
 /// Why a file cannot be read, in words: "not found" and "permission denied" as such,
@@ -284,6 +292,7 @@ pub fn run_in(
         Command::Export(args) => export::run(args, out),
         Command::Book(command) => book::run(command, out),
         Command::Explorer(command) => explorer::run(command, out),
+        Command::Fetch(command) => fetch::run(command, out),
         Command::Review(args) => review::run(args, data_dir, out),
         Command::Uci(args) => uci::run(args, out),
         Command::Match(args) => matches::run(args, out),

@@ -45,6 +45,12 @@ pub fn terminal_count_progress(label: &str) -> JobProgress {
     bar_with(label, "{msg} [{bar:30}] {pos}/{len} ({eta})")
 }
 
+/// Counters of items with no known total (games fetched) that draw a running count
+/// labelled `label` on stderr.
+pub fn terminal_counter(label: &str) -> JobProgress {
+    bar_with(label, "{spinner} {pos} {msg} ({elapsed})")
+}
+
 fn bar_with(label: &str, template: &str) -> JobProgress {
     let bar = indicatif::ProgressBar::with_draw_target(
         None,

@@ -30,6 +30,8 @@
 //! - [`books`], [`polyglot`], [`polyglot_make`]: Polyglot books among the sources,
 //!   memory-mapped, and `hastings book make`.
 //! - [`explorer`]: explorer indexes on disk (`hastings explorer make`, `add`, `query`).
+//! - [`fetch`]: games and studies fetched from lichess and chess.com into a PGN file;
+//!   [`paste`]: clipboard text read as PGN games, a FEN or a line of SAN moves.
 //! - [`import_parts`]: a PGN file read in parts on every core; `chunks` (PGN cut into
 //!   chunks of whole games for worker threads) and `runs` (sorted runs spilled to
 //!   temporary files) are what `book make` and `explorer make` share; `loader` runs
@@ -52,6 +54,7 @@ pub mod error;
 pub mod eval_files;
 pub mod explorer;
 pub mod export;
+pub mod fetch;
 pub mod file_lock;
 pub mod files;
 pub mod import_parts;
@@ -59,6 +62,7 @@ pub mod instance;
 mod loader;
 pub mod log_file;
 pub mod npy;
+pub mod paste;
 pub mod polyglot;
 pub mod polyglot_make;
 pub mod predictor_dataset;

@@ -117,15 +117,9 @@ fn parse_row(file: &str, row: u32, text: &str) -> Result<OpeningLine, EcoError> 
         }
     }
     Ok(OpeningLine {
-        source: LineSource::Eco { volume, row },
         eco: Some(code.to_owned()),
         name: name.to_owned(),
-        start: None,
-        moves,
-        weight: 1.0,
-        annotations: Vec::new(),
-        truncated: false,
-        tags: None,
+        ..OpeningLine::new(LineSource::Eco { volume, row }, moves)
     })
 }
 

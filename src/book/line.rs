@@ -183,6 +183,22 @@ pub struct OpeningLine {
 }
 
 impl OpeningLine {
+    /// A line of `moves` from the standard start, from `source`, with no name, weight 1
+    /// and nothing said about its moves (set the rest with struct update syntax).
+    pub fn new(source: LineSource, moves: Vec<San>) -> OpeningLine {
+        OpeningLine {
+            source,
+            eco: None,
+            name: String::new(),
+            start: None,
+            moves,
+            weight: 1.0,
+            annotations: Vec::new(),
+            truncated: false,
+            tags: None,
+        }
+    }
+
     /// Moves per side: (White's, Black's), counted from the start position's side to move.
     pub fn moves_per_side(&self, white_starts: bool) -> (usize, usize) {
         let n = self.moves.len();

@@ -115,16 +115,10 @@ fn side_from_name(name: &str) -> Option<Side> {
 /// use hastings::book::{OpeningLine, LineSource, SourceId, Side, side::guess_side};
 /// use shakmaty::san::San;
 ///
-/// let line = |moves: &str| OpeningLine {
-///     source: LineSource::Pgn { source: SourceId(1), game: 1 },
-///     eco: None,
-///     name: String::new(),
-///     start: None,
-///     moves: moves.split(' ').map(|m| San::from_ascii(m.as_bytes()).unwrap()).collect(),
-///     weight: 1.0,
-///     annotations: Vec::new(),
-///     truncated: false,
-///     tags: None,
+/// let line = |moves: &str| {
+///     let source = LineSource::Pgn { source: SourceId(1), game: 1 };
+///     let sans = moves.split(' ').map(|m| San::from_ascii(m.as_bytes()).unwrap()).collect();
+///     OpeningLine::new(source, sans)
 /// };
 /// // White varies (e4, d4, c4); Black always has one answer: a Black repertoire.
 /// let lines = [line("e4 c6 d4 d5"), line("e4 c6 Nc3 d5"), line("d4 Nf6"), line("c4 Nf6")];
@@ -202,23 +196,16 @@ mod tests {
 
     #[test]
     fn one_line_says_nothing() {
-        let line = OpeningLine {
-            source: super::super::line::LineSource::Eco {
+        let line = OpeningLine::new(
+            super::super::line::LineSource::Eco {
                 volume: 'C',
                 row: 2,
             },
-            eco: None,
-            name: String::new(),
-            start: None,
-            moves: ["e4", "e5"]
+            ["e4", "e5"]
                 .iter()
                 .map(|m| San::from_ascii(m.as_bytes()).unwrap())
                 .collect(),
-            weight: 1.0,
-            annotations: Vec::new(),
-            truncated: false,
-            tags: None,
-        };
+        );
         assert_eq!(guess_side([&line]), None);
     }
 }

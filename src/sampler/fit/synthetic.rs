@@ -112,19 +112,13 @@ pub fn sample_games_pgn_from(
         .iter()
         .map(|(k, v)| (*k, v.as_str()))
         .collect();
+        let source = LineSource::Pgn {
+            source: SourceId(1),
+            game,
+        };
         lines.push(OpeningLine {
-            source: LineSource::Pgn {
-                source: SourceId(1),
-                game,
-            },
-            eco: None,
-            name: String::new(),
-            start: None,
-            moves: sans,
-            weight: 1.0,
-            annotations: Vec::new(),
-            truncated: false,
             tags: Some(Arc::new(tags)),
+            ..OpeningLine::new(source, sans)
         });
     }
     let mut out = Vec::new();

@@ -163,19 +163,14 @@ impl Session {
                 san
             })
             .collect();
+        let source = crate::book::LineSource::Pgn {
+            source: crate::book::SourceId(u16::MAX),
+            game: 1,
+        };
         Some(OpeningLine {
-            source: crate::book::LineSource::Pgn {
-                source: crate::book::SourceId(u16::MAX),
-                game: 1,
-            },
             eco: opening.and_then(|o| o.eco.clone()),
             name: opening.map(|o| o.name.clone()).unwrap_or_default(),
-            start: None,
-            moves,
-            weight: 1.0,
-            annotations: Vec::new(),
-            truncated: false,
-            tags: None,
+            ..OpeningLine::new(source, moves)
         })
     }
 }

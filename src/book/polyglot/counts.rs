@@ -41,28 +41,9 @@ impl MoveCount {
 
     /// Reads [`MoveCount::to_bytes`].
     pub fn from_bytes(bytes: [u8; MoveCount::BYTES]) -> MoveCount {
-        let [
-            k0,
-            k1,
-            k2,
-            k3,
-            k4,
-            k5,
-            k6,
-            k7,
-            m0,
-            m1,
-            g0,
-            g1,
-            g2,
-            g3,
-            s0,
-            s1,
-            s2,
-            s3,
-        ] = bytes;
+        let [key @ .., m0, m1, g0, g1, g2, g3, s0, s1, s2, s3] = bytes;
         MoveCount {
-            key: u64::from_le_bytes([k0, k1, k2, k3, k4, k5, k6, k7]),
+            key: u64::from_le_bytes(key),
             raw_move: RawMove(u16::from_le_bytes([m0, m1])),
             games: u32::from_le_bytes([g0, g1, g2, g3]),
             score: u32::from_le_bytes([s0, s1, s2, s3]),

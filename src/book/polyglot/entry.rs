@@ -23,26 +23,9 @@ pub struct Entry {
 impl Entry {
     /// Reads an entry from its 16 bytes.
     pub fn from_bytes(bytes: [u8; ENTRY_SIZE]) -> Entry {
-        let [
-            k0,
-            k1,
-            k2,
-            k3,
-            k4,
-            k5,
-            k6,
-            k7,
-            m0,
-            m1,
-            w0,
-            w1,
-            l0,
-            l1,
-            l2,
-            l3,
-        ] = bytes;
+        let [key @ .., m0, m1, w0, w1, l0, l1, l2, l3] = bytes;
         Entry {
-            key: u64::from_be_bytes([k0, k1, k2, k3, k4, k5, k6, k7]),
+            key: u64::from_be_bytes(key),
             raw_move: RawMove(u16::from_be_bytes([m0, m1])),
             weight: u16::from_be_bytes([w0, w1]),
             learn: u32::from_be_bytes([l0, l1, l2, l3]),

@@ -116,7 +116,11 @@ fn a_path_that_does_not_exist_names_its_first_missing_move_and_writes_nothing() 
     fs::copy("tests/fixtures/repertoire.pgn", &file).unwrap();
     let before = fs::read(&file).unwrap();
     let f = file.to_str().unwrap();
-    let out = run(&data, &["add", f, "--at", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"]);
+    // `add` creates what is missing of its path, but a move that needs one must find it.
+    let out = run(
+        &data,
+        &["delete", f, "--at", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"],
+    );
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -130,6 +134,14 @@ fn a_path_that_does_not_exist_names_its_first_missing_move_and_writes_nothing() 
     assert!(String::from_utf8_lossy(&out.stderr).contains("no chapter 9"));
     let out = run(&data, &["promote", f, "--at", "e4"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("already the main line"));
+    // An illegal move in the path of `add`: named, and nothing is added before it either.
+    let out = run(
+        &data,
+        &["add", f, "--at", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Kxe8"],
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Kxe8"), "{err}");
     assert_eq!(fs::read(&file).unwrap(), before, "nothing written");
     assert!(
         backups::list(&data.join("hastings"), &file)
@@ -198,4 +210,60 @@ fn a_refused_edit_names_the_file() {
     let out = run(&data, &["add", f, "--at", "e4 Ke7", "--chapter", "99"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no chapter 99"), "{err}");
+}
+
+/// The README's example: `add` after `new` creates the moves of the path that are not
+/// there yet (it failed with "`e4` is not in the tree" before: issue 41, item 11).
+#[test]
+fn add_creates_the_missing_moves_of_its_path() {
+    let d = dir("path");
+    let data = d.join("data");
+    let file = d.join("mine.pgn");
+    let f = file.to_str().unwrap();
+    ok(&run(
+        &data,
+        &["new", "--color", "white", "-o", f, "--title", "My Italian"],
+    ));
+    let out = run(
+        &data,
+        &[
+            "add",
+            f,
+            "--at",
+            "1. e4 e5 2. Nf3",
+            "--comment",
+            "Main line",
+            "--nag",
+            "!",
+        ],
+    );
+    ok(&out);
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .ends_with(": added e4 e5 Nf3")
+    );
+    let doc = Document::read(&fs::read(&file).unwrap());
+    assert_eq!(sans(&doc, 0, ""), ["e4"]);
+    assert_eq!(sans(&doc, 0, "1. e4"), ["e5"]);
+    assert_eq!(sans(&doc, 0, "1. e4 e5"), ["Nf3"]);
+    let text = String::from_utf8(fs::read(&file).unwrap()).unwrap();
+    assert!(text.contains("1. e4 e5 2. Nf3 $1 {Main line}"), "{text}");
+    // A second branch shares the moves that are there and adds the rest.
+    let out = run(&data, &["add", f, "--at", "1. e4 e5 2. Bc4 Nf6"]);
+    ok(&out);
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .ends_with(": added Bc4 Nf6")
+    );
+    let doc = Document::read(&fs::read(&file).unwrap());
+    assert_eq!(sans(&doc, 0, "1. e4 e5"), ["Nf3", "Bc4"]);
+    let out = run(&data, &["add", f, "--at", "1. e4 e5 2. Bc4"]);
+    ok(&out);
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .ends_with(": Bc4 was there already")
+    );
 }

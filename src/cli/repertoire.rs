@@ -24,7 +24,7 @@ use crate::workspace::store::write_atomic;
 pub enum RepertoireCommand {
     /// Write a new, empty repertoire for one side.
     New(NewArgs),
-    /// Add a move (the last of the path; the ones before must exist).
+    /// Add a move (the last of the path), and the moves before it that are not there yet.
     Add(AddArgs),
     /// Delete the path's last move and its subtree.
     Delete(EditArgs),
@@ -139,7 +139,20 @@ pub(super) fn run(
             let nag = args.nag.as_deref().map(parse_glyph).transpose()?;
             edit(&args.edit, data_dir, out, |file, chapter, path| {
                 let (before, last) = split_last(path)?;
-                let at = file.document().node_at(chapter, &before.join(" "))?;
+                // The moves of the path that are not in the tree yet are added too.
+                let mut at = GameTree::ROOT;
+                let mut added = Vec::new();
+                for san in before {
+                    let change = file.edit(&Op::AddMove {
+                        chapter,
+                        at,
+                        san: san.clone(),
+                    })?;
+                    if change.kind != ChangeKind::MoveSelected {
+                        added.push(san.as_str());
+                    }
+                    at = change.node.unwrap_or(at);
+                }
                 let change = file.edit(&Op::AddMove {
                     chapter,
                     at,
@@ -156,10 +169,13 @@ pub(super) fn run(
                 if let Some(nag) = nag {
                     file.edit(&Op::AddNag { chapter, node, nag })?;
                 }
-                Ok(if change.kind == ChangeKind::MoveSelected {
+                if change.kind != ChangeKind::MoveSelected {
+                    added.push(last);
+                }
+                Ok(if added.is_empty() {
                     format!("{last} was there already")
                 } else {
-                    format!("added {last}")
+                    format!("added {}", added.join(" "))
                 })
             })
         }

@@ -45,7 +45,7 @@ fn coach_in(dir: Option<&Path>) -> Coach {
 fn drill(coach: &mut Coach, lines: usize) {
     for _ in 0..lines {
         for _ in 0..120 {
-            if let Some(ReviewStep::Learn(_)) = coach.review_step() {
+            if let Some(ReviewStep::Learn(_)) = coach.review().step() {
                 coach.apply(Command::GotIt);
                 continue;
             }
@@ -401,7 +401,7 @@ fn mistake(coach: &mut Coach) {
     let mut wrong = None;
     for _ in 0..120 {
         match coach.session().phase() {
-            Phase::LearnerToMove if matches!(coach.review_step(), Some(ReviewStep::Learn(_))) => {
+            Phase::LearnerToMove if matches!(coach.review().step(), Some(ReviewStep::Learn(_))) => {
                 coach.apply(Command::GotIt);
             }
             Phase::LearnerToMove => match wrong_move(coach) {
@@ -428,7 +428,7 @@ fn review_can_start_each_card_at_its_position() {
     settings.review_at_position = true;
     coach.apply(Command::SetSettings(Box::new(settings.clone())));
     coach.apply(Command::SetDrillMode(DrillMode::Review));
-    let lead_in = |c: &Coach| c.review_drill().map(|d| d.settings().lead_in);
+    let lead_in = |c: &Coach| c.review().drill().map(|d| d.settings().lead_in);
     assert_eq!(lead_in(&coach), Some(Some(0)));
     // Changed during review: from the next line on.
     settings.review_at_position = false;
@@ -441,7 +441,7 @@ fn the_session_counters_survive_a_change_of_book() {
     let dir = temp_dir("coach-counters");
     let mut coach = coach_in(Some(&dir));
     coach.apply(Command::SetDrillMode(DrillMode::Review));
-    assert_eq!(coach.drill_mode(), DrillMode::Review);
+    assert_eq!(coach.review().drill_mode(), DrillMode::Review);
     drill(&mut coach, 2);
     mistake(&mut coach);
     let counters = |c: &Coach| (c.session().lines_completed(), c.session().mistakes_total());
@@ -485,13 +485,13 @@ fn the_drill_mode_is_saved_in_the_settings_and_restored_at_start() {
     let progress = dir.join("progress.ron");
     let mut coach = coach_in(Some(&dir));
     coach.apply(Command::SetDrillMode(DrillMode::Mistakes));
-    assert_eq!(coach.drill_mode(), DrillMode::Mistakes);
+    assert_eq!(coach.review().drill_mode(), DrillMode::Mistakes);
     coach.save();
     // Saved as eframe saves the settings (RON) and read back at the next start.
     let saved: Settings = ron::from_str(&ron::to_string(coach.settings()).unwrap()).unwrap();
     coach.shut_down();
     let restarted = Coach::new(eco(), saved.clone(), Some(progress.clone()));
-    assert_eq!(restarted.drill_mode(), DrillMode::Mistakes);
+    assert_eq!(restarted.review().drill_mode(), DrillMode::Mistakes);
 
     // Back to free drill: remembered too.
     let mut coach = restarted;
@@ -499,20 +499,20 @@ fn the_drill_mode_is_saved_in_the_settings_and_restored_at_start() {
     let free: Settings = ron::from_str(&ron::to_string(coach.settings()).unwrap()).unwrap();
     coach.shut_down();
     assert_eq!(
-        Coach::new(eco(), free, Some(progress.clone())).drill_mode(),
+        Coach::new(eco(), free, Some(progress.clone())).review().drill_mode(),
         DrillMode::Free
     );
 
     // Without a data directory (no review log) the drill starts free, without a word.
     let without = Coach::new(eco(), saved, None);
-    assert_eq!(without.drill_mode(), DrillMode::Free);
+    assert_eq!(without.review().drill_mode(), DrillMode::Free);
     assert_eq!(without.message(), None);
 
     // A settings file from before the drill mode was saved still loads: free drill.
     let old: Settings = ron::from_str("(learner: Black, seed: \"5\")").unwrap();
     assert_eq!(old.learner, Side::Black);
     assert_eq!(
-        Coach::new(eco(), old, Some(progress)).drill_mode(),
+        Coach::new(eco(), old, Some(progress)).review().drill_mode(),
         DrillMode::Free
     );
 }
@@ -577,7 +577,7 @@ fn mistakes_only_drills_the_positions_with_recorded_mistakes() {
         .collect();
     assert!(!missed.is_empty());
     let lapses: u32 = coach
-        .review_drill()
+        .review().drill()
         .unwrap()
         .schedule()
         .cards(shakmaty::Color::White)
@@ -586,13 +586,13 @@ fn mistakes_only_drills_the_positions_with_recorded_mistakes() {
     assert_eq!(lapses, 0, "Again on a new card is not a lapse");
 
     coach.apply(Command::SetDrillMode(DrillMode::Mistakes));
-    assert_eq!(coach.drill_mode(), DrillMode::Mistakes);
+    assert_eq!(coach.review().drill_mode(), DrillMode::Mistakes);
     assert_ne!(
-        coach.review_step(),
+        coach.review().step(),
         Some(ReviewStep::Done),
         "the missed positions are there to review"
     );
-    let drill = coach.review_drill().unwrap();
+    let drill = coach.review().drill().unwrap();
     let mut queued: Vec<String> = drill
         .queue()
         .map(|i| {

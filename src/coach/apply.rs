@@ -75,7 +75,7 @@ impl Coach {
             Command::Play(mv) => {
                 self.ctx.last_reply = None;
                 let before = self.ctx.session.position().clone();
-                let outcome = match self.review_play(mv) {
+                let outcome = match self.review.play(mv, &mut self.ctx) {
                     Some(outcome) => outcome,
                     None => self.ctx.session.play(mv),
                 };
@@ -153,25 +153,23 @@ impl Coach {
                 self.ctx.orientation = Orientation::from_color(color);
                 self.ctx.settings.orientation = Some(self.ctx.orientation);
                 self.new_seed();
-                let mode = self.drill_mode();
-                self.set_drill_mode(super::review::DrillMode::Free);
+                let mode = self.review.drill_mode();
+                self.review.set_drill_mode(super::review::DrillMode::Free, &mut self.ctx);
                 self.ctx.session.set_learner(color);
                 // A review session's cards are the new colour's.
-                self.set_drill_mode(mode);
+                self.review.set_drill_mode(mode, &mut self.ctx);
                 self.ctx.last_reply = None;
                 self.ctx.message = None;
             }
             Command::SetDrillMode(mode) => {
-                self.set_drill_mode(mode);
+                self.review.set_drill_mode(mode, &mut self.ctx);
                 // Remembered for the next start (what could be switched on).
-                self.ctx.settings.drill_mode = self.drill_mode();
+                self.ctx.settings.drill_mode = self.review.drill_mode();
             }
-            Command::GotIt => self.review_learned(),
-            Command::Easy => self.review_easy(),
+            Command::GotIt => self.review.learned(&mut self.ctx),
+            Command::Easy => self.review.easy(&mut self.ctx),
             Command::Optimize => {
-                if let Some(review) = &mut self.review.mode {
-                    review.optimize.start(&review.store, &self.ctx);
-                }
+                self.review.optimize(&self.ctx);
             }
             Command::DrillFrom(moves) => {
                 self.stop_repertoire_training();
@@ -279,7 +277,7 @@ impl Coach {
         }
         if self.ctx.settings.review_at_position != old.review_at_position {
             let lead_in = self.ctx.settings.review_at_position.then_some(0);
-            self.with_drill(|d| d.set_lead_in(lead_in));
+            self.review.set_lead_in(lead_in, &mut self.ctx);
         }
         if self.ctx.settings.play_on != old.play_on {
             let play_on = self.ctx.settings.play_on.clone();
@@ -338,7 +336,7 @@ impl Coach {
             }
             Action::NewLine | Action::NextLine => {
                 self.new_seed();
-                if !self.review_next_line() {
+                if !self.review.next_line(&mut self.ctx) {
                     // "Train this" in the Repertoire tab: each line starts at its node.
                     let restarted = match self.repertoire.gaps.train_root.clone() {
                         Some(root) => {
@@ -361,7 +359,7 @@ impl Coach {
             Action::TryAgain => self.ctx.session.try_again(),
             Action::ShowMe => {
                 self.ctx.last_reply = None;
-                let outcome = match self.review_show_me() {
+                let outcome = match self.review.show_me(&mut self.ctx) {
                     Some(outcome) => outcome,
                     None => self.ctx.session.show_me(),
                 };
@@ -374,7 +372,7 @@ impl Coach {
                 }
             }
             Action::Hint => {
-                let hinted = match self.review_hint() {
+                let hinted = match self.review.hint(&mut self.ctx) {
                     Some(hinted) => hinted,
                     None => self.ctx.session.ask_hint().is_some(),
                 };
@@ -507,7 +505,7 @@ impl Coach {
     /// mode's card in review), the progress at the position; whether one was counted.
     pub(super) fn forgive_mistake(&mut self) -> bool {
         let before = self.ctx.session.position().clone();
-        let forgiven = match self.with_drill(|d| d.forgive_mistake()) {
+        let forgiven = match self.review.forgive_mistake(&mut self.ctx) {
             Some(forgiven) => forgiven,
             None => self.ctx.session.forgive_mistake(),
         };
@@ -522,7 +520,7 @@ impl Coach {
     pub(super) fn play_book_move_instead(&mut self, book: Move, message: String) {
         self.ctx.session.try_again();
         self.ctx.last_reply = None;
-        let outcome = match self.review_play(book) {
+        let outcome = match self.review.play(book, &mut self.ctx) {
             Some(outcome) => outcome,
             None => self.ctx.session.play(book),
         };

@@ -102,7 +102,7 @@ impl Coach {
             }
             Err(e) => format!("The reviews could not be recorded: {e}"),
         });
-        self.restart_review();
+        self.review.restart(&mut self.ctx);
     }
 
     /// Compares the learner's games in `path` with the repertoire on a background thread

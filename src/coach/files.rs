@@ -204,7 +204,7 @@ impl Coach {
         self.ctx.last_reply = None;
         self.drill.reply_due = None;
         // A review session's cards are the new book's.
-        self.restart_review();
+        self.review.restart(&mut self.ctx);
         self.ctx.message = Some(format!(
             "The book now has {} lines{}.",
             format::count(self.ctx.graph.lines().len()),

@@ -53,7 +53,6 @@ pub mod jobs;
 pub mod missed;
 pub mod moves;
 pub mod notice;
-pub mod optimize;
 pub mod play_on;
 pub mod predictor;
 pub mod repertoire;
@@ -190,7 +189,7 @@ impl Coach {
         };
         // The drill mode of the last run, where there is a review log to keep.
         if coach.ctx.review_log.is_some() {
-            coach.set_drill_mode(drill_mode);
+            coach.review.set_drill_mode(drill_mode, &mut coach.ctx);
         }
         coach.reopen_repertoire();
         coach
@@ -304,6 +303,22 @@ impl Coach {
         self.ctx.orientation
     }
 
+    /// Review mode: the drill mode, the review drill and its log, the optimiser.
+    pub fn review(&self) -> &review::ReviewState {
+        &self.review
+    }
+
+    /// Review mode, to set the fuzz of its intervals (tests).
+    pub fn review_mut(&mut self) -> &mut review::ReviewState {
+        &mut self.review
+    }
+
+    /// For the screenshot: review mode on the review log beside `progress_file` (read
+    /// only: the screenshot grades nothing), the Progress tab shown.
+    pub fn show_review_progress(&mut self, progress_file: Option<PathBuf>) {
+        self.review.show_progress(progress_file, &mut self.ctx);
+    }
+
     /// The Explorer tab.
     pub fn explorer(&self) -> &explorer::ExplorerState {
         &self.explorer
@@ -337,7 +352,7 @@ impl Coach {
             position: session.position_at(ply).clone(),
             hidden: viewing.is_none()
                 && *session.phase() == crate::trainer::Phase::LearnerToMove
-                && (self.ctx.settings.hide_answer || self.review.mode.is_some()),
+                && (self.ctx.settings.hide_answer || self.review.is_on()),
             playing_on: false,
         }
     }
@@ -590,7 +605,7 @@ impl Coach {
         } else {
             self.computer_reply();
         }
-        self.review_logic();
+        self.review.poll(&mut self.ctx);
         self.verdict.poll(&mut self.ctx, self.play_on.is_active());
         self.record_completions();
         self.ctx.progress.poll();
@@ -667,7 +682,7 @@ impl Coach {
         if now + 1e-9 >= due {
             self.drill.reply_due = None;
             // A transposition is announced under the opening name (Session::announcement).
-            let reply = match self.review_reply() {
+            let reply = match self.review.reply(&mut self.ctx) {
                 Some(reply) => reply,
                 None => self.ctx.session.reply(),
             };
@@ -689,7 +704,7 @@ impl Coach {
     pub fn save(&mut self) {
         self.ctx.settings.book = self.ctx.workspace.choice().clone();
         self.ctx.progress.save_now();
-        self.save_reviews();
+        self.review.save_reviews();
     }
 
     /// Stops the background work and saves (the window is closing).
@@ -698,6 +713,6 @@ impl Coach {
         self.ctx.workspace.cancel_all();
         self.repertoire.editor.close();
         self.ctx.progress.save_now();
-        self.end_review();
+        self.review.end(&mut self.ctx);
     }
 }

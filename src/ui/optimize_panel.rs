@@ -11,7 +11,7 @@ use crate::review::optimize::MIN_REVIEWS;
 
 /// The optimiser's button, progress bar and result.
 pub(super) fn optimize_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    let Some(review) = &coach.review.mode else {
+    let Some(review) = coach.review().mode() else {
         return;
     };
     let reviews = review.store.records().len();

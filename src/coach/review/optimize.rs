@@ -1,7 +1,7 @@
 //! Review mode's job: fitting the FSRS parameters to the review log ("Optimise my
 //! memory model"; the new parameters are saved and used from the next review session).
 
-use super::context::Context;
+use crate::coach::context::Context;
 use crate::job::{Job, JobPoll, ProgressSnapshot};
 use crate::review::optimize::{OptimizeError, Optimized, optimize};
 use crate::workspace::review_store::{

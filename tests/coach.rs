@@ -69,9 +69,9 @@ fn load_repertoire(coach: &mut Coach, path: PathBuf) {
 
 /// Computes the Coverage tab's exposure, as the tab being shown does.
 fn show_coverage(coach: &mut Coach) {
-    coach.set_coverage_shown(true);
+    coach.coverage_mut().set_shown(true);
     frame(coach);
-    coach.finish_coverage();
+    coach.coverage_mut().finish();
     frame(coach);
 }
 
@@ -139,9 +139,9 @@ fn checking_games_without_a_name_or_with_a_wrong_one_offers_the_files_players() 
         ),
     ] {
         name_the_player(&mut coach, name);
-        coach.check_games(games.clone());
-        coach.finish_coverage();
-        let failure = coach.games_report().unwrap().as_ref().unwrap_err();
+        coach.apply(Command::CompareGames(games.clone()));
+        coach.coverage_mut().finish();
+        let failure = coach.coverage().games().unwrap().as_ref().unwrap_err();
         assert_eq!(failure.message, message);
         // Names match in any case: "Hastings Learner" plays 8 of the 9 games.
         assert_eq!(failure.players[0], ("Hastings Learner".to_owned(), 8));
@@ -151,8 +151,8 @@ fn checking_games_without_a_name_or_with_a_wrong_one_offers_the_files_players() 
     // Choosing the name compares that player's games.
     name_the_player(&mut coach, "hastings learner");
     coach.apply(Command::CompareGames(games));
-    coach.finish_coverage();
-    let report = coach.games_report().unwrap().as_ref().unwrap();
+    coach.coverage_mut().finish();
+    let report = coach.coverage().games().unwrap().as_ref().unwrap();
     assert_eq!(report.games.len(), 5);
 }
 
@@ -163,9 +163,9 @@ fn compared_games_become_failed_reviews_in_the_review_log() {
     load_repertoire(&mut coach, fixture("compare_white.pgn"));
     name_the_player(&mut coach, "Hastings Learner");
     // Without the Coverage tab ever shown: the known gaps are computed with the games.
-    coach.check_games(fixture("compare_games.pgn"));
-    coach.finish_coverage();
-    let report = coach.games_report().unwrap().as_ref().unwrap().clone();
+    coach.apply(Command::CompareGames(fixture("compare_games.pgn")));
+    coach.coverage_mut().finish();
+    let report = coach.coverage().games().unwrap().as_ref().unwrap().clone();
     assert_eq!(report.player, "Hastings Learner");
     assert_eq!(report.games.len(), 5);
     assert!(
@@ -186,7 +186,7 @@ fn compared_games_become_failed_reviews_in_the_review_log() {
     let recorded: &[ReviewRecord] = store.records();
     assert_eq!(recorded.len(), failed);
     assert_eq!(recorded, report.failed_reviews.as_slice());
-    let Some(Ok(after)) = coach.games_report() else {
+    let Some(Ok(after)) = coach.coverage().games() else {
         panic!("the report stays");
     };
     assert!(after.recorded);
@@ -198,15 +198,15 @@ fn a_gap_is_drilled_on_the_theory_book_and_the_repertoire_comes_back() {
     load_repertoire(&mut coach, fixture("compare_white.pgn"));
     let repertoire = std::sync::Arc::clone(coach.graph());
     show_coverage(&mut coach);
-    let gap = coach.coverage_report().expect("computed").gaps[0].clone();
+    let gap = coach.coverage().report().expect("computed").gaps[0].clone();
 
     coach.apply(Command::DrillAt(gap.moves.clone(), DrillBook::Theory));
-    assert!(coach.is_drilling_theory());
+    assert!(coach.coverage().is_drilling_theory());
     assert_eq!(coach.session().position(), &gap.position);
     assert!(!std::sync::Arc::ptr_eq(coach.graph(), &repertoire));
 
     coach.apply(Command::BackToRepertoire);
-    assert!(!coach.is_drilling_theory());
+    assert!(!coach.coverage().is_drilling_theory());
     assert!(std::sync::Arc::ptr_eq(coach.graph(), &repertoire));
     assert_eq!(coach.message(), Some("Back to your repertoire."));
 }
@@ -220,7 +220,7 @@ fn the_theorys_answer_is_added_to_a_copy_of_the_repertoire() {
     let mut coach = coach_in(None);
     load_repertoire(&mut coach, original.clone());
     show_coverage(&mut coach);
-    let gap = coach.coverage_report().unwrap().gaps[0].clone();
+    let gap = coach.coverage().report().unwrap().gaps[0].clone();
     let mut moves = gap.moves.clone();
     moves.push(gap.answer.expect("the theory answers a gap"));
 
@@ -329,7 +329,7 @@ fn most_often_missed_positions_are_boards_with_the_path_or_marked_outside_the_bo
     coach.apply(Command::DrillFrom(common::san_moves("d4 d5")));
     coach.apply(Command::Play(common::san_moves("d4 d5 Kd2")[2]));
     frame(&mut coach);
-    let missed = coach.most_missed().to_vec();
+    let missed = coach.coverage().most_missed().to_vec();
     assert_eq!(missed.len(), 1);
     assert_eq!(missed[0].position, common::position_after("d4 d5"));
     assert_eq!(
@@ -339,7 +339,7 @@ fn most_often_missed_positions_are_boards_with_the_path_or_marked_outside_the_bo
     assert_eq!(missed[0].tries_text(), "1 mistake in 1 try");
     // With an e4-only repertoire as the book, the position is shown without a path.
     load_repertoire(&mut coach, fixture("repertoire.pgn"));
-    let missed = coach.most_missed().to_vec();
+    let missed = coach.coverage().most_missed().to_vec();
     assert_eq!(missed.len(), 1);
     assert_eq!(missed[0].position, common::position_after("d4 d5"));
     assert_eq!(missed[0].moves, None);
@@ -471,9 +471,9 @@ fn the_session_counters_survive_a_change_of_book() {
 
     // A gap drilled on the theory book, and back to the repertoire.
     show_coverage(&mut coach);
-    let gap = coach.coverage_report().expect("computed").gaps[0].clone();
+    let gap = coach.coverage().report().expect("computed").gaps[0].clone();
     coach.apply(Command::DrillAt(gap.moves.clone(), DrillBook::Theory));
-    assert!(coach.is_drilling_theory());
+    assert!(coach.coverage().is_drilling_theory());
     assert_eq!(counters(&coach), (2, 1), "drilling a gap");
     coach.apply(Command::BackToRepertoire);
     assert_eq!(counters(&coach), (2, 1), "back to the repertoire");
@@ -499,7 +499,9 @@ fn the_drill_mode_is_saved_in_the_settings_and_restored_at_start() {
     let free: Settings = ron::from_str(&ron::to_string(coach.settings()).unwrap()).unwrap();
     coach.shut_down();
     assert_eq!(
-        Coach::new(eco(), free, Some(progress.clone())).review().drill_mode(),
+        Coach::new(eco(), free, Some(progress.clone()))
+            .review()
+            .drill_mode(),
         DrillMode::Free
     );
 
@@ -577,7 +579,8 @@ fn mistakes_only_drills_the_positions_with_recorded_mistakes() {
         .collect();
     assert!(!missed.is_empty());
     let lapses: u32 = coach
-        .review().drill()
+        .review()
+        .drill()
         .unwrap()
         .schedule()
         .cards(shakmaty::Color::White)

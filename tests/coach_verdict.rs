@@ -278,7 +278,10 @@ fn review_ratings(score: fn(&Chess) -> Score, setting: bool, name: &str) -> Vec<
     if let Some(ReviewStep::Learn(_)) = coach.review().step() {
         coach.apply(Command::GotIt);
     }
-    assert!(matches!(coach.review().step(), Some(ReviewStep::Ask { .. })));
+    assert!(matches!(
+        coach.review().step(),
+        Some(ReviewStep::Ask { .. })
+    ));
     let start = Chess::default();
     let d4 = san_moves("d4")[0];
     let e4 = san_moves("e4")[0];

@@ -68,13 +68,17 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
     harness.run();
     harness.get_by_label("Review").click();
     harness.run();
-    assert_eq!(harness.state().coach().review().drill_mode(), DrillMode::Review);
+    assert_eq!(
+        harness.state().coach().review().drill_mode(),
+        DrillMode::Review
+    );
 
     // A fresh profile: the queue is new cards (20 a day), the first one is shown.
     let queued = harness
         .state()
         .coach()
-        .review().drill()
+        .review()
+        .drill()
         .unwrap()
         .queue()
         .len();
@@ -117,7 +121,8 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
                             harness
                                 .state()
                                 .coach()
-                                .review().drill()
+                                .review()
+                                .drill()
                                 .unwrap()
                                 .queue()
                                 .any(|c| c == card),

@@ -130,17 +130,17 @@ impl Coach {
             },
             Command::CopyPgn => self.copy_pgn(),
             Command::Message(text) => self.ctx.message = Some(text),
-            Command::DrillAt(moves, book) => self.drill_at(&moves, book),
+            Command::DrillAt(moves, book) => self.coverage.drill_at(&moves, book, &mut self.ctx),
             Command::CheckRepertoire => {
-                let depth = self.coverage.params.depth;
+                let depth = self.ctx.coverage_params.depth;
                 self.check.start(depth, &mut self.ctx);
             }
             Command::CancelCheck => self.check.cancel(),
-            Command::BackToRepertoire => self.back_to_repertoire(),
+            Command::BackToRepertoire => self.coverage.back_to_repertoire(&mut self.ctx),
             Command::CheckGames => self.ctx.notify(Notice::ChooseGames),
-            Command::RecordDeviations => self.record_deviations(),
-            Command::AddAnswer(moves) => self.add_answer(&moves),
-            Command::CompareGames(path) => self.check_games(path),
+            Command::RecordDeviations => self.coverage.record_deviations(&mut self.ctx),
+            Command::AddAnswer(moves) => self.coverage.add_answer(&moves, &mut self.ctx),
+            Command::CompareGames(path) => self.coverage.check_games(path, &mut self.ctx),
             Command::PlayOn(c) => self.play_on.apply(c, &mut self.ctx),
             Command::Explorer(c) => self.explorer.apply(c, &mut self.ctx),
             Command::Repertoire(c) => self.apply_repertoire(c),
@@ -154,7 +154,8 @@ impl Coach {
                 self.ctx.settings.orientation = Some(self.ctx.orientation);
                 self.new_seed();
                 let mode = self.review.drill_mode();
-                self.review.set_drill_mode(super::review::DrillMode::Free, &mut self.ctx);
+                self.review
+                    .set_drill_mode(super::review::DrillMode::Free, &mut self.ctx);
                 self.ctx.session.set_learner(color);
                 // A review session's cards are the new colour's.
                 self.review.set_drill_mode(mode, &mut self.ctx);
@@ -221,7 +222,7 @@ impl Coach {
                 self.adapt_style();
             }
             Command::SetSettings(settings) => self.set_settings(*settings),
-            Command::SetCoverage(params) => self.coverage.params = params,
+            Command::SetCoverage(params) => self.ctx.coverage_params = params,
             Command::MakeBook { inputs, output } => {
                 let make = jobs::JobsCommand::MakeBook { inputs, output };
                 self.jobs.apply(make, &mut self.ctx);

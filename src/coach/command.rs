@@ -270,14 +270,7 @@ impl Command {
     }
 }
 
-/// The book a position is drilled on (Coverage tab).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DrillBook {
-    /// The learner's repertoire.
-    Repertoire,
-    /// The theory book: for gaps, where the repertoire has no move.
-    Theory,
-}
+pub use super::coverage::DrillBook;
 
 /// What to export as PGN.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -53,6 +53,37 @@ pub enum Event {
     /// Add these moves (from the standard start) to a copy of the learner's repertoire
     /// file, as the Coverage tab's "Add answer" does.
     AddAnswer(Vec<Move>),
+    /// The drill's session or book was replaced (a gap drill, "Train this", back to
+    /// the repertoire): the drill takes the workspace's books again, the sampled lines
+    /// and the chart start over.
+    NewSession,
+    /// The drill no longer trains the repertoire editor's subtree (another book).
+    StopRepertoireTraining,
+    /// Start the review session again (new failed reviews in its log).
+    RestartReview,
+}
+
+/// What the Coverage tab computes: the depth, the threshold and whose games to compare
+/// (the check and the repertoire's gaps use the depth and threshold too).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoverageParams {
+    /// The depth of the exposure, in plies.
+    pub depth: u32,
+    /// The gap threshold, in percent.
+    pub threshold_percent: f64,
+    /// The player whose games "Check my games…" compares (empty: the file's most
+    /// frequent player).
+    pub player: String,
+}
+
+impl Default for CoverageParams {
+    fn default() -> CoverageParams {
+        CoverageParams {
+            depth: crate::trainer::coverage::DEFAULT_DEPTH,
+            threshold_percent: crate::trainer::coverage::DEFAULT_THRESHOLD * 100.0,
+            player: String::new(),
+        }
+    }
 }
 
 /// The board the window shows, as the features that follow it read it.
@@ -85,6 +116,8 @@ pub struct Context {
     pub(crate) last_reply: Option<Reply>,
     /// The board's orientation.
     pub(crate) orientation: Orientation,
+    /// The Coverage tab's depth, threshold and player.
+    pub(crate) coverage_params: CoverageParams,
     /// The learner's progress and where it is saved.
     pub(crate) progress: ProgressFile,
     /// The review log (beside the progress file); `None`: no review mode.
@@ -121,6 +154,7 @@ impl Context {
                 .orientation
                 .unwrap_or(Orientation::from_color(learner)),
             settings,
+            coverage_params: CoverageParams::default(),
             workspace,
             graph,
             book_generation: 0,

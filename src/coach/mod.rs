@@ -42,7 +42,6 @@ pub mod apply;
 pub mod board_look;
 pub mod check;
 pub mod command;
-pub mod compare_games;
 pub mod context;
 pub mod coverage;
 pub mod drill;
@@ -50,7 +49,6 @@ pub mod explorer;
 pub mod files;
 pub mod format;
 pub mod jobs;
-pub mod missed;
 pub mod moves;
 pub mod notice;
 pub mod play_on;
@@ -227,12 +225,6 @@ impl Coach {
     /// What the window should do beyond redrawing; cleared by the call.
     pub fn take_notices(&mut self) -> Vec<Notice> {
         std::mem::take(&mut self.ctx.notices)
-    }
-
-    /// Tells the coach whether the Coverage tab is shown: its exposure is computed (and
-    /// kept up to date) only then.
-    pub fn set_coverage_shown(&mut self, shown: bool) {
-        self.coverage.shown = shown;
     }
 
     /// Counts the changes that invalidate a chart computed earlier (a finished
@@ -461,10 +453,26 @@ impl Coach {
         }
     }
 
-    /// The positions most often missed, most mistakes first (at most
-    /// [`missed::MISSED_SHOWN`]), as of the last frame.
-    pub fn most_missed(&self) -> &[missed::MissedPosition] {
-        self.coverage.missed.rows()
+    /// The Coverage tab: its parameters, the exposure, compare my games, a gap drill,
+    /// the most-missed positions.
+    pub fn coverage(&self) -> &CoverageState {
+        &self.coverage
+    }
+
+    /// The Coverage tab, to say whether it is shown or to wait for its jobs (tests).
+    pub fn coverage_mut(&mut self) -> &mut CoverageState {
+        &mut self.coverage
+    }
+
+    /// What the Coverage tab computes with: depth, threshold, whose games.
+    pub fn coverage_params(&self) -> &coverage::CoverageParams {
+        &self.ctx.coverage_params
+    }
+
+    /// The learner's repertoire file in use (the first loaded as a repertoire and
+    /// enabled in the book), which "Add answer" adds lines to a copy of.
+    pub fn repertoire_file(&self) -> Option<PathBuf> {
+        coverage::repertoire_file(&self.ctx.workspace)
     }
 
     /// The jobs feature: "Make a book…".
@@ -581,7 +589,10 @@ impl Coach {
                     Event::PlayBookMoveInstead { book, message } => {
                         self.play_book_move_instead(book, message);
                     }
-                    Event::AddAnswer(moves) => self.add_answer(&moves),
+                    Event::AddAnswer(moves) => self.coverage.add_answer(&moves, &mut self.ctx),
+                    Event::NewSession => self.after_new_session(),
+                    Event::StopRepertoireTraining => self.stop_repertoire_training(),
+                    Event::RestartReview => self.review.restart(&mut self.ctx),
                 }
             }
         }
@@ -594,7 +605,7 @@ impl Coach {
     pub fn logic(&mut self) {
         self.sampled_lines.poll(&mut self.ctx);
         self.poll_workspace();
-        self.poll_coverage();
+        self.coverage.poll(&mut self.ctx);
         let found = self.check.poll_frame(&mut self.ctx);
         if !found.is_empty() {
             self.verdict.share_analyses(&found);
@@ -697,6 +708,15 @@ impl Coach {
             self.ctx
                 .request_repaint_after(Duration::from_secs_f64(due - now));
         }
+    }
+
+    /// The drill's session or book was replaced: it takes the workspace's books, the
+    /// sampled lines and the chart start over.
+    fn after_new_session(&mut self) {
+        self.sync_books();
+        self.sampled_lines.reset();
+        self.ctx.invalidate_chart();
+        self.ctx.last_reply = None;
     }
 
     /// Saves what must outlive the run: the settings' book choice, the progress, the

@@ -283,8 +283,8 @@ impl Coach {
             generation: self.repertoire.editor.generation,
             chapter_side: Color::from(side),
             style: self.ctx.settings.style.clone(),
-            depth: self.coverage.params.depth,
-            threshold: self.coverage.params.threshold_percent / 100.0,
+            depth: self.ctx.coverage_params.depth,
+            threshold: self.ctx.coverage_params.threshold_percent / 100.0,
             books: self.ctx.workspace.open_books().generation(),
             popularity: match explorer {
                 Some(_) => Popularity::Explorer,

@@ -81,7 +81,7 @@ impl Coach {
         self.ctx.session = session;
         self.ctx.graph = graph;
         self.ctx.book_generation += 1;
-        self.coverage.set_aside = None;
+        self.coverage.end_gap_drill();
         self.after_new_session();
         self.repertoire.gaps.train_root = Some(moves.clone());
         self.ctx.settings.workshop_train.drilling = self.repertoire.editor.file().map(|f| {

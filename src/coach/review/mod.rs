@@ -17,8 +17,8 @@ use std::sync::Arc;
 use shakmaty::fen::Epd;
 use shakmaty::{CastlingMode, Chess, Move};
 
-use crate::coach::context::Context;
 use crate::clock::Clock;
+use crate::coach::context::Context;
 use crate::review::{CardKey, Deck, Rating, SessionKind, Timestamp};
 use crate::trainer::progress::Progress;
 use crate::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};

@@ -7,7 +7,6 @@ use shakmaty::{Move, Position};
 
 use super::command::{Action, Command};
 use super::format::count;
-use super::report::ReportView;
 use super::settings::{Orientation, Settings, Side};
 use super::sounds::Sound;
 use super::{Coach, Notice, jobs};
@@ -63,6 +62,7 @@ impl Coach {
 
     /// Carries out one command (the events it sends are the caller's to carry out).
     pub(super) fn apply_command(&mut self, command: Command) {
+        self.share_explorer_games();
         if command.restarts_drill() {
             self.play_on.end();
         }
@@ -118,17 +118,17 @@ impl Coach {
                 self.sync_books();
             }
             Command::RemoveFile(path) => self.ctx.workspace.remove(&path),
-            Command::ShowReport(path) => {
-                if let Some(f) = self.ctx.workspace.file(&path) {
-                    self.report = Some(ReportView::of_report(f.path.clone(), f.report.clone()));
-                }
-            }
-            Command::CloseReport => self.report = None,
-            Command::Export(what) => match self.export_lines(what) {
+            Command::ShowReport(path) => self.book.show_report(&path, &self.ctx),
+            Command::CloseReport => self.book.close_report(),
+            Command::Export(what) => match super::book::export_lines(what, &self.ctx) {
                 Ok((lines, name)) => self.ctx.notify(Notice::ExportAs(lines, name)),
                 Err(e) => self.ctx.message = Some(format!("Cannot export: {e}.")),
             },
-            Command::CopyPgn => self.copy_pgn(),
+            Command::CopyPgn if self.play_on.is_active() => {
+                self.play_on
+                    .apply(super::play_on::PlayOnCommand::CopyPgn, &mut self.ctx);
+            }
+            Command::CopyPgn => super::book::copy_line(&mut self.ctx),
             Command::Message(text) => self.ctx.message = Some(text),
             Command::DrillAt(moves, book) => self.coverage.drill_at(&moves, book, &mut self.ctx),
             Command::CheckRepertoire => {
@@ -143,7 +143,7 @@ impl Coach {
             Command::CompareGames(path) => self.coverage.check_games(path, &mut self.ctx),
             Command::PlayOn(c) => self.play_on.apply(c, &mut self.ctx),
             Command::Explorer(c) => self.explorer.apply(c, &mut self.ctx),
-            Command::Repertoire(c) => self.apply_repertoire(c),
+            Command::Repertoire(c) => self.repertoire.apply(c, &mut self.ctx),
             Command::Verdict(c) => self.verdict.apply(c, &mut self.ctx),
             Command::ShowPly(ply) => self.ctx.session.view(ply),
             Command::ShowCurrent => self.ctx.session.view(self.ctx.session.moves().len()),
@@ -173,7 +173,7 @@ impl Coach {
                 self.review.optimize(&self.ctx);
             }
             Command::DrillFrom(moves) => {
-                self.stop_repertoire_training();
+                self.repertoire.stop_training(&mut self.ctx);
                 // The learner plays the side to move there (the moves start from the
                 // standard position), as when the position was missed.
                 let turn = if moves.len() % 2 == 0 {
@@ -341,7 +341,7 @@ impl Coach {
                     // "Train this" in the Repertoire tab: each line starts at its node.
                     let restarted = match self.repertoire.gaps.train_root.clone() {
                         Some(root) => {
-                            self.take_repertoire_edits();
+                            self.repertoire.take_edits(&mut self.ctx);
                             self.ctx.session.start_after(&root).is_ok()
                         }
                         None => false,

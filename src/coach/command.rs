@@ -10,7 +10,6 @@ use std::path::PathBuf;
 
 use shakmaty::{Color, Move};
 
-use crate::book::SourceId;
 use crate::sampler::Style;
 use crate::workspace::{BookChoice, FileMode};
 
@@ -270,13 +269,5 @@ impl Command {
     }
 }
 
+pub use super::book::ExportWhat;
 pub use super::coverage::DrillBook;
-
-/// What to export as PGN.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExportWhat {
-    /// The lines of one source (a loaded file, or ECO).
-    Source(SourceId),
-    /// The moves of the current drill.
-    Line,
-}

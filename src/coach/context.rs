@@ -61,6 +61,16 @@ pub enum Event {
     StopRepertoireTraining,
     /// Start the review session again (new failed reviews in its log).
     RestartReview,
+    /// A gap drill is over ("Train this" drills another book).
+    EndGapDrill,
+    /// The drill's book was rebuilt from the sources: the chart, the coverage, the
+    /// sampled lines, a drill of the repertoire editor's subtree and review mode start
+    /// over.
+    NewBook,
+    /// A file was imported (the side of a repertoire may be asked).
+    FileImported(PathBuf),
+    /// The sources changed: the drill plays the side their chapters are for.
+    AlignLearner,
 }
 
 /// What the Coverage tab computes: the depth, the threshold and whose games to compare

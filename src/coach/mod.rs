@@ -40,13 +40,13 @@
 
 pub mod apply;
 pub mod board_look;
+pub mod book;
 pub mod check;
 pub mod command;
 pub mod context;
 pub mod coverage;
 pub mod drill;
 pub mod explorer;
-pub mod files;
 pub mod format;
 pub mod jobs;
 pub mod moves;
@@ -54,10 +54,6 @@ pub mod notice;
 pub mod play_on;
 pub mod predictor;
 pub mod repertoire;
-pub mod repertoire_coach;
-pub mod repertoire_gaps;
-mod repertoire_train;
-pub mod report;
 pub mod review;
 pub mod sampled_lines;
 pub mod settings;
@@ -72,7 +68,6 @@ use std::time::Duration;
 use shakmaty::{Color, Move};
 
 use self::coverage::CoverageState;
-use self::report::ReportView;
 use self::settings::{Orientation, Settings};
 use self::style::LearnerStyleState;
 use crate::book::PositionGraph;
@@ -98,8 +93,8 @@ pub struct Coach {
     pub(crate) drill: drill::DrillState,
     /// The chart's "Explore": lines sampled on a thread.
     pub(crate) sampled_lines: sampled_lines::SampledLinesState,
-    /// The import report shown, if any.
-    pub(crate) report: Option<ReportView>,
+    /// The Book tab: the import report shown.
+    pub(crate) book: book::BookState,
     /// The Coverage tab's parameters and jobs, compare my games, the missed positions.
     pub(crate) coverage: CoverageState,
     /// Review mode, when it is on.
@@ -115,7 +110,7 @@ pub struct Coach {
     /// The engine's verdict on a move outside the book.
     pub(crate) verdict: verdict::VerdictState,
     /// The Repertoire tab: the file being edited and its book.
-    pub(crate) repertoire: repertoire_coach::RepertoireTab,
+    pub(crate) repertoire: repertoire::RepertoireTab,
     /// The Explorer tab: the open index, its filter, the moves on the board.
     pub(crate) explorer: explorer::ExplorerState,
     /// What strong players are predicted to play at the position shown.
@@ -166,7 +161,7 @@ impl Coach {
             ctx: Context::new(settings, workspace, graph, session, progress, review_log),
             drill: drill::DrillState::default(),
             sampled_lines: sampled_lines::SampledLinesState::default(),
-            report: None,
+            book: book::BookState::default(),
             coverage: CoverageState::default(),
             review: review::ReviewState::default(),
             style: style::StyleState {
@@ -178,10 +173,7 @@ impl Coach {
             jobs: jobs::MakeBookJob::default(),
             check: check::CheckState::default(),
             verdict: verdict::VerdictState::default(),
-            repertoire: repertoire_coach::RepertoireTab {
-                editor: repertoire::RepertoireState::with_data_dir(repertoire_dir),
-                gaps: repertoire_gaps::GapsState::default(),
-            },
+            repertoire: repertoire::RepertoireTab::with_data_dir(repertoire_dir),
             explorer: explorer::ExplorerState::default(),
             predictor: predictor::PredictorState::default(),
         };
@@ -189,7 +181,7 @@ impl Coach {
         if coach.ctx.review_log.is_some() {
             coach.review.set_drill_mode(drill_mode, &mut coach.ctx);
         }
-        coach.reopen_repertoire();
+        coach.repertoire.reopen(&mut coach.ctx);
         coach
     }
 
@@ -266,8 +258,47 @@ impl Coach {
     }
 
     /// The import report shown, if any.
-    pub fn report(&self) -> Option<&ReportView> {
-        self.report.as_ref()
+    pub fn report(&self) -> Option<&book::report::ReportView> {
+        self.book.report()
+    }
+
+    /// Files were chosen in the file dialog or dropped on the window: Polyglot books
+    /// (`.bin`) become sources at once; the PGN files are returned (the window asks how
+    /// to read them).
+    pub fn open_files(&mut self, paths: Vec<PathBuf>) -> Vec<PathBuf> {
+        self.book.open_files(paths, &mut self.ctx)
+    }
+
+    /// Waits until every import and graph build has finished and applies the results,
+    /// as the frames would one by one. For tests and the screenshot mode; the window
+    /// itself never waits.
+    pub fn finish_loading(&mut self) {
+        while self.ctx.workspace.is_busy() {
+            self.book.wait(&mut self.ctx);
+            self.run_events();
+        }
+    }
+
+    /// Writes what `what` exports to `path` as PGN; returns the number of games.
+    ///
+    /// # Errors
+    ///
+    /// [`WorkspaceError::NothingToExport`](crate::workspace::WorkspaceError::NothingToExport)
+    /// when there is nothing to export, else why writing failed.
+    pub fn export_to(
+        &self,
+        what: command::ExportWhat,
+        path: &std::path::Path,
+    ) -> Result<usize, crate::workspace::WorkspaceError> {
+        book::export_to(what, path, &self.ctx)
+    }
+
+    /// Gives the drill the workspace's Polyglot books and popularity and play past the
+    /// book; the explorer's counts follow; the chart starts over.
+    fn sync_books(&mut self) {
+        self.drill.sync_books(&mut self.ctx);
+        self.explorer.sync_drill(&mut self.ctx);
+        self.ctx.invalidate_chart();
     }
 
     /// The drill.
@@ -309,6 +340,36 @@ impl Coach {
     /// only: the screenshot grades nothing), the Progress tab shown.
     pub fn show_review_progress(&mut self, progress_file: Option<PathBuf>) {
         self.review.show_progress(progress_file, &mut self.ctx);
+    }
+
+    /// The Repertoire tab's editor.
+    pub fn repertoire(&self) -> &repertoire::RepertoireState {
+        &self.repertoire.editor
+    }
+
+    /// The Repertoire tab's book: the exposure, what is missing at the cursor.
+    pub fn repertoire_gaps(&self) -> &repertoire::GapsState {
+        &self.repertoire.gaps
+    }
+
+    /// The Repertoire tab, to say whether it is shown or where its backups go.
+    pub fn repertoire_mut(&mut self) -> &mut repertoire::RepertoireTab {
+        &mut self.repertoire
+    }
+
+    /// Computes the Repertoire tab's exposure now when it is not up to date, and waits
+    /// for it (tests; "Next gap" and "Train this" wait for it in the frames).
+    pub fn finish_repertoire_gaps(&mut self) {
+        self.share_explorer_games();
+        self.repertoire.finish_gaps(&mut self.ctx);
+        self.run_events();
+    }
+
+    /// Gives the Repertoire tab the Explorer tab's index and filter (its missing
+    /// replies may come from them).
+    fn share_explorer_games(&mut self) {
+        let games = self.explorer.games().and_then(Result::ok);
+        self.repertoire.set_explorer_games(games);
     }
 
     /// The Explorer tab.
@@ -574,11 +635,7 @@ impl Coach {
                     Event::SetLearner(color) => self.apply_command(Command::SetLearner(color)),
                     Event::NewLine => self.apply_command(Command::Action(Action::NewLine)),
                     Event::ShowInRepertoire(moves) => {
-                        if self.repertoire.editor.file().is_some() {
-                            let go = repertoire::RepertoireCommand::GoToMoves(moves);
-                            self.apply_command(Command::Repertoire(go));
-                            self.ctx.notify(Notice::ShowRepertoire);
-                        }
+                        self.repertoire.show_moves(moves, &mut self.ctx);
                     }
                     Event::Message(text) => self.ctx.message = Some(text),
                     Event::ForgiveMistake => {
@@ -591,7 +648,20 @@ impl Coach {
                     }
                     Event::AddAnswer(moves) => self.coverage.add_answer(&moves, &mut self.ctx),
                     Event::NewSession => self.after_new_session(),
-                    Event::StopRepertoireTraining => self.stop_repertoire_training(),
+                    Event::NewBook => {
+                        self.sampled_lines.reset();
+                        self.repertoire.stop_training(&mut self.ctx);
+                        self.coverage.book_changed();
+                        self.drill.reply_due = None;
+                        // A review session's cards are the new book's.
+                        self.review.restart(&mut self.ctx);
+                    }
+                    Event::FileImported(path) => {
+                        self.style.sides.after_import(&path, &mut self.ctx)
+                    }
+                    Event::AlignLearner => self.style.sides.align_learner(&mut self.ctx),
+                    Event::StopRepertoireTraining => self.repertoire.stop_training(&mut self.ctx),
+                    Event::EndGapDrill => self.coverage.end_gap_drill(),
                     Event::RestartReview => self.review.restart(&mut self.ctx),
                 }
             }
@@ -604,7 +674,12 @@ impl Coach {
     /// due, completed lines.
     pub fn logic(&mut self) {
         self.sampled_lines.poll(&mut self.ctx);
-        self.poll_workspace();
+        if self.ctx.workspace.open_books().generation() != self.drill.books_seen {
+            self.sync_books();
+        }
+        self.book.poll(&mut self.ctx);
+        // A new book resets the features that depend on it before they poll.
+        self.run_events();
         self.coverage.poll(&mut self.ctx);
         let found = self.check.poll_frame(&mut self.ctx);
         if !found.is_empty() {
@@ -624,7 +699,8 @@ impl Coach {
         let board = self.board_shown();
         self.explorer.poll(&mut self.ctx, &board);
         self.predictor.poll(&self.ctx, &board);
-        self.repertoire_logic();
+        self.share_explorer_games();
+        self.repertoire.poll(&mut self.ctx);
         self.run_events();
     }
 

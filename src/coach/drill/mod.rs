@@ -12,6 +12,10 @@ pub mod move_entry;
 
 pub use self::move_entry::{MoveEntryCommand, MoveEntryState};
 
+use crate::coach::context::Context;
+use crate::engine::predictor::Predictor;
+use crate::trainer::PastBook;
+
 /// What the drill keeps between frames.
 #[derive(Debug, Default)]
 pub struct DrillState {
@@ -23,4 +27,25 @@ pub struct DrillState {
     pub(crate) books_seen: u64,
     /// The move box's text and its last error.
     pub(crate) move_entry: MoveEntryState,
+}
+
+impl DrillState {
+    /// Gives the drill the workspace's Polyglot books and popularity, and play past the
+    /// book as the settings say.
+    pub(crate) fn sync_books(&mut self, ctx: &mut Context) {
+        self.books_seen = ctx.workspace.open_books().generation();
+        ctx.settings.book = ctx.workspace.choice().clone();
+        let books = ctx.workspace.books();
+        ctx.session.set_books(books, ctx.settings.book.popularity);
+        let plies = ctx.settings.past_book_plies;
+        let past_book = match (plies, Predictor::shared()) {
+            (0, _) => None,
+            (plies, Ok(predictor)) => Some(PastBook::new(predictor, plies)),
+            (_, Err(e)) => {
+                ctx.message = Some(format!("Past the book is off: {e}"));
+                None
+            }
+        };
+        ctx.session.set_past_book(past_book);
+    }
 }

@@ -10,11 +10,13 @@
 //!
 //! The cursor is a node of the chapter's tree and, past it, moves that are not in the
 //! tree ([`RepertoireState::beyond`]): a move played on the board with "Add moves" off,
-//! or the way to a gap ([`super::repertoire_gaps`]). With "Add moves" on, a move played
+//! or the way to a gap ([`gaps`]). With "Add moves" on, a move played
 //! is added at the cursor (the moves beyond first), an existing one is selected.
 //!
 //! What the tab shows of the book (the replies the repertoire does not answer, the
-//! next gap) and "Train this" are in [`super::repertoire_gaps`].
+//! next gap) is in [`gaps`]; "Train this" in `train.rs`; the feature's state, the
+//! editor with its book, is [`RepertoireTab`] (`tab.rs`: its commands, reopening the
+//! last file).
 //!
 //! [`SaveOutcome::Conflict`]: crate::workspace::repertoire_file::SaveOutcome::Conflict
 
@@ -25,10 +27,15 @@ use shakmaty::{Chess, Move, Position, Square};
 
 mod command;
 mod file;
+pub mod gaps;
 mod navigate;
+mod tab;
+mod train;
 
 pub use command::{RepertoireCommand, RepertoireTarget};
 pub use file::backup_time;
+pub use gaps::{GapsState, MissingHere, MissingReply, RepertoireBook};
+pub use tab::RepertoireTab;
 
 use crate::book::Side;
 use crate::book::document::{Change, Document, GameTree, Node, NodeId, Op};

@@ -321,7 +321,8 @@ impl TrainerApp {
             .coverage_mut()
             .set_shown(self.left_tab == LeftTab::Coverage);
         self.coach
-            .set_repertoire_shown(self.left_tab == LeftTab::Repertoire);
+            .repertoire_mut()
+            .set_shown(self.left_tab == LeftTab::Repertoire);
         let loading = self.coach.is_loading();
         self.coach.logic();
         if let Some(t) = &self.timings

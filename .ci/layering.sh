@@ -66,11 +66,11 @@ if grep -rlw 'TrainerApp' src/ui | grep -vE '^src/ui/(app/[a-z_]+|mod)\.rs$'; th
   status=1
 fi
 # Feature folders of the coach (src/coach/<feature>/) own their state: a feature names
-# only itself and the coach's shared modules (the context, the notices, the settings,
-# formatting), never another feature, the commands (which name every feature) nor the
+# only itself and the coach's shared modules (the context, the notices, the settings, the
+# buttons' actions, formatting), never another feature, the commands (which name every feature) nor the
 # coach itself (`crate::coach::Coach`, `super::` from a feature's mod.rs); what crosses
 # features is an event sent through the context.
-shared='context|notice|settings|board_look|format|moves|sounds'
+shared='action|context|notice|settings|board_look|format|moves|sounds'
 for dir in src/coach/*/; do
   dir=${dir%/}
   feature=$(basename "$dir")

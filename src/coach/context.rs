@@ -19,7 +19,7 @@ use super::settings::{Orientation, Settings};
 use super::sounds::Sound;
 use crate::book::PositionGraph;
 use crate::job::Wake;
-use crate::trainer::{Phase, Reply, Session};
+use crate::trainer::{MoveOutcome, Phase, Reply, Session};
 use crate::workspace::Workspace;
 use crate::workspace::store::ProgressFile;
 
@@ -94,6 +94,22 @@ impl Default for CoverageParams {
             player: String::new(),
         }
     }
+}
+
+/// What the drill asks of review mode while it is on (`None` outside it): review
+/// mode's state implements it and the coach hands it to the drill, so neither feature
+/// names the other.
+pub(crate) trait Grading {
+    /// The learner's move, graded.
+    fn play(&mut self, mv: Move, ctx: &mut Context) -> Option<MoveOutcome>;
+    /// The computer's reply, steered toward the cards due.
+    fn reply(&mut self, ctx: &mut Context) -> Option<Option<Reply>>;
+    /// "Show me", graded.
+    fn show_me(&mut self, ctx: &mut Context) -> Option<Option<MoveOutcome>>;
+    /// A hint (the answer counts as Hard at best).
+    fn hint(&mut self, ctx: &mut Context) -> Option<bool>;
+    /// The mistake on the card shown forgiven; whether one was counted.
+    fn forgive_mistake(&mut self, ctx: &mut Context) -> Option<bool>;
 }
 
 /// The board the window shows, as the features that follow it read it.

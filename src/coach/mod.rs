@@ -18,26 +18,29 @@
 //! asks of another is an [`Event`] sent through the context, which the coach carries
 //! out once the sender is done ([`Coach::apply`], [`Coach::logic`]).
 //!
-//! - [`context`]: the shared state and the events; [`notice`]: what the window is
-//!   asked to do; [`command`]: what the user can ask; [`settings`]: what is saved
-//!   between runs; [`board_look`]: the board's theme, pieces and coordinates.
-//! - Feature folders: [`explorer`]: the Explorer tab and its game window;
-//!   [`predictor`]: what strong players are predicted to play at the position shown;
-//!   [`sampled_lines`]: the chart's "Explore", lines sampled on a thread; [`jobs`]:
-//!   making a Polyglot book; [`style`]: the learner's style and the repertoires'
-//!   sides; [`check`]: the engine check of the repertoire, as a job; [`drill`]: the
-//!   drill's state beside the session; [`play_on`]: playing on against an engine;
-//!   [`verdict`]: a move outside the book judged by an engine; [`repertoire`]: the
-//!   repertoire editor (the file open in the Repertoire tab, edits, undo, saving).
-//! - Not yet in their own folders (still `impl Coach`): [`apply`]: carrying commands
-//!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
-//!   [`coverage`]: the Coverage tab's work (exposure, gap drills, adding an answer);
-//!   [`compare_games`]; [`repertoire_coach`], [`repertoire_gaps`]: the Repertoire
-//!   tab's commands, book and gaps, and "Train this".
-//! - Owning their state, not yet in a folder: [`optimize`]: fitting the memory model
-//!   (review mode's); [`missed`]: the most-missed positions (the coverage's).
-//! - Shared: [`sounds`]: which sound a move makes; [`report`], [`moves`], [`format`](mod@format).
+//! - [`context`]: the shared state, the events and the `Grading` trait (what the
+//!   drill asks of review mode); [`notice`]: what the window is asked to do;
+//!   [`command`]: what the user can ask; [`settings`]: what is saved between runs;
+//!   [`board_look`]: the board's theme, pieces and coordinates.
+//! - Feature folders, each a state with its commands and its frame's work: [`drill`]:
+//!   the drill's state and its own commands (moves, hints, take back, the computer's
+//!   reply); [`review`]: review mode, its log and fitting the memory model; [`book`]:
+//!   the Book tab (files opened, imports, a rebuilt book, the import report, export);
+//!   [`coverage`]: the Coverage tab (exposure, gap drills, compare my games, the
+//!   most-missed positions); [`check`]: the engine check of the repertoire;
+//!   [`repertoire`]: the repertoire editor, its book and gaps, "Train this";
+//!   [`explorer`]: the Explorer tab and its game window; [`predictor`]: what strong
+//!   players are predicted to play at the position shown; [`sampled_lines`]: the
+//!   chart's "Explore"; [`jobs`]: making a Polyglot book; [`style`]: the learner's
+//!   style, profiles, the adaptive opponent, the sides; [`play_on`]: playing on
+//!   against an engine; [`verdict`]: a move outside the book judged by an engine.
+//! - [`apply`]: the commands handed to their features, and the actions that cross
+//!   features (a new line, playing on, the settings edited); it is still an
+//!   `impl Coach` of its own.
+//! - Shared: [`action`]: the buttons' commands, their text and tooltips; [`sounds`]:
+//!   which sound a move makes; [`moves`], [`format`](mod@format).
 
+pub mod action;
 pub mod apply;
 pub mod board_look;
 pub mod book;
@@ -639,12 +642,17 @@ impl Coach {
                     }
                     Event::Message(text) => self.ctx.message = Some(text),
                     Event::ForgiveMistake => {
-                        if self.forgive_mistake() {
+                        if self.drill.forgive_mistake(&mut self.ctx, &mut self.review) {
                             self.verdict.set_forgiven();
                         }
                     }
                     Event::PlayBookMoveInstead { book, message } => {
-                        self.play_book_move_instead(book, message);
+                        self.drill.play_book_move_instead(
+                            book,
+                            message,
+                            &mut self.ctx,
+                            &mut self.review,
+                        );
                     }
                     Event::AddAnswer(moves) => self.coverage.add_answer(&moves, &mut self.ctx),
                     Event::NewSession => self.after_new_session(),
@@ -689,7 +697,7 @@ impl Coach {
         if self.play_on.is_active() {
             self.play_on.poll(&mut self.ctx);
         } else {
-            self.computer_reply();
+            self.drill.computer_reply(&mut self.ctx, &mut self.review);
         }
         self.review.poll(&mut self.ctx);
         self.verdict.poll(&mut self.ctx, self.play_on.is_active());
@@ -727,63 +735,9 @@ impl Coach {
                     .record_style_line(&moves, self.ctx.session.learner());
             }
             self.ctx.progress.save();
-            self.adapt_style();
+            self.style.adapt(&mut self.ctx);
         }
         self.drill.completed_seen = done;
-    }
-
-    /// With the adaptive opponent on, sets the computer's style to the answer to the
-    /// learner's style (BayesChess's adaptive opponent); the style panel shows the result.
-    pub(crate) fn adapt_style(&mut self) {
-        if !self.ctx.settings.adaptive {
-            return;
-        }
-        self.style
-            .learner
-            .refresh(&self.ctx.workspace, &self.ctx.settings.learner_name);
-        let Some((_, class)) = self.learner_style_class() else {
-            return;
-        };
-        let style = Adaptation::for_class(class, self.style.learner.coin)
-            .style(self.ctx.settings.style.tau());
-        if style != *self.ctx.session.style() {
-            self.ctx.settings.style = style.clone();
-            self.ctx.session.set_style(style);
-        }
-    }
-
-    fn computer_reply(&mut self) {
-        if !self.ctx.session.reply_pending() || self.ctx.session.viewing().is_some() {
-            self.drill.reply_due = None;
-            return;
-        }
-        let now = self.ctx.now;
-        let Some(due) = self.drill.reply_due else {
-            // The learner's move is drawn at least once before the reply, even with no delay.
-            let delay = f64::from(self.ctx.settings.reply_delay_ms) / 1000.0;
-            self.drill.reply_due = Some(now + delay);
-            self.ctx
-                .request_repaint_after(Duration::from_secs_f64(delay));
-            return;
-        };
-        if now + 1e-9 >= due {
-            self.drill.reply_due = None;
-            // A transposition is announced under the opening name (Session::announcement).
-            let reply = match self.review.reply(&mut self.ctx) {
-                Some(reply) => reply,
-                None => self.ctx.session.reply(),
-            };
-            if let Some(reply) = reply {
-                self.ctx.message = None;
-                self.ctx.animate(reply.candidate.mv);
-                self.ctx.last_reply = Some(reply);
-                self.ctx.drill_move_sound();
-            }
-            self.ctx.request_repaint();
-        } else {
-            self.ctx
-                .request_repaint_after(Duration::from_secs_f64(due - now));
-        }
     }
 
     /// The drill's session or book was replaced: it takes the workspace's books, the
@@ -793,6 +747,34 @@ impl Coach {
         self.sampled_lines.reset();
         self.ctx.invalidate_chart();
         self.ctx.last_reply = None;
+    }
+
+    /// Loads the style profile at `path` and uses its style; with `add_games`, the games
+    /// of a fitted profile are added to the book as a game collection ("Play like …").
+    ///
+    /// # Errors
+    ///
+    /// [`ProfileFileError`](crate::workspace::profiles::ProfileFileError) (file, line,
+    /// column, why) when the file is not a profile; nothing changes then.
+    pub fn load_profile(
+        &mut self,
+        path: &std::path::Path,
+        add_games: bool,
+    ) -> Result<(), crate::workspace::profiles::ProfileFileError> {
+        self.style.load_profile(path, add_games, &mut self.ctx)
+    }
+
+    /// Sets up the drill to show `moves` (for the screenshot): the learner plays the
+    /// side to move after them, so no reply is pending; seed 1, book arrows on, no
+    /// animation, the chart shown. When only the last move leaves the book, the learner
+    /// plays it after the others: the board shows it out of book, with its verdict.
+    pub fn show_moves(&mut self, moves: &[Move]) {
+        if let Ok(attempt) = drill::commands::show_moves(moves, &mut self.ctx) {
+            self.sync_books();
+            if let Some(mv) = attempt {
+                self.ctx.session.play(mv);
+            }
+        }
     }
 
     /// Saves what must outlive the run: the settings' book choice, the progress, the

@@ -3,11 +3,16 @@
 //! completed lines already recorded, the books the drill last took.
 //!
 //! - [`move_entry`]: the move box (a move typed on the keyboard).
+//! - `commands`: the drill's own commands (a move, hint, show me, take back, try again,
+//!   stepping through the moves, flip), the computer's reply, a mistake forgiven, the
+//!   moves set up for the screenshot; review mode grades them through the context's
+//!   `Grading`, which the coach passes in. `DrillState::sync_books` gives the drill
+//!   the workspace's books.
 //!
-//! The drill's other commands (moves, hints, take back, the computer's reply, sounds)
-//! are still carried out by the coach (`coach/apply.rs`, `coach/files.rs`); they move
-//! here next.
+//! What crosses features (a new line, which may be review mode's next card or "Train
+//! this"'s subtree; playing on; exploring) is the coach's dispatch (`coach/apply.rs`).
 
+pub(crate) mod commands;
 pub mod move_entry;
 
 pub use self::move_entry::{MoveEntryCommand, MoveEntryState};

@@ -18,7 +18,7 @@ use shakmaty::fen::Epd;
 use shakmaty::{CastlingMode, Chess, Move};
 
 use crate::clock::Clock;
-use crate::coach::context::Context;
+use crate::coach::context::{Context, Grading};
 use crate::review::{CardKey, Deck, Rating, SessionKind, Timestamp};
 use crate::trainer::progress::Progress;
 use crate::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
@@ -326,5 +326,27 @@ impl ReviewState {
         if let Some(review) = &mut self.mode {
             review.optimize.poll(&review.store, ctx);
         }
+    }
+}
+
+impl Grading for ReviewState {
+    fn play(&mut self, mv: Move, ctx: &mut Context) -> Option<MoveOutcome> {
+        ReviewState::play(self, mv, ctx)
+    }
+
+    fn reply(&mut self, ctx: &mut Context) -> Option<Option<Reply>> {
+        ReviewState::reply(self, ctx)
+    }
+
+    fn show_me(&mut self, ctx: &mut Context) -> Option<Option<MoveOutcome>> {
+        ReviewState::show_me(self, ctx)
+    }
+
+    fn hint(&mut self, ctx: &mut Context) -> Option<bool> {
+        ReviewState::hint(self, ctx)
+    }
+
+    fn forgive_mistake(&mut self, ctx: &mut Context) -> Option<bool> {
+        ReviewState::forgive_mistake(self, ctx)
     }
 }

@@ -96,7 +96,7 @@ pub struct Settings {
     /// Whether the computer's style follows the learner's (the adaptive opponent).
     pub adaptive: bool,
     /// The engine to play on against after the book.
-    pub play_on: super::play_on::PlayOnSettings,
+    pub play_on: super::play_on::engine::PlayOnSettings,
     /// How many plies the drill goes on past the book with the move predictor (0: off).
     pub past_book_plies: u32,
     /// The drill mode chosen last (free drill, review, mistakes only), taken up again
@@ -181,7 +181,7 @@ impl Default for Settings {
             animate_moves: true,
             learner_name: String::new(),
             adaptive: false,
-            play_on: super::play_on::PlayOnSettings::default(),
+            play_on: super::play_on::engine::PlayOnSettings::default(),
             past_book_plies: 0,
             drill_mode: DrillMode::Free,
             board_look: BoardLook::default(),

@@ -40,7 +40,19 @@ pub use tab::RepertoireTab;
 use crate::book::Side;
 use crate::book::document::{Change, Document, GameTree, Node, NodeId, Op};
 use crate::workspace::backups::Backup;
-use crate::workspace::repertoire_file::{Recoverable, RepertoireFile};
+use crate::workspace::repertoire_file::{Recoverable, RepertoireFile, RepertoireFileError};
+
+/// Why an edit of the repertoire was not made (the tab says it).
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    /// No file is open in the tab.
+    #[error("Open or create a repertoire first.")]
+    NoFile,
+    /// The document refused the edit, or the journal could not keep it (the file and
+    /// why).
+    #[error("{0}")]
+    File(#[source] RepertoireFileError),
+}
 
 /// What the repertoire editor asks before going on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -368,7 +380,7 @@ impl RepertoireState {
                 Err(e) => {
                     // The moves not added stay on the board.
                     self.beyond = moves[i..].to_vec();
-                    self.message = Some(e);
+                    self.message = Some(e.to_string());
                     return;
                 }
             }
@@ -443,16 +455,16 @@ impl RepertoireState {
     /// Applies `op`; a refusal or a journal failure is the message.
     fn edit(&mut self, op: &Op) {
         if let Err(e) = self.edit_file(op) {
-            self.message = Some(e);
+            self.message = Some(e.to_string());
         }
     }
 
     /// Applies `op` to the file; the error is what the tab says.
-    fn edit_file(&mut self, op: &Op) -> Result<Change, String> {
+    fn edit_file(&mut self, op: &Op) -> Result<Change, EditError> {
         let Some(file) = &mut self.file else {
-            return Err("Open or create a repertoire first.".to_owned());
+            return Err(EditError::NoFile);
         };
-        let result = file.edit(op).map_err(|e| e.to_string());
+        let result = file.edit(op).map_err(EditError::File);
         if let Ok(change) = &result {
             self.message = None;
             self.follow(change);

@@ -67,10 +67,10 @@ if grep -rlw 'TrainerApp' src/ui | grep -vE '^src/ui/(app/[a-z_]+|mod)\.rs$'; th
 fi
 # Feature folders of the coach (src/coach/<feature>/) own their state: a feature names
 # only itself and the coach's shared modules (the context, the notices, the settings,
-# formatting), never another feature, the commands (which name every feature) nor the
-# coach itself (`crate::coach::Coach`, `super::` from a feature's mod.rs); what crosses
+# the buttons' actions, formatting), never another feature, the commands (which name
+# every feature) nor the coach itself (`crate::coach::Coach`, `super::` from a feature's mod.rs); what crosses
 # features is an event sent through the context.
-shared='context|notice|settings|board_look|format|moves|sounds'
+shared='action|context|notice|settings|board_look|format|moves|sounds'
 for dir in src/coach/*/; do
   dir=${dir%/}
   feature=$(basename "$dir")
@@ -96,4 +96,36 @@ for dir in src/coach/*/; do
     status=1
   fi
 done
+# No import cycle of files inside src/coach/: each file names other files of the coach
+# (`crate::coach::x::y`, `super::x`, `self::x` in a mod.rs); the edges must sort
+# (tsort finds no loop). A name resolves to the file that holds it: `x/y.rs`, else
+# `x/mod.rs`, else `x.rs`, else the folder's mod.rs (an item defined there).
+coach_file() { # $1: folder (src/coach or src/coach/x), $2: name, $3: next name
+  local d=$1 a=$2 b=$3
+  if [ -n "$b" ] && [ -f "$d/$a/$b.rs" ]; then echo "$d/$a/$b.rs"
+  elif [ -f "$d/$a/mod.rs" ]; then echo "$d/$a/mod.rs"
+  elif [ -f "$d/$a.rs" ]; then echo "$d/$a.rs"
+  else echo "$d/mod.rs"; fi
+}
+edges=$(for f in $(find src/coach -name '*.rs' | sort); do
+  dir=$(dirname "$f")
+  sed -E 's|//.*$||' "$f" | grep -oE '(crate::coach|super|self)(::[a-z_]+){1,2}' | sort -u |
+  while IFS= read -r path; do
+    IFS=: read -r head _ a _ b <<<"$path"
+    case "$head" in
+      crate) IFS=: read -r _ _ _ _ a _ b <<<"$path"; base=src/coach ;;
+      super) [ "$(basename "$f")" = mod.rs ] && base=$(dirname "$dir") || base=$dir ;;
+      self) [ "$(basename "$f")" = mod.rs ] || continue; base=$dir ;;
+    esac
+    [ "$base" = src ] && continue
+    target=$(coach_file "$base" "$a" "$b")
+    [ "$target" != "$f" ] && echo "$f $target"
+  done
+done)
+if ! echo "$edges" | tsort >/dev/null 2>/tmp/coach-tsort.$$; then
+  echo "layering: an import cycle among the files of src/coach/:"
+  grep -v 'input contains a loop' /tmp/coach-tsort.$$ | sed 's/^tsort: /  /'
+  status=1
+fi
+rm -f /tmp/coach-tsort.$$
 exit $status

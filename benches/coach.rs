@@ -84,7 +84,7 @@ fn frame(coach: &mut Coach) {
     // The window takes the notices (animations, sounds) each frame.
     coach.take_notices();
     // Review mode shows a new card first: "Got it".
-    if let Some(ReviewStep::Learn(_)) = coach.review_step() {
+    if let Some(ReviewStep::Learn(_)) = coach.review().step() {
         coach.apply(Command::GotIt);
         return;
     }

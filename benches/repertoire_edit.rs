@@ -76,13 +76,15 @@ fn repertoire_edits(file: &Path, data: &Path, deep: NodeId) {
         Err(e) => panic!("ECO: {e}"),
     };
     let mut coach = Coach::new(graph, Settings::default(), Some(data.join("progress.ron")));
-    coach.set_repertoire_data_dir(Some(data.to_path_buf()));
+    coach
+        .repertoire_mut()
+        .set_data_dir(Some(data.to_path_buf()));
     let open = Instant::now();
     coach.apply(Command::Repertoire(RepertoireCommand::Open(
         file.to_path_buf(),
     )));
     let opened = open.elapsed();
-    coach.set_repertoire_shown(true);
+    coach.repertoire_mut().set_shown(true);
     coach.apply(Command::Repertoire(RepertoireCommand::SetAddMoves(true)));
     let wait = |coach: &mut Coach| {
         let start = Instant::now();
@@ -177,7 +179,8 @@ fn window_frames(file: &Path, data: &Path, deep: NodeId) {
     h.run();
     h.state_mut()
         .coach_mut()
-        .set_repertoire_data_dir(Some(data.to_path_buf()));
+        .repertoire_mut()
+        .set_data_dir(Some(data.to_path_buf()));
     let repertoire = |h: &mut Harness<'_, TrainerApp>, c| {
         h.state_mut().coach_mut().apply(Command::Repertoire(c))
     };

@@ -45,7 +45,7 @@ fn coach_in(dir: Option<&Path>) -> Coach {
 fn drill(coach: &mut Coach, lines: usize) {
     for _ in 0..lines {
         for _ in 0..120 {
-            if let Some(ReviewStep::Learn(_)) = coach.review_step() {
+            if let Some(ReviewStep::Learn(_)) = coach.review().step() {
                 coach.apply(Command::GotIt);
                 continue;
             }
@@ -69,9 +69,9 @@ fn load_repertoire(coach: &mut Coach, path: PathBuf) {
 
 /// Computes the Coverage tab's exposure, as the tab being shown does.
 fn show_coverage(coach: &mut Coach) {
-    coach.set_coverage_shown(true);
+    coach.coverage_mut().set_shown(true);
     frame(coach);
-    coach.finish_coverage();
+    coach.coverage_mut().finish();
     frame(coach);
 }
 
@@ -139,9 +139,9 @@ fn checking_games_without_a_name_or_with_a_wrong_one_offers_the_files_players() 
         ),
     ] {
         name_the_player(&mut coach, name);
-        coach.check_games(games.clone());
-        coach.finish_coverage();
-        let failure = coach.games_report().unwrap().as_ref().unwrap_err();
+        coach.apply(Command::CompareGames(games.clone()));
+        coach.coverage_mut().finish();
+        let failure = coach.coverage().games().unwrap().as_ref().unwrap_err();
         assert_eq!(failure.message, message);
         // Names match in any case: "Hastings Learner" plays 8 of the 9 games.
         assert_eq!(failure.players[0], ("Hastings Learner".to_owned(), 8));
@@ -151,8 +151,8 @@ fn checking_games_without_a_name_or_with_a_wrong_one_offers_the_files_players() 
     // Choosing the name compares that player's games.
     name_the_player(&mut coach, "hastings learner");
     coach.apply(Command::CompareGames(games));
-    coach.finish_coverage();
-    let report = coach.games_report().unwrap().as_ref().unwrap();
+    coach.coverage_mut().finish();
+    let report = coach.coverage().games().unwrap().as_ref().unwrap();
     assert_eq!(report.games.len(), 5);
 }
 
@@ -163,9 +163,9 @@ fn compared_games_become_failed_reviews_in_the_review_log() {
     load_repertoire(&mut coach, fixture("compare_white.pgn"));
     name_the_player(&mut coach, "Hastings Learner");
     // Without the Coverage tab ever shown: the known gaps are computed with the games.
-    coach.check_games(fixture("compare_games.pgn"));
-    coach.finish_coverage();
-    let report = coach.games_report().unwrap().as_ref().unwrap().clone();
+    coach.apply(Command::CompareGames(fixture("compare_games.pgn")));
+    coach.coverage_mut().finish();
+    let report = coach.coverage().games().unwrap().as_ref().unwrap().clone();
     assert_eq!(report.player, "Hastings Learner");
     assert_eq!(report.games.len(), 5);
     assert!(
@@ -186,7 +186,7 @@ fn compared_games_become_failed_reviews_in_the_review_log() {
     let recorded: &[ReviewRecord] = store.records();
     assert_eq!(recorded.len(), failed);
     assert_eq!(recorded, report.failed_reviews.as_slice());
-    let Some(Ok(after)) = coach.games_report() else {
+    let Some(Ok(after)) = coach.coverage().games() else {
         panic!("the report stays");
     };
     assert!(after.recorded);
@@ -198,15 +198,15 @@ fn a_gap_is_drilled_on_the_theory_book_and_the_repertoire_comes_back() {
     load_repertoire(&mut coach, fixture("compare_white.pgn"));
     let repertoire = std::sync::Arc::clone(coach.graph());
     show_coverage(&mut coach);
-    let gap = coach.coverage_report().expect("computed").gaps[0].clone();
+    let gap = coach.coverage().report().expect("computed").gaps[0].clone();
 
     coach.apply(Command::DrillAt(gap.moves.clone(), DrillBook::Theory));
-    assert!(coach.is_drilling_theory());
+    assert!(coach.coverage().is_drilling_theory());
     assert_eq!(coach.session().position(), &gap.position);
     assert!(!std::sync::Arc::ptr_eq(coach.graph(), &repertoire));
 
     coach.apply(Command::BackToRepertoire);
-    assert!(!coach.is_drilling_theory());
+    assert!(!coach.coverage().is_drilling_theory());
     assert!(std::sync::Arc::ptr_eq(coach.graph(), &repertoire));
     assert_eq!(coach.message(), Some("Back to your repertoire."));
 }
@@ -220,7 +220,7 @@ fn the_theorys_answer_is_added_to_a_copy_of_the_repertoire() {
     let mut coach = coach_in(None);
     load_repertoire(&mut coach, original.clone());
     show_coverage(&mut coach);
-    let gap = coach.coverage_report().unwrap().gaps[0].clone();
+    let gap = coach.coverage().report().unwrap().gaps[0].clone();
     let mut moves = gap.moves.clone();
     moves.push(gap.answer.expect("the theory answers a gap"));
 
@@ -329,7 +329,7 @@ fn most_often_missed_positions_are_boards_with_the_path_or_marked_outside_the_bo
     coach.apply(Command::DrillFrom(common::san_moves("d4 d5")));
     coach.apply(Command::Play(common::san_moves("d4 d5 Kd2")[2]));
     frame(&mut coach);
-    let missed = coach.most_missed().to_vec();
+    let missed = coach.coverage().most_missed().to_vec();
     assert_eq!(missed.len(), 1);
     assert_eq!(missed[0].position, common::position_after("d4 d5"));
     assert_eq!(
@@ -339,7 +339,7 @@ fn most_often_missed_positions_are_boards_with_the_path_or_marked_outside_the_bo
     assert_eq!(missed[0].tries_text(), "1 mistake in 1 try");
     // With an e4-only repertoire as the book, the position is shown without a path.
     load_repertoire(&mut coach, fixture("repertoire.pgn"));
-    let missed = coach.most_missed().to_vec();
+    let missed = coach.coverage().most_missed().to_vec();
     assert_eq!(missed.len(), 1);
     assert_eq!(missed[0].position, common::position_after("d4 d5"));
     assert_eq!(missed[0].moves, None);
@@ -401,7 +401,7 @@ fn mistake(coach: &mut Coach) {
     let mut wrong = None;
     for _ in 0..120 {
         match coach.session().phase() {
-            Phase::LearnerToMove if matches!(coach.review_step(), Some(ReviewStep::Learn(_))) => {
+            Phase::LearnerToMove if matches!(coach.review().step(), Some(ReviewStep::Learn(_))) => {
                 coach.apply(Command::GotIt);
             }
             Phase::LearnerToMove => match wrong_move(coach) {
@@ -428,7 +428,7 @@ fn review_can_start_each_card_at_its_position() {
     settings.review_at_position = true;
     coach.apply(Command::SetSettings(Box::new(settings.clone())));
     coach.apply(Command::SetDrillMode(DrillMode::Review));
-    let lead_in = |c: &Coach| c.review_drill().map(|d| d.settings().lead_in);
+    let lead_in = |c: &Coach| c.review().drill().map(|d| d.settings().lead_in);
     assert_eq!(lead_in(&coach), Some(Some(0)));
     // Changed during review: from the next line on.
     settings.review_at_position = false;
@@ -441,7 +441,7 @@ fn the_session_counters_survive_a_change_of_book() {
     let dir = temp_dir("coach-counters");
     let mut coach = coach_in(Some(&dir));
     coach.apply(Command::SetDrillMode(DrillMode::Review));
-    assert_eq!(coach.drill_mode(), DrillMode::Review);
+    assert_eq!(coach.review().drill_mode(), DrillMode::Review);
     drill(&mut coach, 2);
     mistake(&mut coach);
     let counters = |c: &Coach| (c.session().lines_completed(), c.session().mistakes_total());
@@ -471,9 +471,9 @@ fn the_session_counters_survive_a_change_of_book() {
 
     // A gap drilled on the theory book, and back to the repertoire.
     show_coverage(&mut coach);
-    let gap = coach.coverage_report().expect("computed").gaps[0].clone();
+    let gap = coach.coverage().report().expect("computed").gaps[0].clone();
     coach.apply(Command::DrillAt(gap.moves.clone(), DrillBook::Theory));
-    assert!(coach.is_drilling_theory());
+    assert!(coach.coverage().is_drilling_theory());
     assert_eq!(counters(&coach), (2, 1), "drilling a gap");
     coach.apply(Command::BackToRepertoire);
     assert_eq!(counters(&coach), (2, 1), "back to the repertoire");
@@ -485,13 +485,13 @@ fn the_drill_mode_is_saved_in_the_settings_and_restored_at_start() {
     let progress = dir.join("progress.ron");
     let mut coach = coach_in(Some(&dir));
     coach.apply(Command::SetDrillMode(DrillMode::Mistakes));
-    assert_eq!(coach.drill_mode(), DrillMode::Mistakes);
+    assert_eq!(coach.review().drill_mode(), DrillMode::Mistakes);
     coach.save();
     // Saved as eframe saves the settings (RON) and read back at the next start.
     let saved: Settings = ron::from_str(&ron::to_string(coach.settings()).unwrap()).unwrap();
     coach.shut_down();
     let restarted = Coach::new(eco(), saved.clone(), Some(progress.clone()));
-    assert_eq!(restarted.drill_mode(), DrillMode::Mistakes);
+    assert_eq!(restarted.review().drill_mode(), DrillMode::Mistakes);
 
     // Back to free drill: remembered too.
     let mut coach = restarted;
@@ -499,20 +499,22 @@ fn the_drill_mode_is_saved_in_the_settings_and_restored_at_start() {
     let free: Settings = ron::from_str(&ron::to_string(coach.settings()).unwrap()).unwrap();
     coach.shut_down();
     assert_eq!(
-        Coach::new(eco(), free, Some(progress.clone())).drill_mode(),
+        Coach::new(eco(), free, Some(progress.clone()))
+            .review()
+            .drill_mode(),
         DrillMode::Free
     );
 
     // Without a data directory (no review log) the drill starts free, without a word.
     let without = Coach::new(eco(), saved, None);
-    assert_eq!(without.drill_mode(), DrillMode::Free);
+    assert_eq!(without.review().drill_mode(), DrillMode::Free);
     assert_eq!(without.message(), None);
 
     // A settings file from before the drill mode was saved still loads: free drill.
     let old: Settings = ron::from_str("(learner: Black, seed: \"5\")").unwrap();
     assert_eq!(old.learner, Side::Black);
     assert_eq!(
-        Coach::new(eco(), old, Some(progress)).drill_mode(),
+        Coach::new(eco(), old, Some(progress)).review().drill_mode(),
         DrillMode::Free
     );
 }
@@ -577,7 +579,8 @@ fn mistakes_only_drills_the_positions_with_recorded_mistakes() {
         .collect();
     assert!(!missed.is_empty());
     let lapses: u32 = coach
-        .review_drill()
+        .review()
+        .drill()
         .unwrap()
         .schedule()
         .cards(shakmaty::Color::White)
@@ -586,13 +589,13 @@ fn mistakes_only_drills_the_positions_with_recorded_mistakes() {
     assert_eq!(lapses, 0, "Again on a new card is not a lapse");
 
     coach.apply(Command::SetDrillMode(DrillMode::Mistakes));
-    assert_eq!(coach.drill_mode(), DrillMode::Mistakes);
+    assert_eq!(coach.review().drill_mode(), DrillMode::Mistakes);
     assert_ne!(
-        coach.review_step(),
+        coach.review().step(),
         Some(ReviewStep::Done),
         "the missed positions are there to review"
     );
-    let drill = coach.review_drill().unwrap();
+    let drill = coach.review().drill().unwrap();
     let mut queued: Vec<String> = drill
         .queue()
         .map(|i| {

@@ -14,6 +14,9 @@ fn a_check_without_a_repertoire_says_how_to_load_one() {
     coach.apply(Command::CheckRepertoire);
     let result = coach.check_state().result().expect("a result at once");
     let err = result.as_ref().expect_err("no check on ECO alone");
-    assert!(err.starts_with("A check needs your repertoire"), "{err}");
+    assert!(
+        err.to_string().starts_with("A check needs your repertoire"),
+        "{err}"
+    );
     assert!(coach.check_state().progress().is_none(), "no job runs");
 }

@@ -270,15 +270,18 @@ fn review_ratings(score: fn(&Chess) -> Score, setting: bool, name: &str) -> Vec<
     let original = dir.join("italian.pgn");
     std::fs::copy(fixture("repertoire.pgn"), &original).unwrap();
     let mut coach = Coach::new(eco(), settings(setting), Some(dir.join("progress.ron")));
-    coach.set_review_fuzz(false);
+    coach.review_mut().set_fuzz(false);
     common::load_repertoire_alone(&mut coach, &original);
     let (engine, _) = stub(score, no_line);
     coach.set_move_checker(engine, Some(memory_store()), Limits::depth(1).unwrap());
     coach.apply(Command::SetDrillMode(DrillMode::Review));
-    if let Some(ReviewStep::Learn(_)) = coach.review_step() {
+    if let Some(ReviewStep::Learn(_)) = coach.review().step() {
         coach.apply(Command::GotIt);
     }
-    assert!(matches!(coach.review_step(), Some(ReviewStep::Ask { .. })));
+    assert!(matches!(
+        coach.review().step(),
+        Some(ReviewStep::Ask { .. })
+    ));
     let start = Chess::default();
     let d4 = san_moves("d4")[0];
     let e4 = san_moves("e4")[0];

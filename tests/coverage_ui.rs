@@ -34,7 +34,7 @@ fn open_coverage(harness: &mut Harness<'static, TrainerApp>) {
     // here would wait for the thread by frames (its spinner repaints), which a loaded
     // machine can make longer than the harness's step limit.
     harness.run_steps(2);
-    harness.state_mut().coach_mut().finish_coverage();
+    harness.state_mut().coach_mut().coverage_mut().finish();
     harness.run();
 }
 
@@ -65,7 +65,12 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
         PositionGraph::build(import_fixture("compare_white.pgn", ImportMode::Repertoire).lines)
             .graph;
 
-    let report = harness.state().coach().coverage_report().expect("computed");
+    let report = harness
+        .state()
+        .coach()
+        .coverage()
+        .report()
+        .expect("computed");
     // The Caro-Kann is a likely reply to 1.e4 that the repertoire does not answer.
     let i = report.gaps.iter().position(|g| g.sans == "e4 c6").unwrap();
     let gap = report.gaps[i].clone();
@@ -99,7 +104,7 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
     );
     let app = harness.state().coach();
     assert_eq!(*app.session().phase(), Phase::LearnerToMove);
-    assert!(app.is_drilling_theory());
+    assert!(app.coverage().is_drilling_theory());
     assert_eq!(
         app.session().graph().stats().lines,
         3807,
@@ -111,7 +116,7 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
     harness.get_by_label("Back to my repertoire").click();
     harness.run();
     let app = harness.state().coach();
-    assert!(!app.is_drilling_theory());
+    assert!(!app.coverage().is_drilling_theory());
     assert_eq!(app.graph().stats().lines, own.stats().lines);
     assert!(app.session().moves().len() <= 1);
 }
@@ -161,8 +166,8 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
     harness
         .state_mut()
         .coach_mut()
-        .check_games(fixture("compare_games.pgn"));
-    harness.state_mut().coach_mut().finish_coverage();
+        .apply(Command::CompareGames(fixture("compare_games.pgn")));
+    harness.state_mut().coach_mut().coverage_mut().finish();
     harness.run();
     harness
         .get_by_label("Whose games are these? Choose your name:")
@@ -170,12 +175,13 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
     harness.run();
     harness.get_by_label("Hastings Learner").click();
     harness.run_steps(2);
-    harness.state_mut().coach_mut().finish_coverage();
+    harness.state_mut().coach_mut().coverage_mut().finish();
     harness.run();
     let report = harness
         .state()
         .coach()
-        .games_report()
+        .coverage()
+        .games()
         .unwrap()
         .as_ref()
         .unwrap();
@@ -198,7 +204,7 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
         key_of(&harness),
         NodeKey::from_position(&position_after("e4 e5 Nf3 Nc6"))
     );
-    assert!(!harness.state().coach().is_drilling_theory());
+    assert!(!harness.state().coach().coverage().is_drilling_theory());
     assert_eq!(
         *harness.state().coach().session().phase(),
         Phase::LearnerToMove
@@ -212,7 +218,7 @@ fn without_a_repertoire_the_tab_says_how_to_get_one() {
     harness.run();
     open_coverage(&mut harness);
     harness.get_by_label_contains("untick ECO in the Book tab");
-    assert!(harness.state().coach().coverage_report().is_none());
+    assert!(harness.state().coach().coverage().report().is_none());
 }
 
 #[test]
@@ -244,13 +250,14 @@ fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
     harness
         .state_mut()
         .coach_mut()
-        .check_games(fixture("compare_games.pgn"));
-    harness.state_mut().coach_mut().finish_coverage();
+        .apply(Command::CompareGames(fixture("compare_games.pgn")));
+    harness.state_mut().coach_mut().coverage_mut().finish();
     harness.run();
     let report = harness
         .state()
         .coach()
-        .games_report()
+        .coverage()
+        .games()
         .unwrap()
         .as_ref()
         .unwrap();
@@ -276,7 +283,12 @@ fn adding_the_most_popular_answer_writes_a_copy_and_closes_the_gap() {
     std::fs::copy(fixture("compare_white.pgn"), &rep).unwrap();
     let original = std::fs::read(&rep).unwrap();
     let mut harness = coverage_of(rep.clone());
-    let report = harness.state().coach().coverage_report().expect("computed");
+    let report = harness
+        .state()
+        .coach()
+        .coverage()
+        .report()
+        .expect("computed");
     let i = report.gaps.iter().position(|g| g.sans == "e4 c6").unwrap();
     assert_eq!(report.gaps[i].theory[0], "d4");
     // The Caro-Kann's button: the gaps come most likely first, each with its own.
@@ -310,8 +322,13 @@ fn adding_the_most_popular_answer_writes_a_copy_and_closes_the_gap() {
     assert_eq!(files, [copy]);
     assert!(harness.state().coach().is_repertoire());
     // The tab computes the exposure of the new book.
-    harness.state_mut().coach_mut().finish_coverage();
-    let report = harness.state().coach().coverage_report().expect("computed");
+    harness.state_mut().coach_mut().coverage_mut().finish();
+    let report = harness
+        .state()
+        .coach()
+        .coverage()
+        .report()
+        .expect("computed");
     assert!(
         report.gaps.iter().all(|g| g.sans != "e4 c6"),
         "the Caro-Kann is answered now"
@@ -321,7 +338,7 @@ fn adding_the_most_popular_answer_writes_a_copy_and_closes_the_gap() {
 /// Among the gaps whose most popular answer is the same as `sans`'s, the index of
 /// `sans`'s (the buttons share a label).
 fn report_gap_index_with_answer(harness: &Harness<'static, TrainerApp>, sans: &str) -> usize {
-    let report = harness.state().coach().coverage_report().unwrap();
+    let report = harness.state().coach().coverage().report().unwrap();
     let gap = report.gaps.iter().find(|g| g.sans == sans).unwrap();
     report
         .gaps

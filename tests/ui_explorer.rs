@@ -111,7 +111,7 @@ fn in_review_it_shows_only_after_the_learner_answered() {
     coach.apply(Command::SetDrillMode(DrillMode::Review));
     let (mut hidden, mut shown) = (0, 0);
     for _ in 0..60 {
-        if let Some(ReviewStep::Learn(_)) = coach.review_step() {
+        if let Some(ReviewStep::Learn(_)) = coach.review().step() {
             coach.apply(Command::GotIt);
             continue;
         }

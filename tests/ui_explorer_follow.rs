@@ -102,9 +102,9 @@ fn after_drill_this_gap_the_tab_shows_the_moves_at_the_gap() {
     common::load_repertoire_in_window(&mut h, common::fixture("compare_white.pgn"));
     h.get_by_label("Coverage").click();
     h.run_steps(2);
-    h.state_mut().coach_mut().finish_coverage();
+    h.state_mut().coach_mut().coverage_mut().finish();
     h.run();
-    let report = h.state().coach().coverage_report().expect("computed");
+    let report = h.state().coach().coverage().report().expect("computed");
     let i = report.gaps.iter().position(|g| g.sans == "e4 c6").unwrap();
     h.get_all_by_label("Drill this gap").nth(i).unwrap().click();
     h.run();

@@ -63,23 +63,27 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
         ..Settings::default()
     };
     let mut app = TrainerApp::with_progress_file(eco(), settings, Some(progress));
-    app.coach_mut().set_review_fuzz(false);
+    app.coach_mut().review_mut().set_fuzz(false);
     let mut harness = harness_for(app);
     harness.run();
     harness.get_by_label("Review").click();
     harness.run();
-    assert_eq!(harness.state().coach().drill_mode(), DrillMode::Review);
+    assert_eq!(
+        harness.state().coach().review().drill_mode(),
+        DrillMode::Review
+    );
 
     // A fresh profile: the queue is new cards (20 a day), the first one is shown.
     let queued = harness
         .state()
         .coach()
-        .review_drill()
+        .review()
+        .drill()
         .unwrap()
         .queue()
         .len();
     assert_eq!(queued, 20, "a fresh profile queues the day's 20 new cards");
-    let Some(ReviewStep::Learn(first)) = harness.state().coach().review_step() else {
+    let Some(ReviewStep::Learn(first)) = harness.state().coach().review().step() else {
         panic!("the first new card is shown first");
     };
     harness.get_by_label(&format!("New card: the book plays {}", first.san));
@@ -88,7 +92,7 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
     let mut came_back = false;
     let mut ratings = Vec::new();
     for _ in 0..200 {
-        let step = harness.state().coach().review_step().unwrap();
+        let step = harness.state().coach().review().step().unwrap();
         match step {
             ReviewStep::Learn(_) => {
                 harness.get_by_label("Got it").click();
@@ -117,7 +121,8 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
                             harness
                                 .state()
                                 .coach()
-                                .review_drill()
+                                .review()
+                                .drill()
                                 .unwrap()
                                 .queue()
                                 .any(|c| c == card),
@@ -165,7 +170,7 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
     harness.get_by_label("Due now");
     harness.get_by_label("Reviews in the next 30 days");
     let app = harness.state().coach();
-    let drill = app.review_drill().unwrap();
+    let drill = app.review().drill().unwrap();
     let study = drill.study(Timestamp::now(0));
     let counts = study.counts(20);
     assert!(counts.due >= 1, "the card answered Again is due now");

@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable as _;
 use hastings::book::explorer::ExplorerFilter;
 use hastings::coach::Command;
 use hastings::coach::repertoire::RepertoireCommand;
-use hastings::coach::repertoire_gaps::{MissingHere, MissingReply};
+use hastings::coach::repertoire::{MissingHere, MissingReply};
 use hastings::coach::settings::{Settings, Side};
 use shakmaty::Chess;
 

@@ -19,7 +19,7 @@ use super::settings::{Orientation, Settings};
 use super::sounds::Sound;
 use crate::book::PositionGraph;
 use crate::job::Wake;
-use crate::trainer::{Phase, Reply, Session};
+use crate::trainer::{MoveOutcome, Phase, Reply, Session};
 use crate::workspace::Workspace;
 use crate::workspace::store::ProgressFile;
 
@@ -53,6 +53,63 @@ pub enum Event {
     /// Add these moves (from the standard start) to a copy of the learner's repertoire
     /// file, as the Coverage tab's "Add answer" does.
     AddAnswer(Vec<Move>),
+    /// The drill's session or book was replaced (a gap drill, "Train this", back to
+    /// the repertoire): the drill takes the workspace's books again, the sampled lines
+    /// and the chart start over.
+    NewSession,
+    /// The drill no longer trains the repertoire editor's subtree (another book).
+    StopRepertoireTraining,
+    /// Start the review session again (new failed reviews in its log).
+    RestartReview,
+    /// A gap drill is over ("Train this" drills another book).
+    EndGapDrill,
+    /// The drill's book was rebuilt from the sources: the chart, the coverage, the
+    /// sampled lines, a drill of the repertoire editor's subtree and review mode start
+    /// over.
+    NewBook,
+    /// A file was imported (the side of a repertoire may be asked).
+    FileImported(PathBuf),
+    /// The sources changed: the drill plays the side their chapters are for.
+    AlignLearner,
+}
+
+/// What the Coverage tab computes: the depth, the threshold and whose games to compare
+/// (the check and the repertoire's gaps use the depth and threshold too).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoverageParams {
+    /// The depth of the exposure, in plies.
+    pub depth: u32,
+    /// The gap threshold, in percent.
+    pub threshold_percent: f64,
+    /// The player whose games "Check my games…" compares (empty: the file's most
+    /// frequent player).
+    pub player: String,
+}
+
+impl Default for CoverageParams {
+    fn default() -> CoverageParams {
+        CoverageParams {
+            depth: crate::trainer::coverage::DEFAULT_DEPTH,
+            threshold_percent: crate::trainer::coverage::DEFAULT_THRESHOLD * 100.0,
+            player: String::new(),
+        }
+    }
+}
+
+/// What the drill asks of review mode while it is on (`None` outside it): review
+/// mode's state implements it and the coach hands it to the drill, so neither feature
+/// names the other.
+pub(crate) trait Grading {
+    /// The learner's move, graded.
+    fn play(&mut self, mv: Move, ctx: &mut Context) -> Option<MoveOutcome>;
+    /// The computer's reply, steered toward the cards due.
+    fn reply(&mut self, ctx: &mut Context) -> Option<Option<Reply>>;
+    /// "Show me", graded.
+    fn show_me(&mut self, ctx: &mut Context) -> Option<Option<MoveOutcome>>;
+    /// A hint (the answer counts as Hard at best).
+    fn hint(&mut self, ctx: &mut Context) -> Option<bool>;
+    /// The mistake on the card shown forgiven; whether one was counted.
+    fn forgive_mistake(&mut self, ctx: &mut Context) -> Option<bool>;
 }
 
 /// The board the window shows, as the features that follow it read it.
@@ -85,6 +142,8 @@ pub struct Context {
     pub(crate) last_reply: Option<Reply>,
     /// The board's orientation.
     pub(crate) orientation: Orientation,
+    /// The Coverage tab's depth, threshold and player.
+    pub(crate) coverage_params: CoverageParams,
     /// The learner's progress and where it is saved.
     pub(crate) progress: ProgressFile,
     /// The review log (beside the progress file); `None`: no review mode.
@@ -121,6 +180,7 @@ impl Context {
                 .orientation
                 .unwrap_or(Orientation::from_color(learner)),
             settings,
+            coverage_params: CoverageParams::default(),
             workspace,
             graph,
             book_generation: 0,

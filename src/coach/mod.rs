@@ -18,49 +18,45 @@
 //! asks of another is an [`Event`] sent through the context, which the coach carries
 //! out once the sender is done ([`Coach::apply`], [`Coach::logic`]).
 //!
-//! - [`context`]: the shared state and the events; [`notice`]: what the window is
-//!   asked to do; [`command`]: what the user can ask; [`settings`]: what is saved
-//!   between runs; [`board_look`]: the board's theme, pieces and coordinates.
-//! - Feature folders: [`explorer`]: the Explorer tab and its game window;
-//!   [`predictor`]: what strong players are predicted to play at the position shown;
-//!   [`sampled_lines`]: the chart's "Explore", lines sampled on a thread; [`jobs`]:
-//!   making a Polyglot book; [`style`]: the learner's style and the repertoires'
-//!   sides; [`check`]: the engine check of the repertoire, as a job; [`drill`]: the
-//!   drill's state beside the session; [`play_on`]: playing on against an engine;
-//!   [`verdict`]: a move outside the book judged by an engine; [`repertoire`]: the
-//!   repertoire editor (the file open in the Repertoire tab, edits, undo, saving).
-//! - Not yet in their own folders (still `impl Coach`): [`apply`]: carrying commands
-//!   out; [`files`]: files opened and books rebuilt; [`review`]: review mode;
-//!   [`coverage`]: the Coverage tab's work (exposure, gap drills, adding an answer);
-//!   [`compare_games`]; [`repertoire_coach`], [`repertoire_gaps`]: the Repertoire
-//!   tab's commands, book and gaps, and "Train this".
-//! - Owning their state, not yet in a folder: [`optimize`]: fitting the memory model
-//!   (review mode's); [`missed`]: the most-missed positions (the coverage's).
-//! - Shared: [`sounds`]: which sound a move makes; [`report`], [`moves`], [`format`](mod@format).
+//! - [`context`]: the shared state, the events and the `Grading` trait (what the
+//!   drill asks of review mode); [`notice`]: what the window is asked to do;
+//!   [`command`]: what the user can ask; [`settings`]: what is saved between runs;
+//!   [`board_look`]: the board's theme, pieces and coordinates.
+//! - Feature folders, each a state with its commands and its frame's work: [`drill`]:
+//!   the drill's state and its own commands (moves, hints, take back, the computer's
+//!   reply); [`review`]: review mode, its log and fitting the memory model; [`book`]:
+//!   the Book tab (files opened, imports, a rebuilt book, the import report, export);
+//!   [`coverage`]: the Coverage tab (exposure, gap drills, compare my games, the
+//!   most-missed positions); [`check`]: the engine check of the repertoire;
+//!   [`repertoire`]: the repertoire editor, its book and gaps, "Train this";
+//!   [`explorer`]: the Explorer tab and its game window; [`predictor`]: what strong
+//!   players are predicted to play at the position shown; [`sampled_lines`]: the
+//!   chart's "Explore"; [`jobs`]: making a Polyglot book; [`style`]: the learner's
+//!   style, profiles, the adaptive opponent, the sides; [`play_on`]: playing on
+//!   against an engine; [`verdict`]: a move outside the book judged by an engine.
+//! - [`apply`]: the commands handed to their features, and the actions that cross
+//!   features (a new line, playing on, the settings edited); it is still an
+//!   `impl Coach` of its own.
+//! - Shared: [`action`]: the buttons' commands, their text and tooltips; [`sounds`]:
+//!   which sound a move makes; [`moves`], [`format`](mod@format).
 
+pub mod action;
 pub mod apply;
 pub mod board_look;
+pub mod book;
 pub mod check;
 pub mod command;
-pub mod compare_games;
 pub mod context;
 pub mod coverage;
 pub mod drill;
 pub mod explorer;
-pub mod files;
 pub mod format;
 pub mod jobs;
-pub mod missed;
 pub mod moves;
 pub mod notice;
-pub mod optimize;
 pub mod play_on;
 pub mod predictor;
 pub mod repertoire;
-pub mod repertoire_coach;
-pub mod repertoire_gaps;
-mod repertoire_train;
-pub mod report;
 pub mod review;
 pub mod sampled_lines;
 pub mod settings;
@@ -75,7 +71,6 @@ use std::time::Duration;
 use shakmaty::{Color, Move};
 
 use self::coverage::CoverageState;
-use self::report::ReportView;
 use self::settings::{Orientation, Settings};
 use self::style::LearnerStyleState;
 use crate::book::PositionGraph;
@@ -101,8 +96,8 @@ pub struct Coach {
     pub(crate) drill: drill::DrillState,
     /// The chart's "Explore": lines sampled on a thread.
     pub(crate) sampled_lines: sampled_lines::SampledLinesState,
-    /// The import report shown, if any.
-    pub(crate) report: Option<ReportView>,
+    /// The Book tab: the import report shown.
+    pub(crate) book: book::BookState,
     /// The Coverage tab's parameters and jobs, compare my games, the missed positions.
     pub(crate) coverage: CoverageState,
     /// Review mode, when it is on.
@@ -118,7 +113,7 @@ pub struct Coach {
     /// The engine's verdict on a move outside the book.
     pub(crate) verdict: verdict::VerdictState,
     /// The Repertoire tab: the file being edited and its book.
-    pub(crate) repertoire: repertoire_coach::RepertoireTab,
+    pub(crate) repertoire: repertoire::RepertoireTab,
     /// The Explorer tab: the open index, its filter, the moves on the board.
     pub(crate) explorer: explorer::ExplorerState,
     /// What strong players are predicted to play at the position shown.
@@ -169,7 +164,7 @@ impl Coach {
             ctx: Context::new(settings, workspace, graph, session, progress, review_log),
             drill: drill::DrillState::default(),
             sampled_lines: sampled_lines::SampledLinesState::default(),
-            report: None,
+            book: book::BookState::default(),
             coverage: CoverageState::default(),
             review: review::ReviewState::default(),
             style: style::StyleState {
@@ -181,18 +176,15 @@ impl Coach {
             jobs: jobs::MakeBookJob::default(),
             check: check::CheckState::default(),
             verdict: verdict::VerdictState::default(),
-            repertoire: repertoire_coach::RepertoireTab {
-                editor: repertoire::RepertoireState::with_data_dir(repertoire_dir),
-                gaps: repertoire_gaps::GapsState::default(),
-            },
+            repertoire: repertoire::RepertoireTab::with_data_dir(repertoire_dir),
             explorer: explorer::ExplorerState::default(),
             predictor: predictor::PredictorState::default(),
         };
         // The drill mode of the last run, where there is a review log to keep.
         if coach.ctx.review_log.is_some() {
-            coach.set_drill_mode(drill_mode);
+            coach.review.set_drill_mode(drill_mode, &mut coach.ctx);
         }
-        coach.reopen_repertoire();
+        coach.repertoire.reopen(&mut coach.ctx);
         coach
     }
 
@@ -228,12 +220,6 @@ impl Coach {
     /// What the window should do beyond redrawing; cleared by the call.
     pub fn take_notices(&mut self) -> Vec<Notice> {
         std::mem::take(&mut self.ctx.notices)
-    }
-
-    /// Tells the coach whether the Coverage tab is shown: its exposure is computed (and
-    /// kept up to date) only then.
-    pub fn set_coverage_shown(&mut self, shown: bool) {
-        self.coverage.shown = shown;
     }
 
     /// Counts the changes that invalidate a chart computed earlier (a finished
@@ -275,8 +261,47 @@ impl Coach {
     }
 
     /// The import report shown, if any.
-    pub fn report(&self) -> Option<&ReportView> {
-        self.report.as_ref()
+    pub fn report(&self) -> Option<&book::report::ReportView> {
+        self.book.report()
+    }
+
+    /// Files were chosen in the file dialog or dropped on the window: Polyglot books
+    /// (`.bin`) become sources at once; the PGN files are returned (the window asks how
+    /// to read them).
+    pub fn open_files(&mut self, paths: Vec<PathBuf>) -> Vec<PathBuf> {
+        self.book.open_files(paths, &mut self.ctx)
+    }
+
+    /// Waits until every import and graph build has finished and applies the results,
+    /// as the frames would one by one. For tests and the screenshot mode; the window
+    /// itself never waits.
+    pub fn finish_loading(&mut self) {
+        while self.ctx.workspace.is_busy() {
+            self.book.wait(&mut self.ctx);
+            self.run_events();
+        }
+    }
+
+    /// Writes what `what` exports to `path` as PGN; returns the number of games.
+    ///
+    /// # Errors
+    ///
+    /// [`WorkspaceError::NothingToExport`](crate::workspace::WorkspaceError::NothingToExport)
+    /// when there is nothing to export, else why writing failed.
+    pub fn export_to(
+        &self,
+        what: command::ExportWhat,
+        path: &std::path::Path,
+    ) -> Result<usize, crate::workspace::WorkspaceError> {
+        book::export_to(what, path, &self.ctx)
+    }
+
+    /// Gives the drill the workspace's Polyglot books and popularity and play past the
+    /// book; the explorer's counts follow; the chart starts over.
+    fn sync_books(&mut self) {
+        self.drill.sync_books(&mut self.ctx);
+        self.explorer.sync_drill(&mut self.ctx);
+        self.ctx.invalidate_chart();
     }
 
     /// The drill.
@@ -302,6 +327,52 @@ impl Coach {
     /// The board's orientation.
     pub fn orientation(&self) -> Orientation {
         self.ctx.orientation
+    }
+
+    /// Review mode: the drill mode, the review drill and its log, the optimiser.
+    pub fn review(&self) -> &review::ReviewState {
+        &self.review
+    }
+
+    /// Review mode, to set the fuzz of its intervals (tests).
+    pub fn review_mut(&mut self) -> &mut review::ReviewState {
+        &mut self.review
+    }
+
+    /// For the screenshot: review mode on the review log beside `progress_file` (read
+    /// only: the screenshot grades nothing), the Progress tab shown.
+    pub fn show_review_progress(&mut self, progress_file: Option<PathBuf>) {
+        self.review.show_progress(progress_file, &mut self.ctx);
+    }
+
+    /// The Repertoire tab's editor.
+    pub fn repertoire(&self) -> &repertoire::RepertoireState {
+        &self.repertoire.editor
+    }
+
+    /// The Repertoire tab's book: the exposure, what is missing at the cursor.
+    pub fn repertoire_gaps(&self) -> &repertoire::GapsState {
+        &self.repertoire.gaps
+    }
+
+    /// The Repertoire tab, to say whether it is shown or where its backups go.
+    pub fn repertoire_mut(&mut self) -> &mut repertoire::RepertoireTab {
+        &mut self.repertoire
+    }
+
+    /// Computes the Repertoire tab's exposure now when it is not up to date, and waits
+    /// for it (tests; "Next gap" and "Train this" wait for it in the frames).
+    pub fn finish_repertoire_gaps(&mut self) {
+        self.share_explorer_games();
+        self.repertoire.finish_gaps(&mut self.ctx);
+        self.run_events();
+    }
+
+    /// Gives the Repertoire tab the Explorer tab's index and filter (its missing
+    /// replies may come from them).
+    fn share_explorer_games(&mut self) {
+        let games = self.explorer.games().and_then(Result::ok);
+        self.repertoire.set_explorer_games(games);
     }
 
     /// The Explorer tab.
@@ -337,7 +408,7 @@ impl Coach {
             position: session.position_at(ply).clone(),
             hidden: viewing.is_none()
                 && *session.phase() == crate::trainer::Phase::LearnerToMove
-                && (self.ctx.settings.hide_answer || self.review.mode.is_some()),
+                && (self.ctx.settings.hide_answer || self.review.is_on()),
             playing_on: false,
         }
     }
@@ -446,10 +517,26 @@ impl Coach {
         }
     }
 
-    /// The positions most often missed, most mistakes first (at most
-    /// [`missed::MISSED_SHOWN`]), as of the last frame.
-    pub fn most_missed(&self) -> &[missed::MissedPosition] {
-        self.coverage.missed.rows()
+    /// The Coverage tab: its parameters, the exposure, compare my games, a gap drill,
+    /// the most-missed positions.
+    pub fn coverage(&self) -> &CoverageState {
+        &self.coverage
+    }
+
+    /// The Coverage tab, to say whether it is shown or to wait for its jobs (tests).
+    pub fn coverage_mut(&mut self) -> &mut CoverageState {
+        &mut self.coverage
+    }
+
+    /// What the Coverage tab computes with: depth, threshold, whose games.
+    pub fn coverage_params(&self) -> &coverage::CoverageParams {
+        &self.ctx.coverage_params
+    }
+
+    /// The learner's repertoire file in use (the first loaded as a repertoire and
+    /// enabled in the book), which "Add answer" adds lines to a copy of.
+    pub fn repertoire_file(&self) -> Option<PathBuf> {
+        coverage::repertoire_file(&self.ctx.workspace)
     }
 
     /// The jobs feature: "Make a book…".
@@ -551,22 +638,39 @@ impl Coach {
                     Event::SetLearner(color) => self.apply_command(Command::SetLearner(color)),
                     Event::NewLine => self.apply_command(Command::Action(Action::NewLine)),
                     Event::ShowInRepertoire(moves) => {
-                        if self.repertoire.editor.file().is_some() {
-                            let go = repertoire::RepertoireCommand::GoToMoves(moves);
-                            self.apply_command(Command::Repertoire(go));
-                            self.ctx.notify(Notice::ShowRepertoire);
-                        }
+                        self.repertoire.show_moves(moves, &mut self.ctx);
                     }
                     Event::Message(text) => self.ctx.message = Some(text),
                     Event::ForgiveMistake => {
-                        if self.forgive_mistake() {
+                        if self.drill.forgive_mistake(&mut self.ctx, &mut self.review) {
                             self.verdict.set_forgiven();
                         }
                     }
                     Event::PlayBookMoveInstead { book, message } => {
-                        self.play_book_move_instead(book, message);
+                        self.drill.play_book_move_instead(
+                            book,
+                            message,
+                            &mut self.ctx,
+                            &mut self.review,
+                        );
                     }
-                    Event::AddAnswer(moves) => self.add_answer(&moves),
+                    Event::AddAnswer(moves) => self.coverage.add_answer(&moves, &mut self.ctx),
+                    Event::NewSession => self.after_new_session(),
+                    Event::NewBook => {
+                        self.sampled_lines.reset();
+                        self.repertoire.stop_training(&mut self.ctx);
+                        self.coverage.book_changed();
+                        self.drill.reply_due = None;
+                        // A review session's cards are the new book's.
+                        self.review.restart(&mut self.ctx);
+                    }
+                    Event::FileImported(path) => {
+                        self.style.sides.after_import(&path, &mut self.ctx)
+                    }
+                    Event::AlignLearner => self.style.sides.align_learner(&mut self.ctx),
+                    Event::StopRepertoireTraining => self.repertoire.stop_training(&mut self.ctx),
+                    Event::EndGapDrill => self.coverage.end_gap_drill(),
+                    Event::RestartReview => self.review.restart(&mut self.ctx),
                 }
             }
         }
@@ -578,8 +682,13 @@ impl Coach {
     /// due, completed lines.
     pub fn logic(&mut self) {
         self.sampled_lines.poll(&mut self.ctx);
-        self.poll_workspace();
-        self.poll_coverage();
+        if self.ctx.workspace.open_books().generation() != self.drill.books_seen {
+            self.sync_books();
+        }
+        self.book.poll(&mut self.ctx);
+        // A new book resets the features that depend on it before they poll.
+        self.run_events();
+        self.coverage.poll(&mut self.ctx);
         let found = self.check.poll_frame(&mut self.ctx);
         if !found.is_empty() {
             self.verdict.share_analyses(&found);
@@ -588,9 +697,9 @@ impl Coach {
         if self.play_on.is_active() {
             self.play_on.poll(&mut self.ctx);
         } else {
-            self.computer_reply();
+            self.drill.computer_reply(&mut self.ctx, &mut self.review);
         }
-        self.review_logic();
+        self.review.poll(&mut self.ctx);
         self.verdict.poll(&mut self.ctx, self.play_on.is_active());
         self.record_completions();
         self.ctx.progress.poll();
@@ -598,7 +707,8 @@ impl Coach {
         let board = self.board_shown();
         self.explorer.poll(&mut self.ctx, &board);
         self.predictor.poll(&self.ctx, &board);
-        self.repertoire_logic();
+        self.share_explorer_games();
+        self.repertoire.poll(&mut self.ctx);
         self.run_events();
     }
 
@@ -625,62 +735,45 @@ impl Coach {
                     .record_style_line(&moves, self.ctx.session.learner());
             }
             self.ctx.progress.save();
-            self.adapt_style();
+            self.style.adapt(&mut self.ctx);
         }
         self.drill.completed_seen = done;
     }
 
-    /// With the adaptive opponent on, sets the computer's style to the answer to the
-    /// learner's style (BayesChess's adaptive opponent); the style panel shows the result.
-    pub(crate) fn adapt_style(&mut self) {
-        if !self.ctx.settings.adaptive {
-            return;
-        }
-        self.style
-            .learner
-            .refresh(&self.ctx.workspace, &self.ctx.settings.learner_name);
-        let Some((_, class)) = self.learner_style_class() else {
-            return;
-        };
-        let style = Adaptation::for_class(class, self.style.learner.coin)
-            .style(self.ctx.settings.style.tau());
-        if style != *self.ctx.session.style() {
-            self.ctx.settings.style = style.clone();
-            self.ctx.session.set_style(style);
-        }
+    /// The drill's session or book was replaced: it takes the workspace's books, the
+    /// sampled lines and the chart start over.
+    fn after_new_session(&mut self) {
+        self.sync_books();
+        self.sampled_lines.reset();
+        self.ctx.invalidate_chart();
+        self.ctx.last_reply = None;
     }
 
-    fn computer_reply(&mut self) {
-        if !self.ctx.session.reply_pending() || self.ctx.session.viewing().is_some() {
-            self.drill.reply_due = None;
-            return;
-        }
-        let now = self.ctx.now;
-        let Some(due) = self.drill.reply_due else {
-            // The learner's move is drawn at least once before the reply, even with no delay.
-            let delay = f64::from(self.ctx.settings.reply_delay_ms) / 1000.0;
-            self.drill.reply_due = Some(now + delay);
-            self.ctx
-                .request_repaint_after(Duration::from_secs_f64(delay));
-            return;
-        };
-        if now + 1e-9 >= due {
-            self.drill.reply_due = None;
-            // A transposition is announced under the opening name (Session::announcement).
-            let reply = match self.review_reply() {
-                Some(reply) => reply,
-                None => self.ctx.session.reply(),
-            };
-            if let Some(reply) = reply {
-                self.ctx.message = None;
-                self.ctx.animate(reply.candidate.mv);
-                self.ctx.last_reply = Some(reply);
-                self.ctx.drill_move_sound();
+    /// Loads the style profile at `path` and uses its style; with `add_games`, the games
+    /// of a fitted profile are added to the book as a game collection ("Play like …").
+    ///
+    /// # Errors
+    ///
+    /// [`ProfileFileError`](crate::workspace::profiles::ProfileFileError) (file, line,
+    /// column, why) when the file is not a profile; nothing changes then.
+    pub fn load_profile(
+        &mut self,
+        path: &std::path::Path,
+        add_games: bool,
+    ) -> Result<(), crate::workspace::profiles::ProfileFileError> {
+        self.style.load_profile(path, add_games, &mut self.ctx)
+    }
+
+    /// Sets up the drill to show `moves` (for the screenshot): the learner plays the
+    /// side to move after them, so no reply is pending; seed 1, book arrows on, no
+    /// animation, the chart shown. When only the last move leaves the book, the learner
+    /// plays it after the others: the board shows it out of book, with its verdict.
+    pub fn show_moves(&mut self, moves: &[Move]) {
+        if let Ok(attempt) = drill::commands::show_moves(moves, &mut self.ctx) {
+            self.sync_books();
+            if let Some(mv) = attempt {
+                self.ctx.session.play(mv);
             }
-            self.ctx.request_repaint();
-        } else {
-            self.ctx
-                .request_repaint_after(Duration::from_secs_f64(due - now));
         }
     }
 
@@ -689,7 +782,7 @@ impl Coach {
     pub fn save(&mut self) {
         self.ctx.settings.book = self.ctx.workspace.choice().clone();
         self.ctx.progress.save_now();
-        self.save_reviews();
+        self.review.save_reviews();
     }
 
     /// Stops the background work and saves (the window is closing).
@@ -698,6 +791,6 @@ impl Coach {
         self.ctx.workspace.cancel_all();
         self.repertoire.editor.close();
         self.ctx.progress.save_now();
-        self.end_review();
+        self.review.end(&mut self.ctx);
     }
 }

@@ -6,7 +6,6 @@
 //! older version still loads.
 
 use super::board_look::BoardLook;
-use super::review::DrillMode;
 pub use crate::book::Side;
 use crate::sampler::Style;
 use crate::workspace::BookChoice;
@@ -14,6 +13,29 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// How the learner drills (saved in the settings; review mode is `coach::review`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum DrillMode {
+    /// The computer replies by the book's shares and the style; nothing is graded.
+    #[default]
+    Free,
+    /// Due and new cards are asked and graded; the computer steers toward them.
+    Review,
+    /// Only the cards with lapses and the positions with recorded mistakes.
+    Mistakes,
+}
+
+impl DrillMode {
+    /// The switch's label.
+    pub const fn text(self) -> &'static str {
+        match self {
+            DrillMode::Free => "Free drill",
+            DrillMode::Review => "Review",
+            DrillMode::Mistakes => "Mistakes only",
+        }
+    }
+}
 
 /// The key under which eframe stores the [`Settings`].
 pub const SETTINGS_KEY: &str = "hastings-settings";
@@ -74,7 +96,7 @@ pub struct Settings {
     /// Whether the computer's style follows the learner's (the adaptive opponent).
     pub adaptive: bool,
     /// The engine to play on against after the book.
-    pub play_on: super::play_on::PlayOnSettings,
+    pub play_on: super::play_on::engine::PlayOnSettings,
     /// How many plies the drill goes on past the book with the move predictor (0: off).
     pub past_book_plies: u32,
     /// The drill mode chosen last (free drill, review, mistakes only), taken up again
@@ -159,7 +181,7 @@ impl Default for Settings {
             animate_moves: true,
             learner_name: String::new(),
             adaptive: false,
-            play_on: super::play_on::PlayOnSettings::default(),
+            play_on: super::play_on::engine::PlayOnSettings::default(),
             past_book_plies: 0,
             drill_mode: DrillMode::Free,
             board_look: BoardLook::default(),

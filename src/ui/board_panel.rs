@@ -178,7 +178,7 @@ fn board_arrows(coach: &Coach, extras: &BoardExtras<'_>) -> Vec<Arrow> {
     }
     // Review mode: a new card shows its move and the source's arrows; a card being
     // asked shows no likely moves (they would give the answer away).
-    let step = coach.review_step();
+    let step = coach.review().step();
     if let Some(ReviewStep::Learn(card)) = &step {
         let mut arrows = vec![Arrow {
             from: card.mv.from().unwrap_or(card.mv.to()),

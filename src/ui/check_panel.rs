@@ -72,7 +72,7 @@ pub(super) fn check_panel_ui(
     match state.result() {
         Some(Ok(view)) => view_ui(ui, view, orientation, commands),
         Some(Err(why)) => {
-            ui.label(RichText::new(why).italics());
+            ui.label(RichText::new(why.to_string()).italics());
         }
         None => {}
     }

@@ -22,6 +22,7 @@ use crate::trainer::coverage::{Exposure, one_in};
 pub(super) fn coverage_panel_ui(
     ui: &mut Ui,
     view: &CoverageState,
+    given: &CoverageParams,
     check: &CheckState,
     repertoire: bool,
     orientation: Orientation,
@@ -29,14 +30,14 @@ pub(super) fn coverage_panel_ui(
 ) {
     ui.heading("Coverage");
     // The fields edit a copy of the parameters; a change becomes one command.
-    let mut params = view.params.clone();
+    let mut params = given.clone();
     coverage_ui(ui, view, &mut params, repertoire, orientation, commands);
     if repertoire {
         ui.separator();
         let settled = !view.is_computing() && view.report().is_some();
         super::check_panel::check_panel_ui(ui, check, settled, orientation, commands);
     }
-    if params != view.params {
+    if params != *given {
         commands.push(Command::SetCoverage(params));
     }
 }

@@ -8,7 +8,7 @@ use egui::{Color32, RichText, Ui};
 
 use super::command::Command;
 use super::format::count;
-pub use crate::coach::report::ReportView;
+pub use crate::coach::book::report::ReportView;
 use crate::workspace::{FileMode, ImportProgress, file_name};
 
 /// The import report window, while `view` is set.

@@ -11,7 +11,7 @@ use crate::review::optimize::MIN_REVIEWS;
 
 /// The optimiser's button, progress bar and result.
 pub(super) fn optimize_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    let Some(review) = &coach.review.mode else {
+    let Some(review) = coach.review().mode() else {
         return;
     };
     let reviews = review.store.records().len();
@@ -53,7 +53,7 @@ pub(super) fn optimize_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command
             ui.add(egui::Label::new(RichText::new(format!("new: {}", fmt(&o.new))).small()).wrap());
         }
         Some(Err(e)) => {
-            ui.label(RichText::new(e).color(ui.visuals().warn_fg_color));
+            ui.label(RichText::new(e.to_string()).color(ui.visuals().warn_fg_color));
         }
         None => {}
     }

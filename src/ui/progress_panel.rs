@@ -7,7 +7,7 @@ use egui::{RichText, Ui};
 use super::command::Command;
 use super::format::count;
 use super::review_panel::position_board_row_ui;
-use crate::coach::missed::MissedPosition;
+use crate::coach::coverage::missed::MissedPosition;
 use crate::trainer::progress::Progress;
 
 /// The progress panel: lines drilled, mistake rate, the positions most often missed

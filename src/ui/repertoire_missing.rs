@@ -9,8 +9,8 @@ use egui::Ui;
 use super::command::Command;
 use super::repertoire_panel::push;
 use crate::coach::Coach;
+use crate::coach::repertoire::{GapsState, MissingHere};
 use crate::coach::repertoire::{RepertoireCommand, RepertoireState};
-use crate::coach::repertoire_gaps::{GapsState, MissingHere};
 
 /// Under the board in the Repertoire tab: what the repertoire does not answer here.
 pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {

@@ -26,7 +26,7 @@ const SIDE_TEXT: f32 = 90.0;
 
 /// The mode switch and, in review mode, the card shown or asked and the Easy button.
 pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    let mode = coach.drill_mode();
+    let mode = coach.review().drill_mode();
     ui.horizontal_wrapped(|ui| {
         for m in [DrillMode::Free, DrillMode::Review, DrillMode::Mistakes] {
             if ui.selectable_label(mode == m, m.text()).clicked() && mode != m {
@@ -34,7 +34,7 @@ pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
             }
         }
     });
-    let Some(review) = &coach.review.mode else {
+    let Some(review) = coach.review().mode() else {
         return;
     };
     if let Some(w) = &review.warning {
@@ -99,7 +99,7 @@ fn done_text(mode: DrillMode, graded: u32) -> &'static str {
 /// The review half of the Progress tab.
 pub(super) fn review_progress_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
     ui.heading("Review");
-    let Some(drill) = coach.review_drill() else {
+    let Some(drill) = coach.review().drill() else {
         ui.label("Switch to Review (drill panel) to see your cards.");
         ui.separator();
         return;

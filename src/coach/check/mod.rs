@@ -14,12 +14,12 @@ use crate::book::PositionGraph;
 use crate::coach::context::Context;
 use crate::engine::analysis::Analysis;
 use crate::engine::{Engine, EngineError};
-use crate::job::{Job, JobPoll, JobProgress, ProgressSnapshot};
+use crate::job::{Job, JobError, JobPoll, JobProgress, ProgressSnapshot};
 use crate::review::{CardKey, Schedule, Scheduler, Timestamp};
 use crate::sampler::Style;
 use crate::trainer::check::{
-    AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, LearnNext, MemoryStore, analyse_positions,
-    epd_key, joined_theory, learn_next, positions_to_analyse, report,
+    AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, LearnNext, MemoryStore, RunError,
+    analyse_positions, epd_key, joined_theory, learn_next, positions_to_analyse, report,
 };
 use crate::trainer::coverage::{CoverageOptions, exposure};
 use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine};
@@ -85,7 +85,29 @@ pub struct LearnRow {
     pub position: Chess,
 }
 
-type CheckResult = Result<CheckView, String>;
+type CheckResult = Result<CheckView, CheckError>;
+
+/// Why the engine check gave no report (shown where the report would be).
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// The book is ECO alone: there is no repertoire to check.
+    #[error(
+        "A check needs your repertoire: untick ECO in the Book tab and load it as “My repertoire”."
+    )]
+    NoRepertoire,
+    /// The check's thread could not be started.
+    #[error("Cannot start the check: {0}")]
+    Start(#[source] JobError),
+    /// The check's thread ended without a result (a bug).
+    #[error("{0}")]
+    Died(#[source] JobError),
+    /// The engine could not be started (which engine, and why).
+    #[error("{0}")]
+    Engine(#[source] EngineError),
+    /// The analysis stopped part-way (an engine failed while analysing).
+    #[error("The check stopped: {0}")]
+    Stopped(#[source] RunError),
+}
 
 /// Analyses kept in memory where there is no data folder, by engine and limit.
 type Memory = Option<(String, MemoryStore)>;
@@ -131,7 +153,7 @@ impl CheckState {
                 self.memory = memory;
                 self.found = found;
             }
-            JobPoll::Died(e) => self.result = Some(Err(e.to_string())),
+            JobPoll::Died(e) => self.result = Some(Err(CheckError::Died(e))),
         }
         self.job = None;
         false
@@ -146,7 +168,7 @@ impl CheckState {
                     self.found = found;
                     result
                 }
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(CheckError::Died(e)),
             });
         }
     }
@@ -160,10 +182,7 @@ impl CheckState {
             return;
         }
         let Some(theory) = ctx.workspace.theory() else {
-            self.result = Some(Err(
-                "A check needs your repertoire: untick ECO in the Book tab and load it as “My repertoire”."
-                    .to_owned(),
-            ));
+            self.result = Some(Err(CheckError::NoRepertoire));
             return;
         };
         let repertoire = Arc::clone(&ctx.graph);
@@ -197,7 +216,7 @@ impl CheckState {
                 self.result = None;
                 self.job = Some(job);
             }
-            Err(e) => self.result = Some(Err(format!("Cannot start the check: {e}"))),
+            Err(e) => self.result = Some(Err(CheckError::Start(e))),
         }
     }
 
@@ -245,7 +264,7 @@ fn run_check(
         limit,
     } = AnalysisEngine::choose(None, None, None);
     let make_engine = || -> Result<Box<dyn Engine>, EngineError> { spec.start(0) };
-    let name = make_engine().map_err(|e| e.to_string())?.name();
+    let name = make_engine().map_err(CheckError::Engine)?.name();
     let mut warnings = Vec::new();
     let scope = format!("{name}\t{limit}");
     let kept = memory
@@ -296,7 +315,7 @@ fn run_check(
     if let Kept::Memory(m) = store {
         *memory = Some((scope, m));
     }
-    let stats = stats.map_err(|e| format!("The check stopped: {e}"))?;
+    let stats = stats.map_err(CheckError::Stopped)?;
     let bad_ends = found
         .line_ends
         .iter()

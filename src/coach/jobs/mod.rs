@@ -1,7 +1,7 @@
 //! The jobs feature: making a Polyglot book from PGN files ("Make a book from PGN…",
 //! `hastings book make` as a job with progress and cancel; the finished book becomes a
 //! source of the workspace, in the context). Fitting the FSRS parameters to the review
-//! log is review mode's (`coach/optimize.rs`).
+//! log is review mode's (`coach/review/optimize.rs`).
 
 use std::path::PathBuf;
 

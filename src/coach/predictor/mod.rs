@@ -23,7 +23,7 @@ use shakmaty::{Chess, Move, Position as _};
 
 use crate::book::polyglot::key;
 use crate::coach::context::{BoardShown, Context};
-use crate::engine::predictor::Predictor;
+use crate::engine::predictor::{Predictor, WeightsError};
 use crate::job::{Job, JobPoll};
 use crate::trainer::Phase;
 
@@ -57,7 +57,7 @@ pub type HumanMoves = Arc<Vec<HumanMove>>;
 #[derive(Default)]
 pub struct PredictorState {
     /// The predictor, read on first use; `Err` if its weights could not be read.
-    predictor: Option<Result<Arc<Predictor>, String>>,
+    predictor: Option<Result<Arc<Predictor>, WeightsError>>,
     /// The position wanted now (its Polyglot key), if any.
     wanted: Option<(u64, Chess)>,
     /// The prediction being computed, and for which key.
@@ -161,10 +161,7 @@ impl PredictorState {
         if self.kept(*k).is_some() {
             return;
         }
-        let predictor = match self
-            .predictor
-            .get_or_insert_with(|| Predictor::shared().map_err(|e| e.to_string()))
-        {
+        let predictor = match self.predictor.get_or_insert_with(Predictor::shared) {
             Ok(p) => Arc::clone(p),
             Err(_) => return,
         };
@@ -187,7 +184,7 @@ impl PredictorState {
     }
 
     /// Why there are no predictions: the predictor's weights could not be read.
-    pub fn error(&self) -> Option<&str> {
+    pub fn error(&self) -> Option<&WeightsError> {
         match &self.predictor {
             Some(Err(e)) => Some(e),
             _ => None,

@@ -10,11 +10,13 @@
 //!
 //! The cursor is a node of the chapter's tree and, past it, moves that are not in the
 //! tree ([`RepertoireState::beyond`]): a move played on the board with "Add moves" off,
-//! or the way to a gap ([`super::repertoire_gaps`]). With "Add moves" on, a move played
+//! or the way to a gap ([`gaps`]). With "Add moves" on, a move played
 //! is added at the cursor (the moves beyond first), an existing one is selected.
 //!
 //! What the tab shows of the book (the replies the repertoire does not answer, the
-//! next gap) and "Train this" are in [`super::repertoire_gaps`].
+//! next gap) is in [`gaps`]; "Train this" in `train.rs`; the feature's state, the
+//! editor with its book, is [`RepertoireTab`] (`tab.rs`: its commands, reopening the
+//! last file).
 //!
 //! [`SaveOutcome::Conflict`]: crate::workspace::repertoire_file::SaveOutcome::Conflict
 
@@ -25,15 +27,32 @@ use shakmaty::{Chess, Move, Position, Square};
 
 mod command;
 mod file;
+pub mod gaps;
 mod navigate;
+mod tab;
+mod train;
 
 pub use command::{RepertoireCommand, RepertoireTarget};
 pub use file::backup_time;
+pub use gaps::{GapsState, MissingHere, MissingReply, RepertoireBook};
+pub use tab::RepertoireTab;
 
 use crate::book::Side;
 use crate::book::document::{Change, Document, GameTree, Node, NodeId, Op};
 use crate::workspace::backups::Backup;
-use crate::workspace::repertoire_file::{Recoverable, RepertoireFile};
+use crate::workspace::repertoire_file::{Recoverable, RepertoireFile, RepertoireFileError};
+
+/// Why an edit of the repertoire was not made (the tab says it).
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    /// No file is open in the tab.
+    #[error("Open or create a repertoire first.")]
+    NoFile,
+    /// The document refused the edit, or the journal could not keep it (the file and
+    /// why).
+    #[error("{0}")]
+    File(#[source] RepertoireFileError),
+}
 
 /// What the repertoire editor asks before going on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -361,7 +380,7 @@ impl RepertoireState {
                 Err(e) => {
                     // The moves not added stay on the board.
                     self.beyond = moves[i..].to_vec();
-                    self.message = Some(e);
+                    self.message = Some(e.to_string());
                     return;
                 }
             }
@@ -436,16 +455,16 @@ impl RepertoireState {
     /// Applies `op`; a refusal or a journal failure is the message.
     fn edit(&mut self, op: &Op) {
         if let Err(e) = self.edit_file(op) {
-            self.message = Some(e);
+            self.message = Some(e.to_string());
         }
     }
 
     /// Applies `op` to the file; the error is what the tab says.
-    fn edit_file(&mut self, op: &Op) -> Result<Change, String> {
+    fn edit_file(&mut self, op: &Op) -> Result<Change, EditError> {
         let Some(file) = &mut self.file else {
-            return Err("Open or create a repertoire first.".to_owned());
+            return Err(EditError::NoFile);
         };
-        let result = file.edit(op).map_err(|e| e.to_string());
+        let result = file.edit(op).map_err(EditError::File);
         if let Ok(change) = &result {
             self.message = None;
             self.follow(change);

@@ -1,9 +1,10 @@
 //! The style feature: the learner's style (from the drilled lines and their games,
 //! [`learner`]), which side the loaded repertoires are for ([`sides`]), and the style
-//! profile loaded last. Loading and saving profiles and the adaptive opponent are still
-//! carried out by the coach (`coach/apply.rs`, `coach/mod.rs`).
+//! profile loaded last; loading, saving and playing like a profile and the adaptive
+//! opponent (`profile.rs`).
 
 pub mod learner;
+mod profile;
 pub mod sides;
 
 pub use self::learner::LearnerStyleState;

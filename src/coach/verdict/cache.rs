@@ -7,17 +7,33 @@ use std::sync::{Arc, Mutex};
 
 use super::VerdictState;
 use crate::coach::context::Context;
-use crate::job::{Job, JobPoll};
+use crate::job::{Job, JobError, JobPoll};
 use crate::trainer::verdict::checker::SharedStore;
 use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine};
 
+/// Why the data folder's cache of analyses could not be opened (the analyses are then
+/// kept in memory only; the drill panel says why).
+#[derive(Debug, thiserror::Error)]
+pub enum CacheOpenError {
+    /// The cache file could not be read or created.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The thread opening it could not start, or ended without a result.
+    #[error("{0}")]
+    Job(#[from] JobError),
+}
+
 /// The move checker's cache of `engine` at `limit` in `dir`, holding in memory too the
 /// repertoire check's analyses by that engine at its default limit.
-fn open_caches(dir: &std::path::Path, engine: &str, limit: &str) -> Result<AnalysisCache, String> {
-    let mut cache = AnalysisCache::open(dir, engine, limit).map_err(|e| e.to_string())?;
+fn open_caches(
+    dir: &std::path::Path,
+    engine: &str,
+    limit: &str,
+) -> Result<AnalysisCache, CacheOpenError> {
+    let mut cache = AnalysisCache::open(dir, engine, limit)?;
     let check = AnalysisEngine::choose(None, None, None).limit;
     if check != limit {
-        let checked = AnalysisCache::open(dir, engine, &check).map_err(|e| e.to_string())?;
+        let checked = AnalysisCache::open(dir, engine, &check)?;
         cache.absorb(checked);
     }
     Ok(cache)
@@ -50,7 +66,7 @@ impl VerdictState {
                 let opened = match job.poll() {
                     JobPoll::Running => return,
                     JobPoll::Finished(opened) => opened,
-                    JobPoll::Died(e) => Err(e.to_string()),
+                    JobPoll::Died(e) => Err(CacheOpenError::Job(e)),
                 };
                 self.opening = Some(None);
                 match opened {

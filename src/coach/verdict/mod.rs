@@ -78,7 +78,7 @@ pub struct VerdictState {
     /// `Coach::set_analysis_store`): then the cache on disk is not opened.
     store_given: bool,
     /// The cache on disk being opened; `Some(None)` once done (or failed).
-    opening: Option<Option<Job<Result<AnalysisCache, String>>>>,
+    opening: Option<Option<Job<Result<AnalysisCache, cache::CacheOpenError>>>>,
     limits: Limits,
     /// The position whose book moves were analysed ahead last.
     ahead_at: Option<Chess>,

@@ -60,7 +60,7 @@ impl TrainerApp {
                     ui,
                     self.coach.progress(),
                     self.coach.progress_warning(),
-                    self.coach.most_missed(),
+                    self.coach.coverage().most_missed(),
                     commands,
                 );
                 let state = self.coach.learner_style_state();
@@ -88,7 +88,8 @@ impl TrainerApp {
                 let orientation = self.coach.orientation();
                 coverage_panel::coverage_panel_ui(
                     ui,
-                    &self.coach.coverage,
+                    self.coach.coverage(),
+                    self.coach.coverage_params(),
                     self.coach.check_state(),
                     repertoire,
                     orientation,

@@ -318,9 +318,11 @@ impl TrainerApp {
         }
         self.coach.set_time(ctx.input(|i| i.time));
         self.coach
-            .set_coverage_shown(self.left_tab == LeftTab::Coverage);
+            .coverage_mut()
+            .set_shown(self.left_tab == LeftTab::Coverage);
         self.coach
-            .set_repertoire_shown(self.left_tab == LeftTab::Repertoire);
+            .repertoire_mut()
+            .set_shown(self.left_tab == LeftTab::Repertoire);
         let loading = self.coach.is_loading();
         self.coach.logic();
         if let Some(t) = &self.timings

@@ -88,7 +88,7 @@ impl TrainerApp {
                 Command::Repertoire(RepertoireCommand::GoToMoves(moves)),
             );
             self.left_tab = LeftTab::Repertoire;
-            self.coach.set_repertoire_shown(true);
+            self.coach.repertoire_mut().set_shown(true);
             self.coach.finish_repertoire_gaps();
             return;
         }

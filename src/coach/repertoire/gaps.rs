@@ -15,17 +15,17 @@ use std::sync::Arc;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::Coach;
-use super::explorer::ExplorerGames;
+use super::RepertoireTab;
 use crate::book::document::{Document, GameTree};
 use crate::book::explorer::ExplorerFilter;
 use crate::book::line::{LineSource, OpeningLine};
 use crate::book::polyglot::SharedBook;
 use crate::book::{NodeKey, PositionGraph, Side, SourceId};
+use crate::coach::context::Context;
 use crate::job::{Job, JobPoll};
 use crate::sampler::{MoveSource, Popularity, Style};
 use crate::trainer::coverage::{CoverageOptions, Exposure, exposure_from, one_in};
-use crate::workspace::explorer::FilteredExplorer;
+use crate::workspace::explorer::{ExplorerIndex, FilteredExplorer};
 
 /// What an exposure was computed for.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,7 +102,7 @@ pub enum MissingHere {
 
 /// An action that waits for the repertoire's book.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Pending {
+pub(crate) enum Pending {
     NextGap,
     TrainThis(Vec<Move>),
 }
@@ -124,7 +124,13 @@ pub struct GapsState {
     pub(crate) train_root: Option<Vec<Move>>,
     /// Whether the Repertoire tab is shown (the exposure is computed only then).
     pub(crate) shown: bool,
+    /// The Explorer tab's open index and filter, as the coach last shared them (the
+    /// missing replies come from its games when the settings say so).
+    pub(crate) explorer: Option<ExplorerGames>,
 }
+
+/// An explorer index and the filter of its games.
+pub(crate) type ExplorerGames = (Arc<ExplorerIndex>, ExplorerFilter);
 
 impl GapsState {
     /// Whether the exposure is being computed.
@@ -263,39 +269,27 @@ fn missing_at(book: &RepertoireBook, pos: &Chess, ply: usize, learner: Color) ->
     MissingHere::OpponentToMove(replies)
 }
 
-impl Coach {
-    /// The Repertoire tab's book: the exposure, what is missing at the cursor.
-    pub fn repertoire_gaps(&self) -> &GapsState {
-        &self.repertoire.gaps
-    }
-
-    /// Tells the coach whether the Repertoire tab is shown: its exposure is computed
-    /// (and kept up to date) only then.
-    pub fn set_repertoire_shown(&mut self, shown: bool) {
-        self.repertoire.gaps.shown = shown;
-    }
-
-    fn gaps_key(&self, side: Side) -> GapsKey {
+impl RepertoireTab {
+    fn gaps_key(&self, side: Side, ctx: &Context) -> GapsKey {
         let explorer = self
-            .gaps_explorer()
+            .gaps_explorer(ctx)
             .map(|(index, filter)| (index.dir().to_owned(), filter));
         GapsKey {
-            generation: self.repertoire.editor.generation,
+            generation: self.editor.generation,
             chapter_side: Color::from(side),
-            style: self.ctx.settings.style.clone(),
-            depth: self.coverage.params.depth,
-            threshold: self.coverage.params.threshold_percent / 100.0,
-            books: self.ctx.workspace.open_books().generation(),
+            style: ctx.settings.style.clone(),
+            depth: ctx.coverage_params.depth,
+            threshold: ctx.coverage_params.threshold_percent / 100.0,
+            books: ctx.workspace.open_books().generation(),
             popularity: match explorer {
                 Some(_) => Popularity::Explorer,
-                None => self.ctx.settings.book.popularity,
+                None => ctx.settings.book.popularity,
             },
             explorer,
             left_out: self
-                .repertoire
                 .editor
                 .file()
-                .and_then(|f| self.ctx.settings.workshop_train.left_out.get(f.path()))
+                .and_then(|f| ctx.settings.workshop_train.left_out.get(f.path()))
                 .cloned()
                 .unwrap_or_default(),
         }
@@ -304,55 +298,43 @@ impl Coach {
     /// The frame's work for the Repertoire tab: the finished exposure, a new one when
     /// the document or the options changed (while the tab is shown), the view at the
     /// cursor.
-    pub(crate) fn repertoire_logic(&mut self) {
-        if let Some((key, job)) = &self.repertoire.gaps.job {
+    pub(crate) fn poll(&mut self, ctx: &mut Context) {
+        if let Some((key, job)) = &self.gaps.job {
             match job.poll() {
                 JobPoll::Running => {
-                    self.ctx
-                        .request_repaint_after(std::time::Duration::from_millis(50));
+                    ctx.request_repaint_after(std::time::Duration::from_millis(50));
                 }
                 JobPoll::Finished(book) => {
                     let key = key.clone();
-                    self.repertoire.gaps.job = None;
-                    self.repertoire_book_ready(key, book);
+                    self.gaps.job = None;
+                    self.book_ready(key, book, ctx);
                 }
                 JobPoll::Died(e) => {
-                    self.repertoire
-                        .editor
+                    self.editor
                         .set_message(format!("The repertoire's gaps were not computed: {e}"));
-                    self.repertoire.gaps.job = None;
+                    self.gaps.job = None;
                 }
             }
         }
-        if self.repertoire.gaps.shown {
-            self.start_repertoire_exposure();
+        if self.gaps.shown {
+            self.start_exposure(ctx);
         }
-        self.refresh_missing();
-        if self.repertoire.gaps.job.is_none() {
-            self.run_pending();
+        self.refresh_missing(ctx);
+        if self.gaps.job.is_none() {
+            self.run_pending(ctx);
         }
     }
 
-    pub(super) fn start_repertoire_exposure(&mut self) {
-        let Some(side) = self.repertoire.editor.side() else {
+    pub(super) fn start_exposure(&mut self, ctx: &mut Context) {
+        let Some(side) = self.editor.side() else {
             return;
         };
-        let Some(doc) = self.repertoire.editor.document() else {
+        let Some(doc) = self.editor.document() else {
             return;
         };
-        let key = self.gaps_key(side);
-        let done = self
-            .repertoire
-            .gaps
-            .book
-            .as_ref()
-            .is_some_and(|(k, _)| *k == key);
-        let running = self
-            .repertoire
-            .gaps
-            .job
-            .as_ref()
-            .is_some_and(|(k, _)| *k == key);
+        let key = self.gaps_key(side, ctx);
+        let done = self.gaps.book.as_ref().is_some_and(|(k, _)| *k == key);
+        let running = self.gaps.job.as_ref().is_some_and(|(k, _)| *k == key);
         if done || running {
             return;
         }
@@ -360,19 +342,18 @@ impl Coach {
         // The graphs before the edit, whose transpositions the new ones take where the
         // edit cannot have changed them.
         let previous = self
-            .repertoire
             .gaps
             .book
             .as_ref()
             .filter(|(k, _)| k.chapter_side == key.chapter_side)
             .map(|(_, b)| (Arc::clone(&b.graph), Arc::clone(&b.drill)));
-        if let Some((_, old)) = self.repertoire.gaps.job.take() {
+        if let Some((_, old)) = self.gaps.job.take() {
             old.cancel();
         }
-        let theory = Arc::clone(self.ctx.workspace.eco());
-        let books = self.ctx.workspace.books();
+        let theory = Arc::clone(ctx.workspace.eco());
+        let books = ctx.workspace.books();
         let explorer = self
-            .gaps_explorer()
+            .gaps_explorer(ctx)
             .map(|(index, filter)| Arc::new(FilteredExplorer::new(index, filter)));
         let style = key.style.clone();
         let popularity = key.popularity;
@@ -381,7 +362,7 @@ impl Coach {
             threshold: key.threshold,
             ..CoverageOptions::new(key.chapter_side)
         };
-        let job = Job::spawn("repertoire gaps", self.ctx.wake(), move |_| {
+        let job = Job::spawn("repertoire gaps", ctx.wake(), move |_| {
             let (lines, drilled) = repertoire_lines(&chapters);
             // The trees are the document's: an edit made now copies them while they
             // are held here.
@@ -414,9 +395,8 @@ impl Coach {
             }
         });
         match job {
-            Ok(job) => self.repertoire.gaps.job = Some((key, job)),
+            Ok(job) => self.gaps.job = Some((key, job)),
             Err(e) => self
-                .repertoire
                 .editor
                 .set_message(format!("Cannot compute the repertoire's gaps: {e}")),
         }
@@ -425,47 +405,45 @@ impl Coach {
     /// The Explorer tab's games when the missing replies come from them (the index and
     /// the filter); `None` when they come from the book (not chosen, no index open, or a
     /// player the index does not keep).
-    fn gaps_explorer(&self) -> Option<ExplorerGames> {
-        if !self.ctx.settings.workshop_explorer {
+    fn gaps_explorer(&self, ctx: &Context) -> Option<ExplorerGames> {
+        if !ctx.settings.workshop_explorer {
             return None;
         }
-        self.explorer().games()?.ok()
+        self.gaps.explorer.clone()
     }
 
     /// Computes the exposure now when it is not up to date, and waits for it (tests,
     /// and "Next gap" and "Train this", which need it).
-    pub fn finish_repertoire_gaps(&mut self) {
-        self.start_repertoire_exposure();
-        if let Some((key, job)) = self.repertoire.gaps.job.take() {
+    pub(crate) fn finish_gaps(&mut self, ctx: &mut Context) {
+        self.start_exposure(ctx);
+        if let Some((key, job)) = self.gaps.job.take() {
             match job.poll_blocking() {
-                JobPoll::Finished(book) => self.repertoire_book_ready(key, book),
+                JobPoll::Finished(book) => self.book_ready(key, book, ctx),
                 JobPoll::Died(e) => self
-                    .repertoire
                     .editor
                     .set_message(format!("The repertoire's gaps were not computed: {e}")),
                 JobPoll::Running => {}
             }
         }
-        self.refresh_missing();
-        self.run_pending();
+        self.refresh_missing(ctx);
+        self.run_pending(ctx);
     }
 
     /// Keeps the book just made; a drill of the repertoire being edited goes on with it.
-    fn repertoire_book_ready(&mut self, key: GapsKey, book: RepertoireBook) {
-        self.repertoire.gaps.book = Some((key, Arc::new(book)));
-        if self.repertoire.gaps.train_root.is_some() {
-            self.take_repertoire_edits();
+    fn book_ready(&mut self, key: GapsKey, book: RepertoireBook, ctx: &mut Context) {
+        self.gaps.book = Some((key, Arc::new(book)));
+        if self.gaps.train_root.is_some() {
+            self.take_edits(ctx);
         }
     }
 
     /// Carries out what waited for the book, once it is there (or cannot be).
-    fn run_pending(&mut self) {
-        match self.repertoire.gaps.pending.take() {
-            Some(Pending::NextGap) => self.next_gap(),
-            Some(Pending::TrainThis(moves)) => match self.current_repertoire_book() {
-                Some(book) => self.start_training(&book, moves),
+    fn run_pending(&mut self, ctx: &mut Context) {
+        match self.gaps.pending.take() {
+            Some(Pending::NextGap) => self.next_gap(ctx),
+            Some(Pending::TrainThis(moves)) => match self.current_book(ctx) {
+                Some(book) => self.start_training(&book, moves, ctx),
                 None => self
-                    .repertoire
                     .editor
                     .set_message("The repertoire could not be read for the drill.".to_owned()),
             },
@@ -474,90 +452,75 @@ impl Coach {
     }
 
     /// The book when it is that of the document as it is now.
-    pub(super) fn current_repertoire_book(&self) -> Option<Arc<RepertoireBook>> {
-        let side = self.repertoire.editor.side()?;
-        let key = self.gaps_key(side);
-        self.repertoire
-            .gaps
+    pub(super) fn current_book(&self, ctx: &Context) -> Option<Arc<RepertoireBook>> {
+        let side = self.editor.side()?;
+        let key = self.gaps_key(side, ctx);
+        self.gaps
             .book
             .as_ref()
             .filter(|(k, _)| *k == key)
             .map(|(_, b)| Arc::clone(b))
     }
 
-    fn refresh_missing(&mut self) {
-        let Some(side) = self.repertoire.editor.side() else {
-            self.repertoire.gaps.missing = None;
+    fn refresh_missing(&mut self, ctx: &Context) {
+        let Some(side) = self.editor.side() else {
+            self.gaps.missing = None;
             return;
         };
-        let Some((key, book)) = self.repertoire.gaps.book.clone() else {
-            self.repertoire.gaps.missing = None;
+        let Some((key, book)) = self.gaps.book.clone() else {
+            self.gaps.missing = None;
             return;
         };
-        let cache = (
-            key,
-            self.repertoire.editor.chapter(),
-            self.repertoire.editor.moves(),
-        );
-        if self
-            .repertoire
-            .gaps
-            .missing
-            .as_ref()
-            .is_some_and(|(k, _)| *k == cache)
-        {
+        let cache = (key, self.editor.chapter(), self.editor.moves());
+        if self.gaps.missing.as_ref().is_some_and(|(k, _)| *k == cache) {
             return;
         }
-        let view = if cache.0 != self.gaps_key(side) {
+        let view = if cache.0 != self.gaps_key(side, ctx) {
             MissingHere::Unknown
-        } else if !self.repertoire.editor.starts_at_standard() {
+        } else if !self.editor.starts_at_standard() {
             MissingHere::NotApplicable(
                 "This chapter starts from another position than the standard one.".to_owned(),
             )
-        } else if let Some(pos) = self.repertoire.editor.position() {
+        } else if let Some(pos) = self.editor.position() {
             missing_at(&book, &pos, cache.2.len(), Color::from(side))
         } else {
             MissingHere::Unknown
         };
-        self.repertoire.gaps.missing = Some((cache, view));
+        self.gaps.missing = Some((cache, view));
     }
 
     /// Goes to the most likely gap of the repertoire (after the one at the cursor,
     /// when the cursor is at one): in the chapter that holds most of the way there,
     /// the moves past the tree on the board.
-    pub(crate) fn next_gap(&mut self) {
-        let Some(book) = self.current_repertoire_book() else {
-            if self.repertoire.editor.side().is_some() {
-                self.repertoire.gaps.pending = Some(Pending::NextGap);
-                self.start_repertoire_exposure();
+    pub(crate) fn next_gap(&mut self, ctx: &mut Context) {
+        let Some(book) = self.current_book(ctx) else {
+            if self.editor.side().is_some() {
+                self.gaps.pending = Some(Pending::NextGap);
+                self.start_exposure(ctx);
             }
             return;
         };
         let gaps = book.exposure.gaps();
         if gaps.is_empty() {
-            self.repertoire.editor.set_message(
+            self.editor.set_message(
                 "No gaps: every likely position within the Coverage tab's depth has your move."
                     .to_owned(),
             );
             return;
         }
-        let here = self
-            .repertoire
-            .editor
-            .position()
-            .map(|p| NodeKey::from_position(&p));
+        let here = self.editor.position().map(|p| NodeKey::from_position(&p));
         let at = gaps
             .iter()
             .position(|g| Some(g.key) == here)
             .map_or(0, |i| (i + 1) % gaps.len());
         let gap = &gaps[at];
-        self.repertoire.editor.go_to_moves(&gap.moves);
-        self.repertoire.editor.set_message(format!(
+        self.editor.go_to_moves(&gap.moves);
+        self.editor.set_message(format!(
             "Gap {} of {}: 1 in {} games.",
             at + 1,
             gaps.len(),
             gap.one_in()
         ));
-        self.ctx.request_repaint();
+        ctx.request_repaint();
     }
 }

@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use shakmaty::fen::Epd;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::context::Context;
 use crate::book::{NodeId, PositionGraph};
+use crate::coach::context::Context;
 use crate::trainer::progress::Progress;
 
 /// How many positions the tab lists.

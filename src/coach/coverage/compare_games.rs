@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use shakmaty::Move;
 
-use super::Coach;
-use super::command::DrillBook;
-use super::format::{count, numbered_ply};
+use super::{CoverageState, DrillBook};
 use crate::book::polyglot::SharedBook;
 use crate::clock::Clock;
+use crate::coach::context::{Context, Event};
+use crate::coach::format::{count, numbered_ply};
 use crate::job::Job;
 use crate::review::{ReviewRecord, Timestamp};
 use crate::sampler::MoveSource;
@@ -73,20 +73,15 @@ impl From<String> for CompareFailure {
     }
 }
 
-impl Coach {
-    /// The last comparison of the learner's games: the games listed, or why it failed.
-    pub fn games_report(&self) -> Option<&CompareResult> {
-        self.coverage.games.as_ref()
-    }
-
+impl CoverageState {
     /// Appends the compared games' deviations to the review log as failed reviews (the
     /// button under the games), so that real games feed the schedule.
-    pub(crate) fn record_deviations(&mut self) {
-        let Some(Ok(report)) = &mut self.coverage.games else {
+    pub(crate) fn record_deviations(&mut self, ctx: &mut Context) {
+        let Some(Ok(report)) = &mut self.games else {
             return;
         };
-        let Some(log) = self.ctx.review_log.clone() else {
-            self.ctx.message = Some("There is no review log (no data directory).".to_owned());
+        let Some(log) = ctx.review_log.clone() else {
+            ctx.message = Some("There is no review log (no data directory).".to_owned());
             return;
         };
         let appended = ReviewStore::open(&log).and_then(|mut store| {
@@ -95,21 +90,21 @@ impl Coach {
             }
             Ok(report.failed_reviews.len())
         });
-        self.ctx.message = Some(match appended {
+        ctx.message = Some(match appended {
             Ok(n) => {
                 report.recorded = true;
                 format!("{n} failed review(s) recorded: those positions come up for review.")
             }
             Err(e) => format!("The reviews could not be recorded: {e}"),
         });
-        self.restart_review();
+        ctx.send(Event::RestartReview);
     }
 
     /// Compares the learner's games in `path` with the repertoire on a background thread
     /// (what "Check my games…" does once a file is chosen).
-    pub fn check_games(&mut self, path: PathBuf) {
-        let Some((repertoire, theory)) = self.coverage_books() else {
-            self.coverage.games = Some(Err(
+    pub(crate) fn check_games(&mut self, path: PathBuf, ctx: &mut Context) {
+        let Some((repertoire, theory)) = self.books(ctx) else {
+            self.games = Some(Err(
                 "Checking games needs your repertoire: untick ECO in the Book tab and load it."
                     .to_owned()
                     .into(),
@@ -118,18 +113,17 @@ impl Coach {
         };
         // The known gaps: the exposure's, as the tab shows it (computed here when it
         // is not yet).
-        let key = self.coverage_key();
+        let key = self.key(ctx);
         let gaps: Option<Vec<Gap>> = self
-            .coverage
             .report
             .as_ref()
             .filter(|(k, _)| *k == key)
             .map(|(_, r)| r.exposure.gaps().to_vec());
-        let books = self.ctx.workspace.books();
-        let learner = self.ctx.session.learner();
-        let player = self.coverage.params.player.clone();
+        let books = ctx.workspace.books();
+        let learner = ctx.session.learner();
+        let player = ctx.coverage_params.player.clone();
         let label = file_name(&path);
-        let job = Job::spawn("compare", self.ctx.wake(), move |progress| {
+        let job = Job::spawn("compare", ctx.wake(), move |progress| {
             let source = MoveSource::new(
                 &theory,
                 books.iter().map(SharedBook::book).collect(),
@@ -183,10 +177,10 @@ impl Coach {
         });
         match job {
             Ok(job) => {
-                self.coverage.compare_job = Some((label, job));
-                self.coverage.games = None;
+                self.compare_job = Some((label, job));
+                self.games = None;
             }
-            Err(e) => self.coverage.games = Some(Err(e.to_string().into())),
+            Err(e) => self.games = Some(Err(e.to_string().into())),
         }
     }
 }

@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::format::count;
 use crate::book::{ImportIssue, ImportReport};
+use crate::coach::format::count;
 use crate::workspace::WorkspaceError;
 
 /// What the import report window shows: a file's report, or why it failed.

@@ -1,18 +1,33 @@
 //! Review mode's job: fitting the FSRS parameters to the review log ("Optimise my
 //! memory model"; the new parameters are saved and used from the next review session).
 
-use super::context::Context;
-use crate::job::{Job, JobPoll, ProgressSnapshot};
+use crate::coach::context::Context;
+use crate::job::{Job, JobError, JobPoll, ProgressSnapshot};
 use crate::review::optimize::{OptimizeError, Optimized, optimize};
 use crate::workspace::review_store::{
     PARAMS_FILE, ReviewParams, ReviewStore, load_params, save_params,
 };
+use crate::workspace::store::StoreError;
+
+/// Why fitting the memory model gave no new parameters (shown under its button).
+#[derive(Debug, thiserror::Error)]
+pub enum OptimizeFailed {
+    /// The fit itself failed (too few reviews, no progress).
+    #[error("{0}")]
+    Fit(#[source] OptimizeError),
+    /// The optimiser's thread could not start, or ended without a result.
+    #[error("{0}")]
+    Job(#[source] JobError),
+    /// The new parameters could not be written beside the review log.
+    #[error("The new parameters could not be saved: {0}")]
+    Save(#[source] StoreError),
+}
 
 /// The optimiser's job and its last result.
 #[derive(Default)]
 pub struct OptimizeState {
     job: Option<Job<Result<Optimized, OptimizeError>>>,
-    result: Option<Result<Optimized, String>>,
+    result: Option<Result<Optimized, OptimizeFailed>>,
 }
 
 impl OptimizeState {
@@ -22,7 +37,7 @@ impl OptimizeState {
     }
 
     /// The last result: the fit (saved), or why it failed.
-    pub fn result(&self) -> Option<&Result<Optimized, String>> {
+    pub fn result(&self) -> Option<&Result<Optimized, OptimizeFailed>> {
         self.result.as_ref()
     }
 }
@@ -43,7 +58,7 @@ impl OptimizeState {
                 self.job = Some(job);
                 self.result = None;
             }
-            Err(e) => self.result = Some(Err(e.to_string())),
+            Err(e) => self.result = Some(Err(OptimizeFailed::Job(e))),
         }
     }
 
@@ -64,11 +79,11 @@ impl OptimizeState {
                 params.parameters = o.new.clone();
                 match save_params(&path, &params) {
                     Ok(()) => Ok(o),
-                    Err(e) => Err(format!("The new parameters could not be saved: {e}")),
+                    Err(e) => Err(OptimizeFailed::Save(e)),
                 }
             }
-            JobPoll::Finished(Err(e)) => Err(e.to_string()),
-            JobPoll::Died(e) => Err(e.to_string()),
+            JobPoll::Finished(Err(e)) => Err(OptimizeFailed::Fit(e)),
+            JobPoll::Died(e) => Err(OptimizeFailed::Job(e)),
         };
         self.job = None;
         self.result = Some(result);

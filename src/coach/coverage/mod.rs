@@ -1,5 +1,7 @@
-//! The Coverage tab's state and work: the exposure of the repertoire and the comparison
-//! of the learner's games, run as [`Job`]s off the UI thread, and the drills they start.
+//! The Coverage tab's state and work ([`CoverageState`]): the exposure of the repertoire
+//! and the comparison of the learner's games ([`compare_games`]), run as [`Job`]s off
+//! the UI thread, the drills they start, and the Progress tab's most-missed positions
+//! ([`missed`]).
 //!
 //! The exposure ([`crate::trainer::coverage`]) is recomputed while the tab is shown
 //! whenever the book, the style, the colour, the depth or the threshold changed; names
@@ -12,18 +14,28 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Color, Move};
 
-use super::Coach;
-use super::command::DrillBook;
-pub use super::compare_games::{CompareFailure, CompareResult, GameRow, GamesReport};
+pub mod compare_games;
+pub mod missed;
+
+pub use self::compare_games::{CompareFailure, CompareResult, GameRow, GamesReport};
 use crate::book::polyglot::SharedBook;
 use crate::book::{ImportMode, PositionGraph};
+pub use crate::coach::context::CoverageParams;
+use crate::coach::context::{Context, Event};
 use crate::job::{Job, JobPoll};
 use crate::sampler::{MoveSource, Popularity, Style};
 use crate::trainer::Session;
-use crate::trainer::coverage::{
-    CoverageOptions, DEFAULT_DEPTH, DEFAULT_THRESHOLD, Exposure, describe, exposure_from,
-};
-use crate::workspace::file_name;
+use crate::trainer::coverage::{CoverageOptions, Exposure, describe, exposure_from};
+use crate::workspace::{Workspace, file_name};
+
+/// The book a position is drilled on (Coverage tab).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrillBook {
+    /// The learner's repertoire.
+    Repertoire,
+    /// The theory book: for gaps, where the repertoire has no move.
+    Theory,
+}
 
 /// How many likely positions the tab lists.
 const LIKELY_SHOWN: usize = 12;
@@ -32,13 +44,13 @@ const LIKELY_SHOWN: usize = 12;
 #[derive(Debug, Clone, PartialEq)]
 pub struct CoverageKey {
     book: u64,
-    pub(super) style: Style,
-    pub(super) learner: Color,
-    pub(super) depth: u32,
-    pub(super) threshold: f64,
+    pub(crate) style: Style,
+    pub(crate) learner: Color,
+    pub(crate) depth: u32,
+    pub(crate) threshold: f64,
     /// The workspace's books generation and the popularity.
     books: u64,
-    pub(super) popularity: Popularity,
+    pub(crate) popularity: Popularity,
 }
 
 /// A position described for the tab.
@@ -71,33 +83,10 @@ pub struct CoverageReport {
     pub likely: Vec<CoverageRow>,
 }
 
-/// What the Coverage tab computes: the depth, the threshold and whose games to compare.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CoverageParams {
-    /// The depth of the exposure, in plies.
-    pub depth: u32,
-    /// The gap threshold, in percent.
-    pub threshold_percent: f64,
-    /// The player whose games "Check my games…" compares (empty: the file's most
-    /// frequent player).
-    pub player: String,
-}
-
-impl Default for CoverageParams {
-    fn default() -> CoverageParams {
-        CoverageParams {
-            depth: DEFAULT_DEPTH,
-            threshold_percent: DEFAULT_THRESHOLD * 100.0,
-            player: String::new(),
-        }
-    }
-}
-
-/// The Coverage tab's parameters, jobs and results (runtime only).
+/// The Coverage tab's jobs and results (runtime only; its parameters are the
+/// context's, `Context::coverage_params`).
 #[derive(Default)]
 pub struct CoverageState {
-    /// What to compute.
-    pub params: CoverageParams,
     /// Counts the books, so a new book recomputes the exposure.
     generation: u64,
     pub(crate) job: Option<(CoverageKey, Job<CoverageReport>)>,
@@ -109,7 +98,7 @@ pub struct CoverageState {
     /// Whether the Coverage tab is shown (its exposure is computed only then).
     pub(crate) shown: bool,
     /// "Most often missed", as the Progress tab shows it.
-    pub(crate) missed: super::missed::MissedState,
+    pub(crate) missed: missed::MissedState,
 }
 
 impl CoverageState {
@@ -145,6 +134,24 @@ impl CoverageState {
     /// Whether a gap is being drilled on the theory book.
     pub fn is_drilling_theory(&self) -> bool {
         self.set_aside.is_some()
+    }
+
+    /// The positions most often missed, most mistakes first (at most
+    /// [`missed::MISSED_SHOWN`]), as of the last frame.
+    pub fn most_missed(&self) -> &[missed::MissedPosition] {
+        self.missed.rows()
+    }
+
+    /// Tells the coverage whether the Coverage tab is shown: its exposure is computed
+    /// (and kept up to date) only then.
+    pub fn set_shown(&mut self, shown: bool) {
+        self.shown = shown;
+    }
+
+    /// A gap drill is over (another book is drilled): the repertoire is no longer set
+    /// aside.
+    pub(crate) fn end_gap_drill(&mut self) {
+        self.set_aside = None;
     }
 }
 
@@ -195,95 +202,104 @@ fn describe_rows(
     }
 }
 
-impl Coach {
+/// The learner's repertoire file in use (the first loaded as a repertoire and enabled
+/// in the book), which "Add answer" adds lines to a copy of.
+pub(crate) fn repertoire_file(workspace: &Workspace) -> Option<PathBuf> {
+    workspace
+        .files()
+        .iter()
+        .find(|f| {
+            f.mode == ImportMode::Repertoire
+                && workspace.choice().file(&f.path).is_some_and(|c| c.enabled)
+        })
+        .map(|f| f.path.clone())
+}
+
+impl CoverageState {
     /// The repertoire the exposure is computed for (set aside while a gap is drilled),
     /// and the theory; `None` unless the book is a repertoire.
-    pub(super) fn coverage_books(&mut self) -> Option<(Arc<PositionGraph>, Arc<PositionGraph>)> {
-        let theory = self.ctx.workspace.theory()?;
+    pub(crate) fn books(
+        &self,
+        ctx: &mut Context,
+    ) -> Option<(Arc<PositionGraph>, Arc<PositionGraph>)> {
+        let theory = ctx.workspace.theory()?;
         let repertoire = self
-            .coverage
             .set_aside
             .clone()
-            .unwrap_or_else(|| Arc::clone(&self.ctx.graph));
+            .unwrap_or_else(|| Arc::clone(&ctx.graph));
         Some((repertoire, theory))
     }
 
-    pub(super) fn coverage_key(&self) -> CoverageKey {
+    pub(crate) fn key(&self, ctx: &Context) -> CoverageKey {
         CoverageKey {
-            book: self.coverage.generation,
-            style: self.ctx.settings.style.clone(),
-            learner: self.ctx.session.learner(),
-            depth: self.coverage.params.depth,
-            threshold: self.coverage.params.threshold_percent / 100.0,
-            books: self.ctx.workspace.open_books().generation(),
-            popularity: self.ctx.settings.book.popularity,
+            book: self.generation,
+            style: ctx.settings.style.clone(),
+            learner: ctx.session.learner(),
+            depth: ctx.coverage_params.depth,
+            threshold: ctx.coverage_params.threshold_percent / 100.0,
+            books: ctx.workspace.open_books().generation(),
+            popularity: ctx.settings.book.popularity,
         }
     }
 
-    /// Takes finished coverage work and, while the tab is shown, starts the exposure
-    /// when what it depends on changed.
-    pub(crate) fn poll_coverage(&mut self) {
+    /// Each frame: takes finished coverage work and, while the tab is shown, starts the
+    /// exposure when what it depends on changed; the most-missed rows.
+    pub(crate) fn poll(&mut self, ctx: &mut Context) {
         let mut running = false;
-        let view = &mut self.coverage;
-        if let Some((key, job)) = &view.job {
+        if let Some((key, job)) = &self.job {
             match job.poll() {
                 JobPoll::Running => running = true,
                 JobPoll::Finished(report) => {
-                    view.report = Some((key.clone(), Arc::new(report)));
-                    view.job = None;
+                    self.report = Some((key.clone(), Arc::new(report)));
+                    self.job = None;
                 }
-                JobPoll::Died(_) => view.job = None,
+                JobPoll::Died(_) => self.job = None,
             }
         }
-        if let Some((_, job)) = &view.compare_job {
+        if let Some((_, job)) = &self.compare_job {
             match job.poll() {
                 JobPoll::Running => running = true,
                 JobPoll::Finished(result) => {
-                    view.games = Some(result);
-                    view.compare_job = None;
+                    self.games = Some(result);
+                    self.compare_job = None;
                 }
                 JobPoll::Died(e) => {
-                    view.games = Some(Err(e.to_string().into()));
-                    view.compare_job = None;
+                    self.games = Some(Err(e.to_string().into()));
+                    self.compare_job = None;
                 }
             }
         }
         if running {
-            self.ctx
-                .request_repaint_after(std::time::Duration::from_millis(50));
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
-        if self.coverage.shown {
-            self.start_coverage();
+        if self.shown {
+            self.start(ctx);
         }
     }
 
     /// Starts the exposure unless it is computed (or being computed) for the current key.
-    fn start_coverage(&mut self) {
-        let key = self.coverage_key();
-        let done = self
-            .coverage
-            .report
-            .as_ref()
-            .is_some_and(|(k, _)| *k == key);
-        let running = self.coverage.job.as_ref().is_some_and(|(k, _)| *k == key);
+    fn start(&mut self, ctx: &mut Context) {
+        let key = self.key(ctx);
+        let done = self.report.as_ref().is_some_and(|(k, _)| *k == key);
+        let running = self.job.as_ref().is_some_and(|(k, _)| *k == key);
         if done || running {
             return;
         }
-        let Some((repertoire, theory)) = self.coverage_books() else {
+        let Some((repertoire, theory)) = self.books(ctx) else {
             return;
         };
-        if let Some((_, old)) = self.coverage.job.take() {
+        if let Some((_, old)) = self.job.take() {
             old.cancel();
         }
         let style = key.style.clone();
-        let books = self.ctx.workspace.books();
+        let books = ctx.workspace.books();
         let popularity = key.popularity;
         let options = CoverageOptions {
             depth: key.depth,
             threshold: key.threshold,
             ..CoverageOptions::new(key.learner)
         };
-        let job = Job::spawn("coverage", self.ctx.wake(), move |_| {
+        let job = Job::spawn("coverage", ctx.wake(), move |_| {
             // The opponent replies as the drill does: the theory with the games book as
             // the popularity says.
             let source = MoveSource::new(
@@ -295,21 +311,21 @@ impl Coach {
             describe_rows(ex, &repertoire, &theory)
         });
         match job {
-            Ok(job) => self.coverage.job = Some((key, job)),
-            Err(e) => self.ctx.message = Some(format!("Cannot compute the coverage: {e}")),
+            Ok(job) => self.job = Some((key, job)),
+            Err(e) => ctx.message = Some(format!("Cannot compute the coverage: {e}")),
         }
     }
 
     /// Waits for the running exposure and comparison and takes their results (tests wait;
     /// the window never does).
-    pub fn finish_coverage(&mut self) {
-        if let Some((key, job)) = self.coverage.job.take()
+    pub fn finish(&mut self) {
+        if let Some((key, job)) = self.job.take()
             && let JobPoll::Finished(report) = job.poll_blocking()
         {
-            self.coverage.report = Some((key, Arc::new(report)));
+            self.report = Some((key, Arc::new(report)));
         }
-        if let Some((_, job)) = self.coverage.compare_job.take() {
-            self.coverage.games = Some(match job.poll_blocking() {
+        if let Some((_, job)) = self.compare_job.take() {
+            self.games = Some(match job.poll_blocking() {
                 JobPoll::Finished(result) => result,
                 JobPoll::Running => Err("still running".to_owned().into()),
                 JobPoll::Died(e) => Err(e.to_string().into()),
@@ -317,54 +333,18 @@ impl Coach {
         }
     }
 
-    /// Whether a position is being drilled on the theory book (a gap) instead of the
-    /// repertoire.
-    pub fn is_drilling_theory(&self) -> bool {
-        self.coverage.set_aside.is_some()
-    }
-
-    /// What the Coverage tab computes with: depth, threshold, whose games.
-    pub fn coverage_params(&self) -> &CoverageParams {
-        &self.coverage.params
-    }
-
-    /// The last exposure computed, with its described rows.
-    pub fn coverage_report(&self) -> Option<&CoverageReport> {
-        self.coverage.report.as_ref().map(|(_, r)| r.as_ref())
-    }
-
-    /// The learner's repertoire file in use (the first loaded as a repertoire and
-    /// enabled in the book), which "Add answer" adds lines to a copy of.
-    pub fn repertoire_file(&self) -> Option<PathBuf> {
-        self.ctx
-            .workspace
-            .files()
-            .iter()
-            .find(|f| {
-                f.mode == ImportMode::Repertoire
-                    && self
-                        .ctx
-                        .workspace
-                        .choice()
-                        .file(&f.path)
-                        .is_some_and(|c| c.enabled)
-            })
-            .map(|f| f.path.clone())
-    }
-
     /// Adds `moves` (a gap and the theory's answer) to a copy of the learner's repertoire
     /// file, written beside it, and drills the copy instead (the learner's file is not
     /// touched).
-    pub(crate) fn add_answer(&mut self, moves: &[Move]) {
-        let Some(original) = self.repertoire_file() else {
-            self.ctx.message =
-                Some("No repertoire file is loaded to add the answer to.".to_owned());
+    pub(crate) fn add_answer(&self, moves: &[Move], ctx: &mut Context) {
+        let Some(original) = repertoire_file(&ctx.workspace) else {
+            ctx.message = Some("No repertoire file is loaded to add the answer to.".to_owned());
             return;
         };
         // The opening's name and ECO code from the theory (else the repertoire), as the
         // gap's row shows them.
         let naming = self
-            .coverage_books()
+            .books(ctx)
             .and_then(|(repertoire, theory)| describe(moves, &[&theory, &repertoire]).naming);
         let added = crate::workspace::repertoire_edit::add_line_to_copy(
             &original,
@@ -374,11 +354,10 @@ impl Coach {
         );
         match added {
             Ok(copy) => {
-                self.ctx.workspace.remove(&original);
-                self.ctx
-                    .workspace
+                ctx.workspace.remove(&original);
+                ctx.workspace
                     .open(vec![copy.clone()], crate::workspace::FileMode::Repertoire);
-                self.ctx.message = Some(format!(
+                ctx.message = Some(format!(
                     "Added {} to a copy of your repertoire, {}; {} is unchanged. The book now \
                      uses the copy.",
                     describe(moves, &[]).sans,
@@ -386,22 +365,22 @@ impl Coach {
                     file_name(&original),
                 ));
             }
-            Err(e) => self.ctx.message = Some(format!("The answer could not be added: {e}")),
+            Err(e) => ctx.message = Some(format!("The answer could not be added: {e}")),
         }
     }
 
     /// Starts a drill at the position after `moves`: on the repertoire, or on the theory
     /// book (a gap, which the repertoire cannot drill). Falls back to the other book when
     /// the game reached the position through positions outside the first.
-    pub(crate) fn drill_at(&mut self, moves: &[Move], book: DrillBook) {
-        self.stop_repertoire_training();
-        let Some((repertoire, theory)) = self.coverage_books() else {
-            self.ctx.message = Some("Drilling a position needs your repertoire.".to_owned());
+    pub(crate) fn drill_at(&mut self, moves: &[Move], book: DrillBook, ctx: &mut Context) {
+        ctx.send(Event::StopRepertoireTraining);
+        let Some((repertoire, theory)) = self.books(ctx) else {
+            ctx.message = Some("Drilling a position needs your repertoire.".to_owned());
             return;
         };
-        let seed = self.ctx.settings.fixed_seed().unwrap_or_else(rand::random);
-        let learner = self.ctx.session.learner();
-        let style = self.ctx.session.style().clone();
+        let seed = ctx.settings.fixed_seed().unwrap_or_else(rand::random);
+        let learner = ctx.session.learner();
+        let style = ctx.session.style().clone();
         let order = match book {
             DrillBook::Repertoire => [(repertoire.clone(), false), (theory.clone(), true)],
             DrillBook::Theory => [(theory.clone(), true), (repertoire.clone(), false)],
@@ -413,29 +392,29 @@ impl Coach {
                 continue;
             };
             // The top bar's counts go on.
-            session.continue_counts(&self.ctx.session);
+            session.continue_counts(&ctx.session);
             if on_theory {
-                self.coverage.set_aside = Some(Arc::clone(&repertoire));
+                self.set_aside = Some(Arc::clone(&repertoire));
             } else {
-                self.coverage.set_aside = None;
+                self.set_aside = None;
                 session.set_theory(Some(Arc::clone(&theory)));
             }
-            self.ctx.session = session;
-            self.ctx.graph = graph;
-            self.ctx.book_generation += 1;
-            self.after_new_session();
+            ctx.session = session;
+            ctx.graph = graph;
+            ctx.book_generation += 1;
+            ctx.send(Event::NewSession);
             let at = describe(moves, &[]).sans;
-            self.ctx.message = Some(if on_theory {
+            ctx.send(Event::Message(if on_theory {
                 format!(
                     "Drilling after {at} with the theory book (your repertoire has no move here). \
                      \"Back to my repertoire\" in the Coverage tab returns."
                 )
             } else {
                 format!("Drilling your repertoire after {at}.")
-            });
+            }));
             return;
         }
-        self.ctx.message = Some(
+        ctx.message = Some(
             "This position cannot be drilled: the game reached it through positions outside \
              the books."
                 .to_owned(),
@@ -443,24 +422,17 @@ impl Coach {
     }
 
     /// Ends a gap drill: the repertoire is the book again.
-    pub(crate) fn back_to_repertoire(&mut self) {
-        let Some(repertoire) = self.coverage.set_aside.take() else {
+    pub(crate) fn back_to_repertoire(&mut self, ctx: &mut Context) {
+        let Some(repertoire) = self.set_aside.take() else {
             return;
         };
-        self.stop_repertoire_training();
-        let theory = self.ctx.workspace.theory();
-        self.ctx.session.set_graph(Arc::clone(&repertoire));
-        self.ctx.session.set_theory(theory);
-        self.ctx.graph = repertoire;
-        self.ctx.book_generation += 1;
-        self.after_new_session();
-        self.ctx.message = Some("Back to your repertoire.".to_owned());
-    }
-
-    pub(crate) fn after_new_session(&mut self) {
-        self.sync_books();
-        self.sampled_lines.reset();
-        self.ctx.invalidate_chart();
-        self.ctx.last_reply = None;
+        ctx.send(Event::StopRepertoireTraining);
+        let theory = ctx.workspace.theory();
+        ctx.session.set_graph(Arc::clone(&repertoire));
+        ctx.session.set_theory(theory);
+        ctx.graph = repertoire;
+        ctx.book_generation += 1;
+        ctx.send(Event::NewSession);
+        ctx.send(Event::Message("Back to your repertoire.".to_owned()));
     }
 }

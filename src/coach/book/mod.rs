@@ -1,0 +1,211 @@
+//! The Book tab's side of the coach ([`BookState`]): files opened or dropped, what the
+//! workspace's background work reports (imports, a rebuilt book), the import report
+//! shown, the drill moved onto a new book, and the drill's line or a source exported
+//! or copied as PGN.
+//!
+//! Named after the Book tab, where the learner chooses the sources the book is built
+//! from (the loaded files, ECO, the Polyglot books): the user's word for what
+//! [`crate::workspace`] keeps and [`crate::book`] builds. A new book is an event
+//! ([`Event::NewBook`]): the chart, the coverage, the sampled lines and review mode
+//! start over, each in its own feature.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub mod report;
+
+use self::report::ReportView;
+use crate::book::{OpeningLine, PositionGraph, SourceId};
+use crate::coach::context::{Context, Event};
+use crate::coach::format;
+use crate::coach::notice::Notice;
+use crate::workspace::{FileMode, WorkspaceError, WorkspaceEvent, export};
+
+/// What to export as PGN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportWhat {
+    /// The lines of one source (a loaded file, or ECO).
+    Source(SourceId),
+    /// The moves of the current drill.
+    Line,
+}
+
+/// The Book tab's runtime state: the import report shown, if any.
+#[derive(Debug, Default)]
+pub struct BookState {
+    /// The import report shown, if any.
+    pub(crate) report: Option<ReportView>,
+}
+
+impl BookState {
+    /// The import report shown, if any.
+    pub fn report(&self) -> Option<&ReportView> {
+        self.report.as_ref()
+    }
+
+    /// Files were chosen in the file dialog or dropped on the window: Polyglot books
+    /// (`.bin`) become sources at once; the PGN files are returned (the window asks how
+    /// to read them).
+    pub(crate) fn open_files(&mut self, paths: Vec<PathBuf>, ctx: &mut Context) -> Vec<PathBuf> {
+        // A Polyglot book needs no "read as" question: it gives popularity.
+        let (books, pgn): (Vec<PathBuf>, Vec<PathBuf>) = paths
+            .into_iter()
+            .partition(|p| crate::workspace::books::is_polyglot(p));
+        if !books.is_empty() {
+            ctx.workspace.open(books, FileMode::Auto);
+        }
+        pgn
+    }
+
+    /// Shows the import report of the loaded file at `path` again.
+    pub(crate) fn show_report(&mut self, path: &Path, ctx: &Context) {
+        if let Some(f) = ctx.workspace.file(path) {
+            self.report = Some(ReportView::of_report(f.path.clone(), f.report.clone()));
+        }
+    }
+
+    /// Closes the import report.
+    pub(crate) fn close_report(&mut self) {
+        self.report = None;
+    }
+
+    /// Each frame: what the workspace's background work reports (the events it sends
+    /// are the coach's to carry out right after).
+    pub(crate) fn poll(&mut self, ctx: &mut Context) {
+        let wake = ctx.wake();
+        for event in ctx.workspace.poll(false, &wake) {
+            self.on_workspace_event(event, ctx);
+            ctx.request_repaint();
+        }
+        if ctx.workspace.is_importing() {
+            // The progress bar moves while the file is read.
+            ctx.request_repaint_after(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits for the workspace's imports and builds, one batch of its reports (the
+    /// caller carries out the events they send and calls again while it is busy).
+    pub(crate) fn wait(&mut self, ctx: &mut Context) {
+        let wake = ctx.wake();
+        for event in ctx.workspace.poll(true, &wake) {
+            self.on_workspace_event(event, ctx);
+        }
+    }
+
+    fn on_workspace_event(&mut self, event: WorkspaceEvent, ctx: &mut Context) {
+        match event {
+            WorkspaceEvent::Imported {
+                path,
+                report,
+                remembered,
+            } => {
+                ctx.send(Event::FileImported(path.clone()));
+                if !remembered || !report.issues.is_empty() {
+                    self.report = Some(ReportView::of_report(path, report));
+                }
+            }
+            WorkspaceEvent::ImportFailed {
+                path,
+                error,
+                remembered,
+            } => {
+                // A remembered file's failure is a warning of the workspace's.
+                if !remembered {
+                    self.report = Some(ReportView::of_error(path, &error));
+                }
+            }
+            WorkspaceEvent::Cancelled { path } => {
+                ctx.message = Some(format!(
+                    "Loading {} was cancelled.",
+                    crate::workspace::file_name(&path)
+                ));
+            }
+            WorkspaceEvent::Built { graph, theory } => {
+                set_book(graph, theory, ctx);
+                ctx.send(Event::AlignLearner);
+            }
+            WorkspaceEvent::BuildFailed { error } => {
+                ctx.message = Some(format!("The book could not be rebuilt: {error}"));
+            }
+        }
+        ctx.settings.book = ctx.workspace.choice().clone();
+    }
+}
+
+/// Drills on a new book; the features that depend on the book are told
+/// ([`Event::NewBook`]).
+fn set_book(graph: Arc<PositionGraph>, theory: Option<Arc<PositionGraph>>, ctx: &mut Context) {
+    let repertoire = theory.is_some();
+    ctx.session.set_graph(Arc::clone(&graph));
+    ctx.session.set_theory(theory);
+    let old = std::mem::replace(&mut ctx.graph, graph);
+    // A large graph takes a while to free: not on the caller's thread. Should the
+    // thread not start, the closure and the graph are dropped here: only slower.
+    let _ = std::thread::Builder::new()
+        .name("hastings-drop".to_owned())
+        .spawn(move || drop(old));
+    ctx.book_generation += 1;
+    ctx.invalidate_chart();
+    ctx.last_reply = None;
+    ctx.send(Event::NewBook);
+    ctx.send(Event::Message(format!(
+        "The book now has {} lines{}.",
+        format::count(ctx.graph.lines().len()),
+        if repertoire { " (your repertoire)" } else { "" }
+    )));
+}
+
+/// The lines `what` exports and a file name to suggest.
+///
+/// # Errors
+///
+/// [`WorkspaceError::NothingToExport`] when there is nothing to export.
+pub(crate) fn export_lines(
+    what: ExportWhat,
+    ctx: &Context,
+) -> Result<(Vec<OpeningLine>, String), WorkspaceError> {
+    match what {
+        ExportWhat::Source(id) => ctx
+            .workspace
+            .source_lines(id)
+            .map(|(lines, name)| (lines.to_vec(), name))
+            .ok_or(WorkspaceError::NothingToExport),
+        ExportWhat::Line => ctx
+            .session
+            .to_line()
+            .map(|line| (vec![line], "drill.pgn".to_owned()))
+            .ok_or(WorkspaceError::NothingToExport),
+    }
+}
+
+/// Writes what `what` exports to `path` as PGN; returns the number of games.
+///
+/// # Errors
+///
+/// [`WorkspaceError::NothingToExport`] when there is nothing to export, else why
+/// writing failed.
+pub(crate) fn export_to(
+    what: ExportWhat,
+    path: &Path,
+    ctx: &Context,
+) -> Result<usize, WorkspaceError> {
+    let (lines, _) = export_lines(what, ctx)?;
+    export::write_pgn_file(&lines, path)
+}
+
+/// Puts the drill's line on the clipboard as PGN, as "Export" writes it.
+pub(crate) fn copy_line(ctx: &mut Context) {
+    let mut out = Vec::new();
+    let copied = export_lines(ExportWhat::Line, ctx).and_then(|(lines, _)| {
+        crate::book::export::write_pgn(lines.iter(), &mut out)?;
+        Ok(())
+    });
+    ctx.message = Some(match copied {
+        Ok(()) => {
+            ctx.notify(Notice::CopyText(String::from_utf8_lossy(&out).into_owned()));
+            "Copied the line as PGN.".to_owned()
+        }
+        Err(e) => format!("Nothing copied: {e}."),
+    });
+}

@@ -1,0 +1,352 @@
+//! Review mode ([`ReviewState`]): the drill is driven by a [`ReviewDrill`] instead of
+//! the bare session, its reviews are appended to the review log every frame
+//! (`ReviewState::poll`), and the last grade is committed when the window closes;
+//! [`optimize`]: fitting the memory model to the log ("Optimise my memory model").
+//!
+//! The context keeps one [`Session`](crate::trainer::Session) for the board and chart to
+//! read. While review mode is on, that session is the drill's: `ReviewState::with_drill`
+//! swaps it into the drill for each call and back afterwards, so nothing else changes.
+//! The drill's commands ask review mode first (`ReviewState::play`, `reply`, `show_me`,
+//! `hint`, `next_line`: `None` outside review mode).
+
+pub mod optimize;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use shakmaty::fen::Epd;
+use shakmaty::{CastlingMode, Chess, Move};
+
+use crate::clock::Clock;
+use crate::coach::context::{Context, Grading};
+use crate::review::{CardKey, Deck, Rating, SessionKind, Timestamp};
+use crate::trainer::progress::Progress;
+use crate::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
+use crate::trainer::{MoveOutcome, Reply};
+use crate::workspace::data_dir::review_log_in;
+use crate::workspace::review_store::{ReviewStore, load_params};
+
+pub use crate::workspace::review_store::PARAMS_FILE;
+
+pub use crate::coach::settings::DrillMode;
+
+/// A running review session and its log.
+pub struct ReviewMode {
+    pub(crate) mode: DrillMode,
+    /// The drill; its own session is a parked copy while the app's is in use.
+    pub(crate) drill: ReviewDrill,
+    pub(crate) store: ReviewStore,
+    /// The last error writing the log, or the log's warnings.
+    pub(crate) warning: Option<String>,
+    /// The grade of the learner's last answer, while it can still change to Easy.
+    pub(crate) last_grade: Option<Rating>,
+    /// "Optimise my memory model".
+    pub(crate) optimize: optimize::OptimizeState,
+}
+
+/// Review mode, when it is on, and whether its due dates are fuzzed.
+pub struct ReviewState {
+    /// Review mode, when it is on.
+    pub(crate) mode: Option<ReviewMode>,
+    /// Fuzz review intervals (off in tests, for reproducible due dates).
+    pub(crate) fuzz: bool,
+}
+
+impl Default for ReviewState {
+    fn default() -> ReviewState {
+        ReviewState {
+            mode: None,
+            fuzz: true,
+        }
+    }
+}
+
+/// The current time at the learner's offset.
+pub(crate) fn now() -> Timestamp {
+    Timestamp::from_clock(Clock::local())
+}
+
+/// The review log beside `progress_file`.
+pub(crate) fn review_log_path(progress_file: &Path) -> Option<PathBuf> {
+    progress_file.parent().map(review_log_in)
+}
+
+/// The cards of `deck` at the positions where `progress` records mistakes (free drill
+/// or review), with how many: "Mistakes only" drills them with the lapsed cards.
+fn missed_cards(deck: &Deck, progress: &Progress) -> Vec<(usize, u32)> {
+    progress
+        .positions
+        .iter()
+        .filter(|(_, r)| r.mistakes > 0)
+        .filter_map(|(epd, r)| {
+            let pos: Chess = Epd::from_ascii(epd.as_bytes())
+                .ok()?
+                .into_position(CastlingMode::Standard)
+                .ok()?;
+            Some((deck.index_of(&CardKey::from_position(&pos))?, r.mistakes))
+        })
+        .collect()
+}
+
+impl ReviewState {
+    /// The drill mode.
+    pub fn drill_mode(&self) -> DrillMode {
+        self.mode.as_ref().map_or(DrillMode::Free, |r| r.mode)
+    }
+
+    /// Review mode, when it is on: the drill, the log, the last grade, the optimiser.
+    pub fn mode(&self) -> Option<&ReviewMode> {
+        self.mode.as_ref()
+    }
+
+    /// The review drill, when review mode is on (its session is not the one drawn: read
+    /// the context's, `Coach::session`).
+    pub fn drill(&self) -> Option<&ReviewDrill> {
+        self.mode.as_ref().map(|r| &r.drill)
+    }
+
+    /// Turns the fuzz of review intervals on or off (for the next review session; tests
+    /// turn it off for reproducible due dates).
+    pub fn set_fuzz(&mut self, fuzz: bool) {
+        self.fuzz = fuzz;
+    }
+
+    /// The review log, when review mode is on.
+    pub fn store(&self) -> Option<&ReviewStore> {
+        self.mode.as_ref().map(|r| &r.store)
+    }
+
+    /// What the review drill waits for (`None` outside review mode).
+    pub fn step(&self) -> Option<ReviewStep> {
+        self.mode.as_ref().map(|r| r.drill.step())
+    }
+
+    /// Whether review mode is on (the answer is hidden then).
+    pub fn is_on(&self) -> bool {
+        self.mode.is_some()
+    }
+
+    /// Runs `f` on the review drill with the context's session swapped in.
+    pub(crate) fn with_drill<R>(
+        &mut self,
+        ctx: &mut Context,
+        f: impl FnOnce(&mut ReviewDrill) -> R,
+    ) -> Option<R> {
+        let review = self.mode.as_mut()?;
+        std::mem::swap(&mut ctx.session, review.drill.session_mut());
+        let r = f(&mut review.drill);
+        std::mem::swap(&mut ctx.session, review.drill.session_mut());
+        Some(r)
+    }
+
+    /// Switches the drill mode: opens the review log and starts a review session, or
+    /// commits the last grade and returns to free drill.
+    pub(crate) fn set_drill_mode(&mut self, mode: DrillMode, ctx: &mut Context) {
+        if mode == self.drill_mode() {
+            return;
+        }
+        self.end(ctx);
+        ctx.last_reply = None;
+        if mode == DrillMode::Free {
+            ctx.session.set_review(None);
+            ctx.session.new_line();
+            return;
+        }
+        let Some(log) = ctx.review_log.clone() else {
+            ctx.message = Some("Review mode needs a data directory to keep its log.".into());
+            return;
+        };
+        let store = match ReviewStore::open(&log) {
+            Ok(s) => s,
+            Err(e) => {
+                ctx.message = Some(format!("Cannot open the review log: {e}"));
+                return;
+            }
+        };
+        let loaded = load_params(&log.with_file_name(PARAMS_FILE));
+        let (scheduler, bad) = loaded.value.scheduler();
+        let warning = store
+            .warnings()
+            .iter()
+            .chain(&loaded.warning)
+            .chain(&bad)
+            .cloned()
+            .collect::<Vec<_>>();
+        let schedule = store.schedule(&scheduler);
+        let learner = ctx.session.learner();
+        let deck = Arc::new(Deck::new(&ctx.graph, learner));
+        let settings = ReviewSettings {
+            kind: match mode {
+                DrillMode::Mistakes => SessionKind::MistakesOnly,
+                _ => SessionKind::Due,
+            },
+            fuzz: self.fuzz,
+            lead_in: ctx.settings.review_at_position.then_some(0),
+            ..ReviewSettings::default()
+        };
+        let missed = match mode {
+            DrillMode::Mistakes => missed_cards(&deck, ctx.progress.progress()),
+            _ => Vec::new(),
+        };
+        let drill = ReviewDrill::with_missed(
+            ctx.session.clone(),
+            deck,
+            scheduler,
+            schedule,
+            settings,
+            &missed,
+            now(),
+        );
+        let review = self.mode.insert(ReviewMode {
+            mode,
+            drill,
+            store,
+            warning: (!warning.is_empty()).then(|| warning.join("; ")),
+            last_grade: None,
+            optimize: Default::default(),
+        });
+        // The drill started its first line in its own session: take it.
+        std::mem::swap(&mut ctx.session, review.drill.session_mut());
+        ctx.message = None;
+    }
+
+    /// For the screenshot: review mode on the review log beside `progress_file` (read
+    /// only: the screenshot grades nothing), the Progress tab shown.
+    pub(crate) fn show_progress(&mut self, progress_file: Option<PathBuf>, ctx: &mut Context) {
+        ctx.review_log = progress_file.as_deref().and_then(review_log_path);
+        self.set_drill_mode(DrillMode::Review, ctx);
+    }
+
+    /// Starts the review session again (the book or the colour changed).
+    pub(crate) fn restart(&mut self, ctx: &mut Context) {
+        let mode = self.drill_mode();
+        if mode != DrillMode::Free {
+            self.set_drill_mode(DrillMode::Free, ctx);
+            self.set_drill_mode(mode, ctx);
+        }
+    }
+
+    /// Commits the pending grade, appends it, and leaves review mode.
+    pub(crate) fn end(&mut self, ctx: &mut Context) {
+        let records = self.with_drill(ctx, |d| d.finish()).unwrap_or_default();
+        self.append_reviews(records);
+        self.mode = None;
+    }
+
+    /// Appends the reviews the drill committed since the last frame (synced).
+    pub(crate) fn save_reviews(&mut self) {
+        let records = self
+            .mode
+            .as_mut()
+            .map(|r| r.drill.take_reviews())
+            .unwrap_or_default();
+        self.append_reviews(records);
+    }
+
+    fn append_reviews(&mut self, records: Vec<crate::review::ReviewRecord>) {
+        let Some(review) = &mut self.mode else {
+            return;
+        };
+        for r in &records {
+            if let Err(e) = review.store.append(r) {
+                review.warning = Some(format!("A review could not be saved: {e}"));
+            }
+        }
+    }
+
+    /// The learner's move in review mode (`None` outside it).
+    pub(crate) fn play(&mut self, mv: Move, ctx: &mut Context) -> Option<MoveOutcome> {
+        let (outcome, graded) = self.with_drill(ctx, |d| d.play(mv, now()))?;
+        self.set_last_grade(graded.map(|g| g.rating));
+        Some(outcome)
+    }
+
+    /// The computer's reply in review mode (`None` outside it).
+    pub(crate) fn reply(&mut self, ctx: &mut Context) -> Option<Option<Reply>> {
+        self.with_drill(ctx, |d| d.reply(now()))
+    }
+
+    /// "Show me" in review mode (`None` outside it).
+    pub(crate) fn show_me(&mut self, ctx: &mut Context) -> Option<Option<MoveOutcome>> {
+        let (outcome, graded) = self.with_drill(ctx, |d| d.show_me(now()))?;
+        self.set_last_grade(graded.map(|g| g.rating));
+        Some(outcome)
+    }
+
+    fn set_last_grade(&mut self, grade: Option<Rating>) {
+        if let Some(r) = &mut self.mode {
+            r.last_grade = grade;
+        }
+    }
+
+    /// The next line in review mode; whether review mode is on.
+    pub(crate) fn next_line(&mut self, ctx: &mut Context) -> bool {
+        self.set_last_grade(None);
+        self.with_drill(ctx, |d| d.next_line(now())).is_some()
+    }
+
+    /// "Got it": the new card shown is now asked.
+    pub(crate) fn learned(&mut self, ctx: &mut Context) {
+        self.with_drill(ctx, |d| d.learned(now()));
+    }
+
+    /// "Easy" after a right first-try move.
+    pub(crate) fn easy(&mut self, ctx: &mut Context) {
+        if let Some(Some(g)) = self.with_drill(ctx, |d| d.mark_easy()) {
+            self.set_last_grade(Some(g.rating));
+        }
+    }
+
+    /// A hint in review mode (the answer counts as Hard at best; `None` outside it).
+    pub(crate) fn hint(&mut self, ctx: &mut Context) -> Option<bool> {
+        self.with_drill(ctx, |d| d.ask_hint().is_some())
+    }
+
+    /// Takes back the mistake counted for the move shown on review mode's card
+    /// (`None` outside review mode).
+    pub(crate) fn forgive_mistake(&mut self, ctx: &mut Context) -> Option<bool> {
+        self.with_drill(ctx, |d| d.forgive_mistake())
+    }
+
+    /// Sets where review mode's lines start (the "review at the position" setting).
+    pub(crate) fn set_lead_in(&mut self, lead_in: Option<u32>, ctx: &mut Context) {
+        self.with_drill(ctx, |d| d.set_lead_in(lead_in));
+    }
+
+    /// "Optimise my memory model": fits the memory model to the log (a job).
+    pub(crate) fn optimize(&mut self, ctx: &Context) {
+        if let Some(review) = &mut self.mode {
+            review.optimize.start(&review.store, ctx);
+        }
+    }
+
+    /// Called every frame: saves the committed reviews, takes the optimiser's result.
+    pub(crate) fn poll(&mut self, ctx: &mut Context) {
+        self.save_reviews();
+        if let Some(review) = &mut self.mode {
+            review.optimize.poll(&review.store, ctx);
+        }
+    }
+}
+
+impl Grading for ReviewState {
+    fn play(&mut self, mv: Move, ctx: &mut Context) -> Option<MoveOutcome> {
+        ReviewState::play(self, mv, ctx)
+    }
+
+    fn reply(&mut self, ctx: &mut Context) -> Option<Option<Reply>> {
+        ReviewState::reply(self, ctx)
+    }
+
+    fn show_me(&mut self, ctx: &mut Context) -> Option<Option<MoveOutcome>> {
+        ReviewState::show_me(self, ctx)
+    }
+
+    fn hint(&mut self, ctx: &mut Context) -> Option<bool> {
+        ReviewState::hint(self, ctx)
+    }
+
+    fn forgive_mistake(&mut self, ctx: &mut Context) -> Option<bool> {
+        ReviewState::forgive_mistake(self, ctx)
+    }
+}

@@ -7,14 +7,14 @@ use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use super::checksum::{INDEX_PAGE, crc, crc_append};
-use super::games::GameTable;
+use super::game_table::GameTable;
 use super::segment::{BLOCK_RECORDS, HAS_PARTITION, HEADER, SINGLE, header_bytes};
 use crate::book::explorer::{ExplorerRecord, Partition};
 
 /// Writes a segment: records in sort order (each sort key once), then the games.
 pub(super) struct SegmentWriter<'g> {
     out: BufWriter<File>,
-    games: &'g GameTable,
+    games: &'g mut GameTable,
     records: u64,
     index: Vec<(u64, u64)>,
     in_block: usize,
@@ -26,7 +26,7 @@ pub(super) struct SegmentWriter<'g> {
 
 impl<'g> SegmentWriter<'g> {
     /// Starts the segment file `path` (created, or truncated) for records of `games`.
-    pub fn create(path: &Path, games: &'g GameTable) -> io::Result<SegmentWriter<'g>> {
+    pub fn create(path: &Path, games: &'g mut GameTable) -> io::Result<SegmentWriter<'g>> {
         let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
         out.write_all(&[0u8; HEADER])?;
         Ok(SegmentWriter {

@@ -30,6 +30,8 @@
 //! `HASTINGS_EXPLORER_FAIL_AT=<point>` makes the write fail there as a full disk
 //! would (every point but `manifest-renamed`, which follows the commit).
 
+mod bits;
+mod block;
 mod checksum;
 mod counts;
 mod game_table;

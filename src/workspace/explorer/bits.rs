@@ -38,6 +38,18 @@ impl BitWriter {
         self.put(0, 1);
     }
 
+    /// `v` in Elias gamma code (of `v + 1`): small values in few bits.
+    pub fn gamma(&mut self, v: u64) {
+        let v = u128::from(v) + 1;
+        let w = 128 - v.leading_zeros();
+        for _ in 1..w {
+            self.put(0, 1);
+        }
+        // The leading one, then the bits below it.
+        self.put(1, 1);
+        self.put(v as u64, w - 1);
+    }
+
     /// The bytes written, the last one padded with zeros.
     pub fn finish(mut self) -> Vec<u8> {
         if self.held > 0 {
@@ -91,6 +103,21 @@ impl<'a> BitReader<'a> {
         Some(n)
     }
 
+    /// A value written by [`BitWriter::gamma`]; `None` past the end or when it is
+    /// longer than 64 bits.
+    pub fn gamma(&mut self) -> Option<u64> {
+        let mut zeros = 0;
+        while self.get(1)? == 0 {
+            zeros += 1;
+            if zeros > 64 {
+                return None;
+            }
+        }
+        let low = self.get(zeros)?;
+        let v = (1u128 << zeros) | u128::from(low);
+        u64::try_from(v - 1).ok()
+    }
+
     /// Whether what is left is the last byte's padding (fewer than 8 zero bits).
     pub fn at_end(&self) -> bool {
         let left = 8 * self.bytes.len() - self.at;
@@ -135,12 +162,14 @@ mod tests {
         for &(v, w) in &values {
             out.put(v, w);
             out.unary(w % 5);
+            out.gamma(v);
         }
         let bytes = out.finish();
         let mut read = BitReader::new(&bytes);
         for &(v, w) in &values {
             assert_eq!(read.get(w), Some(v), "width {w}");
             assert_eq!(read.unary(8), Some(w % 5));
+            assert_eq!(read.gamma(), Some(v), "gamma of {v}");
         }
         assert!(read.at_end());
         assert_eq!(read.get(8), None);

@@ -5,15 +5,17 @@
 //! 4 bytes  count (1–64), k (the Rice parameter of key differences, 0–63), the width
 //!          of moves (0–16) and of game numbers (0–64) in this block
 //! records  bits, least significant first, the last byte padded with zeros:
-//!          - the key's difference from the record before (the first record: from
-//!            the block's first key, in the index), Rice-coded: q = d >> k in unary
-//!            (q ones, a zero) then the k low bits; q ≥ 32: 32 ones then d in 64 bits
+//!          - the key's difference d from the record before (the first record: from
+//!            the block's first key, in the index): 1 bit, d > 0; then d Rice-coded:
+//!            q = d >> k in unary (q ones, a zero) then the k low bits; q ≥ 32: 32
+//!            ones then d in 64 bits
 //!          - 1 bit: a record of one game; 1 bit: a partition follows (8 bits)
 //!          - the move (the move width)
 //!          - a record of one game: its game's number (the game width)
-//!          - else: cell (8 bits), year (16), then white, draws, black, rating sum and
-//!            best game's rating each as a 7-bit width and that many bits, then the
-//!            best game's number (the game width)
+//!          - else: cell (8 bits), year (16), white, draws and black in Elias gamma
+//!            code (of the count + 1), rating sum and best game's rating each as a
+//!            7-bit width and that many bits, then the best game's number (the game
+//!            width)
 //! ```
 //!
 //! A record of one game deep in the openings takes about 9 bytes where format 3
@@ -29,6 +31,12 @@ use crate::book::polyglot::RawMove;
 const BLOCK_HEADER: usize = 4;
 /// Unary quotients from this on escape to a 64-bit difference.
 const ESCAPE: u32 = 32;
+
+/// The next `width` bits of `bits`, or why not.
+fn get(bits: &mut BitReader, width: u32) -> Result<u64, String> {
+    bits.get(width)
+        .ok_or_else(|| "a record is cut short".to_owned())
+}
 
 /// The bits of difference `d` Rice-coded with parameter `k`.
 fn rice_bits(d: u64, k: u32) -> u64 {
@@ -52,12 +60,14 @@ pub(super) fn encode_block(records: &[(ExplorerRecord, bool)]) -> Vec<u8> {
             Some(d)
         })
         .collect();
-    // The best k is near log2 of the mean difference: try the ones around it.
-    let sum: u128 = deltas.iter().map(|&d| u128::from(d)).sum();
-    let mean = (sum / deltas.len().max(1) as u128) as u64;
+    // The best k is near log2 of the mean difference between positions (records of
+    // one position side by side take a bit): try the ones around it.
+    let steps: Vec<u64> = deltas.iter().copied().filter(|&d| d > 0).collect();
+    let sum: u128 = steps.iter().map(|&d| u128::from(d)).sum();
+    let mean = (sum / steps.len().max(1) as u128) as u64;
     let near = width(mean);
     let k = (near.saturating_sub(3)..=near.min(63))
-        .min_by_key(|&k| deltas.iter().map(|&d| rice_bits(d, k)).sum::<u64>())
+        .min_by_key(|&k| steps.iter().map(|&d| rice_bits(d, k)).sum::<u64>())
         .unwrap_or(0);
     let move_width = records
         .iter()
@@ -71,11 +81,12 @@ pub(super) fn encode_block(records: &[(ExplorerRecord, bool)]) -> Vec<u8> {
         .unwrap_or(0);
     let mut bits = BitWriter::default();
     for ((r, single), &d) in records.iter().zip(&deltas) {
+        bits.put(u64::from(d > 0), 1);
         let q = d >> k;
-        if q >= u64::from(ESCAPE) {
+        if d > 0 && q >= u64::from(ESCAPE) {
             bits.put(u64::from(u32::MAX), ESCAPE);
             bits.put(d, 64);
-        } else {
+        } else if d > 0 {
             bits.unary(q as u32);
             bits.put(d, k);
         }
@@ -88,13 +99,10 @@ pub(super) fn encode_block(records: &[(ExplorerRecord, bool)]) -> Vec<u8> {
         if !*single {
             bits.put(u64::from(r.cell.0), 8);
             bits.put(u64::from(r.year), 16);
-            for v in [
-                u64::from(r.tally.white),
-                u64::from(r.tally.draws),
-                u64::from(r.tally.black),
-                r.tally.rating_sum,
-                u64::from(r.best.rating),
-            ] {
+            for v in [r.tally.white, r.tally.draws, r.tally.black] {
+                bits.gamma(u64::from(v));
+            }
+            for v in [r.tally.rating_sum, u64::from(r.best.rating)] {
                 bits.put(u64::from(width(v)), 7);
                 bits.put(v, width(v));
             }
@@ -139,45 +147,47 @@ pub(super) fn decode_block(
     let mut bits = BitReader::new(bytes.get(BLOCK_HEADER..).unwrap_or_default());
     let mut key = first;
     for _ in 0..count {
-        let q = bits.unary(ESCAPE).ok_or_else(cut)?;
-        let d = if q == ESCAPE {
-            bits.get(64)
-        } else {
-            bits.get(k).map(|low| (u64::from(q) << k) | low)
-        };
-        key = key.wrapping_add(d.ok_or_else(cut)?);
-        let mut get = |width: u32| bits.get(width).ok_or_else(cut);
-        let single = get(1)? == 1;
-        let partition = if get(1)? == 1 {
-            Partition(get(8)? as u8)
+        if bits.get(1).ok_or_else(cut)? == 1 {
+            let q = bits.unary(ESCAPE).ok_or_else(cut)?;
+            let d = if q == ESCAPE {
+                bits.get(64)
+            } else {
+                bits.get(k).map(|low| (u64::from(q) << k) | low)
+            };
+            key = key.wrapping_add(d.ok_or_else(cut)?);
+        }
+        let single = get(&mut bits, 1)? == 1;
+        let partition = if get(&mut bits, 1)? == 1 {
+            Partition(get(&mut bits, 8)? as u8)
         } else {
             Partition::ALL
         };
-        let raw_move = RawMove(get(move_width)? as u16);
+        let raw_move = RawMove(get(&mut bits, move_width)? as u16);
         if only.is_some_and(|only| key > only) {
             return Ok(true);
         }
         let wanted = only.is_none_or(|only| only == key);
         let record = if single {
-            let game = get(game_width)?;
+            let game = get(&mut bits, game_width)?;
             if !wanted {
                 continue;
             }
             facts(game)?.record(key, partition, raw_move, game)
         } else {
-            let cell = Cell(get(8)? as u8);
-            let year = get(16)? as u16;
+            let cell = Cell(get(&mut bits, 8)? as u8);
+            let year = get(&mut bits, 16)? as u16;
+            let mut count = || {
+                let v = bits.gamma().ok_or_else(cut)?;
+                u32::try_from(v).map_err(|_| format!("count {v} is too large"))
+            };
+            let (white, draws, black) = (count()?, count()?, count()?);
             let mut field = || {
-                let w = get(7)? as u32;
+                let w = get(&mut bits, 7)? as u32;
                 if w > 64 {
                     return Err(format!("a field is {w} bits wide"));
                 }
-                get(w)
+                get(&mut bits, w)
             };
-            let narrow = |v: u64, what: &str| {
-                u32::try_from(v).map_err(|_| format!("{what} {v} is too large"))
-            };
-            let (white, draws, black) = (field()?, field()?, field()?);
             let rating_sum = field()?;
             let best_rating = field()?;
             ExplorerRecord {
@@ -187,15 +197,15 @@ pub(super) fn decode_block(
                 cell,
                 year,
                 tally: Tally {
-                    white: narrow(white, "count")?,
-                    draws: narrow(draws, "count")?,
-                    black: narrow(black, "count")?,
+                    white,
+                    draws,
+                    black,
                     rating_sum,
                 },
                 best: BestGame {
                     rating: u16::try_from(best_rating)
                         .map_err(|_| format!("rating {best_rating} is too large"))?,
-                    game: get(game_width)?,
+                    game: get(&mut bits, game_width)?,
                 },
             }
         };

@@ -238,7 +238,7 @@ mod tests {
     fn record(key: u64, raw_move: u16, game: u64, white: u32) -> ExplorerRecord {
         ExplorerRecord {
             key,
-            partition: if white % 3 == 0 {
+            partition: if white.is_multiple_of(3) {
                 Partition(3)
             } else {
                 Partition::ALL

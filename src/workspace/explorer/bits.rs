@@ -72,47 +72,76 @@ impl<'a> BitReader<'a> {
         BitReader { bytes, at: 0 }
     }
 
+    /// Bits left to read.
+    fn left(&self) -> usize {
+        8 * self.bytes.len() - self.at
+    }
+
+    /// The next bits from the reading place (at least 57 of them valid when that many
+    /// are left; the bits past the end are zeros).
+    fn window(&self) -> u64 {
+        let first = self.at / 8;
+        let word = match self.bytes.get(first..first + 8) {
+            Some(b) => b.try_into().map_or(0, u64::from_le_bytes),
+            None => {
+                let mut window = [0u8; 8];
+                let tail = self.bytes.get(first..).unwrap_or_default();
+                window[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(window)
+            }
+        };
+        word >> (self.at % 8)
+    }
+
     /// The next `width` bits (`width` ≤ 64); `None` past the end.
     pub fn get(&mut self, width: u32) -> Option<u64> {
         if width > 32 {
             let low = self.get(32)?;
             return Some(low | (self.get(width - 32)? << 32));
         }
-        if width == 0 {
-            return Some(0);
-        }
-        if self.at + width as usize > 8 * self.bytes.len() {
+        if width as usize > self.left() {
             return None;
         }
-        let first = self.at / 8;
-        let mut window = [0u8; 8];
-        let end = (first + 8).min(self.bytes.len());
-        window[..end - first].copy_from_slice(self.bytes.get(first..end)?);
-        let v = (u64::from_le_bytes(window) >> (self.at % 8)) & mask(width);
+        let v = self.window() & mask(width);
         self.at += width as usize;
         Some(v)
     }
 
-    /// A unary number of at most `limit` ones (the zero after them read too, unless
-    /// there are `limit`).
+    /// A unary number of at most `limit` ones (`limit` ≤ 32; the zero after them read
+    /// too, unless there are `limit`).
     pub fn unary(&mut self, limit: u32) -> Option<u32> {
-        let mut n = 0;
-        while n < limit && self.get(1)? == 1 {
-            n += 1;
+        let ones = self.window().trailing_ones().min(limit);
+        let read = ones as usize + usize::from(ones < limit);
+        if read > self.left() {
+            return None;
         }
-        Some(n)
+        self.at += read;
+        Some(ones)
     }
 
     /// A value written by [`BitWriter::gamma`]; `None` past the end or when it is
     /// longer than 64 bits.
     pub fn gamma(&mut self) -> Option<u64> {
-        let mut zeros = 0;
-        while self.get(1)? == 0 {
-            zeros += 1;
+        // Up to 32 zeros are seen in one window; longer codes are read in steps.
+        let mut zeros = 0u32;
+        loop {
+            let run = self.window().trailing_zeros().min(32);
+            if run as usize >= self.left() {
+                return None;
+            }
+            zeros += run;
+            self.at += run as usize;
+            if run < 32 {
+                break;
+            }
             if zeros > 64 {
                 return None;
             }
         }
+        if zeros > 64 {
+            return None;
+        }
+        self.at += 1;
         let low = self.get(zeros)?;
         let v = (1u128 << zeros) | u128::from(low);
         u64::try_from(v - 1).ok()

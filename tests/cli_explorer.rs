@@ -295,3 +295,48 @@ fn an_add_killed_at_random_moments_leaves_the_old_or_the_new_index() {
         }
     }
 }
+
+#[test]
+fn the_memory_bound_is_memory_mb_and_too_little_is_refused_by_that_name() {
+    let base = temp_dir("cli-explorer-memory");
+    let lichess = fixture("lichess_db_100k.pgn");
+    // `--memory-mb`, and the older `--memory` still accepted: the same index.
+    let mut counted = Vec::new();
+    for (flag, name) in [("--memory-mb", "a.explorer"), ("--memory", "b.explorer")] {
+        let dir = base.join(name);
+        let (code, stdout, stderr) = hastings(&[
+            "explorer",
+            "make",
+            path(&lichess),
+            "-o",
+            path(&dir),
+            flag,
+            "32",
+        ]);
+        assert_eq!(code, 0, "{flag}: {stdout}{stderr}");
+        counted.push(games(&dir));
+    }
+    assert!(counted[0].0 > 0 && counted[0] == counted[1], "{counted:?}");
+    let dir = base.join("c.explorer");
+    let (code, _, stderr) = hastings(&[
+        "explorer",
+        "make",
+        path(&lichess),
+        "-o",
+        path(&dir),
+        "--memory-mb",
+        "8",
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("--memory-mb 8 MB is too little"),
+        "{stderr}"
+    );
+    assert!(!dir.exists(), "a refused make leaves no folder");
+    // The default is the explorer's own, shown by --help.
+    let (_, help, _) = hastings(&["explorer", "make", "--help"]);
+    assert!(
+        help.contains("--memory-mb <MB>") && help.contains("[default: 256]"),
+        "{help}"
+    );
+}

@@ -456,6 +456,20 @@ fn an_index_of_an_older_format_asks_to_be_made_again() {
             "{err}"
         );
     }
+    // Format 3 had checksums (its header's is valid) and byte-aligned records.
+    let mut three = bytes.clone();
+    three[8..12].copy_from_slice(&3u32.to_le_bytes());
+    three[12..16].fill(0);
+    let sum = crc32c::crc32c(&three[..64]);
+    three[12..16].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(&segment, &three).unwrap();
+    let err = ExplorerIndex::open(&dir).unwrap_err().to_string();
+    assert!(
+        err.contains("explorer format 3, made by an earlier Hastings")
+            && err.contains("explorer make")
+            && !err.contains("damaged"),
+        "{err}"
+    );
     // A version damaged in a segment of this format is damage, not an old format.
     let mut flipped = bytes.clone();
     flipped[8] ^= 1;

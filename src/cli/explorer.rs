@@ -14,9 +14,9 @@ use super::book::looked_up;
 use super::progress_bar as job;
 use crate::book::explorer::{DEFAULT_EXPLORER_PLIES, ExplorerFilter, MoveStats};
 use crate::workspace::explorer::{
-    BuildOptions, BuildReport, ExplorerIndex, MakeOptions, add_to_explorer, make_explorer,
+    BuildOptions, BuildReport, DEFAULT_EXPLORER_MEMORY_MB, ExplorerIndex, MakeOptions,
+    add_to_explorer, make_explorer,
 };
-use crate::workspace::polyglot_make::DEFAULT_MEMORY_MB;
 
 /// `hastings explorer …`.
 #[derive(Debug, Subcommand)]
@@ -33,7 +33,7 @@ pub enum ExplorerCommand {
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// The memory bound in MB; counts beyond it spill to temporary files in the index.
-    #[arg(long, value_name = "MB", default_value_t = DEFAULT_MEMORY_MB)]
+    #[arg(long = "memory-mb", visible_alias = "memory", value_name = "MB", default_value_t = DEFAULT_EXPLORER_MEMORY_MB)]
     pub memory: usize,
     /// Worker threads; 0 for one per core.
     #[arg(long, value_name = "N", default_value_t = 0)]

@@ -12,7 +12,6 @@
 //! text       one line per game: white TAB black TAB source TAB number
 //! ```
 
-use std::io::{self, Write};
 use std::ops::Range;
 
 use shakmaty::{Color, KnownOutcome};
@@ -68,7 +67,7 @@ impl GameEntry {
     }
 
     /// The facts kept in fixed width.
-    fn facts(&self) -> GameFacts {
+    pub(super) fn facts(&self) -> GameFacts {
         GameFacts {
             year: self.year.unwrap_or(0),
             rating: self.rating.unwrap_or(0),
@@ -133,6 +132,16 @@ pub(super) struct GameFacts {
 impl GameFacts {
     /// Bytes a game's facts take.
     pub const BYTES: usize = 8;
+
+    /// The facts of `game`, as its [`GameEntry::of_game`] keeps them.
+    pub fn of_game(game: &ExplorerGame) -> GameFacts {
+        GameFacts {
+            year: game.year.unwrap_or(0),
+            rating: game.rating().unwrap_or(0),
+            cell: Cell::new(game.band(), game.speed),
+            outcome: game.outcome,
+        }
+    }
 
     /// The facts as stored.
     pub fn to_bytes(self) -> [u8; GameFacts::BYTES] {
@@ -208,65 +217,6 @@ impl GameFacts {
                 game,
             },
         }
-    }
-}
-
-/// The games of a segment being written, compact in memory (about 16 bytes a game
-/// and its line).
-#[derive(Debug, Default)]
-pub(super) struct GameTable {
-    facts: Vec<GameFacts>,
-    text: String,
-    ends: Vec<u64>,
-}
-
-impl GameTable {
-    /// Adds the next game.
-    pub fn push(&mut self, game: &GameEntry) {
-        self.facts.push(game.facts());
-        self.text.push_str(&game.to_line());
-        self.ends.push(self.text.len() as u64);
-    }
-
-    /// Games held.
-    pub fn len(&self) -> u64 {
-        self.facts.len() as u64
-    }
-
-    /// Game `n`'s facts.
-    pub fn facts(&self, n: u64) -> Option<GameFacts> {
-        self.facts.get(usize::try_from(n).ok()?).copied()
-    }
-
-    /// Writes the table as a segment keeps it, with its checksums; returns the bytes
-    /// written.
-    pub fn write(&self, out: &mut impl Write) -> io::Result<u64> {
-        let mut written = 0u64;
-        let mut put = |out: &mut dyn Write, bytes: &[u8]| {
-            written += bytes.len() as u64;
-            out.write_all(bytes)
-        };
-        let facts: Vec<u8> = self.facts.iter().flat_map(|f| f.to_bytes()).collect();
-        put(out, &facts)?;
-        for page in facts.chunks(FACTS_PAGE as usize * GameFacts::BYTES) {
-            put(out, &crc(page).to_le_bytes())?;
-        }
-        let offsets: Vec<u8> = std::iter::once(0u64)
-            .chain(self.ends.iter().copied())
-            .flat_map(u64::to_le_bytes)
-            .collect();
-        put(out, &offsets)?;
-        for page in 0..pages(self.len(), LINES_PAGE) {
-            let games = page_entries(page, LINES_PAGE, self.len());
-            let bounds = slice(&offsets, 8 * games.start..8 * (games.end + 1));
-            let start = read_u64(&offsets, 8 * games.start).unwrap_or(0);
-            let end = read_u64(&offsets, 8 * games.end).unwrap_or(0);
-            let lines = slice(self.text.as_bytes(), start..end);
-            let sum = crc_append(crc(bounds.unwrap_or_default()), lines.unwrap_or_default());
-            put(out, &sum.to_le_bytes())?;
-        }
-        put(out, self.text.as_bytes())?;
-        Ok(written)
     }
 }
 

@@ -12,12 +12,13 @@
 //! memory until the segment is written.
 
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use rustc_hash::FxHashMap;
 
-use super::games::{GameEntry, GameTable};
+use super::game_table::GameTable;
+use super::games::{GameFacts, clean_name};
 use super::manifest::{Manifest, SegmentInfo, sync_dir};
 use super::segment::Segment;
 use super::segment_writer::SegmentWriter;
@@ -33,6 +34,8 @@ use crate::workspace::chunks::{Chunk, ChunkedError, MakePlan, PlanError, process
 use crate::workspace::polyglot_make::{MIN_MEMORY_MB, MakeIssue};
 use crate::workspace::runs::{RunDir, RunFile, merge_down, read_run, write_run};
 
+/// The memory bound of an explorer build by default, in MB.
+pub const DEFAULT_EXPLORER_MEMORY_MB: usize = 256;
 /// Spilled runs merged at once.
 const MERGE_WIDTH: usize = 128;
 /// The read buffer of one spilled run in the merge.
@@ -57,7 +60,7 @@ pub struct BuildOptions {
 impl Default for BuildOptions {
     fn default() -> BuildOptions {
         BuildOptions {
-            memory_mb: crate::workspace::polyglot_make::DEFAULT_MEMORY_MB,
+            memory_mb: DEFAULT_EXPLORER_MEMORY_MB,
             threads: 0,
             map_capacity: None,
             chunk_bytes: None,
@@ -176,7 +179,8 @@ pub(super) fn write_segment(
             in_memory.push(o.last);
         }
     }
-    let (games, first_game) = collect_games(&mut report, chunks, inputs);
+    let (mut games, first_game) = collect_games(&mut report, chunks, inputs, &run_dir)
+        .map_err(|(path, source)| ExplorerError::Io { path, source })?;
     if report.counted == 0 {
         return Err(ExplorerError::NoGames {
             inputs: inputs.to_vec(),
@@ -222,7 +226,7 @@ pub(super) fn write_segment(
         })
         .collect();
     let records = merge_runs(runs).map(|r| r.map(renumber));
-    let info = write_records(dir, name, records, &games, sources)?;
+    let info = write_records(dir, name, records, &mut games, sources)?;
     report.records = info.records;
     report.segment_bytes = info.bytes;
     Ok((info, report))
@@ -234,7 +238,7 @@ pub(super) fn write_records(
     dir: &Path,
     name: &str,
     records: impl Iterator<Item = io::Result<ExplorerRecord>>,
-    games: &GameTable,
+    games: &mut GameTable,
     sources: Vec<String>,
 ) -> Result<SegmentInfo, ExplorerError> {
     let path = dir.join(name);
@@ -304,7 +308,10 @@ pub(super) fn merge_segments(
         for n in 0..segment.games() {
             let mut entry = segment.game(n)?;
             entry.source += first_source;
-            games.push(&entry);
+            games.push(&entry).map_err(|source| ExplorerError::Io {
+                path: dir.to_owned(),
+                source,
+            })?;
         }
         sources.extend(info.sources.iter().cloned());
         runs.push(segment.iter_records().map(move |r| {
@@ -315,21 +322,24 @@ pub(super) fn merge_segments(
             .map_err(io::Error::other)
         }));
     }
-    write_records(dir, name, merge_runs(runs), &games, sources)
+    write_records(dir, name, merge_runs(runs), &mut games, sources)
 }
 
 /// Adds the chunks' reports up in reading order (numbering games within each file)
-/// and gives the table of counted games and, per chunk, the table index of its first
-/// counted game.
+/// and gives the table of counted games (its lines in a file of `run_dir`) and, per
+/// chunk, the table index of its first counted game.
 fn collect_games(
     report: &mut BuildReport,
     mut chunks: Vec<ChunkOutput>,
     inputs: &[PathBuf],
-) -> (GameTable, Vec<u64>) {
+    run_dir: &RunDir,
+) -> Result<(GameTable, Vec<u64>), (PathBuf, io::Error)> {
     chunks.sort_by_key(|c| c.seq);
     let mut games_before = vec![0u64; inputs.len()];
-    let mut table = GameTable::default();
+    let table_path = run_dir.file("games");
+    let mut table = GameTable::spilled(&table_path).map_err(|e| (table_path.clone(), e))?;
     let mut first_game = vec![0u64; chunks.last().map_or(0, |c| c.seq + 1)];
+    let mut line = Vec::new();
     for chunk in chunks {
         let before = games_before.get(chunk.file).copied().unwrap_or(0);
         if let Some(slot) = games_before.get_mut(chunk.file) {
@@ -360,12 +370,24 @@ fn collect_games(
                         }
                     }),
             );
-        for mut game in chunk.games {
-            game.number += before;
-            table.push(&game);
+        let names_path = chunk.names;
+        let at = |e| (names_path.clone(), e);
+        let mut names = io::BufReader::new(fs::File::open(&names_path).map_err(at)?);
+        for (facts, number) in chunk.games {
+            line.clear();
+            io::BufRead::read_until(&mut names, b'\n', &mut line).map_err(at)?;
+            if line.pop() != Some(b'\n') {
+                return Err(at(io::ErrorKind::UnexpectedEof.into()));
+            }
+            line.extend_from_slice((before + number).to_string().as_bytes());
+            table
+                .push_line(facts, &line)
+                .map_err(|e| (table_path.clone(), e))?;
         }
+        drop(names);
+        let _ = fs::remove_file(&names_path);
     }
-    (table, first_game)
+    Ok((table, first_game))
 }
 
 /// What one chunk gave.
@@ -374,7 +396,11 @@ struct ChunkOutput {
     seq: usize,
     file: usize,
     report: GamesReport,
-    games: Vec<GameEntry>,
+    /// Each counted game's facts and number in the chunk.
+    games: Vec<(GameFacts, u64)>,
+    /// The file of their lines but the numbers (`white TAB black TAB source TAB`, one
+    /// a line).
+    names: PathBuf,
 }
 
 /// What one worker gives back.
@@ -410,12 +436,21 @@ impl Worker<'_> {
             chunk: 0,
             file: 0,
             games: Vec::new(),
+            names: None,
             partitions: Vec::new(),
         };
         let mut chunks = Vec::new();
         while let Some(chunk) = next() {
             sink.chunk = chunk.seq;
             sink.file = chunk.file;
+            let names_path = self.run_dir.file(&format!("games-{}", chunk.seq));
+            let io_err = |source| ExplorerError::Io {
+                path: names_path.clone(),
+                source,
+            };
+            sink.names = Some(io::BufWriter::new(
+                fs::File::create(&names_path).map_err(io_err)?,
+            ));
             let report = read_explorer_games(&chunk.bytes[..], self.max_plies, &mut sink).map_err(
                 |source| ExplorerError::Io {
                     path: PathBuf::from(format!("chunk {}", chunk.seq)),
@@ -425,6 +460,9 @@ impl Worker<'_> {
             if let Some((path, source)) = sink.error.take() {
                 return Err(ExplorerError::Io { path, source });
             }
+            if let Some(names) = sink.names.take() {
+                names.into_inner().map_err(|e| io_err(e.into_error()))?;
+            }
             self.progress.advance(chunk.bytes.len() as u64);
             self.progress.add_items(report.games.games);
             chunks.push(ChunkOutput {
@@ -432,6 +470,7 @@ impl Worker<'_> {
                 file: chunk.file,
                 report: report.games,
                 games: std::mem::take(&mut sink.games),
+                names: names_path,
             });
         }
         let last = sink.take_run();
@@ -456,7 +495,9 @@ struct Counter<'a> {
     error: Option<(PathBuf, io::Error)>,
     chunk: usize,
     file: usize,
-    games: Vec<GameEntry>,
+    games: Vec<(GameFacts, u64)>,
+    /// The chunk's file of names (see [`ChunkOutput::names`]).
+    names: Option<io::BufWriter<fs::File>>,
     partitions: Vec<crate::book::explorer::Partition>,
 }
 
@@ -513,7 +554,20 @@ impl Counter<'_> {
 impl GameSink for Counter<'_> {
     fn game(&mut self, game: &ExplorerGame, positions: &[(u64, RawMove)]) {
         let game_ref = ((self.chunk as u64) << 32) | self.games.len() as u64;
-        self.games.push(GameEntry::of_game(game, self.file));
+        if let Some(names) = &mut self.names {
+            let written = writeln!(
+                names,
+                "{}\t{}\t{}\t",
+                clean_name(&game.white),
+                clean_name(&game.black),
+                self.file
+            );
+            if let Err(e) = written {
+                self.names = None;
+                self.error = Some((self.run_dir.file(&format!("games-{}", self.chunk)), e));
+            }
+        }
+        self.games.push((GameFacts::of_game(game), game.number));
         let mut partitions = std::mem::take(&mut self.partitions);
         self.players.partitions(game, &mut partitions);
         for r in ExplorerRecord::of_game(game, positions, &partitions, game_ref) {

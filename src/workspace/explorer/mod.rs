@@ -30,8 +30,11 @@
 //! `HASTINGS_EXPLORER_FAIL_AT=<point>` makes the write fail there as a full disk
 //! would (every point but `manifest-renamed`, which follows the commit).
 
+mod bits;
+mod block;
 mod checksum;
 mod counts;
+mod game_table;
 mod games;
 mod lock;
 mod make;
@@ -51,7 +54,7 @@ pub use counts::FilteredExplorer;
 pub use games::GameEntry;
 use games::clean_name;
 pub use lock::LOCK_FILE;
-pub use make::{BuildOptions, BuildReport};
+pub use make::{BuildOptions, BuildReport, DEFAULT_EXPLORER_MEMORY_MB};
 pub use manifest::{MANIFEST, Manifest, SegmentInfo};
 pub use segment::{Segment, SegmentError};
 pub use write::{add_to_explorer, make_explorer};
@@ -72,7 +75,7 @@ pub enum ExplorerError {
     NoInput,
     /// The memory bound is too small.
     #[error(
-        "--memory {mb} MB is too little: at least {} MB",
+        "--memory-mb {mb} MB is too little: at least {} MB",
         crate::workspace::polyglot_make::MIN_MEMORY_MB
     )]
     TooLittleMemory {

@@ -39,18 +39,19 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use thiserror::Error;
 
+use super::block;
 use super::checksum::{
     CRC_BYTES, INDEX_PAGE, crc, mismatch, page_entries, pages, read_u32, read_u64, slice,
 };
-use super::games::{GameEntry, GameFacts, TableLayout};
-use crate::book::explorer::{BestGame, Cell, ExplorerRecord, Partition, PositionTally, Tally};
-use crate::book::polyglot::RawMove;
+use super::games::{GameEntry, TableLayout};
+use crate::book::explorer::{ExplorerRecord, PositionTally};
 
 const MAGIC: &[u8; 8] = b"HSTEXPL1";
-/// The format: 3 keeps a CRC32C per block, index page and page of games (2, before
-/// 2026-11-28, had no checksums; 1 had every record in the general form and the games
-/// as text lines).
-const VERSION: u32 = 3;
+/// The format: 4 bit-packs each block's records with the block's own widths
+/// (`block.rs`); 3 (2026-11-28) kept a CRC32C per block, index page and page of games
+/// with byte-aligned records; 2 had no checksums; 1 had every record in the general
+/// form and the games as text lines.
+const VERSION: u32 = 4;
 /// Bytes of the header.
 pub(super) const HEADER: usize = 64;
 /// Records per block.
@@ -88,13 +89,6 @@ pub enum SegmentError {
         reason: String,
     },
 }
-
-/// Record byte: a record of one game.
-pub(super) const SINGLE: u8 = 0x10;
-/// Record byte: a partition byte follows.
-pub(super) const HAS_PARTITION: u8 = 0x20;
-/// Record byte: the bits for the key difference's length.
-const KEY_BYTES: u8 = 0x0f;
 
 /// Where the header keeps its checksum.
 const HEADER_CRC: std::ops::Range<usize> = 12..16;
@@ -188,15 +182,19 @@ impl Segment {
         let version = read_u32(&map, 8).unwrap_or(0);
         let stored = read_u32(&map, HEADER_CRC.start as u64).unwrap_or(0);
         // Formats before 3 had no checksums: their checksum field is zero.
-        if version < VERSION && stored == 0 {
-            return Err(SegmentError::OldFormat {
-                path: path.to_owned(),
-                version,
-            });
+        let old = SegmentError::OldFormat {
+            path: path.to_owned(),
+            version,
+        };
+        if version < 3 && stored == 0 {
+            return Err(old);
         }
         let found = header_crc(&map);
         if found != stored {
             return Err(corrupt(mismatch("its header", stored, found)));
+        }
+        if version < VERSION {
+            return Err(old);
         }
         if version != VERSION {
             return Err(corrupt(format!(
@@ -416,7 +414,7 @@ impl Segment {
         only: Option<u64>,
         f: impl FnMut(&ExplorerRecord),
     ) -> Result<bool, SegmentError> {
-        decode_block(bytes, first, only, |n| self.table.facts(&self.map, n), f)
+        block::decode_block(bytes, first, only, |n| self.table.facts(&self.map, n), f)
             .map_err(|reason| self.corrupt(format!("block {i}: {reason}")))
     }
 
@@ -430,153 +428,5 @@ impl Segment {
         self.table
             .entry(&self.map, n)
             .map_err(|reason| self.corrupt(reason))
-    }
-}
-
-/// Decodes the records `bytes` of a block whose first key is `first` and gives `f`
-/// its records, or only those of position `only`; `facts` gives a game's facts for
-/// records of one game. Returns whether the block goes past `only` (then the position
-/// has no records further on). Every read is bounds-checked: any bytes give records
-/// or the reason they cannot be read, never a panic.
-pub(super) fn decode_block(
-    bytes: &[u8],
-    first: u64,
-    only: Option<u64>,
-    facts: impl Fn(u64) -> Result<GameFacts, String>,
-    mut f: impl FnMut(&ExplorerRecord),
-) -> Result<bool, String> {
-    let cut = || "a record is cut short".to_owned();
-    let mut at = 0usize;
-    let mut key = first;
-    while let Some(&flags) = bytes.get(at) {
-        at += 1;
-        let key_bytes = usize::from(flags & KEY_BYTES);
-        if key_bytes > 8 || flags & !(KEY_BYTES | SINGLE | HAS_PARTITION) != 0 {
-            return Err(format!("a record starts with {flags:#04x}"));
-        }
-        let mut delta = [0u8; 8];
-        delta[..key_bytes].copy_from_slice(bytes.get(at..at + key_bytes).ok_or_else(cut)?);
-        at += key_bytes;
-        key = key.wrapping_add(u64::from_le_bytes(delta));
-        let partition = if flags & HAS_PARTITION != 0 {
-            at += 1;
-            Partition(*bytes.get(at - 1).ok_or_else(cut)?)
-        } else {
-            Partition::ALL
-        };
-        let narrow =
-            |v: u64, what: &str| u32::try_from(v).map_err(|_| format!("{what} {v} is too large"));
-        let raw_move = RawMove(narrow(take(bytes, &mut at).ok_or_else(cut)?, "move")? as u16);
-        let wanted = only.is_none_or(|only| only == key);
-        if only.is_some_and(|only| key > only) {
-            return Ok(true);
-        }
-        let record = if flags & SINGLE != 0 {
-            let game = take(bytes, &mut at).ok_or_else(cut)?;
-            if !wanted {
-                continue;
-            }
-            facts(game)?.record(key, partition, raw_move, game)
-        } else {
-            let mut field = || take(bytes, &mut at).ok_or_else(cut);
-            let [
-                cell,
-                year,
-                white,
-                draws,
-                black,
-                rating_sum,
-                best_rating,
-                best_game,
-            ] = [
-                field()?,
-                field()?,
-                field()?,
-                field()?,
-                field()?,
-                field()?,
-                field()?,
-                field()?,
-            ];
-            ExplorerRecord {
-                key,
-                partition,
-                raw_move,
-                cell: Cell(narrow(cell, "cell")? as u8),
-                year: narrow(year, "year")? as u16,
-                tally: Tally {
-                    white: narrow(white, "count")?,
-                    draws: narrow(draws, "count")?,
-                    black: narrow(black, "count")?,
-                    rating_sum,
-                },
-                best: BestGame {
-                    rating: narrow(best_rating, "rating")? as u16,
-                    game: best_game,
-                },
-            }
-        };
-        if wanted {
-            f(&record);
-        }
-    }
-    Ok(false)
-}
-
-fn take(bytes: &[u8], at: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let byte = *bytes.get(*at)?;
-        *at += 1;
-        v |= u64::from(byte & 0x7f) << shift;
-        if byte & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::book::explorer::{RatingBand, Speed};
-    use proptest::prelude::*;
-    use shakmaty::KnownOutcome;
-
-    proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: 1024,
-            failure_persistence: None,
-            rng_seed: proptest::test_runner::RngSeed::Fixed(39),
-            ..ProptestConfig::default()
-        })]
-
-        /// The decoder past the checksums: any bytes give records or a reason, never
-        /// a panic, and records only of the position asked for.
-        #[test]
-        fn any_bytes_decode_or_fail_without_a_panic(
-            bytes in prop::collection::vec(any::<u8>(), 0..700),
-            first: u64,
-            only: Option<u64>,
-            games in 0u64..4,
-        ) {
-            let facts = |n: u64| {
-                if n < games {
-                    Ok(GameFacts {
-                        year: 2020,
-                        rating: 2000,
-                        cell: Cell::new(RatingBand::from_mean(2000), Speed::Blitz),
-                        outcome: KnownOutcome::Draw,
-                    })
-                } else {
-                    Err(format!("game {n} is past the table"))
-                }
-            };
-            let mut keys = Vec::new();
-            let _ = decode_block(&bytes, first, only, facts, |r| keys.push(r.key));
-            if let Some(only) = only {
-                prop_assert!(keys.iter().all(|&k| k == only));
-            }
-        }
     }
 }

@@ -6,27 +6,25 @@ use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
-use super::checksum::{INDEX_PAGE, crc, crc_append};
-use super::games::GameTable;
-use super::segment::{BLOCK_RECORDS, HAS_PARTITION, HEADER, SINGLE, header_bytes};
-use crate::book::explorer::{ExplorerRecord, Partition};
+use super::block::encode_block;
+use super::checksum::{INDEX_PAGE, crc};
+use super::game_table::GameTable;
+use super::segment::{BLOCK_RECORDS, HEADER, header_bytes};
+use crate::book::explorer::ExplorerRecord;
 
 /// Writes a segment: records in sort order (each sort key once), then the games.
 pub(super) struct SegmentWriter<'g> {
     out: BufWriter<File>,
-    games: &'g GameTable,
+    games: &'g mut GameTable,
     records: u64,
     index: Vec<(u64, u64)>,
-    in_block: usize,
-    block_crc: u32,
-    previous_key: u64,
+    block: Vec<(ExplorerRecord, bool)>,
     at: u64,
-    buf: Vec<u8>,
 }
 
 impl<'g> SegmentWriter<'g> {
     /// Starts the segment file `path` (created, or truncated) for records of `games`.
-    pub fn create(path: &Path, games: &'g GameTable) -> io::Result<SegmentWriter<'g>> {
+    pub fn create(path: &Path, games: &'g mut GameTable) -> io::Result<SegmentWriter<'g>> {
         let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
         out.write_all(&[0u8; HEADER])?;
         Ok(SegmentWriter {
@@ -34,68 +32,35 @@ impl<'g> SegmentWriter<'g> {
             games,
             records: 0,
             index: Vec::new(),
-            in_block: 0,
-            block_crc: 0,
-            previous_key: 0,
+            block: Vec::with_capacity(BLOCK_RECORDS),
             at: HEADER as u64,
-            buf: Vec::with_capacity(64),
         })
     }
 
-    /// Ends the block being written with its checksum.
+    /// Writes the block of the records held, then its checksum.
     fn end_block(&mut self) -> io::Result<()> {
-        self.out.write_all(&self.block_crc.to_le_bytes())?;
-        self.at += 4;
-        self.in_block = 0;
-        self.block_crc = 0;
+        let Some((first, _)) = self.block.first() else {
+            return Ok(());
+        };
+        self.index.push((first.key, self.at));
+        let bytes = encode_block(&self.block);
+        self.out.write_all(&bytes)?;
+        self.out.write_all(&crc(&bytes).to_le_bytes())?;
+        self.at += bytes.len() as u64 + 4;
+        self.block.clear();
         Ok(())
     }
 
     /// Adds the next record (records come sorted by key).
     pub fn push(&mut self, r: &ExplorerRecord) -> io::Result<()> {
-        if self.in_block == BLOCK_RECORDS {
+        if self.block.len() == BLOCK_RECORDS {
             self.end_block()?;
-        }
-        if self.in_block == 0 {
-            self.index.push((r.key, self.at));
-            self.previous_key = r.key;
         }
         let single = self
             .games
             .facts(r.best.game)
             .is_some_and(|f| f.is_record_of(r));
-        let delta = r.key.wrapping_sub(self.previous_key);
-        let key_bytes = (64 - delta.leading_zeros()).div_ceil(8) as usize;
-        let mut first = key_bytes as u8;
-        if single {
-            first |= SINGLE;
-        }
-        if r.partition != Partition::ALL {
-            first |= HAS_PARTITION;
-        }
-        let buf = &mut self.buf;
-        buf.clear();
-        buf.push(first);
-        buf.extend_from_slice(&delta.to_le_bytes()[..key_bytes]);
-        if r.partition != Partition::ALL {
-            buf.push(r.partition.0);
-        }
-        put(buf, u64::from(r.raw_move.0));
-        if !single {
-            put(buf, u64::from(r.cell.0));
-            put(buf, u64::from(r.year));
-            put(buf, u64::from(r.tally.white));
-            put(buf, u64::from(r.tally.draws));
-            put(buf, u64::from(r.tally.black));
-            put(buf, r.tally.rating_sum);
-            put(buf, u64::from(r.best.rating));
-        }
-        put(buf, r.best.game);
-        self.out.write_all(buf)?;
-        self.block_crc = crc_append(self.block_crc, buf);
-        self.at += buf.len() as u64;
-        self.previous_key = r.key;
-        self.in_block += 1;
+        self.block.push((*r, single));
         self.records += 1;
         Ok(())
     }
@@ -103,9 +68,7 @@ impl<'g> SegmentWriter<'g> {
     /// Writes the last block's checksum, the index, the games, the header, and syncs
     /// the file. Returns the records and the file's length.
     pub fn finish(mut self) -> io::Result<(u64, u64)> {
-        if self.in_block > 0 {
-            self.end_block()?;
-        }
+        self.end_block()?;
         let index_offset = self.at;
         let index: Vec<u8> = self
             .index
@@ -134,17 +97,5 @@ impl<'g> SegmentWriter<'g> {
         file.write_all(&header)?;
         file.sync_all()?;
         Ok((self.records, len))
-    }
-}
-
-fn put(buf: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            buf.push(byte);
-            return;
-        }
-        buf.push(byte | 0x80);
     }
 }

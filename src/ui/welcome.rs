@@ -25,6 +25,8 @@ pub(super) struct Welcome {
     /// The side the learner plays (the side their repertoire is for).
     pub(super) learner: Color,
     pub(super) drill: Drill,
+    /// Stockfish is not installed: the window says how to get it.
+    pub(super) no_stockfish: bool,
 }
 
 impl Default for Welcome {
@@ -32,9 +34,19 @@ impl Default for Welcome {
         Welcome {
             learner: Color::White,
             drill: Drill::BuiltIn,
+            no_stockfish: crate::engine::discover::stockfish().is_none(),
         }
     }
 }
+
+/// The one line a first start without Stockfish shows.
+pub(super) const NO_STOCKFISH: &str = if cfg!(target_os = "linux") {
+    "Stockfish is not installed (sudo apt install stockfish): the built-in engine judges \
+     your moves and plays on meanwhile."
+} else {
+    "Stockfish is not installed (stockfishchess.org): the built-in engine judges your \
+     moves and plays on meanwhile."
+};
 
 /// What the window asks for when it closes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +116,10 @@ pub(super) fn welcome_ui(
                     )
                     .wrap(),
                 );
+            }
+            if form.no_stockfish {
+                ui.add_space(6.0);
+                ui.add(egui::Label::new(RichText::new(NO_STOCKFISH).small()).wrap());
             }
             ui.add_space(8.0);
             ui.horizontal(|ui| {

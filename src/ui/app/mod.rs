@@ -98,6 +98,8 @@ pub struct TrainerApp {
     pub(super) welcome: Option<Welcome>,
     /// What is being typed in the Repertoire tab.
     pub(super) repertoire_form: RepertoireForm,
+    /// Help → About Hastings.
+    pub(super) about: super::about::About,
 }
 
 impl TrainerApp {
@@ -237,6 +239,7 @@ impl TrainerApp {
             settings_notice: None,
             welcome: None,
             repertoire_form: RepertoireForm::default(),
+            about: super::about::About::default(),
         }
     }
 
@@ -498,7 +501,7 @@ impl TrainerApp {
         let window = ui.available_size();
         let open_enabled = self.is_enabled(Action::Open);
         egui::Panel::top("hastings_top").show(ui, |ui| {
-            top_bar::top_bar_ui(ui, &self.coach, open_enabled, commands);
+            top_bar::top_bar_ui(ui, &self.coach, open_enabled, &mut self.about, commands);
         });
         let panels = self.coach.settings().panels;
         if panels.side {
@@ -606,6 +609,11 @@ impl TrainerApp {
         {
             self.settings_notice = None;
         }
+        super::about::about_window_ui(
+            &ctx,
+            &mut self.about,
+            crate::workspace::data_dir::data_dir().as_deref(),
+        );
         import_report::drop_overlay_ui(&ctx);
     }
 

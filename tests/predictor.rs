@@ -188,7 +188,10 @@ fn winograd_weights_are_made_on_the_first_large_batch_and_change_nothing() {
     let (mut one, mut batch) = (Vec::new(), Vec::new());
     lazy.forward(&boards[..1], &mut scratch, &mut one);
     lazy.forward(&boards[1..8], &mut scratch, &mut one);
-    assert!(!lazy.winograd_weights_made(), "im2col batches need no Winograd weights");
+    assert!(
+        !lazy.winograd_weights_made(),
+        "im2col batches need no Winograd weights"
+    );
     let made = Predictor::shipped().unwrap();
     let made = made.network();
     made.forward(&boards[100..164], &mut scratch, &mut batch);

@@ -67,7 +67,10 @@ fn find_command(bytes: &[u8]) -> Option<usize> {
 /// usual space around a command) is seen without decoding.
 fn push_words(words: &mut String, bytes: &[u8]) {
     // `char::is_whitespace` on ASCII: space and U+0009..U+000D.
-    if bytes.iter().all(|&b| b == b' ' || (b'\t'..=b'\r').contains(&b)) {
+    if bytes
+        .iter()
+        .all(|&b| b == b' ' || (b'\t'..=b'\r').contains(&b))
+    {
         return;
     }
     for word in String::from_utf8_lossy(bytes).split_whitespace() {
@@ -323,7 +326,12 @@ mod tests {
         let mut kept = 0;
         for comment in &comments {
             let note = parse_comment(comment);
-            assert_eq!(note, decoded_parse(comment), "{:?}", String::from_utf8_lossy(comment));
+            assert_eq!(
+                note,
+                decoded_parse(comment),
+                "{:?}",
+                String::from_utf8_lossy(comment)
+            );
             kept += usize::from(note.is_some());
         }
         assert!(kept > 10, "{kept} comments kept");

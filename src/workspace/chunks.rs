@@ -100,6 +100,27 @@ impl MakePlan {
     }
 }
 
+/// The smallest chunk [`MakePlan::fit_chunks_to_input`] cuts.
+const MIN_FITTED_CHUNK: usize = 64 << 10;
+
+/// Chunks per worker that [`MakePlan::fit_chunks_to_input`] cuts a small input into.
+const FITTED_CHUNKS_PER_WORKER: u64 = 4;
+
+impl MakePlan {
+    /// Cuts a small input into chunks sized to it (about [`FITTED_CHUNKS_PER_WORKER`]
+    /// per worker, at least 64 KB) instead of chunks of `memory / 64`: the
+    /// `(2 × threads + 1)` chunks in flight then take about what the input holds, so
+    /// that a small file costs a small amount of memory. A large input keeps the chunks
+    /// the memory bound gives; the work memory left to each worker is unchanged.
+    pub(crate) fn fit_chunks_to_input(&mut self) {
+        let per_chunk = self.total / (self.threads.max(1) as u64 * FITTED_CHUNKS_PER_WORKER);
+        let fitted = usize::try_from(per_chunk)
+            .unwrap_or(usize::MAX)
+            .max(MIN_FITTED_CHUNK);
+        self.chunk_bytes = self.chunk_bytes.min(fitted);
+    }
+}
+
 /// A chunk that finds no game start grows up to this size before it is cut anyway (a
 /// single game this long is cut, and its rest read as a broken game).
 pub(crate) const MAX_CHUNK_GROWTH: usize = 64 << 20;
@@ -275,6 +296,39 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A small input is cut into chunks sized to it, so that the chunks in flight take
+    /// about what it holds; a large one (a sparse file of 4 GB) keeps the memory
+    /// bound's chunks of 8 MB.
+    #[test]
+    fn chunks_are_sized_to_a_small_input() {
+        let fixture =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/twic1599_100k.pgn");
+        let mut plan = MakePlan::new(&[fixture], 512, 32, 2, None).unwrap();
+        assert_eq!(plan.chunk_bytes, 8 << 20);
+        let total = usize::try_from(plan.total).unwrap();
+        let per_worker = plan.per_worker;
+        plan.fit_chunks_to_input();
+        assert_eq!(plan.chunk_bytes, MIN_FITTED_CHUNK.max(total / 8));
+        assert!(
+            5 * plan.chunk_bytes <= 5 * MIN_FITTED_CHUNK + 2 * total,
+            "{plan:?}"
+        );
+        assert_eq!(plan.per_worker, per_worker);
+
+        let dir = std::env::temp_dir().join(format!("hastings-chunks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("big.pgn");
+        File::create(&big).unwrap().set_len(4 << 30).unwrap();
+        let mut plan = MakePlan::new(&[big], 512, 32, 2, None).unwrap();
+        plan.fit_chunks_to_input();
+        assert_eq!(plan.chunk_bytes, 8 << 20);
+        // Smaller chunks stay as they are.
+        let mut plan = MakePlan::new(&[dir.join("big.pgn")], 512, 32, 2, Some(4096)).unwrap();
+        plan.fit_chunks_to_input();
+        assert_eq!(plan.chunk_bytes, 4096);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn chunks_hold_whole_games_and_all_the_text() {

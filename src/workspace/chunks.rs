@@ -109,13 +109,21 @@ const MIN_FITTED_CHUNK: usize = 1 << 20;
 const FITTED_CHUNKS_PER_WORKER: u64 = 4;
 
 impl MakePlan {
-    /// Cuts a small input into chunks sized to it (about [`FITTED_CHUNKS_PER_WORKER`]
-    /// per worker, at least 1 MB) instead of chunks of `memory / 64`: the
-    /// `(2 × threads + 1)` chunks in flight then take about what the input holds, so
-    /// that a small file costs a small amount of memory. A large input keeps the chunks
-    /// the memory bound gives; the work memory left to each worker is unchanged.
+    /// Cuts an input smaller than the chunks in flight into chunks sized to it (about
+    /// [`FITTED_CHUNKS_PER_WORKER`] per worker, at least 1 MB) instead of chunks of
+    /// `memory / 64`: the `(2 × threads + 1)` chunks in flight then take about what the
+    /// input holds, so that a small file costs a small amount of memory. A larger input
+    /// keeps the chunks the memory bound gives; the work memory left to each worker is
+    /// unchanged.
     pub(crate) fn fit_chunks_to_input(&mut self) {
-        let per_chunk = self.total / (self.threads.max(1) as u64 * FITTED_CHUNKS_PER_WORKER);
+        let threads = self.threads.max(1) as u64;
+        let in_flight = (2 * threads + 1).saturating_mul(self.chunk_bytes as u64);
+        if self.total >= in_flight {
+            // The chunks in flight hold less than the input: their size is not the
+            // floor (smaller chunks here cost more memory: 164 → 188 MB on 57 MB).
+            return;
+        }
+        let per_chunk = self.total / (threads * FITTED_CHUNKS_PER_WORKER);
         let fitted = usize::try_from(per_chunk)
             .unwrap_or(usize::MAX)
             .max(MIN_FITTED_CHUNK);
@@ -300,8 +308,8 @@ mod tests {
     use super::*;
 
     /// A small input is cut into chunks sized to it, so that the chunks in flight take
-    /// about what it holds; a large one (a sparse file of 4 GB) keeps the memory
-    /// bound's chunks of 8 MB.
+    /// about what it holds; one that the chunks in flight could not hold (sparse files of
+    /// 40 MB and 4 GB) keeps the memory bound's chunks of 8 MB.
     #[test]
     fn chunks_are_sized_to_a_small_input() {
         let fixture =
@@ -325,6 +333,19 @@ mod tests {
         let mut plan = MakePlan::new(&[big], 512, 32, 2, None).unwrap();
         plan.fit_chunks_to_input();
         assert_eq!(plan.chunk_bytes, 8 << 20);
+        // Just more than the five chunks in flight hold: the chunks stay.
+        let medium = dir.join("medium.pgn");
+        File::create(&medium).unwrap().set_len(40 << 20).unwrap();
+        let mut plan = MakePlan::new(&[medium.clone()], 512, 32, 2, None).unwrap();
+        plan.fit_chunks_to_input();
+        assert_eq!(plan.chunk_bytes, 8 << 20);
+        File::create(&medium)
+            .unwrap()
+            .set_len((40 << 20) - 1)
+            .unwrap();
+        let mut plan = MakePlan::new(&[medium], 512, 32, 2, None).unwrap();
+        plan.fit_chunks_to_input();
+        assert_eq!(plan.chunk_bytes, ((40 << 20) - 1) / 8);
         // Smaller chunks stay as they are.
         let mut plan = MakePlan::new(&[dir.join("big.pgn")], 512, 32, 2, Some(4096)).unwrap();
         plan.fit_chunks_to_input();

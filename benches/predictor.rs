@@ -59,7 +59,7 @@ fn bench(c: &mut Criterion) {
     // A cold `predict --fen`: the weights read (the Winograd ones are not made for
     // one position) and one position predicted.
     group.bench_function("load and predict one position", |b| {
-        b.iter(|| predictor().predict(black_box(&positions[7])));
+        b.iter(|| self::predictor().predict(black_box(&positions[7])));
     });
     group.throughput(Throughput::Elements(256));
     group.sample_size(20);

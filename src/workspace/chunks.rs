@@ -336,7 +336,7 @@ mod tests {
         // Just more than the five chunks in flight hold: the chunks stay.
         let medium = dir.join("medium.pgn");
         File::create(&medium).unwrap().set_len(40 << 20).unwrap();
-        let mut plan = MakePlan::new(&[medium.clone()], 512, 32, 2, None).unwrap();
+        let mut plan = MakePlan::new(std::slice::from_ref(&medium), 512, 32, 2, None).unwrap();
         plan.fit_chunks_to_input();
         assert_eq!(plan.chunk_bytes, 8 << 20);
         File::create(&medium)

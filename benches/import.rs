@@ -1,11 +1,13 @@
-//! Importing PGN: the TWIC fixture repeated to more than 10 MB, in games mode.
+//! Importing PGN: the TWIC and lichess fixtures repeated to more than 10 MB, in games and
+//! repertoire mode, lines kept; and the report alone (`hastings import`), which reads no
+//! comment (the lichess file has a clock comment after every move).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // benches may panic
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use hastings::book::pgn::{ImportMode, ImportOptions, read_pgn};
+use hastings::book::pgn::{ImportMode, ImportOptions, check_pgn, read_pgn};
 use hastings::book::{PositionGraph, SourceId};
 
 /// The fixture repeated until the text is at least `bytes` long.
@@ -44,6 +46,9 @@ fn import(c: &mut Criterion) {
                     assert!(import.report.issues.is_empty());
                     black_box(import)
                 })
+            });
+            group.bench_function(format!("{label} {name} mode, 10 MB, report only"), |b| {
+                b.iter(|| black_box(check_pgn(&text[..], &options).unwrap()))
             });
         }
     }

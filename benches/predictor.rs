@@ -56,6 +56,11 @@ fn bench(c: &mut Criterion) {
     group.bench_function("predict (legal moves, softmax), batch 1", |b| {
         b.iter(|| predictor.predict(black_box(&positions[7])));
     });
+    // A cold `predict --fen`: the weights read (the Winograd ones are not made for
+    // one position) and one position predicted.
+    group.bench_function("load and predict one position", |b| {
+        b.iter(|| self::predictor().predict(black_box(&positions[7])));
+    });
     group.throughput(Throughput::Elements(256));
     group.sample_size(20);
     group.bench_function("forward, batch 256", |b| {

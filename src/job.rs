@@ -10,7 +10,8 @@
 //! This module sits in the lowest layer, so that every other one may use it: the
 //! review's optimiser, the trainer's checks, verdicts and play-on games, the workspace's
 //! imports and builds, the coach and the CLI report progress or wake their caller
-//! through it (the book and the engines do not use it).
+//! through it (the book does not use it). The engines' threads wait through
+//! [`first_frame`] for the window's first frame before starting their engine.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -23,6 +24,8 @@
 //! assert_eq!(job.wait()?, 55);
 //! # Ok::<(), hastings::job::JobError>(())
 //! ```
+
+pub mod first_frame;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -175,6 +175,42 @@ fn winograd_and_im2col_give_the_same_logits_at_any_batch_size() {
     assert_eq!(Convolution::for_batch(256), Convolution::Winograd);
 }
 
+/// The Winograd weights are made on the first batch that runs by Winograd, not at
+/// load: a batch of one leaves them unmade, and the logits of a large batch are those of
+/// a network whose weights were made first (by an earlier large batch), bit for bit.
+#[test]
+fn winograd_weights_are_made_on_the_first_large_batch_and_change_nothing() {
+    let boards: Vec<[u64; PLANES]> = random_positions().iter().map(encode_board).collect();
+    let mut scratch = Scratch::default();
+    let lazy = Predictor::shipped().unwrap();
+    let lazy = lazy.network();
+    assert!(!lazy.winograd_weights_made());
+    let (mut one, mut batch) = (Vec::new(), Vec::new());
+    lazy.forward(&boards[..1], &mut scratch, &mut one);
+    lazy.forward(&boards[1..8], &mut scratch, &mut one);
+    assert!(
+        !lazy.winograd_weights_made(),
+        "im2col batches need no Winograd weights"
+    );
+    let made = Predictor::shipped().unwrap();
+    let made = made.network();
+    made.forward(&boards[100..164], &mut scratch, &mut batch);
+    assert!(made.winograd_weights_made());
+    let (mut from_lazy, mut from_made) = (Vec::new(), Vec::new());
+    lazy.forward(&boards[..64], &mut scratch, &mut from_lazy);
+    assert!(lazy.winograd_weights_made());
+    made.forward(&boards[..64], &mut scratch, &mut from_made);
+    assert_eq!(from_lazy, from_made);
+    // A clone made before shares nothing it must not: its weights are made on its own.
+    let fresh = Predictor::shipped().unwrap();
+    let copy = fresh.clone();
+    copy.network()
+        .forward(&boards[..64], &mut scratch, &mut batch);
+    assert!(copy.network().winograd_weights_made());
+    assert!(!fresh.network().winograd_weights_made());
+    assert_eq!(batch, from_made);
+}
+
 #[test]
 fn predict_fen_json_lists_every_legal_move_once() {
     let fen = "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1";

@@ -258,6 +258,8 @@ impl EngineHandle {
         let worker = thread::Builder::new()
             .name("engine worker".into())
             .spawn(move || {
+                // A window's first frame does not wait for the engine's start.
+                crate::job::first_frame::after_first_frame();
                 let current = start(&outbox);
                 wake();
                 work(current, strength, &inbox, &outbox, &*wake);

@@ -121,6 +121,8 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
     };
     let app_outcome = Arc::clone(&outcome);
     let timings = std::env::var_os("HASTINGS_TIMINGS").is_some();
+    // Engines start once the first frame is painted (the app says when).
+    crate::job::first_frame::opening();
     eframe::run_native(
         "Hastings",
         native,

@@ -191,7 +191,7 @@ pub fn make_book(
     options: &MakeOptions,
     progress: &JobProgress,
 ) -> Result<MakeReport, MakeError> {
-    let plan = MakePlan::new(
+    let mut plan = MakePlan::new(
         inputs,
         options.memory_mb,
         MIN_MEMORY_MB,
@@ -205,6 +205,9 @@ pub fn make_book(
         },
         PlanError::Read { path, source } => MakeError::Read { path, source },
     })?;
+    if options.chunk_bytes.is_none() {
+        plan.fit_chunks_to_input();
+    }
     progress.set_total(plan.total);
     let MakePlan {
         files,

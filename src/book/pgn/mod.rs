@@ -315,7 +315,7 @@ fn read(
         capture: Rc::clone(&capture),
     };
     let mut reader = Reader::new(tee);
-    let mut recorder = Recorder::new(*how.options);
+    let mut recorder = Recorder::new(*how.options, how.keep_lines);
     let mut importer = Importer::new(
         how.source,
         *how.options,

@@ -227,3 +227,35 @@ fn move_glyphs_keep_the_rescan_in_step_with_the_reader() {
         .collect();
     assert_eq!(nags, [[5], [6], [3], [4], [1], [2]]);
 }
+
+/// A report reads no comment (its lines are not kept): it is the report of the import
+/// that reads them all, on every fixture and in every mode, clock comments, arrows and
+/// comments cut by the end of the file included.
+#[test]
+fn a_report_that_skips_comments_is_the_report_of_the_import_that_reads_them() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let mut compared = 0;
+    for entry in std::fs::read_dir(fixtures).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "pgn") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        for mode in [ImportMode::Auto, ImportMode::Games, ImportMode::Repertoire] {
+            let options = ImportOptions {
+                mode,
+                max_plies: None,
+            };
+            let read = read_pgn(&bytes[..], SourceId(1), &options, None).map(|i| i.report);
+            let checked = check_pgn(&bytes[..], &options);
+            assert_eq!(
+                format!("{checked:?}"),
+                format!("{read:?}"),
+                "{} in {mode:?}",
+                path.display()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 3 * 15, "{compared} reports compared");
+}

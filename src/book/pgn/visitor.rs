@@ -103,6 +103,9 @@ impl GameRecord {
 /// Its state lives in `self`, so that a game survives a reader error.
 pub(super) struct Recorder {
     options: ImportOptions,
+    /// The comments are read: the lines are kept. A report alone has no use for them,
+    /// and then a comment is only an event (`Event::Comment(None)`), never read.
+    keep_comments: bool,
     /// The decided mode; `None` while auto-detection waits for the first game.
     pub mode: Option<ImportMode>,
     pub game: GameRecord,
@@ -113,9 +116,10 @@ pub(super) struct Recorder {
 }
 
 impl Recorder {
-    pub fn new(options: ImportOptions) -> Recorder {
+    pub fn new(options: ImportOptions, keep_comments: bool) -> Recorder {
         Recorder {
             options,
+            keep_comments,
             mode: match options.mode {
                 ImportMode::Auto => None,
                 mode => Some(mode),
@@ -230,12 +234,18 @@ impl Visitor for Recorder {
     }
 
     fn partial_comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
-        self.game.push_partial(comment.as_bytes());
+        if self.keep_comments {
+            self.game.push_partial(comment.as_bytes());
+        }
         ControlFlow::Continue(())
     }
 
     fn comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
-        let note = self.take_comment(comment.as_bytes());
+        let note = if self.keep_comments {
+            self.take_comment(comment.as_bytes())
+        } else {
+            None
+        };
         self.game.events.push(Event::Comment(note));
         ControlFlow::Continue(())
     }

@@ -11,6 +11,7 @@
 //! metadata are the trainer's (`training/`).
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use safetensors::{Dtype, SafeTensors};
 use thiserror::Error;
@@ -88,19 +89,27 @@ pub enum WeightsError {
     Metadata(String),
 }
 
-/// One 3×3 convolution, its weights as im2col and Winograd use them.
+/// One 3×3 convolution, its weights as im2col and Winograd use them. The Winograd
+/// weights are transformed from the im2col ones on the first batch run by Winograd: a
+/// process that predicts one position (`hastings predict --fen`, the trainer's hints)
+/// never pays for them (about 40 % of its time when they were made at load).
 #[derive(Debug, Clone)]
 struct Layer {
     im2col: Conv,
-    winograd: Winograd,
+    winograd: OnceLock<Winograd>,
 }
 
 impl Layer {
     fn new(im2col: Conv) -> Layer {
         Layer {
-            winograd: Winograd::new(&im2col),
             im2col,
+            winograd: OnceLock::new(),
         }
+    }
+
+    /// The Winograd weights, transformed now if no batch has needed them yet.
+    fn winograd(&self) -> &Winograd {
+        self.winograd.get_or_init(|| Winograd::new(&self.im2col))
     }
 
     /// `activation(convolution(input) + skip)` into `output`: `input` is
@@ -128,7 +137,7 @@ impl Layer {
             }
             Convolution::Winograd => {
                 let epilogue = Epilogue { skip, activation };
-                self.winograd
+                self.winograd()
                     .apply(input, batch, &mut work.winograd, output, epilogue);
             }
         }
@@ -240,6 +249,18 @@ impl Network {
             promotion_prior,
             metadata,
         })
+    }
+
+    /// Whether the Winograd weights have been made: only once a batch ran by Winograd
+    /// (see [`Convolution::for_batch`]) needed them, each layer on its first use.
+    pub fn winograd_weights_made(&self) -> bool {
+        self.layers().all(|layer| layer.winograd.get().is_some())
+    }
+
+    fn layers(&self) -> impl Iterator<Item = &Layer> {
+        std::iter::once(&self.stem)
+            .chain(self.blocks.iter().flat_map(|(a, b)| [a, b]))
+            .chain(std::iter::once(&self.head))
     }
 
     /// The residual blocks.

@@ -648,6 +648,13 @@ impl eframe::App for TrainerApp {
     }
 
     fn ui(&mut self, ui: &mut Ui, frame: &mut eframe::Frame) {
+        // The first frame was painted before the second began (and one is asked for);
+        // frames, not passes: the first frame may take two passes before it is painted.
+        match ui.ctx().cumulative_frame_nr() {
+            0 => ui.ctx().request_repaint(),
+            1 => crate::job::first_frame::painted(),
+            _ => {}
+        }
         if let Some(t) = &mut self.timings {
             t.cpu_usage(frame.info().cpu_usage);
         }

@@ -1,6 +1,9 @@
 //! Carrying out what the user asked for: the [`Command`]s the panels collected, and the
 //! actions behind buttons and shortcuts.
 
+use std::path::Path;
+
+use super::book::paste::Pasting;
 use super::command::{Action, Command};
 use super::format::count;
 use super::settings::{Orientation, Settings, Side};
@@ -104,6 +107,15 @@ impl Coach {
             Command::Easy => self.review.easy(&mut self.ctx),
             Command::Optimize => {
                 self.review.optimize(&self.ctx);
+            }
+            Command::Paste(text) => {
+                let data_dir = self.ctx.review_log.as_deref().and_then(Path::parent);
+                let data_dir = data_dir.map(Path::to_path_buf);
+                match super::book::paste::paste(&text, data_dir.as_deref(), &mut self.ctx) {
+                    Pasting::OpenFile(path) => self.apply_command(Command::OpenFiles(vec![path])),
+                    Pasting::DrillFrom(moves) => self.apply_command(Command::DrillFrom(moves)),
+                    Pasting::Said => {}
+                }
             }
             Command::DrillFrom(moves) => {
                 self.repertoire.stop_training(&mut self.ctx);

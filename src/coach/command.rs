@@ -40,6 +40,8 @@ pub enum Command {
     Easy,
     /// Start a line at the position after these moves.
     DrillFrom(Vec<Move>),
+    /// Text pasted into the window (Ctrl+V): PGN games, moves or a FEN.
+    Paste(String),
     /// Fit the FSRS parameters to the review log (a background job).
     Optimize,
     /// Files were chosen or dropped: ask how to read them.

@@ -134,8 +134,42 @@ fn aside_candidate(path: &Path, what: &str, n: u32) -> PathBuf {
 ///
 /// [`StoreError::Io`] when the copy cannot be written.
 pub fn create_aside(path: &Path, what: &str, bytes: &[u8]) -> Result<PathBuf, StoreError> {
+    create_first_free(path, |n| aside_candidate(path, what, n), bytes)
+}
+
+/// Writes `bytes` to a new file in `dir`, `STEM-<unix time>.EXT` (with `-<n>` before the
+/// extension when a file of that second exists): created new, so it never replaces
+/// another file (text pasted into the window, kept as a file). Returns its path.
+///
+/// # Errors
+///
+/// [`StoreError::Io`] when the folder or the file cannot be written.
+pub fn create_unique(
+    dir: &Path,
+    stem: &str,
+    ext: &str,
+    bytes: &[u8],
+) -> Result<PathBuf, StoreError> {
+    fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let candidate = |n: u32| match n {
+        0 => dir.join(format!("{stem}-{secs}.{ext}")),
+        n => dir.join(format!("{stem}-{secs}-{n}.{ext}")),
+    };
+    create_first_free(dir, candidate, bytes)
+}
+
+/// Writes `bytes` to the first of `candidate(0)`, `candidate(1)`, … that does not exist,
+/// created new and synced; `path` names the file in the error when none is free.
+fn create_first_free(
+    path: &Path,
+    candidate: impl Fn(u32) -> PathBuf,
+    bytes: &[u8],
+) -> Result<PathBuf, StoreError> {
     for n in 0..10_000 {
-        let aside = aside_candidate(path, what, n);
+        let aside = candidate(n);
         match fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -154,7 +188,7 @@ pub fn create_aside(path: &Path, what: &str, bytes: &[u8]) -> Result<PathBuf, St
     }
     Err(StoreError::Io {
         path: path.to_owned(),
-        source: io::Error::new(io::ErrorKind::AlreadyExists, "too many copies kept aside"),
+        source: io::Error::new(io::ErrorKind::AlreadyExists, "too many files of that name"),
     })
 }
 

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub(crate) mod paste;
 pub mod report;
 
 use self::report::ReportView;

@@ -468,6 +468,16 @@ impl TrainerApp {
         {
             commands.push(Command::CopyPgn);
         }
+        // Ctrl+V reads the clipboard as games, moves or a FEN, unless text is being edited.
+        if !ctx.egui_wants_keyboard_input() && !dialog_open {
+            let pasted = ctx.input(|i| {
+                i.events.iter().find_map(|e| match e {
+                    egui::Event::Paste(text) => Some(text.clone()),
+                    _ => None,
+                })
+            });
+            commands.extend(pasted.map(Command::Paste));
+        }
         if move_box::focus_key_pressed(ui.ctx(), dialog_open) {
             move_box::focus(ui.ctx());
         }

@@ -72,19 +72,14 @@ fn eco_repertoire(
     walk.lines
         .into_iter()
         .enumerate()
-        .map(|(i, moves)| OpeningLine {
-            source: LineSource::Pgn {
-                source: SourceId(1),
-                game: u32::try_from(i + 1).unwrap(),
-            },
-            eco: None,
-            name: String::new(),
-            start: None,
-            moves,
-            weight: 1.0,
-            annotations: Vec::new(),
-            truncated: false,
-            tags: None,
+        .map(|(i, moves)| {
+            OpeningLine::new(
+                LineSource::Pgn {
+                    source: SourceId(1),
+                    game: u32::try_from(i + 1).unwrap(),
+                },
+                moves,
+            )
         })
         .collect()
 }

@@ -35,20 +35,13 @@ fn random_book(lines: usize) -> PositionGraph {
             moves.push(San::from_move(&pos, mv));
             pos.play_unchecked(mv);
         }
-        OpeningLine {
-            source: LineSource::Pgn {
+        OpeningLine::new(
+            LineSource::Pgn {
                 source: SourceId(1),
                 game: i as u32 + 1,
             },
-            eco: None,
-            name: String::new(),
-            start: None,
             moves,
-            weight: 1.0,
-            annotations: Vec::new(),
-            truncated: false,
-            tags: None,
-        }
+        )
     });
     PositionGraph::build(lines).graph
 }

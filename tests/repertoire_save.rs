@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::fs;
 use std::path::PathBuf;
 
@@ -197,7 +199,8 @@ fn a_process_killed_between_edits_keeps_its_saved_and_unsaved_edits() {
     let (path, data, bytes) = setup("kill");
     let dir = path.parent().unwrap().to_path_buf();
     let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", TEST, "--nocapture", "--test-threads=1"])
+        .args(["--exact", &common::exact_test_name(module_path!(), TEST)])
+        .args(["--nocapture", "--test-threads=1"])
         .env("HASTINGS_KILL_CHILD", &dir)
         .stdout(std::process::Stdio::null())
         .spawn()

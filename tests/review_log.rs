@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -147,7 +149,7 @@ fn a_writer_killed_mid_append_loses_no_complete_review() {
         let mut child = Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
-                "a_child_writer_appends_until_killed",
+                &common::exact_test_name(module_path!(), "a_child_writer_appends_until_killed"),
                 "--nocapture",
                 "--test-threads=1",
             ])

@@ -58,12 +58,12 @@ fn type_path(h: &mut H, path: &Path) {
     let field = h.get_by_label("Or type its path");
     field.focus();
     field.type_text(&path.display().to_string());
-    h.run();
+    common::settle(h);
 }
 
 fn click(h: &mut H, label: &str) {
     h.get_by_label(label).click();
-    h.run();
+    common::settle(h);
 }
 
 /// Plays `san` on the Repertoire tab's board, by clicking its piece and its target.
@@ -576,7 +576,7 @@ fn window_with_data(dir: &Path, settings: Settings) -> H {
         .with_size(vec2(1280.0, 800.0))
         .with_max_steps(20)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
-    h.run();
+    common::settle(&mut h);
     h
 }
 

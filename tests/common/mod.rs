@@ -248,6 +248,28 @@ pub fn load_repertoire_in_window(h: &mut AppHarness, path: std::path::PathBuf) {
     assert!(h.state().coach().is_repertoire());
 }
 
+/// Runs frames until the window needs no more, waiting while a background job's spinner
+/// keeps it repainting (for at most a minute): `Harness::run` alone gives up after its
+/// steps when a job outlives them on a loaded machine.
+pub fn settle(harness: &mut AppHarness) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while let Err(err) = harness.try_run() {
+        assert!(std::time::Instant::now() < deadline, "never settled: {err}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// The name under which the test harness lists test `name` of the file whose
+/// `module_path!()` is `module` (for `--exact` when a test runs its own binary again):
+/// bare when the file is a test binary of its own, with the file's module path when the
+/// files are modules of one binary.
+pub fn exact_test_name(module: &str, name: &str) -> String {
+    match module.split_once("::") {
+        Some((_, path)) => format!("{path}::{name}"),
+        None => name.to_owned(),
+    }
+}
+
 /// Steps frames (an engine or a job works on its own thread meanwhile) until `done`,
 /// for at most a minute.
 pub fn wait_until(

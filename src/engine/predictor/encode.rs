@@ -33,11 +33,7 @@ use std::fmt;
 
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
-/// The version of the encoding; the weights' metadata names the one they were trained on.
-pub const ENCODING: u32 = 1;
-
-/// Bitboards per position.
-pub const PLANES: usize = 14;
+pub use hastings_net::{ENCODING, PLANES};
 
 /// The roles in plane order.
 const ROLES: [Role; 6] = [

@@ -5,9 +5,9 @@
 //!
 //! - [`encode`]: the board and moves as the network sees them (shared with the
 //!   training set's writer);
-//! - [`net`]: the network's forward pass, through `conv` (a 3×3 convolution as im2col
-//!   and one matrix product, for small batches), `winograd` (the same by Winograd's
-//!   F(4×4, 3×3), for large ones) and `activation` (ReLU, SELU);
+//! - [`net`]: the network's forward pass (the crate `hastings-net` in `crates/net/`:
+//!   a 3×3 convolution as im2col and one matrix product for small batches, by Winograd's
+//!   F(4×4, 3×3) for large ones, ReLU and SELU);
 //! - [`Predictor`]: a distribution over exactly the legal moves of a position.
 //!
 //! A legal move's logit is its from-square logit plus its to-square logit (plus, with a
@@ -15,11 +15,10 @@
 //! its promotion piece ([`Network::move_logit`]); its probability is the softmax over
 //! the legal moves.
 
-mod activation;
-mod conv;
 pub mod encode;
-pub mod net;
-mod winograd;
+/// The network's forward pass: the crate `hastings-net` (`crates/net/`), optimised even
+/// in a debug build.
+pub use hastings_net as net;
 
 use std::sync::{Arc, OnceLock};
 

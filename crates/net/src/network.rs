@@ -18,8 +18,8 @@ use thiserror::Error;
 
 use super::activation::Activation;
 use super::conv::{Conv, SQUARES};
-use super::encode::{ENCODING, PLANES};
 use super::winograd::{Epilogue, LANES, Winograd, WinogradScratch};
+use super::{ENCODING, PLANES};
 
 /// Positions taken through the im2col pass together: enough columns for the matrix
 /// products to run at speed, few enough for the im2col buffer to stay in the cache.
@@ -286,7 +286,7 @@ impl Network {
 
     /// A move's logit from its position's [`Network::forward`] output `maps`:
     /// `from[from] + to[to] + Σᵢ queryᵢ[from] · keyᵢ[to] + prior[promotion]`, squares
-    /// in the mover's frame (as [`MoveCode`](super::MoveCode) gives them).
+    /// in the mover's frame (as `hastings::engine::predictor::MoveCode` gives them).
     pub fn move_logit(&self, maps: &[f32], from: usize, to: usize, promotion: usize) -> f32 {
         let d = self.head_dim;
         let queries = &maps[2 * SQUARES..][..d * SQUARES];
@@ -305,7 +305,7 @@ impl Network {
     }
 
     /// The log-prior added to a move's logit for its promotion (index as
-    /// [`MoveCode::promotion_index`](super::MoveCode::promotion_index)).
+    /// `MoveCode::promotion_index`).
     pub fn promotion_prior(&self, promotion: usize) -> f32 {
         self.promotion_prior.get(promotion).copied().unwrap_or(0.0)
     }

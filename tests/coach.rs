@@ -78,9 +78,10 @@ fn show_coverage(coach: &mut Coach) {
 #[test]
 fn drilled_lines_and_the_learners_games_feed_the_learners_style() {
     let mut coach = coach_in(None);
-    assert!(coach.learner_style().is_none());
+    assert!(coach.style().learner_style().is_none());
     drill(&mut coach, 3);
     let p = coach
+        .style()
         .learner_style()
         .expect("a posterior after three lines");
     assert!((p.0.iter().sum::<f64>() - 1.0).abs() < 1e-9);
@@ -105,15 +106,15 @@ fn the_adaptive_opponent_answers_the_learners_style() {
     let mut coach = coach_in(None);
     drill(&mut coach, 2);
     coach.apply(Command::SetAdaptive(true));
-    let (_, class) = coach.learner_style_class().unwrap();
-    let adaptation = Adaptation::for_class(class, coach.adaptation_coin());
+    let (_, class) = coach.style().learner_style_class().unwrap();
+    let adaptation = Adaptation::for_class(class, coach.style().adaptation_coin());
     assert_eq!(coach.settings().style, adaptation.style(1.0));
     assert_eq!(*coach.session().style(), adaptation.style(1.0));
     // It keeps following: a later line's completion adapts again, to the same answer
     // for the same class.
     drill(&mut coach, 1);
-    let (_, class) = coach.learner_style_class().unwrap();
-    let adaptation = Adaptation::for_class(class, coach.adaptation_coin());
+    let (_, class) = coach.style().learner_style_class().unwrap();
+    let adaptation = Adaptation::for_class(class, coach.style().adaptation_coin());
     assert_eq!(*coach.session().style(), adaptation.style(1.0));
 }
 
@@ -380,11 +381,14 @@ fn the_learners_style_estimate_survives_a_restart() {
     let dir = temp_dir("coach-style-restart");
     let mut coach = coach_in(Some(&dir));
     drill(&mut coach, 3);
-    let estimate = coach.learner_style().expect("three lines give an estimate");
+    let estimate = coach
+        .style()
+        .learner_style()
+        .expect("three lines give an estimate");
     coach.shut_down();
     drop(coach);
     let coach = coach_in(Some(&dir));
-    assert_eq!(coach.learner_style(), Some(estimate));
+    assert_eq!(coach.style().learner_style(), Some(estimate));
 }
 
 /// A legal move outside the book at the position shown, if there is one.

@@ -35,8 +35,8 @@ fn a_typed_move_is_played_in_the_drill_and_the_box_emptied() {
     enter(&mut coach, "e4");
     let first = coach.session().moves().first().map(|m| m.mv);
     assert_eq!(first, Some(common::san_moves("e4")[0]));
-    assert_eq!(coach.move_entry().text(), "");
-    assert_eq!(coach.move_entry().error(), None);
+    assert_eq!(coach.drill().move_entry().text(), "");
+    assert_eq!(coach.drill().move_entry().error(), None);
 }
 
 #[test]
@@ -44,9 +44,15 @@ fn a_move_that_cannot_be_played_says_why_and_plays_nothing() {
     let mut coach = coach();
     enter(&mut coach, "Ke2");
     assert!(coach.session().moves().is_empty());
-    assert_eq!(coach.move_entry().text(), "Ke2");
-    assert!(coach.move_entry().error().is_some_and(|e| !e.is_empty()));
+    assert_eq!(coach.drill().move_entry().text(), "Ke2");
+    assert!(
+        coach
+            .drill()
+            .move_entry()
+            .error()
+            .is_some_and(|e| !e.is_empty())
+    );
     // Typing again clears the error.
     coach.apply(Command::MoveEntry(MoveEntryCommand::Text("K".to_owned())));
-    assert_eq!(coach.move_entry().error(), None);
+    assert_eq!(coach.drill().move_entry().error(), None);
 }

@@ -56,7 +56,7 @@ fn drill_move_and_reply(coach: &mut Coach, san: &str) {
 /// Runs frames until the game has `plies` moves after the book, or fails after 60 s.
 fn wait_for_plies(coach: &mut Coach, plies: usize) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    while coach.play_on().unwrap().game().played().len() < plies {
+    while coach.play_on().game().unwrap().game().played().len() < plies {
         assert!(Instant::now() < deadline, "the engine did not move");
         std::thread::sleep(Duration::from_millis(5));
         frame(coach);
@@ -70,7 +70,7 @@ fn the_engine_replies_take_back_undoes_both_moves_and_back_to_the_book_returns()
     let drill_moves = coach.session().moves().len();
     assert_eq!(drill_moves, 2, "the drill's reply to e4");
     coach.apply(Command::Action(Action::PlayOn));
-    let run = coach.play_on().expect("playing on");
+    let run = coach.play_on().game().expect("playing on");
     assert_eq!(
         run.game().book_plies(),
         2,
@@ -81,16 +81,16 @@ fn the_engine_replies_take_back_undoes_both_moves_and_back_to_the_book_returns()
     let mv = run.game().position().legal_moves()[0];
     coach.apply(Command::PlayOn(PlayOnCommand::Play(mv)));
     wait_for_plies(&mut coach, 2);
-    let game = coach.play_on().unwrap().game();
+    let game = coach.play_on().game().unwrap().game();
     assert!(game.played()[0].by_learner && !game.played()[1].by_learner);
 
     // ← takes back in the game: the engine's reply and the learner's move.
     assert!(coach.is_enabled(Action::StepBack));
     coach.apply(Command::Action(Action::StepBack));
-    assert!(coach.play_on().unwrap().game().played().is_empty());
+    assert!(coach.play_on().game().unwrap().game().played().is_empty());
 
     coach.apply(Command::PlayOn(PlayOnCommand::BackToBook));
-    assert!(coach.play_on().is_none());
+    assert!(coach.play_on().game().is_none());
     assert_eq!(coach.message(), Some("Back to the book."));
     assert_eq!(
         coach.session().moves().len(),
@@ -103,10 +103,10 @@ fn the_engine_replies_take_back_undoes_both_moves_and_back_to_the_book_returns()
 fn the_move_box_plays_into_the_game_while_playing_on() {
     let mut coach = coach_with(quick_engine());
     coach.apply(Command::Action(Action::PlayOn));
-    assert!(coach.play_on().is_some());
+    assert!(coach.play_on().game().is_some());
     coach.apply(Command::MoveEntry(MoveEntryCommand::Text("e4".to_owned())));
     coach.apply(Command::MoveEntry(MoveEntryCommand::Enter));
-    let game = coach.play_on().unwrap().game();
+    let game = coach.play_on().game().unwrap().game();
     assert_eq!(game.played().len(), 1);
     assert_eq!(game.played()[0].san, "e4");
     assert!(
@@ -120,7 +120,13 @@ fn the_game_is_copied_and_saved_as_pgn_with_the_book_part() {
     let mut coach = coach_with(quick_engine());
     drill_move_and_reply(&mut coach, "e4");
     coach.apply(Command::Action(Action::PlayOn));
-    let mv = coach.play_on().unwrap().game().position().legal_moves()[0];
+    let mv = coach
+        .play_on()
+        .game()
+        .unwrap()
+        .game()
+        .position()
+        .legal_moves()[0];
     coach.apply(Command::PlayOn(PlayOnCommand::Play(mv)));
     coach.take_notices();
 
@@ -133,9 +139,9 @@ fn the_game_is_copied_and_saved_as_pgn_with_the_book_part() {
             _ => None,
         })
         .expect("the PGN on the clipboard");
-    assert_eq!(Some(copied.clone()), coach.play_on_pgn());
+    assert_eq!(Some(copied.clone()), coach.play_on().pgn());
     assert!(copied.contains("1. e4"), "{copied}");
-    assert_eq!(coach.play_on_notice(), Some("The game's PGN was copied."));
+    assert_eq!(coach.play_on().notice(), Some("The game's PGN was copied."));
 
     coach.apply(Command::PlayOn(PlayOnCommand::SavePgn));
     assert!(coach.take_notices().contains(&Notice::SaveGameAs));
@@ -144,7 +150,7 @@ fn the_game_is_copied_and_saved_as_pgn_with_the_book_part() {
     let saved = std::fs::read_to_string(&path).unwrap();
     assert!(saved.contains("1. e4"), "{saved}");
     assert_eq!(
-        coach.play_on_notice(),
+        coach.play_on().notice(),
         Some(format!("The game was saved to {}.", path.display()).as_str())
     );
 }
@@ -158,8 +164,11 @@ fn a_missing_engine_is_replaced_with_the_reason_until_another_is_chosen() {
         ..PlayOnSettings::default()
     });
     coach.apply(Command::Action(Action::PlayOn));
-    assert!(coach.play_on().is_some(), "the built-in engine plays");
-    let notice = coach.play_on_notice().unwrap().to_owned();
+    assert!(
+        coach.play_on().game().is_some(),
+        "the built-in engine plays"
+    );
+    let notice = coach.play_on().notice().unwrap().to_owned();
     assert!(notice.contains("/nonexistent/dragon"), "{notice}");
     assert!(
         notice.ends_with("the built-in engine plays instead."),
@@ -167,9 +176,15 @@ fn a_missing_engine_is_replaced_with_the_reason_until_another_is_chosen() {
     );
 
     coach.apply(Command::PlayOn(PlayOnCommand::Settings(quick_engine())));
-    assert_eq!(coach.play_on_notice(), None);
+    assert_eq!(coach.play_on().notice(), None);
     assert_eq!(coach.settings().play_on, quick_engine());
-    let mv = coach.play_on().unwrap().game().position().legal_moves()[0];
+    let mv = coach
+        .play_on()
+        .game()
+        .unwrap()
+        .game()
+        .position()
+        .legal_moves()[0];
     coach.apply(Command::PlayOn(PlayOnCommand::Play(mv)));
     wait_for_plies(&mut coach, 2);
 }
@@ -178,9 +193,9 @@ fn a_missing_engine_is_replaced_with_the_reason_until_another_is_chosen() {
 fn a_command_that_starts_another_drill_ends_the_game() {
     let mut coach = coach_with(quick_engine());
     coach.apply(Command::Action(Action::PlayOn));
-    assert!(coach.play_on().is_some());
+    assert!(coach.play_on().game().is_some());
     coach.apply(Command::SetLearner(Color::Black));
-    assert!(coach.play_on().is_none());
-    assert_eq!(coach.play_on_notice(), None);
+    assert!(coach.play_on().game().is_none());
+    assert_eq!(coach.play_on().notice(), None);
     assert_eq!(coach.session().learner(), Color::Black);
 }

@@ -67,7 +67,10 @@ fn a_mixed_study_drills_each_chapter_from_its_own_side() {
     assert!(c.is_repertoire());
     let sides = c.chapter_sides();
     assert_eq!((sides.white, sides.black, sides.unknown), (1, 2, 0));
-    assert!(c.side_question().is_none(), "the tags say every side");
+    assert!(
+        c.style().side_question().is_none(),
+        "the tags say every side"
+    );
     // As White: the Italian chapter only (its 4 lines).
     assert_eq!(c.session().learner(), Color::White);
     assert_eq!(c.graph().lines().len(), 4);
@@ -131,7 +134,7 @@ fn a_file_without_side_tags_is_asked_about_once() {
     let path = untagged_black_repertoire(&dir);
     let mut c = coach(Side::White);
     load(&mut c, &path);
-    let q = c.side_question().expect("asked which side").clone();
+    let q = c.style().side_question().expect("asked which side").clone();
     assert_eq!(q.path, path);
     assert_eq!(q.untagged, 2);
     assert_eq!(
@@ -148,7 +151,7 @@ fn a_file_without_side_tags_is_asked_about_once() {
     c.apply(Command::RepertoireSide(path.clone(), Some(Side::Black)));
     c.finish_loading();
     frame(&mut c);
-    assert!(c.side_question().is_none());
+    assert!(c.style().side_question().is_none());
     assert_eq!(c.session().learner(), Color::Black);
     let remembered = c.workspace().choice().file(&path).unwrap().clone();
     assert_eq!(
@@ -162,7 +165,7 @@ fn a_file_without_side_tags_is_asked_about_once() {
     let mut again = Coach::new(eco(), settings, None);
     again.finish_loading();
     frame(&mut again);
-    assert!(again.side_question().is_none());
+    assert!(again.style().side_question().is_none());
     assert_eq!(again.session().learner(), Color::Black);
 }
 
@@ -173,7 +176,7 @@ fn the_side_said_in_start_here_answers_the_question_ahead() {
     let mut c = coach(Side::Black);
     c.apply(Command::RepertoireFor(Side::Black));
     load(&mut c, &path);
-    assert!(c.side_question().is_none());
+    assert!(c.style().side_question().is_none());
     let remembered = c.workspace().choice().file(&path).unwrap();
     assert_eq!(remembered.side, Some(Side::Black));
     assert_eq!(c.session().learner(), Color::Black);

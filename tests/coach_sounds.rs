@@ -215,7 +215,7 @@ fn playing_on_the_learners_and_the_engines_moves_sound() {
         ..settings()
     });
     coach.apply(Command::Action(Action::PlayOn));
-    assert!(coach.play_on().is_some());
+    assert!(coach.play_on().game().is_some());
     sounds(&mut coach);
     coach.apply(Command::PlayOn(PlayOnCommand::Play(
         common::san_moves("e4")[0],
@@ -223,13 +223,13 @@ fn playing_on_the_learners_and_the_engines_moves_sound() {
     assert_eq!(sounds(&mut coach), [Sound::Move]);
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut heard = Vec::new();
-    while coach.play_on().unwrap().game().played().len() < 2 {
+    while coach.play_on().game().unwrap().game().played().len() < 2 {
         assert!(Instant::now() < deadline, "the engine did not move");
         std::thread::sleep(Duration::from_millis(5));
         frame(&mut coach);
         heard.extend(sounds(&mut coach));
     }
-    let game = coach.play_on().unwrap().game();
+    let game = coach.play_on().game().unwrap().game();
     let reply = game.played()[1].mv;
     let expected = Sound::of_move(&common::position_after("e4"), reply);
     assert_eq!(heard, [expected]);

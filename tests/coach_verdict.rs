@@ -16,12 +16,14 @@ use hastings::coach::settings::{Settings, Side};
 use hastings::coach::verdict::VerdictCommand;
 use hastings::coach::{Action, Coach, Command};
 use hastings::engine::analysis::Analysis;
-use hastings::engine::{Limits, Score};
+use hastings::engine::{Limits, Score, WorkerGone};
 use hastings::review::Rating;
 use hastings::trainer::Phase;
 use hastings::trainer::check::{AnalysisStore, MemoryStore};
 use hastings::trainer::review_drill::ReviewStep;
-use hastings::trainer::verdict::checker::{CHECK_TIME, CheckEngine, SharedStore, memory_store};
+use hastings::trainer::verdict::checker::{
+    CHECK_TIME, CheckEngine, CheckFailure, SharedStore, memory_store,
+};
 use hastings::trainer::verdict::{Judgement, Verdict};
 use hastings::workspace::review_store::ReviewStore;
 use shakmaty::{Chess, Move, Position};
@@ -98,6 +100,45 @@ fn wait_for_verdict(coach: &mut Coach) -> Verdict {
         assert!(Instant::now() < deadline, "no verdict came");
         std::thread::sleep(Duration::from_millis(2));
     }
+}
+
+/// An evaluation that kills the engine's thread.
+fn panics(_: &Chess) -> Score {
+    panic!("the evaluation divided by zero")
+}
+
+/// The engine's thread dies (its evaluation panics while it analyses ahead): the move
+/// played next is a failure that says why, as the verdict panel shows it, not a
+/// verdict "on its way" for ever.
+#[test]
+fn a_dead_engine_thread_is_a_failure_shown_not_a_verdict_on_its_way() {
+    let (engine, _) = stub(panics, qxg5_line);
+    let mut coach = coach_at("e4 e5 Nf3 Nc6", engine, memory_store(), settings(true));
+    let ng5 = mv(&coach, "Ng5");
+    coach.apply(Command::Play(ng5));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while coach.verdict().failure().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the dead engine still looks like one thinking"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+        coach_frame(&mut coach);
+    }
+    assert!(!coach.is_checking_move(), "nothing is on its way");
+    assert_eq!(coach.verdict().answer(), None);
+    let gone = WorkerGone::Panicked("the evaluation divided by zero".into());
+    assert_eq!(
+        coach.verdict().failure(),
+        Some(&CheckFailure::Died(gone.clone()))
+    );
+    // What the panel prints after "Your move could not be checked: ".
+    let failure = coach.verdict().failure().unwrap().to_string();
+    assert_eq!(failure, gone.to_string());
+    assert!(
+        failure.contains("the evaluation divided by zero"),
+        "{failure}"
+    );
 }
 
 #[test]

@@ -5,9 +5,9 @@
 
 use hastings::book::pgn::read_pgn;
 use hastings::book::{ImportMode, ImportOptions, OpeningLine, PositionGraph, SourceId};
-use hastings::sampler::Style;
-use hastings::sampler::fit::synthetic::sample_games_pgn;
+use hastings::sampler::fit::synthetic::sample_games_pgn_from;
 use hastings::sampler::fit::{FitData, FitReport, GaConfig, fit};
+use hastings::sampler::{MoveSource, Style};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -16,7 +16,8 @@ const PLIES: usize = 20;
 /// `n` games sampled under `truth` (seeded), written as PGN and read back in games mode.
 fn games(graph: &PositionGraph, truth: &Style, n: usize, seed: u64) -> Vec<OpeningLine> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let pgn = sample_games_pgn(graph, truth, n, PLIES, "Test Player", &mut rng).unwrap();
+    let source = MoveSource::graph(graph);
+    let pgn = sample_games_pgn_from(&source, truth, n, PLIES, "Test Player", &mut rng).unwrap();
     let options = ImportOptions {
         mode: ImportMode::Games,
         max_plies: Some(PLIES as u32),

@@ -55,12 +55,13 @@ fn the_learner_style_panel_shows_a_posterior_after_a_few_drilled_lines() {
     harness.get_by_label("Progress").click();
     harness.run();
     harness.get_by_label_contains("Drill a few lines to the end");
-    assert!(harness.state().coach().learner_style().is_none());
+    assert!(harness.state().coach().style().learner_style().is_none());
 
     drill(&mut harness, 3);
     let p = harness
         .state()
         .coach()
+        .style()
         .learner_style()
         .expect("a posterior after three lines");
     assert!((p.0.iter().sum::<f64>() - 1.0).abs() < 1e-9);
@@ -84,8 +85,8 @@ fn the_adaptive_opponent_sets_the_style_it_states() {
     harness.get_by_label("Adapt to my style").click();
     harness.run();
     let app = harness.state().coach();
-    let (_, class) = app.learner_style_class().unwrap();
-    let adaptation = Adaptation::for_class(class, app.adaptation_coin());
+    let (_, class) = app.style().learner_style_class().unwrap();
+    let adaptation = Adaptation::for_class(class, app.style().adaptation_coin());
     assert_eq!(app.settings().style, adaptation.style(1.0));
     assert_eq!(*app.session().style(), adaptation.style(1.0));
     harness.get_by_label_contains(adaptation.describe());

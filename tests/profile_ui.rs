@@ -103,7 +103,7 @@ fn loading_a_fitted_profile_changes_the_charts_p_to_that_style() {
     harness.run();
 
     assert_eq!(harness.state().coach().settings().style, profile.style);
-    assert_eq!(harness.state().coach().profile(), Some(&profile));
+    assert_eq!(harness.state().coach().style().profile(), Some(&profile));
     let graph = common::eco();
     let start = graph.start().unwrap();
     let exact = Distribution::at(&graph, start, &Chess::default(), &profile.style, 1.0);
@@ -148,6 +148,6 @@ fn a_corrupt_profile_changes_nothing_in_the_window() {
         .unwrap_err();
     assert!(err.to_string().contains("bad.ron: line 1, column"), "{err}");
     assert_eq!(harness.state().coach().settings().style, before);
-    assert!(harness.state().coach().profile().is_none());
+    assert!(harness.state().coach().style().profile().is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }

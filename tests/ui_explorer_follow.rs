@@ -57,6 +57,7 @@ fn in_play_on_the_tab_shows_the_games_position_and_plays_there() {
         h.state()
             .coach()
             .play_on()
+            .game()
             .unwrap()
             .game()
             .position()
@@ -73,14 +74,14 @@ fn in_play_on_the_tab_shows_the_games_position_and_plays_there() {
     let (row, _) = &shown[0];
     h.get_by_label(row).click();
     h.run();
-    let run = h.state().coach().play_on().unwrap();
+    let run = h.state().coach().play_on().game().unwrap();
     assert!(
         run.game().played().iter().any(|m| m.by_learner),
         "played on"
     );
     assert_eq!(h.state().coach().session().moves().len(), 2);
     wait_until(&mut h, "the engine's move", |app| {
-        let game = app.coach().play_on().unwrap().game();
+        let game = app.coach().play_on().game().unwrap().game();
         game.turn() == Turn::Learner && game.played().len() == 2
     });
     let pos = game_pos(&h);

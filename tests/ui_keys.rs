@@ -336,7 +336,7 @@ fn the_move_box_plays_in_the_play_on_game_and_left_takes_back_there() {
         .coach_mut()
         .apply(Command::Action(Action::PlayOn));
     let _ = harness.run_ok();
-    assert!(harness.state().coach().play_on().is_some());
+    assert!(harness.state().coach().play_on().game().is_some());
 
     harness.key_press(Key::Slash);
     harness.event(egui::Event::Text("/".to_owned()));
@@ -348,9 +348,17 @@ fn the_move_box_plays_in_the_play_on_game_and_left_takes_back_there() {
     wait_until(&mut harness, "the engine's reply", |app| {
         app.coach()
             .play_on()
+            .game()
             .is_some_and(|r| r.game().played().len() == 2 && r.game().turn() == Turn::Learner)
     });
-    let played = harness.state().coach().play_on().unwrap().game().played()[0]
+    let played = harness
+        .state()
+        .coach()
+        .play_on()
+        .game()
+        .unwrap()
+        .game()
+        .played()[0]
         .san
         .clone();
     assert_eq!(played, "d4");
@@ -374,6 +382,7 @@ fn the_move_box_plays_in_the_play_on_game_and_left_takes_back_there() {
     wait_until(&mut harness, "the take back", |app| {
         app.coach()
             .play_on()
+            .game()
             .is_some_and(|r| r.game().played().is_empty())
     });
 }

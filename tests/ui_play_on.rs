@@ -125,6 +125,7 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
         .state()
         .coach()
         .play_on()
+        .game()
         .expect("playing on")
         .game();
     assert_eq!(game.book_plies(), book_plies);
@@ -140,7 +141,14 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
             .unwrap();
         click_square(&mut harness, mv.from().unwrap());
         click_square(&mut harness, mv.to());
-        let played = harness.state().coach().play_on().unwrap().game().played();
+        let played = harness
+            .state()
+            .coach()
+            .play_on()
+            .game()
+            .unwrap()
+            .game()
+            .played();
         assert_eq!(
             played.first().map(|m| m.mv),
             Some(mv),
@@ -150,9 +158,10 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     wait_until(&mut harness, "the engine's reply", |app| {
         app.coach()
             .play_on()
+            .game()
             .is_some_and(|p| p.game().played().iter().any(|m| !m.by_learner))
     });
-    let game = harness.state().coach().play_on().unwrap().game();
+    let game = harness.state().coach().play_on().game().unwrap().game();
     let reply = game.played().iter().find(|m| !m.by_learner).unwrap();
     assert!(!reply.san.is_empty());
     // The opponent is named for people, not by its UCI name ("hastings alphabeta").
@@ -162,6 +171,7 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     wait_until(&mut harness, "an evaluation", |app| {
         app.coach()
             .play_on()
+            .game()
             .is_some_and(|p| p.eval_text().is_some())
     });
     let label = eval_label(&harness).expect("the eval bar shows a value");
@@ -170,6 +180,7 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
         .state()
         .coach()
         .play_on()
+        .game()
         .unwrap()
         .eval_text()
         .unwrap();
@@ -182,7 +193,7 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     assert!(harness.state().coach().settings().play_on.best_move_arrow);
 
     // The PGN marks where the book ends.
-    let pgn = harness.state().coach().play_on_pgn().unwrap();
+    let pgn = harness.state().coach().play_on().pgn().unwrap();
     assert!(pgn.contains(&format!("{{Book ends: {opening}}}")), "{pgn}");
     assert!(
         pgn.contains(&format!("[BookPlies \"{book_plies}\"]")),
@@ -198,18 +209,18 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     harness.get_by_label("Back to the book").click();
     harness.run_ok();
     assert!(
-        harness.state().coach().play_on().is_some(),
+        harness.state().coach().play_on().game().is_some(),
         "one click keeps the game"
     );
     harness.get_by_label("End this game? Its moves are lost unless you copy or save them.");
     harness.get_by_label("Keep playing").click();
     harness.run_ok();
-    assert!(harness.state().coach().play_on().is_some());
+    assert!(harness.state().coach().play_on().game().is_some());
     harness.get_by_label("Back to the book").click();
     harness.run_ok();
     harness.get_by_label("End the game").click();
     harness.run_ok();
-    assert!(harness.state().coach().play_on().is_none());
+    assert!(harness.state().coach().play_on().game().is_none());
     assert_eq!(
         harness.state().coach().session().display_position(),
         book_position
@@ -237,7 +248,13 @@ fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
     });
     harness.get_by_label("Play on from here").click();
     harness.run_ok();
-    let notice = harness.state().coach().play_on_notice().unwrap().to_owned();
+    let notice = harness
+        .state()
+        .coach()
+        .play_on()
+        .notice()
+        .unwrap()
+        .to_owned();
     assert!(notice.contains("/nonexistent/engine"), "{notice}");
     assert!(notice.contains("built-in engine plays instead"), "{notice}");
     harness.get_by_label(&notice);
@@ -247,10 +264,18 @@ fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
     wait_until(&mut harness, "the built-in engine's reply", |app| {
         app.coach()
             .play_on()
+            .game()
             .is_some_and(|p| p.game().played().len() == 2)
     });
     assert_eq!(
-        harness.state().coach().play_on().unwrap().game().turn(),
+        harness
+            .state()
+            .coach()
+            .play_on()
+            .game()
+            .unwrap()
+            .game()
+            .turn(),
         Turn::Learner
     );
     // Take back (the top bar's button) returns to the book position.
@@ -261,6 +286,7 @@ fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
             .state()
             .coach()
             .play_on()
+            .game()
             .unwrap()
             .game()
             .played()
@@ -304,6 +330,7 @@ fn choosing_an_engine_gets_a_legal_reply(
         .state()
         .coach()
         .play_on()
+        .game()
         .unwrap()
         .game()
         .position()
@@ -313,9 +340,10 @@ fn choosing_an_engine_gets_a_legal_reply(
     wait_until(&mut harness, "the engine's reply", |app| {
         app.coach()
             .play_on()
+            .game()
             .is_some_and(|p| p.game().played().len() == 2)
     });
-    let game = harness.state().coach().play_on().unwrap().game();
+    let game = harness.state().coach().play_on().game().unwrap().game();
     let mut pos = before;
     for m in game.played() {
         assert!(pos.is_legal(m.mv), "{} is legal", m.san);
@@ -324,13 +352,26 @@ fn choosing_an_engine_gets_a_legal_reply(
     assert!(!game.played()[1].by_learner);
     assert_eq!(game.turn(), Turn::Learner);
     // The chosen engine replied: it did not fall back to the built-in α-β engine.
-    let choice = &harness.state().coach().play_on().unwrap().opponent().choice;
+    let choice = &harness
+        .state()
+        .coach()
+        .play_on()
+        .game()
+        .unwrap()
+        .opponent()
+        .choice;
     assert!(
         !matches!(choice, hastings::engine::EngineChoice::Builtin(_)),
         "{choice:?}"
     );
     assert_eq!(
-        harness.state().coach().play_on().unwrap().engine_name(),
+        harness
+            .state()
+            .coach()
+            .play_on()
+            .game()
+            .unwrap()
+            .engine_name(),
         name
     );
 }

@@ -205,7 +205,7 @@ fn a_file_with_errors_shows_the_issues_panel_with_the_game_numbers() {
     assert!(harness.query_by_label("Game 3").is_none());
     harness.get_by_label("Carol – Dave");
     harness.get_by_label("Bxf7");
-    let text = harness.state().coach().report().unwrap().text();
+    let text = harness.state().coach().book().report().unwrap().text();
     assert!(
         text.contains("game 2\tCarol – Dave\tply 7\tBxf7\tillegal move"),
         "{text}"
@@ -221,7 +221,7 @@ fn a_file_with_errors_shows_the_issues_panel_with_the_game_numbers() {
         "Decide from the file",
     );
     harness.get_by_label("Import report: empty.pgn");
-    let report = harness.state().coach().report().unwrap();
+    let report = harness.state().coach().book().report().unwrap();
     assert!(report.summary().ends_with("empty.pgn: no games found"));
     assert_eq!(harness.state().coach().settings().book.files.len(), 1);
 }

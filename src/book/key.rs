@@ -2,11 +2,9 @@
 
 use std::fmt;
 
-use shakmaty::{
-    Bitboard, Board, ByColor, ByRole, CastlingSide, Color, Move, Position, Role, Square,
-};
+use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, Move, Position, Role, Square};
 
-use super::matrix::BoardMatrix;
+use super::matrix::{BoardMatrix, board_edits};
 
 /// The identity of a node in the position graph: the pieces and the side to move.
 ///
@@ -128,30 +126,12 @@ impl NodeKey {
     pub fn after_move(&self, mv: Move) -> NodeKey {
         let color = self.turn;
         let mut k = *self;
-        match mv {
-            Move::Normal {
-                role,
-                from,
-                to,
-                promotion,
-                ..
-            } => {
-                k.clear(from);
-                k.put(to, promotion.unwrap_or(role), color);
-            }
-            Move::EnPassant { from, to } => {
-                k.clear(from);
-                k.clear(Square::from_coords(to.file(), from.rank()));
-                k.put(to, Role::Pawn, color);
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_king_side(king < rook);
-                k.clear(king);
-                k.clear(rook);
-                k.put(side.king_to(color), Role::King, color);
-                k.put(side.rook_to(color), Role::Rook, color);
-            }
-            Move::Put { role, to } => k.put(to, role, color),
+        let (emptied, put) = board_edits(mv, color);
+        for sq in emptied.into_iter().flatten() {
+            k.clear(sq);
+        }
+        for (sq, role) in put.into_iter().flatten() {
+            k.put(sq, role, color);
         }
         k.turn = !color;
         k

@@ -73,10 +73,6 @@ impl BoardMatrix {
         self.0[7 - usize::from(sq.rank())][usize::from(sq.file())] = code;
     }
 
-    fn at(&self, sq: Square) -> u8 {
-        self.0[7 - usize::from(sq.rank())][usize::from(sq.file())]
-    }
-
     /// The matrix after `mv` by `color`, without replaying a position.
     ///
     /// `mv` must be a move of a position with this matrix (a legal move or a pseudo-legal
@@ -85,37 +81,51 @@ impl BoardMatrix {
     pub fn after_move(&self, mv: Move, color: Color) -> BoardMatrix {
         let base = if color.is_black() { 10 } else { 0 };
         let mut m = *self;
-        match mv {
-            Move::Normal {
-                role,
-                from,
-                to,
-                promotion,
-                ..
-            } => {
-                m.set(from, 0);
-                m.set(to, base + role_code(promotion.unwrap_or(role)));
-            }
-            Move::EnPassant { from, to } => {
-                m.set(from, 0);
-                m.set(Square::from_coords(to.file(), from.rank()), 0);
-                m.set(to, base + role_code(Role::Pawn));
-            }
-            Move::Castle { king, rook } => {
-                let side = shakmaty::CastlingSide::from_king_side(king < rook);
-                let (k, r) = (m.at(king), m.at(rook));
-                m.set(king, 0);
-                m.set(rook, 0);
-                m.set(side.king_to(color), k);
-                m.set(side.rook_to(color), r);
-            }
-            Move::Put { role, to } => m.set(to, base + role_code(role)),
+        let (emptied, put) = board_edits(mv, color);
+        for sq in emptied.into_iter().flatten() {
+            m.set(sq, 0);
+        }
+        for (sq, role) in put.into_iter().flatten() {
+            m.set(sq, base + role_code(role));
         }
         m
     }
 
     fn words(&self) -> [u64; 8] {
         self.0.map(u64::from_le_bytes)
+    }
+}
+
+/// The squares a move empties and the pieces (square, role) it puts there.
+pub(crate) type BoardEdits = ([Option<Square>; 2], [Option<(Square, Role)>; 2]);
+
+/// What `mv` by `color` does to the board, read without a position: the squares it
+/// empties, then the pieces it puts there (a castle puts the king and the rook).
+pub(crate) fn board_edits(mv: Move, color: Color) -> BoardEdits {
+    match mv {
+        Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } => (
+            [Some(from), None],
+            [Some((to, promotion.unwrap_or(role))), None],
+        ),
+        Move::EnPassant { from, to } => {
+            let taken = Square::from_coords(to.file(), from.rank());
+            ([Some(from), Some(taken)], [Some((to, Role::Pawn)), None])
+        }
+        Move::Castle { king, rook } => {
+            let side = shakmaty::CastlingSide::from_king_side(king < rook);
+            let put = [
+                (side.king_to(color), Role::King),
+                (side.rook_to(color), Role::Rook),
+            ];
+            ([Some(king), Some(rook)], put.map(Some))
+        }
+        Move::Put { role, to } => ([None, None], [Some((to, role)), None]),
     }
 }
 

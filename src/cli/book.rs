@@ -164,10 +164,20 @@ fn write_make_report(
         out,
         "scaled     {scaled_positions} positions to fit 16 bits"
     )?;
+    let runs = (report.runs, report.spilled_runs, report.threads);
+    write_runs_and_time(out, runs, seconds)
+}
+
+/// The last lines of `book make` and `explorer make`'s reports: the sorted runs
+/// (`(runs, spilled, threads)`) and the time taken.
+pub(super) fn write_runs_and_time(
+    out: &mut impl Write,
+    (runs, spilled, threads): (usize, usize, usize),
+    seconds: f64,
+) -> Result<(), CliError> {
     writeln!(
         out,
-        "runs       {} ({} spilled), {} threads",
-        report.runs, report.spilled_runs, report.threads
+        "runs       {runs} ({spilled} spilled), {threads} threads"
     )?;
     writeln!(out, "time       {seconds:.2} s")?;
     Ok(())

@@ -44,12 +44,10 @@ pub struct CompareArgs {
     pub book: BookArgs,
 }
 
-/// A deviation in [`GameJson`].
+/// Where a game left the repertoire, in [`DeviationJson`] and [`DeviationCountJson`].
 #[derive(Debug, serde::Serialize)]
-pub struct DeviationJson {
-    /// The move's number in plies (1: White's first move).
-    pub ply: u32,
-    /// The game's moves before it, in SAN.
+pub struct LeftJson {
+    /// The game's moves before the move, in SAN.
     pub moves: String,
     /// The move played, in SAN.
     pub played: String,
@@ -59,6 +57,16 @@ pub struct DeviationJson {
     pub epd: String,
     /// For the opponent: whether the position after the move is a known gap.
     pub known_gap: bool,
+}
+
+/// A deviation in [`GameJson`].
+#[derive(Debug, serde::Serialize)]
+pub struct DeviationJson {
+    /// The move's number in plies (1: White's first move).
+    pub ply: u32,
+    /// The moves, the move and the position.
+    #[serde(flatten)]
+    pub left: LeftJson,
 }
 
 /// A return into the repertoire in [`GameJson`].
@@ -104,16 +112,9 @@ pub struct DeviationCountJson {
     pub by: Mover,
     /// How many games.
     pub count: u32,
-    /// The moves before it (of the first game), in SAN.
-    pub moves: String,
-    /// The move, in SAN.
-    pub played: String,
-    /// The repertoire's moves there, in SAN.
-    pub repertoire: Vec<String>,
-    /// The position before the move, as EPD.
-    pub epd: String,
-    /// Whether the position after the move is a known gap.
-    pub known_gap: bool,
+    /// The moves (of the first game), the move and the position.
+    #[serde(flatten)]
+    pub left: LeftJson,
 }
 
 /// The summary of [`CompareJson`]: the counts of [`CompareSummary`], then the most
@@ -140,14 +141,26 @@ fn san_path(moves: &[Move]) -> String {
     describe(moves, &[]).sans
 }
 
+fn left_json(
+    moves: &[Move],
+    played: &str,
+    repertoire: &[String],
+    epd: &str,
+    gap: bool,
+) -> LeftJson {
+    LeftJson {
+        moves: san_path(moves),
+        played: played.to_owned(),
+        repertoire: repertoire.to_vec(),
+        epd: epd.to_owned(),
+        known_gap: gap,
+    }
+}
+
 fn deviation_json(d: &Deviation) -> DeviationJson {
     DeviationJson {
         ply: d.ply,
-        moves: san_path(&d.moves),
-        played: d.san.clone(),
-        repertoire: d.repertoire.clone(),
-        epd: d.epd.clone(),
-        known_gap: d.known_gap,
+        left: left_json(&d.moves, &d.san, &d.repertoire, &d.epd, d.known_gap),
     }
 }
 
@@ -192,11 +205,7 @@ pub fn compare_json(c: &Comparison) -> CompareJson<'_> {
                 .map(|d| DeviationCountJson {
                     by: d.by,
                     count: d.count,
-                    moves: san_path(&d.moves),
-                    played: d.played.clone(),
-                    repertoire: d.repertoire.clone(),
-                    epd: d.epd.clone(),
-                    known_gap: d.known_gap,
+                    left: left_json(&d.moves, &d.played, &d.repertoire, &d.epd, d.known_gap),
                 })
                 .collect(),
         },
@@ -331,24 +340,22 @@ fn write_text(
     if !deviations.is_empty() {
         writeln!(out)?;
         writeln!(out, "most frequent deviations:")?;
-        for d in deviations.iter().take(10) {
+        for (by, count, d) in deviations.iter().take(10).map(|d| (d.by, d.count, &d.left)) {
             let at = if d.moves.is_empty() {
                 "the start".to_owned()
             } else {
                 d.moves.clone()
             };
-            match d.by {
+            match by {
                 Mover::Player => writeln!(
                     out,
-                    "  {:>4}x  {player} played {} after {at} (repertoire: {})",
-                    d.count,
+                    "  {count:>4}x  {player} played {} after {at} (repertoire: {})",
                     d.played,
                     d.repertoire.join(", ")
                 )?,
                 Mover::Opponent => writeln!(
                     out,
-                    "  {:>4}x  the opponent played {} after {at}{}",
-                    d.count,
+                    "  {count:>4}x  the opponent played {} after {at}{}",
                     d.played,
                     if d.known_gap { " (a known gap)" } else { "" }
                 )?,

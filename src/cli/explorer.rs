@@ -233,13 +233,8 @@ fn write_report(
     writeln!(out, "issues     {}", report.issue_count)?;
     writeln!(out, "records    {}", report.records)?;
     writeln!(out, "segment    {} bytes", report.segment_bytes)?;
-    writeln!(
-        out,
-        "runs       {} ({} spilled), {} threads",
-        report.runs, report.spilled_runs, report.threads
-    )?;
-    writeln!(out, "time       {seconds:.2} s")?;
-    Ok(())
+    let runs = (report.runs, report.spilled_runs, report.threads);
+    super::book::write_runs_and_time(out, runs, seconds)
 }
 
 /// Games and results (`total` of `hastings explorer query --json`).

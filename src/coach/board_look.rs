@@ -112,19 +112,37 @@ impl fmt::Display for BoardLook {
     }
 }
 
+/// Why a text is not a board look (`--board`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardLookError {
+    /// A part names none of its choices.
+    #[error("`{part}` is not a {what} ({names})")]
+    Unknown {
+        /// The part as written.
+        part: String,
+        /// What it should name: "board theme", "piece set" or "coordinates choice".
+        what: &'static str,
+        /// The names it may take, comma-separated.
+        names: String,
+    },
+    /// More than `theme,pieces,coordinates`.
+    #[error("`{0}` has more than three parts (theme,pieces,coordinates)")]
+    TooManyParts(String),
+}
+
 impl FromStr for BoardLook {
-    type Err = String;
+    type Err = BoardLookError;
 
     /// Reads `theme,pieces,coordinates` by their names in any case (`blue,chessnut,outside`);
     /// each part may be left out from the end (`green` keeps the default pieces and
     /// coordinates).
-    fn from_str(s: &str) -> Result<BoardLook, String> {
+    fn from_str(s: &str) -> Result<BoardLook, BoardLookError> {
         fn pick<T: Copy>(
             part: Option<&str>,
             all: &[T],
             name: fn(T) -> &'static str,
-            what: &str,
-        ) -> Result<Option<T>, String> {
+            what: &'static str,
+        ) -> Result<Option<T>, BoardLookError> {
             let Some(part) = part.map(str::trim).filter(|p| !p.is_empty()) else {
                 return Ok(None);
             };
@@ -134,7 +152,11 @@ impl FromStr for BoardLook {
                 .map(Some)
                 .ok_or_else(|| {
                     let names: Vec<String> = all.iter().map(|v| name(*v).to_lowercase()).collect();
-                    format!("`{part}` is not a {what} ({})", names.join(", "))
+                    BoardLookError::Unknown {
+                        part: part.to_owned(),
+                        what,
+                        names: names.join(", "),
+                    }
                 })
         }
         let mut parts = s.split(',');
@@ -159,9 +181,7 @@ impl FromStr for BoardLook {
             look.coordinates = coordinates;
         }
         if parts.next().is_some() {
-            return Err(format!(
-                "`{s}` has more than three parts (theme,pieces,coordinates)"
-            ));
+            return Err(BoardLookError::TooManyParts(s.to_owned()));
         }
         Ok(look)
     }
@@ -203,5 +223,22 @@ mod tests {
         );
         assert!("purple".parse::<BoardLook>().is_err());
         assert!("blue,cburnett,inside,extra".parse::<BoardLook>().is_err());
+        // The messages `--board` prints.
+        let Err(e) = "blue,purple".parse::<BoardLook>() else {
+            panic!("purple is no piece set");
+        };
+        let names: Vec<String> = PieceSet::ALL
+            .iter()
+            .map(|p| p.name().to_lowercase())
+            .collect();
+        let expected = format!("`purple` is not a piece set ({})", names.join(", "));
+        assert_eq!(e.to_string(), expected);
+        let Err(e) = "blue,,,x".parse::<BoardLook>() else {
+            panic!("four parts");
+        };
+        assert_eq!(
+            e.to_string(),
+            "`blue,,,x` has more than three parts (theme,pieces,coordinates)"
+        );
     }
 }

@@ -155,5 +155,84 @@ impl Command {
     }
 }
 
+/// Where a [`Command`] goes: the feature that carries it out, or the coach itself for
+/// what crosses features (the drill's moves and actions, the colour, the settings).
+pub(crate) enum Route {
+    /// The Book tab.
+    Book(super::book::BookCommand),
+    /// The style feature.
+    Style(super::style::StyleCommand),
+    /// Review mode.
+    Review(super::review::ReviewCommand),
+    /// The Coverage tab.
+    Coverage(super::coverage::CoverageCommand),
+    /// Making a book.
+    Jobs(super::jobs::JobsCommand),
+    /// Playing on.
+    PlayOn(super::play_on::PlayOnCommand),
+    /// The Repertoire tab.
+    Repertoire(super::repertoire::RepertoireCommand),
+    /// The Explorer tab.
+    Explorer(super::explorer::ExplorerCommand),
+    /// The verdict on a move outside the book.
+    Verdict(super::verdict::VerdictCommand),
+    /// The coach's own.
+    Coach(Command),
+}
+
+impl Command {
+    /// The feature this command is for.
+    pub(crate) fn route(self) -> Route {
+        use super::book::BookCommand as B;
+        use super::coverage::CoverageCommand as C;
+        use super::review::ReviewCommand as R;
+        use super::style::StyleCommand as S;
+        match self {
+            Command::OpenFiles(paths) => Route::Book(B::OpenFiles(paths)),
+            Command::Import(paths, mode) => Route::Book(B::Import(paths, mode)),
+            Command::CancelOpen => Route::Book(B::CancelOpen),
+            Command::CancelImport => Route::Book(B::CancelImport),
+            Command::SetBook(choice) => Route::Book(B::SetBook(choice)),
+            Command::RemoveFile(path) => Route::Book(B::RemoveFile(path)),
+            Command::ShowReport(path) => Route::Book(B::ShowReport(path)),
+            Command::CloseReport => Route::Book(B::CloseReport),
+            Command::Export(what) => Route::Book(B::Export(what)),
+            Command::SaveLines(lines, path) => Route::Book(B::SaveLines(lines, path)),
+            Command::Paste(text) => Route::Book(B::Paste(text)),
+            Command::RepertoireSide(path, side) => Route::Style(S::RepertoireSide(path, side)),
+            Command::RepertoireFor(side) => Route::Style(S::RepertoireFor(side)),
+            Command::SetStyle(style) => Route::Style(S::SetStyle(style)),
+            Command::ChooseProfile { play_like } => Route::Style(S::ChooseProfile(play_like)),
+            Command::LoadProfile { path, add_games } => {
+                Route::Style(S::LoadProfile(path, add_games))
+            }
+            Command::SaveProfile => Route::Style(S::SaveProfile),
+            Command::AddProfileGames => Route::Style(S::AddProfileGames),
+            Command::SetAdaptive(on) => Route::Style(S::SetAdaptive(on)),
+            Command::SaveProfileTo(profile, path) => Route::Style(S::SaveProfileTo(profile, path)),
+            Command::SetDrillMode(mode) => Route::Review(R::SetDrillMode(mode)),
+            Command::GotIt => Route::Review(R::GotIt),
+            Command::Easy => Route::Review(R::Easy),
+            Command::Optimize => Route::Review(R::Optimize),
+            Command::DrillAt(moves, book) => Route::Coverage(C::DrillAt(moves, book)),
+            Command::BackToRepertoire => Route::Coverage(C::BackToRepertoire),
+            Command::CheckGames => Route::Coverage(C::CheckGames),
+            Command::CompareGames(path) => Route::Coverage(C::CompareGames(path)),
+            Command::RecordDeviations => Route::Coverage(C::RecordDeviations),
+            Command::AddAnswer(moves) => Route::Coverage(C::AddAnswer(moves)),
+            Command::SetCoverage(params) => Route::Coverage(C::SetParams(params)),
+            Command::MakeBook { inputs, output } => {
+                Route::Jobs(super::jobs::JobsCommand::MakeBook { inputs, output })
+            }
+            Command::CancelMakeBook => Route::Jobs(super::jobs::JobsCommand::CancelMakeBook),
+            Command::PlayOn(c) => Route::PlayOn(c),
+            Command::Repertoire(c) => Route::Repertoire(c),
+            Command::Explorer(c) => Route::Explorer(c),
+            Command::Verdict(c) => Route::Verdict(c),
+            other => Route::Coach(other),
+        }
+    }
+}
+
 pub use super::book::ExportWhat;
 pub use super::coverage::DrillBook;

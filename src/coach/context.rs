@@ -15,10 +15,12 @@ use std::time::Duration;
 use shakmaty::{Chess, Color, Move};
 
 use super::notice::Notice;
-use super::settings::{Orientation, Settings};
+use super::play_on::engine::PlayOnSettings;
+use super::settings::{Orientation, Settings, Side};
 use super::sounds::Sound;
 use crate::book::PositionGraph;
 use crate::job::Wake;
+use crate::sampler::Style;
 use crate::trainer::{MoveOutcome, Phase, Reply, Session};
 use crate::workspace::Workspace;
 use crate::workspace::store::ProgressFile;
@@ -71,6 +73,23 @@ pub enum Event {
     FileImported(PathBuf),
     /// The sources changed: the drill plays the side their chapters are for.
     AlignLearner,
+    /// Drill from the position after these moves (from the standard start), the
+    /// learner playing the side to move there (a pasted line).
+    DrillFrom(Vec<Move>),
+    /// The computer plays in this style (the settings edited).
+    SetStyle(Style),
+    /// The drill takes the workspace's books again (play past the book changed).
+    SyncBooks,
+    /// The adaptive opponent follows the learner's style (switched on or off).
+    Adapt,
+    /// Review mode's cards start this many plies before their position (`None`: at
+    /// the start of the line).
+    LeadIn(Option<u32>),
+    /// New engine settings for playing on.
+    PlayOnSettings(PlayOnSettings),
+    /// The drill completed a line; with its moves and the learner's colour when it
+    /// starts from the standard position (they count for the learner's style).
+    LineCompleted(Option<(Vec<Move>, Color)>),
 }
 
 /// What the Coverage tab computes: the depth, the threshold and whose games to compare
@@ -271,5 +290,94 @@ impl Context {
             Sound::of_move(self.session.position_at(moves.len() - 1), last.mv)
         };
         self.sound(sound);
+    }
+
+    /// A new seed for the drill's next line (the settings' fixed one, else a random one).
+    pub(crate) fn new_seed(&mut self) {
+        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
+        self.session.set_seed(seed);
+    }
+
+    /// Keeps the workspace's drilled side the learner's (the other side's chapters
+    /// leave the book).
+    pub(crate) fn sync_drilled_side(&mut self) {
+        let side = Some(self.settings.learner);
+        if self.workspace.choice().side != side {
+            let mut choice = self.workspace.choice().clone();
+            choice.side = side;
+            self.workspace.set_choice(choice);
+            self.settings.book = self.workspace.choice().clone();
+        }
+    }
+
+    /// The learner plays `color` from the next line: the settings, the book's drilled
+    /// side, the board's orientation and a new seed (review mode and the session follow
+    /// in the review feature).
+    pub(crate) fn set_learner_side(&mut self, color: Color) {
+        self.settings.learner = Side::from(color);
+        self.sync_drilled_side();
+        self.orientation = Orientation::from_color(color);
+        self.settings.orientation = Some(self.orientation);
+        self.new_seed();
+    }
+
+    /// Takes the settings a panel edited: the plain choices as they are; a changed
+    /// style, colour, play past the book, adaptive opponent, review lead-in or play-on
+    /// engine is an event its feature carries out. The book's sources and the drill
+    /// mode stay as they are.
+    pub(crate) fn take_settings(&mut self, new: Settings) {
+        let old = std::mem::replace(&mut self.settings, new);
+        self.settings.book = old.book.clone();
+        self.settings.drill_mode = old.drill_mode;
+        if self.settings.orientation != old.orientation
+            && let Some(o) = self.settings.orientation
+        {
+            self.orientation = o;
+        }
+        if self.settings.style != old.style {
+            let style = std::mem::replace(&mut self.settings.style, old.style.clone());
+            self.send(Event::SetStyle(style));
+        }
+        if self.settings.learner != old.learner {
+            let learner = std::mem::replace(&mut self.settings.learner, old.learner);
+            self.send(Event::SetLearner(learner.into()));
+        }
+        if self.settings.past_book_plies != old.past_book_plies {
+            self.send(Event::SyncBooks);
+        }
+        if self.settings.adaptive != old.adaptive {
+            self.send(Event::Adapt);
+        }
+        if self.settings.review_at_position != old.review_at_position {
+            self.send(Event::LeadIn(self.settings.review_at_position.then_some(0)));
+        }
+        if self.settings.play_on != old.play_on {
+            let play_on = std::mem::replace(&mut self.settings.play_on, old.play_on);
+            self.send(Event::PlayOnSettings(play_on));
+        }
+    }
+
+    /// The board the window shows: the play-on game's position while the learner plays
+    /// on (`playing_on`), else the drill's position shown, its answer hidden while the
+    /// learner is to find it (the "Hide the answer" setting, always in review mode:
+    /// `review_on`).
+    pub(crate) fn board_shown(&self, playing_on: Option<Chess>, review_on: bool) -> BoardShown {
+        if let Some(position) = playing_on {
+            // A game against an engine, not a drill: there is no answer to give away.
+            return BoardShown {
+                position,
+                hidden: false,
+                playing_on: true,
+            };
+        }
+        let viewing = self.session.viewing();
+        let ply = viewing.unwrap_or(self.session.moves().len());
+        BoardShown {
+            position: self.session.position_at(ply).clone(),
+            hidden: viewing.is_none()
+                && *self.session.phase() == Phase::LearnerToMove
+                && (self.settings.hide_answer || review_on),
+            playing_on: false,
+        }
     }
 }

@@ -34,14 +34,14 @@
 //!   chart's "Explore"; [`jobs`]: making a Polyglot book; [`style`]: the learner's
 //!   style, profiles, the adaptive opponent, the sides; [`play_on`]: playing on
 //!   against an engine; [`verdict`]: a move outside the book judged by an engine.
-//! - [`apply`]: the commands handed to their features, and the actions that cross
-//!   features (a new line, playing on, the settings edited); it is still an
-//!   `impl Coach` of its own.
+//! - The dispatch is here: each [`Command`] goes to its feature
+//!   ([`command::Route`](self::command)); what crosses features (the drill's moves
+//!   and actions, a new line, the colour) is carried out here with the features'
+//!   functions, and the [`Event`]s features send each other are handed on here.
 //! - Shared: [`action`]: the buttons' commands, their text and tooltips; [`sounds`]:
 //!   which sound a move makes; [`moves`], [`format`](mod@format).
 
 pub mod action;
-pub mod apply;
 pub mod board_look;
 pub mod book;
 pub mod check;
@@ -64,23 +64,23 @@ pub mod sounds;
 pub mod style;
 pub mod verdict;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use shakmaty::{Color, Move};
 
+use self::command::Route;
 use self::coverage::CoverageState;
 use self::settings::{Orientation, Settings};
 use self::style::LearnerStyleState;
 use crate::book::PositionGraph;
 use crate::job::Wake;
-use crate::sampler::profile::StyleProfile;
-use crate::trainer::learner_style::{Adaptation, Posterior, StyleClass};
+use crate::trainer::Session;
 use crate::trainer::progress::Progress;
-use crate::trainer::{Reply, Session};
-use crate::workspace::Workspace;
+use crate::trainer::verdict::checker::{CheckEngine, SharedStore};
 use crate::workspace::store::ProgressFile;
+use crate::workspace::{Workspace, WorkspaceError};
 
 pub use self::command::{Action, Command, DrillBook};
 pub use self::context::{BoardShown, Context, Event};
@@ -143,22 +143,12 @@ impl Coach {
         let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
         workspace.restore();
         let review_log = progress_file.as_deref().and_then(review::review_log_path);
-        let repertoire_dir = progress_file
+        let data_dir = progress_file
             .as_deref()
-            .and_then(std::path::Path::parent)
-            .map(std::path::Path::to_path_buf);
+            .and_then(Path::parent)
+            .map(Path::to_path_buf);
         let progress = ProgressFile::load(progress_file);
-        let mut learner_style = LearnerStyleState::new(if rand::random() {
-            Adaptation::Solid
-        } else {
-            Adaptation::Sharp
-        });
-        // The lines drilled in earlier sessions count for the learner's style.
-        for line in &progress.progress().style_lines {
-            if let Some((learner, moves)) = line.replay() {
-                learner_style.record(&moves, learner);
-            }
-        }
+        let style = style::StyleState::new(progress.progress());
         let drill_mode = settings.drill_mode;
         let mut coach = Coach {
             ctx: Context::new(settings, workspace, graph, session, progress, review_log),
@@ -167,16 +157,12 @@ impl Coach {
             book: book::BookState::default(),
             coverage: CoverageState::default(),
             review: review::ReviewState::default(),
-            style: style::StyleState {
-                profile: None,
-                learner: learner_style,
-                sides: style::SidesState::default(),
-            },
+            style,
             play_on: play_on::PlayOnState::default(),
             jobs: jobs::MakeBookJob::default(),
             check: check::CheckState::default(),
             verdict: verdict::VerdictState::default(),
-            repertoire: repertoire::RepertoireTab::with_data_dir(repertoire_dir),
+            repertoire: repertoire::RepertoireTab::with_data_dir(data_dir),
             explorer: explorer::ExplorerState::default(),
             predictor: predictor::PredictorState::default(),
         };
@@ -222,13 +208,13 @@ impl Coach {
         std::mem::take(&mut self.ctx.notices)
     }
 
+    // ----- the context -----
+
     /// Counts the changes that invalidate a chart computed earlier (a finished
     /// exploration, other books).
     pub fn chart_generation(&self) -> u64 {
         self.ctx.chart_generation
     }
-
-    // ----- reading -----
 
     /// The book's sources.
     pub fn workspace(&self) -> &Workspace {
@@ -250,6 +236,22 @@ impl Coach {
         self.ctx.workspace.is_repertoire()
     }
 
+    /// Whether files are being loaded or the book is being built.
+    pub fn is_loading(&self) -> bool {
+        self.ctx.workspace.is_busy()
+    }
+
+    /// How many chosen chapters are for each side.
+    pub fn chapter_sides(&self) -> crate::workspace::chapters::Sides {
+        self.ctx.workspace.sides()
+    }
+
+    /// The learner's repertoire file in use (the first loaded as a repertoire and
+    /// enabled in the book), which "Add answer" adds lines to a copy of.
+    pub fn repertoire_file(&self) -> Option<PathBuf> {
+        coverage::repertoire_file(&self.ctx.workspace)
+    }
+
     /// The learner's progress.
     pub fn progress(&self) -> &Progress {
         self.ctx.progress.progress()
@@ -260,10 +262,191 @@ impl Coach {
         self.ctx.progress.warning()
     }
 
-    /// The import report shown, if any.
-    pub fn report(&self) -> Option<&book::report::ReportView> {
-        self.book.report()
+    /// The drill.
+    pub fn session(&self) -> &Session {
+        &self.ctx.session
     }
+
+    /// The learner's settings.
+    pub fn settings(&self) -> &Settings {
+        &self.ctx.settings
+    }
+
+    /// The learner's settings, to change them as the panels would (tests set the seed here).
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.ctx.settings
+    }
+
+    /// The board's orientation.
+    pub fn orientation(&self) -> Orientation {
+        self.ctx.orientation
+    }
+
+    /// What the Coverage tab computes with: depth, threshold, whose games.
+    pub fn coverage_params(&self) -> &coverage::CoverageParams {
+        &self.ctx.coverage_params
+    }
+
+    /// The message shown in the drill panel, if any (what happened last).
+    pub fn message(&self) -> Option<&str> {
+        self.ctx.message.as_deref()
+    }
+
+    // ----- the features' states (their readers are the features') -----
+
+    /// The Book tab: the import report shown.
+    pub fn book(&self) -> &book::BookState {
+        &self.book
+    }
+
+    /// The drill's own state: the move box.
+    pub fn drill(&self) -> &drill::DrillState {
+        &self.drill
+    }
+
+    /// Review mode: the drill mode, the review drill and its log, the optimiser.
+    pub fn review(&self) -> &review::ReviewState {
+        &self.review
+    }
+
+    /// Review mode, to set the fuzz of its intervals (tests).
+    pub fn review_mut(&mut self) -> &mut review::ReviewState {
+        &mut self.review
+    }
+
+    /// The Repertoire tab's editor.
+    pub fn repertoire(&self) -> &repertoire::RepertoireState {
+        &self.repertoire.editor
+    }
+
+    /// The Repertoire tab's book: the exposure, what is missing at the cursor.
+    pub fn repertoire_gaps(&self) -> &repertoire::GapsState {
+        &self.repertoire.gaps
+    }
+
+    /// The Repertoire tab, to say whether it is shown or where its backups go.
+    pub fn repertoire_mut(&mut self) -> &mut repertoire::RepertoireTab {
+        &mut self.repertoire
+    }
+
+    /// The Explorer tab.
+    pub fn explorer(&self) -> &explorer::ExplorerState {
+        &self.explorer
+    }
+
+    /// What strong players are predicted to play at the position shown.
+    pub fn predictor(&self) -> &predictor::PredictorState {
+        &self.predictor
+    }
+
+    /// Playing on: the game while the learner plays on, the panel's notice, its PGN.
+    pub fn play_on(&self) -> &play_on::PlayOnState {
+        &self.play_on
+    }
+
+    /// The engine's verdict on the learner's move outside the book, and its checker.
+    pub fn verdict(&self) -> &verdict::VerdictState {
+        &self.verdict
+    }
+
+    /// The chart's "Explore": the running exploration and the last finished one.
+    pub fn sampled_lines(&self) -> &sampled_lines::SampledLinesState {
+        &self.sampled_lines
+    }
+
+    /// The style feature: the profile loaded, the learner's style, the sides.
+    pub fn style(&self) -> &style::StyleState {
+        &self.style
+    }
+
+    /// The check's state, for the Coverage tab.
+    pub fn check_state(&self) -> &check::CheckState {
+        &self.check
+    }
+
+    /// The check's state, for tests that wait for it.
+    pub fn check_state_mut(&mut self) -> &mut check::CheckState {
+        &mut self.check
+    }
+
+    /// The Coverage tab: its parameters, the exposure, compare my games, a gap drill,
+    /// the most-missed positions.
+    pub fn coverage(&self) -> &CoverageState {
+        &self.coverage
+    }
+
+    /// The Coverage tab, to say whether it is shown or to wait for its jobs (tests).
+    pub fn coverage_mut(&mut self) -> &mut CoverageState {
+        &mut self.coverage
+    }
+
+    /// The jobs feature: "Make a book…".
+    pub fn jobs(&self) -> &jobs::MakeBookJob {
+        &self.jobs
+    }
+
+    // ----- what reads a feature and the context -----
+
+    /// Whether a verdict on the move outside the book is on its way.
+    pub fn is_checking_move(&self) -> bool {
+        self.verdict.is_checking(&self.ctx)
+    }
+
+    /// Whether the move checker is analysing the book's moves ahead of the learner's
+    /// move.
+    pub fn is_analysing_ahead(&self) -> bool {
+        self.verdict.is_analysing_ahead(&self.ctx)
+    }
+
+    /// The legal moves matching `typed` where a typed move would be played now; none
+    /// while no move can be entered (the computer's turn, an earlier position shown).
+    pub fn move_completions(&self, typed: &str) -> Vec<crate::trainer::move_entry::Completion> {
+        self.entry_position()
+            .map(|pos| crate::trainer::move_entry::completions(&pos, typed))
+            .unwrap_or_default()
+    }
+
+    /// The position a typed move is played in (the board's), or why none can be now.
+    fn entry_position(&self) -> Result<shakmaty::Chess, &'static str> {
+        let playing_on = self.play_on.game().map(|run| run.game());
+        drill::move_entry::entry_position(&self.ctx.session, playing_on)
+    }
+
+    /// The learner's style as the panel shows it: recomputed from the loaded files when
+    /// they or the learner's name changed.
+    pub fn learner_style_state(&mut self) -> &LearnerStyleState {
+        let name = &self.ctx.settings.learner_name;
+        self.style.learner.refresh(&self.ctx.workspace, name);
+        &self.style.learner
+    }
+
+    /// The key of the position after `ply` moves of the drill.
+    pub fn chart_key(&self, ply: usize) -> sampled_lines::ChartKey {
+        sampled_lines::chart_key(&self.ctx, ply)
+    }
+
+    /// Whether any background work runs (the screenshot waits for it).
+    pub fn is_busy(&mut self) -> bool {
+        self.sampled_lines.is_running()
+            || self.is_loading()
+            || self.coverage.job.is_some()
+            || self.play_on.busy(&self.ctx)
+            || self.verdict.busy(&self.ctx)
+            || (self.ctx.screenshot && self.predictor.is_running())
+    }
+
+    /// Whether `action` can be used now (its button is enabled, its shortcut works).
+    pub fn is_enabled(&self, action: Action) -> bool {
+        drill::commands::is_enabled(action, &self.ctx, self.play_on.game())
+    }
+
+    /// The board the window shows, as the features that follow it read it.
+    fn board_shown(&self) -> BoardShown {
+        let playing_on = self.play_on.game().map(|run| run.game().position().clone());
+        self.ctx.board_shown(playing_on, self.review.is_on())
+    }
+
+    // ----- what tests, the screenshot and the window's shell call -----
 
     /// Files were chosen in the file dialog or dropped on the window: Polyglot books
     /// (`.bin`) become sources at once; the PGN files are returned (the window asks how
@@ -286,78 +469,20 @@ impl Coach {
     ///
     /// # Errors
     ///
-    /// [`WorkspaceError::NothingToExport`](crate::workspace::WorkspaceError::NothingToExport)
-    /// when there is nothing to export, else why writing failed.
+    /// [`WorkspaceError::NothingToExport`] when there is nothing to export, else why
+    /// writing failed.
     pub fn export_to(
         &self,
         what: command::ExportWhat,
-        path: &std::path::Path,
-    ) -> Result<usize, crate::workspace::WorkspaceError> {
+        path: &Path,
+    ) -> Result<usize, WorkspaceError> {
         book::export_to(what, path, &self.ctx)
-    }
-
-    /// Gives the drill the workspace's Polyglot books and popularity and play past the
-    /// book; the explorer's counts follow; the chart starts over.
-    fn sync_books(&mut self) {
-        self.drill.sync_books(&mut self.ctx);
-        self.explorer.sync_drill(&mut self.ctx);
-        self.ctx.invalidate_chart();
-    }
-
-    /// The drill.
-    pub fn session(&self) -> &Session {
-        &self.ctx.session
-    }
-
-    /// The computer's last reply, while it is the last move.
-    pub fn last_reply(&self) -> Option<&Reply> {
-        self.ctx.last_reply.as_ref()
-    }
-
-    /// The learner's settings.
-    pub fn settings(&self) -> &Settings {
-        &self.ctx.settings
-    }
-
-    /// The learner's settings, to change them as the panels would (tests set the seed here).
-    pub fn settings_mut(&mut self) -> &mut Settings {
-        &mut self.ctx.settings
-    }
-
-    /// The board's orientation.
-    pub fn orientation(&self) -> Orientation {
-        self.ctx.orientation
-    }
-
-    /// Review mode: the drill mode, the review drill and its log, the optimiser.
-    pub fn review(&self) -> &review::ReviewState {
-        &self.review
-    }
-
-    /// Review mode, to set the fuzz of its intervals (tests).
-    pub fn review_mut(&mut self) -> &mut review::ReviewState {
-        &mut self.review
     }
 
     /// For the screenshot: review mode on the review log beside `progress_file` (read
     /// only: the screenshot grades nothing), the Progress tab shown.
     pub fn show_review_progress(&mut self, progress_file: Option<PathBuf>) {
         self.review.show_progress(progress_file, &mut self.ctx);
-    }
-
-    /// The Repertoire tab's editor.
-    pub fn repertoire(&self) -> &repertoire::RepertoireState {
-        &self.repertoire.editor
-    }
-
-    /// The Repertoire tab's book: the exposure, what is missing at the cursor.
-    pub fn repertoire_gaps(&self) -> &repertoire::GapsState {
-        &self.repertoire.gaps
-    }
-
-    /// The Repertoire tab, to say whether it is shown or where its backups go.
-    pub fn repertoire_mut(&mut self) -> &mut repertoire::RepertoireTab {
-        &mut self.repertoire
     }
 
     /// Computes the Repertoire tab's exposure now when it is not up to date, and waits
@@ -368,86 +493,16 @@ impl Coach {
         self.run_events();
     }
 
-    /// Gives the Repertoire tab the Explorer tab's index and filter (its missing
-    /// replies may come from them).
-    fn share_explorer_games(&mut self) {
-        let games = self.explorer.games().and_then(Result::ok);
-        self.repertoire.set_explorer_games(games);
-    }
-
-    /// The Explorer tab.
-    pub fn explorer(&self) -> &explorer::ExplorerState {
-        &self.explorer
-    }
-
-    /// What strong players are predicted to play at the position shown.
-    pub fn predictor(&self) -> &predictor::PredictorState {
-        &self.predictor
-    }
-
     /// Waits until the game the Explorer tab's game window reads is shown, as the
     /// frames would (tests; the window never waits).
     pub fn finish_explorer_game(&mut self) {
         self.explorer.finish_game();
     }
 
-    /// The board the window shows, as the features that follow it read it.
-    fn board_shown(&self) -> BoardShown {
-        if let Some(run) = self.play_on.run.as_ref() {
-            // A game against an engine, not a drill: there is no answer to give away.
-            return BoardShown {
-                position: run.game().position().clone(),
-                hidden: false,
-                playing_on: true,
-            };
-        }
-        let session = &self.ctx.session;
-        let viewing = session.viewing();
-        let ply = viewing.unwrap_or(session.moves().len());
-        BoardShown {
-            position: session.position_at(ply).clone(),
-            hidden: viewing.is_none()
-                && *session.phase() == crate::trainer::Phase::LearnerToMove
-                && (self.ctx.settings.hide_answer || self.review.is_on()),
-            playing_on: false,
-        }
-    }
-
-    /// The play-on game, if the learner is playing on.
-    pub fn play_on(&self) -> Option<&crate::trainer::play_on::PlayOn> {
-        self.play_on.game()
-    }
-
-    /// The notice of the play-on panel (an engine that failed, the end of the game).
-    pub fn play_on_notice(&self) -> Option<&str> {
-        self.play_on.notice()
-    }
-
-    /// The play-on game as PGN, the book part and the engine part marked.
-    pub fn play_on_pgn(&self) -> Option<String> {
-        self.play_on.pgn()
-    }
-
     /// For the screenshot (`--tab play-on`): the learner plays the side that is not to
     /// move after the moves shown, so the engine moves first; the arrow is on.
     pub fn show_play_on(&mut self) {
         self.play_on.show(&mut self.ctx);
-    }
-
-    /// The engine's verdict on the learner's move outside the book, and its checker.
-    pub fn verdict(&self) -> &verdict::VerdictState {
-        &self.verdict
-    }
-
-    /// Whether a verdict on the move outside the book is on its way.
-    pub fn is_checking_move(&self) -> bool {
-        self.verdict.is_checking(&self.ctx)
-    }
-
-    /// Whether the move checker is analysing the book's moves ahead of the learner's
-    /// move.
-    pub fn is_analysing_ahead(&self) -> bool {
-        self.verdict.is_analysing_ahead(&self.ctx)
     }
 
     /// Checks moves outside the book with `engine`, searching each position within
@@ -457,8 +512,8 @@ impl Coach {
     /// starts when the learner is next to move (one already started is stopped).
     pub fn set_move_checker(
         &mut self,
-        engine: crate::trainer::verdict::checker::CheckEngine,
-        store: Option<crate::trainer::verdict::checker::SharedStore>,
+        engine: CheckEngine,
+        store: Option<SharedStore>,
         limits: crate::engine::Limits,
     ) {
         self.verdict = verdict::VerdictState::with_checker(engine, store, limits);
@@ -466,82 +521,8 @@ impl Coach {
 
     /// Keeps the move checker's analyses in `store` from now on (the workspace's cache
     /// on disk); the engine stays as chosen.
-    pub fn set_analysis_store(&mut self, store: crate::trainer::verdict::checker::SharedStore) {
+    pub fn set_analysis_store(&mut self, store: SharedStore) {
         self.verdict.set_store(store);
-    }
-
-    /// The chart's "Explore": the running exploration and the last finished one.
-    pub fn sampled_lines(&self) -> &sampled_lines::SampledLinesState {
-        &self.sampled_lines
-    }
-
-    /// The question to show: which side is a just-loaded repertoire for?
-    pub fn side_question(&self) -> Option<&crate::workspace::chapters::SideQuestion> {
-        self.style.sides.question()
-    }
-
-    /// How many chosen chapters are for each side.
-    pub fn chapter_sides(&self) -> crate::workspace::chapters::Sides {
-        self.ctx.workspace.sides()
-    }
-
-    /// The check's state, for the Coverage tab.
-    pub fn check_state(&self) -> &check::CheckState {
-        &self.check
-    }
-
-    /// The check's state, for tests that wait for it.
-    pub fn check_state_mut(&mut self) -> &mut check::CheckState {
-        &mut self.check
-    }
-
-    /// The move box: its text and why the last entry was not played.
-    pub fn move_entry(&self) -> &drill::MoveEntryState {
-        &self.drill.move_entry
-    }
-
-    /// The legal moves matching `typed` where a typed move would be played now; none
-    /// while no move can be entered (the computer's turn, an earlier position shown).
-    pub fn move_completions(&self, typed: &str) -> Vec<crate::trainer::move_entry::Completion> {
-        self.entry_position()
-            .map(|pos| crate::trainer::move_entry::completions(&pos, typed))
-            .unwrap_or_default()
-    }
-
-    /// The position a typed move is played in (the board's), or why no move can be
-    /// entered now.
-    fn entry_position(&self) -> Result<shakmaty::Chess, &'static str> {
-        match self.play_on.run.as_ref() {
-            Some(run) => drill::move_entry::play_on_entry_position(run.game()),
-            None => drill::move_entry::drill_entry_position(&self.ctx.session),
-        }
-    }
-
-    /// The Coverage tab: its parameters, the exposure, compare my games, a gap drill,
-    /// the most-missed positions.
-    pub fn coverage(&self) -> &CoverageState {
-        &self.coverage
-    }
-
-    /// The Coverage tab, to say whether it is shown or to wait for its jobs (tests).
-    pub fn coverage_mut(&mut self) -> &mut CoverageState {
-        &mut self.coverage
-    }
-
-    /// What the Coverage tab computes with: depth, threshold, whose games.
-    pub fn coverage_params(&self) -> &coverage::CoverageParams {
-        &self.ctx.coverage_params
-    }
-
-    /// The learner's repertoire file in use (the first loaded as a repertoire and
-    /// enabled in the book), which "Add answer" adds lines to a copy of.
-    pub fn repertoire_file(&self) -> Option<PathBuf> {
-        coverage::repertoire_file(&self.ctx.workspace)
-    }
-
-    /// The jobs feature: "Make a book…".
-    pub fn jobs(&self) -> &jobs::MakeBookJob {
-        &self.jobs
     }
 
     /// Waits until the book being made is written and adds it as a source, as the
@@ -555,200 +536,6 @@ impl Coach {
         self.sampled_lines.start(&mut self.ctx);
     }
 
-    /// The key of the position after `ply` moves of the drill.
-    pub fn chart_key(&self, ply: usize) -> sampled_lines::ChartKey {
-        sampled_lines::chart_key(&self.ctx, ply)
-    }
-
-    /// Whether files are being loaded or the book is being built.
-    pub fn is_loading(&self) -> bool {
-        self.ctx.workspace.is_busy()
-    }
-
-    /// Whether any background work runs (the screenshot waits for it).
-    pub fn is_busy(&mut self) -> bool {
-        self.sampled_lines.is_running()
-            || self.is_loading()
-            || self.coverage.job.is_some()
-            || self.play_on.busy(&self.ctx)
-            || self.verdict.busy(&self.ctx)
-            || (self.ctx.screenshot && self.predictor.is_running())
-    }
-
-    /// The message shown in the drill panel, if any (what happened last).
-    pub fn message(&self) -> Option<&str> {
-        self.ctx.message.as_deref()
-    }
-
-    /// The style profile loaded last, if any.
-    pub fn profile(&self) -> Option<&StyleProfile> {
-        self.style.profile.as_ref()
-    }
-
-    /// The learner's style posterior (drilled lines and their games among the loaded
-    /// files), `None` before any.
-    pub fn learner_style(&self) -> Option<Posterior> {
-        self.style.learner.posterior()
-    }
-
-    /// The learner's style as the panel shows it: recomputed from the loaded files when
-    /// they or the learner's name changed.
-    pub fn learner_style_state(&mut self) -> &LearnerStyleState {
-        self.style
-            .learner
-            .refresh(&self.ctx.workspace, &self.ctx.settings.learner_name);
-        &self.style.learner
-    }
-
-    /// The learner's most likely style class and the posterior.
-    pub fn learner_style_class(&self) -> Option<(Posterior, StyleClass)> {
-        self.style.learner.posterior().map(|p| (p, p.class()))
-    }
-
-    /// The adaptive opponent's pick for a mixed learner in this session.
-    pub fn adaptation_coin(&self) -> Adaptation {
-        self.style.learner.coin
-    }
-
-    // ----- dispatch -----
-
-    /// Carries out one command, and what it asks of other features.
-    pub fn apply(&mut self, command: Command) {
-        self.apply_command(command);
-        self.run_events();
-    }
-
-    /// Carries out the events features sent each other, until none is left.
-    fn run_events(&mut self) {
-        loop {
-            let events = self.ctx.take_events();
-            if events.is_empty() {
-                return;
-            }
-            for event in events {
-                match event {
-                    Event::PlayOnBoard(mv) => {
-                        if self.play_on.is_active() {
-                            self.play_on
-                                .apply(play_on::PlayOnCommand::Play(mv), &mut self.ctx);
-                        } else {
-                            self.apply_command(Command::Play(mv));
-                        }
-                    }
-                    Event::SetLearner(color) => self.apply_command(Command::SetLearner(color)),
-                    Event::NewLine => self.apply_command(Command::Action(Action::NewLine)),
-                    Event::ShowInRepertoire(moves) => {
-                        self.repertoire.show_moves(moves, &mut self.ctx);
-                    }
-                    Event::Message(text) => self.ctx.message = Some(text),
-                    Event::ForgiveMistake => {
-                        if self.drill.forgive_mistake(&mut self.ctx, &mut self.review) {
-                            self.verdict.set_forgiven();
-                        }
-                    }
-                    Event::PlayBookMoveInstead { book, message } => {
-                        self.drill.play_book_move_instead(
-                            book,
-                            message,
-                            &mut self.ctx,
-                            &mut self.review,
-                        );
-                    }
-                    Event::AddAnswer(moves) => self.coverage.add_answer(&moves, &mut self.ctx),
-                    Event::NewSession => self.after_new_session(),
-                    Event::NewBook => {
-                        self.sampled_lines.reset();
-                        self.repertoire.stop_training(&mut self.ctx);
-                        self.coverage.book_changed();
-                        self.drill.reply_due = None;
-                        // A review session's cards are the new book's.
-                        self.review.restart(&mut self.ctx);
-                    }
-                    Event::FileImported(path) => {
-                        self.style.sides.after_import(&path, &mut self.ctx)
-                    }
-                    Event::AlignLearner => self.style.sides.align_learner(&mut self.ctx),
-                    Event::StopRepertoireTraining => self.repertoire.stop_training(&mut self.ctx),
-                    Event::EndGapDrill => self.coverage.end_gap_drill(),
-                    Event::RestartReview => self.review.restart(&mut self.ctx),
-                }
-            }
-        }
-    }
-
-    // ----- each frame -----
-
-    /// The non-drawing work of a frame: finished jobs, the computer's reply when it is
-    /// due, completed lines.
-    pub fn logic(&mut self) {
-        self.sampled_lines.poll(&mut self.ctx);
-        if self.ctx.workspace.open_books().generation() != self.drill.books_seen {
-            self.sync_books();
-        }
-        self.book.poll(&mut self.ctx);
-        // A new book resets the features that depend on it before they poll.
-        self.run_events();
-        self.coverage.poll(&mut self.ctx);
-        let found = self.check.poll_frame(&mut self.ctx);
-        if !found.is_empty() {
-            self.verdict.share_analyses(&found);
-        }
-        self.jobs.poll(&mut self.ctx);
-        if self.play_on.is_active() {
-            self.play_on.poll(&mut self.ctx);
-        } else {
-            self.drill.computer_reply(&mut self.ctx, &mut self.review);
-        }
-        self.review.poll(&mut self.ctx);
-        self.verdict.poll(&mut self.ctx, self.play_on.is_active());
-        self.record_completions();
-        self.ctx.progress.poll();
-        self.coverage.missed.poll(&self.ctx);
-        let board = self.board_shown();
-        self.explorer.poll(&mut self.ctx, &board);
-        self.predictor.poll(&self.ctx, &board);
-        self.share_explorer_games();
-        self.repertoire.poll(&mut self.ctx);
-        self.run_events();
-    }
-
-    /// Records the lines the drill completed since the last call.
-    fn record_completions(&mut self) {
-        let done = self.ctx.session.lines_completed();
-        if done > self.drill.completed_seen {
-            let title = self
-                .ctx
-                .session
-                .opening_title()
-                .unwrap_or_else(|| "unnamed line".to_owned());
-            self.ctx.progress.progress_mut().record_completion(&title);
-            if shakmaty::Position::board(self.ctx.session.position_at(0))
-                == shakmaty::Position::board(&shakmaty::Chess::default())
-            {
-                let moves: Vec<Move> = self.ctx.session.moves().iter().map(|m| m.mv).collect();
-                self.style
-                    .learner
-                    .record(&moves, self.ctx.session.learner());
-                self.ctx
-                    .progress
-                    .progress_mut()
-                    .record_style_line(&moves, self.ctx.session.learner());
-            }
-            self.ctx.progress.save();
-            self.style.adapt(&mut self.ctx);
-        }
-        self.drill.completed_seen = done;
-    }
-
-    /// The drill's session or book was replaced: it takes the workspace's books, the
-    /// sampled lines and the chart start over.
-    fn after_new_session(&mut self) {
-        self.sync_books();
-        self.sampled_lines.reset();
-        self.ctx.invalidate_chart();
-        self.ctx.last_reply = None;
-    }
-
     /// Loads the style profile at `path` and uses its style; with `add_games`, the games
     /// of a fitted profile are added to the book as a game collection ("Play like …").
     ///
@@ -758,7 +545,7 @@ impl Coach {
     /// column, why) when the file is not a profile; nothing changes then.
     pub fn load_profile(
         &mut self,
-        path: &std::path::Path,
+        path: &Path,
         add_games: bool,
     ) -> Result<(), crate::workspace::profiles::ProfileFileError> {
         self.style.load_profile(path, add_games, &mut self.ctx)
@@ -792,5 +579,239 @@ impl Coach {
         self.repertoire.editor.close();
         self.ctx.progress.save_now();
         self.review.end(&mut self.ctx);
+    }
+
+    // ----- dispatch -----
+
+    /// Carries out one command, and what it asks of other features.
+    pub fn apply(&mut self, command: Command) {
+        self.apply_command(command);
+        self.run_events();
+    }
+
+    /// Carries out one command (the events it sends are the caller's to carry out):
+    /// a feature's goes to it, the rest crosses features.
+    fn apply_command(&mut self, command: Command) {
+        self.share_explorer_games();
+        if command.restarts_drill() {
+            self.play_on.end();
+        }
+        let ctx = &mut self.ctx;
+        match command.route() {
+            Route::Book(c) => self.book.apply(c, ctx),
+            Route::Style(c) => self.style.apply(c, ctx),
+            Route::Review(c) => self.review.apply(c, ctx),
+            Route::Coverage(c) => self.coverage.apply(c, ctx),
+            Route::Jobs(c) => self.jobs.apply(c, ctx),
+            Route::PlayOn(c) => self.play_on.apply(c, ctx),
+            Route::Repertoire(c) => self.repertoire.apply(c, ctx),
+            Route::Explorer(c) => self.explorer.apply(c, ctx),
+            Route::Verdict(c) => self.verdict.apply(c, ctx),
+            Route::Coach(command) => self.apply_crossing(command),
+        }
+        self.ctx.settings.book = self.ctx.workspace.choice().clone();
+        self.ctx.request_repaint();
+    }
+
+    /// The commands that no one feature carries out alone.
+    fn apply_crossing(&mut self, command: Command) {
+        let ctx = &mut self.ctx;
+        match command {
+            Command::Action(action) => self.apply_action(action),
+            Command::MoveEntry(c) => {
+                let at = self.entry_position();
+                self.drill.move_entry.apply(c, &mut self.ctx, at);
+            }
+            Command::Play(mv) => self.drill.play(mv, ctx, &mut self.review),
+            Command::ShowPly(ply) => ctx.session.view(ply),
+            Command::ShowCurrent => ctx.session.view(ctx.session.moves().len()),
+            Command::Message(text) => ctx.message = Some(text),
+            Command::SetLearner(color) => self.review.set_learner(color, ctx),
+            Command::SetSettings(settings) => ctx.take_settings(*settings),
+            Command::SetPastBook(plies) => {
+                ctx.settings.past_book_plies = plies;
+                self.sync_books();
+            }
+            Command::CopyPgn if self.play_on.is_active() => {
+                self.play_on.apply(play_on::PlayOnCommand::CopyPgn, ctx);
+            }
+            Command::CopyPgn => self.book.apply(book::BookCommand::CopyLine, ctx),
+            Command::CheckRepertoire => self.check.start(ctx.coverage_params.depth, ctx),
+            Command::CancelCheck => self.check.cancel(),
+            Command::DrillFrom(moves) => {
+                self.repertoire.stop_training(ctx);
+                // The learner plays the side to move there, as when the position was missed.
+                let turn = drill::side_to_move_after(&moves);
+                if turn != self.ctx.session.learner() {
+                    self.apply(Command::SetLearner(turn));
+                }
+                drill::drill_from(&moves, &mut self.ctx);
+            }
+            // The features' own commands were routed to them.
+            _ => {}
+        }
+    }
+
+    /// A button or shortcut: the play-on game's while the learner plays on, the
+    /// drill's, or a new line (review mode's next card, "Train this"'s subtree).
+    fn apply_action(&mut self, action: Action) {
+        if !self.is_enabled(action) {
+            return;
+        }
+        let ctx = &mut self.ctx;
+        // Stepping through the moves only changes the position shown.
+        if !self.play_on.is_active() && self.drill.step(action, ctx) {
+            return;
+        }
+        ctx.message = None;
+        if self.play_on.is_active() {
+            match action {
+                Action::TakeBack | Action::StepBack => {
+                    return self.play_on.apply(play_on::PlayOnCommand::TakeBack, ctx);
+                }
+                Action::NewLine => self.play_on.end(),
+                _ => {}
+            }
+        }
+        match action {
+            Action::NextLine if style::sides::alternates_sides(ctx) => {
+                // A mixed study: the other side's chapters come next.
+                let other = ctx.session.learner().other();
+                self.apply(Command::SetLearner(other));
+            }
+            Action::NewLine | Action::NextLine => {
+                ctx.new_seed();
+                if !self.review.next_line(ctx) && !self.repertoire.restart_training(ctx) {
+                    ctx.session.new_line();
+                }
+                ctx.last_reply = None;
+            }
+            Action::Open => ctx.notify(Notice::ChooseFiles),
+            Action::Explore => self.sampled_lines.start(ctx),
+            Action::PlayOn => self.play_on.start(ctx),
+            Action::Quit => ctx.notify(Notice::Close),
+            // The drill's own: hints, show me, take back, flip… (stepping was above).
+            _ => {
+                self.drill.apply_action(action, ctx, &mut self.review);
+            }
+        }
+    }
+
+    /// Carries out the events features sent each other, until none is left.
+    fn run_events(&mut self) {
+        loop {
+            let events = self.ctx.take_events();
+            if events.is_empty() {
+                return;
+            }
+            for event in events {
+                self.run_event(event);
+            }
+        }
+    }
+
+    /// Hands one event to the feature it concerns.
+    fn run_event(&mut self, event: Event) {
+        let ctx = &mut self.ctx;
+        match event {
+            Event::PlayOnBoard(mv) if self.play_on.is_active() => {
+                self.play_on.apply(play_on::PlayOnCommand::Play(mv), ctx);
+            }
+            Event::PlayOnBoard(mv) => self.apply_command(Command::Play(mv)),
+            Event::SetLearner(color) => self.apply_command(Command::SetLearner(color)),
+            Event::NewLine => self.apply_command(Command::Action(Action::NewLine)),
+            Event::DrillFrom(moves) => self.apply_command(Command::DrillFrom(moves)),
+            Event::SetStyle(style) => self.apply_command(Command::SetStyle(style)),
+            Event::ShowInRepertoire(moves) => self.repertoire.show_moves(moves, ctx),
+            Event::Message(text) => ctx.message = Some(text),
+            Event::ForgiveMistake => {
+                if self.drill.forgive_mistake(ctx, &mut self.review) {
+                    self.verdict.set_forgiven();
+                }
+            }
+            Event::PlayBookMoveInstead { book, message } => {
+                self.drill
+                    .play_book_move_instead(book, message, ctx, &mut self.review);
+            }
+            Event::AddAnswer(moves) => self.coverage.add_answer(&moves, ctx),
+            Event::NewSession => {
+                self.sync_books();
+                self.sampled_lines.reset();
+                self.ctx.invalidate_chart();
+                self.ctx.last_reply = None;
+            }
+            Event::NewBook => {
+                self.sampled_lines.reset();
+                self.repertoire.stop_training(ctx);
+                self.coverage.book_changed();
+                self.drill.reply_due = None;
+                // A review session's cards are the new book's.
+                self.review.restart(ctx);
+            }
+            Event::FileImported(path) => self.style.sides.after_import(&path, ctx),
+            Event::AlignLearner => self.style.sides.align_learner(ctx),
+            Event::StopRepertoireTraining => self.repertoire.stop_training(ctx),
+            Event::EndGapDrill => self.coverage.end_gap_drill(),
+            Event::RestartReview => self.review.restart(ctx),
+            Event::SyncBooks => self.sync_books(),
+            Event::Adapt => self.style.adapt(ctx),
+            Event::LeadIn(lead_in) => self.review.set_lead_in(lead_in, ctx),
+            Event::PlayOnSettings(s) => {
+                self.play_on.apply(play_on::PlayOnCommand::Settings(s), ctx)
+            }
+            Event::LineCompleted(line) => self.style.line_completed(line, ctx),
+        }
+    }
+
+    // ----- each frame -----
+
+    /// The non-drawing work of a frame: finished jobs, the computer's reply when it is
+    /// due, completed lines.
+    pub fn logic(&mut self) {
+        self.sampled_lines.poll(&mut self.ctx);
+        if self.ctx.workspace.open_books().generation() != self.drill.books_seen {
+            self.sync_books();
+        }
+        self.book.poll(&mut self.ctx);
+        // A new book resets the features that depend on it before they poll.
+        self.run_events();
+        let ctx = &mut self.ctx;
+        self.coverage.poll(ctx);
+        let found = self.check.poll_frame(ctx);
+        if !found.is_empty() {
+            self.verdict.share_analyses(&found);
+        }
+        self.jobs.poll(ctx);
+        if self.play_on.is_active() {
+            self.play_on.poll(ctx);
+        } else {
+            self.drill.computer_reply(ctx, &mut self.review);
+        }
+        self.review.poll(ctx);
+        self.verdict.poll(ctx, self.play_on.is_active());
+        self.drill.record_completions(ctx);
+        ctx.progress.poll();
+        self.coverage.missed.poll(ctx);
+        let board = self.board_shown();
+        self.explorer.poll(&mut self.ctx, &board);
+        self.predictor.poll(&self.ctx, &board);
+        self.share_explorer_games();
+        self.repertoire.poll(&mut self.ctx);
+        self.run_events();
+    }
+
+    /// Gives the drill the workspace's Polyglot books and popularity and play past the
+    /// book; the explorer's counts follow; the chart starts over.
+    fn sync_books(&mut self) {
+        self.drill.sync_books(&mut self.ctx);
+        self.explorer.sync_drill(&mut self.ctx);
+        self.ctx.invalidate_chart();
+    }
+
+    /// Gives the Repertoire tab the Explorer tab's index and filter (its missing
+    /// replies may come from them).
+    fn share_explorer_games(&mut self) {
+        let games = self.explorer.games().and_then(Result::ok);
+        self.repertoire.set_explorer_games(games);
     }
 }

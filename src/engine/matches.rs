@@ -136,15 +136,7 @@ impl GameRecord {
 
     /// The result as PGN writes it: `1-0`, `0-1`, `1/2-1/2`.
     pub fn result(&self) -> &'static str {
-        match self.end.outcome() {
-            KnownOutcome::Draw => "1/2-1/2",
-            KnownOutcome::Decisive {
-                winner: Color::White,
-            } => "1-0",
-            KnownOutcome::Decisive {
-                winner: Color::Black,
-            } => "0-1",
-        }
+        crate::book::explorer::outcome_name(self.end.outcome())
     }
 }
 

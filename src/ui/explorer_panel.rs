@@ -278,7 +278,7 @@ fn years_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
                     commands.push(Command::Explorer(ExplorerCommand::SetYears(parsed)));
                 }
             }
-            Err(e) => fields.error = Some(e),
+            Err(e) => fields.error = Some(e.to_string()),
         }
     }
     if let Some(error) = &fields.error {

@@ -50,7 +50,7 @@ pub(super) fn focus(ctx: &egui::Context) {
 
 /// The box, the reason the last entry was not played, and the completions.
 pub(super) fn move_box_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    let mut text = coach.move_entry().text().to_owned();
+    let mut text = coach.drill().move_entry().text().to_owned();
     let response = ui
         .add(
             egui::TextEdit::singleline(&mut text)
@@ -68,7 +68,7 @@ pub(super) fn move_box_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command
         .accesskit_node_builder(response.id, |node| node.set_label(MOVE_BOX_LABEL));
     // No move has a `/`: the one that gave the box the keyboard is not typed.
     text.retain(|c| c != '/');
-    let changed = text != coach.move_entry().text();
+    let changed = text != coach.drill().move_entry().text();
     if changed {
         push(commands, MoveEntryCommand::Text(text.clone()));
     }
@@ -80,7 +80,7 @@ pub(super) fn move_box_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command
     if response.has_focus() && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Tab)) {
         push(commands, MoveEntryCommand::Complete);
     }
-    if let Some(error) = coach.move_entry().error().filter(|_| !changed) {
+    if let Some(error) = coach.drill().move_entry().error().filter(|_| !changed) {
         ui.add(egui::Label::new(RichText::new(error).color(ui.visuals().error_fg_color)).wrap());
     }
     let completions = coach.move_completions(&text);

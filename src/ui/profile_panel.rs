@@ -40,7 +40,7 @@ pub(super) fn profile_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
             commands.push(Command::ChooseProfile { play_like: true });
         }
     });
-    if let Some(profile) = coach.profile() {
+    if let Some(profile) = coach.style().profile() {
         let current = profile.style == coach.settings().style;
         ui.label(format!(
             "Profile: {}{}",
@@ -91,9 +91,9 @@ pub(super) fn profile_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
         commands.push(Command::SetAdaptive(adaptive));
     }
     if coach.settings().adaptive {
-        let text = match coach.learner_style_class() {
+        let text = match coach.style().learner_style_class() {
             Some((p, class)) => {
-                let a = Adaptation::for_class(class, coach.adaptation_coin());
+                let a = Adaptation::for_class(class, coach.style().adaptation_coin());
                 format!(
                     "You look {} ({:.2}), so the computer plays {}.",
                     class.label(),

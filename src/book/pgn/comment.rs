@@ -41,6 +41,11 @@ pub(crate) fn parse_comment(bytes: &[u8]) -> Option<Box<MoveAnnotation>> {
         }
         rest = after;
     }
+    finished(note, words)
+}
+
+/// The annotation read: `None` when it holds no words and no marks.
+fn finished(mut note: MoveAnnotation, words: String) -> Option<Box<MoveAnnotation>> {
     if words.is_empty() && note.arrows.is_empty() && note.circles.is_empty() {
         return None;
     }
@@ -255,39 +260,17 @@ mod tests {
         assert_eq!(with_marks(Some("[%cal Re2e4]"), &[], &[]), None);
     }
 
-    /// The reader before it read bytes (session 4.2): the whole comment decoded, a
-    /// substring search per command.
+    /// The reader before it read bytes (session 4.2): the whole comment decoded and
+    /// split by substring search (as the editor splits it).
     fn decoded_parse(bytes: &[u8]) -> Option<Box<MoveAnnotation>> {
         let text = String::from_utf8_lossy(bytes);
+        let (commands, words) = split_commands(&text);
         let mut note = MoveAnnotation::default();
-        let mut words = String::new();
-        let mut rest: &str = &text;
-        loop {
-            let (before, command) = match rest.find("[%") {
-                Some(i) => (&rest[..i], Some(&rest[i + 2..])),
-                None => (rest, None),
-            };
-            for word in before.split_whitespace() {
-                if !words.is_empty() {
-                    words.push(' ');
-                }
-                words.push_str(word);
-            }
-            let Some(command) = command else { break };
-            let (body, after) = match command.find(']') {
-                Some(j) => (&command[..j], &command[j + 1..]),
-                None => (command, ""),
-            };
-            read_marks(&mut note, body);
-            rest = after;
+        for command in commands {
+            let body = command.strip_prefix("[%").unwrap_or(command);
+            read_marks(&mut note, body.strip_suffix(']').unwrap_or(body));
         }
-        if words.is_empty() && note.arrows.is_empty() && note.circles.is_empty() {
-            return None;
-        }
-        if !words.is_empty() {
-            note.comment = Some(words);
-        }
-        Some(Box::new(note))
+        finished(note, words)
     }
 
     /// The byte reader reads what decoding the whole comment read: on every comment of

@@ -94,6 +94,7 @@ mod visitor;
 mod tests;
 
 pub use distinct::DistinctPositions;
+pub(crate) use report::ply_and_move;
 pub use report::{ImportError, ImportIssue, ImportReport, IssueReason, Summary};
 pub use start::{StartIssue, start_from_tags};
 

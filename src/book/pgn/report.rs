@@ -71,12 +71,20 @@ pub struct ImportIssue {
 
 impl ImportIssue {
     fn at(&self) -> String {
-        match (self.ply, self.san.is_empty()) {
-            (0, true) => String::new(),
-            (0, false) => format!("`{}`: ", self.san),
-            (ply, true) => format!("ply {ply}: "),
-            (ply, false) => format!("ply {ply} `{}`: ", self.san),
-        }
+        let at = ply_and_move(self.ply, &self.san);
+        if at.is_empty() { at } else { format!("{at}: ") }
+    }
+}
+
+/// Where in a game a problem is, for messages: the ply and the move as written
+/// (ply 3 and Nf3: "ply 3 `Nf3`"), either alone when the other is unknown (`ply` 0,
+/// `san` empty), or nothing.
+pub(crate) fn ply_and_move(ply: u32, san: &str) -> String {
+    match (ply, san.is_empty()) {
+        (0, true) => String::new(),
+        (0, false) => format!("`{san}`"),
+        (ply, true) => format!("ply {ply}"),
+        (ply, false) => format!("ply {ply} `{san}`"),
     }
 }
 

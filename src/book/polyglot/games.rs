@@ -107,10 +107,9 @@ pub struct GameIssue {
 
 impl GameIssue {
     fn at(&self) -> String {
-        match (self.ply, self.san.is_empty()) {
-            (0, _) => String::new(),
-            (ply, true) => format!(", ply {ply}"),
-            (ply, false) => format!(", ply {ply} `{}`", self.san),
+        match self.ply {
+            0 => String::new(),
+            ply => format!(", {}", crate::book::pgn::ply_and_move(ply, &self.san)),
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::book::{OpeningLine, PositionGraph, SourceId};
 use crate::coach::context::{Context, Event};
 use crate::coach::format;
 use crate::coach::notice::Notice;
-use crate::workspace::{FileMode, WorkspaceError, WorkspaceEvent, export};
+use crate::workspace::{BookChoice, FileMode, WorkspaceError, WorkspaceEvent, export};
 
 /// What to export as PGN.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +30,36 @@ pub enum ExportWhat {
     Source(SourceId),
     /// The moves of the current drill.
     Line,
+}
+
+/// The Book tab's commands: files opened, imported, removed; the book's sources; the
+/// import report; the drill's line or a source exported, copied or saved; text pasted.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BookCommand {
+    /// Files chosen or dropped: Polyglot books are added, the PGN files asked about.
+    OpenFiles(Vec<PathBuf>),
+    /// Import these files, read this way.
+    Import(Vec<PathBuf>, FileMode),
+    /// The "how to read" question was dismissed.
+    CancelOpen,
+    /// Stop the running import.
+    CancelImport,
+    /// Build the book from these sources.
+    SetBook(BookChoice),
+    /// Remove a loaded file.
+    RemoveFile(PathBuf),
+    /// Show a loaded file's import report.
+    ShowReport(PathBuf),
+    /// Close the import report.
+    CloseReport,
+    /// Export as PGN (asks where).
+    Export(ExportWhat),
+    /// Copy the drill's line as PGN.
+    CopyLine,
+    /// Write these lines to this file as PGN.
+    SaveLines(Vec<OpeningLine>, PathBuf),
+    /// Text pasted on the window: moves to drill from, or PGN games kept and opened.
+    Paste(String),
 }
 
 /// The Book tab's runtime state: the import report shown, if any.
@@ -43,6 +73,51 @@ impl BookState {
     /// The import report shown, if any.
     pub fn report(&self) -> Option<&ReportView> {
         self.report.as_ref()
+    }
+
+    /// Carries out one of the Book tab's commands (a pasted line to drill from is an
+    /// event).
+    pub(crate) fn apply(&mut self, command: BookCommand, ctx: &mut Context) {
+        match command {
+            BookCommand::OpenFiles(paths) => {
+                let pgn = self.open_files(paths, ctx);
+                if !pgn.is_empty() {
+                    ctx.notify(Notice::AskHowToRead(pgn));
+                }
+            }
+            BookCommand::Import(paths, mode) => {
+                ctx.notify(Notice::CloseHowToRead);
+                ctx.workspace.open(paths, mode);
+            }
+            BookCommand::CancelOpen => ctx.notify(Notice::CloseHowToRead),
+            BookCommand::CancelImport => ctx.workspace.cancel_import(),
+            BookCommand::SetBook(choice) => ctx.workspace.set_choice(choice),
+            BookCommand::RemoveFile(path) => ctx.workspace.remove(&path),
+            BookCommand::ShowReport(path) => self.show_report(&path, ctx),
+            BookCommand::CloseReport => self.close_report(),
+            BookCommand::Export(what) => match export_lines(what, ctx) {
+                Ok((lines, name)) => ctx.notify(Notice::ExportAs(lines, name)),
+                Err(e) => ctx.message = Some(format!("Cannot export: {e}.")),
+            },
+            BookCommand::CopyLine => copy_line(ctx),
+            BookCommand::SaveLines(lines, path) => {
+                ctx.message = Some(match export::write_pgn_file(&lines, &path) {
+                    Ok(n) => format!("Saved {} games to {}.", format::count(n), path.display()),
+                    Err(e) => format!("Cannot export to {}: {e}.", path.display()),
+                });
+            }
+            BookCommand::Paste(text) => {
+                let data_dir = ctx.review_log.as_deref().and_then(Path::parent);
+                let data_dir = data_dir.map(Path::to_path_buf);
+                match paste::paste(&text, data_dir.as_deref(), ctx) {
+                    paste::Pasting::OpenFile(path) => {
+                        self.apply(BookCommand::OpenFiles(vec![path]), ctx);
+                    }
+                    paste::Pasting::DrillFrom(moves) => ctx.send(Event::DrillFrom(moves)),
+                    paste::Pasting::Said => {}
+                }
+            }
+        }
     }
 
     /// Files were chosen in the file dialog or dropped on the window: Polyglot books

@@ -202,6 +202,40 @@ fn describe_rows(
     }
 }
 
+/// The Coverage tab's commands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CoverageCommand {
+    /// Drill at the position after these moves, on this book.
+    DrillAt(Vec<Move>, DrillBook),
+    /// End a gap drill: drill the repertoire again.
+    BackToRepertoire,
+    /// Choose a PGN file of the learner's games (asks which).
+    CheckGames,
+    /// Compare the learner's games in this file with the repertoire.
+    CompareGames(PathBuf),
+    /// Record the compared games' deviations as failed reviews.
+    RecordDeviations,
+    /// Add these moves to a copy of the repertoire.
+    AddAnswer(Vec<Move>),
+    /// The depth, threshold and player.
+    SetParams(CoverageParams),
+}
+
+impl CoverageState {
+    /// Carries out one of the Coverage tab's commands.
+    pub(crate) fn apply(&mut self, command: CoverageCommand, ctx: &mut Context) {
+        match command {
+            CoverageCommand::DrillAt(moves, book) => self.drill_at(&moves, book, ctx),
+            CoverageCommand::BackToRepertoire => self.back_to_repertoire(ctx),
+            CoverageCommand::CheckGames => ctx.notify(crate::coach::notice::Notice::ChooseGames),
+            CoverageCommand::CompareGames(path) => self.check_games(path, ctx),
+            CoverageCommand::RecordDeviations => self.record_deviations(ctx),
+            CoverageCommand::AddAnswer(moves) => self.add_answer(&moves, ctx),
+            CoverageCommand::SetParams(params) => ctx.coverage_params = params,
+        }
+    }
+}
+
 /// The learner's repertoire file in use (the first loaded as a repertoire and enabled
 /// in the book), which "Add answer" adds lines to a copy of.
 pub(crate) fn repertoire_file(workspace: &Workspace) -> Option<PathBuf> {

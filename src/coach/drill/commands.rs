@@ -22,12 +22,6 @@ pub(crate) fn shown_ply(ctx: &Context) -> usize {
     ctx.session.viewing().unwrap_or(ctx.session.moves().len())
 }
 
-/// A new seed for the drill's next line (the settings' fixed one, else a random one).
-pub(crate) fn new_seed(ctx: &mut Context) {
-    let seed = ctx.settings.fixed_seed().unwrap_or_else(rand::random);
-    ctx.session.set_seed(seed);
-}
-
 /// Whether `action` can be used now (its button is enabled, its shortcut works), with
 /// `playing_on` the play-on game while the learner plays on.
 pub(crate) fn is_enabled(action: Action, ctx: &Context, playing_on: Option<&PlayOn>) -> bool {
@@ -111,7 +105,7 @@ impl DrillState {
     ) -> bool {
         match action {
             Action::NewLineFromHere => {
-                new_seed(ctx);
+                ctx.new_seed();
                 ctx.session.new_line_from_here();
                 ctx.last_reply = None;
             }

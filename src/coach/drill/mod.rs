@@ -10,14 +10,16 @@
 //!   the workspace's books.
 //!
 //! What crosses features (a new line, which may be review mode's next card or "Train
-//! this"'s subtree; playing on; exploring) is the coach's dispatch (`coach/apply.rs`).
+//! this"'s subtree; playing on; exploring) is the coach's dispatch (`coach/mod.rs`).
 
 pub(crate) mod commands;
 pub mod move_entry;
 
 pub use self::move_entry::{MoveEntryCommand, MoveEntryState};
 
-use crate::coach::context::Context;
+use shakmaty::{Chess, Color, Move, Position as _};
+
+use crate::coach::context::{Context, Event};
 use crate::engine::predictor::Predictor;
 use crate::trainer::PastBook;
 
@@ -35,6 +37,11 @@ pub struct DrillState {
 }
 
 impl DrillState {
+    /// The move box: its text and why the last entry was not played.
+    pub fn move_entry(&self) -> &MoveEntryState {
+        &self.move_entry
+    }
+
     /// Gives the drill the workspace's Polyglot books and popularity, and play past the
     /// book as the settings say.
     pub(crate) fn sync_books(&mut self, ctx: &mut Context) {
@@ -52,5 +59,47 @@ impl DrillState {
             }
         };
         ctx.session.set_past_book(past_book);
+    }
+
+    /// Records the lines the drill completed since the last call in the progress; a
+    /// completed line is an event (it counts for the learner's style).
+    pub(crate) fn record_completions(&mut self, ctx: &mut Context) {
+        let done = ctx.session.lines_completed();
+        if done > self.completed_seen {
+            let session = &ctx.session;
+            let title = session.opening_title();
+            let title = title.unwrap_or_else(|| "unnamed line".to_owned());
+            ctx.progress.progress_mut().record_completion(&title);
+            let line = (session.position_at(0).board() == Chess::default().board()).then(|| {
+                let moves: Vec<Move> = session.moves().iter().map(|m| m.mv).collect();
+                (moves, session.learner())
+            });
+            if let Some((moves, learner)) = &line {
+                let progress = ctx.progress.progress_mut();
+                progress.record_style_line(moves, *learner);
+            }
+            ctx.progress.save();
+            ctx.send(Event::LineCompleted(line));
+        }
+        self.completed_seen = done;
+    }
+}
+
+/// Drills from the position after `moves` (from the standard start) in the book; says
+/// so when it is not there. The learner should play the side to move there
+/// ([`side_to_move_after`]).
+pub(crate) fn drill_from(moves: &[Move], ctx: &mut Context) {
+    ctx.last_reply = None;
+    if ctx.session.start_after(moves).is_err() {
+        ctx.message = Some("That position is not in the book.".to_owned());
+    }
+}
+
+/// The side to move after `moves` from the standard start.
+pub(crate) fn side_to_move_after(moves: &[Move]) -> Color {
+    if moves.len().is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
     }
 }

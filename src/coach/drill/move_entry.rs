@@ -102,8 +102,19 @@ impl MoveEntryState {
     }
 }
 
-/// The position a typed move is played in during the drill, or why no move can be
-/// entered now.
+/// The position a typed move is played in (the play-on game's while `playing_on`, else
+/// the drill's), or why no move can be entered now.
+pub(crate) fn entry_position(
+    session: &Session,
+    playing_on: Option<&PlayOnGame>,
+) -> Result<Chess, &'static str> {
+    match playing_on {
+        Some(game) => play_on_entry_position(game),
+        None => drill_entry_position(session),
+    }
+}
+
+/// The position a typed move is played in during the drill, or why none can be entered.
 pub(crate) fn drill_entry_position(session: &Session) -> Result<Chess, &'static str> {
     if session.viewing().is_some() {
         return Err("this is an earlier position (End goes back to the game)");

@@ -6,8 +6,8 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::book::explorer::ShownGame;
 use crate::book::polyglot::key;
-use crate::job::{Job, JobPoll};
-use crate::workspace::explorer::TopGame;
+use crate::job::{Job, JobError, JobPoll};
+use crate::workspace::explorer::{ExplorerError, TopGame};
 use crate::workspace::file_name;
 
 /// A game being shown: its players, details and moves, and the ply on its board.
@@ -113,6 +113,18 @@ impl ShownGameView {
     }
 }
 
+/// Why the game window shows no game: the index's game table, or the thread that read
+/// it.
+#[derive(Debug, thiserror::Error)]
+pub enum GameReadError {
+    /// The game could not be read from the index.
+    #[error(transparent)]
+    Index(#[from] ExplorerError),
+    /// The thread reading it stopped without an answer.
+    #[error(transparent)]
+    Job(#[from] JobError),
+}
+
 /// A game being read.
 #[derive(Debug)]
 struct Loading {
@@ -120,7 +132,7 @@ struct Loading {
     file: String,
     /// The position to open it at.
     at: Option<u64>,
-    job: Job<Result<ShownGame, String>>,
+    job: Job<Result<ShownGame, ExplorerError>>,
 }
 
 /// The game window's state: the game being read, the game shown, or why none is.
@@ -163,9 +175,7 @@ impl ExplorerGameState {
     pub(super) fn open(&mut self, top: TopGame, at: Option<u64>, wake: crate::job::Wake) {
         let players = format!("{} - {}", top.game.white, top.game.black);
         let file = top.file.clone();
-        match Job::spawn("explorer-game", wake, move |_| {
-            top.read().map_err(|e| e.to_string())
-        }) {
+        match Job::spawn("explorer-game", wake, move |_| top.read()) {
             Ok(job) => {
                 self.message = None;
                 self.shown = None;
@@ -192,8 +202,8 @@ impl ExplorerGameState {
         };
         let read = match polled {
             JobPoll::Running => return,
-            JobPoll::Finished(read) => read,
-            JobPoll::Died(e) => Err(e.to_string()),
+            JobPoll::Finished(read) => read.map_err(GameReadError::Index),
+            JobPoll::Died(e) => Err(GameReadError::Job(e)),
         };
         let Some(Loading { file, at, .. }) = self.loading.take() else {
             return;

@@ -30,14 +30,14 @@ use shakmaty::{Chess, Color, Move};
 pub mod game;
 pub mod view;
 
-pub use self::game::{ExplorerGameState, ShownGameView};
-pub use self::view::{ExplorerRow, ExplorerTopGame, ExplorerView, parse_years};
+pub use self::game::{ExplorerGameState, GameReadError, ShownGameView};
+pub use self::view::{ExplorerRow, ExplorerTopGame, ExplorerView, YearsError, parse_years};
 use crate::book::explorer::{ExplorerCounts, ExplorerFilter, RatingBand, Speed};
 use crate::book::polyglot::key;
 use crate::coach::context::{BoardShown, Context, Event};
 use crate::coach::format::count;
 use crate::coach::notice::Notice;
-use crate::workspace::explorer::{ExplorerIndex, FilteredExplorer};
+use crate::workspace::explorer::{ExplorerError, ExplorerIndex, FilteredExplorer};
 
 /// What the Explorer tab can be asked.
 #[derive(Debug, Clone, PartialEq)]
@@ -159,7 +159,7 @@ impl ExplorerState {
 
     /// The games the tab shows, for other work: the open index and the filter of its
     /// source; `None` without an index, an error when the player is not in it.
-    pub(crate) fn games(&self) -> Option<Result<ExplorerGames, String>> {
+    pub(crate) fn games(&self) -> Option<Result<ExplorerGames, ExplorerError>> {
         let index = self.index.as_ref()?;
         Some(
             self.query_filter(index)
@@ -217,12 +217,12 @@ impl ExplorerState {
     }
 
     /// The filter of a query: the tab's, limited to the source's games.
-    fn query_filter(&self, index: &ExplorerIndex) -> Result<ExplorerFilter, String> {
+    fn query_filter(&self, index: &ExplorerIndex) -> Result<ExplorerFilter, ExplorerError> {
         match &self.source {
             ExplorerSource::All => Ok(self.filter),
-            ExplorerSource::Player { name, color } => index
-                .player_filter(self.filter, name, *color)
-                .map_err(|e| e.to_string()),
+            ExplorerSource::Player { name, color } => {
+                index.player_filter(self.filter, name, *color)
+            }
         }
     }
 

@@ -60,14 +60,10 @@ impl ExplorerView {
     /// is none).
     pub(super) fn at(
         index: &ExplorerIndex,
-        filter: Result<ExplorerFilter, String>,
+        filter: Result<ExplorerFilter, ExplorerError>,
         pos: &Chess,
     ) -> ExplorerView {
-        let stats = filter.and_then(|filter| {
-            index
-                .query_position(pos, &filter)
-                .map_err(|e| e.to_string())
-        });
+        let stats = filter.and_then(|filter| index.query_position(pos, &filter));
         match stats {
             Ok(stats) => {
                 let total = stats.total();
@@ -105,7 +101,7 @@ impl ExplorerView {
                 }
             }
             Err(error) => ExplorerView {
-                error: Some(error),
+                error: Some(error.to_string()),
                 ..ExplorerView::default()
             },
         }
@@ -132,6 +128,22 @@ fn top_games(
         .collect()
 }
 
+/// Why the Explorer tab's year fields give no years.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum YearsError {
+    /// A field holds no year.
+    #[error("`{0}` is not a year.")]
+    NotAYear(String),
+    /// "From" is after "to".
+    #[error("{from} is after {to}.")]
+    Reversed {
+        /// The "from" year.
+        from: u16,
+        /// The "to" year.
+        to: u16,
+    },
+}
+
 /// The years of the tab's "from" and "to" fields: both empty for every game, one empty
 /// for no bound on that side.
 ///
@@ -141,14 +153,17 @@ fn top_games(
 /// assert_eq!(parse_years("", ""), Ok(None));
 /// assert_eq!(parse_years("1985", " 1990 "), Ok(Some((1985, 1990))));
 /// assert_eq!(parse_years("", "1990"), Ok(Some((1, 1990))));
-/// assert!(parse_years("1990", "1985").is_err());
-/// assert!(parse_years("19x5", "").is_err());
+/// let reversed = parse_years("1990", "1985").unwrap_err();
+/// assert_eq!(reversed.to_string(), "1990 is after 1985.");
+/// let typo = parse_years("19x5", "").unwrap_err();
+/// assert_eq!(typo.to_string(), "`19x5` is not a year.");
 /// ```
 ///
 /// # Errors
 ///
-/// A sentence for the learner when a field holds no year or "from" is after "to".
-pub fn parse_years(from: &str, to: &str) -> Result<Option<(u16, u16)>, String> {
+/// [`YearsError`] (a sentence for the learner) when a field holds no year or "from"
+/// is after "to".
+pub fn parse_years(from: &str, to: &str) -> Result<Option<(u16, u16)>, YearsError> {
     let year = |s: &str, unset: u16| {
         let s = s.trim();
         if s.is_empty() {
@@ -157,14 +172,14 @@ pub fn parse_years(from: &str, to: &str) -> Result<Option<(u16, u16)>, String> {
         s.parse::<u16>()
             .ok()
             .filter(|&y| y > 0)
-            .ok_or_else(|| format!("`{s}` is not a year."))
+            .ok_or_else(|| YearsError::NotAYear(s.to_owned()))
     };
     if from.trim().is_empty() && to.trim().is_empty() {
         return Ok(None);
     }
     let (from, to) = (year(from, 1)?, year(to, u16::MAX)?);
     if to < from {
-        return Err(format!("{from} is after {to}."));
+        return Err(YearsError::Reversed { from, to });
     }
     Ok(Some((from, to)))
 }

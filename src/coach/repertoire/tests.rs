@@ -112,15 +112,22 @@ fn undo_restores_the_bytes_and_the_cursor_stays_in_the_tree() {
     assert!(!w.is_dirty());
 }
 
-#[test]
-fn a_file_changed_on_disk_is_not_overwritten_without_asking() {
-    let dir = temp();
-    let mut w = new_white(&dir);
+/// A new white repertoire in `dir` with 1.e4 added, while another program wrote 1.d4
+/// to its file; then "Save" was asked for.
+fn saved_after_a_change_on_disk(dir: &Path) -> (RepertoireState, PathBuf) {
+    let mut w = new_white(dir);
     let path = dir.join("rep.pgn");
     w.apply(RepertoireCommand::SetAddMoves(true));
     play(&mut w, "e4");
     std::fs::write(&path, "[Event \"Elsewhere\"]\n\n1. d4 *\n").unwrap();
     w.apply(RepertoireCommand::Save);
+    (w, path)
+}
+
+#[test]
+fn a_file_changed_on_disk_is_not_overwritten_without_asking() {
+    let dir = temp();
+    let (mut w, path) = saved_after_a_change_on_disk(&dir);
     assert!(matches!(w.question(), Some(Question::Conflict { .. })));
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
@@ -139,12 +146,7 @@ fn a_file_changed_on_disk_is_not_overwritten_without_asking() {
 #[test]
 fn reload_drops_the_edits_and_overwrite_writes() {
     let dir = temp();
-    let mut w = new_white(&dir);
-    let path = dir.join("rep.pgn");
-    w.apply(RepertoireCommand::SetAddMoves(true));
-    play(&mut w, "e4");
-    std::fs::write(&path, "[Event \"Elsewhere\"]\n\n1. d4 *\n").unwrap();
-    w.apply(RepertoireCommand::Save);
+    let (mut w, path) = saved_after_a_change_on_disk(&dir);
     w.apply(RepertoireCommand::Reload);
     assert!(w.question().is_none());
     assert!(!w.is_dirty());

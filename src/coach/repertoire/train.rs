@@ -107,6 +107,17 @@ impl RepertoireTab {
         }));
     }
 
+    /// A new line while "Train this" drills a subtree: the edits made since are taken,
+    /// and the line starts at the subtree's node; whether it did (else the drill's own
+    /// new line is due).
+    pub(crate) fn restart_training(&mut self, ctx: &mut Context) -> bool {
+        let Some(root) = self.gaps.train_root.clone() else {
+            return false;
+        };
+        self.take_edits(ctx);
+        ctx.session.start_after(&root).is_ok()
+    }
+
     /// The drill no longer trains the repertoire being edited (another book, another file).
     pub(crate) fn stop_training(&mut self, ctx: &mut Context) {
         self.gaps.train_root = None;

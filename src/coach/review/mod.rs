@@ -28,6 +28,19 @@ use crate::workspace::review_store::{ReviewStore, load_params};
 
 pub use crate::workspace::review_store::PARAMS_FILE;
 
+/// Review mode's commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReviewCommand {
+    /// Drill freely or review the cards due (remembered for the next start).
+    SetDrillMode(DrillMode),
+    /// "Got it": the new card shown is now asked.
+    GotIt,
+    /// "Easy" after a right first-try move.
+    Easy,
+    /// Fit the memory model to the review log.
+    Optimize,
+}
+
 pub use crate::coach::settings::DrillMode;
 
 /// A running review session and its log.
@@ -277,6 +290,32 @@ impl ReviewState {
         if let Some(r) = &mut self.mode {
             r.last_grade = grade;
         }
+    }
+
+    /// Carries out one of review mode's commands.
+    pub(crate) fn apply(&mut self, command: ReviewCommand, ctx: &mut Context) {
+        match command {
+            ReviewCommand::SetDrillMode(mode) => {
+                self.set_drill_mode(mode, ctx);
+                // Remembered for the next start (what could be switched on).
+                ctx.settings.drill_mode = self.drill_mode();
+            }
+            ReviewCommand::GotIt => self.learned(ctx),
+            ReviewCommand::Easy => self.easy(ctx),
+            ReviewCommand::Optimize => self.optimize(ctx),
+        }
+    }
+
+    /// The learner plays `color` from a new line: the context's side, then the session
+    /// and a review session's cards are the new colour's.
+    pub(crate) fn set_learner(&mut self, color: shakmaty::Color, ctx: &mut Context) {
+        ctx.set_learner_side(color);
+        let mode = self.drill_mode();
+        self.set_drill_mode(DrillMode::Free, ctx);
+        ctx.session.set_learner(color);
+        self.set_drill_mode(mode, ctx);
+        ctx.last_reply = None;
+        ctx.message = None;
     }
 
     /// The next line in review mode; whether review mode is on.

@@ -98,18 +98,6 @@ impl SidesState {
     }
 }
 
-/// Keeps the workspace's drilled side the learner's (the other side's chapters leave
-/// the book).
-pub(crate) fn sync_drilled_side(ctx: &mut Context) {
-    let side = Some(ctx.settings.learner);
-    if ctx.workspace.choice().side != side {
-        let mut choice = ctx.workspace.choice().clone();
-        choice.side = side;
-        ctx.workspace.set_choice(choice);
-        ctx.settings.book = ctx.workspace.choice().clone();
-    }
-}
-
 /// "Next line" in a mixed study: the other side's chapters come next.
 pub(crate) fn alternates_sides(ctx: &Context) -> bool {
     ctx.workspace.sides().mixed()

@@ -44,7 +44,7 @@ use crate::engine::Limits;
 use crate::job::Job;
 use crate::trainer::Phase;
 use crate::trainer::verdict::checker::{
-    CHECK_TIME, CheckEngine, MoveChecker, SharedStore, memory_store,
+    CHECK_TIME, CheckEngine, CheckFailure, MoveChecker, SharedStore, memory_store,
 };
 use crate::trainer::verdict::{Question, Verdict};
 use crate::workspace::analysis_cache::AnalysisCache;
@@ -87,7 +87,7 @@ pub struct VerdictState {
     /// When it was asked.
     since: Option<Instant>,
     /// The verdict on it, or why none came.
-    answer: Option<Result<Verdict, String>>,
+    answer: Option<Result<Verdict, CheckFailure>>,
     /// How long the last verdict took, from the question to the answer.
     took: Option<Duration>,
     /// Whether the move is no longer counted as a mistake.
@@ -176,11 +176,8 @@ impl VerdictState {
     }
 
     /// Why the move could not be checked, if it could not.
-    pub fn failure(&self) -> Option<&str> {
-        self.answer
-            .as_ref()
-            .and_then(|a| a.as_ref().err())
-            .map(String::as_str)
+    pub fn failure(&self) -> Option<&CheckFailure> {
+        self.answer.as_ref().and_then(|a| a.as_ref().err())
     }
 
     /// Whether a verdict on the move outside the book is on its way.

@@ -92,6 +92,41 @@ pub enum StateError {
     },
 }
 
+/// Why a saved state does not continue the run asked for: the first setting that
+/// differs.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum OtherRun {
+    /// Another seed.
+    #[error("it was seeded with {saved}, not {asked}")]
+    Seed {
+        /// The state's seed.
+        saved: u64,
+        /// The seed asked for.
+        asked: u64,
+    },
+    /// Other GA settings (beyond the number of generations).
+    #[error("its settings were {0:?}")]
+    Settings(GaConfig),
+    /// Other positions drawn for the GA on master moves.
+    #[error(
+        "it drew {wanted} positions from ply {min_ply} of {games:?} and searched them at depth \
+         {depth}"
+    )]
+    Positions {
+        /// The state's search depth.
+        depth: u32,
+        /// The state's games files.
+        games: Vec<String>,
+        /// The state's earliest ply.
+        min_ply: u32,
+        /// How many positions the state asked for.
+        wanted: usize,
+    },
+    /// Another stage, or co-evolution from other winners.
+    #[error("it is another stage or started from other winners")]
+    Stage,
+}
+
 /// Positions as (FEN, UCI) text.
 pub fn samples_to_text(samples: &[Sample]) -> Vec<(String, String)> {
     samples
@@ -161,17 +196,20 @@ impl TrainState {
     ///
     /// # Errors
     ///
-    /// A sentence naming the first setting that differs.
-    pub fn continues(&self, seed: u64, config: &GaConfig, stage: &Stage) -> Result<(), String> {
+    /// [`OtherRun`] naming the first setting that differs.
+    pub fn continues(&self, seed: u64, config: &GaConfig, stage: &Stage) -> Result<(), OtherRun> {
         if self.seed != seed {
-            return Err(format!("it was seeded with {}, not {seed}", self.seed));
+            return Err(OtherRun::Seed {
+                saved: self.seed,
+                asked: seed,
+            });
         }
         let same_run = GaConfig {
             generations: config.generations,
             ..self.config
         };
         if same_run != *config {
-            return Err(format!("its settings were {:?}", self.config));
+            return Err(OtherRun::Settings(self.config));
         }
         match (&self.stage, stage) {
             (
@@ -189,14 +227,14 @@ impl TrainState {
                     wanted: w,
                     ..
                 },
-            ) if (depth, games, min_ply, wanted) != (d, g, m, w) => Err(format!(
-                "it drew {wanted} positions from ply {min_ply} of {games:?} and searched them \
-                 at depth {depth}"
-            )),
+            ) if (depth, games, min_ply, wanted) != (d, g, m, w) => Err(OtherRun::Positions {
+                depth: *depth,
+                games: games.clone(),
+                min_ply: *min_ply,
+                wanted: *wanted,
+            }),
             (Stage::Matching { .. }, Stage::Matching { .. }) => Ok(()),
-            (a, b) if a != b => {
-                Err("it is another stage or started from other winners".to_string())
-            }
+            (a, b) if a != b => Err(OtherRun::Stage),
             _ => Ok(()),
         }
     }

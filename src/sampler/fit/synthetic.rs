@@ -62,25 +62,10 @@ pub fn sample_game_from(
     moves
 }
 
-/// `n` games sampled under `style` as PGN text. The player named `player` has White in
-/// the even-numbered games (0, 2, …) and Black in the others; the other side is
+/// `n` games sampled under `style` from `source` ([`sample_game_from`]; a graph:
+/// `MoveSource::graph`) as PGN text. The player named `player` has White in the
+/// even-numbered games (0, 2, …) and Black in the others; the other side is
 /// `"Opponent"`. Every game's result is `*`: read them in games mode.
-///
-/// # Errors
-///
-/// [`ExportError`] only if writing to memory fails (it does not).
-pub fn sample_games_pgn(
-    graph: &PositionGraph,
-    style: &Style,
-    n: usize,
-    plies: usize,
-    player: &str,
-    rng: &mut impl Rng,
-) -> Result<String, ExportError> {
-    sample_games_pgn_from(&MoveSource::graph(graph), style, n, plies, player, rng)
-}
-
-/// As [`sample_games_pgn`], sampling from `source` ([`sample_game_from`]).
 ///
 /// # Errors
 ///

@@ -24,7 +24,8 @@ use super::{MAX_BOOK_MOVES, Question, Verdict};
 use crate::engine::analysis::{Analysis, analyse};
 use crate::engine::handle::{EngineTask, TaskContext};
 use crate::engine::{
-    Engine, EngineChoice, EngineError, EngineEvent, EngineHandle, Limits, Strength, discover,
+    Engine, EngineChoice, EngineError, EngineEvent, EngineHandle, Limits, Strength, WorkerGone,
+    discover,
 };
 use crate::job::Wake;
 use crate::trainer::check::{AnalysisStore, MemoryStore};
@@ -104,6 +105,20 @@ enum Message {
     NotAhead(String),
     /// The analyses ahead of `id` are done.
     AheadDone { id: u64 },
+}
+
+/// Why a move outside the book could not be checked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckFailure {
+    /// The engine said a search failed.
+    #[error("{0}")]
+    Engine(String),
+    /// The engine's thread is gone: nothing will answer.
+    #[error("{0}")]
+    Died(WorkerGone),
+    /// The book has no move at the position to compare with.
+    #[error("there is no book move to compare with")]
+    NoBookMove,
 }
 
 /// The question being answered and the analyses so far.
@@ -302,7 +317,7 @@ impl MoveChecker {
 
     /// Takes what the engine's thread sent; returns the verdict once, when the last
     /// analysis has come (`Err` with the reason when the engine failed). Never waits.
-    pub fn poll(&mut self) -> Option<Result<Verdict, String>> {
+    pub fn poll(&mut self) -> Option<Result<Verdict, CheckFailure>> {
         let mut failure = None;
         while let Some(event) = self.handle.try_recv() {
             match event {
@@ -315,9 +330,9 @@ impl MoveChecker {
                         "{engine} failed ({error}); the built-in engine checks moves instead."
                     ));
                 }
-                EngineEvent::Warning(text) => failure = Some(text),
+                EngineEvent::Warning(text) => failure = Some(CheckFailure::Engine(text)),
                 // Nothing will answer: the question fails with the reason.
-                EngineEvent::Died(gone) => failure = Some(gone.to_string()),
+                EngineEvent::Died(gone) => failure = Some(CheckFailure::Died(gone)),
                 EngineEvent::Info { .. } | EngineEvent::BestMove { .. } => {}
             }
         }
@@ -364,10 +379,7 @@ impl MoveChecker {
         let all: Vec<Analysis> = asked.analyses.iter().cloned().collect::<Option<_>>()?;
         let (played, book) = all.split_first()?;
         asked.answered = true;
-        Some(
-            Verdict::of(&asked.question, played, book)
-                .ok_or_else(|| "there is no book move to compare with".to_owned()),
-        )
+        Some(Verdict::of(&asked.question, played, book).ok_or(CheckFailure::NoBookMove))
     }
 }
 
@@ -521,7 +533,7 @@ mod tests {
         }))
     }
 
-    fn wait(checker: &mut MoveChecker) -> Result<Verdict, String> {
+    fn wait(checker: &mut MoveChecker) -> Result<Verdict, CheckFailure> {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if let Some(answer) = checker.poll() {
@@ -579,7 +591,7 @@ mod tests {
         checker.ask(q);
         checker.ask(other.clone());
         assert_eq!(checker.question(), Some(&other));
-        let failed = wait(&mut checker).unwrap_err();
+        let failed = wait(&mut checker).unwrap_err().to_string();
         assert!(failed.contains("without a score"), "{failed}");
         checker.forget();
         assert!(!checker.is_checking());

@@ -434,7 +434,7 @@ impl TrainerApp {
         let dialog_open = self.dialogs.is_open()
             || self.welcome.is_some()
             || self.settings_notice.is_some()
-            || self.coach.side_question().is_some()
+            || self.coach.style().side_question().is_some()
             || self.coach.repertoire().question().is_some();
         // The Repertoire tab's keys (arrows, undo, save) come before the drill's.
         // The explorer's game window, while it shows a game, takes the arrows first.
@@ -591,7 +591,7 @@ impl TrainerApp {
             }
         });
         let ctx = ui.ctx().clone();
-        if let Some(view) = self.coach.report() {
+        if let Some(view) = self.coach.book().report() {
             import_report::report_window_ui(&ctx, view, commands);
         }
         crate::ui::explorer_game::explorer_game_ui(
@@ -605,7 +605,7 @@ impl TrainerApp {
         if let Some(question) = self.coach.repertoire().question() {
             repertoire_panel::question_ui(&ctx, question, &mut self.repertoire_form, commands);
         }
-        if let Some(question) = self.coach.side_question() {
+        if let Some(question) = self.coach.style().side_question() {
             side_question::side_question_ui(&ctx, question, commands);
         }
         if let Some(form) = &mut self.welcome {

@@ -150,45 +150,40 @@ pub fn fetch(
     let mut client = Client::new();
     let old = existing.exists.then(|| lock.target().to_owned());
     let kept = existing.games;
+    // Lichess answers in one PGN; the games are added to those kept (`old`).
+    let mut one_pgn =
+        |url: &str, query: &[(&str, String)], what: &str, old: Option<&Path>, keys| {
+            let request = pgn_request(what, path);
+            write_games(&lock, |file| {
+                let mut sink = Sink::new(file, path, old, keys)?;
+                let answer = client.get(url, query, PGN, &request, progress)?;
+                sink.take(answer, progress)?;
+                sink.finish(progress)
+            })
+        };
     let written = match what {
         Fetch::LichessStudy(id) => {
             let url = format!("{}/api/study/{id}.pgn", sites.lichess);
             let what = format!("study {id} (or it is private)");
-            let request = pgn_request(&what, path);
-            write_games(&lock, |file| {
-                let mut sink = Sink::new(file, path, None, existing.keys)?;
-                let answer = client.get(&url, &lichess::study_query(), PGN, &request, progress)?;
-                sink.take(answer, progress)?;
-                sink.finish(progress)
-            })?
+            one_pgn(&url, &lichess::study_query(), &what, None, existing.keys)?
         }
         Fetch::LichessUserStudies(user) => {
             let user = lichess::user_name(user)?;
             let url = format!("{}/api/study/by/{user}/export.pgn", sites.lichess);
             let what = format!("user {user}");
-            let request = pgn_request(&what, path);
-            write_games(&lock, |file| {
-                let mut sink = Sink::new(file, path, None, existing.keys)?;
-                let answer = client.get(&url, &lichess::study_query(), PGN, &request, progress)?;
-                sink.take(answer, progress)?;
-                sink.finish(progress)
-            })?
+            one_pgn(&url, &lichess::study_query(), &what, None, existing.keys)?
         }
         Fetch::LichessGames(games) => {
             lichess::user_name(&games.user)?;
             let (p, query) = games.request(&existing);
-            let url = format!("{}{p}", sites.lichess);
-            let what = format!("user {}", games.user);
-            let request = pgn_request(&what, path);
             if let Some(max) = games.max {
                 progress.set_total(max);
             }
-            write_games(&lock, |file| {
-                let mut sink = Sink::new(file, path, old.as_deref(), existing.keys)?;
-                let answer = client.get(&url, &query, PGN, &request, progress)?;
-                sink.take(answer, progress)?;
-                sink.finish(progress)
-            })?
+            let (url, what) = (
+                format!("{}{p}", sites.lichess),
+                format!("user {}", games.user),
+            );
+            one_pgn(&url, &query, &what, old.as_deref(), existing.keys)?
         }
         Fetch::ChesscomGames(games) => {
             lichess::user_name(&games.user)?;

@@ -42,6 +42,8 @@ pub enum Command {
     DrillFrom(Vec<Move>),
     /// Text pasted into the window (Ctrl+V): PGN games, moves or a FEN.
     Paste(String),
+    /// Games or a study from lichess or chess.com (Book tab), as a job.
+    Fetch(super::book::fetch::FetchCommand),
     /// Fit the FSRS parameters to the review log (a background job).
     Optimize,
     /// Files were chosen or dropped: ask how to read them.
@@ -199,6 +201,7 @@ impl Command {
             Command::Export(what) => Route::Book(B::Export(what)),
             Command::SaveLines(lines, path) => Route::Book(B::SaveLines(lines, path)),
             Command::Paste(text) => Route::Book(B::Paste(text)),
+            Command::Fetch(c) => Route::Book(B::Fetch(c)),
             Command::RepertoireSide(path, side) => Route::Style(S::RepertoireSide(path, side)),
             Command::RepertoireFor(side) => Route::Style(S::RepertoireFor(side)),
             Command::SetStyle(style) => Route::Style(S::SetStyle(style)),

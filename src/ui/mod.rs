@@ -47,6 +47,7 @@ mod drill_panel;
 pub mod eval_bar;
 mod explorer_game;
 mod explorer_panel;
+mod fetch_panel;
 mod folding;
 mod help_menu;
 pub mod import_report;

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub mod fetch;
 pub(crate) mod paste;
 pub mod report;
 
@@ -60,16 +61,33 @@ pub enum BookCommand {
     SaveLines(Vec<OpeningLine>, PathBuf),
     /// Text pasted on the window: moves to drill from, or PGN games kept and opened.
     Paste(String),
+    /// Games or a study from lichess or chess.com, kept in the data folder and opened.
+    Fetch(fetch::FetchCommand),
 }
 
-/// The Book tab's runtime state: the import report shown, if any.
-#[derive(Debug, Default)]
+/// The Book tab's runtime state: the import report shown, if any, and the fetch.
+#[derive(Default)]
 pub struct BookState {
     /// The import report shown, if any.
     pub(crate) report: Option<ReportView>,
+    /// Games or a study being fetched from the web, and the last fetch's outcome.
+    pub(crate) fetch: fetch::FetchJob,
+}
+
+impl std::fmt::Debug for BookState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BookState")
+            .field("report", &self.report)
+            .finish_non_exhaustive()
+    }
 }
 
 impl BookState {
+    /// The fetch from lichess or chess.com: its progress and last outcome.
+    pub fn fetch(&self) -> &fetch::FetchJob {
+        &self.fetch
+    }
+
     /// The import report shown, if any.
     pub fn report(&self) -> Option<&ReportView> {
         self.report.as_ref()
@@ -117,6 +135,11 @@ impl BookState {
                     paste::Pasting::Said => {}
                 }
             }
+            BookCommand::Fetch(command) => {
+                let data_dir = ctx.review_log.as_deref().and_then(Path::parent);
+                let data_dir = data_dir.map(Path::to_path_buf);
+                self.fetch.apply(command, data_dir.as_deref(), ctx.wake());
+            }
         }
     }
 
@@ -149,6 +172,14 @@ impl BookState {
     /// Each frame: what the workspace's background work reports (the events it sends
     /// are the coach's to carry out right after).
     pub(crate) fn poll(&mut self, ctx: &mut Context) {
+        if let Some(path) = self.fetch.poll() {
+            self.apply(BookCommand::OpenFiles(vec![path]), ctx);
+            ctx.request_repaint();
+        }
+        if self.fetch.progress().is_some() {
+            // The count of games moves while they arrive.
+            ctx.request_repaint_after(Duration::from_millis(100));
+        }
         let wake = ctx.wake();
         for event in ctx.workspace.poll(false, &wake) {
             self.on_workspace_event(event, ctx);

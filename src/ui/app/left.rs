@@ -47,6 +47,12 @@ impl TrainerApp {
             LeftTab::Book => {
                 book_panel::book_panel_ui(ui, self.coach.workspace(), commands);
                 ui.separator();
+                crate::ui::fetch_panel::fetch_ui(
+                    ui,
+                    &mut self.fetch,
+                    self.coach.book().fetch(),
+                    commands,
+                );
                 crate::ui::make_book_panel::make_book_ui(
                     ui,
                     &mut self.make_book,

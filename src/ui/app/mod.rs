@@ -23,6 +23,7 @@ use super::chart::ChartData;
 use super::chart_panel::{self, ChartCache};
 use super::command::{Action, ActionUi, Command};
 use super::dialogs::Dialogs;
+use super::fetch_panel::FetchForm;
 use super::folding;
 use super::make_book_panel::MakeBookForm;
 use super::repertoire_missing;
@@ -78,6 +79,8 @@ pub struct TrainerApp {
     pub(super) dialogs: Dialogs,
     /// "Make a book…"'s fields.
     pub(super) make_book: MakeBookForm,
+    /// The Book tab's "Get games from the web" form.
+    pub(super) fetch: FetchForm,
     window_title: String,
     pub(super) screenshot: Option<ScreenshotPlan>,
     pub(super) timings: Option<Timings>,
@@ -229,6 +232,7 @@ impl TrainerApp {
             chart: ChartCache::default(),
             dialogs: Dialogs::default(),
             make_book: MakeBookForm::default(),
+            fetch: FetchForm::default(),
             window_title: String::new(),
             screenshot: None,
             timings: None,

@@ -126,7 +126,7 @@ fn a_players_games_fetched_by_the_coach_add_only_the_new_ones() {
         None,
     ))));
     let kind = FetchKind::LichessGames;
-    let mut fetch_once = |coach: &mut Coach| {
+    let fetch_once = |coach: &mut Coach| {
         coach.apply(Command::Fetch(FetchCommand::Start(
             kind.request(" alice ").unwrap(),
         )));

@@ -5,6 +5,8 @@
 //! `x`'s); the lines that play them are recorded as one edge id per (line, edge). At the
 //! end a counting sort by node puts each node's continuations together, still in the
 //! order they were first played, and the lines of each continuation in line order.
+//! What the lines say about the moves goes to the annotation index as each line is
+//! added (`notes`).
 
 use rustc_hash::FxHashMap;
 use shakmaty::san::San;
@@ -162,17 +164,24 @@ impl Builder {
             w.weight += line.weight;
             add(&mut w.flags, &flag_w);
         }
+        // The edge each ply plays for the line's first time (for the annotation index).
+        let mut first_edge = Vec::new();
         for (i, mv) in moves.iter().enumerate() {
             let (from, to) = (path[i], path[i + 1]);
             let e = self.edge(from, to, *mv);
-            if self.edge_last_line[e] != id.0 {
+            let first = self.edge_last_line[e] != id.0;
+            if first {
                 self.edge_last_line[e] = id.0;
                 let edge = &mut self.edges[e];
                 edge.weight += line.weight;
                 add(&mut edge.flag_weights, &flag_w);
                 self.line_edges.push(e as u32);
             }
+            if !line.annotations.is_empty() {
+                first_edge.push(first.then_some(e as u32));
+            }
         }
+        self.g.notes.record(id, &line, &first_edge);
         self.line_edges_end.push(len_u32(&self.line_edges));
         let end_node = &mut self.g.nodes[end.index()];
         if end_node.name().is_none() && !line.name.is_empty() {
@@ -293,6 +302,7 @@ impl Builder {
             self.g.nodes[edge.to.index()].parents += 1;
         }
         drop(lines_start);
+        self.g.notes = std::mem::take(&mut self.g.notes).moved(&place);
         permute(&mut edges, &mut place);
         edges.shrink_to_fit();
         self.g.continuations = edges;

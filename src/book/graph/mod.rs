@@ -2,7 +2,8 @@
 //!
 //! Files: `build` (lines replayed into nodes and continuations, laid out flat), `node`
 //! (a node as stored, and the shared weights), `index` (the hash index of node ids),
-//! `transpose` (implied transpositions).
+//! `notes` (the annotation of each continuation's move), `transpose` (implied
+//! transpositions).
 
 use std::ops::Range;
 
@@ -13,15 +14,17 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::error::{LineError, NodeRebuildError};
 use super::key::NodeKey;
-use super::line::{FlagSet, FlagWeights, OpeningLine, san_path};
+use super::line::{FlagSet, FlagWeights, MoveAnnotation, OpeningLine, san_path};
 
 mod build;
 pub(crate) mod index;
 mod node;
+mod notes;
 mod transpose;
 
 use index::KeyTable;
 use node::{Node, NodeWeights};
+use notes::NoteIndex;
 
 /// The index of a node (a position) in a [`PositionGraph`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -115,6 +118,8 @@ pub struct PositionGraph {
     continuation_lines: Vec<LineId>,
     transpositions: Vec<Transposition>,
     trans_start: Vec<u32>,
+    /// What the lines say about each continuation's move.
+    notes: NoteIndex,
 }
 
 /// The result of [`PositionGraph::build`]: the graph and the lines it left out.
@@ -310,6 +315,19 @@ impl PositionGraph {
     pub fn continuations(&self, node: NodeId) -> &[Continuation] {
         let i = node.index();
         &self.continuations[self.cont_start[i] as usize..self.cont_start[i + 1] as usize]
+    }
+
+    /// What the book's lines say about the move from `from` to `to`: the first
+    /// non-empty annotation of it in the first line (in line order) that says
+    /// something there. `None` when no continuation leads from `from` to `to` or no
+    /// line says anything about it. A hash lookup in an index made with the graph.
+    pub fn annotation(&self, from: NodeId, to: NodeId) -> Option<&MoveAnnotation> {
+        let first = self.cont_start[from.index()];
+        let k = self.continuations(from).iter().position(|c| c.to == to)?;
+        let at = self.notes.get(first + k as u32)?;
+        self.lines[at.line.index()]
+            .annotations
+            .get(at.index as usize)
     }
 
     /// The lines that play a continuation.

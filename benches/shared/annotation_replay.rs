@@ -5,7 +5,7 @@
 //! (`benches/book.rs`); `limit` is how many lines through the move are searched (the
 //! drill panel searched 200 per frame).
 
-use hastings::book::graph::{replay_line, start_position};
+use hastings::book::graph::replay_line;
 use hastings::book::{MoveAnnotation, PositionGraph};
 use shakmaty::{Chess, Move, Position};
 
@@ -27,9 +27,10 @@ pub fn replayed_annotation(
         if line.annotations.is_empty() {
             continue;
         }
-        let (Ok(mut pos), Ok(moves)) = (start_position(line), replay_line(line)) else {
+        let Ok(moves) = replay_line(line) else {
             continue;
         };
+        let mut pos = line.start_position();
         for (ply, m) in moves.into_iter().enumerate() {
             let at_from = graph.lookup(&pos) == Some(from);
             pos.play_unchecked(m);

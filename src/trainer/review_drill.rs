@@ -31,7 +31,6 @@ use shakmaty::{Move, Position, Square};
 use super::phase::{Hint, MoveOutcome, Reply};
 use super::session::{ReviewSteering, Session};
 use crate::book::NodeId;
-use crate::book::graph::start_position;
 use crate::book::line::san_prefix;
 use crate::review::study::{DEFAULT_NEW_PER_DAY, DeckStates, SessionKind, Study};
 use crate::review::{
@@ -540,9 +539,7 @@ impl ReviewDrill {
         {
             for &line in graph.continuation_lines(c) {
                 let l = graph.line(line);
-                let Ok(mut pos) = start_position(l) else {
-                    continue;
-                };
+                let mut pos = l.start_position();
                 let moves = san_prefix(&pos, &l.moves);
                 let ply = moves.iter().position(|&m| {
                     let here = graph.lookup(&pos) == Some(node);

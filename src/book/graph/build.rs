@@ -13,10 +13,10 @@ use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position};
 
 use super::node::{NONE, Node, NodeWeights};
-use super::{Continuation, GraphBuild, LineId, NodeId, PositionGraph, len_u32, start_position};
+use super::{Continuation, GraphBuild, LineId, NodeId, PositionGraph, len_u32};
 use crate::book::error::{LineError, NodeRebuildError};
 use crate::book::key::NodeKey;
-use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine, san_path};
+use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine, Start, san_path};
 
 /// The graph under construction and what is thrown away once it is laid out.
 #[derive(Default)]
@@ -52,7 +52,7 @@ impl Builder {
 
         // The previous line's replay: a line sharing its first moves reuses those
         // positions (ECO rows and repertoire paths come in prefix order).
-        let mut prev: Option<(Option<String>, Vec<San>)> = None;
+        let mut prev: Option<(Option<Start>, Vec<San>)> = None;
 
         // A book has about two new positions per line; reserving them up front spares
         // the copies of growing tables.
@@ -75,14 +75,7 @@ impl Builder {
                 _ => {
                     positions.clear();
                     path.clear();
-                    match start_position(&line) {
-                        Ok(pos) => positions.push(pos),
-                        Err(e) => {
-                            prev = None;
-                            issues.push(e);
-                            continue;
-                        }
-                    }
+                    positions.push(line.start_position());
                     0
                 }
             };

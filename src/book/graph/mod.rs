@@ -135,27 +135,10 @@ pub struct GraphBuild {
 ///
 /// # Errors
 ///
-/// [`LineError::BadStart`] when its start does not read, [`LineError::Move`] for its
-/// first move that cannot be played.
+/// [`LineError::Move`] for its first move that cannot be played.
 pub fn replay_line(line: &OpeningLine) -> Result<Vec<Move>, LineError> {
-    let start = start_position(line)?;
-    san_path(&start, &line.moves).map_err(|e| LineError::from_san_path(line.source, 0, e))
-}
-
-/// The start position of a line: its FEN, or the standard position.
-pub fn start_position(line: &OpeningLine) -> Result<Chess, LineError> {
-    let Some(fen) = &line.start else {
-        return Ok(Chess::default());
-    };
-    let bad = |reason: String| LineError::BadStart {
-        line: line.source,
-        fen: fen.clone(),
-        reason,
-    };
-    let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|e| bad(e.to_string()))?;
-    parsed
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| bad(e.to_string()))
+    san_path(&line.start_position(), &line.moves)
+        .map_err(|e| LineError::from_san_path(line.source, 0, e))
 }
 
 impl PositionGraph {

@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use shakmaty::{Chess, Move, Position};
 
 use super::store::epd_key;
-use crate::book::graph::{replay_line, start_position};
+use crate::book::graph::replay_line;
 use crate::book::{NodeId, NodeKey, PositionGraph};
 use crate::trainer::coverage::Exposure;
 
@@ -93,9 +93,10 @@ impl<'a> Paths<'a> {
         let mut first = FxHashMap::default();
         let mut lines = Vec::new();
         for line in repertoire.lines() {
-            let (Ok(start), Ok(moves)) = (start_position(line), replay_line(line)) else {
+            let Ok(moves) = replay_line(line) else {
                 continue;
             };
+            let start = line.start_position();
             let index = lines.len();
             let mut pos = start.clone();
             for ply in 0..=moves.len() {

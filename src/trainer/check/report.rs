@@ -274,12 +274,10 @@ fn line_ends(
         if !seen.insert(end) {
             continue;
         }
-        let (Ok(start), Ok(moves)) = (
-            crate::book::graph::start_position(line),
-            crate::book::graph::replay_line(line),
-        ) else {
+        let Ok(moves) = crate::book::graph::replay_line(line) else {
             continue;
         };
+        let start = line.start_position();
         let mut pos = start.clone();
         let mut after_blunder = false;
         for &m in &moves {

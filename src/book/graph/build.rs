@@ -181,6 +181,8 @@ impl Builder {
             end_node.set_name(id);
         }
         self.g.lines.push(line);
+        self.g.line_moves.extend_from_slice(moves);
+        self.g.line_moves_end.push(len_u32(&self.g.line_moves));
         self.g.line_flags.push(flags);
         self.g.line_ends.push(end);
     }
@@ -221,6 +223,8 @@ impl Builder {
         let failed = g.compute_transpositions(previous);
         g.nodes.shrink_to_fit();
         g.lines.shrink_to_fit();
+        g.line_moves.shrink_to_fit();
+        g.line_moves_end.shrink_to_fit();
         g.line_flags.shrink_to_fit();
         g.line_ends.shrink_to_fit();
         (g, failed)

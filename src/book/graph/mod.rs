@@ -105,6 +105,10 @@ pub struct GraphStats {
 #[derive(Clone, Debug, Default)]
 pub struct PositionGraph {
     lines: Vec<OpeningLine>,
+    /// The moves of every line, line after line, as replayed when the graph was built;
+    /// `line_moves_end[l]` ends line `l`'s.
+    line_moves: Vec<Move>,
+    line_moves_end: Vec<u32>,
     line_flags: Vec<FlagSet>,
     line_ends: Vec<NodeId>,
     nodes: Vec<Node>,
@@ -311,6 +315,16 @@ impl PositionGraph {
         self.lines[at.line.index()]
             .annotations
             .get(at.index as usize)
+    }
+
+    /// The moves of a line from its start position, as the graph was built from them
+    /// (no SAN read again).
+    pub fn line_moves(&self, id: LineId) -> &[Move] {
+        let i = id.index();
+        let from = i
+            .checked_sub(1)
+            .map_or(0, |before| self.line_moves_end[before] as usize);
+        &self.line_moves[from..self.line_moves_end[i] as usize]
     }
 
     /// The lines that play a continuation.

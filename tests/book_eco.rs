@@ -189,7 +189,9 @@ fn lines_after_a_bad_line_and_a_new_start_replay_from_their_own_start() {
     let mut lines = eco::parse_tsv("c.tsv", text).lines;
     // A line from another start position between lines that share their first moves.
     let mut fen_line = lines[0].clone();
-    fen_line.start = Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into());
+    let fen: shakmaty::fen::Fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
+    let pos = fen.into_position(shakmaty::CastlingMode::Standard).unwrap();
+    fen_line.start = Some(hastings::book::line::Start::new(pos));
     fen_line.moves = vec![San::from_ascii(b"e4").unwrap()];
     lines.insert(3, fen_line);
     let build = PositionGraph::build(lines);

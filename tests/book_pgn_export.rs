@@ -109,7 +109,8 @@ fn shape(g: &PositionGraph) -> Shape {
             .iter()
             .map(|l| {
                 let moves = l.moves.iter().map(ToString::to_string).collect();
-                (l.start.clone(), l.name.clone(), moves, l.eco.clone())
+                let start = l.start.as_ref().map(|s| s.fen().to_string());
+                (start, l.name.clone(), moves, l.eco.clone())
             })
             .collect(),
     }

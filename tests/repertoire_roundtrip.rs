@@ -114,7 +114,7 @@ fn edit() -> impl Strategy<Value = Edit> {
 /// The op of `edit` at chapter `chapter`'s node `at`, or `None` when it has no move to
 /// play.
 fn op_of(doc: &Document, chapter: usize, at: NodeId, edit: &Edit) -> Option<Op> {
-    let square = |i: u8| shakmaty::Square::new(u32::from(i)).to_string();
+    let square = |i: u8| shakmaty::Square::new(u32::from(i));
     Some(match edit {
         Edit::Add(k) => {
             let tree = doc.chapter(chapter)?.tree()?;
@@ -148,8 +148,8 @@ fn op_of(doc: &Document, chapter: usize, at: NodeId, edit: &Edit) -> Option<Op> 
         Edit::Arrow(a, b) => Op::SetMarks {
             chapter,
             node: at,
-            arrows: vec![format!("G{}{}", square(*a), square(*b))],
-            circles: vec![format!("R{}", square(*b))],
+            arrows: vec![('G', square(*a), square(*b))],
+            circles: vec![('R', square(*b))],
         },
         Edit::AddChapter(title, white) => Op::AddChapter {
             index: chapter,

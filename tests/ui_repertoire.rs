@@ -178,7 +178,7 @@ fn loading_a_repertoire_through_the_open_dialog_adds_its_lines_and_the_drill_fol
                     p.play_unchecked(m.mv);
                 }
                 if let Some(a) = move_annotation(&own, &p, last.mv) {
-                    harness.get_by_label(&annotation_text(&last.san, &a));
+                    harness.get_by_label(&annotation_text(&last.san, a));
                     comments_seen += 1;
                 }
             }

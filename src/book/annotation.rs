@@ -1,5 +1,5 @@
 //! What the book's lines say about a move: the comment, NAGs, arrows and circles a
-//! source wrote after it, found through the graph, and shown as text.
+//! source wrote after it, found in the graph's annotation index, and shown as text.
 //!
 //! ```
 //! use hastings::book::annotation::{annotation_text, move_annotation};
@@ -17,51 +17,29 @@
 //! }
 //! let bc4 = San::from_ascii(b"Bc4")?.to_move(&pos)?;
 //! let note = move_annotation(&graph, &pos, bc4).expect("the line comments Bc4");
-//! assert_eq!(annotation_text("Bc4", &note), "Bc4! Aiming at f7.");
+//! assert_eq!(annotation_text("Bc4", note), "Bc4! Aiming at f7.");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use shakmaty::{Chess, Move, Position};
 
-use super::graph::{PositionGraph, start_position};
-use super::line::{MoveAnnotation, san_prefix};
+use super::graph::PositionGraph;
+use super::line::MoveAnnotation;
 
-/// How many lines through a move are searched for an annotation of it.
-pub const MAX_LINES_SEARCHED: usize = 200;
-
-/// What the book's lines say about `mv` played at `before`: the annotation of the
-/// first line through that move (of the first [`MAX_LINES_SEARCHED`]) that has a
-/// non-empty one. `None` when the move is not a book move or nothing is said.
-pub fn move_annotation(graph: &PositionGraph, before: &Chess, mv: Move) -> Option<MoveAnnotation> {
+/// What the book's lines say about `mv` played at `before`: the first non-empty
+/// annotation of the move in the first line (in line order) that says something
+/// there, from the graph's index ([`PositionGraph::annotation`]). `None` when the move
+/// is not a book move or nothing is said.
+pub fn move_annotation<'g>(
+    graph: &'g PositionGraph,
+    before: &Chess,
+    mv: Move,
+) -> Option<&'g MoveAnnotation> {
     let from = graph.lookup(before)?;
     let mut after = before.clone();
     after.play_unchecked(mv);
     let to = graph.lookup(&after)?;
-    let c = graph.continuations(from).iter().find(|c| c.to == to)?;
-    for &id in graph.continuation_lines(c).iter().take(MAX_LINES_SEARCHED) {
-        let line = graph.line(id);
-        if line.annotations.is_empty() {
-            continue;
-        }
-        let Ok(mut pos) = start_position(line) else {
-            continue;
-        };
-        for (ply, m) in san_prefix(&pos, &line.moves).into_iter().enumerate() {
-            let at_from = graph.lookup(&pos) == Some(from);
-            pos.play_unchecked(m);
-            if at_from && graph.lookup(&pos) == Some(to) {
-                let found = line
-                    .annotations
-                    .iter()
-                    .find(|a| a.ply as usize == ply && !a.is_empty());
-                if let Some(a) = found {
-                    return Some(a.clone());
-                }
-                break;
-            }
-        }
-    }
-    None
+    graph.annotation(from, to)
 }
 
 /// The glyph of a move NAG: `$1` → `!`, `$2` → `?`, `$3` → `!!`, `$4` → `??`,
@@ -170,6 +148,20 @@ mod tests {
     }
 
     #[test]
+    fn a_comment_in_the_201st_line_through_a_move_is_found() {
+        // Before the index the drill panel searched 200 lines per move and missed it.
+        let mut pgn = "1. e4 e5 {Symmetry.} *\n\n".repeat(200);
+        pgn.push_str("1. e4 {Best by test.} c5 *\n");
+        let g = graph(&pgn);
+        let (pos, e4) = at(&[], "e4");
+        let note = move_annotation(&g, &pos, e4).expect("the last line comments e4");
+        assert_eq!(note.comment.as_deref(), Some("Best by test."));
+        let (pos, e5) = at(&["e4"], "e5");
+        let note = move_annotation(&g, &pos, e5).expect("the first line comments e5");
+        assert_eq!(note.comment.as_deref(), Some("Symmetry."));
+    }
+
+    #[test]
     fn a_move_without_words_or_outside_the_book_has_none() {
         let g = graph("1. e4 {Best by test.} e5 2. Nf3 *\n");
         let (pos, e5) = at(&["e4"], "e5");
@@ -178,6 +170,6 @@ mod tests {
         assert_eq!(move_annotation(&g, &pos, c5), None);
         let (pos, e4) = at(&[], "e4");
         let note = move_annotation(&g, &pos, e4).expect("e4 is commented");
-        assert_eq!(annotation_text("e4", &note), "e4 Best by test.");
+        assert_eq!(annotation_text("e4", note), "e4 Best by test.");
     }
 }

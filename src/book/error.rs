@@ -75,16 +75,6 @@ pub enum LineError {
         /// What is wrong with it.
         kind: MoveErrorKind,
     },
-    /// The line's start FEN is not a legal standard-chess position.
-    #[error("{line}: bad start position `{fen}`: {reason}")]
-    BadStart {
-        /// Where the line comes from.
-        line: LineSource,
-        /// The FEN as given.
-        fen: String,
-        /// What is wrong with it.
-        reason: String,
-    },
     /// A position of the graph cannot be rebuilt from its packed form (a bug: nodes are
     /// made from legal positions).
     #[error(transparent)]

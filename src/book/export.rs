@@ -41,7 +41,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use thiserror::Error;
 
 use super::error::LineError;
-use super::graph::{PositionGraph, replay_line, start_position};
+use super::graph::{PositionGraph, replay_line};
 use super::line::{LineSource, MoveAnnotation, OpeningLine, SourceId};
 use super::tags::known;
 
@@ -133,7 +133,7 @@ impl<'a> Group<'a> {
             first: line,
             nodes: vec![Node {
                 mv: None,
-                pos: start_position(line)?,
+                pos: line.start_position(),
                 children: Vec::new(),
                 note: None,
             }],
@@ -229,7 +229,7 @@ impl<'a> Group<'a> {
             None => (None, None),
         };
         let (setup, fen) = match &self.first.start {
-            Some(fen) => (Some("1".to_owned()), Some(fen.clone())),
+            Some(start) => (Some("1".to_owned()), Some(start.fen().to_string())),
             None => (None, None),
         };
         let Some(own) = self.first.tags.as_deref() else {

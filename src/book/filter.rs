@@ -34,11 +34,7 @@ pub struct LineFilter {
 impl LineFilter {
     /// Whether the line passes every condition.
     pub fn matches(&self, line: &OpeningLine) -> bool {
-        let white_starts = line
-            .start
-            .as_deref()
-            .is_none_or(|fen| fen.split_ascii_whitespace().nth(1) != Some("b"));
-        let (white, black) = line.moves_per_side(white_starts);
+        let (white, black) = line.moves_per_side(line.white_starts());
         let min = self.min_moves_per_side as usize;
         if white.min(black) < min {
             return false;

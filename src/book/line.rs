@@ -4,8 +4,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError};
-use shakmaty::{Chess, Move, Position, Role, Square};
+use shakmaty::{Chess, EnPassantMode, Move, Position, Role, Square};
 use thiserror::Error;
 
 use super::error::MoveErrorKind;
@@ -165,8 +166,8 @@ pub struct OpeningLine {
     pub eco: Option<String>,
     /// The line's name, e.g. `"Ruy Lopez"`; may be empty.
     pub name: String,
-    /// The start position as FEN, `None` for the standard position.
-    pub start: Option<String>,
+    /// The start position, `None` for the standard position.
+    pub start: Option<Start>,
     /// The moves, in standard algebraic notation.
     pub moves: Vec<San>,
     /// The line's weight: 1 for an ECO row, 1 per game for a games database.
@@ -199,6 +200,20 @@ impl OpeningLine {
         }
     }
 
+    /// The position the line starts from: its [`Start`], or the standard position.
+    pub fn start_position(&self) -> Chess {
+        self.start
+            .as_ref()
+            .map_or_else(Chess::default, |s| s.position().clone())
+    }
+
+    /// Whether White moves first in the line.
+    pub fn white_starts(&self) -> bool {
+        self.start
+            .as_ref()
+            .is_none_or(|s| s.position().turn() == shakmaty::Color::White)
+    }
+
     /// Moves per side: (White's, Black's), counted from the start position's side to move.
     pub fn moves_per_side(&self, white_starts: bool) -> (usize, usize) {
         let n = self.moves.len();
@@ -217,6 +232,55 @@ impl OpeningLine {
             Some(eco) if !eco.is_empty() => format!("{eco} {}", self.name),
             _ => self.name.clone(),
         }
+    }
+}
+
+/// A line's start position other than the standard one, read once where the line is
+/// read (a `[FEN]` tag, a chapter's root). Two starts are the same when their FENs are
+/// (move counters included), as when lines kept the FEN text.
+///
+/// ```
+/// use hastings::book::line::Start;
+/// use shakmaty::{fen::Fen, CastlingMode, Chess};
+///
+/// let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+/// let pos: Chess = fen.parse::<Fen>()?.into_position(CastlingMode::Standard)?;
+/// let start = Start::new(pos);
+/// assert_eq!(start.fen().to_string(), fen);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Start(Box<Chess>);
+
+impl Start {
+    /// The start at `position`.
+    pub fn new(position: Chess) -> Start {
+        Start(Box::new(position))
+    }
+
+    /// The position.
+    pub fn position(&self) -> &Chess {
+        &self.0
+    }
+
+    /// The position as FEN (en passant written only when it can be taken), as the
+    /// `[FEN]` tag of a written game has it.
+    pub fn fen(&self) -> Fen {
+        Fen::from_position(self.position(), EnPassantMode::Legal)
+    }
+}
+
+impl PartialEq for Start {
+    fn eq(&self, other: &Start) -> bool {
+        self.fen() == other.fen()
+    }
+}
+
+impl Eq for Start {}
+
+impl std::hash::Hash for Start {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.fen().hash(state);
     }
 }
 
@@ -341,6 +405,41 @@ mod tests {
         text.split_whitespace()
             .map(|s| s.parse().unwrap())
             .collect()
+    }
+
+    fn start(fen: &str) -> Start {
+        let pos = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        Start::new(pos)
+    }
+
+    #[test]
+    fn a_start_is_its_position_and_the_same_start_is_the_same_fen() {
+        let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let mut line = OpeningLine::new(
+            LineSource::Eco {
+                volume: 'B',
+                row: 2,
+            },
+            sans("c5"),
+        );
+        assert!(line.white_starts());
+        assert_eq!(line.start_position(), Chess::default());
+        line.start = Some(start(black));
+        assert!(!line.white_starts());
+        assert_eq!(line.moves_per_side(line.white_starts()), (0, 1));
+        assert_eq!(line.start.as_ref().unwrap().fen().to_string(), black);
+        assert_eq!(
+            san_path(&line.start_position(), &line.moves).unwrap().len(),
+            1
+        );
+        // Move counters tell starts apart, as the FEN text did.
+        assert_eq!(line.start, Some(start(black)));
+        let later = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7";
+        assert_ne!(line.start, Some(start(later)));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 use shakmaty::san::San;
 
-use super::line::OpeningLine;
+use super::line::{OpeningLine, Start};
 use super::tags::GameTags;
 
 /// A side of the board: the learner's colour, or the side a repertoire is for
@@ -126,13 +126,13 @@ fn side_from_name(name: &str) -> Option<Side> {
 /// ```
 pub fn guess_side<'a>(lines: impl IntoIterator<Item = &'a OpeningLine>) -> Option<Side> {
     // The moves played from each position (a start and the moves before it).
-    let mut next: HashMap<(Option<&str>, &[San]), HashSet<&San>> = HashMap::new();
-    let mut white_first: HashMap<Option<&str>, bool> = HashMap::new();
+    let mut next: HashMap<(Option<&Start>, &[San]), HashSet<&San>> = HashMap::new();
+    let mut white_first: HashMap<Option<&Start>, bool> = HashMap::new();
     for line in lines {
-        let start = line.start.as_deref();
-        white_first.entry(start).or_insert_with(|| {
-            start.is_none_or(|fen| fen.split_ascii_whitespace().nth(1) != Some("b"))
-        });
+        let start = line.start.as_ref();
+        white_first
+            .entry(start)
+            .or_insert_with(|| line.white_starts());
         for (i, san) in line.moves.iter().enumerate() {
             next.entry((start, &line.moves[..i]))
                 .or_default()

@@ -31,8 +31,6 @@ use shakmaty::{Move, Position, Square};
 use super::phase::{Hint, MoveOutcome, Reply};
 use super::session::{ReviewSteering, Session};
 use crate::book::NodeId;
-use crate::book::graph::start_position;
-use crate::book::line::san_prefix;
 use crate::review::study::{DEFAULT_NEW_PER_DAY, DeckStates, SessionKind, Study};
 use crate::review::{
     CardState, Deck, Rating, ReviewRecord, ReviewTerm, Schedule, Scheduler, SteerSettings,
@@ -540,10 +538,8 @@ impl ReviewDrill {
         {
             for &line in graph.continuation_lines(c) {
                 let l = graph.line(line);
-                let Ok(mut pos) = start_position(l) else {
-                    continue;
-                };
-                let moves = san_prefix(&pos, &l.moves);
+                let mut pos = l.start_position();
+                let moves = graph.line_moves(line);
                 let ply = moves.iter().position(|&m| {
                     let here = graph.lookup(&pos) == Some(node);
                     pos.play_unchecked(m);

@@ -195,7 +195,7 @@ fn board_arrows(coach: &Coach, extras: &BoardExtras<'_>) -> Vec<Arrow> {
     let asked = matches!(step, Some(ReviewStep::Ask { .. }));
     let mut arrows = Vec::new();
     if let Some((_, a)) = last_move_annotation(coach.session()) {
-        arrows.extend(annotation_arrows(&a));
+        arrows.extend(annotation_arrows(a));
     }
     if let Some(hint) = coach.session().hint()
         && let Some(to) = hint.to

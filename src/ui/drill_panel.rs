@@ -187,7 +187,7 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
         }
     }
     if let Some((san, a)) = last_move_annotation(session) {
-        ui.add(egui::Label::new(RichText::new(annotation_text(&san, &a)).italics()).wrap());
+        ui.add(egui::Label::new(RichText::new(annotation_text(&san, a)).italics()).wrap());
     }
     if let Some(note) = session.theory_note() {
         ui.add(
@@ -231,7 +231,7 @@ fn book_moves_ui(ui: &mut Ui, session: &Session, book_moves: &[BookMove]) {
                 });
                 if let Some(a) = move_annotation(session.graph(), position, b.mv) {
                     ui.add(
-                        egui::Label::new(RichText::new(annotation_text(&b.san, &a)).italics())
+                        egui::Label::new(RichText::new(annotation_text(&b.san, a)).italics())
                             .wrap(),
                     );
                 }
@@ -315,7 +315,7 @@ fn move_list_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
 }
 
 /// The annotation of the last move on the board, from the book's lines.
-pub(super) fn last_move_annotation(session: &Session) -> Option<(String, MoveAnnotation)> {
+pub(super) fn last_move_annotation(session: &Session) -> Option<(String, &MoveAnnotation)> {
     if session.viewing().is_some() {
         return None;
     }

@@ -247,9 +247,11 @@ impl RepertoireFile {
     /// [`RepertoireFileError::Edit`] when it is refused (nothing changes), [`StoreError`]
     /// when the journal cannot be written (the edit is made but not safe from a crash).
     pub fn edit(&mut self, op: &Op) -> Result<Change, RepertoireFileError> {
+        // A played move is journaled as its SAN at the position before it.
+        let recorded = self.doc.recorded(op)?;
         let change = self.doc.apply(op)?;
         if change.kind != ChangeKind::MoveSelected {
-            self.journal(&Entry::Op(op.clone()))?;
+            self.journal(&Entry::Op(recorded))?;
         }
         Ok(change)
     }

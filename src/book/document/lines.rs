@@ -11,12 +11,12 @@
 
 use std::sync::Arc;
 
-use shakmaty::fen::{Epd, Fen};
+use shakmaty::fen::Epd;
 use shakmaty::san::San;
 use shakmaty::{Chess, EnPassantMode, Move};
 
 use super::tree::{GameTree, NodeId};
-use crate::book::line::{LineSource, MoveAnnotation, OpeningLine};
+use crate::book::line::{LineSource, MoveAnnotation, OpeningLine, Start};
 use crate::book::pgn::{line_name, merge_note, parse_comment};
 
 /// A move of the merged tree.
@@ -38,7 +38,7 @@ impl GameTree {
         let start = self.root().position();
         let standard = Epd::from_position(&Chess::default(), EnPassantMode::Legal);
         let start = (Epd::from_position(start, EnPassantMode::Legal) != standard)
-            .then(|| Fen::from_position(start, EnPassantMode::Legal).to_string());
+            .then(|| Start::new(start.clone()));
         let shared_tags = (!tags.is_empty()).then(|| Arc::new(tags.clone()));
         let mut lines = Vec::new();
         let mut stack = vec![0usize];

@@ -55,6 +55,7 @@
 
 mod error;
 mod lines;
+mod marks;
 mod ops;
 mod parse;
 mod scan;
@@ -68,6 +69,7 @@ use std::sync::Arc;
 use shakmaty::Chess;
 
 pub use error::{EditError, ReadIssue};
+pub use marks::{Arrow, Circle};
 pub use ops::Op;
 pub use tree::{GameTree, Node, NodeId};
 

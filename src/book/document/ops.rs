@@ -3,11 +3,18 @@
 //! An `Op` names its chapter by index (from 0) and its moves by [`NodeId`]; node ids
 //! are given out in order as moves are read and added, so the same ops applied to the
 //! same file give the same ids (the journal of unsaved edits relies on it).
+//!
+//! Moves and marks travel typed ([`Op::PlayMove`], [`Op::SetMarks`]); a move is text
+//! only where text is read (the command line's [`Op::AddMove`]) or written: the PGN,
+//! and the journal, which records a played move as the `AddMove` of its SAN
+//! ([`Document::recorded`]).
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{Chess, Move, Square};
+use shakmaty::san::San;
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::error::EditError;
+use super::marks::{self, Arrow, Circle};
 use super::tree::NodeId;
 use super::undo::Edit;
 use super::{Change, ChangeKind, Chapter, Document, new_tags};
@@ -20,9 +27,8 @@ use crate::book::tags::GameTags;
 /// One edit of a document (see [`Document::apply`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Op {
-    /// Play `san` at node `at`: the existing child when there is one (selected, nothing
-    /// changes), else a new one, the last variation (the main line if `at` has no
-    /// child).
+    /// Play `san` at node `at` (a move as text, read there): as [`Op::PlayMove`].
+    /// The journal records every move played as this.
     AddMove {
         /// Chapter index.
         chapter: usize,
@@ -30,6 +36,19 @@ pub enum Op {
         at: NodeId,
         /// The move (SAN, or UCI and long algebraic as the import reads them).
         san: String,
+    },
+    /// Play `mv` at node `at`: the existing child when there is one (selected, nothing
+    /// changes), else a new one, the last variation (the main line if `at` has no
+    /// child). Not written to the journal as is: [`Document::recorded`] makes it the
+    /// [`Op::AddMove`] of its SAN.
+    #[serde(skip)]
+    PlayMove {
+        /// Chapter index.
+        chapter: usize,
+        /// Where.
+        at: NodeId,
+        /// The move, legal at `at`.
+        mv: Move,
     },
     /// Delete a move and its subtree.
     Delete {
@@ -87,10 +106,12 @@ pub enum Op {
         chapter: usize,
         /// The move (the root: the start position).
         node: NodeId,
-        /// Arrows: colour letter, from-square, to-square.
-        arrows: Vec<String>,
-        /// Circles: colour letter, square.
-        circles: Vec<String>,
+        /// Arrows: colour letter, from-square, to-square (`Ge2e4` in the journal).
+        #[serde(with = "marks::arrows")]
+        arrows: Vec<Arrow>,
+        /// Circles: colour letter, square (`Rd5` in the journal).
+        #[serde(with = "marks::circles")]
+        circles: Vec<Circle>,
     },
     /// Add a chapter with no moves at `index` (from 0; the end if past it).
     AddChapter {
@@ -133,28 +154,6 @@ pub(super) fn parse_move(pos: &Chess, token: &str) -> Result<Move, &'static str>
     })
 }
 
-fn parse_arrow(s: &str) -> Option<(char, Square, Square)> {
-    let mut chars = s.trim().chars();
-    let colour = chars.next().filter(char::is_ascii_alphabetic)?;
-    let rest = chars.as_str();
-    if rest.len() != 4 || !rest.is_ascii() {
-        return None;
-    }
-    let from = Square::from_ascii(&rest.as_bytes()[..2]).ok()?;
-    let to = Square::from_ascii(&rest.as_bytes()[2..]).ok()?;
-    Some((colour, from, to))
-}
-
-fn parse_circle(s: &str) -> Option<(char, Square)> {
-    let mut chars = s.trim().chars();
-    let colour = chars.next().filter(char::is_ascii_alphabetic)?;
-    let rest = chars.as_str();
-    (rest.len() == 2)
-        .then(|| Square::from_ascii(rest.as_bytes()).ok())
-        .flatten()
-        .map(|sq| (colour, sq))
-}
-
 impl Document {
     /// Applies one edit, recorded for undo.
     ///
@@ -165,6 +164,7 @@ impl Document {
     pub fn apply(&mut self, op: &Op) -> Result<Change, EditError> {
         match op {
             Op::AddMove { chapter, at, san } => self.op_add_move(*chapter, *at, san),
+            Op::PlayMove { chapter, at, mv } => self.play_move(*chapter, *at, *mv),
             Op::Delete { chapter, node } => {
                 let (parent, index) = self.place(*chapter, *node)?;
                 Ok(self.perform(Edit::Detach {
@@ -236,9 +236,7 @@ impl Document {
                 circles,
             } => {
                 let old = self.live_node(*chapter, *node)?.comment.clone();
-                let arrows: Vec<_> = arrows.iter().filter_map(|a| parse_arrow(a)).collect();
-                let circles: Vec<_> = circles.iter().filter_map(|c| parse_circle(c)).collect();
-                let new = with_marks(old.as_deref(), &arrows, &circles);
+                let new = with_marks(old.as_deref(), arrows, circles);
                 Ok(self.comment_edit(*chapter, *node, old, new))
             }
             Op::AddChapter { index, title, side } => {
@@ -371,35 +369,56 @@ impl Document {
         &mut self,
         chapter: usize,
         node: NodeId,
-        arrows: &[(char, Square, Square)],
-        circles: &[(char, Square)],
+        arrows: &[Arrow],
+        circles: &[Circle],
     ) -> Result<Change, EditError> {
         self.apply(&Op::SetMarks {
             chapter,
             node,
-            arrows: arrows
-                .iter()
-                .map(|(c, f, t)| format!("{c}{f}{t}"))
-                .collect(),
-            circles: circles.iter().map(|(c, s)| format!("{c}{s}")).collect(),
+            arrows: arrows.to_vec(),
+            circles: circles.to_vec(),
         })
     }
 
-    fn op_add_move(&mut self, chapter: usize, at: NodeId, san: &str) -> Result<Change, EditError> {
-        self.live_node(chapter, at)?;
-        let tree = self.tree(chapter)?;
-        let Some(pos) = tree.node(at).map(|n| n.position().clone()) else {
-            return Err(EditError::NoNode {
-                chapter: chapter + 1,
-                node: at,
-            });
+    /// `op` as the journal of unsaved edits records it: a played move as the
+    /// [`Op::AddMove`] of its SAN at `at` (the text a move was journaled as before
+    /// moves were typed), every other op as it is.
+    ///
+    /// # Errors
+    ///
+    /// [`EditError::NoNode`] when a played move's chapter has no node `at`.
+    pub fn recorded(&self, op: &Op) -> Result<Op, EditError> {
+        let &Op::PlayMove { chapter, at, mv } = op else {
+            return Ok(op.clone());
         };
-        let mv = parse_move(&pos, san).map_err(|reason| EditError::BadMove {
-            chapter: chapter + 1,
-            after: tree.path_sans(at).join(" "),
-            san: san.to_owned(),
-            reason,
-        })?;
+        let pos = self.position_at(chapter, at)?;
+        Ok(Op::AddMove {
+            chapter,
+            at,
+            san: San::from_move(&pos, mv).to_string(),
+        })
+    }
+
+    /// The position at node `at` of chapter `chapter`, a live node.
+    fn position_at(&self, chapter: usize, at: NodeId) -> Result<Chess, EditError> {
+        Ok(self.live_node(chapter, at)?.position().clone())
+    }
+
+    /// Reads `san` at `at` and plays it ([`Op::AddMove`]).
+    fn op_add_move(&mut self, chapter: usize, at: NodeId, san: &str) -> Result<Change, EditError> {
+        let pos = self.position_at(chapter, at)?;
+        let mv = parse_move(&pos, san).map_err(|reason| self.bad_move(chapter, at, san, reason))?;
+        self.play_move(chapter, at, mv)
+    }
+
+    /// Plays `mv` at `at` ([`Op::PlayMove`]).
+    fn play_move(&mut self, chapter: usize, at: NodeId, mv: Move) -> Result<Change, EditError> {
+        let pos = self.position_at(chapter, at)?;
+        if !pos.is_legal(mv) {
+            let uci = mv.to_uci(CastlingMode::Standard).to_string();
+            return Err(self.bad_move(chapter, at, &uci, "illegal"));
+        }
+        let tree = self.tree(chapter)?;
         if let Some(existing) = tree.child_by_move(at, mv) {
             return Ok(Change {
                 chapter: Some(chapter),
@@ -407,7 +426,7 @@ impl Document {
                 kind: ChangeKind::MoveSelected,
             });
         }
-        let standard = shakmaty::san::San::from_move(&pos, mv);
+        let standard = San::from_move(&pos, mv);
         let index = tree.node(at).map_or(0, |n| n.children().len());
         let Some(node) = self
             .tree_mut(chapter)
@@ -424,6 +443,19 @@ impl Document {
             node,
             index,
         }))
+    }
+
+    /// [`EditError::BadMove`] for `san` at `at`.
+    fn bad_move(&self, chapter: usize, at: NodeId, san: &str, reason: &'static str) -> EditError {
+        EditError::BadMove {
+            chapter: chapter + 1,
+            after: self
+                .tree(chapter)
+                .map(|t| t.path_sans(at).join(" "))
+                .unwrap_or_default(),
+            san: san.to_owned(),
+            reason,
+        }
     }
 
     fn comment_edit(

@@ -5,16 +5,18 @@
 //! `x`'s); the lines that play them are recorded as one edge id per (line, edge). At the
 //! end a counting sort by node puts each node's continuations together, still in the
 //! order they were first played, and the lines of each continuation in line order.
+//! What the lines say about the moves goes to the annotation index as each line is
+//! added (`notes`).
 
 use rustc_hash::FxHashMap;
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position};
 
 use super::node::{NONE, Node, NodeWeights};
-use super::{Continuation, GraphBuild, LineId, NodeId, PositionGraph, len_u32, start_position};
+use super::{Continuation, GraphBuild, LineId, NodeId, PositionGraph, len_u32};
 use crate::book::error::{LineError, NodeRebuildError};
 use crate::book::key::NodeKey;
-use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine, san_path};
+use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine, Start, san_path};
 
 /// The graph under construction and what is thrown away once it is laid out.
 #[derive(Default)]
@@ -50,7 +52,7 @@ impl Builder {
 
         // The previous line's replay: a line sharing its first moves reuses those
         // positions (ECO rows and repertoire paths come in prefix order).
-        let mut prev: Option<(Option<String>, Vec<San>)> = None;
+        let mut prev: Option<(Option<Start>, Vec<San>)> = None;
 
         // A book has about two new positions per line; reserving them up front spares
         // the copies of growing tables.
@@ -73,14 +75,7 @@ impl Builder {
                 _ => {
                     positions.clear();
                     path.clear();
-                    match start_position(&line) {
-                        Ok(pos) => positions.push(pos),
-                        Err(e) => {
-                            prev = None;
-                            issues.push(e);
-                            continue;
-                        }
-                    }
+                    positions.push(line.start_position());
                     0
                 }
             };
@@ -162,23 +157,32 @@ impl Builder {
             w.weight += line.weight;
             add(&mut w.flags, &flag_w);
         }
+        // The edge each ply plays for the line's first time (for the annotation index).
+        let mut first_edge = Vec::new();
         for (i, mv) in moves.iter().enumerate() {
             let (from, to) = (path[i], path[i + 1]);
             let e = self.edge(from, to, *mv);
-            if self.edge_last_line[e] != id.0 {
+            let first = self.edge_last_line[e] != id.0;
+            if first {
                 self.edge_last_line[e] = id.0;
                 let edge = &mut self.edges[e];
                 edge.weight += line.weight;
                 add(&mut edge.flag_weights, &flag_w);
                 self.line_edges.push(e as u32);
             }
+            if !line.annotations.is_empty() {
+                first_edge.push(first.then_some(e as u32));
+            }
         }
+        self.g.notes.record(id, &line, &first_edge);
         self.line_edges_end.push(len_u32(&self.line_edges));
         let end_node = &mut self.g.nodes[end.index()];
         if end_node.name().is_none() && !line.name.is_empty() {
             end_node.set_name(id);
         }
         self.g.lines.push(line);
+        self.g.line_moves.extend_from_slice(moves);
+        self.g.line_moves_end.push(len_u32(&self.g.line_moves));
         self.g.line_flags.push(flags);
         self.g.line_ends.push(end);
     }
@@ -219,6 +223,8 @@ impl Builder {
         let failed = g.compute_transpositions(previous);
         g.nodes.shrink_to_fit();
         g.lines.shrink_to_fit();
+        g.line_moves.shrink_to_fit();
+        g.line_moves_end.shrink_to_fit();
         g.line_flags.shrink_to_fit();
         g.line_ends.shrink_to_fit();
         (g, failed)
@@ -293,6 +299,7 @@ impl Builder {
             self.g.nodes[edge.to.index()].parents += 1;
         }
         drop(lines_start);
+        self.g.notes = std::mem::take(&mut self.g.notes).moved(&place);
         permute(&mut edges, &mut place);
         edges.shrink_to_fit();
         self.g.continuations = edges;

@@ -2,7 +2,8 @@
 //!
 //! Files: `build` (lines replayed into nodes and continuations, laid out flat), `node`
 //! (a node as stored, and the shared weights), `index` (the hash index of node ids),
-//! `transpose` (implied transpositions).
+//! `notes` (the annotation of each continuation's move), `transpose` (implied
+//! transpositions).
 
 use std::ops::Range;
 
@@ -13,15 +14,17 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::error::{LineError, NodeRebuildError};
 use super::key::NodeKey;
-use super::line::{FlagSet, FlagWeights, OpeningLine, san_path};
+use super::line::{FlagSet, FlagWeights, MoveAnnotation, OpeningLine, san_path};
 
 mod build;
 pub(crate) mod index;
 mod node;
+mod notes;
 mod transpose;
 
 use index::KeyTable;
 use node::{Node, NodeWeights};
+use notes::NoteIndex;
 
 /// The index of a node (a position) in a [`PositionGraph`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,6 +105,10 @@ pub struct GraphStats {
 #[derive(Clone, Debug, Default)]
 pub struct PositionGraph {
     lines: Vec<OpeningLine>,
+    /// The moves of every line, line after line, as replayed when the graph was built;
+    /// `line_moves_end[l]` ends line `l`'s.
+    line_moves: Vec<Move>,
+    line_moves_end: Vec<u32>,
     line_flags: Vec<FlagSet>,
     line_ends: Vec<NodeId>,
     nodes: Vec<Node>,
@@ -115,6 +122,8 @@ pub struct PositionGraph {
     continuation_lines: Vec<LineId>,
     transpositions: Vec<Transposition>,
     trans_start: Vec<u32>,
+    /// What the lines say about each continuation's move.
+    notes: NoteIndex,
 }
 
 /// The result of [`PositionGraph::build`]: the graph and the lines it left out.
@@ -130,27 +139,10 @@ pub struct GraphBuild {
 ///
 /// # Errors
 ///
-/// [`LineError::BadStart`] when its start does not read, [`LineError::Move`] for its
-/// first move that cannot be played.
+/// [`LineError::Move`] for its first move that cannot be played.
 pub fn replay_line(line: &OpeningLine) -> Result<Vec<Move>, LineError> {
-    let start = start_position(line)?;
-    san_path(&start, &line.moves).map_err(|e| LineError::from_san_path(line.source, 0, e))
-}
-
-/// The start position of a line: its FEN, or the standard position.
-pub fn start_position(line: &OpeningLine) -> Result<Chess, LineError> {
-    let Some(fen) = &line.start else {
-        return Ok(Chess::default());
-    };
-    let bad = |reason: String| LineError::BadStart {
-        line: line.source,
-        fen: fen.clone(),
-        reason,
-    };
-    let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|e| bad(e.to_string()))?;
-    parsed
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| bad(e.to_string()))
+    san_path(&line.start_position(), &line.moves)
+        .map_err(|e| LineError::from_san_path(line.source, 0, e))
 }
 
 impl PositionGraph {
@@ -310,6 +302,29 @@ impl PositionGraph {
     pub fn continuations(&self, node: NodeId) -> &[Continuation] {
         let i = node.index();
         &self.continuations[self.cont_start[i] as usize..self.cont_start[i + 1] as usize]
+    }
+
+    /// What the book's lines say about the move from `from` to `to`: the first
+    /// non-empty annotation of it in the first line (in line order) that says
+    /// something there. `None` when no continuation leads from `from` to `to` or no
+    /// line says anything about it. A hash lookup in an index made with the graph.
+    pub fn annotation(&self, from: NodeId, to: NodeId) -> Option<&MoveAnnotation> {
+        let first = self.cont_start[from.index()];
+        let k = self.continuations(from).iter().position(|c| c.to == to)?;
+        let at = self.notes.get(first + k as u32)?;
+        self.lines[at.line.index()]
+            .annotations
+            .get(at.index as usize)
+    }
+
+    /// The moves of a line from its start position, as the graph was built from them
+    /// (no SAN read again).
+    pub fn line_moves(&self, id: LineId) -> &[Move] {
+        let i = id.index();
+        let from = i
+            .checked_sub(1)
+            .map_or(0, |before| self.line_moves_end[before] as usize);
+        &self.line_moves[from..self.line_moves_end[i] as usize]
     }
 
     /// The lines that play a continuation.

@@ -100,7 +100,8 @@ fn read_marks(note: &mut MoveAnnotation, body: &str) {
     }
 }
 
-fn parse_arrow(s: &str) -> Option<(char, Square, Square)> {
+/// An arrow as `[%cal]` writes it (`Ge2e4`: colour letter, from, to).
+pub(crate) fn parse_arrow(s: &str) -> Option<(char, Square, Square)> {
     let s = s.trim();
     let mut chars = s.chars();
     let colour = chars.next()?;
@@ -113,7 +114,8 @@ fn parse_arrow(s: &str) -> Option<(char, Square, Square)> {
     Some((colour, from, to))
 }
 
-fn parse_circle(s: &str) -> Option<(char, Square)> {
+/// A circle as `[%csl]` writes it (`Rd5`: colour letter, square).
+pub(crate) fn parse_circle(s: &str) -> Option<(char, Square)> {
     let s = s.trim();
     let mut chars = s.chars();
     let colour = chars.next()?;

@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use shakmaty::Chess;
-
 use super::distinct::DistinctPositions;
 use super::report::{ImportIssue, IssueReason, Summary};
 use super::scan::Unknown;
@@ -13,7 +11,7 @@ use super::tree::{NONE, Tree, TreeNode};
 use super::visitor::GameRecord;
 use super::{ImportMode, ImportOptions, MAX_KEPT_ISSUES, PgnImport};
 use crate::book::graph::{LineId, PositionGraph};
-use crate::book::line::{LineSource, MoveAnnotation, OpeningLine, SourceId};
+use crate::book::line::{LineSource, MoveAnnotation, OpeningLine, SourceId, Start};
 use crate::book::tags::GameTags;
 
 /// Collects the lines and the report of one file, game by game.
@@ -94,10 +92,8 @@ impl<'a> Importer<'a> {
                 return;
             }
         };
-        let (start_pos, start_fen) = match start {
-            Some((pos, fen)) => (pos, Some(fen)),
-            None => (Chess::default(), None),
-        };
+        let line_start = start.clone().map(Start::new);
+        let start_pos = start.unwrap_or_default();
         let games_mode = mode == ImportMode::Games;
         let spare = std::mem::take(&mut self.spare);
         let mut tree = Tree::new(start_pos, self.options.limit(mode), games_mode, spare);
@@ -150,7 +146,7 @@ impl<'a> Importer<'a> {
         if let Some(problem) = problem {
             self.issue(problem);
         }
-        self.emit(number, &tree, &mut game.tags, start_fen, truncated);
+        self.emit(number, &tree, &mut game.tags, line_start, truncated);
         self.spare = tree.into_nodes();
     }
 
@@ -159,7 +155,7 @@ impl<'a> Importer<'a> {
         number: u32,
         tree: &Tree,
         game_tags: &mut GameTags,
-        start: Option<String>,
+        start: Option<Start>,
         truncated: bool,
     ) {
         for node in &tree.nodes {

@@ -8,9 +8,8 @@
 use std::ops::ControlFlow;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor};
-use shakmaty::fen::Fen;
+use shakmaty::Chess;
 use shakmaty::san::San;
-use shakmaty::{Chess, EnPassantMode};
 
 use super::comment::{MAX_COMMENT_BYTES, parse_comment};
 use super::report::IssueReason;
@@ -33,16 +32,11 @@ pub(super) enum Event {
 }
 
 /// The start of a game: the position and its FEN, `None` for the standard position.
-pub(super) type Start = Result<Option<(Chess, String)>, IssueReason>;
+pub(super) type Start = Result<Option<Chess>, IssueReason>;
 
-/// The start position from the `[Variant]` and `[FEN]` tags, with its FEN as the
-/// lines keep it.
+/// The start position from the `[Variant]` and `[FEN]` tags, read once here.
 fn game_start(tags: &GameTags) -> Start {
-    let pos = start_from_tags(tags.get("Variant"), tags.get("FEN"))?;
-    Ok(pos.map(|pos| {
-        let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-        (pos, fen)
-    }))
+    Ok(start_from_tags(tags.get("Variant"), tags.get("FEN"))?)
 }
 
 /// What the visitor recorded of one game.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use shakmaty::{Move, Square};
 
 use crate::book::Side;
-use crate::book::document::NodeId;
+use crate::book::document::{Arrow, Circle, NodeId};
 
 pub use crate::coach::notice::RepertoireTarget;
 
@@ -66,7 +66,7 @@ pub enum RepertoireCommand {
     /// Add this NAG to the move, or remove it when the move has it.
     ToggleNag(NodeId, u8),
     /// Set the arrows (`Ge2e4`) and circles (`Rd5`) of this move.
-    Marks(NodeId, Vec<String>, Vec<String>),
+    Marks(NodeId, Vec<Arrow>, Vec<Circle>),
     /// Draw this arrow (colour letter `G`, `R`, `B`, `Y`; from; to) on the move shown, or
     /// take it away when it is there in that colour (saved as `[%cal]`).
     ToggleArrow(char, Square, Square),

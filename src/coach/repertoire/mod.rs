@@ -22,7 +22,6 @@
 
 use std::path::{Path, PathBuf};
 
-use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position, Square};
 
 mod command;
@@ -362,14 +361,10 @@ impl RepertoireState {
         let mut moves = std::mem::take(&mut self.beyond);
         moves.push(mv);
         for (i, mv) in moves.iter().enumerate() {
-            let Some(pos) = self.cursor_node().map(|n| n.position().clone()) else {
-                return;
-            };
-            let san = San::from_move(&pos, *mv).to_string();
-            let op = Op::AddMove {
+            let op = Op::PlayMove {
                 chapter: self.chapter,
                 at: self.node,
-                san,
+                mv: *mv,
             };
             match self.edit_file(&op) {
                 Ok(change) => {
@@ -423,11 +418,8 @@ impl RepertoireState {
         let op = Op::SetMarks {
             chapter: self.chapter,
             node: self.node,
-            arrows: arrows
-                .iter()
-                .map(|(c, f, t)| format!("{c}{f}{t}"))
-                .collect(),
-            circles: circles.iter().map(|(c, sq)| format!("{c}{sq}")).collect(),
+            arrows,
+            circles,
         };
         self.edit(&op);
     }

@@ -1,6 +1,7 @@
 //! The repertoire editor without a window: walking, editing, undo, saving, recovery.
 
 use shakmaty::Square;
+use shakmaty::san::San;
 
 use super::*;
 
@@ -215,8 +216,8 @@ fn marks_are_saved_in_the_comment() {
     let node = w.node();
     w.apply(RepertoireCommand::Marks(
         node,
-        vec!["Gg1f3".into()],
-        vec!["Rd5".into()],
+        vec![('G', Square::G1, Square::F3)],
+        vec![('R', Square::D5)],
     ));
     let a = w.tree().unwrap().node(node).unwrap().annotation();
     assert_eq!(a.arrows, [('G', Square::G1, Square::F3)]);

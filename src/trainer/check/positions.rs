@@ -11,8 +11,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use shakmaty::{Chess, Move, Position};
 
 use super::store::epd_key;
-use crate::book::graph::{replay_line, start_position};
-use crate::book::{NodeId, NodeKey, PositionGraph};
+
+use crate::book::{LineId, NodeId, NodeKey, PositionGraph};
 use crate::trainer::coverage::Exposure;
 
 /// The positions to analyse, each once (by EPD), the likeliest first.
@@ -92,10 +92,10 @@ impl<'a> Paths<'a> {
             .collect();
         let mut first = FxHashMap::default();
         let mut lines = Vec::new();
-        for line in repertoire.lines() {
-            let (Ok(start), Ok(moves)) = (start_position(line), replay_line(line)) else {
-                continue;
-            };
+        for (i, line) in repertoire.lines().iter().enumerate() {
+            let id = LineId(u32::try_from(i).unwrap_or(u32::MAX));
+            let moves = repertoire.line_moves(id).to_vec();
+            let start = line.start_position();
             let index = lines.len();
             let mut pos = start.clone();
             for ply in 0..=moves.len() {

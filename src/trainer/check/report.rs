@@ -274,15 +274,11 @@ fn line_ends(
         if !seen.insert(end) {
             continue;
         }
-        let (Ok(start), Ok(moves)) = (
-            crate::book::graph::start_position(line),
-            crate::book::graph::replay_line(line),
-        ) else {
-            continue;
-        };
+        let moves = repertoire.line_moves(id);
+        let start = line.start_position();
         let mut pos = start.clone();
         let mut after_blunder = false;
-        for &m in &moves {
+        for &m in moves {
             if pos.turn() == judge.learner && blundered.contains(&(NodeKey::from_position(&pos), m))
             {
                 after_blunder = true;
@@ -292,7 +288,10 @@ fn line_ends(
         out.push(LineEnd {
             score: judge.score(&pos).map(|(s, _)| s),
             reach: paths.reach(&pos),
-            path: Path { start, moves },
+            path: Path {
+                start,
+                moves: moves.to_vec(),
+            },
             after_blunder,
         });
     }

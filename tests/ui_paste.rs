@@ -102,3 +102,54 @@ fn pasted_games_are_kept_in_the_data_folder_and_asked_how_to_read() {
     assert_eq!(fs::read_dir(dir.join("pasted")).unwrap().count(), 2);
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_dropped_folder_is_every_pgn_file_in_it_and_an_empty_one_says_so() {
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("hastings-ui-drop-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("club/2025")).unwrap();
+    fs::create_dir_all(dir.join("nothing")).unwrap();
+    fs::copy(
+        common::fixture("repertoire.pgn"),
+        dir.join("club/white.pgn"),
+    )
+    .unwrap();
+    fs::copy(
+        common::fixture("study_chapters.pgn"),
+        dir.join("club/2025/black.PGN"),
+    )
+    .unwrap();
+    fs::write(dir.join("club/readme.txt"), "not a game").unwrap();
+    let mut h = harness(TrainerApp::new(common::eco(), settings()));
+    h.run();
+    let drop = |h: &mut Harness<'static, TrainerApp>, path: PathBuf| {
+        h.input_mut()
+            .dropped_files
+            .push(std::sync::Arc::new(Dropped(path)));
+        h.run();
+    };
+    drop(&mut h, dir.join("nothing"));
+    h.get_by_label_contains("has no PGN file");
+    drop(&mut h, dir.join("club"));
+    // The same window as for files opened: both files, the one in the folder below too.
+    h.get_by_label("Import");
+    h.get_by_label_contains("white.pgn");
+    h.get_by_label_contains("black.PGN");
+    assert!(h.query_by_label_contains("readme.txt").is_none());
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A file or folder dropped on the window, as the system hands it to egui.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}

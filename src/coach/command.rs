@@ -44,6 +44,8 @@ pub enum Command {
     Paste(String),
     /// Games or a study from lichess or chess.com (Book tab), as a job.
     Fetch(super::book::fetch::FetchCommand),
+    /// Choose a folder whose PGN files are opened, at any depth (a folder dialog).
+    ChooseFolder,
     /// Fit the FSRS parameters to the review log (a background job).
     Optimize,
     /// Files were chosen or dropped: ask how to read them.
@@ -202,6 +204,7 @@ impl Command {
             Command::SaveLines(lines, path) => Route::Book(B::SaveLines(lines, path)),
             Command::Paste(text) => Route::Book(B::Paste(text)),
             Command::Fetch(c) => Route::Book(B::Fetch(c)),
+            Command::ChooseFolder => Route::Book(B::ChooseFolder),
             Command::RepertoireSide(path, side) => Route::Style(S::RepertoireSide(path, side)),
             Command::RepertoireFor(side) => Route::Style(S::RepertoireFor(side)),
             Command::SetStyle(style) => Route::Style(S::SetStyle(style)),

@@ -24,6 +24,8 @@ pub enum Notice {
     CloseHowToRead,
     /// Let the user choose files to open (a file dialog).
     ChooseFiles,
+    /// Let the user choose a folder whose PGN files are opened (a folder dialog).
+    ChooseFolder,
     /// Let the user choose a PGN file of their games to compare with the repertoire.
     ChooseGames,
     /// Show the drill (it was started from a tab that hides it: "Train this").

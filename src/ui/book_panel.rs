@@ -16,6 +16,13 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
     ui.heading("Book");
     ui.horizontal(|ui| {
         Action::Open.button_ui(ui, true, commands);
+        if ui
+            .button("Open a folder…")
+            .on_hover_text("Read every PGN file in a folder and the folders in it (or drop the folder on the window)")
+            .clicked()
+        {
+            commands.push(Command::ChooseFolder);
+        }
         if workspace.is_building() {
             ui.spinner();
             ui.label("building…");

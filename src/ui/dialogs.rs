@@ -37,6 +37,8 @@ enum Purpose {
     SaveGame,
     /// A file for the Repertoire tab.
     Repertoire(RepertoireTarget),
+    /// A folder whose PGN files are opened.
+    Folder,
 }
 
 /// How the system's dialog asks.
@@ -85,6 +87,13 @@ impl Purpose {
                     PGN,
                     ("Polyglot book", &["bin", "BIN"]),
                 ],
+                "",
+            ),
+            Purpose::Folder => spec(
+                "Open a folder: every PGN file in it is read",
+                "Open",
+                Ask::Folder,
+                &[],
                 "",
             ),
             Purpose::Games => spec(
@@ -149,7 +158,7 @@ impl Purpose {
             return None;
         }
         Some(match self {
-            Purpose::Open => Command::OpenFiles(paths),
+            Purpose::Open | Purpose::Folder => Command::OpenFiles(paths),
             Purpose::Games => Command::CompareGames(paths.swap_remove(0)),
             Purpose::Explorer => Command::Explorer(ExplorerCommand::Open(paths.swap_remove(0))),
             Purpose::SaveLines(lines, _) => Command::SaveLines(lines, paths.swap_remove(0)),
@@ -295,6 +304,11 @@ impl Dialogs {
     /// Opens the file dialog for PGN files and Polyglot books.
     pub(super) fn start_file_dialog(&mut self, ctx: &egui::Context) {
         self.choose(ctx, Purpose::Open);
+    }
+
+    /// Opens the folder dialog for a folder of PGN files.
+    pub(super) fn start_folder_dialog(&mut self, ctx: &egui::Context) {
+        self.choose(ctx, Purpose::Folder);
     }
 
     /// Opens the file dialog for one PGN file of the learner's games.

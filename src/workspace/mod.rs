@@ -8,7 +8,8 @@
 //!   the same steps on its own thread ([`Workspace::import_now`], [`Workspace::build_now`]).
 //! - [`choice`]: which sources and filters the book uses (saved with the settings).
 //! - [`chapters`]: which chapters of a repertoire are drilled, and from which side.
-//! - [`files`]: file stamps and the progress-counting PGN reader.
+//! - [`files`]: file stamps and the progress-counting PGN reader; [`folders`]: a folder
+//!   opened is every PGN file in it.
 //! - [`export`]: PGN files written atomically.
 //! - [`instance`]: one window per data folder (a lock file).
 //! - [`log_file`]: `hastings.log`, the warnings and errors a bug report can attach.
@@ -57,6 +58,7 @@ pub mod export;
 pub mod fetch;
 pub mod file_lock;
 pub mod files;
+pub mod folders;
 pub mod import_parts;
 pub mod instance;
 mod loader;

@@ -63,6 +63,8 @@ pub enum BookCommand {
     Paste(String),
     /// Games or a study from lichess or chess.com, kept in the data folder and opened.
     Fetch(fetch::FetchCommand),
+    /// Let the user choose a folder of PGN files (a folder dialog).
+    ChooseFolder,
 }
 
 /// The Book tab's runtime state: the import report shown, if any, and the fetch.
@@ -135,6 +137,7 @@ impl BookState {
                     paste::Pasting::Said => {}
                 }
             }
+            BookCommand::ChooseFolder => ctx.notify(Notice::ChooseFolder),
             BookCommand::Fetch(command) => {
                 let data_dir = ctx.review_log.as_deref().and_then(Path::parent);
                 let data_dir = data_dir.map(Path::to_path_buf);
@@ -147,6 +150,14 @@ impl BookState {
     /// (`.bin`) become sources at once; the PGN files are returned (the window asks how
     /// to read them).
     pub(crate) fn open_files(&mut self, paths: Vec<PathBuf>, ctx: &mut Context) -> Vec<PathBuf> {
+        // A folder is every PGN file in it, at any depth.
+        let paths = match crate::workspace::folders::expand_folders(paths) {
+            Ok(paths) => paths,
+            Err(e) => {
+                ctx.message = Some(format!("Nothing opened: {e}."));
+                return Vec::new();
+            }
+        };
         // A Polyglot book needs no "read as" question: it gives popularity.
         let (books, pgn): (Vec<PathBuf>, Vec<PathBuf>) = paths
             .into_iter()

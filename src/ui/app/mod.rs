@@ -381,6 +381,7 @@ impl TrainerApp {
                 Notice::AskHowToRead(paths) => self.dialogs.ask_mode(paths),
                 Notice::CloseHowToRead => self.dialogs.close_mode(),
                 Notice::ChooseFiles => self.dialogs.start_file_dialog(ctx),
+                Notice::ChooseFolder => self.dialogs.start_folder_dialog(ctx),
                 Notice::ChooseGames => self.dialogs.start_games_dialog(ctx),
                 Notice::ChooseExplorer => self.dialogs.start_explorer_dialog(ctx),
                 Notice::ChooseRepertoireFile(what) => {

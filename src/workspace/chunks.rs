@@ -1,6 +1,6 @@
 //! Cutting PGN files into chunks of whole games, so that threads can read them apart,
-//! and handing the chunks to worker threads over a bounded channel
-//! ([`process_chunks`], what `book make` and `explorer make` share).
+//! and handing the chunks to worker threads ([`process_chunks`], what `book make` and
+//! `explorer make` share, on the pool of [`super::pool`]).
 //!
 //! Where a chunk may end is the book's rule ([`last_cut`]): before a line that starts
 //! with `[` where reading the whole file would be between games, never inside a
@@ -9,10 +9,9 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::sync_channel;
-use std::sync::{Arc, Mutex};
 use std::thread;
 
+use super::pool::worker_pool;
 use crate::book::pgn::split::last_cut;
 use crate::job::JobProgress;
 
@@ -235,62 +234,38 @@ where
     E: Send,
     W: Fn(usize, &mut dyn FnMut() -> Option<Chunk>) -> Result<T, E> + Sync,
 {
-    let threads = threads.max(1);
-    let (read, results) = thread::scope(|scope| {
-        let (tx, rx) = sync_channel::<Chunk>(threads);
-        let rx = Arc::new(Mutex::new(rx));
-        let work = &work;
-        let handles: Vec<_> = (0..threads)
-            .map(|id| {
-                let rx = Arc::clone(&rx);
-                scope.spawn(move || {
-                    let mut next = || {
-                        let chunk = rx.lock().ok()?.recv().ok()?;
-                        (!progress.is_cancelled()).then_some(chunk)
-                    };
-                    work(id, &mut next)
-                })
-            })
-            .collect();
-        // The workers hold the receiver now: when they all stop, sending fails.
-        drop(rx);
+    let states: Vec<usize> = (0..threads.max(1)).collect();
+    let feed = |send: &mut dyn FnMut(Chunk) -> bool| {
         let mut seq = 0;
-        let mut open = true;
-        let mut read = Ok(());
         for (file_index, file) in files.into_iter().enumerate() {
-            if !open {
-                break;
-            }
+            let mut open = true;
             let done = read_chunks(
                 file,
                 chunk_bytes,
                 || None,
                 |bytes| {
-                    open = !progress.is_cancelled()
-                        && tx
-                            .send(Chunk {
-                                file: file_index,
-                                seq,
-                                bytes,
-                            })
-                            .is_ok();
+                    open = send(Chunk {
+                        file: file_index,
+                        seq,
+                        bytes,
+                    });
                     seq += 1;
                     open
                 },
             );
             if let Err(source) = done {
-                read = Err(ChunkedError::Read {
+                return Err(ChunkedError::Read {
                     file: file_index,
                     source,
                 });
+            }
+            if !open {
                 break;
             }
         }
-        drop(tx);
-        let results: Vec<Option<Result<T, E>>> =
-            handles.into_iter().map(|h| h.join().ok()).collect();
-        (read, results)
-    });
+        Ok(())
+    };
+    let (read, results) = worker_pool(states, Some(progress), feed, |id, next| work(id, next));
     read?;
     let mut outputs = Vec::with_capacity(results.len());
     for result in results {

@@ -7,7 +7,7 @@
 //! returns one result; the results come back in worker order.
 
 use std::sync::mpsc::sync_channel;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 use crate::job::JobProgress;
@@ -32,13 +32,14 @@ where
     T: Send,
 {
     let cancelled = || progress.is_some_and(JobProgress::is_cancelled);
-    let (tx, rx) = sync_channel::<I>(states.len().max(1));
-    let rx = Mutex::new(rx);
-    let (rx, work, cancelled) = (&rx, &work, &cancelled);
+    let (work, cancelled) = (&work, &cancelled);
     thread::scope(|scope| {
+        let (tx, rx) = sync_channel::<I>(states.len().max(1));
+        let rx = Arc::new(Mutex::new(rx));
         let handles: Vec<_> = states
             .into_iter()
             .map(|state| {
+                let rx = Arc::clone(&rx);
                 scope.spawn(move || {
                     let mut next = || {
                         let item = rx
@@ -52,6 +53,8 @@ where
                 })
             })
             .collect();
+        // The workers hold the receiver now: once they all stop, sending fails.
+        drop(rx);
         let fed = feed(&mut |item| !cancelled() && tx.send(item).is_ok());
         drop(tx);
         let results = handles.into_iter().map(|h| h.join().ok()).collect();
@@ -88,6 +91,20 @@ mod tests {
         let mut all: Vec<u64> = results.into_iter().flat_map(|r| r.1).collect();
         all.sort_unstable();
         assert_eq!(all, (1..=100).collect::<Vec<_>>());
+    }
+
+    /// Workers that all stop early (an error, a panic) stop the feed: it is never left
+    /// waiting on a full channel.
+    #[test]
+    fn workers_that_stop_early_stop_the_feed() {
+        let (fed, results) = worker_pool(
+            vec![(), ()],
+            None,
+            |send| (0..1000).take_while(|&i| send(i)).count(),
+            |(), next| next().map(|_| ()),
+        );
+        assert!(fed < 1000, "{fed}");
+        assert_eq!(results.len(), 2);
     }
 
     /// A cancelled job stops the feed and the workers; a worker that panics is `None`

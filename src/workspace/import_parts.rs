@@ -3,8 +3,8 @@
 //! [`crate::book::pgn::split`]).
 //!
 //! The calling thread reads the file in chunks cut before lines that start with `[`
-//! and hands them to the workers of [`super::pool`] over a bounded channel; the workers count positions
-//! in one set whose tables they share. In
+//! and hands them to the workers of `workspace::pool` over a bounded channel; the
+//! workers count positions in one set whose tables they share. In
 //! [`ImportMode::Auto`] the calling thread reads the first parts itself until one
 //! decides the mode. When a cut fell inside a comment
 //! or among a game's tags, or where no game starts, the parts' reports are dropped and

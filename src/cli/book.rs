@@ -115,25 +115,9 @@ fn make(args: &BookMakeArgs, out: &mut impl Write) -> Result<(), CliError> {
         make_book(&args.files, &args.output, &options, progress)
     })?;
     let seconds = started.elapsed().as_secs_f64();
-    print_issues(&report);
+    super::make_report::print_issues(report.issue_count, &report.issues);
     write_make_report(out, &report, args, seconds)?;
     Ok(())
-}
-
-fn print_issues(report: &MakeReport) {
-    if report.issue_count == 0 {
-        return;
-    }
-    eprintln!(
-        "hastings: {} problem(s) in the games (their plies before the problem count):",
-        report.issue_count
-    );
-    for issue in report.issues.iter().take(10) {
-        eprintln!("  {issue}");
-    }
-    if report.issue_count > 10 {
-        eprintln!("  … and {} more", report.issue_count - 10);
-    }
 }
 
 fn write_make_report(
@@ -164,22 +148,13 @@ fn write_make_report(
         out,
         "scaled     {scaled_positions} positions to fit 16 bits"
     )?;
-    let runs = (report.runs, report.spilled_runs, report.threads);
-    write_runs_and_time(out, runs, seconds)
-}
-
-/// The last lines of `book make` and `explorer make`'s reports: the sorted runs
-/// (`(runs, spilled, threads)`) and the time taken.
-pub(super) fn write_runs_and_time(
-    out: &mut impl Write,
-    (runs, spilled, threads): (usize, usize, usize),
-    seconds: f64,
-) -> Result<(), CliError> {
-    writeln!(
+    super::make_report::write_runs_and_time(
         out,
-        "runs       {runs} ({spilled} spilled), {threads} threads"
+        report.runs,
+        report.spilled_runs,
+        report.threads,
+        seconds,
     )?;
-    writeln!(out, "time       {seconds:.2} s")?;
     Ok(())
 }
 

@@ -7,22 +7,23 @@ use std::num::{NonZeroU32, NonZeroU64};
 use std::path::PathBuf;
 
 use clap::Args;
+use shakmaty::Chess;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Move};
 
 use super::CliError;
 use super::args::{positive, probability};
 use super::coverage::{ColorArg, StyleArgs, learner_colour, theory_graph};
 use super::progress_bar::terminal_count_progress;
 use crate::book::PositionGraph;
+use crate::engine::Score;
 use crate::engine::spec::EngineSpec;
-use crate::engine::{Engine, EngineError, Score};
 use crate::trainer::check::{
-    AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, MemoryStore, Path, Report, analyse_positions,
-    epd_key, joined_theory, positions_to_analyse, report,
+    AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, LearnNext, MemoryStore, Path, Report, epd_key,
 };
-use crate::trainer::coverage::{CoverageOptions, DEFAULT_DEPTH, DEFAULT_MIN_MASS, exposure};
+use crate::trainer::coverage::{CoverageOptions, DEFAULT_DEPTH, DEFAULT_MIN_MASS};
 use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine, default_cache_dir};
+use crate::workspace::check::{CheckPlan, Recall, learn_text, san_line};
+use crate::workspace::data_dir::review_log_in;
 
 /// `hastings check`.
 #[derive(Debug, Args)]
@@ -73,6 +74,10 @@ pub struct CheckArgs {
     /// The opponent's style.
     #[command(flatten)]
     pub style: StyleArgs,
+    /// The review log whose recall ranks "learn next" (default: `reviews.log` in the
+    /// data folder).
+    #[arg(long, value_name = "FILE")]
+    pub progress: Option<PathBuf>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -140,14 +145,30 @@ pub struct CheckJson {
     pub minimax_cp: Option<i32>,
     /// The expected score under the drill's reply distribution (capped likewise).
     pub expected_cp: Option<f64>,
+    /// Which line to learn next: the positions where learning pays most, the most
+    /// paying first (`reach × (1 − recall) × stake`).
+    pub learn_next: Vec<LearnJson>,
 }
 
-fn san_line(start: &Chess, moves: &[Move]) -> Vec<String> {
-    let mut pos = start.clone();
-    moves
-        .iter()
-        .map(|&m| SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string())
-        .collect()
+/// A position worth learning, in [`CheckJson`].
+#[derive(Debug, serde::Serialize)]
+pub struct LearnJson {
+    /// The position, the learner to move, as EPD.
+    pub epd: String,
+    /// The likeliest way there in SAN, from the standard position.
+    pub moves: String,
+    /// The repertoire's move there (SAN).
+    pub answer: String,
+    /// `"e4 e5 Nf3: Nc6"`: the way there and the answer.
+    pub text: String,
+    /// How often a drill meets it.
+    pub reach: f64,
+    /// The probability that the learner remembers the answer now (0 if never reviewed).
+    pub recall: f64,
+    /// What the line is worth, in centipawns (at least 100).
+    pub stake_cp: i32,
+    /// `reach × (1 − recall) × stake in pawns`.
+    pub priority: f64,
 }
 
 fn start_fen(path: &Path) -> Option<String> {
@@ -196,6 +217,7 @@ pub fn check_json(report: &Report, analysed: usize, cached: usize, engine: &str)
             .collect(),
         minimax_cp: report.minimax_cp,
         expected_cp: report.expected_cp,
+        learn_next: Vec::new(),
     }
 }
 
@@ -206,24 +228,24 @@ pub(super) fn run(
 ) -> Result<(), CliError> {
     let style = args.style.style()?;
     let repertoire = repertoire_graph(&args.pgn)?;
-    // The opponent plays the theory's moves and the repertoire's own.
-    let theory = joined_theory(&theory_graph(&args.theory)?, &repertoire);
+    let theory = theory_graph(&args.theory)?;
     let learner = learner_colour(args.color, &repertoire)?;
-    let options = CoverageOptions {
-        depth: args.plies,
-        min_mass: args.min_mass,
-        ..CoverageOptions::new(learner)
-    };
-    let ex = exposure(&repertoire, &theory, &style, &options);
-    let positions = positions_to_analyse(&repertoire, &ex);
-
-    let AnalysisEngine {
-        spec,
-        limits,
-        limit,
-    } = AnalysisEngine::choose(args.engine.clone(), args.depth, args.movetime);
-    let make_engine = || -> Result<Box<dyn Engine>, EngineError> { spec.start(0) };
-    let name = make_engine()?.name();
+    let check = CheckPlan {
+        repertoire: &repertoire,
+        theory: &theory,
+        style: &style,
+        options: CoverageOptions {
+            depth: args.plies,
+            min_mass: args.min_mass,
+            ..CoverageOptions::new(learner)
+        },
+        engine: AnalysisEngine::choose(args.engine.clone(), args.depth, args.movetime),
+        threshold: args.threshold,
+        threads: args.threads,
+        learn_shown: LEARN_SHOWN,
+    }
+    .prepare()?;
+    let name = check.name();
 
     let mut store: Box<dyn AnalysisStore> = if args.no_cache {
         Box::new(MemoryStore::new())
@@ -238,34 +260,54 @@ pub(super) fn run(
                     "no data folder for the cache: give --cache DIR or --no-cache".to_owned(),
                 )
             })?;
-        let cache = AnalysisCache::open(&dir, &name, &limit)?;
+        let cache = AnalysisCache::open(&dir, name, check.limit())?;
         for w in cache.warnings() {
             eprintln!("hastings: {w}");
         }
         Box::new(cache)
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let log = match &args.progress {
+        Some(p) => Some(p.clone()),
+        None => data_dir.map(review_log_in),
+    };
+    let recall = Recall::open(log.as_deref(), learner);
+    if let Some(w) = recall.warning() {
+        eprintln!("hastings: {w}");
+    }
     let progress = terminal_count_progress(&format!("analysing with {name}"));
-    let stats = analyse_positions(
-        &positions,
-        store.as_mut(),
-        &make_engine,
-        threads,
-        &limits,
-        &progress,
-    );
+    let outcome = check.run(store.as_mut(), &recall, &progress);
     progress.finish();
-    let stats = stats.map_err(|e| CliError::Usage(format!("the check stopped: {e}")))?;
-    let found = report(&repertoire, &ex, store.as_ref(), args.threshold);
-    let engine = format!("{name} ({limit})");
-    let json = check_json(&found, stats.analysed, stats.cached, &engine);
+    let stats = outcome
+        .stats
+        .map_err(|e| CliError::Usage(format!("the check stopped: {e}")))?;
+    let mut json = check_json(
+        &outcome.report,
+        stats.analysed,
+        stats.cached,
+        &check.engine_text(),
+    );
+    json.learn_next = outcome.learn_next.iter().map(learn_json).collect();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
         return Ok(());
     }
     write_text(out, &json, learner, args.threshold)
+}
+
+/// How many positions "learn next" lists.
+const LEARN_SHOWN: usize = 10;
+
+fn learn_json(l: &LearnNext) -> LearnJson {
+    LearnJson {
+        epd: epd_key(&l.position),
+        moves: san_line(&Chess::default(), &l.moves).join(" "),
+        answer: SanPlus::from_move(l.position.clone(), l.answer).to_string(),
+        text: learn_text(l),
+        reach: l.reach,
+        recall: l.recall,
+        stake_cp: l.stake_cp,
+        priority: l.priority,
+    }
 }
 
 /// The repertoire's own lines, without the ECO list.
@@ -347,6 +389,28 @@ fn write_text(
             } else {
                 ""
             }
+        )?;
+    }
+    writeln!(out)?;
+    if json.learn_next.is_empty() {
+        writeln!(
+            out,
+            "learn next: none (no sound line of yours that a drill meets)"
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "learn next, where it pays most (how often you meet it × how likely you forgot × what it is worth):"
+    )?;
+    for l in &json.learn_next {
+        writeln!(
+            out,
+            "  1 in {:<6} {}  (recall {:.0}%, worth {:.1})",
+            crate::trainer::coverage::one_in(l.reach),
+            l.text,
+            l.recall * 100.0,
+            f64::from(l.stake_cp) / 100.0
         )?;
     }
     Ok(())

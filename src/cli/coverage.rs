@@ -14,8 +14,8 @@ use crate::book::{LineFilter, PositionGraph};
 use crate::sampler::{MoveSource, Style};
 use crate::trainer::compare::repertoire_colour;
 use crate::trainer::coverage::{
-    CoverageOptions, DEFAULT_DEPTH, DEFAULT_MIN_MASS, DEFAULT_THRESHOLD, Exposure, LearnerSplit,
-    describe, exposure_from, one_in,
+    CoverageOptions, CoverageRow, DEFAULT_DEPTH, DEFAULT_MIN_MASS, DEFAULT_THRESHOLD, Exposure,
+    LearnerSplit, exposure_from, one_in, sans_at,
 };
 use crate::workspace::{BookChoice, FileMode, Workspace};
 
@@ -186,13 +186,6 @@ pub struct CoverageJson {
     pub redundant: Vec<RedundantJson>,
 }
 
-fn sans(pos: &shakmaty::Chess, moves: &[shakmaty::Move]) -> Vec<String> {
-    moves
-        .iter()
-        .map(|m| shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string())
-        .collect()
-}
-
 /// The JSON report of an exposure; names come from `theory`, then `repertoire`.
 pub fn coverage_json(
     ex: &Exposure,
@@ -206,12 +199,12 @@ pub fn coverage_json(
         positions: ex
             .likely_positions()
             .map(|p| {
-                let info = describe(&p.moves, &names);
+                let row = CoverageRow::new(&p.moves, &p.position, p.reach, &names);
                 PositionJson {
-                    epd: info.epd,
-                    moves: info.sans,
-                    reach: p.reach,
-                    name: info.name,
+                    epd: row.epd,
+                    moves: row.sans,
+                    reach: row.reach,
+                    name: row.name,
                 }
             })
             .collect(),
@@ -219,13 +212,13 @@ pub fn coverage_json(
             .gaps()
             .iter()
             .map(|g| {
-                let info = describe(&g.moves, &names);
+                let row = CoverageRow::gap(g, &names);
                 GapJson {
-                    epd: info.epd,
-                    moves: info.sans,
-                    reach: g.reach,
-                    name: info.name,
-                    theory: sans(&g.position, &g.theory),
+                    epd: row.epd,
+                    moves: row.sans,
+                    reach: row.reach,
+                    name: row.name,
+                    theory: row.theory,
                 }
             })
             .collect(),
@@ -233,11 +226,11 @@ pub fn coverage_json(
             .redundant()
             .iter()
             .map(|r| {
-                let info = describe(&r.moves, &names);
+                let row = CoverageRow::new(&r.moves, &r.position, r.reach, &names);
                 RedundantJson {
-                    epd: info.epd,
-                    moves: info.sans,
-                    repertoire: sans(&r.position, &r.repertoire),
+                    epd: row.epd,
+                    moves: row.sans,
+                    repertoire: sans_at(&r.position, &r.repertoire),
                 }
             })
             .collect(),

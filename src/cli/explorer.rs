@@ -214,15 +214,7 @@ fn write_report(
     report: &BuildReport,
     seconds: f64,
 ) -> Result<(), CliError> {
-    if report.issue_count > 0 {
-        eprintln!(
-            "hastings: {} problem(s) in the games (their plies before the problem count):",
-            report.issue_count
-        );
-        for issue in report.issues.iter().take(10) {
-            eprintln!("  {issue}");
-        }
-    }
+    super::make_report::print_issues(report.issue_count, &report.issues);
     writeln!(out, "index      {}", index.display())?;
     writeln!(
         out,
@@ -233,8 +225,14 @@ fn write_report(
     writeln!(out, "issues     {}", report.issue_count)?;
     writeln!(out, "records    {}", report.records)?;
     writeln!(out, "segment    {} bytes", report.segment_bytes)?;
-    let runs = (report.runs, report.spilled_runs, report.threads);
-    super::book::write_runs_and_time(out, runs, seconds)
+    super::make_report::write_runs_and_time(
+        out,
+        report.runs,
+        report.spilled_runs,
+        report.threads,
+        seconds,
+    )?;
+    Ok(())
 }
 
 /// Games and results (`total` of `hastings explorer query --json`).

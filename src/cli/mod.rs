@@ -19,6 +19,7 @@ pub mod export;
 pub mod fetch;
 pub mod fit;
 pub mod import;
+mod make_report;
 pub mod matches;
 pub mod outputs;
 pub mod predict;

@@ -1,6 +1,6 @@
 //! Cutting PGN files into chunks of whole games, so that threads can read them apart,
-//! and handing the chunks to worker threads over a bounded channel
-//! ([`process_chunks`], what `book make` and `explorer make` share).
+//! and handing the chunks to worker threads ([`process_chunks`], what `book make` and
+//! `explorer make` share, on the pool of [`super::pool`]).
 //!
 //! Where a chunk may end is the book's rule ([`last_cut`]): before a line that starts
 //! with `[` where reading the whole file would be between games, never inside a
@@ -9,10 +9,9 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::sync_channel;
-use std::sync::{Arc, Mutex};
 use std::thread;
 
+use super::pool::worker_pool;
 use crate::book::pgn::split::last_cut;
 use crate::job::JobProgress;
 
@@ -24,6 +23,8 @@ const RESERVE: usize = 16 << 20;
 /// MB, unless given), the rest less a reserve is each worker's.
 #[derive(Debug)]
 pub(crate) struct MakePlan {
+    /// The files' paths, in the order given.
+    pub paths: Vec<PathBuf>,
     /// The files, in the order given.
     pub files: Vec<File>,
     /// Their total size in bytes.
@@ -36,45 +37,47 @@ pub(crate) struct MakePlan {
     pub per_worker: usize,
 }
 
-/// Why a make cannot start.
-#[derive(Debug)]
-pub(crate) enum PlanError {
-    /// No input file.
-    NoInput,
-    /// Less memory than `min_mb`.
-    TooLittleMemory,
-    /// An input could not be opened or measured.
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: io::Error,
-    },
+/// What a make (`book make`, `explorer make`) says when its plan or its reading fails:
+/// each make's own error type, in its own words; [`MakePlan::new`] and
+/// [`process_chunks`] make them.
+pub(crate) trait MakeFailure: Send {
+    /// No PGN file was given.
+    fn no_input() -> Self;
+    /// The memory bound of `mb` MB is below the least.
+    fn too_little_memory(mb: usize) -> Self;
+    /// The PGN file `path` cannot be opened, measured or read.
+    fn read(path: PathBuf, source: io::Error) -> Self;
+    /// The job was cancelled.
+    fn cancelled() -> Self;
+    /// A worker thread ended without a result (it panicked: a bug).
+    fn died() -> Self;
 }
 
 impl MakePlan {
     /// Opens `inputs` and splits `memory_mb` MB (at least `min_mb`) between `threads`
     /// workers (0: one per core) and the chunks in flight.
-    pub(crate) fn new(
+    ///
+    /// # Errors
+    ///
+    /// `E`'s [`MakeFailure::no_input`], [`too_little_memory`](MakeFailure::too_little_memory)
+    /// or [`read`](MakeFailure::read) (a file that cannot be opened or measured).
+    pub(crate) fn new<E: MakeFailure>(
         inputs: &[PathBuf],
         memory_mb: usize,
         min_mb: usize,
         threads: usize,
         chunk_bytes: Option<usize>,
-    ) -> Result<MakePlan, PlanError> {
+    ) -> Result<MakePlan, E> {
         if inputs.is_empty() {
-            return Err(PlanError::NoInput);
+            return Err(E::no_input());
         }
         if memory_mb < min_mb {
-            return Err(PlanError::TooLittleMemory);
+            return Err(E::too_little_memory(memory_mb));
         }
         let mut files = Vec::with_capacity(inputs.len());
         let mut total = 0u64;
         for path in inputs {
-            let read_error = |source| PlanError::Read {
-                path: Path::to_owned(path),
-                source,
-            };
+            let read_error = |source| E::read(Path::to_owned(path), source);
             let file = File::open(path).map_err(read_error)?;
             total += file.metadata().map_err(read_error)?.len();
             files.push(file);
@@ -91,6 +94,7 @@ impl MakePlan {
             .saturating_mul(chunk_bytes)
             .saturating_add(RESERVE);
         Ok(MakePlan {
+            paths: inputs.to_vec(),
             files,
             total,
             threads,
@@ -198,114 +202,74 @@ pub(crate) fn read_chunks(
     }
 }
 
-/// Why [`process_chunks`] stopped.
-#[derive(Debug)]
-pub(crate) enum ChunkedError<E> {
-    /// Input file `file` (its index) cannot be read.
-    Read {
-        /// The index of the file.
-        file: usize,
-        /// Why.
-        source: io::Error,
-    },
-    /// A worker failed.
-    Worker(E),
-    /// A worker thread ended without a result (it panicked: a bug).
-    Died,
-}
-
-/// Reads `files` one after the other in chunks of about `chunk_bytes` ([`read_chunks`])
-/// on the calling thread and hands them over a bounded channel to `threads` workers,
-/// so that only a few chunks are in memory at once. Worker `id` calls `work(id, next)`,
-/// where `next()` gives the next chunk, or `None` when the files are read or the job
-/// is cancelled. Returns the workers' results in worker order.
+/// Reads `files` (at `paths`) one after the other in chunks of about `chunk_bytes`
+/// ([`read_chunks`]) on the calling thread and hands them to `threads` workers of
+/// [`worker_pool`], so that only a few chunks are in memory at once. Worker `id` calls
+/// `work(id, next)`, where `next()` gives the next chunk, or `None` when the files are
+/// read or the job is cancelled. Returns the workers' results in worker order.
 ///
 /// # Errors
 ///
-/// [`ChunkedError`]: a file that cannot be read, a worker's error, a worker that died.
+/// `E`: [`MakeFailure::read`] for a file that cannot be read, a worker's error,
+/// [`MakeFailure::died`] for a worker that died, [`MakeFailure::cancelled`] when
+/// `progress` was cancelled.
 pub(crate) fn process_chunks<T, E, W>(
+    paths: &[PathBuf],
     files: Vec<File>,
     chunk_bytes: usize,
     threads: usize,
     progress: &JobProgress,
     work: W,
-) -> Result<Vec<T>, ChunkedError<E>>
+) -> Result<Vec<T>, E>
 where
     T: Send,
-    E: Send,
+    E: MakeFailure,
     W: Fn(usize, &mut dyn FnMut() -> Option<Chunk>) -> Result<T, E> + Sync,
 {
-    let threads = threads.max(1);
-    let (read, results) = thread::scope(|scope| {
-        let (tx, rx) = sync_channel::<Chunk>(threads);
-        let rx = Arc::new(Mutex::new(rx));
-        let work = &work;
-        let handles: Vec<_> = (0..threads)
-            .map(|id| {
-                let rx = Arc::clone(&rx);
-                scope.spawn(move || {
-                    let mut next = || {
-                        let chunk = rx.lock().ok()?.recv().ok()?;
-                        (!progress.is_cancelled()).then_some(chunk)
-                    };
-                    work(id, &mut next)
-                })
-            })
-            .collect();
-        // The workers hold the receiver now: when they all stop, sending fails.
-        drop(rx);
+    let states: Vec<usize> = (0..threads.max(1)).collect();
+    let feed = |send: &mut dyn FnMut(Chunk) -> bool| {
         let mut seq = 0;
-        let mut open = true;
-        let mut read = Ok(());
         for (file_index, file) in files.into_iter().enumerate() {
-            if !open {
-                break;
-            }
+            let mut open = true;
             let done = read_chunks(
                 file,
                 chunk_bytes,
                 || None,
                 |bytes| {
-                    open = !progress.is_cancelled()
-                        && tx
-                            .send(Chunk {
-                                file: file_index,
-                                seq,
-                                bytes,
-                            })
-                            .is_ok();
+                    open = send(Chunk {
+                        file: file_index,
+                        seq,
+                        bytes,
+                    });
                     seq += 1;
                     open
                 },
             );
             if let Err(source) = done {
-                read = Err(ChunkedError::Read {
-                    file: file_index,
-                    source,
-                });
+                let path = paths.get(file_index).cloned().unwrap_or_default();
+                return Err(E::read(path, source));
+            }
+            if !open {
                 break;
             }
         }
-        drop(tx);
-        let results: Vec<Option<Result<T, E>>> =
-            handles.into_iter().map(|h| h.join().ok()).collect();
-        (read, results)
-    });
-    read?;
-    let mut outputs = Vec::with_capacity(results.len());
-    for result in results {
-        match result {
-            Some(Ok(out)) => outputs.push(out),
-            Some(Err(e)) => return Err(ChunkedError::Worker(e)),
-            None => return Err(ChunkedError::Died),
-        }
+        Ok(())
+    };
+    let (read, results) = worker_pool(states, Some(progress), feed, |id, next| work(id, next));
+    if progress.is_cancelled() {
+        return Err(E::cancelled());
     }
-    Ok(outputs)
+    read?;
+    results
+        .into_iter()
+        .map(|result| result.unwrap_or_else(|| Err(E::died())))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workspace::polyglot_make::MakeError;
 
     /// A small input is cut into chunks sized to it, so that the chunks in flight take
     /// about what it holds; one that the chunks in flight could not hold (sparse files of
@@ -314,7 +278,7 @@ mod tests {
     fn chunks_are_sized_to_a_small_input() {
         let fixture =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/twic1599_100k.pgn");
-        let mut plan = MakePlan::new(&[fixture], 512, 32, 2, None).unwrap();
+        let mut plan = MakePlan::new::<MakeError>(&[fixture], 512, 32, 2, None).unwrap();
         assert_eq!(plan.chunk_bytes, 8 << 20);
         let total = usize::try_from(plan.total).unwrap();
         let per_worker = plan.per_worker;
@@ -330,24 +294,26 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let big = dir.join("big.pgn");
         File::create(&big).unwrap().set_len(4 << 30).unwrap();
-        let mut plan = MakePlan::new(&[big], 512, 32, 2, None).unwrap();
+        let mut plan = MakePlan::new::<MakeError>(&[big], 512, 32, 2, None).unwrap();
         plan.fit_chunks_to_input();
         assert_eq!(plan.chunk_bytes, 8 << 20);
         // Just more than the five chunks in flight hold: the chunks stay.
         let medium = dir.join("medium.pgn");
         File::create(&medium).unwrap().set_len(40 << 20).unwrap();
-        let mut plan = MakePlan::new(std::slice::from_ref(&medium), 512, 32, 2, None).unwrap();
+        let mut plan =
+            MakePlan::new::<MakeError>(std::slice::from_ref(&medium), 512, 32, 2, None).unwrap();
         plan.fit_chunks_to_input();
         assert_eq!(plan.chunk_bytes, 8 << 20);
         File::create(&medium)
             .unwrap()
             .set_len((40 << 20) - 1)
             .unwrap();
-        let mut plan = MakePlan::new(&[medium], 512, 32, 2, None).unwrap();
+        let mut plan = MakePlan::new::<MakeError>(&[medium], 512, 32, 2, None).unwrap();
         plan.fit_chunks_to_input();
         assert_eq!(plan.chunk_bytes, ((40 << 20) - 1) / 8);
         // Smaller chunks stay as they are.
-        let mut plan = MakePlan::new(&[dir.join("big.pgn")], 512, 32, 2, Some(4096)).unwrap();
+        let mut plan =
+            MakePlan::new::<MakeError>(&[dir.join("big.pgn")], 512, 32, 2, Some(4096)).unwrap();
         plan.fit_chunks_to_input();
         assert_eq!(plan.chunk_bytes, 4096);
         let _ = std::fs::remove_dir_all(&dir);
@@ -374,5 +340,73 @@ mod tests {
             assert!(c.starts_with(b"[Event "), "{}", String::from_utf8_lossy(c));
         }
         assert_eq!(chunks.concat(), text.as_bytes());
+    }
+
+    /// A game file of `n` games in the test's folder `name`.
+    fn games_file(name: &str, n: usize) -> (PathBuf, File) {
+        let dir =
+            std::env::temp_dir().join(format!("hastings-chunks-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.pgn");
+        let text: String = (0..n)
+            .map(|i| format!("[Event \"{i}\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n"))
+            .collect();
+        std::fs::write(&path, text).unwrap();
+        let file = File::open(&path).unwrap();
+        (path, file)
+    }
+
+    /// Every chunk reaches one worker; a worker's error, a worker that panics and a
+    /// cancelled job come back as the make's own error.
+    #[test]
+    fn process_chunks_gives_every_chunk_once_and_the_makes_errors() {
+        let (path, file) = games_file("all", 2000);
+        let paths = [path.clone()];
+        let progress = JobProgress::new();
+        let counts = process_chunks(&paths, vec![file], 4096, 3, &progress, |id, next| {
+            let mut seqs = Vec::new();
+            while let Some(chunk) = next() {
+                assert_eq!(chunk.file, 0);
+                seqs.push(chunk.seq);
+            }
+            Ok::<_, MakeError>((id, seqs))
+        })
+        .unwrap();
+        assert_eq!(counts.iter().map(|c| c.0).collect::<Vec<_>>(), [0, 1, 2]);
+        let mut seqs: Vec<usize> = counts.into_iter().flat_map(|c| c.1).collect();
+        seqs.sort_unstable();
+        assert!(seqs.len() > 10);
+        assert_eq!(seqs, (0..seqs.len()).collect::<Vec<_>>());
+
+        let failing = |id: usize, next: &mut dyn FnMut() -> Option<Chunk>| {
+            while next().is_some() {}
+            match id {
+                1 => Err(MakeError::NoGames { inputs: Vec::new() }),
+                2 => panic!("worker 2 fails"),
+                _ => Ok(()),
+            }
+        };
+        let file = File::open(&path).unwrap();
+        let err = process_chunks(&paths, vec![file], 4096, 3, &progress, failing).unwrap_err();
+        assert!(matches!(err, MakeError::NoGames { .. }), "{err}");
+        let file = File::open(&path).unwrap();
+        let err = process_chunks(
+            &paths,
+            vec![file],
+            4096,
+            1,
+            &progress,
+            |_, _| -> Result<(), MakeError> { panic!("the only worker fails") },
+        )
+        .unwrap_err();
+        assert!(matches!(err, MakeError::Died), "{err}");
+        progress.cancel();
+        let file = File::open(&path).unwrap();
+        let err = process_chunks(&paths, vec![file], 4096, 2, &progress, |_, next| {
+            Ok::<_, MakeError>(std::iter::from_fn(next).count())
+        })
+        .unwrap_err();
+        assert!(matches!(err, MakeError::Cancelled), "{err}");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }

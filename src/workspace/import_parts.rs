@@ -3,19 +3,19 @@
 //! [`crate::book::pgn::split`]).
 //!
 //! The calling thread reads the file in chunks cut before lines that start with `[`
-//! and hands them to the workers over a bounded channel; the workers count positions
-//! in one set whose tables they share. In
+//! and hands them to the workers of `workspace::pool` over a bounded channel; the
+//! workers count positions in one set whose tables they share. In
 //! [`ImportMode::Auto`] the calling thread reads the first parts itself until one
 //! decides the mode. When a cut fell inside a comment
 //! or among a game's tags, or where no game starts, the parts' reports are dropped and
 //! the caller reads the file whole.
 
 use std::io::{self, Read};
-use std::sync::mpsc::{channel, sync_channel};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::mpsc::channel;
 use std::thread;
 
 use super::chunks::read_chunks;
+use super::pool::worker_pool;
 use crate::book::pgn::split::{ends_cleanly, merge, merge_imports};
 use crate::book::pgn::{
     DistinctPositions, ImportError, ImportMode, ImportOptions, ImportReport, PgnImport, check_part,
@@ -161,36 +161,13 @@ fn in_parts<T: Send>(
         };
         (part, decided)
     };
-    let done = thread::scope(|scope| {
-        let (tx, rx) = sync_channel::<(usize, u64, Vec<u8>, ImportOptions)>(threads);
-        let rx = Arc::new(Mutex::new(rx));
-        // Read chunks' buffers, handed back for the next chunks.
-        let (back_tx, back_rx) = channel::<Vec<u8>>();
-        let read_part = &read_part;
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                let rx = Arc::clone(&rx);
-                let back = back_tx.clone();
-                let shared = positions.sharing();
-                scope.spawn(move || {
-                    let mut mine = shared;
-                    let mut done = Vec::new();
-                    loop {
-                        let next = rx.lock().unwrap_or_else(PoisonError::into_inner).recv();
-                        let Ok((seq, offset, bytes, options)) = next else {
-                            return done;
-                        };
-                        done.push(read_part(seq, offset, &bytes, &options, &mut mine).0);
-                        // The reader may have stopped: then the buffer is not needed.
-                        let _ = back.send(bytes);
-                    }
-                })
-            })
-            .collect();
+    // Read chunks' buffers, handed back for the next chunks.
+    let (back_tx, back_rx) = channel::<Vec<u8>>();
+    let shares: Vec<_> = (0..threads).map(|_| positions.sharing()).collect();
+    let feed = |send: &mut dyn FnMut((usize, u64, Vec<u8>, ImportOptions)) -> bool| {
         let (mut seq, mut offset) = (0usize, 0u64);
-        drop(back_tx);
         let spare = || back_rx.try_recv().ok();
-        let done = read_chunks(reader, parallel.part_bytes, spare, |bytes| {
+        read_chunks(reader, parallel.part_bytes, spare, |bytes| {
             let len = bytes.len() as u64;
             if mode == ImportMode::Auto {
                 // Until a game decides the mode, parts are read in order, here.
@@ -199,29 +176,32 @@ fn in_parts<T: Send>(
                 parts.push(part);
             } else {
                 let options = ImportOptions { mode, ..*options };
-                if tx.send((seq, offset, bytes, options)).is_err() {
+                if !send((seq, offset, bytes, options)) {
                     return false;
                 }
             }
             seq += 1;
             offset += len;
             true
-        });
-        drop(tx);
-        let mut stopped = false;
-        for worker in workers {
-            match worker.join() {
-                Ok(done) => parts.extend(done),
-                Err(_) => stopped = true,
+        })
+    };
+    let work =
+        |mut mine, next: &mut dyn FnMut() -> Option<(usize, u64, Vec<u8>, ImportOptions)>| {
+            let mut done = Vec::new();
+            while let Some((seq, offset, bytes, options)) = next() {
+                done.push(read_part(seq, offset, &bytes, &options, &mut mine).0);
+                // The reader may have stopped: then the buffer is not needed.
+                let _ = back_tx.send(bytes);
             }
-        }
-        if stopped {
-            return Err(io::Error::other(
-                "a thread reading the file stopped unexpectedly",
-            ));
-        }
-        done
-    });
+            done
+        };
+    let (done, results) = worker_pool(shares, None, feed, work);
+    for result in results {
+        let Some(done) = result else {
+            return Err(io::Error::other("a thread reading the file stopped unexpectedly").into());
+        };
+        parts.extend(done);
+    }
     done?;
     parts.sort_by_key(|p| p.seq);
     let whole = parts

@@ -22,7 +22,8 @@
 //!   References).
 //! - [`data_dir`]: the data folder, the review log in it, one window per folder.
 //! - [`compare_games`]: compare my games (the CLI and the Coverage tab).
-//! - [`analysis_cache`]: engine analyses kept on disk (repertoire checks).
+//! - [`analysis_cache`]: engine analyses kept on disk (repertoire checks);
+//!   [`check`]: the engine check as the CLI and the window run it.
 //! - [`review_store`]: the review log of spaced repetition (append-only, synced).
 //! - [`repertoire_file`]: a repertoire file open for editing: save with a backup,
 //!   conflicts, recovery of unsaved edits ([`backups`], [`repertoire_journal`]).
@@ -35,7 +36,8 @@
 //!   [`paste`]: clipboard text read as PGN games, a FEN or a line of SAN moves.
 //! - [`import_parts`]: a PGN file read in parts on every core; `chunks` (PGN cut into
 //!   chunks of whole games for worker threads) and `runs` (sorted runs spilled to
-//!   temporary files) are what `book make` and `explorer make` share; `loader` runs
+//!   temporary files) are what `book make` and `explorer make` share, `pool` the worker
+//!   threads that read chunks (theirs and the parts'); `loader` runs
 //!   the imports and the rebuild in the background.
 //! - [`predictor_dataset`] (with [`npy`]): the move predictor's training set.
 //! - [`error`]: the workspace's errors, each naming the file and why.
@@ -47,6 +49,7 @@ pub mod analysis_cache;
 pub mod backups;
 pub mod books;
 pub mod chapters;
+pub mod check;
 pub mod choice;
 mod chunks;
 pub mod compare_games;
@@ -67,6 +70,7 @@ pub mod npy;
 pub mod paste;
 pub mod polyglot;
 pub mod polyglot_make;
+mod pool;
 pub mod predictor_dataset;
 pub mod profiles;
 pub mod repertoire_edit;

@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::chunks::{Chunk, ChunkedError, MakePlan, PlanError, process_chunks};
+use super::chunks::{Chunk, MakeFailure, MakePlan, process_chunks};
 use super::runs::{RunDir, RunFile, merge_down, read_run, write_run};
 use super::store::{StoreError, WriteLock};
 use crate::book::polyglot::{
@@ -178,6 +178,24 @@ pub enum MakeError {
     Died,
 }
 
+impl MakeFailure for MakeError {
+    fn no_input() -> Self {
+        MakeError::NoInput
+    }
+    fn too_little_memory(mb: usize) -> Self {
+        MakeError::TooLittleMemory { mb }
+    }
+    fn read(path: PathBuf, source: io::Error) -> Self {
+        MakeError::Read { path, source }
+    }
+    fn cancelled() -> Self {
+        MakeError::Cancelled
+    }
+    fn died() -> Self {
+        MakeError::Died
+    }
+}
+
 /// Makes the book `output` from the games of `inputs`, reporting progress in bytes
 /// read and games (items) to `progress`, and stopping when it is cancelled.
 ///
@@ -191,25 +209,19 @@ pub fn make_book(
     options: &MakeOptions,
     progress: &JobProgress,
 ) -> Result<MakeReport, MakeError> {
-    let mut plan = MakePlan::new(
+    let mut plan = MakePlan::new::<MakeError>(
         inputs,
         options.memory_mb,
         MIN_MEMORY_MB,
         options.threads,
         options.chunk_bytes,
-    )
-    .map_err(|e| match e {
-        PlanError::NoInput => MakeError::NoInput,
-        PlanError::TooLittleMemory => MakeError::TooLittleMemory {
-            mb: options.memory_mb,
-        },
-        PlanError::Read { path, source } => MakeError::Read { path, source },
-    })?;
+    )?;
     if options.chunk_bytes.is_none() {
         plan.fit_chunks_to_input();
     }
     progress.set_total(plan.total);
     let MakePlan {
+        paths,
         files,
         total,
         threads,
@@ -235,19 +247,8 @@ pub fn make_book(
         run_dir: &run_dir,
         progress,
     };
-    let results = process_chunks(files, chunk_bytes, threads, progress, |id, next| {
+    let mut outputs = process_chunks(&paths, files, chunk_bytes, threads, progress, |id, next| {
         worker.run(id, next, map_capacity)
-    });
-    if progress.is_cancelled() {
-        return Err(MakeError::Cancelled);
-    }
-    let mut outputs = results.map_err(|e| match e {
-        ChunkedError::Read { file, source } => MakeError::Read {
-            path: inputs.get(file).cloned().unwrap_or_default(),
-            source,
-        },
-        ChunkedError::Worker(e) => e,
-        ChunkedError::Died => MakeError::Died,
     })?;
 
     let mut report = MakeReport {

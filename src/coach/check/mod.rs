@@ -3,27 +3,24 @@
 //! `analysis/` (so a second check, or one after an edit, analyses only new positions),
 //! and its findings described for the Coverage tab (SAN computed on the job's thread).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use rustc_hash::FxHashSet;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move};
 
 use crate::book::PositionGraph;
 use crate::coach::context::Context;
+use crate::engine::EngineError;
 use crate::engine::analysis::Analysis;
-use crate::engine::{Engine, EngineError};
 use crate::job::{Job, JobError, JobPoll, JobProgress, ProgressSnapshot};
-use crate::review::{CardKey, Schedule, Scheduler, Timestamp};
 use crate::sampler::Style;
 use crate::trainer::check::{
     AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, LearnNext, MemoryStore, RunError,
-    analyse_positions, epd_key, joined_theory, learn_next, positions_to_analyse, report,
 };
-use crate::trainer::coverage::{CoverageOptions, exposure};
+use crate::trainer::coverage::CoverageOptions;
 use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine};
-use crate::workspace::review_store::{PARAMS_FILE, ReviewStore, load_params};
+use crate::workspace::check::{CheckPlan, Recall, learn_text, san_line};
 
 /// A finding described for the tab.
 #[derive(Debug, Clone, PartialEq)]
@@ -240,8 +237,8 @@ struct Setup<'a> {
     depth: u32,
 }
 
-/// The check on the job's thread: analyses kept in `cache_dir`, else in `memory` (taken
-/// and given back).
+/// The check on the job's thread ([`crate::workspace::check`], as `hastings check`
+/// runs it): analyses kept in `cache_dir`, else in `memory` (taken and given back).
 fn run_check(
     setup: &Setup<'_>,
     cache_dir: Option<PathBuf>,
@@ -250,28 +247,29 @@ fn run_check(
     found: &mut Found,
     progress: &JobProgress,
 ) -> CheckResult {
-    let repertoire = setup.repertoire;
-    let theory = joined_theory(setup.theory, repertoire);
-    let options = CoverageOptions {
-        depth: setup.depth,
-        ..CoverageOptions::new(setup.learner)
-    };
-    let ex = exposure(repertoire, &theory, setup.style, &options);
-    let positions = positions_to_analyse(repertoire, &ex);
-    let AnalysisEngine {
-        spec,
-        limits,
-        limit,
-    } = AnalysisEngine::choose(None, None, None);
-    let make_engine = || -> Result<Box<dyn Engine>, EngineError> { spec.start(0) };
-    let name = make_engine().map_err(CheckError::Engine)?.name();
+    let check = CheckPlan {
+        repertoire: setup.repertoire,
+        theory: setup.theory,
+        style: setup.style,
+        options: CoverageOptions {
+            depth: setup.depth,
+            ..CoverageOptions::new(setup.learner)
+        },
+        engine: AnalysisEngine::choose(None, None, None),
+        threshold: DEFAULT_THRESHOLD_CP,
+        threads: None,
+        learn_shown: LEARN_SHOWN,
+    }
+    .prepare()
+    .map_err(CheckError::Engine)?;
+    let (name, limit) = (check.name(), check.limit());
     let mut warnings = Vec::new();
     let scope = format!("{name}\t{limit}");
     let kept = memory
         .take()
         .filter(|(s, _)| *s == scope)
         .map(|(_, store)| store);
-    let cache = cache_dir.map(|dir| AnalysisCache::open(&dir, &name, &limit));
+    let cache = cache_dir.map(|dir| AnalysisCache::open(&dir, name, limit));
     let mut store = match cache {
         Some(Ok(cache)) => {
             warnings.extend(cache.warnings().iter().cloned());
@@ -285,37 +283,14 @@ fn run_check(
         }
         None => Kept::Memory(kept.unwrap_or_default()),
     };
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let stats = analyse_positions(
-        &positions,
-        store.as_dyn(),
-        &make_engine,
-        threads,
-        &limits,
-        progress,
-    );
-    found.extend(positions.iter().filter_map(|p| {
-        let a = store.as_dyn().get(p)?;
-        Some((p.clone(), a))
-    }));
-    let found = report(repertoire, &ex, store.as_dyn(), DEFAULT_THRESHOLD_CP);
-    let losing: FxHashSet<(String, Move)> = found
-        .blunders
-        .iter()
-        .map(|f| (epd_key(&f.position), f.played))
-        .collect();
-    let learn = learn_next(
-        &ex,
-        &|pos| recall.at(pos),
-        Some(store.as_dyn()),
-        &|pos, m| losing.contains(&(epd_key(pos), m)),
-        LEARN_SHOWN,
-    );
-    warnings.extend(recall.warning.iter().cloned());
+    let outcome = check.run(store.as_dyn(), recall, progress);
+    found.extend(check.analyses(store.as_dyn()));
+    warnings.extend(recall.warning().map(str::to_owned));
     if let Kept::Memory(m) = store {
         *memory = Some((scope, m));
     }
-    let stats = stats.map_err(CheckError::Stopped)?;
+    let stats = outcome.stats.map_err(CheckError::Stopped)?;
+    let found = outcome.report;
     let bad_ends = found
         .line_ends
         .iter()
@@ -339,7 +314,7 @@ fn run_check(
         })
         .collect();
     Ok(CheckView {
-        engine: format!("{name} ({limit})"),
+        engine: check.engine_text(),
         analysed: stats.analysed,
         cached: stats.cached,
         cancelled: stats.cancelled,
@@ -347,63 +322,17 @@ fn run_check(
         bad_ends,
         values: found.minimax_cp.zip(found.expected_cp),
         warnings,
-        learn_next: learn.iter().map(learn_row).collect(),
+        learn_next: outcome.learn_next.iter().map(learn_row).collect(),
     })
 }
 
 /// How many positions "Learn next" lists.
 const LEARN_SHOWN: usize = 10;
 
-/// The review schedule's recall of each position, read from the review log.
-struct Recall {
-    cards: Option<(Schedule, Scheduler)>,
-    learner: Color,
-    now: Timestamp,
-    /// Why the log could not be read.
-    warning: Option<String>,
-}
-
-impl Recall {
-    fn open(log: Option<&Path>, learner: Color) -> Recall {
-        let now = Timestamp::from_clock(crate::clock::Clock::local());
-        let mut recall = Recall {
-            cards: None,
-            learner,
-            now,
-            warning: None,
-        };
-        let Some(log) = log else { return recall };
-        match ReviewStore::open(log) {
-            Ok(store) => {
-                let (scheduler, _) = load_params(&log.with_file_name(PARAMS_FILE))
-                    .value
-                    .scheduler();
-                recall.cards = Some((store.schedule(&scheduler), scheduler));
-            }
-            Err(e) => recall.warning = Some(format!("recall unknown: {e}")),
-        }
-        recall
-    }
-
-    /// The probability of recall at `pos`; `None` where it was never reviewed.
-    fn at(&self, pos: &Chess) -> Option<f64> {
-        let (schedule, scheduler) = self.cards.as_ref()?;
-        schedule
-            .card(self.learner, &CardKey::from_position(pos))
-            .map(|c| c.retrievability(scheduler, self.now))
-    }
-}
-
 fn learn_row(l: &LearnNext) -> LearnRow {
-    let answer = SanPlus::from_move(l.position.clone(), l.answer).to_string();
-    let way = sans(&Chess::default(), &l.moves);
     LearnRow {
         moves: l.moves.clone(),
-        text: if way.is_empty() {
-            answer
-        } else {
-            format!("{way}: {answer}")
-        },
+        text: learn_text(l),
         reach: l.reach,
         recall: l.recall,
         stake: f64::from(l.stake_cp) / 100.0,
@@ -427,12 +356,7 @@ impl Kept {
 }
 
 fn sans(start: &Chess, moves: &[Move]) -> String {
-    let mut pos = start.clone();
-    moves
-        .iter()
-        .map(|&m| SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    san_line(start, moves).join(" ")
 }
 
 fn finding_row(f: &Finding) -> FindingRow {

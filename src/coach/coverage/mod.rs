@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use shakmaty::{Chess, Color, Move};
+use shakmaty::{Color, Move};
 
 pub mod compare_games;
 pub mod missed;
@@ -53,24 +53,8 @@ pub struct CoverageKey {
     pub(crate) popularity: Popularity,
 }
 
-/// A position described for the tab.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CoverageRow {
-    /// The most likely way there from the start.
-    pub moves: Vec<Move>,
-    /// It in SAN: `"e4 c6"`.
-    pub sans: String,
-    /// `"B10 Caro-Kann Defense"`, if a line names it.
-    pub name: Option<String>,
-    /// The probability that a drill reaches it.
-    pub reach: f64,
-    /// For a gap: the theory's moves there in SAN, most popular first.
-    pub theory: Vec<String>,
-    /// For a gap: the theory's most popular move there.
-    pub answer: Option<Move>,
-    /// The position, for the board preview.
-    pub position: Chess,
-}
+/// A position described for the tab (as `hastings coverage` describes it).
+pub use crate::trainer::coverage::CoverageRow;
 
 /// An exposure with its rows described (names and SAN computed off the UI thread).
 #[derive(Debug)]
@@ -161,39 +145,17 @@ fn describe_rows(
     theory: &PositionGraph,
 ) -> CoverageReport {
     let names = [theory, repertoire];
-    let row = |moves: &[Move], position: &Chess, reach: f64, theory: Vec<String>| {
-        let info = describe(moves, &names);
-        CoverageRow {
-            moves: moves.to_vec(),
-            sans: info.sans,
-            name: info.name,
-            reach,
-            theory,
-            answer: None,
-            position: position.clone(),
-        }
-    };
     let gaps = ex
         .gaps()
         .iter()
-        .map(|g| {
-            let sans = g
-                .theory
-                .iter()
-                .map(|m| shakmaty::san::SanPlus::from_move(g.position.clone(), *m).to_string())
-                .collect();
-            CoverageRow {
-                answer: g.theory.first().copied(),
-                ..row(&g.moves, &g.position, g.reach, sans)
-            }
-        })
+        .map(|g| CoverageRow::gap(g, &names))
         .collect();
     let likely = ex
         .positions()
         .iter()
         .filter(|p| !p.moves.is_empty())
         .take(LIKELY_SHOWN)
-        .map(|p| row(&p.moves, &p.position, p.reach, Vec::new()))
+        .map(|p| CoverageRow::new(&p.moves, &p.position, p.reach, &names))
         .collect();
     CoverageReport {
         exposure: ex,

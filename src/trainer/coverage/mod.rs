@@ -69,6 +69,7 @@
 
 mod expand;
 mod report;
+mod rows;
 
 use shakmaty::{Chess, Color, Move};
 
@@ -77,6 +78,7 @@ use crate::sampler::{MoveSource, Style};
 
 pub use expand::{Child, Outcome};
 pub use report::{DepthCoverage, Gap, PathInfo, PositionReach, Redundant, describe, one_in};
+pub use rows::{CoverageRow, sans_at};
 
 /// The depth (in plies) of the exposure when none is given.
 pub const DEFAULT_DEPTH: u32 = 16;

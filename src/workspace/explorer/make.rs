@@ -30,7 +30,7 @@ use crate::book::polyglot::{
     GameIssue, GamesReport, MAX_KEPT_ISSUES, RawMove, RunRecord, merge_runs,
 };
 use crate::job::JobProgress;
-use crate::workspace::chunks::{Chunk, ChunkedError, MakePlan, PlanError, process_chunks};
+use crate::workspace::chunks::{Chunk, MakePlan, process_chunks};
 use crate::workspace::polyglot_make::{MIN_MEMORY_MB, MakeIssue};
 use crate::workspace::runs::{RunDir, RunFile, merge_down, read_run, write_run};
 
@@ -105,13 +105,6 @@ pub(super) fn plan(inputs: &[PathBuf], options: &BuildOptions) -> Result<MakePla
         options.threads,
         options.chunk_bytes,
     )
-    .map_err(|e| match e {
-        PlanError::NoInput => ExplorerError::NoInput,
-        PlanError::TooLittleMemory => ExplorerError::TooLittleMemory {
-            mb: options.memory_mb,
-        },
-        PlanError::Read { path, source } => ExplorerError::Read { path, source },
-    })
 }
 
 /// Reads `inputs` (opened by `plan`) and writes their records as the segment
@@ -128,6 +121,7 @@ pub(super) fn write_segment(
 ) -> Result<(SegmentInfo, BuildReport), ExplorerError> {
     progress.set_total(plan.total);
     let MakePlan {
+        paths,
         files,
         total,
         threads,
@@ -149,19 +143,8 @@ pub(super) fn write_segment(
         run_dir: &run_dir,
         progress,
     };
-    let results = process_chunks(files, chunk_bytes, threads, progress, |id, next| {
+    let outputs = process_chunks(&paths, files, chunk_bytes, threads, progress, |id, next| {
         worker.run(id, next, capacity)
-    });
-    if progress.is_cancelled() {
-        return Err(ExplorerError::Cancelled);
-    }
-    let outputs = results.map_err(|e| match e {
-        ChunkedError::Read { file, source } => ExplorerError::Read {
-            path: inputs.get(file).cloned().unwrap_or_default(),
-            source,
-        },
-        ChunkedError::Worker(e) => e,
-        ChunkedError::Died => ExplorerError::Died,
     })?;
 
     let mut report = BuildReport {

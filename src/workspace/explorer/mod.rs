@@ -178,6 +178,24 @@ pub enum ExplorerError {
     Died,
 }
 
+impl crate::workspace::chunks::MakeFailure for ExplorerError {
+    fn no_input() -> Self {
+        ExplorerError::NoInput
+    }
+    fn too_little_memory(mb: usize) -> Self {
+        ExplorerError::TooLittleMemory { mb }
+    }
+    fn read(path: PathBuf, source: io::Error) -> Self {
+        ExplorerError::Read { path, source }
+    }
+    fn cancelled() -> Self {
+        ExplorerError::Cancelled
+    }
+    fn died() -> Self {
+        ExplorerError::Died
+    }
+}
+
 /// At most three names of `files`, and how many more.
 fn list_some(files: &[String]) -> String {
     let mut shown = files.iter().take(3).cloned().collect::<Vec<_>>().join(", ");

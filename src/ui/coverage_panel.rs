@@ -142,6 +142,9 @@ fn gap_ui(
     ui.add_space(2.0);
 }
 
+/// How many gaps the list shows before "Show all".
+const GAPS_SHOWN: usize = 4;
+
 /// A small board of the row's position, shown on hover.
 fn preview_ui(ui: &mut Ui, row: &CoverageRow, orientation: Orientation) {
     let last = row.moves.last();
@@ -170,15 +173,25 @@ fn report_ui(
     if report.gaps.is_empty() {
         ui.label("No gap above the threshold.");
     }
-    // A long list scrolls on its own, so the chart and the games stay in reach.
-    egui::ScrollArea::vertical()
-        .id_salt("coverage_gaps")
-        .max_height(320.0)
-        .show(ui, |ui| {
-            for (i, g) in report.gaps.iter().enumerate() {
-                gap_ui(ui, i, g, orientation, commands);
-            }
-        });
+    // The first gaps, the others on demand: a list of its own inside the tab's scroll
+    // area would take the mouse wheel from the tab, so the chart and the games stay in
+    // reach this way instead.
+    let all_id = ui.make_persistent_id("coverage_all_gaps");
+    let all = ui.data(|d| d.get_temp::<bool>(all_id).unwrap_or(false));
+    let shown = if all { report.gaps.len() } else { GAPS_SHOWN };
+    for (i, g) in report.gaps.iter().enumerate().take(shown) {
+        gap_ui(ui, i, g, orientation, commands);
+    }
+    if report.gaps.len() > GAPS_SHOWN {
+        let text = if all {
+            format!("Show the first {GAPS_SHOWN} gaps")
+        } else {
+            format!("Show all {} gaps", report.gaps.len())
+        };
+        if ui.button(text).clicked() {
+            ui.data_mut(|d| d.insert_temp(all_id, !all));
+        }
+    }
     ui.add_space(4.0);
     ui.label(RichText::new("Coverage by depth").strong())
         .on_hover_text(format!(

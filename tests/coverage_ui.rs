@@ -84,7 +84,7 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
     harness.get_by_label(&label).hover();
     harness.run();
     harness.get_by_label("c6 black pawn");
-    harness.get_by_label("Depth (plies)").hover();
+    harness.get_by_label("How deep (half-moves)").hover();
     harness.run();
     assert!(harness.query_by_label("c6 black pawn").is_none());
     harness.get_by_label("theory: d4, Nc3, c4, Nf3, b4");

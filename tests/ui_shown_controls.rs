@@ -1,7 +1,7 @@
-//! The window's controls act on what is shown (issue 41, items 6 and 7), through the
-//! real widgets (egui_kittest): the top bar's "Take back" and the drill's keys leave the
-//! drill alone while the Repertoire tab hides it, and each left-panel tab keeps its own
-//! scroll offset.
+//! The window's controls act on what is shown (issue 41, items 6, 7 and 14), through
+//! the real widgets (egui_kittest): the top bar's "Take back" and the drill's keys leave
+//! the drill alone while the Repertoire tab hides it, each left-panel tab keeps its own
+//! scroll offset, and the Style tab shows its five sliders, the rest under "Advanced".
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -131,4 +131,41 @@ fn each_left_panel_tab_keeps_its_own_scroll_offset() {
         (style_again - scrolled).abs() < 1.0,
         "{scrolled} -> {style_again}"
     );
+}
+
+/// Issue 41, item 14: the researcher's controls wait under "Advanced", in a club
+/// player's words; the five style sliders stay in view at 800×600 without scrolling.
+#[test]
+fn the_style_tabs_researcher_controls_wait_under_advanced_and_the_five_sliders_stay_in_view() {
+    let size = (800.0, 600.0);
+    let mut h = window(size);
+    open_tab(&mut h, "Style");
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, vec2(size.0, size.1));
+    for flag in hastings::book::Flag::ALL {
+        let name = format!("{} weight", flag.label());
+        let r = h.get_by_label(&name).rect();
+        assert!(window.contains_rect(r), "{name} at {r:?}");
+    }
+    for old in ["Transpositions τ", "Iterations", "Ply limit", "Seed"] {
+        assert!(
+            h.query_all_by_label(old).next().is_none(),
+            "{old:?} is still shown"
+        );
+    }
+    assert!(
+        h.query_all_by_label("Lines to explore").next().is_none(),
+        "folded"
+    );
+    h.get_by_label("Advanced").scroll_to_me();
+    h.run();
+    h.get_by_label("Advanced").click();
+    h.run();
+    for new in [
+        "Moves that transpose",
+        "Lines to explore",
+        "Longest line (half-moves)",
+        "Repeat number",
+    ] {
+        h.get_all_by_label(new).next().unwrap();
+    }
 }

@@ -69,18 +69,23 @@ fn coverage_ui(
         return;
     }
     ui.horizontal(|ui| {
-        let label = ui.label("Depth (plies)");
+        let label = ui.label("How deep (half-moves)");
         ui.add(egui::DragValue::new(&mut params.depth).range(1..=40))
-            .labelled_by(label.id);
+            .labelled_by(label.id)
+            .on_hover_text("Depth (plies): how many half-moves from the start are looked at");
     });
     ui.horizontal(|ui| {
-        let label = ui.label("Gap threshold (%)");
+        let label = ui.label("Gaps met in at least (% of games)");
         ui.add(
             egui::DragValue::new(&mut params.threshold_percent)
                 .range(0.01..=50.0)
                 .speed(0.05),
         )
-        .labelled_by(label.id);
+        .labelled_by(label.id)
+        .on_hover_text(
+            "Gap threshold (%): a position without a repertoire move is listed when this \
+             share of your games reaches it",
+        );
     });
     if view.is_computing() {
         ui.horizontal(|ui| {

@@ -300,16 +300,27 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
             }
             let uci = matches!(s.engine, EngineKind::Stockfish | EngineKind::Path);
             if uci {
-                ui.checkbox(&mut s.use_elo, "Limit by Elo (UCI_Elo)");
+                ui.checkbox(&mut s.use_elo, "Play at a rating (Elo)")
+                    .on_hover_text("UCI_Elo: the engine limits its strength to this rating");
             }
             if s.engine == EngineKind::Mcts {
                 ui.add(egui::Label::new("MCTS has no strength setting.").wrap());
             } else if s.engine == EngineKind::Blend {
-                fitted_slider(ui, "λ", egui::Slider::new(&mut s.lambda, 0.0..=1.0)).on_hover_text(
-                    "0: the tuned evaluation alone; 1: the predictor's move unless the \
-                         evaluation sees it lose more than a queen",
+                fitted_slider(
+                    ui,
+                    "How human-like",
+                    egui::Slider::new(&mut s.lambda, 0.0..=1.0),
+                )
+                .on_hover_text(
+                    "λ — 0: the tuned evaluation alone; 1: the predictor's move unless the \
+                     evaluation sees it lose more than a queen",
                 );
-                fitted_slider(ui, "Depth", egui::Slider::new(&mut s.blend_depth, 1..=6));
+                fitted_slider(
+                    ui,
+                    "Search depth (half-moves)",
+                    egui::Slider::new(&mut s.blend_depth, 1..=6),
+                )
+                .on_hover_text("Depth: how many half-moves (plies) the search looks ahead");
             } else if s.engine == EngineKind::Human {
                 fitted_slider(
                     ui,

@@ -84,7 +84,7 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
     harness.get_by_label(&label).hover();
     harness.run();
     harness.get_by_label("c6 black pawn");
-    harness.get_by_label("Depth (plies)").hover();
+    harness.get_by_label("How deep (half-moves)").hover();
     harness.run();
     assert!(harness.query_by_label("c6 black pawn").is_none());
     harness.get_by_label("theory: d4, Nc3, c4, Nf3, b4");
@@ -346,4 +346,126 @@ fn report_gap_index_with_answer(harness: &Harness<'static, TrainerApp>, sans: &s
         .filter(|g| g.theory.first() == gap.theory.first())
         .position(|g| g.sans == sans)
         .unwrap()
+}
+
+/// The gaps at a low threshold: a long list.
+fn many_gaps(harness: &mut Harness<'static, TrainerApp>) -> usize {
+    let params = CoverageParams {
+        threshold_percent: 0.05,
+        ..harness.state().coach().coverage_params().clone()
+    };
+    harness
+        .state_mut()
+        .coach_mut()
+        .apply(Command::SetCoverage(params));
+    harness.run_steps(2);
+    harness.state_mut().coach_mut().coverage_mut().finish();
+    harness.run();
+    harness
+        .state()
+        .coach()
+        .coverage()
+        .report()
+        .expect("computed")
+        .gaps
+        .len()
+}
+
+fn wheel_down(harness: &mut Harness<'static, TrainerApp>, at: eframe::egui::Pos2) {
+    use eframe::egui;
+    harness.hover_at(at);
+    harness.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: vec2(0.0, -150.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run();
+}
+
+/// Issue 41, item 7: the gap list is no scroll area inside the tab's: the mouse wheel
+/// over a gap scrolls the tab (the games' button comes up), and the rest of a long list
+/// is one click away.
+#[test]
+fn the_wheel_over_the_gap_list_scrolls_the_tab_and_the_whole_list_is_one_click_away() {
+    let mut harness = coverage_of(fixture("compare_white.pgn"));
+    let gaps = many_gaps(&mut harness);
+    assert!(gaps > 12, "{gaps} gaps");
+    let button = |h: &Harness<'static, TrainerApp>| h.get_by_label("Check my games…").rect();
+    let before = button(&harness);
+    let first = harness
+        .get_all_by_label("Drill this gap")
+        .next()
+        .unwrap()
+        .rect()
+        .center();
+    wheel_down(&mut harness, first);
+    wheel_down(&mut harness, first);
+    let after = button(&harness);
+    assert!(
+        after.top() < before.top() - 100.0,
+        "the tab did not scroll: {before:?} -> {after:?}"
+    );
+    let shown = harness.get_all_by_label("Drill this gap").count();
+    if shown < gaps {
+        harness
+            .get_by_label(&format!("Show all {gaps} gaps"))
+            .click();
+        harness.run();
+    }
+    assert_eq!(harness.get_all_by_label("Drill this gap").count(), gaps);
+}
+
+/// Issue 41, item 7: a position's board preview (a tooltip) does not stay over "Check my
+/// games…": the click the pointer brings there opens the games' file.
+#[test]
+fn a_board_preview_never_eats_the_click_on_check_my_games() {
+    use eframe::egui::accesskit::Role;
+    let mut harness = coverage_of(fixture("compare_white.pgn"));
+    harness.state_mut().use_path_field_only();
+    // A window tall enough for the preview to open below the row, over the games.
+    harness.set_size(vec2(1280.0, 1400.0));
+    harness.run();
+    let report = harness.state().coach().coverage().report().unwrap().clone();
+    // The last of them, just above the games.
+    let last = report.likely.last().unwrap().sans.clone();
+    // Its start, as a pointer coming from the left meets it.
+    let row = harness
+        .get_all_by_label(&last)
+        .last()
+        .unwrap()
+        .rect()
+        .left_center()
+        + vec2(4.0, 0.0);
+    harness.hover_at(row);
+    for _ in 0..90 {
+        harness.step();
+    }
+    assert!(
+        harness.query_by(|n| n.role() == Role::Tooltip).is_some(),
+        "the preview is shown"
+    );
+    // The pointer goes down to the button's right end, a few points at a time, and
+    // clicks there.
+    let button = harness.get_by_label("Check my games…").rect();
+    let target = eframe::egui::pos2(button.right() - 6.0, button.center().y);
+    for i in 1..=10 {
+        harness.hover_at(row + (target - row) * (i as f32 / 10.0));
+        harness.step();
+    }
+    for pressed in [true, false] {
+        harness.event(eframe::egui::Event::PointerButton {
+            pos: target,
+            button: eframe::egui::PointerButton::Primary,
+            pressed,
+            modifiers: eframe::egui::Modifiers::NONE,
+        });
+        harness.step();
+    }
+    harness.run();
+    assert!(
+        harness.query_by_label("Path").is_some(),
+        "the click went to the preview, not to the button"
+    );
 }

@@ -120,13 +120,36 @@ fn cut_by_the_side_panel(harness: &Harness<'_, TrainerApp>, size: (f32, f32)) ->
     // As the window sizes the panel; the harness puts the app 8 points in, and the
     // panel keeps a margin of 8 points, so its content ends at the panel's width.
     let width = ((size.0 - 16.0) * 0.2).clamp(180.0, 300.0);
-    let (left, right) = (8.0, width + 0.5);
     let top = harness
         .get_all_by_label("Style")
         .next()
         .unwrap()
         .rect()
         .top();
+    cut_by_column(harness, 8.0, width + 0.5, top)
+}
+
+/// The widgets and texts of the right panel that stick out of it, on either side: its
+/// left edge cuts their first letters, the window their last.
+fn cut_by_the_right_panel(
+    harness: &Harness<'_, TrainerApp>,
+    size: (f32, f32),
+    top: f32,
+) -> Vec<String> {
+    // As the window sizes the panel, 8 points in from the window's right edge.
+    let width = ((size.0 - 16.0) * 0.22).clamp(190.0, 360.0);
+    let right = size.0 - 8.0;
+    cut_by_column(harness, right - width, right, top)
+}
+
+/// The named widgets and texts below `top`, outside tooltips and windows, that reach
+/// into the column from `left` to `right` and out of it on one side or the other.
+fn cut_by_column(
+    harness: &Harness<'_, TrainerApp>,
+    left: f32,
+    right: f32,
+    top: f32,
+) -> Vec<String> {
     let name = |n: &egui_kittest::kittest::AccessKitNode<'_>| match n.role() {
         Role::Label => n.value(),
         Role::Button
@@ -156,7 +179,10 @@ fn cut_by_the_side_panel(harness: &Harness<'_, TrainerApp>, size: (f32, f32)) ->
         .filter(|n| !floating(&n.accesskit_node()))
         .filter(|n| {
             let r = n.rect();
-            r.min.x >= left && r.min.x < right && r.min.y >= top && r.max.x > right
+            r.min.y >= top
+                && r.min.x < right
+                && r.max.x > left + 0.5
+                && (r.min.x < left - 0.5 || r.max.x > right + 0.5)
         })
         .map(|n| {
             format!(
@@ -206,17 +232,76 @@ fn every_tab_stays_inside_the_side_panel_at_both_sizes_with_a_blended_popularity
     }
 }
 
+/// Plays on after `line`, plays `moves` learner's moves (each answered by the engine),
+/// then saves the game through the path field as a user without a file dialog does.
+fn play_a_game_and_save_it(h: &mut Harness<'static, TrainerApp>, line: &str, moves: usize) {
+    use hastings::coach::Command;
+    use hastings::coach::play_on::PlayOnCommand;
+    use shakmaty::Position as _;
+    h.state_mut().use_path_field_only();
+    h.state_mut()
+        .coach_mut()
+        .apply(Command::DrillFrom(common::san_moves(line)));
+    h.run();
+    h.state_mut()
+        .coach_mut()
+        .apply(Command::Action(hastings::coach::Action::PlayOn));
+    h.run();
+    for i in 0..moves {
+        common::wait_until(h, "the learner's turn", |app| {
+            app.coach().play_on().game().is_some_and(|p| {
+                p.game().turn() == hastings::trainer::play_on::Turn::Learner
+                    && p.game().played().iter().filter(|m| m.by_learner).count() == i
+            })
+        });
+        let game = h.state().coach().play_on().game().unwrap().game();
+        let mv = game
+            .position()
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.promotion().is_none())
+            .unwrap();
+        h.state_mut()
+            .coach_mut()
+            .apply(Command::PlayOn(PlayOnCommand::Play(mv)));
+        h.run();
+    }
+    common::wait_until(h, "the engine's last reply", |app| {
+        app.coach()
+            .play_on()
+            .game()
+            .is_some_and(|p| p.game().turn() != hastings::trainer::play_on::Turn::Engine)
+    });
+    h.get_by_label("Save PGN…").click();
+    h.run();
+    let path = common::temp_dir("layout-play-on-save").join("my-game-against-the-engine.pgn");
+    // The field has the keyboard focus, a name proposed: typing replaces it.
+    let proposed = h
+        .get_by_label("Path")
+        .accesskit_node()
+        .value()
+        .unwrap_or_default();
+    for _ in proposed.chars() {
+        h.key_press(egui::Key::Backspace);
+    }
+    h.get_by_label("Path")
+        .type_text(&path.display().to_string());
+    h.run();
+    h.get_by_label("Save").click();
+    h.run();
+    assert!(path.exists(), "the game was saved to {}", path.display());
+}
+
 #[test]
 fn play_on_with_its_engine_settings_open_fits_the_window_at_both_sizes() {
+    use hastings::coach::Command;
+    use hastings::coach::play_on::PlayOnCommand;
     for size in SIZES {
         let mut h = harness(size);
         h.run();
-        h.state_mut()
-            .coach_mut()
-            .apply(hastings::coach::Command::Action(
-                hastings::coach::Action::PlayOn,
-            ));
-        h.run();
+        // The state a user reaches: a game played on after a named line and saved
+        // (its notice shown), then the engine settings opened.
+        play_a_game_and_save_it(&mut h, "e4 e5 Nf3 Nc6 Bb5 a6", 2);
         for _ in 0..20 {
             if h.query_by_role_and_label(Role::ComboBox, "Engine")
                 .is_some()
@@ -230,8 +315,27 @@ fn play_on_with_its_engine_settings_open_fits_the_window_at_both_sizes() {
             h.query_by_role_and_label(Role::ComboBox, "Engine")
                 .is_some()
         );
-        let cut = cut(&mut h, size);
-        assert!(cut.is_empty(), "play-on at {size:?}: {cut:#?}");
+        // Each engine shows its own settings: every one of them fits.
+        for kind in EngineKind::ALL {
+            let settings = PlayOnSettings {
+                engine: kind,
+                ..h.state().coach().settings().play_on.clone()
+            };
+            h.state_mut()
+                .coach_mut()
+                .apply(Command::PlayOn(PlayOnCommand::Settings(settings)));
+            h.run();
+            h.run();
+            // The panels' tops, below the top bar (the left panel's first tab).
+            let top = h.get_all_by_label("Style").next().unwrap().rect().top();
+            let cut_in = cut_by_the_right_panel(&h, size, top);
+            assert!(
+                cut_in.is_empty(),
+                "play-on, {kind:?}, at {size:?}: {cut_in:#?}"
+            );
+            let cut = cut(&mut h, size);
+            assert!(cut.is_empty(), "play-on, {kind:?}, at {size:?}: {cut:#?}");
+        }
     }
 }
 

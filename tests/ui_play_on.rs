@@ -391,7 +391,7 @@ fn choosing_the_lambda_blend_in_the_engine_settings_gets_a_legal_reply() {
     choosing_an_engine_gets_a_legal_reply(
         "Tuned engine + human-like (λ)",
         hastings::coach::play_on::EngineKind::Blend,
-        "λ",
+        "How human-like",
         "Tuned engine + human-like",
     );
 }

@@ -239,3 +239,21 @@ fn a_line_is_picked_in_its_chapter_and_drilled_alone() {
     );
     h.get_by_label("Chapters (3)");
 }
+
+/// Issue 41, item 13: the side question and the import report never open on top of
+/// each other: the question first, the report once it is answered.
+#[test]
+fn the_import_report_waits_until_the_side_question_is_answered() {
+    let dir = temp_dir("ui-sides-one-window");
+    let path = untagged_black(&dir);
+    let mut h = harness((1280.0, 800.0));
+    load(&mut h, &path);
+    h.get_by_label("For Black");
+    assert!(
+        h.query_by_label("Copy as text").is_none(),
+        "the import report is open under the question"
+    );
+    h.get_by_label("For Black").click();
+    h.run();
+    h.get_by_label("Copy as text");
+}

@@ -5,7 +5,7 @@
 
 use eframe::egui::vec2;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use hastings::coach::settings::Settings;
 use hastings::ui::TrainerApp;
 use shakmaty::Color;
@@ -100,4 +100,54 @@ fn skip_closes_it_and_changes_nothing() {
     h.run();
     assert!(!h.state().is_welcoming());
     assert_eq!(h.state().coach().session().learner(), Color::White);
+}
+
+/// Issue 41, item 13: with "My repertoire" and Black, no built-in line starts before the
+/// file is chosen (the computer, White, would have played its first ECO move); the
+/// "read as" dialog comes with "My repertoire" chosen, Enter presses Import, and the
+/// side is taken then.
+#[test]
+fn choosing_my_repertoire_as_black_starts_no_line_before_the_file_and_enter_imports_it() {
+    let mut app = fresh();
+    app.use_path_field_only();
+    let mut h = harness(app);
+    h.run();
+    h.get_all_by_label("Black").last().unwrap().click();
+    h.run();
+    h.get_by_label("My repertoire (a PGN file or a lichess study)")
+        .click();
+    h.run();
+    h.get_by_label("Choose my repertoire…").click();
+    h.run();
+    assert!(!h.state().is_welcoming());
+    assert!(
+        h.state().coach().session().moves().is_empty(),
+        "no line before the file: {:?}",
+        h.state().coach().session().moves()
+    );
+    // A collection of games with results: "Decide from the file" would read it as games.
+    let path = common::fixture("compare_games.pgn");
+    h.get_by_label("Path")
+        .type_text(&path.display().to_string());
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    let chosen = h.get_by_label("My repertoire").accesskit_node().toggled();
+    assert_eq!(
+        chosen,
+        Some(eframe::egui::accesskit::Toggled::True),
+        "\"My repertoire\" is chosen, not asked again"
+    );
+    // Enter presses Import.
+    h.key_press(eframe::egui::Key::Enter);
+    h.step();
+    h.state_mut().coach_mut().finish_loading();
+    h.run();
+    assert!(h.query_by_label("Import").is_none(), "the dialog closed");
+    assert_eq!(h.state().coach().workspace().files().len(), 1);
+    assert_eq!(
+        h.state().coach().workspace().files()[0].mode,
+        hastings::book::ImportMode::Repertoire
+    );
+    assert_eq!(h.state().coach().session().learner(), Color::Black);
 }

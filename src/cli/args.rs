@@ -33,9 +33,10 @@ pub struct GuiArgs {
     /// `explorer-game`: the same with the position's first top game open in its window;
     /// `book`, `style`; `play-on`: play on after the
     /// moves against the built-in engine (it moves first), the eval bar and arrow on;
+    /// `play-on-settings`: the same with its engine settings open;
     /// `start`: the window a new user sees first; `repertoire`: the Repertoire tab with
     /// the file given open, at the moves).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "start", "explorer", "explorer-game", "repertoire"])]
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "play-on-settings", "start", "explorer", "explorer-game", "repertoire"])]
     pub tab: Option<String>,
     /// With `--screenshot`: the board's look, `THEME[,PIECES[,COORDINATES]]`, e.g.
     /// `blue,chessnut,outside` (themes brown, blue, green; pieces cburnett, chessnut,

@@ -180,7 +180,15 @@ pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> 
     let mut attempt = None;
     for sq in Square::ALL {
         let square_rect = rect_from_square(rect, sq, orientation);
-        let r = ui.interact(square_rect, id.with(u32::from(sq)), Sense::click_and_drag());
+        // A board that takes no moves only shows: its squares sense the pointer and no
+        // more, so that a preview in a tooltip never holds the tooltip open over the
+        // widgets under it (egui keeps a tooltip with interactive widgets open).
+        let sense = if view.interactive {
+            Sense::click_and_drag()
+        } else {
+            Sense::hover()
+        };
+        let r = ui.interact(square_rect, id.with(u32::from(sq)), sense);
         let label = square_label(position, sq);
         let selected = state.selected == Some(sq);
         r.widget_info(|| {

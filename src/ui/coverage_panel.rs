@@ -69,18 +69,23 @@ fn coverage_ui(
         return;
     }
     ui.horizontal(|ui| {
-        let label = ui.label("Depth (plies)");
+        let label = ui.label("How deep (half-moves)");
         ui.add(egui::DragValue::new(&mut params.depth).range(1..=40))
-            .labelled_by(label.id);
+            .labelled_by(label.id)
+            .on_hover_text("Depth (plies): how many half-moves from the start are looked at");
     });
     ui.horizontal(|ui| {
-        let label = ui.label("Gap threshold (%)");
+        let label = ui.label("Gaps met in at least (% of games)");
         ui.add(
             egui::DragValue::new(&mut params.threshold_percent)
                 .range(0.01..=50.0)
                 .speed(0.05),
         )
-        .labelled_by(label.id);
+        .labelled_by(label.id)
+        .on_hover_text(
+            "Gap threshold (%): a position without a repertoire move is listed when this \
+             share of your games reaches it",
+        );
     });
     if view.is_computing() {
         ui.horizontal(|ui| {
@@ -142,6 +147,9 @@ fn gap_ui(
     ui.add_space(2.0);
 }
 
+/// How many gaps the list shows before "Show all".
+const GAPS_SHOWN: usize = 4;
+
 /// A small board of the row's position, shown on hover.
 fn preview_ui(ui: &mut Ui, row: &CoverageRow, orientation: Orientation) {
     let last = row.moves.last();
@@ -170,15 +178,25 @@ fn report_ui(
     if report.gaps.is_empty() {
         ui.label("No gap above the threshold.");
     }
-    // A long list scrolls on its own, so the chart and the games stay in reach.
-    egui::ScrollArea::vertical()
-        .id_salt("coverage_gaps")
-        .max_height(320.0)
-        .show(ui, |ui| {
-            for (i, g) in report.gaps.iter().enumerate() {
-                gap_ui(ui, i, g, orientation, commands);
-            }
-        });
+    // The first gaps, the others on demand: a list of its own inside the tab's scroll
+    // area would take the mouse wheel from the tab, so the chart and the games stay in
+    // reach this way instead.
+    let all_id = ui.make_persistent_id("coverage_all_gaps");
+    let all = ui.data(|d| d.get_temp::<bool>(all_id).unwrap_or(false));
+    let shown = if all { report.gaps.len() } else { GAPS_SHOWN };
+    for (i, g) in report.gaps.iter().enumerate().take(shown) {
+        gap_ui(ui, i, g, orientation, commands);
+    }
+    if report.gaps.len() > GAPS_SHOWN {
+        let text = if all {
+            format!("Show the first {GAPS_SHOWN} gaps")
+        } else {
+            format!("Show all {} gaps", report.gaps.len())
+        };
+        if ui.button(text).clicked() {
+            ui.data_mut(|d| d.insert_temp(all_id, !all));
+        }
+    }
     ui.add_space(4.0);
     ui.label(RichText::new("Coverage by depth").strong())
         .on_hover_text(format!(

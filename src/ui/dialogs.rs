@@ -178,6 +178,8 @@ impl Purpose {
             Purpose::SaveGame => Some(play_on_notice(
                 "Not saved (no file chosen); \"Copy PGN\" copies the game.".to_owned(),
             )),
+            // As Cancel in "read as": what waited for the file goes on without it.
+            Purpose::Open => Some(Command::CancelOpen),
             _ => None,
         }
     }
@@ -220,12 +222,22 @@ pub(super) struct Dialogs {
     path_field_only: bool,
     /// Commands to hand over at the next poll (a dialog that could not start).
     pending: Vec<Command>,
+    /// The mode the next "read as" starts with.
+    next_mode: Option<FileMode>,
 }
 
 impl Dialogs {
-    /// Asks how to read `paths`.
+    /// Asks how to read `paths` ("Decide from the file" chosen, or the mode said
+    /// before: [`Dialogs::read_next_as`]).
     pub(super) fn ask_mode(&mut self, paths: Vec<PathBuf>) {
-        self.mode = Some((paths, FileMode::Auto));
+        let mode = self.next_mode.take().unwrap_or(FileMode::Auto);
+        self.mode = Some((paths, mode));
+    }
+
+    /// The next "read as" starts with `mode` chosen (Start here's "My repertoire": the
+    /// learner said what the file is, it is not asked again).
+    pub(super) fn read_next_as(&mut self, mode: FileMode) {
+        self.next_mode = Some(mode);
     }
 
     /// Closes the "read as" window.

@@ -112,11 +112,23 @@ pub fn open_dialog_ui(
                 .on_hover_text("Every variation is a line you want to play");
             ui.radio_value(mode, FileMode::Games, "A game collection")
                 .on_hover_text("One line per game, the first 30 plies; popular moves weigh more");
+            // Enter presses Import, Escape Cancel, as in a system dialog.
+            let (enter, escape) = ui.input_mut(|i| {
+                (
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::Enter),
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::Escape),
+                )
+            });
             ui.horizontal(|ui| {
-                if ui.button("Import").clicked() {
+                if ui
+                    .button("Import")
+                    .on_hover_text("Read the files as chosen (Enter)")
+                    .clicked()
+                    || enter
+                {
                     commands.push(Command::Import(paths.to_vec(), *mode));
                 }
-                if ui.button("Cancel").clicked() {
+                if ui.button("Cancel").clicked() || escape {
                     commands.push(Command::CancelOpen);
                 }
             });

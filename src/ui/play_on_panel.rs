@@ -97,6 +97,18 @@ pub(super) fn play_on_board_ui(
 /// The right panel while playing on: whose turn, the notice, the buttons, the moves
 /// (book part and engine part) and the engine settings.
 pub(super) fn play_on_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    // The panel scrolls as a whole, and keeps to its width: nothing in it can widen it
+    // (a panel wider than its place slides under the board, which cuts its first
+    // letters) or push the buttons below the window at 800×600.
+    let height = ui.available_height();
+    egui::ScrollArea::vertical()
+        .id_salt("play_on_panel")
+        .auto_shrink([false, false])
+        .show(ui, |ui| panel_contents_ui(ui, coach, height, commands));
+}
+
+/// What [`play_on_panel_ui`] scrolls; `height`: the panel's.
+fn panel_contents_ui(ui: &mut Ui, coach: &Coach, height: f32, commands: &mut Vec<Command>) {
     let Some(run) = coach.play_on.run.as_ref() else {
         return;
     };
@@ -180,7 +192,7 @@ pub(super) fn play_on_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
     ui.separator();
     settings_ui(ui, &coach.ctx.settings.play_on, commands);
     ui.separator();
-    moves_ui(ui, run);
+    moves_ui(ui, run, (height * 0.4).max(100.0));
 }
 
 fn status_ui(ui: &mut Ui, run: &PlayOn) {
@@ -200,21 +212,48 @@ fn status_ui(ui: &mut Ui, run: &PlayOn) {
     }
 }
 
+/// The egui temporary-data key that opens "Engine settings" at the next frame (the
+/// screenshot of play-on with its settings open: `hastings --screenshot --tab
+/// play-on-settings`).
+pub(super) const OPEN_SETTINGS: &str = "play_on_open_engine_settings";
+
+/// A slider that keeps to the panel's width: its name on a line of its own, the slider
+/// as wide as the value beside it leaves (a slider with its name beside it is wider
+/// than the panel at 800×600, and pushes the panel's texts out of the window).
+fn fitted_slider(ui: &mut Ui, name: &str, slider: egui::Slider<'_>) -> egui::Response {
+    let label = ui.label(name);
+    ui.scope(|ui| {
+        ui.spacing_mut().slider_width = (ui.available_width() - 80.0).max(40.0);
+        ui.add(slider)
+    })
+    .inner
+    .labelled_by(label.id)
+}
+
 /// The engine, its strength, the time per move and the arrow; a changed copy of the
-/// settings becomes a command.
+/// settings becomes a command. Every line keeps to the panel's width.
 fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command>) {
     let mut s = current.clone();
     let mut path_done = false;
+    let open_now = ui.data_mut(|d| d.remove_temp::<bool>(egui::Id::unique(OPEN_SETTINGS)));
     egui::CollapsingHeader::new("Engine settings")
         .default_open(false)
+        .open(open_now)
         .show(ui, |ui| {
-            egui::ComboBox::from_label("Engine")
+            // Its name above it, the menu as wide as the panel; a long engine name is
+            // cut in the box (whole in the menu).
+            let label = ui.label("Engine");
+            egui::ComboBox::from_id_salt("play_on_engine")
+                .width(ui.available_width())
+                .truncate()
                 .selected_text(s.engine.text())
                 .show_ui(ui, |ui| {
                     for kind in EngineKind::ALL {
                         ui.selectable_value(&mut s.engine, kind, kind.text());
                     }
-                });
+                })
+                .response
+                .labelled_by(label.id);
             match s.engine {
                 EngineKind::Stockfish => {
                     let found = discover::stockfish();
@@ -233,7 +272,7 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
                     let r = ui.add(
                         egui::TextEdit::singleline(&mut s.path)
                             .hint_text("/path/to/engine")
-                            .desired_width(f32::INFINITY),
+                            .desired_width(ui.available_width()),
                     );
                     path_done = r.lost_focus();
                 }
@@ -261,34 +300,49 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
             }
             let uci = matches!(s.engine, EngineKind::Stockfish | EngineKind::Path);
             if uci {
-                ui.checkbox(&mut s.use_elo, "Limit by Elo (UCI_Elo)");
+                ui.checkbox(&mut s.use_elo, "Play at a rating (Elo)")
+                    .on_hover_text("UCI_Elo: the engine limits its strength to this rating");
             }
             if s.engine == EngineKind::Mcts {
-                ui.label("MCTS has no strength setting.");
+                ui.add(egui::Label::new("MCTS has no strength setting.").wrap());
             } else if s.engine == EngineKind::Blend {
-                ui.add(egui::Slider::new(&mut s.lambda, 0.0..=1.0).text("λ"))
-                    .on_hover_text(
-                        "0: the tuned evaluation alone; 1: the predictor's move unless the \
-                         evaluation sees it lose more than a queen",
-                    );
-                ui.add(egui::Slider::new(&mut s.blend_depth, 1..=6).text("Depth"));
+                fitted_slider(
+                    ui,
+                    "How human-like",
+                    egui::Slider::new(&mut s.lambda, 0.0..=1.0),
+                )
+                .on_hover_text(
+                    "λ — 0: the tuned evaluation alone; 1: the predictor's move unless the \
+                     evaluation sees it lose more than a queen",
+                );
+                fitted_slider(
+                    ui,
+                    "Search depth (half-moves)",
+                    egui::Slider::new(&mut s.blend_depth, 1..=6),
+                )
+                .on_hover_text("Depth: how many half-moves (plies) the search looks ahead");
             } else if s.engine == EngineKind::Human {
-                ui.add(egui::Slider::new(&mut s.temperature, 0.0..=2.0).text("Temperature"))
-                    .on_hover_text(
-                        "0: always the most likely move; 1: each move as often as strong \
-                         players play it; higher: more surprising moves",
-                    );
+                fitted_slider(
+                    ui,
+                    "Temperature",
+                    egui::Slider::new(&mut s.temperature, 0.0..=2.0),
+                )
+                .on_hover_text(
+                    "0: always the most likely move; 1: each move as often as strong \
+                     players play it; higher: more surprising moves",
+                );
             } else if uci && s.use_elo {
-                ui.add(egui::Slider::new(&mut s.elo, 1350..=2850).text("Elo"));
+                fitted_slider(ui, "Elo", egui::Slider::new(&mut s.elo, 1350..=2850));
             } else {
-                ui.add(egui::Slider::new(&mut s.skill, 0..=20).text("Skill level"))
+                fitted_slider(ui, "Skill level", egui::Slider::new(&mut s.skill, 0..=20))
                     .on_hover_text("0 is the weakest, 20 full strength");
             }
-            ui.add(
+            fitted_slider(
+                ui,
+                "Time per move",
                 egui::Slider::new(&mut s.movetime_ms, 50..=10_000)
                     .logarithmic(true)
-                    .suffix(" ms")
-                    .text("Time per move"),
+                    .suffix(" ms"),
             );
         });
     ui.checkbox(&mut s.best_move_arrow, "Best move arrow")
@@ -300,14 +354,16 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
     }
 }
 
-/// The moves: the book part in grey, then the moves played on; the switch marked.
-fn moves_ui(ui: &mut Ui, run: &PlayOn) {
+/// The moves: the book part in grey, then the moves played on; the switch marked. A long
+/// game scrolls within `max_height`, its last move in view.
+fn moves_ui(ui: &mut Ui, run: &PlayOn, max_height: f32) {
     ui.label(RichText::new("Moves").strong());
     let game = run.game();
     let mut pos = game.game().start().clone();
     egui::ScrollArea::vertical()
         .id_salt("play_on_moves")
         .auto_shrink([false, true])
+        .max_height(max_height)
         .stick_to_bottom(true)
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {

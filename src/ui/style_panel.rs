@@ -1,5 +1,6 @@
-//! The style panel: the five parameters, τ, the presets, where popularity comes from,
-//! the exploration settings and the board's look.
+//! The style panel: the presets, the five parameters, where popularity comes from, an
+//! "Advanced" fold (τ and the exploration settings), and the board's look. Labels are
+//! in a club player's words, the exact term in the hover text (`docs/labels.md`).
 
 use eframe::egui;
 use egui::{RichText, Ui, WidgetInfo};
@@ -81,64 +82,23 @@ pub fn style_panel_ui(
             changed = true;
         }
     }
-    ui.add_space(4.0);
-    ui.label("Transpositions τ")
-        .on_hover_text("How much weight moves get that transpose into another book line (0: none)");
-    let mut tau = style.tau();
-    let r = ui.add(
-        egui::Slider::new(&mut tau, 0.0..=1.0)
-            .step_by(0.05)
-            .fixed_decimals(2),
-    );
-    r.widget_info(|| slider_info("Transpositions τ", tau, true));
-    if r.changed() && style.set_tau(tau).is_ok() {
-        changed = true;
-    }
-    if changed {
-        commands.push(Command::SetStyle(style));
-    }
-
     ui.separator();
     popularity_ui(ui, settings, commands);
 
     ui.separator();
-    ui.label(RichText::new("Exploration").strong());
-    egui::Grid::new("explore_settings")
-        .num_columns(2)
-        .spacing([8.0, 6.0])
+    // The researcher's controls, folded away under the five sliders; egui keeps the
+    // fold's state with the window's (saved between runs).
+    egui::CollapsingHeader::new("Advanced")
+        .id_salt("style_advanced")
+        .default_open(false)
         .show(ui, |ui| {
-            let label = ui.label("Iterations");
-            ui.add(
-                egui::DragValue::new(&mut settings.iterations)
-                    .range(1..=100_000)
-                    .speed(10),
-            )
-            .labelled_by(label.id)
-            .on_hover_text("How many lines Explore samples");
-            ui.end_row();
-            let label = ui.label("Ply limit");
-            ui.add(egui::DragValue::new(&mut settings.ply_limit).range(1..=200))
-                .labelled_by(label.id)
-                .on_hover_text("The most moves a sampled line plays");
-            ui.end_row();
-            let label = ui.label("Seed");
-            ui.add(
-                egui::TextEdit::singleline(&mut settings.seed)
-                    .hint_text("random")
-                    .desired_width(120.0),
-            )
-            .labelled_by(label.id)
-            .on_hover_text("A number makes drills and explorations repeatable; empty = random");
-            ui.end_row();
+            if tau_ui(ui, &mut style) {
+                changed = true;
+            }
+            exploration_ui(ui, settings, last_seed);
         });
-    if !settings.seed.trim().is_empty() && settings.fixed_seed().is_none() {
-        ui.colored_label(
-            ui.visuals().error_fg_color,
-            "The seed must be a whole number.",
-        );
-    }
-    if let Some(seed) = last_seed {
-        ui.label(format!("Seed in use: {seed}"));
+    if changed {
+        commands.push(Command::SetStyle(style));
     }
 
     ui.separator();
@@ -191,6 +151,68 @@ pub fn style_panel_ui(
     board_look_ui(ui, &mut settings.board_look);
 }
 
+/// The weight of moves that transpose (τ); whether it changed.
+fn tau_ui(ui: &mut Ui, style: &mut Style) -> bool {
+    let name = "Moves that transpose";
+    ui.label(name).on_hover_text(
+        "Transpositions τ: how much weight moves get that transpose into another book line \
+         (0: none)",
+    );
+    let mut tau = style.tau();
+    let r = ui.add(
+        egui::Slider::new(&mut tau, 0.0..=1.0)
+            .step_by(0.05)
+            .fixed_decimals(2),
+    );
+    r.widget_info(|| slider_info(name, tau, true));
+    r.changed() && style.set_tau(tau).is_ok()
+}
+
+/// What Explore samples: how many lines, how long, from which seed.
+fn exploration_ui(ui: &mut Ui, settings: &mut Settings, last_seed: Option<u64>) {
+    ui.label(RichText::new("Explore").strong());
+    egui::Grid::new("explore_settings")
+        .num_columns(2)
+        .spacing([8.0, 6.0])
+        .show(ui, |ui| {
+            let label = ui.label("Lines to explore");
+            ui.add(
+                egui::DragValue::new(&mut settings.iterations)
+                    .range(1..=100_000)
+                    .speed(10),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("Iterations: how many lines Explore samples");
+            ui.end_row();
+            let label = ui.label("Longest line (half-moves)");
+            ui.add(egui::DragValue::new(&mut settings.ply_limit).range(1..=200))
+                .labelled_by(label.id)
+                .on_hover_text("Ply limit: the most half-moves (plies) a sampled line plays");
+            ui.end_row();
+            let label = ui.label("Repeat number");
+            ui.add(
+                egui::TextEdit::singleline(&mut settings.seed)
+                    .hint_text("random")
+                    .desired_width(120.0),
+            )
+            .labelled_by(label.id)
+            .on_hover_text(
+                "Seed: a number makes drills and explorations repeatable; empty = random",
+            );
+            ui.end_row();
+        });
+    if !settings.seed.trim().is_empty() && settings.fixed_seed().is_none() {
+        ui.colored_label(
+            ui.visuals().error_fg_color,
+            "The repeat number must be a whole number.",
+        );
+    }
+    if let Some(seed) = last_seed {
+        ui.label(format!("Repeat number in use: {seed}"))
+            .on_hover_text("The seed the current drill was started with");
+    }
+}
+
 /// Where popularity comes from: the lines, a games book, or a blend. A
 /// change is pushed as [`Command::SetBook`].
 fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) {
@@ -231,12 +253,12 @@ fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) 
         let mut lambda = l;
         // The name on its own line, as the other sliders: beside the slider it would
         // stick out of the panel (and widen everything under it).
-        let hover = "The games book's part: 0 = the lines only, 1 = the book only";
-        ui.label("λ games book").on_hover_text(hover);
+        let hover = "λ, the games book's part: 0 = the lines only, 1 = the book only";
+        ui.label("Games book's share").on_hover_text(hover);
         let r = ui
             .add(egui::Slider::new(&mut lambda, 0.0..=1.0))
             .on_hover_text(hover);
-        r.widget_info(|| slider_info("λ games book", lambda, true));
+        r.widget_info(|| slider_info("Games book's share", lambda, true));
         if r.changed() {
             chosen = Popularity::Blend(lambda);
         }
@@ -251,10 +273,11 @@ fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) 
         commands.push(Command::SetBook(book));
     }
     let mut plies = settings.past_book_plies;
-    ui.label("Past the book (plies; 0 = off)");
+    ui.label("Moves past the book (half-moves; 0 = off)");
     let r = ui.add(egui::Slider::new(&mut plies, 0..=12)).on_hover_text(
-        "Where the book ends, the drill goes on this many moves (plies) with what strong \
-             players play there, as a network trained on master games predicts (0: off)",
+        "Past the book (plies): where the book ends, the drill goes on this many half-moves \
+         with what strong players play there, as a network trained on master games \
+         predicts (0: off)",
     );
     if r.changed() && plies != settings.past_book_plies {
         commands.push(Command::SetPastBook(plies));

@@ -12,11 +12,12 @@ use super::help_menu::help_menu_ui;
 use super::import_report::import_progress_ui;
 use crate::coach::Coach;
 
-/// The top bar.
+/// The top bar; `enabled` says which actions act now (not the drill's while the
+/// Repertoire tab hides it: the controls act on what is shown).
 pub(super) fn top_bar_ui(
     ui: &mut Ui,
     coach: &Coach,
-    open_enabled: bool,
+    enabled: impl Fn(Action) -> bool,
     about: &mut About,
     commands: &mut Vec<Command>,
 ) {
@@ -40,11 +41,11 @@ pub(super) fn top_bar_ui(
             }
         }
         ui.separator();
-        Action::Open.button_ui(ui, open_enabled, commands);
+        Action::Open.button_ui(ui, enabled(Action::Open), commands);
         ui.separator();
-        Action::NewLine.button_ui(ui, coach.is_enabled(Action::NewLine), commands);
-        Action::TakeBack.button_ui(ui, coach.is_enabled(Action::TakeBack), commands);
-        Action::Flip.button_ui(ui, true, commands);
+        Action::NewLine.button_ui(ui, enabled(Action::NewLine), commands);
+        Action::TakeBack.button_ui(ui, enabled(Action::TakeBack), commands);
+        Action::Flip.button_ui(ui, enabled(Action::Flip), commands);
         ui.separator();
         // Kept whole: moves to a row of its own when the window is narrow.
         ui.add(

@@ -58,7 +58,8 @@ pub(super) enum Closed {
 }
 
 /// Draws the window; on "Start", pushes the commands for the choices (the learner's
-/// side; "Open…" for a repertoire) and says it closed.
+/// side; for a repertoire "Open…", the side being the caller's to take once the file is
+/// chosen) and says it closed.
 pub(super) fn welcome_ui(
     ctx: &egui::Context,
     form: &mut Welcome,
@@ -144,13 +145,14 @@ pub(super) fn welcome_ui(
         closed = Some(Closed::Skip);
     }
     if closed == Some(Closed::Start) {
-        if form.learner != current {
-            commands.push(Command::SetLearner(form.learner));
-        }
         if form.drill == Drill::Repertoire {
             // Said here, the side is not asked again when the file has no side tags.
+            // The side itself is taken once the file is chosen (the window does), so
+            // that no built-in line starts before the repertoire is there.
             commands.push(Command::RepertoireFor(form.learner.into()));
             commands.push(Command::Action(Action::Open));
+        } else if form.learner != current {
+            commands.push(Command::SetLearner(form.learner));
         }
     }
     closed

@@ -37,7 +37,10 @@ impl TrainerApp {
         ui.separator();
         // The panels edit a copy of the settings; a change becomes one command.
         let mut settings = self.coach.settings().clone();
-        egui::ScrollArea::vertical().show(ui, |ui| match self.left_tab {
+        // Each tab scrolls on its own: another tab opens where it was left, not at the
+        // offset of the tab before.
+        let scroll = egui::ScrollArea::vertical().id_salt(("left_tab", self.left_tab));
+        scroll.show(ui, |ui| match self.left_tab {
             LeftTab::Style => {
                 let seed = Some(self.coach.session().seed());
                 style_panel::style_panel_ui(ui, &mut settings, seed, commands);

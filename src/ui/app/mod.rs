@@ -50,7 +50,7 @@ pub(super) use start::{Start, start};
 pub(super) const MOVE_ANIMATION: f64 = 0.15;
 
 /// The tabs of the left panel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum LeftTab {
     Style,
     Book,
@@ -99,6 +99,9 @@ pub struct TrainerApp {
     pub(super) settings_notice: Option<String>,
     /// "Start here", shown to a new user until they start or skip.
     pub(super) welcome: Option<Welcome>,
+    /// The side chosen in "Start here" with "My repertoire": taken when the file is
+    /// chosen (or the choice cancelled), not before, so no built-in line starts first.
+    learner_after_open: Option<shakmaty::Color>,
     /// What is being typed in the Repertoire tab.
     pub(super) repertoire_form: RepertoireForm,
     /// Help → About Hastings.
@@ -242,6 +245,7 @@ impl TrainerApp {
             settings_saved: None,
             settings_notice: None,
             welcome: None,
+            learner_after_open: None,
             repertoire_form: RepertoireForm::default(),
             about: super::about::About::default(),
         }
@@ -358,6 +362,12 @@ impl TrainerApp {
             Command::PlayOn(_) => self.play_on_animation = None,
             _ => {}
         }
+        // Start here's side, once its repertoire's file is chosen (or none is).
+        if matches!(command, Command::Import(..) | Command::CancelOpen)
+            && let Some(color) = self.learner_after_open.take()
+        {
+            self.coach.apply(Command::SetLearner(color));
+        }
         self.coach.set_time(ctx.input(|i| i.time));
         self.coach.apply(command);
         self.after_coach(ctx);
@@ -365,7 +375,7 @@ impl TrainerApp {
 
     /// Whether `action` can be used now (a second file dialog is not opened).
     pub(super) fn is_enabled(&self, action: Action) -> bool {
-        self.coach.is_enabled(action) && !(action == Action::Open && self.dialogs.is_choosing())
+        action_enabled(&self.coach, &self.dialogs, self.shows_repertoire(), action)
     }
 
     /// The coach's notices and redraw requests.
@@ -514,9 +524,11 @@ impl TrainerApp {
         // Panel sizes follow the window, so that 800×600 and full screen both leave the
         // board the most room.
         let window = ui.available_size();
-        let open_enabled = self.is_enabled(Action::Open);
+        let repertoire_shown = self.shows_repertoire();
+        let (coach, dialogs) = (&self.coach, &self.dialogs);
+        let enabled = |a| action_enabled(coach, dialogs, repertoire_shown, a);
         egui::Panel::top("hastings_top").show(ui, |ui| {
-            top_bar::top_bar_ui(ui, &self.coach, open_enabled, &mut self.about, commands);
+            top_bar::top_bar_ui(ui, coach, enabled, &mut self.about, commands);
         });
         let panels = self.coach.settings().panels;
         if panels.side {
@@ -535,7 +547,6 @@ impl TrainerApp {
                     }
                 });
         }
-        let repertoire_shown = self.shows_repertoire();
         egui::Panel::right("hastings_drill")
             .resizable(false)
             .exact_size((window.x * 0.22).clamp(190.0, 360.0))
@@ -596,7 +607,11 @@ impl TrainerApp {
             }
         });
         let ctx = ui.ctx().clone();
-        if let Some(view) = self.coach.book().report() {
+        // One window at a time: the side question first (it decides how the file is
+        // drilled), then the import report.
+        if let Some(view) = self.coach.book().report()
+            && self.coach.style().side_question().is_none()
+        {
             import_report::report_window_ui(&ctx, view, commands);
         }
         crate::ui::explorer_game::explorer_game_ui(
@@ -615,7 +630,13 @@ impl TrainerApp {
         }
         if let Some(form) = &mut self.welcome {
             let current = self.coach.session().learner();
-            if welcome::welcome_ui(&ctx, form, current, commands).is_some() {
+            if let Some(closed) = welcome::welcome_ui(&ctx, form, current, commands) {
+                if closed == welcome::Closed::Start && form.drill == welcome::Drill::Repertoire {
+                    // The file chosen next is the repertoire; the side is taken then.
+                    self.dialogs
+                        .read_next_as(crate::workspace::FileMode::Repertoire);
+                    self.learner_after_open = (form.learner != current).then_some(form.learner);
+                }
                 self.welcome = None;
             }
         }
@@ -655,6 +676,20 @@ impl TrainerApp {
             self.window_title = title;
         }
     }
+}
+
+/// Whether `action` can be used now: as the coach says, but not a second file dialog,
+/// and, while the Repertoire tab shows its file (`repertoire_shown`), only the actions
+/// that act on what is shown (open, flip, quit): the hidden drill's are off, so that
+/// "Take back" or a key never changes a drill the learner cannot see.
+fn action_enabled(
+    coach: &Coach,
+    dialogs: &Dialogs,
+    repertoire_shown: bool,
+    action: Action,
+) -> bool {
+    let shown = !repertoire_shown || matches!(action, Action::Open | Action::Flip | Action::Quit);
+    shown && coach.is_enabled(action) && !(action == Action::Open && dialogs.is_choosing())
 }
 
 impl eframe::App for TrainerApp {

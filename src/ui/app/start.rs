@@ -33,7 +33,7 @@ impl TrainerApp {
             self.coach.show_review_progress(progress_file);
             self.left_tab = LeftTab::Progress;
         }
-        if tab == Some("play-on") {
+        if matches!(tab, Some("play-on" | "play-on-settings")) {
             self.coach.ctx.screenshot = true;
             self.coach.show_play_on();
         }
@@ -54,6 +54,10 @@ impl TrainerApp {
         tab: Option<&str>,
     ) {
         let shot = self.screenshot.is_some();
+        if shot && tab == Some("play-on-settings") {
+            let open = egui::Id::unique(crate::ui::play_on_panel::OPEN_SETTINGS);
+            ctx.data_mut(|d| d.insert_temp(open, true));
+        }
         if tab == Some("explorer") || tab == Some("explorer-game") {
             // The files are explorer indexes (NAME.explorer folders).
             for dir in files {

@@ -8,7 +8,7 @@
 #   line that also holds its folder's backticked path: "- `book/pgn/` `importer`: …";
 # - every top-level file src/name.rs other than lib.rs and main.rs appears as `name`
 #   on a line that also holds `src/`;
-# - every backticked path that ends with a slash (`book/pgn/`, `tests/common/`) exists
+# - every backticked path that ends with a slash (`book/pgn/`, `tests/all/common/`) exists
 #   under src/ or under the repository's root.
 set -euo pipefail
 cd "$(dirname "$0")/.."

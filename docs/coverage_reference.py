@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference numbers for `tests/coverage.rs` (exposure of a repertoire).
+"""Independent reference numbers for `tests/all/coverage.rs` (exposure of a repertoire).
 
 Written from docs/sampler.md and docs/coverage.md alone, with python-chess (PyPI `chess`,
 tested with 1.11.2); it shares no code with the Rust implementation:

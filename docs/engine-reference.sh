@@ -1,6 +1,6 @@
 #!/bin/sh
-# Stockfish's verdict on the positions the engine tests assert (tests/engine_search.rs,
-# tests/engine_uci.rs, tests/engine_client.rs). Needs Debian's `stockfish`
+# Stockfish's verdict on the positions the engine tests assert (tests/all/engine_search.rs,
+# tests/all/engine_uci.rs, tests/all/engine_client.rs). Needs Debian's `stockfish`
 # (apt-get install stockfish); the tests were written against Stockfish 15.1.
 #
 #   sh docs/engine-reference.sh

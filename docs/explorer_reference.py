@@ -11,7 +11,7 @@ base+inc estimated as base + 40 * inc: ultrabullet < 30 s, bullet < 180, blitz <
 rapid < 1500, classical; "-" or moves/days correspondence; else unknown) and a year
 (Date, else UTCDate).
 
-Prints a TSV for tests/explorer.rs:
+Prints a TSV for tests/all/explorer.rs:
 
     # set  filter  key(hex)  move(Polyglot notation, castling e1h1)  games  white  draws  black  rating_sum  rated  last_year
     sum    set  filter  pairs  games  white  draws  black  rating_sum

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference numbers for tests/review_schedule.rs, from py-fsrs (an independent FSRS-6
+"""Reference numbers for tests/all/review_schedule.rs, from py-fsrs (an independent FSRS-6
 implementation): `pip install fsrs` (checked with fsrs 6.3.2), then
 `python3 docs/fsrs_reference.py`.
 

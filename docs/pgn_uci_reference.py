@@ -1,7 +1,7 @@
 """Reads tests/fixtures/uci_moves.pgn with python-chess and prints, for every
 root-to-leaf path of every game, its moves in SAN and the FEN at its end.
 
-The numbers asserted in tests/book_pgn.rs
+The numbers asserted in tests/all/book_pgn.rs
 (`uci_and_long_algebraic_moves_read_as_python_chess_reads_them`) come from here.
 
     pip install chess==1.11.2

@@ -7,7 +7,7 @@ played and polyglot make-book's score (2 per win, 1 per draw or unknown result, 
 loss of the side that moved). Then:
 
   golden   prints the counts as a table: key (hex), move (Polyglot notation, castling
-           e1h1), games, score; sorted by key and move. tests/polyglot_make.rs compares
+           e1h1), games, score; sorted by key and move. tests/all/polyglot_make.rs compares
            the book hastings makes from the same files with it:
              python3 docs/polyglot_check.py golden --max-plies 12 \
                  tests/fixtures/twic1599_100k.pgn tests/fixtures/lichess_db_100k.pgn \
@@ -23,7 +23,7 @@ loss of the side that moved). Then:
 
   walk     follows every move of a book from the start position and counts the
            positions with entries reached, their entries and the illegal ones, and the
-           book's distinct keys (tests/polyglot.rs asserts these for the gnuchess book):
+           book's distinct keys (tests/all/polyglot.rs asserts these for the gnuchess book):
              python3 docs/polyglot_check.py walk assets/books/gnuchess.bin
 
 Exit status 0 when everything matches; the first mismatches are printed otherwise.

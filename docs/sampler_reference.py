@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference probabilities for `tests/sampler_stats.rs`.
+"""Independent reference probabilities for `tests/all/sampler_stats.rs`.
 
 Written from docs/sampler.md alone, in plain Python with no packages (a small legal
 move generator is included); it shares no code with the Rust implementation:
@@ -349,7 +349,7 @@ def main():
     show("§5 start, all off", graph, "", [0] * 5, w4, 0.0)
     show("§5 start, c4 on", graph, "", [0, 0, 1, 0, 0], w4, 0.0)
     show("§5 1.e4 e5 2.Nf3, gambit on", graph, "e4 e5 Nf3", [1, 0, 0, 0, 0], w4, 0.0)
-    # tests/sampler_stats.rs: exact_probabilities_match_an_independent_computation.
+    # tests/all/sampler_stats.rs: exact_probabilities_match_an_independent_computation.
     show("test", graph, "d4 Nf6 c4", [1, 1, 0, 1, 0], [0.3, 0.2, 0.4, 0.1, 0.5], 0.7, 0.25)
 
 

@@ -1,7 +1,7 @@
 //! The annotation lookup as it was before the graph kept an index of it: replay the
 //! lines through a move from their start up to the move, and take the annotation of
 //! the first line that says something there. Kept as the reference that the index is
-//! checked against (`tests/annotation_index.rs`) and measured against
+//! checked against (`tests/all/annotation_index.rs`) and measured against
 //! (`benches/book.rs`); `limit` is how many lines through the move are searched (the
 //! drill panel searched 200 per frame).
 

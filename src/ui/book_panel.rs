@@ -14,7 +14,8 @@ use crate::workspace::{Workspace, file_name};
 pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Command>) {
     let choice = workspace.choice();
     ui.heading("Book");
-    ui.horizontal(|ui| {
+    // Wraps at 800×600, where the two buttons are wider than the panel.
+    ui.horizontal_wrapped(|ui| {
         Action::Open.button_ui(ui, true, commands);
         if ui
             .button("Open a folder…")

@@ -1,4 +1,4 @@
-//! "Get games from the web" in the Book tab: a lichess study, or a lichess or
+//! "Get games online" in the Book tab: a lichess study, or a lichess or
 //! chess.com player's games, fetched as a job with a count of the games and Cancel;
 //! the file is kept in the data folder and asked how to read like a file opened.
 
@@ -22,7 +22,7 @@ pub struct FetchForm {
 /// Draws the form: what, the link or name, Fetch, and while it runs the games counted
 /// with Cancel.
 pub fn fetch_ui(ui: &mut Ui, form: &mut FetchForm, job: &FetchJob, commands: &mut Vec<Command>) {
-    egui::CollapsingHeader::new("Get games from the web…")
+    egui::CollapsingHeader::new("Get games online…")
         .default_open(false)
         .show(ui, |ui| {
             ui.label(

@@ -1,4 +1,4 @@
-//! "Get games from the web" in the Book tab: `hastings fetch` as a job with progress
+//! "Get games online" in the Book tab: `hastings fetch` as a job with progress
 //! and Cancel. What is fetched is kept in the data folder's `fetched/` folder, one file
 //! per study or player (a player's games fetched again add only the new ones; a study
 //! replaces its file), then asked how to read like a file opened.

@@ -79,7 +79,7 @@ pub struct TrainerApp {
     pub(super) dialogs: Dialogs,
     /// "Make a book…"'s fields.
     pub(super) make_book: MakeBookForm,
-    /// The Book tab's "Get games from the web" form.
+    /// The Book tab's "Get games online" form.
     pub(super) fetch: FetchForm,
     window_title: String,
     pub(super) screenshot: Option<ScreenshotPlan>,

@@ -1,0 +1,161 @@
+//! "Get games online…" in the Book tab (issue 42, item 3): a lichess study or a
+//! player's games fetched as a job, kept in the data folder's `fetched` folder, then
+//! asked how to read like a file opened. Against a server on the loopback address that
+//! answers as the sites' docs say (tests/fetch_server), through the real widgets and
+//! through the coach without a window.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+use std::fs;
+use std::time::{Duration, Instant};
+
+use eframe::egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use hastings::coach::book::fetch::{FetchCommand, FetchKind};
+use hastings::coach::settings::Settings;
+use hastings::coach::{Coach, Command, Notice};
+use hastings::ui::TrainerApp;
+use hastings::workspace::fetch::Sites;
+
+use crate::common;
+use crate::fetch_server;
+
+use fetch_server::{Reply, Server, fixture, games_of, temp_dir};
+
+fn settings() -> Settings {
+    Settings {
+        seed: "7".to_owned(),
+        reply_delay_ms: 0,
+        ..Settings::default()
+    }
+}
+
+fn study_server() -> Server {
+    let study = fixture("study_chapters.pgn");
+    Server::start(move |got, _| {
+        if got.path == "/api/study/Fr3nch01.pgn" {
+            Reply::pgn(study.clone())
+        } else {
+            Reply::status(404, "text/plain", "Not Found")
+        }
+    })
+}
+
+#[test]
+fn a_study_fetched_in_the_window_is_kept_and_asked_how_to_read() {
+    let server = study_server();
+    let dir = temp_dir("ui-fetch");
+    let app =
+        TrainerApp::with_progress_file(common::eco(), settings(), Some(dir.join("progress.ron")));
+    let mut h = Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
+    h.run();
+    h.state_mut()
+        .coach_mut()
+        .apply(Command::Fetch(FetchCommand::Sites(Sites::resolve(
+            Some(&server.url),
+            None,
+        ))));
+    h.get_by_label("Book").click();
+    h.run();
+    h.get_by_label_contains("Get games online").click();
+    h.run();
+
+    // Not a study: said under the field, nothing asked of the site.
+    let field = h.get_by_label("The study's link");
+    field.focus();
+    field.type_text("not a study");
+    h.run();
+    h.get_by_label("Fetch").click();
+    h.run();
+    h.get_by_label_contains("is not a lichess study");
+    assert!(server.got().is_empty());
+
+    // Select the text and type the study's link over it.
+    h.get_by_label("The study's link").focus();
+    h.run();
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::A);
+    h.run();
+    let field = h.get_by_label("The study's link");
+    field.type_text("https://lichess.org/study/Fr3nch01/Ch4pt02b");
+    h.run();
+    h.get_by_label("Fetch").click();
+    common::wait_until(&mut h, "the fetch", |app| {
+        app.coach().book().fetch().outcome().is_some()
+    });
+    h.run();
+
+    let kept = dir.join("fetched").join("lichess-study-fr3nch01.pgn");
+    let text = fs::read_to_string(&kept).unwrap();
+    assert_eq!(
+        games_of(&text).len(),
+        games_of(&fixture("study_chapters.pgn")).len()
+    );
+    let outcome = h
+        .state()
+        .coach()
+        .book()
+        .fetch()
+        .outcome()
+        .unwrap()
+        .to_owned();
+    assert!(outcome.contains(&kept.display().to_string()), "{outcome}");
+    // The same question as for a file opened: how to read it.
+    h.get_by_label("My repertoire");
+    h.get_by_label("Import");
+}
+
+#[test]
+fn a_players_games_fetched_by_the_coach_add_only_the_new_ones() {
+    let games = fixture("lichess_db_100k.pgn");
+    let all = games_of(&games);
+    let first: String = all[..3].concat();
+    let answers = std::sync::Mutex::new(vec![games.clone(), first]);
+    let server = Server::start(move |got, _| {
+        assert_eq!(got.path, "/api/games/user/alice");
+        Reply::pgn(answers.lock().unwrap().pop().unwrap())
+    });
+    let dir = temp_dir("coach-fetch");
+    let mut coach = Coach::new(common::eco(), settings(), Some(dir.join("progress.ron")));
+    coach.finish_loading();
+    coach.apply(Command::Fetch(FetchCommand::Sites(Sites::resolve(
+        Some(&server.url),
+        None,
+    ))));
+    let kind = FetchKind::LichessGames;
+    let fetch_once = |coach: &mut Coach| {
+        coach.apply(Command::Fetch(FetchCommand::Start(
+            kind.request(" alice ").unwrap(),
+        )));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while coach.book().fetch().progress().is_some() {
+            assert!(Instant::now() < deadline, "the fetch never ended");
+            std::thread::sleep(Duration::from_millis(10));
+            common::coach_frame(coach);
+        }
+        coach.book().fetch().outcome().unwrap().to_owned()
+    };
+    let outcome = fetch_once(&mut coach);
+    assert!(outcome.starts_with("3 new games"), "{outcome}");
+    let asked: Vec<Notice> = coach.take_notices();
+    assert!(
+        asked.iter().any(
+            |n| matches!(n, Notice::AskHowToRead(p) if p[0].ends_with("fetched/lichess-alice.pgn"))
+        ),
+        "{asked:?}"
+    );
+    let outcome = fetch_once(&mut coach);
+    assert!(
+        outcome.contains(" new games (3 you had already left out)"),
+        "{outcome}"
+    );
+    let kept = fs::read_to_string(dir.join("fetched").join("lichess-alice.pgn")).unwrap();
+    assert_eq!(
+        games_of(&kept),
+        all,
+        "the three kept, then the new ones in order"
+    );
+}

@@ -96,36 +96,38 @@ for dir in src/coach/*/; do
     status=1
   fi
 done
-# No import cycle of files inside src/coach/: each file names other files of the coach
-# (`crate::coach::x::y`, `super::x`, `self::x` in a mod.rs); the edges must sort
-# (tsort finds no loop). A name resolves to the file that holds it: `x/y.rs`, else
+# No import cycle of files inside src/coach/ or src/ui/: each file names other files of
+# its layer (`crate::coach::x::y`, `super::x`, `self::x` in a mod.rs); the edges must
+# sort (tsort finds no loop). A name resolves to the file that holds it: `x/y.rs`, else
 # `x/mod.rs`, else `x.rs`, else the folder's mod.rs (an item defined there).
-coach_file() { # $1: folder (src/coach or src/coach/x), $2: name, $3: next name
+layer_file() { # $1: folder (src/coach or src/coach/x), $2: name, $3: next name
   local d=$1 a=$2 b=$3
   if [ -n "$b" ] && [ -f "$d/$a/$b.rs" ]; then echo "$d/$a/$b.rs"
   elif [ -f "$d/$a/mod.rs" ]; then echo "$d/$a/mod.rs"
   elif [ -f "$d/$a.rs" ]; then echo "$d/$a.rs"
   else echo "$d/mod.rs"; fi
 }
-edges=$(for f in $(find src/coach -name '*.rs' | sort); do
-  dir=$(dirname "$f")
-  sed -E 's|//.*$||' "$f" | grep -oE '(crate::coach|super|self)(::[a-z_]+){1,2}' | sort -u |
-  while IFS= read -r path; do
-    IFS=: read -r head _ a _ b <<<"$path"
-    case "$head" in
-      crate) IFS=: read -r _ _ _ _ a _ b <<<"$path"; base=src/coach ;;
-      super) [ "$(basename "$f")" = mod.rs ] && base=$(dirname "$dir") || base=$dir ;;
-      self) [ "$(basename "$f")" = mod.rs ] || continue; base=$dir ;;
-    esac
-    [ "$base" = src ] && continue
-    target=$(coach_file "$base" "$a" "$b")
-    [ "$target" != "$f" ] && echo "$f $target"
-  done
-done)
-if ! echo "$edges" | tsort >/dev/null 2>/tmp/coach-tsort.$$; then
-  echo "layering: an import cycle among the files of src/coach/:"
-  grep -v 'input contains a loop' /tmp/coach-tsort.$$ | sed 's/^tsort: /  /'
-  status=1
-fi
-rm -f /tmp/coach-tsort.$$
+for layer in coach ui; do
+  edges=$(for f in $(find src/$layer -name '*.rs' | sort); do
+    dir=$(dirname "$f")
+    sed -E 's|//.*$||' "$f" | grep -oE "(crate::$layer|super|self)(::[a-z_]+){1,2}" | sort -u |
+    while IFS= read -r path; do
+      IFS=: read -r head _ a _ b <<<"$path"
+      case "$head" in
+        crate) IFS=: read -r _ _ _ _ a _ b <<<"$path"; base=src/$layer ;;
+        super) [ "$(basename "$f")" = mod.rs ] && base=$(dirname "$dir") || base=$dir ;;
+        self) [ "$(basename "$f")" = mod.rs ] || continue; base=$dir ;;
+      esac
+      [ "$base" = src ] && continue
+      target=$(layer_file "$base" "$a" "$b")
+      [ "$target" != "$f" ] && echo "$f $target"
+    done
+  done)
+  if ! echo "$edges" | tsort >/dev/null 2>/tmp/layer-tsort.$$; then
+    echo "layering: an import cycle among the files of src/$layer/:"
+    grep -v 'input contains a loop' /tmp/layer-tsort.$$ | sed 's/^tsort: /  /'
+    status=1
+  fi
+  rm -f /tmp/layer-tsort.$$
+done
 exit $status

@@ -1,4 +1,4 @@
-//! Painting the board of [`super::board::board_ui`]: the squares in the theme's colours,
+//! Painting the board of `board::board_ui`: the squares in the theme's colours,
 //! the highlights, the coordinates (inside the edge squares, in a margin outside, or
 //! none), the pieces of the chosen set, the move targets, the arrows and the dragged
 //! piece.
@@ -7,11 +7,12 @@ use eframe::egui;
 use egui::{Align2, Color32, FontId, Id, Order, Pos2, Rect, Shape, Stroke, Ui, Vec2, vec2};
 use shakmaty::{File, Piece, Position, Rank, Square};
 
-use super::board::{Arrow, BoardState, BoardView, Orientation, landing_square};
-use super::board::{rect_from_square, square_from_pos};
 use super::board_theme::{BoardColors, board_colors};
+use super::board_view::{Arrow, BoardState, BoardView, landing_square};
+use super::board_view::{rect_from_square, square_from_pos};
 use super::pieces;
 use crate::coach::board_look::{BoardLook, Coordinates, PieceSet};
+use crate::coach::settings::Orientation;
 
 /// Where and how a board is painted.
 #[derive(Debug, Clone, Copy)]

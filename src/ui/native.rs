@@ -5,42 +5,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use eframe::egui;
-use thiserror::Error;
-
+pub use super::error::UiError;
 use super::screenshot::ScreenshotPlan;
 use super::timings::Timings;
-use crate::book::{BookError, PositionGraph};
+use crate::book::PositionGraph;
 use crate::coach::board_look::BoardLook;
-use crate::coach::moves::{BookMovesError, book_moves};
+use crate::coach::moves::book_moves;
 use crate::trainer::progress::Progress;
 use crate::workspace::data_dir::{ClaimedFolder, claim, data_dir};
-use crate::workspace::store::{self, StoreError};
-
-/// What can stop the window from running.
-#[derive(Debug, Error)]
-pub enum UiError {
-    /// The embedded book failed to load (a bug in the shipped data).
-    #[error(transparent)]
-    Book(#[from] BookError),
-    /// A move of `--moves` cannot be read or played, or leaves the book.
-    #[error("--moves: {0}")]
-    Moves(#[from] BookMovesError),
-    /// `--reset-progress` could not write the empty progress file.
-    #[error("cannot reset the progress: {0}")]
-    ResetProgress(#[from] StoreError),
-    /// The window could not be opened or crashed.
-    #[error("the window failed: {0}")]
-    Window(String),
-    /// The screenshot could not be taken or written.
-    #[error("screenshot {path}: {reason}")]
-    Screenshot {
-        /// Where it was to be written.
-        path: PathBuf,
-        /// What went wrong.
-        reason: String,
-    },
-}
+use crate::workspace::store;
+use eframe::egui;
 
 /// How to start the window.
 #[derive(Debug, Clone, Default)]

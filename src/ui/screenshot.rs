@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 
-use super::native::UiError;
+use super::error::UiError;
 
 /// Screenshot mode: wait for the exploration, draw a few frames, grab one, write it, quit.
 pub(super) struct ScreenshotPlan {

@@ -78,8 +78,18 @@ fn play(harness: &mut Harness<'static, TrainerApp>, mv: Move) {
     harness.run();
 }
 
+/// Opens the Book tab once the file read as "My repertoire" is the book alone: ECO was
+/// unticked when it was read (issue 40).
 fn untick_eco(harness: &mut Harness<'static, TrainerApp>) {
     open_tab(harness, "Book");
+    harness.state_mut().coach_mut().finish_loading();
+    harness.run();
+    assert!(!harness.state().coach().workspace().choice().eco);
+    assert!(harness.state().coach().is_repertoire());
+}
+
+/// Ticks or unticks ECO in the Book tab and waits for the new book.
+fn click_eco(harness: &mut Harness<'static, TrainerApp>) {
     harness.get_by_label("ECO (built in, 3,807 lines)").click();
     harness.step();
     harness.state_mut().coach_mut().finish_loading();
@@ -314,7 +324,7 @@ fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_
 }
 
 #[test]
-fn unticking_eco_changes_the_candidates() {
+fn ticking_eco_changes_the_candidates() {
     let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     // The chart shows the learner's own candidates here (it hides them by default).
     harness.state_mut().coach_mut().settings_mut().hide_answer = false;
@@ -326,17 +336,17 @@ fn unticking_eco_changes_the_candidates() {
     );
     harness.get_by_label("Close").click();
     harness.run();
+    // Read as "My repertoire", the file is the book alone.
+    untick_eco(&mut harness);
+    assert_eq!(chart_sans(&mut harness), vec!["e4".to_owned()]);
+    // Ticking ECO brings its moves in; unticking it takes them out again.
+    click_eco(&mut harness);
     let with_eco = chart_sans(&mut harness);
     assert!(with_eco.len() > 10, "{with_eco:?}");
     assert!(with_eco.contains(&"d4".to_owned()) && with_eco.contains(&"e4".to_owned()));
-    untick_eco(&mut harness);
+    open_tab(&mut harness, "Book");
+    click_eco(&mut harness);
     assert_eq!(chart_sans(&mut harness), vec!["e4".to_owned()]);
-    // Ticking it again brings the other moves back.
-    harness.get_by_label("ECO (built in, 3,807 lines)").click();
-    harness.step();
-    harness.state_mut().coach_mut().finish_loading();
-    harness.run();
-    assert_eq!(chart_sans(&mut harness), with_eco);
 }
 
 /// eframe's storage in memory, as the window's file storage holds it.

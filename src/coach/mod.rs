@@ -440,6 +440,11 @@ impl Coach {
         drill::commands::is_enabled(action, &self.ctx, self.play_on.game())
     }
 
+    /// Why the book is empty, if it is: no source ticked, or a filter leaving no line.
+    pub fn empty_book(&self) -> Option<book::empty::EmptyBook> {
+        book::empty::empty_book(&self.ctx)
+    }
+
     /// The board the window shows, as the features that follow it read it.
     fn board_shown(&self) -> BoardShown {
         let playing_on = self.play_on.game().map(|run| run.game().position().clone());

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub mod empty;
 pub(crate) mod paste;
 pub mod report;
 
@@ -67,6 +68,9 @@ pub enum BookCommand {
 pub struct BookState {
     /// The import report shown, if any.
     pub(crate) report: Option<ReportView>,
+    /// Files the learner chose to read as "My repertoire", not read yet: once read, the
+    /// book is the repertoire alone (a file read again after a save is not among them).
+    alone: Vec<PathBuf>,
 }
 
 impl BookState {
@@ -87,6 +91,9 @@ impl BookState {
             }
             BookCommand::Import(paths, mode) => {
                 ctx.notify(Notice::CloseHowToRead);
+                if mode == FileMode::Repertoire {
+                    self.alone.extend(paths.iter().cloned());
+                }
                 ctx.workspace.open(paths, mode);
             }
             BookCommand::CancelOpen => ctx.notify(Notice::CloseHowToRead),
@@ -177,6 +184,10 @@ impl BookState {
                 remembered,
             } => {
                 ctx.send(Event::FileImported(path.clone()));
+                if !remembered && self.alone.contains(&path) {
+                    self.alone.retain(|p| *p != path);
+                    drill_repertoire_alone(ctx);
+                }
                 if !remembered || !report.issues.is_empty() {
                     self.report = Some(ReportView::of_report(path, report));
                 }
@@ -186,12 +197,14 @@ impl BookState {
                 error,
                 remembered,
             } => {
+                self.alone.retain(|p| *p != path);
                 // A remembered file's failure is a warning of the workspace's.
                 if !remembered {
                     self.report = Some(ReportView::of_error(path, &error));
                 }
             }
             WorkspaceEvent::Cancelled { path } => {
+                self.alone.retain(|p| *p != path);
                 ctx.message = Some(format!(
                     "Loading {} was cancelled.",
                     crate::workspace::file_name(&path)
@@ -208,6 +221,22 @@ impl BookState {
         ctx.settings.book = ctx.workspace.choice().clone();
     }
 }
+
+/// A file the learner chose to read as "My repertoire" was read: the book becomes the
+/// repertoire alone, and ECO the theory it is compared with. ECO stays a source the
+/// learner can tick again in the Book tab.
+fn drill_repertoire_alone(ctx: &mut Context) {
+    if !ctx.workspace.choice().eco {
+        return;
+    }
+    let mut choice = ctx.workspace.choice().clone();
+    choice.eco = false;
+    ctx.workspace.set_choice(choice);
+}
+
+/// The drill panel's line in repertoire mode: what is drilled and what ECO is for.
+pub const REPERTOIRE_ALONE: &str = "Drilling only your repertoire: ECO is the theory it is compared with (tick it in the \
+     Book tab to drill it too).";
 
 /// Drills on a new book; the features that depend on the book are told
 /// ([`Event::NewBook`]).

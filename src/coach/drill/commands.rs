@@ -36,13 +36,11 @@ pub(crate) fn is_enabled(action: Action, ctx: &Context, playing_on: Option<&Play
             _ => false,
         };
     }
-    // With no line in the book, there is no next line and nothing to play on from.
-    let empty = crate::coach::book::empty::empty_book(ctx).is_some();
     match action {
         Action::NewLine | Action::Flip | Action::Explore | Action::Quit => true,
         Action::Open => true,
         Action::NewLineFromHere => !matches!(phase, Phase::OutOfBook { .. }),
-        Action::NextLine => !empty && matches!(phase, Phase::EndOfLine { .. }),
+        Action::NextLine => matches!(phase, Phase::EndOfLine { .. }),
         Action::TryAgain => matches!(phase, Phase::OutOfBook { .. }),
         Action::ShowMe => {
             !viewing && matches!(phase, Phase::OutOfBook { .. } | Phase::LearnerToMove)
@@ -55,7 +53,7 @@ pub(crate) fn is_enabled(action: Action, ctx: &Context, playing_on: Option<&Play
         }
         Action::ContinueFromHere | Action::StepForward | Action::ToCurrent => viewing,
         Action::StepBack | Action::ToStart => shown_ply(ctx) > 0,
-        Action::PlayOn => !empty && !matches!(phase, Phase::OutOfBook { .. }),
+        Action::PlayOn => !matches!(phase, Phase::OutOfBook { .. }),
     }
 }
 

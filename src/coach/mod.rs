@@ -437,7 +437,15 @@ impl Coach {
 
     /// Whether `action` can be used now (its button is enabled, its shortcut works).
     pub fn is_enabled(&self, action: Action) -> bool {
+        // With no line in the book there is no next line and nothing to play on from.
+        let needs_lines = matches!(action, Action::NextLine | Action::PlayOn);
         drill::commands::is_enabled(action, &self.ctx, self.play_on.game())
+            && !(needs_lines && self.empty_book().is_some())
+    }
+
+    /// Why the book is empty, if it is: no source ticked, or a filter leaving no line.
+    pub fn empty_book(&self) -> Option<book::empty::EmptyBook> {
+        book::empty::empty_book(&self.ctx)
     }
 
     /// The board the window shows, as the features that follow it read it.

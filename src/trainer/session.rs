@@ -269,7 +269,7 @@ impl Session {
         if ply >= self.moves.len() {
             return self.dist.clone();
         }
-        let d = self.source().distribution(
+        let d = self.source_at(&self.positions[ply]).distribution(
             &self.positions[ply],
             &self.style,
             self.s_prev_at(ply),
@@ -281,14 +281,13 @@ impl Session {
     /// Recomputes `s_prev` along the game and the current distribution (after a change
     /// of style or graph).
     fn recompute(&mut self) {
-        let source = self.source();
         let shares: Vec<f64> = self
             .moves
             .iter()
             .zip(&self.positions)
             .map(|(m, pos)| match m.kind {
                 CandidateKind::Predicted => self.predicted_share(pos, m.mv).unwrap_or(1.0),
-                _ => source.move_share(pos, m.mv, &self.style),
+                _ => self.source_at(pos).move_share(pos, m.mv, &self.style),
             })
             .collect();
         self.s_prevs.truncate(1);
@@ -427,7 +426,8 @@ impl Session {
         self.dist = self.compute_distribution();
         self.phase = if self.dist.is_empty() {
             Phase::EndOfLine {
-                title: self.opening_title(),
+                // The name the heading shows, so that the two agree.
+                title: self.heading(),
                 plies: self.moves.len(),
                 mistakes: self.mistakes_in_line,
             }
@@ -533,7 +533,10 @@ impl Session {
             _ => CandidateKind::Transposition,
         };
         let share = candidate.map_or_else(
-            || self.source().move_share(&before_pos, mv, &self.style),
+            || {
+                self.source_at(&before_pos)
+                    .move_share(&before_pos, mv, &self.style)
+            },
             |c| c.share,
         );
         self.positions.push(next);

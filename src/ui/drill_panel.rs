@@ -14,6 +14,8 @@ use super::command::{Action, ActionUi, Command};
 use crate::book::MoveAnnotation;
 use crate::book::annotation::{annotation_text, move_annotation};
 use crate::coach::Coach;
+use crate::coach::book::REPERTOIRE_ALONE;
+use crate::coach::book::empty::{EmptyBook, without_filter};
 use crate::coach::format::{moves_count, numbered, short_line_names};
 use crate::sampler::CandidateKind;
 use crate::trainer::{BookMove, Phase, Session};
@@ -39,6 +41,9 @@ pub(super) fn drill_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Comm
             )
             .wrap(),
         );
+    }
+    if coach.is_repertoire() {
+        ui.add(egui::Label::new(RichText::new(REPERTOIRE_ALONE).small().weak()).wrap());
     }
     ui.separator();
     feedback_ui(ui, coach, commands);
@@ -160,6 +165,9 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
                 ui.add(egui::Label::new(RichText::new(sentence).weak()).wrap());
             }
         }
+        Phase::EndOfLine { .. } if coach.empty_book().is_some() => {
+            empty_book_ui(ui, coach, commands);
+        }
         Phase::EndOfLine {
             title,
             plies,
@@ -197,6 +205,37 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
     if let Some(message) = &coach.ctx.message {
         ui.add(egui::Label::new(message.as_str()).wrap());
     }
+}
+
+/// An empty book: why, with "Clear the filter" when a filter empties it; Next line and
+/// Play on are there but disabled, their hover text saying why.
+fn empty_book_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
+    let Some(empty) = coach.empty_book() else {
+        return;
+    };
+    ui.add(
+        egui::Label::new(
+            RichText::new(empty.sentence())
+                .strong()
+                .color(ui.visuals().warn_fg_color),
+        )
+        .wrap(),
+    );
+    ui.horizontal_wrapped(|ui| {
+        if matches!(empty, EmptyBook::Filtered { .. })
+            && ui
+                .button("Clear the filter")
+                .on_hover_text("Drill every line of the sources ticked in the Book tab")
+                .clicked()
+        {
+            let choice = without_filter(coach.workspace().choice());
+            commands.push(Command::SetBook(choice));
+        }
+        for action in [Action::NextLine, Action::PlayOn] {
+            ui.add_enabled(false, egui::Button::new(action.text()))
+                .on_disabled_hover_text(empty.why_disabled());
+        }
+    });
 }
 
 /// The book moves after a wrong move: SAN, P and the line each leads to (its variation

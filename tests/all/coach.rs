@@ -348,32 +348,35 @@ fn most_often_missed_positions_are_boards_with_the_path_or_marked_outside_the_bo
 }
 
 #[test]
-fn a_repertoire_line_is_named_by_its_tags_or_by_eco_before_its_end() {
-    // The Italian, with [ECO "C50"] and [Opening "Italian Game"]: named from its first
-    // moves on, not only where its lines end.
-    let mut coach = coach_in(None);
-    load_repertoire(&mut coach, fixture("repertoire.pgn"));
-    assert_eq!(coach.session().heading(), None);
-    coach.apply(Command::Action(Action::ShowMe));
-    frame(&mut coach);
-    frame(&mut coach);
-    assert_eq!(coach.session().moves().len(), 2, "1.e4 and a reply");
-    assert_eq!(
-        coach.session().heading().as_deref(),
-        Some("C50 Italian Game")
-    );
-
-    // Without such tags, ECO names the position.
-    let mut coach = coach_in(None);
-    load_repertoire(&mut coach, fixture("compare_white.pgn"));
-    coach.apply(Command::Action(Action::ShowMe));
-    frame(&mut coach);
-    frame(&mut coach);
-    let moves: Vec<_> = coach.session().moves().iter().map(|m| m.mv).collect();
-    assert_eq!(moves.len(), 2);
-    let eco_name = hastings::trainer::coverage::describe(&moves, &[common::eco_graph()]).name;
-    assert!(eco_name.is_some());
-    assert_eq!(coach.session().heading(), eco_name);
+fn a_repertoire_position_is_named_by_eco_for_the_position_reached() {
+    // The Italian has [ECO "C50"] and [Opening "Italian Game"]: those tags name where its
+    // lines end, not 1.e4 e5, which the heading named ahead of time (issue 40: a spoiler).
+    for file in ["repertoire.pgn", "compare_white.pgn"] {
+        let mut coach = coach_in(None);
+        load_repertoire(&mut coach, fixture(file));
+        assert_eq!(coach.session().heading(), None);
+        coach.apply(Command::Action(Action::ShowMe));
+        frame(&mut coach);
+        frame(&mut coach);
+        let moves: Vec<_> = coach.session().moves().iter().map(|m| m.mv).collect();
+        assert_eq!(moves.len(), 2, "{file}: 1.e4 and a reply");
+        let eco_name = hastings::trainer::coverage::describe(&moves, &[common::eco_graph()]).name;
+        assert!(eco_name.is_some(), "{file}");
+        assert_eq!(coach.session().heading(), eco_name, "{file}");
+        // At the end of the line, "End of line" names what the heading names.
+        for _ in 0..60 {
+            if matches!(coach.session().phase(), Phase::EndOfLine { .. }) {
+                break;
+            }
+            coach.apply(Command::Action(Action::ShowMe));
+            frame(&mut coach);
+        }
+        let Phase::EndOfLine { title, .. } = coach.session().phase().clone() else {
+            panic!("{file}: the line did not end");
+        };
+        assert!(title.is_some(), "{file}");
+        assert_eq!(title, coach.session().heading(), "{file}");
+    }
 }
 
 #[test]
@@ -462,13 +465,18 @@ fn the_session_counters_survive_a_change_of_book() {
     assert!(coach.book_generation() > generation, "a new book");
     assert_eq!(counters(&coach), (2, 1), "after opening a file");
 
-    // Another book choice: the repertoire alone.
-    let mut choice = coach.workspace().choice().clone();
-    choice.eco = false;
-    coach.apply(Command::SetBook(choice));
-    coach.finish_loading();
-    frame(&mut coach);
+    // Read as "My repertoire", the file is the book alone (issue 40).
     assert!(coach.is_repertoire());
+    // Another book choice: ECO again, then the repertoire alone.
+    for eco in [true, false] {
+        let mut choice = coach.workspace().choice().clone();
+        choice.eco = eco;
+        coach.apply(Command::SetBook(choice));
+        coach.finish_loading();
+        frame(&mut coach);
+        assert_eq!(coach.is_repertoire(), !eco);
+        assert_eq!(counters(&coach), (2, 1), "after another book choice");
+    }
     assert_eq!(counters(&coach), (2, 1), "after another book choice");
     coach.apply(Command::SetDrillMode(DrillMode::Free));
     assert_eq!(counters(&coach), (2, 1), "after leaving review mode");

@@ -114,7 +114,8 @@ fn a_repertoire_for_black_makes_the_learner_play_black() {
     assert_eq!(c.settings().learner, Side::Black);
     let told = c.message().unwrap();
     assert!(
-        told.ends_with("lines. Your repertoire is for Black: you play Black."),
+        // Read as "My repertoire", the file is the book alone (issue 40).
+        told.ends_with("lines (your repertoire). Your repertoire is for Black: you play Black."),
         "{told}"
     );
     load(&mut c, &path);

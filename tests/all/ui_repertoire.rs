@@ -78,8 +78,18 @@ fn play(harness: &mut Harness<'static, TrainerApp>, mv: Move) {
     harness.run();
 }
 
+/// Opens the Book tab once the file read as "My repertoire" is the book alone: ECO was
+/// unticked when it was read (issue 40).
 fn untick_eco(harness: &mut Harness<'static, TrainerApp>) {
     open_tab(harness, "Book");
+    harness.state_mut().coach_mut().finish_loading();
+    harness.run();
+    assert!(!harness.state().coach().workspace().choice().eco);
+    assert!(harness.state().coach().is_repertoire());
+}
+
+/// Ticks or unticks ECO in the Book tab and waits for the new book.
+fn click_eco(harness: &mut Harness<'static, TrainerApp>) {
     harness.get_by_label("ECO (built in, 3,807 lines)").click();
     harness.step();
     harness.state_mut().coach_mut().finish_loading();
@@ -114,7 +124,8 @@ fn loading_a_repertoire_through_the_open_dialog_adds_its_lines_and_the_drill_fol
         "My repertoire",
     );
 
-    // The summary says what was added; ECO and the repertoire make one book.
+    // The summary says what was added; read as "My repertoire", the file is the book
+    // alone, ECO the theory it is compared with (issue 40).
     harness.get_by_label("Import report: repertoire.pgn");
     let summary = format!(
         "2 games read, 2 imported as repertoire: {} lines, {} positions; 0 issues",
@@ -124,21 +135,16 @@ fn loading_a_repertoire_through_the_open_dialog_adds_its_lines_and_the_drill_fol
     harness.get_by_label(&summary);
     let app = harness.state().coach();
     assert_eq!(app.workspace().files().len(), 1);
-    assert_eq!(
-        app.graph().stats().lines,
-        3807 + own.stats().lines,
-        "the repertoire's lines join ECO's"
-    );
-    assert!(!app.is_repertoire(), "ECO is still ticked");
-    // Counts are written with separators, as everywhere in the window.
+    assert!(!app.workspace().choice().eco, "ECO is unticked");
+    assert!(app.is_repertoire());
     harness.get_by_label(&format!(
-        "The book now has 3,{:03} lines.",
-        807 + own.stats().lines
+        "The book now has {} lines (your repertoire).",
+        own.stats().lines
     ));
     harness.get_by_label("Close").click();
     harness.run();
 
-    // With ECO unticked the drill follows the repertoire, and its comments are shown.
+    // The drill follows the repertoire, and its comments are shown.
     untick_eco(&mut harness);
     assert!(harness.state().coach().is_repertoire());
     assert_eq!(
@@ -314,7 +320,7 @@ fn in_repertoire_mode_a_move_only_eco_knows_is_a_mistake_and_the_computer_never_
 }
 
 #[test]
-fn unticking_eco_changes_the_candidates() {
+fn ticking_eco_changes_the_candidates() {
     let mut harness = harness_for(TrainerApp::new(eco(), settings(Side::White)));
     // The chart shows the learner's own candidates here (it hides them by default).
     harness.state_mut().coach_mut().settings_mut().hide_answer = false;
@@ -326,17 +332,16 @@ fn unticking_eco_changes_the_candidates() {
     );
     harness.get_by_label("Close").click();
     harness.run();
+    // Read as "My repertoire", the file is the book alone.
+    untick_eco(&mut harness);
+    assert_eq!(chart_sans(&mut harness), vec!["e4".to_owned()]);
+    // Ticking ECO brings its moves in; unticking it takes them out again.
+    click_eco(&mut harness);
     let with_eco = chart_sans(&mut harness);
     assert!(with_eco.len() > 10, "{with_eco:?}");
     assert!(with_eco.contains(&"d4".to_owned()) && with_eco.contains(&"e4".to_owned()));
-    untick_eco(&mut harness);
+    click_eco(&mut harness);
     assert_eq!(chart_sans(&mut harness), vec!["e4".to_owned()]);
-    // Ticking it again brings the other moves back.
-    harness.get_by_label("ECO (built in, 3,807 lines)").click();
-    harness.step();
-    harness.state_mut().coach_mut().finish_loading();
-    harness.run();
-    assert_eq!(chart_sans(&mut harness), with_eco);
 }
 
 /// eframe's storage in memory, as the window's file storage holds it.

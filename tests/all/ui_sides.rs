@@ -87,9 +87,8 @@ fn the_chapter_picker_ticks_chapters_and_drills_one_alone() {
     );
     h.get_by_label("Book").click();
     h.run();
-    // ECO off: the repertoire alone.
-    h.get_by_label_contains("ECO (built in").click();
-    h.run();
+    // Read as "My repertoire": ECO is off, the repertoire alone.
+    assert!(!h.state().coach().workspace().choice().eco);
     h.state_mut().coach_mut().finish_loading();
     h.run();
     assert_eq!(

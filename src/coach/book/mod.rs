@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub mod empty;
 pub mod fetch;
 pub(crate) mod paste;
 pub mod report;
@@ -74,12 +75,16 @@ pub struct BookState {
     pub(crate) report: Option<ReportView>,
     /// Games or a study being fetched from the web, and the last fetch's outcome.
     pub(crate) fetch: fetch::FetchJob,
+    /// Files the learner chose to read as "My repertoire", not read yet: once read, the
+    /// book is the repertoire alone (a file read again after a save is not among them).
+    alone: Vec<PathBuf>,
 }
 
 impl std::fmt::Debug for BookState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BookState")
             .field("report", &self.report)
+            .field("alone", &self.alone)
             .finish_non_exhaustive()
     }
 }
@@ -107,6 +112,9 @@ impl BookState {
             }
             BookCommand::Import(paths, mode) => {
                 ctx.notify(Notice::CloseHowToRead);
+                if mode == FileMode::Repertoire {
+                    self.alone.extend(paths.iter().cloned());
+                }
                 ctx.workspace.open(paths, mode);
             }
             BookCommand::CancelOpen => ctx.notify(Notice::CloseHowToRead),
@@ -219,6 +227,10 @@ impl BookState {
                 remembered,
             } => {
                 ctx.send(Event::FileImported(path.clone()));
+                if !remembered && self.alone.contains(&path) {
+                    self.alone.retain(|p| *p != path);
+                    drill_repertoire_alone(ctx);
+                }
                 if !remembered || !report.issues.is_empty() {
                     self.report = Some(ReportView::of_report(path, report));
                 }
@@ -228,12 +240,14 @@ impl BookState {
                 error,
                 remembered,
             } => {
+                self.alone.retain(|p| *p != path);
                 // A remembered file's failure is a warning of the workspace's.
                 if !remembered {
                     self.report = Some(ReportView::of_error(path, &error));
                 }
             }
             WorkspaceEvent::Cancelled { path } => {
+                self.alone.retain(|p| *p != path);
                 ctx.message = Some(format!(
                     "Loading {} was cancelled.",
                     crate::workspace::file_name(&path)
@@ -250,6 +264,22 @@ impl BookState {
         ctx.settings.book = ctx.workspace.choice().clone();
     }
 }
+
+/// A file the learner chose to read as "My repertoire" was read: the book becomes the
+/// repertoire alone, and ECO the theory it is compared with. ECO stays a source the
+/// learner can tick again in the Book tab.
+fn drill_repertoire_alone(ctx: &mut Context) {
+    if !ctx.workspace.choice().eco {
+        return;
+    }
+    let mut choice = ctx.workspace.choice().clone();
+    choice.eco = false;
+    ctx.workspace.set_choice(choice);
+}
+
+/// The drill panel's line in repertoire mode: what is drilled and what ECO is for.
+pub const REPERTOIRE_ALONE: &str = "Drilling only your repertoire: ECO is the theory it is compared with (tick it in the \
+     Book tab to drill it too).";
 
 /// Drills on a new book; the features that depend on the book are told
 /// ([`Event::NewBook`]).

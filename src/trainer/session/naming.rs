@@ -58,7 +58,15 @@ impl Session {
     /// through the last move (a repertoire's `[Opening]`/`[Variation]` and `[ECO]`, which
     /// only name the end of each line in the graph); else the theory book's (ECO's)
     /// name for the position.
+    ///
+    /// When the book is a repertoire (a theory book is set), the name is the theory's
+    /// for the position reached (the deepest named position on the game's path), else
+    /// the repertoire's own line ending on that path: never the name of a line ahead,
+    /// which would tell the learner where the drill is going.
     pub fn heading(&self) -> Option<String> {
+        if self.theory.is_some() {
+            return self.theory_title().or_else(|| self.opening_title());
+        }
         self.opening_title()
             .or_else(|| self.tagged_title())
             .or_else(|| self.theory_title())

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use super::Session;
 use crate::book::explorer::ExplorerCounts;
@@ -12,17 +12,25 @@ use crate::book::polyglot::SharedBook;
 use crate::sampler::{MoveSource, Popularity};
 
 impl Session {
-    /// Where the candidates come from: the graph, and the books as the popularity says;
-    /// with an explorer set, its games ([`Popularity::Explorer`]).
+    /// Where the candidates at the current position come from: see [`Session::source_at`].
     pub fn source(&self) -> MoveSource<'_> {
+        self.source_at(self.position())
+    }
+
+    /// Where the candidates at `pos` come from: the graph, and the books as the
+    /// popularity says; with an explorer set, its games ([`Popularity::Explorer`]) where
+    /// the computer is to move. The learner's moves are always the book's: the games of
+    /// the player prepared against say what the opponent plays, never what the learner's
+    /// repertoire plays.
+    pub fn source_at(&self, pos: &Chess) -> MoveSource<'_> {
         let source = MoveSource::new(
             &self.graph,
             self.books.iter().map(SharedBook::book).collect(),
             self.popularity,
         );
         match &self.explorer {
-            Some(explorer) => source.with_explorer(explorer.as_ref()),
-            None => source,
+            Some(explorer) if pos.turn() != self.learner => source.with_explorer(explorer.as_ref()),
+            _ => source,
         }
     }
 

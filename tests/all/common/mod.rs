@@ -232,8 +232,8 @@ pub fn open_in_window(h: &mut AppHarness, paths: Vec<std::path::PathBuf>, mode: 
     import_as(h, mode);
 }
 
-/// In the window: opens `path` as the learner's repertoire, closes the report and
-/// unticks ECO in the Book tab, so that the book is only the repertoire.
+/// In the window: opens `path` as the learner's repertoire, closes the report and opens
+/// the Book tab; read as "My repertoire", the book is only the repertoire.
 pub fn load_repertoire_in_window(h: &mut AppHarness, path: std::path::PathBuf) {
     use egui_kittest::kittest::Queryable as _;
     open_in_window(h, vec![path], "My repertoire");
@@ -241,8 +241,6 @@ pub fn load_repertoire_in_window(h: &mut AppHarness, path: std::path::PathBuf) {
     h.run();
     h.get_by_label("Book").click();
     h.run();
-    h.get_by_label("ECO (built in, 3,807 lines)").click();
-    h.step();
     h.state_mut().coach_mut().finish_loading();
     h.run();
     assert!(h.state().coach().is_repertoire());

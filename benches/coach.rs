@@ -102,23 +102,41 @@ fn frame(coach: &mut Coach) {
     }
 }
 
-/// The time of each frame while `lines` lines are drilled; with `paced`, a frame every
-/// 1/60 s as the window draws them (the background work gets the time between).
-fn drill_frames(coach: &mut Coach, lines: u32, paced: bool) -> Vec<Duration> {
+/// The CPU time this thread has used: a frame's own work, without the time the system
+/// gave other threads meanwhile (an engine analysing in the background shares the cores).
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec for clock_gettime to write.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    if !ok {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// The wall time and the thread's CPU time of each frame while `lines` lines are
+/// drilled; with `paced`, a frame every 1/60 s as the window draws them (the background
+/// work gets the time between).
+fn drill_frames(coach: &mut Coach, lines: u32, paced: bool) -> (Vec<Duration>, Vec<Duration>) {
     let mut times = Vec::new();
+    let mut cpu = Vec::new();
     let start = coach.session().lines_completed();
     let most = lines as usize * 400;
     let period = Duration::from_secs_f64(1.0 / 60.0);
     while coach.session().lines_completed() < start + lines && times.len() < most {
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), thread_cpu());
         frame(coach);
         let took = t.elapsed();
+        cpu.push(thread_cpu().saturating_sub(c));
         times.push(took);
         if paced {
             std::thread::sleep(period.saturating_sub(took));
         }
     }
-    times
+    (times, cpu)
 }
 
 /// Median, 99th percentile and longest of `times`, in ms.
@@ -133,6 +151,7 @@ fn summary(mut times: Vec<Duration>) -> (f64, f64, f64, usize) {
 fn worst_frames(graph: &Arc<PositionGraph>) {
     let mut idle = coach(graph, Mode::Free);
     let mut times = Vec::new();
+    let mut cpu = Vec::new();
     // The first frame builds the drill's book view (the window's first frames are slow
     // anyway: fonts, piece images); it is reported apart.
     let t = Instant::now();
@@ -145,13 +164,16 @@ fn worst_frames(graph: &Arc<PositionGraph>) {
     for _ in 0..2_000 {
         let now = idle.time() + 1.0 / 60.0;
         idle.set_time(now);
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), thread_cpu());
         idle.logic();
+        cpu.push(thread_cpu().saturating_sub(c));
         times.push(t.elapsed());
     }
     let (median, p99, max, n) = summary(times);
+    let (cpu_median, cpu_p99, cpu_max, _) = summary(cpu);
     println!(
-        "frame work, idle: {n} frames, median {median:.4} ms, p99 {p99:.4} ms, longest {max:.3} ms"
+        "frame work, idle: {n} frames, median {median:.4} ms, p99 {p99:.4} ms, longest {max:.3} ms; \
+         CPU of the thread: median {cpu_median:.4} ms, p99 {cpu_p99:.4} ms, longest {cpu_max:.3} ms"
     );
     // Review mode: the day's new cards (20) run out after a few lines. Past the book,
     // frames come at 60 a second, as in the window, for the predictions made ahead.
@@ -160,14 +182,16 @@ fn worst_frames(graph: &Arc<PositionGraph>) {
         let mut c = coach(graph, mode);
         drill_frames(&mut c, 2, paced); // warm caches, as a session that has started
         let before = c.session().lines_completed();
-        let times = drill_frames(&mut c, lines, paced);
+        let (times, cpu) = drill_frames(&mut c, lines, paced);
         let done = c.session().lines_completed() - before;
         let (median, p99, max, n) = summary(times);
+        let (cpu_median, cpu_p99, cpu_max, _) = summary(cpu);
         c.save();
         let reviews = std::fs::read_to_string(folder_path(mode).join("reviews.log"))
             .map_or(0, |log| log.lines().filter(|l| !l.starts_with('#')).count());
         println!(
-            "frame work, {}: {n} frames over {done} lines, median {median:.4} ms, p99 {p99:.3} ms, longest {max:.3} ms ({reviews} reviews in the log)",
+            "frame work, {}: {n} frames over {done} lines, median {median:.4} ms, p99 {p99:.3} ms, longest {max:.3} ms ({reviews} reviews in the log); \
+             CPU of the thread: median {cpu_median:.4} ms, p99 {cpu_p99:.3} ms, longest {cpu_max:.3} ms",
             mode.name()
         );
     }

@@ -32,7 +32,7 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
         learner: Side::Black,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut harness: Harness<'static, TrainerApp> = Harness::builder()
         .with_size(vec2(1280.0, 800.0))

@@ -31,7 +31,7 @@ fn settings() -> Settings {
         seed: "3".to_owned(),
         reply_delay_ms: 0,
         animate_moves: false,
-        ..Settings::default()
+        ..crate::common::settings()
     }
 }
 

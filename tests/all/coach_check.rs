@@ -2,14 +2,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use hastings::coach::settings::Settings;
 use hastings::coach::{Coach, Command};
 
 use crate::common;
 
 #[test]
 fn a_check_without_a_repertoire_says_how_to_load_one() {
-    let mut coach = Coach::new(common::eco(), Settings::default(), None);
+    let mut coach = Coach::new(common::eco(), crate::common::settings(), None);
     coach.finish_loading();
     coach.apply(Command::CheckRepertoire);
     let result = coach.check_state().result().expect("a result at once");

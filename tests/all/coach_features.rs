@@ -22,7 +22,7 @@ fn coach() -> Coach {
         seed: "3".to_owned(),
         reply_delay_ms: 0,
         animate_moves: false,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut coach = Coach::new(common::eco(), settings, None);
     coach.finish_loading();

@@ -3,7 +3,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use hastings::coach::settings::Settings;
 use hastings::coach::{Coach, Command};
 use hastings::sampler::Popularity;
 
@@ -13,7 +12,7 @@ use crate::common;
 fn a_book_made_by_the_coach_becomes_a_source() {
     let dir = common::temp_dir("coach-jobs-make");
     let output = dir.join("twic.bin");
-    let mut coach = Coach::new(common::eco(), Settings::default(), None);
+    let mut coach = Coach::new(common::eco(), crate::common::settings(), None);
     coach.finish_loading();
     coach.apply(Command::MakeBook {
         inputs: vec![common::fixture("twic1599_100k.pgn")],
@@ -37,7 +36,7 @@ fn a_book_made_by_the_coach_becomes_a_source() {
 
 #[test]
 fn no_book_is_made_without_inputs_and_the_outcome_says_why() {
-    let mut coach = Coach::new(common::eco(), Settings::default(), None);
+    let mut coach = Coach::new(common::eco(), crate::common::settings(), None);
     coach.apply(Command::MakeBook {
         inputs: Vec::new(),
         output: std::path::PathBuf::from("never.bin"),

@@ -33,7 +33,7 @@ fn coach_with(play_on: PlayOnSettings) -> Coach {
         reply_delay_ms: 0,
         animate_moves: false,
         play_on,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut coach = Coach::new(eco(), settings, None);
     frame(&mut coach);

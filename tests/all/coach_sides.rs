@@ -25,7 +25,7 @@ fn coach(learner: Side) -> Coach {
         seed: "5".to_owned(),
         reply_delay_ms: 0,
         animate_moves: false,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     Coach::new(eco(), settings, None)
 }

@@ -45,7 +45,7 @@ fn coverage_of(path: PathBuf) -> Harness<'static, TrainerApp> {
         learner: Side::White,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut harness = harness_for(TrainerApp::new(eco(), settings));
     harness.run();
@@ -214,7 +214,7 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
 
 #[test]
 fn without_a_repertoire_the_tab_says_how_to_get_one() {
-    let mut harness = harness_for(TrainerApp::new(eco(), Settings::default()));
+    let mut harness = harness_for(TrainerApp::new(eco(), crate::common::settings()));
     harness.run();
     open_coverage(&mut harness);
     harness.get_by_label_contains("untick ECO in the Book tab");
@@ -227,7 +227,7 @@ fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
         learner: Side::White,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let dir = common::temp_dir("coverage-ui-record");
     let progress = dir.join("progress.ron");

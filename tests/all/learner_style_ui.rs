@@ -19,7 +19,7 @@ fn harness() -> Harness<'static, TrainerApp> {
         seed: "3".to_owned(),
         reply_delay_ms: 0,
         animate_moves: false,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let app = TrainerApp::new(common::eco(), settings);
     Harness::builder()

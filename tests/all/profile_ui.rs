@@ -20,7 +20,7 @@ fn harness() -> Harness<'static, TrainerApp> {
         learner: Side::Black,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let app = TrainerApp::new(common::eco(), settings);
     Harness::builder()

@@ -22,7 +22,7 @@ fn app() -> TrainerApp {
     let settings = Settings {
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     TrainerApp::new(common::eco(), settings)
 }

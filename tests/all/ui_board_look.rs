@@ -21,7 +21,7 @@ fn harness() -> Harness<'static, TrainerApp> {
         learner: Side::White,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let app = TrainerApp::new(common::eco(), settings);
     let mut harness = Harness::builder()
@@ -144,7 +144,7 @@ fn a_saved_look_is_used_from_the_first_frame() {
     };
     let settings = Settings {
         board_look: look,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let app = TrainerApp::new(common::eco(), settings);
     let mut harness = Harness::builder()

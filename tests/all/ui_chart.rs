@@ -17,7 +17,7 @@ fn harness(size: (f32, f32)) -> Harness<'static, TrainerApp> {
         seed: "7".to_owned(),
         reply_delay_ms: 0,
         hide_answer: false,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let app = TrainerApp::new(common::eco(), settings);
     Harness::builder()

@@ -22,7 +22,7 @@ fn harness(book: BookChoice) -> Harness<'static, TrainerApp> {
         seed: "7".to_owned(),
         reply_delay_ms: 0,
         book,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut app = TrainerApp::new(common::eco(), settings);
     app.coach_mut().finish_loading();

@@ -31,7 +31,7 @@ fn settings(hide_answer: bool) -> Settings {
             movetime_ms: 50,
             ..PlayOnSettings::default()
         },
-        ..Settings::default()
+        ..crate::common::settings()
     }
 }
 
@@ -73,7 +73,9 @@ fn in_play_on_the_tab_shows_the_games_position_and_plays_there() {
     // A click plays the move in the play-on game; the drill stays where it was.
     let (row, _) = &shown[0];
     h.get_by_label(row).click();
-    h.run();
+    // The engine thinks about its answer meanwhile: its spinner may outlive `run`'s
+    // steps on a loaded machine.
+    common::settle(&mut h);
     let run = h.state().coach().play_on().game().unwrap();
     assert!(
         run.game().played().iter().any(|m| m.by_learner),

@@ -28,7 +28,7 @@ fn choosing_a_player_shows_his_moves_and_prepare_starts_a_drill_against_them() {
         hide_answer: false,
         // The learner's own games are marked as such in the chooser.
         learner_name: "kasparov".to_owned(),
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut h = window(settings, (1280.0, 800.0));
     open_index(&mut h, &dir);

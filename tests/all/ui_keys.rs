@@ -29,7 +29,7 @@ fn app_harness(learner: Side) -> Harness<'static, TrainerApp> {
             movetime_ms: 50,
             ..PlayOnSettings::default()
         },
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let app = TrainerApp::new(common::eco(), settings);
     Harness::builder()

@@ -48,7 +48,7 @@ fn start_with_my_repertoire(size: (f32, f32), name: &str) -> Harness<'static, Tr
     // No fixed seed: with one, every new line would be drawn alike.
     let settings = Settings {
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut app = TrainerApp::new(common::eco(), settings);
     app.show_welcome();

@@ -27,7 +27,7 @@ fn settings() -> Settings {
     Settings {
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     }
 }
 

@@ -31,7 +31,7 @@ fn harness(learner: Side) -> Harness<'static, TrainerApp> {
             movetime_ms: 50,
             ..PlayOnSettings::default()
         },
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let app = TrainerApp::new(common::eco(), settings);
     Harness::builder()

@@ -41,7 +41,7 @@ fn settings(learner: Side) -> Settings {
         learner,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     }
 }
 

@@ -60,7 +60,7 @@ fn a_wrong_move_grades_again_the_card_comes_back_and_the_log_keeps_every_review(
         seed: "7".to_owned(),
         reply_delay_ms: 0,
         animate_moves: false,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut app = TrainerApp::with_progress_file(eco(), settings, Some(progress));
     app.coach_mut().review_mut().set_fuzz(false);

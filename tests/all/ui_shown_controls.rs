@@ -24,7 +24,7 @@ fn window(size: (f32, f32)) -> H {
         seed: "7".to_owned(),
         reply_delay_ms: 0,
         animate_moves: false,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut h = Harness::builder()
         .with_size(vec2(size.0, size.1))

@@ -21,7 +21,7 @@ fn harness(size: (f32, f32)) -> Harness<'static, TrainerApp> {
         learner: Side::White,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let app = TrainerApp::new(eco(), settings);
     Harness::builder()

@@ -23,7 +23,7 @@ fn fresh() -> TrainerApp {
     let settings = Settings {
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut app = TrainerApp::new(common::eco(), settings);
     app.show_welcome();

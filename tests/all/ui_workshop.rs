@@ -31,7 +31,7 @@ fn window() -> H {
         learner: Side::White,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut h = window_with(settings);
     h.get_by_label("Repertoire").click();
@@ -587,7 +587,7 @@ fn unsaved_edits_are_offered_at_the_next_start() {
     let settings = Settings {
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut h = window_with_data(&dir, settings);
     click(&mut h, "Repertoire");

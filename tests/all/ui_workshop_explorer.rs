@@ -40,7 +40,7 @@ fn the_missing_replies_come_from_the_explorer_games_when_ticked() {
         learner: Side::White,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
-        ..Settings::default()
+        ..crate::common::settings()
     };
     let mut h = window(settings, (1280.0, 800.0));
     open_index(&mut h, &dir);

@@ -37,7 +37,7 @@ pub fn drill_settings(hide_answer: bool) -> Settings {
         reply_delay_ms: 0,
         animate_moves: false,
         hide_answer,
-        ..Settings::default()
+        ..crate::common::settings()
     }
 }
 

@@ -167,6 +167,20 @@ pub fn stockfish_or_skip() -> Option<std::path::PathBuf> {
     found
 }
 
+/// The settings of a test that is not about the wrong-move verdict: the defaults, with
+/// no engine judging wrong moves. With it on, the window starts Stockfish at the first
+/// position the learner is to move at and has it analyse the book's moves there, a core
+/// busy for the whole test: under `cargo test` that was a fifth of all the CPU time
+/// (docs/performance.md, "Test times"). The verdict's tests (`coach_verdict`,
+/// `ui_verdict`, `ui_human_moves`), the layout tests and the settings file's keep the
+/// defaults.
+pub fn settings() -> hastings::coach::settings::Settings {
+    hastings::coach::settings::Settings {
+        explain_wrong_moves: false,
+        ..hastings::coach::settings::Settings::default()
+    }
+}
+
 /// The window's harness, as the UI tests build it.
 pub type AppHarness = egui_kittest::Harness<'static, hastings::ui::TrainerApp>;
 

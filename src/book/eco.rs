@@ -228,8 +228,9 @@ mod tests {
         let text = "eco\tname\tpgn\n\
                     C20\tGood\t1. e4 e5\n\
                     C20\tBad\t1. e4 e5 2. Ke3\n\
+                    C20\tAfter\t1. e4 e5 2. Nf3\n\
                     C20\tAmbiguous\t1. d4 d5 2. Nf3 Nf6 3. Nd2\n\
-                    C20\tAfter\t1. e4 e5 2. Nf3\n";
+                    C20\tLast\t1. d4 d5 2. Nf3\n";
         let eco = parse_tsv("c.tsv", text);
         assert!(eco.issues.is_empty());
         let errors: Vec<String> = eco.line_issues.iter().map(ToString::to_string).collect();
@@ -237,7 +238,7 @@ mod tests {
             errors,
             [
                 "c.tsv row 3: ply 3 `Ke3`: illegal move",
-                "c.tsv row 4: ply 5 `Nd2`: ambiguous move"
+                "c.tsv row 5: ply 5 `Nd2`: ambiguous move"
             ]
         );
         let sans: Vec<String> = eco
@@ -246,7 +247,8 @@ mod tests {
             .map(|l| l.sans().iter().map(ToString::to_string).collect())
             .map(|s: Vec<String>| s.join(" "))
             .collect();
-        assert_eq!(sans, ["e4 e5", "e4 e5 Nf3"]);
+        // The rows after a bad one share its legal moves.
+        assert_eq!(sans, ["e4 e5", "e4 e5 Nf3", "d4 d5 Nf3"]);
     }
 
     #[test]

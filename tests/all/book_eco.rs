@@ -159,6 +159,34 @@ fn an_illegal_line_is_reported_and_left_out() {
     );
 }
 
+/// 1.e4 e5 2.Ke3 as a line made in code (no reader makes one: they check their moves).
+fn king_walk() -> OpeningLine {
+    let text = "eco\tname\tpgn\nC20\tGood\t1. e4 e5\n";
+    let mut line = eco::parse_tsv("c.tsv", text).lines.remove(0);
+    line.moves.push(shakmaty::Move::Normal {
+        role: shakmaty::Role::King,
+        from: shakmaty::Square::E1,
+        capture: None,
+        to: shakmaty::Square::E3,
+        promotion: None,
+    });
+    line
+}
+
+#[test]
+fn a_line_made_in_code_with_a_move_that_is_not_legal_is_reported_not_played() {
+    let good = eco::parse_tsv("c.tsv", "eco\tname\tpgn\nC20\tGood\t1. e4 e5\n").lines;
+    let build = PositionGraph::build([king_walk(), good[0].clone()]);
+    let issues: Vec<String> = build.issues.iter().map(ToString::to_string).collect();
+    assert_eq!(issues, ["c.tsv row 2: ply 3 `e1e3`: illegal move"]);
+    assert_eq!(build.graph.stats().lines, 1);
+    assert_eq!(build.graph.node_count(), 3);
+    // The export says so too, instead of writing a game that does not play.
+    let mut out = Vec::new();
+    let err = hastings::book::export::write_pgn([&good[0], &king_walk()], &mut out).unwrap_err();
+    assert_eq!(err.to_string(), "c.tsv row 2: ply 3 `e1e3`: illegal move");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 

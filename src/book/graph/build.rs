@@ -64,23 +64,23 @@ impl Builder {
         b.edges.reserve(expected);
 
         for line in lines {
-            let shared = match &prev_start {
-                Some(start) if *start == line.start => prev_moves
+            let same_start = prev_start.as_ref().is_some_and(|s| *s == line.start);
+            let shared = if same_start {
+                prev_moves
                     .iter()
                     .zip(&line.moves)
                     .take_while(|(a, b)| a == b)
-                    .count(),
-                _ => {
-                    positions.clear();
-                    path.clear();
-                    positions.push(line.start_position());
-                    0
-                }
+                    .count()
+            } else {
+                positions.clear();
+                path.clear();
+                positions.push(line.start_position());
+                0
             };
             positions.truncate(shared + 1);
             path.truncate(shared + 1);
             // Play the rest first, so that a bad line leaves no trace in the graph. The
-            // reader checked the moves; a line made by hand with a move that is not
+            // reader checked the moves; a line made in code with a move that is not
             // legal is reported, not played.
             let mut pos = positions[shared].clone();
             let mut bad = None;
@@ -98,9 +98,8 @@ impl Builder {
                 continue;
             }
             prev_moves.clone_from(&line.moves);
-            match &prev_start {
-                Some(start) if *start == line.start => {}
-                _ => prev_start = Some(line.start.clone()),
+            if !same_start {
+                prev_start = Some(line.start.clone());
             }
 
             // Nodes of the shared prefix are known; intern the rest.

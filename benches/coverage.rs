@@ -11,8 +11,7 @@ use hastings::book::{LineSource, NodeId, OpeningLine, PositionGraph, SourceId};
 use hastings::sampler::Style;
 use hastings::trainer::compare::{CompareOptions, compare, games_ply_limit};
 use hastings::trainer::coverage::{CoverageOptions, exposure};
-use shakmaty::san::San;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 /// A walk of the ECO graph that makes a repertoire (see [`eco_repertoire`]).
 struct Walk<'a> {
@@ -20,11 +19,11 @@ struct Walk<'a> {
     learner: Color,
     choices: usize,
     wanted: usize,
-    lines: Vec<Vec<San>>,
+    lines: Vec<Vec<Move>>,
 }
 
 impl Walk<'_> {
-    fn from(&mut self, node: NodeId, pos: &Chess, path: &mut Vec<San>) {
+    fn from(&mut self, node: NodeId, pos: &Chess, path: &mut Vec<Move>) {
         if self.lines.len() >= self.wanted {
             return;
         }
@@ -44,7 +43,7 @@ impl Walk<'_> {
         }
         for c in next {
             let mut after = pos.clone();
-            path.push(San::from_move(pos, c.mv));
+            path.push(c.mv);
             after.play_unchecked(c.mv);
             self.from(c.to, &after, path);
             path.pop();

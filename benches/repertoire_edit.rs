@@ -35,26 +35,26 @@ fn big_repertoire() -> (Vec<u8>, usize, NodeId) {
         let line = &lines[i % lines.len()];
         let mut at = GameTree::ROOT;
         let mut pos = Chess::default();
-        let mut sans: Vec<San> = line.moves.clone();
+        let mut moves = line.moves.clone();
+        let mut next = pos.clone();
+        for &mv in &moves {
+            next.play_unchecked(mv);
+        }
         for k in 0..10 {
-            let mut next = pos.clone();
-            for s in &sans {
-                let Ok(mv) = s.to_move(&next) else { break };
-                next.play_unchecked(mv);
-            }
             let legal = next.legal_moves();
             if legal.is_empty() {
                 break;
             }
             let mv = legal[(i * 7 + k * 13) % legal.len()];
-            sans.push(San::from_move(&next, mv));
+            next.play_unchecked(mv);
+            moves.push(mv);
         }
-        for san in sans {
+        for mv in moves {
+            let san = San::from_move(&pos, mv);
             let Ok(change) = doc.add_move(0, at, &san.to_string()) else {
                 break;
             };
             let Some(node) = change.node else { break };
-            let Ok(mv) = san.to_move(&pos) else { break };
             pos.play_unchecked(mv);
             at = node;
         }

@@ -32,7 +32,7 @@ fn random_book(lines: usize) -> PositionGraph {
                 break;
             }
             let mv = legal[rng.random_range(0..legal.len())];
-            moves.push(San::from_move(&pos, mv));
+            moves.push(mv);
             pos.play_unchecked(mv);
         }
         OpeningLine::new(

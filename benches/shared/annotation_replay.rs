@@ -5,7 +5,6 @@
 //! (`benches/book.rs`); `limit` is how many lines through the move are searched (the
 //! drill panel searched 200 per frame).
 
-use hastings::book::graph::replay_line;
 use hastings::book::{MoveAnnotation, PositionGraph};
 use shakmaty::{Chess, Move, Position};
 
@@ -27,11 +26,8 @@ pub fn replayed_annotation(
         if line.annotations.is_empty() {
             continue;
         }
-        let Ok(moves) = replay_line(line) else {
-            continue;
-        };
         let mut pos = line.start_position();
-        for (ply, m) in moves.into_iter().enumerate() {
+        for (ply, &m) in line.moves.iter().enumerate() {
             let at_from = graph.lookup(&pos) == Some(from);
             pos.play_unchecked(m);
             if at_from && graph.lookup(&pos) == Some(to) {

@@ -3,10 +3,11 @@
 //! Parsing works on `&str`, so the same code reads the embedded files and any
 //! TSV a caller provides.
 
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus};
+use shakmaty::{Chess, Move, Position};
 
-use super::error::EcoError;
-use super::line::{LineSource, OpeningLine};
+use super::error::{EcoError, LineError};
+use super::line::{LineSource, OpeningLine, SanPathError, san_path};
 use super::movelist::strip_move_number;
 
 /// The five embedded volumes as (file name, contents), in file order.
@@ -25,6 +26,9 @@ pub struct EcoLines {
     pub lines: Vec<OpeningLine>,
     /// Rows that were skipped, with the reason.
     pub issues: Vec<EcoError>,
+    /// Rows that were read but whose moves cannot be played (an illegal or ambiguous
+    /// move), left out, with the row and the ply.
+    pub line_issues: Vec<LineError>,
 }
 
 /// Reads the embedded ECO list (3,807 lines).
@@ -39,8 +43,9 @@ pub fn embedded() -> EcoLines {
 /// Reads one ECO file (`eco<TAB>name<TAB>pgn` with a header line).
 ///
 /// Bad rows are reported with the file, line number and token and skipped; the rest
-/// of the file still loads. Legality is checked later, when the lines are inserted
-/// into a graph.
+/// of the file still loads. Each row's moves are played as they are read: a row with
+/// an illegal or ambiguous move is left out and reported in
+/// [`EcoLines::line_issues`].
 ///
 /// ```
 /// let text = "eco\tname\tpgn\nC60\tRuy Lopez\t1. e4 e5 2. Nf3 Nc6 3. Bb5\n";
@@ -55,6 +60,7 @@ pub fn parse_tsv(file: &str, text: &str) -> EcoLines {
 }
 
 fn parse_tsv_into(file: &str, text: &str, out: &mut EcoLines) {
+    let mut previous = PreviousRow::default();
     let mut rows = text.lines();
     match rows.next() {
         Some(h) if h.trim_end() == "eco\tname\tpgn" => {}
@@ -71,14 +77,28 @@ fn parse_tsv_into(file: &str, text: &str, out: &mut EcoLines) {
         if row_text.trim().is_empty() {
             continue;
         }
-        match parse_row(file, row, row_text) {
-            Ok(line) => out.lines.push(line),
-            Err(e) => out.issues.push(e),
+        let (mut line, sans) = match parse_row(file, row, row_text) {
+            Ok(read) => read,
+            Err(e) => {
+                out.issues.push(e);
+                continue;
+            }
+        };
+        match previous.play(&sans) {
+            Ok(moves) => {
+                line.moves = moves;
+                out.lines.push(line);
+            }
+            Err((shared, e)) => {
+                out.line_issues
+                    .push(LineError::from_san_path(line.source, shared, e))
+            }
         }
     }
 }
 
-fn parse_row(file: &str, row: u32, text: &str) -> Result<OpeningLine, EcoError> {
+/// A row's line (its moves not played yet) and its SAN moves.
+fn parse_row(file: &str, row: u32, text: &str) -> Result<(OpeningLine, Vec<San>), EcoError> {
     let cols: Vec<&str> = text.trim_end_matches('\r').split('\t').collect();
     let [code, name, pgn] = cols[..] else {
         return Err(EcoError::ColumnCount {
@@ -116,11 +136,50 @@ fn parse_row(file: &str, row: u32, text: &str) -> Result<OpeningLine, EcoError> 
             }
         }
     }
-    Ok(OpeningLine {
+    let line = OpeningLine {
         eco: Some(code.to_owned()),
         name: name.to_owned(),
-        ..OpeningLine::new(LineSource::Eco { volume, row }, moves)
-    })
+        ..OpeningLine::new(LineSource::Eco { volume, row }, Vec::new())
+    };
+    Ok((line, moves))
+}
+
+/// The previous row played: a row that shares its first moves with it (the list is in
+/// prefix order) plays only the rest.
+#[derive(Default)]
+struct PreviousRow {
+    sans: Vec<San>,
+    moves: Vec<Move>,
+    /// The position before each move, and after the last.
+    positions: Vec<Chess>,
+}
+
+impl PreviousRow {
+    /// The moves of `sans` from the standard position; on an error, the number of
+    /// moves shared with the previous row and the error after them.
+    fn play(&mut self, sans: &[San]) -> Result<Vec<Move>, (usize, SanPathError)> {
+        if self.positions.is_empty() {
+            self.positions.push(Chess::default());
+        }
+        let shared = self
+            .sans
+            .iter()
+            .zip(sans)
+            .take_while(|(a, b)| a == b)
+            .count();
+        self.sans.truncate(shared);
+        self.moves.truncate(shared);
+        self.positions.truncate(shared + 1);
+        let rest = san_path(&self.positions[shared], &sans[shared..]).map_err(|e| (shared, e))?;
+        let mut pos = self.positions[shared].clone();
+        for &mv in &rest {
+            pos.play_unchecked(mv);
+            self.positions.push(pos.clone());
+        }
+        self.sans.extend_from_slice(&sans[shared..]);
+        self.moves.extend(rest);
+        Ok(self.moves.clone())
+    }
 }
 
 #[cfg(test)]
@@ -162,6 +221,34 @@ mod tests {
             eco.issues[1].to_string(),
             "a.tsv: line 4: move 2 `Zz9` is not SAN"
         );
+    }
+
+    #[test]
+    fn a_row_that_does_not_play_is_reported_by_the_reader_and_left_out() {
+        let text = "eco\tname\tpgn\n\
+                    C20\tGood\t1. e4 e5\n\
+                    C20\tBad\t1. e4 e5 2. Ke3\n\
+                    C20\tAfter\t1. e4 e5 2. Nf3\n\
+                    C20\tAmbiguous\t1. d4 d5 2. Nf3 Nf6 3. Nd2\n\
+                    C20\tLast\t1. d4 d5 2. Nf3\n";
+        let eco = parse_tsv("c.tsv", text);
+        assert!(eco.issues.is_empty());
+        let errors: Vec<String> = eco.line_issues.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            errors,
+            [
+                "c.tsv row 3: ply 3 `Ke3`: illegal move",
+                "c.tsv row 5: ply 5 `Nd2`: ambiguous move"
+            ]
+        );
+        let sans: Vec<String> = eco
+            .lines
+            .iter()
+            .map(|l| l.sans().iter().map(ToString::to_string).collect())
+            .map(|s: Vec<String>| s.join(" "))
+            .collect();
+        // The rows after a bad one share its legal moves.
+        assert_eq!(sans, ["e4 e5", "e4 e5 Nf3", "d4 d5 Nf3"]);
     }
 
     #[test]

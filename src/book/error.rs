@@ -1,5 +1,6 @@
 //! Errors of the book: syntax errors in the ECO files, and lines that do not replay.
 
+use shakmaty::{Chess, Move, Position};
 use thiserror::Error;
 
 use super::line::{LineSource, SanPathError};
@@ -60,7 +61,8 @@ pub enum MoveErrorKind {
     Ambiguous,
 }
 
-/// A line that could not be inserted into the graph.
+/// A line whose moves cannot be played: reported by the reader that read it (or by
+/// the graph build for a line made in code), which leaves the line out.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum LineError {
     /// A move is illegal or ambiguous in the position it is played from.
@@ -70,7 +72,7 @@ pub enum LineError {
         line: LineSource,
         /// The 1-based ply of the move.
         ply: usize,
-        /// The move as written.
+        /// The move as written (in UCI for a move of a line made without text).
         san: String,
         /// What is wrong with it.
         kind: MoveErrorKind,
@@ -104,6 +106,19 @@ impl LineError {
             ply: skipped + e.ply,
             san: e.san,
             kind: e.kind,
+        }
+    }
+}
+
+impl LineError {
+    /// The error of a line from `source` whose move `mv`, at 0-based `index`, is not
+    /// legal in `pos` (a line made in code: the readers check the moves they read).
+    pub fn not_legal(source: LineSource, index: usize, pos: &Chess, mv: Move) -> LineError {
+        LineError::Move {
+            line: source,
+            ply: index + 1,
+            san: mv.to_uci(pos.castles().mode()).to_string(),
+            kind: MoveErrorKind::Illegal,
         }
     }
 }

@@ -41,7 +41,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use thiserror::Error;
 
 use super::error::LineError;
-use super::graph::{PositionGraph, replay_line};
+use super::graph::PositionGraph;
 use super::line::{LineSource, MoveAnnotation, OpeningLine, SourceId};
 use super::tags::known;
 
@@ -51,7 +51,8 @@ pub enum ExportError {
     /// The output could not be written.
     #[error("cannot write the PGN: {0}")]
     Io(#[from] io::Error),
-    /// A line does not replay (only for lines that were never in a graph).
+    /// A line has a move that is not legal (only for a line made in code: the readers
+    /// check the moves they read).
     #[error(transparent)]
     Line(#[from] LineError),
 }
@@ -78,8 +79,8 @@ pub fn write_graph(
 ///
 /// # Errors
 ///
-/// [`ExportError::Io`] when writing fails, [`ExportError::Line`] when a line does not
-/// replay.
+/// [`ExportError::Io`] when writing fails, [`ExportError::Line`] when a line has a move
+/// that is not legal.
 pub fn write_pgn<'a>(
     lines: impl IntoIterator<Item = &'a OpeningLine>,
     out: &mut impl Write,
@@ -87,19 +88,18 @@ pub fn write_pgn<'a>(
     let mut games = 0;
     let mut group: Option<Group<'a>> = None;
     for line in lines {
-        let moves = replay_line(line)?;
         if let Some(g) = &mut group
-            && g.accepts(line, &moves)
+            && g.accepts(line)
         {
-            g.add(line, &moves);
+            g.add(line)?;
             continue;
         }
         if let Some(g) = group.take() {
             g.write(out)?;
             games += 1;
         }
-        let mut g = Group::new(line)?;
-        g.add(line, &moves);
+        let mut g = Group::new(line);
+        g.add(line)?;
         group = Some(g);
     }
     if let Some(g) = group {
@@ -128,8 +128,8 @@ struct Group<'a> {
 }
 
 impl<'a> Group<'a> {
-    fn new(line: &'a OpeningLine) -> Result<Group<'a>, LineError> {
-        Ok(Group {
+    fn new(line: &'a OpeningLine) -> Group<'a> {
+        Group {
             first: line,
             nodes: vec![Node {
                 mv: None,
@@ -140,7 +140,7 @@ impl<'a> Group<'a> {
             last: Vec::new(),
             eco: line.eco.as_deref(),
             name: Some(line.name.as_str()),
-        })
+        }
     }
 
     fn same_game(a: &LineSource, b: &LineSource) -> bool {
@@ -151,7 +151,8 @@ impl<'a> Group<'a> {
     }
 
     /// Whether `line` can join so that the game's paths stay the lines, in order.
-    fn accepts(&self, line: &OpeningLine, moves: &[Move]) -> bool {
+    fn accepts(&self, line: &OpeningLine) -> bool {
+        let moves = &line.moves;
         if !Self::same_game(&self.first.source, &line.source) || self.first.start != line.start {
             return false;
         }
@@ -175,7 +176,10 @@ impl<'a> Group<'a> {
             .any(|&c| self.nodes[c].mv == Some(moves[common]))
     }
 
-    fn add(&mut self, line: &'a OpeningLine, moves: &[Move]) {
+    /// Adds `line`'s moves to the tree (a move not made before is checked as it is
+    /// added).
+    fn add(&mut self, line: &'a OpeningLine) -> Result<(), LineError> {
+        let moves = &line.moves;
         if self.eco != line.eco.as_deref() {
             self.eco = None;
         }
@@ -184,7 +188,7 @@ impl<'a> Group<'a> {
         }
         let mut path = Vec::with_capacity(moves.len());
         let mut at = 0;
-        for &mv in moves {
+        for (i, &mv) in moves.iter().enumerate() {
             let existing = self.nodes[at]
                 .children
                 .iter()
@@ -194,6 +198,9 @@ impl<'a> Group<'a> {
                 Some(c) => c,
                 None => {
                     let mut pos = self.nodes[at].pos.clone();
+                    if !pos.is_legal(mv) {
+                        return Err(LineError::not_legal(line.source, i, &pos, mv));
+                    }
                     pos.play_unchecked(mv);
                     let id = self.nodes.len();
                     self.nodes.push(Node {
@@ -216,6 +223,7 @@ impl<'a> Group<'a> {
             }
         }
         self.last = path;
+        Ok(())
     }
 
     /// The game's tags as written (see the [module docs](self)).

@@ -1,4 +1,5 @@
-//! Opening lines: the unchecked input of the position graph, and their style flags.
+//! Opening lines: the input of the position graph (legal moves from a start, checked
+//! where the line is read), and their style flags.
 
 use std::fmt;
 use std::sync::Arc;
@@ -153,11 +154,14 @@ impl FlagSet {
 /// Per-flag amounts (weights, shares), indexed by [`Flag::index`].
 pub type FlagWeights = [f64; 5];
 
-/// One opening line as read from a file, not yet checked against the rules.
+/// One opening line as read from a file: its start and its legal moves from there.
 ///
-/// It becomes part of a [`PositionGraph`](super::PositionGraph) only through
-/// [`PositionGraph::build`](super::PositionGraph::build), which replays it and reports
-/// an illegal or ambiguous move instead of inserting it.
+/// The reader that makes a line plays its moves once ([`san_path`] for SAN text) and
+/// reports an illegal or ambiguous move itself, so a line's moves are legal in order
+/// from [`OpeningLine::start_position`]; SAN is made only where a line is shown or
+/// written ([`OpeningLine::sans`]). It becomes part of a
+/// [`PositionGraph`](super::PositionGraph) through
+/// [`PositionGraph::build`](super::PositionGraph::build).
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpeningLine {
     /// Where the line comes from.
@@ -168,8 +172,8 @@ pub struct OpeningLine {
     pub name: String,
     /// The start position, `None` for the standard position.
     pub start: Option<Start>,
-    /// The moves, in standard algebraic notation.
-    pub moves: Vec<San>,
+    /// The moves, legal in order from the start position.
+    pub moves: Vec<Move>,
     /// The line's weight: 1 for an ECO row, 1 per game for a games database.
     pub weight: f64,
     /// Comments, NAGs and arrows per move, where the source had them.
@@ -184,9 +188,10 @@ pub struct OpeningLine {
 }
 
 impl OpeningLine {
-    /// A line of `moves` from the standard start, from `source`, with no name, weight 1
-    /// and nothing said about its moves (set the rest with struct update syntax).
-    pub fn new(source: LineSource, moves: Vec<San>) -> OpeningLine {
+    /// A line of `moves` (legal from the standard start) from `source`, with no name,
+    /// weight 1 and nothing said about its moves (set the rest with struct update
+    /// syntax).
+    pub fn new(source: LineSource, moves: Vec<Move>) -> OpeningLine {
         OpeningLine {
             source,
             eco: None,
@@ -205,6 +210,11 @@ impl OpeningLine {
         self.start
             .as_ref()
             .map_or_else(Chess::default, |s| s.position().clone())
+    }
+
+    /// The SAN of each move, for showing or writing the line.
+    pub fn sans(&self) -> Vec<San> {
+        sans_of(&self.start_position(), &self.moves)
     }
 
     /// Whether White moves first in the line.
@@ -326,8 +336,9 @@ pub struct SanPathError {
 /// Plays the SAN moves `sans` from `start` and returns the moves, stopping at the first
 /// one that is illegal or ambiguous.
 ///
-/// SAN is read strictly, as shakmaty reads it (the moves of an [`OpeningLine`] are
-/// standard SAN); for text as people write it, see
+/// This is how a reader of SAN text (the ECO list) checks a line's moves where it reads
+/// them. SAN is read strictly, as shakmaty reads it (the ECO list is standard SAN); for
+/// text as people write it, see
 /// [`parse_moves`](super::movelist::parse_moves).
 ///
 /// ```
@@ -377,12 +388,6 @@ pub fn san_path<'a>(
     Ok(moves)
 }
 
-/// The legal prefix of the SAN path `sans` from `start`: its moves up to the first one
-/// that cannot be played ([`san_path`] without the error).
-pub fn san_prefix<'a>(start: &Chess, sans: impl IntoIterator<Item = &'a San>) -> Vec<Move> {
-    san_path(start, sans).unwrap_or_else(|e| e.legal)
-}
-
 /// The SAN of each of `moves`, legal moves played in order from `start`: the inverse
 /// of [`san_path`].
 pub fn sans_of(start: &Chess, moves: &[Move]) -> Vec<San> {
@@ -424,18 +429,16 @@ mod tests {
                 volume: 'B',
                 row: 2,
             },
-            sans("c5"),
+            Vec::new(),
         );
         assert!(line.white_starts());
         assert_eq!(line.start_position(), Chess::default());
         line.start = Some(start(black));
+        line.moves = san_path(&line.start_position(), &sans("c5")).unwrap();
         assert!(!line.white_starts());
         assert_eq!(line.moves_per_side(line.white_starts()), (0, 1));
         assert_eq!(line.start.as_ref().unwrap().fen().to_string(), black);
-        assert_eq!(
-            san_path(&line.start_position(), &line.moves).unwrap().len(),
-            1
-        );
+        assert_eq!(line.sans(), sans("c5"));
         // Move counters tell starts apart, as the FEN text did.
         assert_eq!(line.start, Some(start(black)));
         let later = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7";
@@ -450,7 +453,6 @@ mod tests {
         assert_eq!(err.san, "Bxe8");
         assert_eq!(err.kind, MoveErrorKind::Illegal);
         assert_eq!(err.legal.len(), 6);
-        assert_eq!(san_prefix(&Chess::default(), &path), err.legal);
         let ok = san_path(&Chess::default(), &path[..6]).unwrap();
         assert_eq!(ok, err.legal);
         assert_eq!(sans_of(&Chess::default(), &ok), path[..6]);

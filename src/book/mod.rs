@@ -76,6 +76,9 @@ impl PositionGraph {
         if !eco.issues.is_empty() {
             return Err(BookError::Eco(eco.issues));
         }
+        if !eco.line_issues.is_empty() {
+            return Err(BookError::Lines(eco.line_issues));
+        }
         let build = PositionGraph::build(eco.lines.into_iter().filter(|l| filter.matches(l)));
         if !build.issues.is_empty() {
             return Err(BookError::Lines(build.issues));

@@ -5,8 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
-use shakmaty::Color;
-use shakmaty::san::San;
+use shakmaty::{Color, Move};
 
 use super::line::{OpeningLine, Start};
 use super::tags::GameTags;
@@ -113,12 +112,12 @@ fn side_from_name(name: &str) -> Option<Side> {
 ///
 /// ```
 /// use hastings::book::{OpeningLine, LineSource, SourceId, Side, side::guess_side};
-/// use shakmaty::san::San;
+/// use hastings::book::movelist::parse_moves;
+/// use shakmaty::Chess;
 ///
 /// let line = |moves: &str| {
 ///     let source = LineSource::Pgn { source: SourceId(1), game: 1 };
-///     let sans = moves.split(' ').map(|m| San::from_ascii(m.as_bytes()).unwrap()).collect();
-///     OpeningLine::new(source, sans)
+///     OpeningLine::new(source, parse_moves(&Chess::default(), moves).unwrap())
 /// };
 /// // White varies (e4, d4, c4); Black always has one answer: a Black repertoire.
 /// let lines = [line("e4 c6 d4 d5"), line("e4 c6 Nc3 d5"), line("d4 Nf6"), line("c4 Nf6")];
@@ -126,17 +125,17 @@ fn side_from_name(name: &str) -> Option<Side> {
 /// ```
 pub fn guess_side<'a>(lines: impl IntoIterator<Item = &'a OpeningLine>) -> Option<Side> {
     // The moves played from each position (a start and the moves before it).
-    let mut next: HashMap<(Option<&Start>, &[San]), HashSet<&San>> = HashMap::new();
+    let mut next: HashMap<(Option<&Start>, &[Move]), HashSet<&Move>> = HashMap::new();
     let mut white_first: HashMap<Option<&Start>, bool> = HashMap::new();
     for line in lines {
         let start = line.start.as_ref();
         white_first
             .entry(start)
             .or_insert_with(|| line.white_starts());
-        for (i, san) in line.moves.iter().enumerate() {
+        for (i, mv) in line.moves.iter().enumerate() {
             next.entry((start, &line.moves[..i]))
                 .or_default()
-                .insert(san);
+                .insert(mv);
         }
     }
     let (mut white, mut black) = (0usize, 0usize);
@@ -201,10 +200,7 @@ mod tests {
                 volume: 'C',
                 row: 2,
             },
-            ["e4", "e5"]
-                .iter()
-                .map(|m| San::from_ascii(m.as_bytes()).unwrap())
-                .collect(),
+            crate::book::movelist::parse_moves(&shakmaty::Chess::default(), "e4 e5").unwrap(),
         );
         assert_eq!(guess_side([&line]), None);
     }

@@ -27,7 +27,6 @@ use super::limits::Limits;
 use super::spec::EngineSpec;
 use crate::book::eco;
 use crate::book::export::GameWriter;
-use crate::book::line::san_path;
 use crate::book::movelist::parse_moves;
 
 /// Where the games start.
@@ -209,9 +208,7 @@ pub fn openings(
         .cycle()
         .take(count)
         .map(|line| {
-            let moves = san_path(&Chess::default(), &line.moves)
-                .map_err(|e| MatchError::Openings(format!("{}: {e}", line.title())))?;
-            let game = Game::from_moves(Chess::default(), &moves)
+            let game = Game::from_moves(Chess::default(), &line.moves)
                 .map_err(|i| MatchError::Openings(format!("{}: move {}", line.title(), i + 1)))?;
             Ok((line.title(), game))
         })

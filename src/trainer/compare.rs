@@ -347,8 +347,8 @@ fn walk(
     let mut moves: Vec<Move> = Vec::with_capacity(line.moves.len());
     let mut key = NodeKey::from_position(&pos);
     let mut inside = repertoire.node(&key).is_some();
-    // The importer replayed every line, so all moves are legal; an illegal one ends it.
-    for mv in crate::book::line::san_prefix(&pos, &line.moves) {
+    // A line's moves are legal from its start (the importer checked them).
+    for &mv in &line.moves {
         let ply = u32::try_from(moves.len() + 1).unwrap_or(u32::MAX);
         let key_after = key.after_move(mv);
         let next_inside = repertoire.node(&key_after).is_some();

@@ -32,7 +32,6 @@ use std::fmt;
 use shakmaty::{Board, Chess, Color, File, Move, Position, Rank, Square};
 
 use crate::book::OpeningLine;
-use crate::book::line::san_prefix;
 use crate::sampler::{Style, StyleParam};
 
 /// Plies of a game the features look at: the opening, the first 10 moves.
@@ -207,13 +206,13 @@ pub fn game_features(moves: &[Move], player: Color) -> Option<StyleFeatures> {
     })
 }
 
-/// The moves of a line from the standard position (its legal prefix); `None` for a
-/// line with a start position of its own.
-pub fn line_moves(line: &OpeningLine) -> Option<Vec<Move>> {
+/// The moves of a line from the standard position; `None` for a line with a start
+/// position of its own.
+pub fn line_moves(line: &OpeningLine) -> Option<&[Move]> {
     if line.start.is_some() {
         return None;
     }
-    Some(san_prefix(&Chess::default(), &line.moves))
+    Some(&line.moves)
 }
 
 /// Labelled examples from the training games: one per side played by a player of the
@@ -227,7 +226,7 @@ pub fn training_examples(lines: &[OpeningLine]) -> Vec<(StyleFeatures, StyleClas
         };
         for (color, tag) in [(Color::White, "White"), (Color::Black, "Black")] {
             let class = tags.get(tag).and_then(StyleClass::of_training_player);
-            if let (Some(class), Some(f)) = (class, game_features(&moves, color)) {
+            if let (Some(class), Some(f)) = (class, game_features(moves, color)) {
                 out.push((f, class));
             }
         }

@@ -142,10 +142,10 @@ fn lines_ui(
         .enumerate()
         .filter(|(_, l)| matches!(l.source, LineSource::Pgn { game: g, .. } if g == game));
     for (i, line) in of_game {
+        let sans = line.sans();
         let moves = match line.start {
-            None => numbered_line(&line.moves),
-            Some(_) => line
-                .moves
+            None => numbered_line(&sans),
+            Some(_) => sans
                 .iter()
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()

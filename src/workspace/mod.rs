@@ -167,6 +167,9 @@ impl Workspace {
         if !eco.issues.is_empty() {
             return Err(crate::book::BookError::Eco(eco.issues).into());
         }
+        if !eco.line_issues.is_empty() {
+            return Err(crate::book::BookError::Lines(eco.line_issues).into());
+        }
         Ok(Workspace::from_parts(Arc::new(eco.lines), None, choice))
     }
 

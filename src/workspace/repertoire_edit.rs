@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(copy, dir.join("rep-updated.pgn"));
         assert_eq!(std::fs::read_to_string(&original).unwrap(), text);
         let sans = |l: &OpeningLine| {
-            l.moves
+            l.sans()
                 .iter()
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()

@@ -18,6 +18,7 @@ static ECO: LazyLock<&PositionGraph> = LazyLock::new(common::eco_graph);
 fn embedded_eco_data_loads_with_zero_issues() {
     let eco = eco::embedded();
     assert!(eco.issues.is_empty(), "{:?}", eco.issues);
+    assert!(eco.line_issues.is_empty(), "{:?}", eco.line_issues);
     assert_eq!(eco.lines.len(), 3807);
     let build = PositionGraph::build(eco.lines);
     assert!(build.issues.is_empty(), "{:?}", build.issues);
@@ -134,26 +135,56 @@ fn continuation_lines_play_the_continuation() {
     assert!(
         lines
             .iter()
-            .all(|&l| ECO.line(l).moves[0].to_string() == "e4")
+            .all(|&l| ECO.line(l).sans()[0].to_string() == "e4")
     );
 }
 
 #[test]
 fn an_illegal_line_is_reported_and_left_out() {
     let text = "eco\tname\tpgn\nC20\tGood\t1. e4 e5\nC20\tBad\t1. e4 e5 2. Ke3\n";
-    let lines: Vec<OpeningLine> = eco::parse_tsv("c.tsv", text).lines;
-    let build = PositionGraph::build(lines);
+    // The reader plays the moves: it reports the bad row and leaves it out.
+    let eco = eco::parse_tsv("c.tsv", text);
+    let build = PositionGraph::build(eco.lines);
     assert_eq!(build.graph.stats().lines, 1);
-    assert_eq!(build.issues.len(), 1);
+    assert_eq!(eco.line_issues.len(), 1);
     assert_eq!(
-        build.issues[0].to_string(),
+        eco.line_issues[0].to_string(),
         "c.tsv row 3: ply 3 `Ke3`: illegal move"
     );
+    assert!(build.issues.is_empty());
     assert_eq!(
         build.graph.node_count(),
         3,
         "nothing of the bad line is inserted"
     );
+}
+
+/// 1.e4 e5 2.Ke3 as a line made in code (no reader makes one: they check their moves).
+fn king_walk() -> OpeningLine {
+    let text = "eco\tname\tpgn\nC20\tGood\t1. e4 e5\n";
+    let mut line = eco::parse_tsv("c.tsv", text).lines.remove(0);
+    line.moves.push(shakmaty::Move::Normal {
+        role: shakmaty::Role::King,
+        from: shakmaty::Square::E1,
+        capture: None,
+        to: shakmaty::Square::E3,
+        promotion: None,
+    });
+    line
+}
+
+#[test]
+fn a_line_made_in_code_with_a_move_that_is_not_legal_is_reported_not_played() {
+    let good = eco::parse_tsv("c.tsv", "eco\tname\tpgn\nC20\tGood\t1. e4 e5\n").lines;
+    let build = PositionGraph::build([king_walk(), good[0].clone()]);
+    let issues: Vec<String> = build.issues.iter().map(ToString::to_string).collect();
+    assert_eq!(issues, ["c.tsv row 2: ply 3 `e1e3`: illegal move"]);
+    assert_eq!(build.graph.stats().lines, 1);
+    assert_eq!(build.graph.node_count(), 3);
+    // The export says so too, instead of writing a game that does not play.
+    let mut out = Vec::new();
+    let err = hastings::book::export::write_pgn([&good[0], &king_walk()], &mut out).unwrap_err();
+    assert_eq!(err.to_string(), "c.tsv row 2: ply 3 `e1e3`: illegal move");
 }
 
 proptest! {
@@ -186,13 +217,31 @@ fn lines_after_a_bad_line_and_a_new_start_replay_from_their_own_start() {
                 C20\tBad\t1. e4 e5 2. Ke3\n\
                 C20\tC\t1. e4 e5 2. Nc3\n\
                 C20\tD\t1. e4 e5 2. Nc3 Nf6\n";
-    let mut lines = eco::parse_tsv("c.tsv", text).lines;
+    let eco = eco::parse_tsv("c.tsv", text);
+    assert_eq!(
+        eco.line_issues.len(),
+        1,
+        "the reader leaves out the bad row"
+    );
+    let mut lines = eco.lines;
+    // The bad row as a line made in code (readers never make one): the build
+    // reports it and leaves it out.
+    let mut bad = lines[0].clone();
+    bad.moves.truncate(2);
+    bad.moves.push(shakmaty::Move::Normal {
+        role: shakmaty::Role::King,
+        from: shakmaty::Square::E1,
+        capture: None,
+        to: shakmaty::Square::E3,
+        promotion: None,
+    });
+    lines.insert(1, bad);
     // A line from another start position between lines that share their first moves.
     let mut fen_line = lines[0].clone();
     let fen: shakmaty::fen::Fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
     let pos = fen.into_position(shakmaty::CastlingMode::Standard).unwrap();
+    fen_line.moves = vec![San::from_ascii(b"e4").unwrap().to_move(&pos).unwrap()];
     fen_line.start = Some(hastings::book::line::Start::new(pos));
-    fen_line.moves = vec![San::from_ascii(b"e4").unwrap()];
     lines.insert(3, fen_line);
     let build = PositionGraph::build(lines);
     assert_eq!(build.issues.len(), 1);
@@ -232,10 +281,9 @@ fn by_key(g: &PositionGraph) -> Vec<(String, Vec<String>, Vec<String>)> {
     out
 }
 
-fn replay(moves: &[San]) -> shakmaty::Chess {
+fn replay(moves: &[shakmaty::Move]) -> shakmaty::Chess {
     let mut pos = shakmaty::Chess::default();
-    for san in moves {
-        let mv = san.to_move(&pos).unwrap();
+    for &mv in moves {
         pos.play_unchecked(mv);
     }
     pos
@@ -251,21 +299,22 @@ fn transposing_line(lines: &[OpeningLine], rng: &mut impl rand::Rng) -> Option<O
             continue;
         }
         let p = rng.random_range(0..line.moves.len() - 2);
-        let (c, b) = (&line.moves[p], &line.moves[p + 1]);
+        let sans = line.sans();
+        let (c, b) = (&sans[p], &sans[p + 1]);
         let start = replay(&line.moves[..p]);
         let legal = start.legal_moves();
         let a = legal[rng.random_range(0..legal.len())];
         let mut moves = line.moves[..p].to_vec();
         let mut pos = start.clone();
-        moves.push(San::from_move(&pos, a));
+        moves.push(a);
         pos.play_unchecked(a);
         let (Ok(mb), true) = (b.to_move(&pos), San::from_move(&start, a) != *c) else {
             continue;
         };
-        moves.push(San::from_move(&pos, mb));
+        moves.push(mb);
         pos.play_unchecked(mb);
         let Ok(mc) = c.to_move(&pos) else { continue };
-        moves.push(San::from_move(&pos, mc));
+        moves.push(mc);
         return Some(OpeningLine {
             moves,
             ..line.clone()
@@ -305,7 +354,7 @@ fn a_graph_built_after_an_edit_equals_one_built_from_nothing() {
                         break;
                     }
                     let mv = legal[rng.random_range(0..legal.len())];
-                    line.moves.push(San::from_move(&pos, mv));
+                    line.moves.push(mv);
                     pos.play_unchecked(mv);
                 }
                 let at = rng.random_range(0..=lines.len());

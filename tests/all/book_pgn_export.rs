@@ -108,7 +108,7 @@ fn shape(g: &PositionGraph) -> Shape {
             .lines()
             .iter()
             .map(|l| {
-                let moves = l.moves.iter().map(ToString::to_string).collect();
+                let moves = l.sans().iter().map(ToString::to_string).collect();
                 let start = l.start.as_ref().map(|s| s.fen().to_string());
                 (start, l.name.clone(), moves, l.eco.clone())
             })
@@ -425,7 +425,7 @@ proptest! {
         let got: Vec<Vec<String>> = out
             .lines
             .iter()
-            .map(|l| l.moves.iter().map(ToString::to_string).collect())
+            .map(|l| l.sans().iter().map(ToString::to_string).collect())
             .collect();
         prop_assert_eq!(&got, &expected, "{}", text);
         let build = PositionGraph::build(out.lines.clone());
@@ -434,9 +434,9 @@ proptest! {
         let g = build.graph;
         for line in g.lines() {
             let mut pos = Chess::default();
-            for san in &line.moves {
+            for &mv in &line.moves {
                 let node = g.lookup(&pos).unwrap();
-                let mv = san.to_move(&pos).unwrap();
+                prop_assert!(pos.is_legal(mv));
                 pos.play_unchecked(mv);
                 let to = g.lookup(&pos).unwrap();
                 prop_assert!(g.continuations(node).iter().any(|c| c.to == to));

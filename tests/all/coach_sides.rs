@@ -41,7 +41,7 @@ fn first_moves(coach: &Coach) -> Vec<String> {
         .graph()
         .lines()
         .iter()
-        .map(|l| l.moves[0].to_string())
+        .map(|l| l.sans()[0].to_string())
         .collect();
     firsts.sort();
     firsts.dedup();
@@ -220,7 +220,7 @@ fn picked_lines_are_drilled_alone_and_a_changed_file_drops_them() {
     // The Caro-Kann's 2.c4 line, by its place in the file.
     let pick = lines
         .iter()
-        .position(|l| l.moves.len() > 2 && l.moves[2].to_string() == "c4")
+        .position(|l| l.moves.len() > 2 && l.sans()[2].to_string() == "c4")
         .unwrap();
     let mut choice = c.workspace().choice().clone();
     choice.files[0].lines = Some(vec![u32::try_from(pick).unwrap()]);

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use hastings::book::line::san_prefix;
 use hastings::coach::play_on::{EngineKind, PlayOnCommand, PlayOnSettings};
 use hastings::coach::settings::{Settings, Side};
 use hastings::coach::{Action, Coach, Command, Notice, Sound};
@@ -55,7 +54,7 @@ fn sounds(coach: &mut Coach) -> Vec<Sound> {
 /// position (the move last); never the line's last move, so the line goes on after it.
 fn book_moves_to(coach: &Coach, wanted: impl Fn(&Chess, Move) -> bool) -> Vec<Move> {
     for line in coach.graph().lines().iter().filter(|l| l.start.is_none()) {
-        let moves = san_prefix(&Chess::default(), &line.moves);
+        let moves = &line.moves;
         let mut pos = Chess::default();
         for (i, &mv) in moves.iter().enumerate().take(moves.len().saturating_sub(1)) {
             if wanted(&pos, mv) {

@@ -19,7 +19,7 @@ use hastings::sampler::{MoveSource, Popularity, Style};
 use hastings::workspace::explorer::{ExplorerIndex, FilteredExplorer};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move};
 
 const PLIES: usize = 20;
 
@@ -38,16 +38,7 @@ fn read(text: &[u8]) -> Vec<OpeningLine> {
 }
 
 fn moves_of(line: &OpeningLine, plies: usize) -> Vec<Move> {
-    let mut pos = Chess::default();
-    line.moves
-        .iter()
-        .take(plies)
-        .map(|san| {
-            let mv = san.to_move(&pos).unwrap();
-            pos.play_unchecked(mv);
-            mv
-        })
-        .collect()
+    line.moves.iter().take(plies).copied().collect()
 }
 
 /// Karpov's first 40 games among the master games of the fixture.

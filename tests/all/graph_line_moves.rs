@@ -1,13 +1,13 @@
-//! The graph keeps each line's moves as it replayed them: the same moves the line's
-//! SAN gives from its start, for the shipped ECO data and real PGN fixtures (a FEN
-//! start among them), in the graph's line order.
+//! The graph keeps each line's moves as the reader played them: legal moves whose SAN,
+//! read again from the line's start, gives the same moves, for the shipped ECO data and
+//! real PGN fixtures (a FEN start among them), in the graph's line order.
 // Helpers of a test file are test code too.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
 
 use common::import_fixture;
-use hastings::book::graph::replay_line;
+use hastings::book::line::san_path;
 use hastings::book::{ImportMode, LineId, PositionGraph, eco};
 
 #[test]
@@ -23,7 +23,7 @@ fn every_line_keeps_the_moves_its_san_plays() {
     let mut from_fen = 0;
     for (i, line) in graph.lines().iter().enumerate() {
         let id = LineId(u32::try_from(i).unwrap());
-        let replayed = replay_line(line).unwrap();
+        let replayed = san_path(&line.start_position(), &line.sans()).unwrap();
         assert_eq!(graph.line_moves(id), replayed, "line {i}: {}", line.source);
         plies += replayed.len();
         from_fen += usize::from(line.start.is_some());

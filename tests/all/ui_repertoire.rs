@@ -661,7 +661,7 @@ fn exporting_a_loaded_repertoire_writes_pgn_that_imports_to_the_same_lines() {
     let moves = |lines: &[hastings::book::OpeningLine]| {
         let mut v: Vec<Vec<String>> = lines
             .iter()
-            .map(|l| l.moves.iter().map(ToString::to_string).collect())
+            .map(|l| l.sans().iter().map(ToString::to_string).collect())
             .collect();
         v.sort();
         v

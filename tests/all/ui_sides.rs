@@ -212,7 +212,7 @@ fn a_line_is_picked_in_its_chapter_and_drilled_alone() {
         .iter()
         .filter(|l| matches!(l.source, hastings::book::LineSource::Pgn { .. }))
         .map(|l| {
-            l.moves
+            l.sans()
                 .iter()
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()

@@ -12,7 +12,6 @@
 use std::sync::Arc;
 
 use shakmaty::fen::Epd;
-use shakmaty::san::San;
 use shakmaty::{Chess, EnPassantMode, Move};
 
 use super::tree::{GameTree, NodeId};
@@ -23,7 +22,7 @@ use crate::book::pgn::{line_name, merge_note, parse_comment};
 struct Merged {
     parent: usize,
     children: Vec<usize>,
-    mv: Option<(Move, San)>,
+    mv: Option<Move>,
     note: Option<MoveAnnotation>,
 }
 
@@ -62,8 +61,8 @@ impl GameTree {
             let mut annotations = Vec::new();
             for (ply, &m) in path.iter().enumerate() {
                 let node = &merged[m];
-                if let Some((_, san)) = &node.mv {
-                    moves.push(*san);
+                if let Some(mv) = node.mv {
+                    moves.push(mv);
                 }
                 if let Some(note) = &node.note {
                     annotations.push(MoveAnnotation {
@@ -120,7 +119,7 @@ impl GameTree {
     /// what is said about it joined to the same move made before.
     fn merge(&self, id: NodeId, merged: &mut Vec<Merged>, of: &mut [usize]) {
         let Some(node) = self.node(id) else { return };
-        let Some((mv, san)) = node.mv() else { return };
+        let Some((mv, _)) = node.mv() else { return };
         let Some(parent) = node.parent().and_then(|p| of.get(p.0 as usize).copied()) else {
             return;
         };
@@ -128,12 +127,12 @@ impl GameTree {
             .children
             .iter()
             .copied()
-            .find(|&c| merged[c].mv.as_ref().is_some_and(|(m, _)| *m == mv));
+            .find(|&c| merged[c].mv == Some(mv));
         let at = existing.unwrap_or_else(|| {
             merged.push(Merged {
                 parent,
                 children: Vec::new(),
-                mv: Some((mv, san)),
+                mv: Some(mv),
                 note: None,
             });
             let at = merged.len() - 1;

@@ -1,4 +1,4 @@
-//! Building the graph: lines replayed into nodes and continuations, then laid out flat.
+//! Building the graph: lines played into nodes and continuations, then laid out flat.
 //!
 //! The continuations are kept in one vector in the order they are first played, each
 //! node's linked through `next` (so finding the continuation `x → y` walks only
@@ -9,14 +9,13 @@
 //! added (`notes`).
 
 use rustc_hash::FxHashMap;
-use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position};
 
 use super::node::{NONE, Node, NodeWeights};
 use super::{Continuation, GraphBuild, LineId, NodeId, PositionGraph, len_u32};
 use crate::book::error::{LineError, NodeRebuildError};
 use crate::book::key::NodeKey;
-use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine, Start, san_path};
+use crate::book::line::{Flag, FlagSet, FlagWeights, OpeningLine, Start};
 
 /// The graph under construction and what is thrown away once it is laid out.
 #[derive(Default)]
@@ -46,13 +45,13 @@ impl Builder {
     ) -> GraphBuild {
         let mut b = Builder::default();
         let mut issues = Vec::new();
+        // The positions of the previous line (from its start, which `prev_start` keeps)
+        // and their nodes: a line sharing its first moves reuses them (ECO rows and
+        // repertoire paths come in prefix order).
         let mut positions: Vec<Chess> = Vec::new();
-        let mut moves: Vec<Move> = Vec::new();
         let mut path: Vec<NodeId> = Vec::new();
-
-        // The previous line's replay: a line sharing its first moves reuses those
-        // positions (ECO rows and repertoire paths come in prefix order).
-        let mut prev: Option<(Option<Start>, Vec<San>)> = None;
+        let mut prev_moves: Vec<Move> = Vec::new();
+        let mut prev_start: Option<Option<Start>> = None;
 
         // A book has about two new positions per line; reserving them up front spares
         // the copies of growing tables.
@@ -65,43 +64,42 @@ impl Builder {
         b.edges.reserve(expected);
 
         for line in lines {
-            // Replay first, so that a bad line leaves no trace in the graph.
-            let shared = match &prev {
-                Some((start, sans)) if *start == line.start => sans
+            let same_start = prev_start.as_ref().is_some_and(|s| *s == line.start);
+            let shared = if same_start {
+                prev_moves
                     .iter()
                     .zip(&line.moves)
                     .take_while(|(a, b)| a == b)
-                    .count(),
-                _ => {
-                    positions.clear();
-                    path.clear();
-                    positions.push(line.start_position());
-                    0
-                }
+                    .count()
+            } else {
+                positions.clear();
+                path.clear();
+                positions.push(line.start_position());
+                0
             };
             positions.truncate(shared + 1);
-            moves.truncate(shared);
             path.truncate(shared + 1);
-            let rest = match san_path(&positions[shared], &line.moves[shared..]) {
-                Ok(rest) => rest,
-                Err(e) => {
-                    prev = None;
-                    issues.push(LineError::from_san_path(line.source, shared, e));
-                    continue;
-                }
-            };
+            // Play the rest first, so that a bad line leaves no trace in the graph. The
+            // reader checked the moves; a line made in code with a move that is not
+            // legal is reported, not played.
             let mut pos = positions[shared].clone();
-            for mv in rest {
+            let mut bad = None;
+            for (i, &mv) in line.moves.iter().enumerate().skip(shared) {
+                if !pos.is_legal(mv) {
+                    bad = Some(LineError::not_legal(line.source, i, &pos, mv));
+                    break;
+                }
                 pos.play_unchecked(mv);
-                moves.push(mv);
                 positions.push(pos.clone());
             }
-            match &mut prev {
-                Some((start, sans)) if *start == line.start => {
-                    sans.truncate(shared);
-                    sans.extend_from_slice(&line.moves[shared..]);
-                }
-                _ => prev = Some((line.start.clone(), line.moves.clone())),
+            if let Some(e) = bad {
+                prev_start = None;
+                issues.push(e);
+                continue;
+            }
+            prev_moves.clone_from(&line.moves);
+            if !same_start {
+                prev_start = Some(line.start.clone());
             }
 
             // Nodes of the shared prefix are known; intern the rest.
@@ -109,7 +107,7 @@ impl Builder {
                 let node = b.intern(pos);
                 path.push(node);
             }
-            b.add_line(line, &moves, &path);
+            b.add_line(line, &path);
         }
         let (graph, failed) = b.finish(previous);
         issues.extend(failed.into_iter().map(LineError::Rebuild));
@@ -133,8 +131,9 @@ impl Builder {
         NodeId(id)
     }
 
-    /// Adds a replayed line: its weight to the nodes and continuations of `path`.
-    fn add_line(&mut self, line: OpeningLine, moves: &[Move], path: &[NodeId]) {
+    /// Adds a played line: its weight to the nodes and continuations of `path`.
+    fn add_line(&mut self, line: OpeningLine, path: &[NodeId]) {
+        let moves = &line.moves;
         let Some(&end) = path.last() else {
             return;
         };
@@ -181,8 +180,6 @@ impl Builder {
             end_node.set_name(id);
         }
         self.g.lines.push(line);
-        self.g.line_moves.extend_from_slice(moves);
-        self.g.line_moves_end.push(len_u32(&self.g.line_moves));
         self.g.line_flags.push(flags);
         self.g.line_ends.push(end);
     }
@@ -223,8 +220,6 @@ impl Builder {
         let failed = g.compute_transpositions(previous);
         g.nodes.shrink_to_fit();
         g.lines.shrink_to_fit();
-        g.line_moves.shrink_to_fit();
-        g.line_moves_end.shrink_to_fit();
         g.line_flags.shrink_to_fit();
         g.line_ends.shrink_to_fit();
         (g, failed)

@@ -14,7 +14,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::error::{LineError, NodeRebuildError};
 use super::key::NodeKey;
-use super::line::{FlagSet, FlagWeights, MoveAnnotation, OpeningLine, san_path};
+use super::line::{FlagSet, FlagWeights, MoveAnnotation, OpeningLine};
 
 mod build;
 pub(crate) mod index;
@@ -105,10 +105,6 @@ pub struct GraphStats {
 #[derive(Clone, Debug, Default)]
 pub struct PositionGraph {
     lines: Vec<OpeningLine>,
-    /// The moves of every line, line after line, as replayed when the graph was built;
-    /// `line_moves_end[l]` ends line `l`'s.
-    line_moves: Vec<Move>,
-    line_moves_end: Vec<u32>,
     line_flags: Vec<FlagSet>,
     line_ends: Vec<NodeId>,
     nodes: Vec<Node>,
@@ -129,27 +125,19 @@ pub struct PositionGraph {
 /// The result of [`PositionGraph::build`]: the graph and the lines it left out.
 #[derive(Clone, Debug, Default)]
 pub struct GraphBuild {
-    /// The graph of every line that replayed.
+    /// The graph of every line that could be played.
     pub graph: PositionGraph,
-    /// The lines that did not replay, with where and why.
+    /// The lines left out, with where and why: a line made in code with a move that is
+    /// not legal (a reader reports such moves itself and leaves the line out), and
+    /// nodes that cannot be rebuilt.
     pub issues: Vec<LineError>,
-}
-
-/// The moves of `line` from its start position.
-///
-/// # Errors
-///
-/// [`LineError::Move`] for its first move that cannot be played.
-pub fn replay_line(line: &OpeningLine) -> Result<Vec<Move>, LineError> {
-    san_path(&line.start_position(), &line.moves)
-        .map_err(|e| LineError::from_san_path(line.source, 0, e))
 }
 
 impl PositionGraph {
     /// Builds the graph of `lines`, in order.
     ///
-    /// A line whose start position or any move is illegal is left out whole and
-    /// reported; the others are inserted. Each node's representative position is the
+    /// A line with a move that is not legal (made in code: readers check their moves)
+    /// is left out whole and reported; the others are inserted. Each node's representative position is the
     /// one of the first line that reached it, and its name the first line ending there.
     pub fn build(lines: impl IntoIterator<Item = OpeningLine>) -> GraphBuild {
         build::Builder::build(lines, None)
@@ -317,14 +305,9 @@ impl PositionGraph {
             .get(at.index as usize)
     }
 
-    /// The moves of a line from its start position, as the graph was built from them
-    /// (no SAN read again).
+    /// The moves of a line from its start position (the line's own).
     pub fn line_moves(&self, id: LineId) -> &[Move] {
-        let i = id.index();
-        let from = i
-            .checked_sub(1)
-            .map_or(0, |before| self.line_moves_end[before] as usize);
-        &self.line_moves[from..self.line_moves_end[i] as usize]
+        &self.lines[id.index()].moves
     }
 
     /// The lines that play a continuation.

@@ -196,8 +196,8 @@ impl<'a> Importer<'a> {
             let mut annotations = Vec::new();
             for (ply, &n) in path.iter().enumerate() {
                 let node = &tree.nodes[n as usize];
-                if let Some((san, _)) = node.mv {
-                    moves.push(san);
+                if let Some((_, mv)) = node.mv {
+                    moves.push(mv);
                 }
                 if let Some(note) = &node.note {
                     annotations.push(MoveAnnotation {

@@ -15,7 +15,7 @@ fn import(text: &str, mode: ImportMode) -> PgnImport {
 }
 
 fn sans(line: &OpeningLine) -> String {
-    line.moves
+    line.sans()
         .iter()
         .map(ToString::to_string)
         .collect::<Vec<_>>()

@@ -64,7 +64,7 @@ impl LearnerStyleState {
                         (shakmaty::Color::Black, "Black"),
                     ] {
                         if tags.get(tag).is_some_and(|t| names_player(t, &key.2))
-                            && let Some(f) = game_features(&moves, color)
+                            && let Some(f) = game_features(moves, color)
                         {
                             self.imported.push(f);
                         }

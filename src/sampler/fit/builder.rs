@@ -13,7 +13,6 @@ use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Squ
 
 use super::table::{Cand, FitData, Observation, Prev, TableInfo};
 use crate::book::explorer::ExplorerCounts;
-use crate::book::line::san_prefix;
 use crate::book::polyglot::{PolyglotBook, key};
 use crate::book::{LineId, NodeId, OpeningLine, PositionGraph};
 use crate::sampler::metropolis::{Totals, graph_parts};
@@ -249,8 +248,7 @@ impl Builder<'_, '_> {
         let mut pending: Option<(Chess, Move, Option<LineId>)> = None;
         let mut named = None;
         // The importer only keeps legal prefixes; nothing is scored past an illegal move.
-        let moves = san_prefix(&pos, line.moves.iter().take(max_plies));
-        for (ply, mv) in moves.into_iter().enumerate() {
+        for (ply, &mv) in line.moves.iter().take(max_plies).enumerate() {
             let player = sides[usize::from(pos.turn() == Color::Black)];
             let node = self.graph.lookup(&pos);
             if let Some(line) = node.and_then(|n| self.graph.name(n)) {

@@ -17,7 +17,6 @@ use rand::Rng;
 use shakmaty::{Chess, Move, Position};
 
 use crate::book::export::{ExportError, write_pgn};
-use crate::book::line::sans_of;
 use crate::book::{GameTags, LineSource, OpeningLine, PositionGraph, SourceId};
 use crate::sampler::{MoveSource, Style};
 
@@ -81,7 +80,6 @@ pub fn sample_games_pgn_from(
     let mut lines = Vec::with_capacity(n);
     for i in 0..n {
         let moves = sample_game_from(source, style, plies, rng);
-        let sans = sans_of(&Chess::default(), &moves);
         let (white, black) = if i % 2 == 0 {
             (player, "Opponent")
         } else {
@@ -103,7 +101,7 @@ pub fn sample_games_pgn_from(
         };
         lines.push(OpeningLine {
             tags: Some(Arc::new(tags)),
-            ..OpeningLine::new(source, sans)
+            ..OpeningLine::new(source, moves)
         });
     }
     let mut out = Vec::new();

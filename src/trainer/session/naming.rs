@@ -161,16 +161,7 @@ impl Session {
             return None;
         }
         let opening = self.opening();
-        let mut pos = self.start.clone();
-        let moves = self
-            .moves
-            .iter()
-            .map(|m| {
-                let san = shakmaty::san::San::from_move(&pos, m.mv);
-                pos.play_unchecked(m.mv);
-                san
-            })
-            .collect();
+        let moves = self.moves.iter().map(|m| m.mv).collect();
         let source = crate::book::LineSource::Pgn {
             source: crate::book::SourceId(u16::MAX),
             game: 1,

@@ -114,7 +114,7 @@ pub fn import_fixture(name: &str, mode: hastings::book::ImportMode) -> hastings:
 
 /// The moves of a line in SAN, separated by spaces.
 pub fn line_sans(line: &hastings::book::OpeningLine) -> String {
-    line.moves
+    line.sans()
         .iter()
         .map(ToString::to_string)
         .collect::<Vec<_>>()

@@ -98,7 +98,8 @@ pub struct PopularityArgs {
     /// weights add up). Without one, `--popularity book` uses the embedded gnuchess book.
     #[arg(long = "book", value_name = "FILE.bin")]
     pub books: Vec<PathBuf>,
-    /// `eco` (the lines' weights, the thesis's numbers), `book` (the Polyglot book's
+    /// `eco` (the ECO lines' weights, as in the research study the opponent is built
+    /// on), `book` (the Polyglot book's
     /// weights), `blend:λ` (λ of the book, 1 − λ of the lines) or `explorer` (the games
     /// of `--explorer`). Default: `explorer` when `--explorer` is given, `book` when
     /// `--book` is, else `eco`.
@@ -199,7 +200,8 @@ impl PopularityArgs {
     }
 }
 
-/// Which lines the graph is built from (thesis §5.4 subsamples).
+/// Which lines the graph is built from (the subsamples of §5.4 of the research study
+/// the opponent is built on, `ARCHITECTURE.md`, References).
 #[derive(Debug, Clone, Default, Args)]
 pub struct BookArgs {
     /// Keep lines in which both sides make at least N moves.

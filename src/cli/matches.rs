@@ -47,8 +47,8 @@ pub struct MatchArgs {
     /// Search every move to this depth instead of by time.
     #[arg(long, value_name = "PLIES", conflicts_with = "movetime", value_parser = positive::<NonZeroU32>)]
     pub depth: Option<NonZeroU32>,
-    /// Where games start: `eco` (embedded ECO lines), `start`, or `seed003` (seed 003's
-    /// ten openings, in order).
+    /// Where games start: `eco` (embedded ECO lines), `start`, or `seed003` (the ten
+    /// openings of Klevansky, Ostroff and Offen's 2023 study of genetic tuning, in order).
     #[arg(long, default_value = "eco")]
     pub openings: crate::engine::matches::Openings,
     /// A game reaching this many plies is a draw.

@@ -118,7 +118,8 @@ pub enum Command {
     /// Make and edit a repertoire file: new, add, delete, promote, comment.
     #[command(subcommand)]
     Repertoire(repertoire::RepertoireCommand),
-    /// Tune seed 003's evaluation with the genetic algorithm.
+    /// Tune the engine's evaluation with a genetic algorithm (after Klevansky, Ostroff
+    /// and Offen, 2023).
     #[command(subcommand)]
     Train(train::TrainCommand),
 }

@@ -46,8 +46,9 @@ pub struct PredictArgs {
     pub max_positions: Option<usize>,
     /// With `--eval`: whose moves to score: `cnn` (the move predictor), `book` (the
     /// gnuchess book's most played move, where it has one), `alphabeta` or `stockfish`
-    /// (their best move at `--depth`), `eval` (α-β with seed 003's tuned evaluation at
-    /// `--depth`) or `blend` (seed 003's λ blend of that and the predictor).
+    /// (their best move at `--depth`), `eval` (α-β with the evaluation tuned by a genetic
+    /// algorithm, after Klevansky, Ostroff and Offen, 2023, at `--depth`) or `blend`
+    /// (their λ blend of that evaluation and the predictor).
     #[arg(long, value_enum, default_value_t = EvalAgent::Cnn)]
     pub agent: EvalAgent,
     /// With `--agent blend`: the predictor's share λ (0: the evaluation alone, 1: the
@@ -106,9 +107,11 @@ pub enum EvalAgent {
     Alphabeta,
     /// Stockfish.
     Stockfish,
-    /// The α-β search with seed 003's tuned evaluation.
+    /// The α-β search with the genetically tuned evaluation (Klevansky, Ostroff and
+    /// Offen, 2023).
     Eval,
-    /// Seed 003's λ blend of the tuned evaluation and the predictor.
+    /// The λ blend of the tuned evaluation and the predictor (Klevansky, Ostroff and
+    /// Offen, 2023).
     Blend,
 }
 

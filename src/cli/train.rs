@@ -29,7 +29,8 @@ const HELD_OUT: [&str; 2] = ["twic1599_1000k.pgn", "lichess_db_1000k.pgn"];
 /// `hastings train`.
 #[derive(Debug, Subcommand)]
 pub enum TrainCommand {
-    /// Tune seed 003's evaluation: a GA on master moves (`--games`), or co-evolution
+    /// Tune the engine's evaluation (after Klevansky, Ostroff and Offen, 2023): a
+    /// genetic algorithm on master moves (`--games`), or co-evolution
     /// of earlier runs' weights (`--coevolve`).
     Eval(TrainEvalArgs),
 }

@@ -19,8 +19,9 @@ use crate::workspace::eval_files::read_weights;
 #[derive(Debug, Args)]
 pub struct UciArgs {
     /// The engine: `alphabeta`, `mcts`, `human` (the move predictor: what strong
-    /// players play, sampled with the temperature), `eval` (α-β with seed 003's tuned
-    /// evaluation) or `blend` (seed 003's λ blend of that and the predictor).
+    /// players play, sampled with the temperature), `eval` (α-β with the evaluation tuned
+    /// by a genetic algorithm, after Klevansky, Ostroff and Offen, 2023) or `blend` (their
+    /// λ blend of that evaluation and the predictor).
     #[arg(long, default_value = "alphabeta")]
     pub agent: Agent,
     /// The temperature of `human` (default 1: 0 plays the most likely move, 1 as often

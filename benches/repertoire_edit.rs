@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use hastings::book::Side;
-use hastings::book::document::{Document, GameTree, NodeId, Op};
+use hastings::book::repertoire::{Document, GameTree, NodeId, Op};
 use hastings::book::{PositionGraph, eco};
 use hastings::coach::repertoire::RepertoireCommand;
 use hastings::coach::settings::Settings;
@@ -144,7 +144,7 @@ fn repertoire_edits(file: &Path, data: &Path, deep: NodeId) {
     let median = |t: &[Duration]| t[t.len() / 2];
     let longest = |t: &[Duration]| t[t.len() - 1];
     eprintln!(
-        "workshop: open {opened:.1?} (first gaps {first:.1?}); per edit, the window thread \
+        "repertoire editor: open {opened:.1?} (first gaps {first:.1?}); per edit, the window thread \
          median {:.2?} longest {:.2?}; gaps up to date after a comment: median {:.1?} \
          longest {:.1?}; after a move added or undone: median {:.1?} longest {:.1?}",
         median(&ui),

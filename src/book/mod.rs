@@ -13,7 +13,7 @@
 //! - [`movelist`]: moves as written (SAN, UCI, long algebraic) and move lists.
 //! - [`annotation`]: what the lines say about a move: comments, NAGs, arrows.
 //! - [`pgn`]: PGN repertoires and game collections read into lines.
-//! - [`document`]: a repertoire file as an editable tree per chapter, with undo, that
+//! - [`repertoire`]: a repertoire file as an editable tree per chapter, with undo, that
 //!   keeps the bytes of what was not edited.
 //! - [`export`]: lines written back as PGN with nested variations.
 //! - [`polyglot`]: Polyglot `.bin` books, read from bytes and written from games.
@@ -27,7 +27,6 @@
 
 pub mod annotation;
 pub mod chapters;
-pub mod document;
 pub mod eco;
 pub mod error;
 pub mod explorer;
@@ -40,6 +39,7 @@ pub mod matrix;
 pub mod movelist;
 pub mod pgn;
 pub mod polyglot;
+pub mod repertoire;
 pub mod side;
 pub mod tags;
 

@@ -15,7 +15,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::CliError;
 use crate::book::Side;
-use crate::book::document::{ChangeKind, Document, EditError, GameTree, NodeId, Op};
+use crate::book::repertoire::{ChangeKind, Document, EditError, GameTree, NodeId, Op};
 use crate::workspace::repertoire_file::{RepertoireFile, RepertoireFileError, SaveOutcome};
 use crate::workspace::store::write_atomic;
 

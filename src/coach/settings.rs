@@ -121,12 +121,15 @@ pub struct Settings {
     pub show_human_moves: bool,
     /// The repertoire file the Repertoire tab had open, opened again at the next start
     /// (its unsaved edits offered first).
-    pub workshop_file: Option<PathBuf>,
+    #[serde(alias = "workshop_file")]
+    pub repertoire_file: Option<PathBuf>,
     /// What the Repertoire tab's "Train this" drills.
-    pub workshop_train: RepertoireTrain,
+    #[serde(alias = "workshop_train")]
+    pub repertoire_train: RepertoireTrain,
     /// Whether the Repertoire tab's missing replies come from the Explorer tab's games
     /// (its index, source and filters) instead of the book, while an index is open.
-    pub workshop_explorer: bool,
+    #[serde(alias = "workshop_explorer")]
+    pub repertoire_explorer: bool,
 }
 
 /// What "Train this" in the Repertoire tab drills: the chapters of each repertoire file
@@ -190,9 +193,9 @@ impl Default for Settings {
             explain_wrong_moves: true,
             review_at_position: false,
             show_human_moves: true,
-            workshop_file: None,
-            workshop_train: RepertoireTrain::default(),
-            workshop_explorer: false,
+            repertoire_file: None,
+            repertoire_train: RepertoireTrain::default(),
+            repertoire_explorer: false,
         }
     }
 }
@@ -254,6 +257,25 @@ mod tests {
         assert!(text.contains("board_look"), "{text}");
         let back: Result<Settings, _> = ron::from_str(&text);
         assert_eq!(back.ok(), Some(settings));
+    }
+
+    #[test]
+    fn settings_saved_under_the_repertoire_editors_old_names_still_load() {
+        // As round 3 wrote them (the editor was called the workshop then).
+        let old = r#"{"workshop_file": "/home/me/white.pgn", "workshop_explorer": true,
+            "workshop_train": {"left_out": {"/home/me/white.pgn": ["Sicilian"]}}}"#;
+        let settings: Settings = serde_json::from_str(old).unwrap_or_else(|e| panic!("{e}"));
+        let file = PathBuf::from("/home/me/white.pgn");
+        assert_eq!(settings.repertoire_file.as_ref(), Some(&file));
+        assert!(settings.repertoire_explorer);
+        assert!(!settings.repertoire_train.drills(&file, "Sicilian"));
+        assert!(settings.repertoire_train.drills(&file, "French"));
+        // And they are saved under the new names.
+        let text = serde_json::to_string(&settings).unwrap_or_default();
+        assert!(
+            text.contains("\"repertoire_file\"") && !text.contains("workshop"),
+            "{text}"
+        );
     }
 
     #[test]

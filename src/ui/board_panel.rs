@@ -72,7 +72,7 @@ pub(super) fn repertoire_board_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec
     let note = if w.beyond().is_empty() {
         w.tree()
             .and_then(|t| t.node(w.node()))
-            .map(crate::book::document::Node::annotation)
+            .map(crate::book::repertoire::Node::annotation)
             .unwrap_or_default()
     } else {
         MoveAnnotation::default()
@@ -125,7 +125,7 @@ fn right_button_mark(
     squares: egui::Rect,
     orientation: crate::ui::board::Orientation,
 ) -> Option<RepertoireCommand> {
-    let id = ui.make_persistent_id("hastings_workshop_marks");
+    let id = ui.make_persistent_id("hastings_repertoire_marks");
     let (pressed, released, pos, modifiers) = ui.input(|i| {
         (
             i.pointer.button_pressed(egui::PointerButton::Secondary),

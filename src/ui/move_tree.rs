@@ -13,7 +13,7 @@
 use eframe::egui;
 use egui::{Color32, RichText, Ui};
 
-use crate::book::document::{GameTree, Node, NodeId};
+use crate::book::repertoire::{GameTree, Node, NodeId};
 use crate::coach::repertoire::RepertoireCommand;
 
 /// The glyphs the menu offers, with their NAGs.

@@ -39,7 +39,7 @@ pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
         {
             push(commands, RepertoireCommand::TrainThis);
         }
-        let mut from_explorer = coach.settings().workshop_explorer;
+        let mut from_explorer = coach.settings().repertoire_explorer;
         let index_open = coach.explorer().index().is_some();
         if ui
             .add_enabled(

@@ -20,7 +20,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use super::command::Command;
 use super::move_tree::{self, TreeAction};
 use crate::book::Side;
-use crate::book::document::NodeId;
+use crate::book::repertoire::NodeId;
 use crate::coach::Coach;
 use crate::coach::repertoire::{
     Question, RepertoireCommand, RepertoireState, RepertoireTarget, backup_time,
@@ -172,14 +172,14 @@ pub(super) fn repertoire_panel_ui(
     if w.file().is_some() {
         // With a file open, the others are one click away.
         egui::CollapsingHeader::new("Another file")
-            .id_salt("hastings_workshop_files")
+            .id_salt("hastings_repertoire_files")
             .show(ui, |ui| files_ui(ui, form, commands));
     } else {
         files_ui(ui, form, commands);
     }
     if w.document().is_some() {
         ui.separator();
-        let train = &coach.settings().workshop_train;
+        let train = &coach.settings().repertoire_train;
         chapters_ui(ui, w, train, form, commands);
         backups_ui(ui, w, commands);
     }
@@ -246,7 +246,7 @@ fn backups_ui(ui: &mut Ui, w: &RepertoireState, commands: &mut Vec<Command>) {
     }
     ui.separator();
     egui::CollapsingHeader::new(format!("Backups ({})", w.backups().len()))
-        .id_salt("hastings_workshop_backups")
+        .id_salt("hastings_repertoire_backups")
         .show(ui, |ui| {
             if w.backups().is_empty() {
                 ui.weak("Each save keeps the version it replaces here (the last 10).");

@@ -57,9 +57,9 @@ pub fn setting_label(field: &str) -> &str {
         "explain_wrong_moves" => "Explain wrong moves with an engine",
         "review_at_position" => "Review starts at the position",
         "show_human_moves" => "Show what strong players play here",
-        "workshop_file" => "The file open in the Repertoire tab",
-        "workshop_train" => "What Train this drills",
-        "workshop_explorer" => "Missing replies from the explorer's games",
+        "repertoire_file" | "workshop_file" => "The file open in the Repertoire tab",
+        "repertoire_train" | "workshop_train" => "What Train this drills",
+        "repertoire_explorer" | "workshop_explorer" => "Missing replies from the explorer's games",
         other => other,
     }
 }

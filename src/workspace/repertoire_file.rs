@@ -23,7 +23,7 @@ use thiserror::Error;
 use super::backups;
 use super::repertoire_journal::{self as journal, Entry, Journal, sha256_hex};
 use super::store::{StoreError, WriteLock};
-use crate::book::document::{Change, ChangeKind, Document, EditError, Op};
+use crate::book::repertoire::{Change, ChangeKind, Document, EditError, Op};
 
 /// What went wrong with a repertoire file.
 #[derive(Debug, Error)]

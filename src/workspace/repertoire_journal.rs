@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::store::{StoreError, create_aside, write_atomic};
-use crate::book::document::Op;
+use crate::book::repertoire::Op;
 
 /// One line of the journal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

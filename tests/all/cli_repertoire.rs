@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use hastings::book::Side;
-use hastings::book::document::{Document, GameTree};
+use hastings::book::repertoire::{Document, GameTree};
 use hastings::workspace::backups;
 
 fn dir(name: &str) -> PathBuf {

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use hastings::book::Side;
-use hastings::book::document::{Document, GameTree, NodeId, Op};
+use hastings::book::repertoire::{Document, GameTree, NodeId, Op};
 use hastings::workspace::repertoire_file::{RepertoireFile, SaveOutcome};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -40,7 +40,7 @@ struct Node {
 }
 
 /// A comment's words: the writer breaks long lines inside comments, and a line break
-/// in a comment is a space (see `book::document::write`).
+/// in a comment is a space (see `book::repertoire::write`).
 fn words(comment: Option<&str>) -> Option<String> {
     comment.map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
 }

@@ -8,7 +8,7 @@ use crate::common;
 use std::fs;
 use std::path::PathBuf;
 
-use hastings::book::document::{GameTree, Op};
+use hastings::book::repertoire::{GameTree, Op};
 use hastings::workspace::backups::{self, KEEP};
 use hastings::workspace::repertoire_file::{
     RepertoireFile, SaveOutcome, discard, recover, recoverable,

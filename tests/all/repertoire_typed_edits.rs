@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use hastings::book::document::{EditError, GameTree, Op};
+use hastings::book::repertoire::{EditError, GameTree, Op};
 use hastings::workspace::backups;
 use hastings::workspace::repertoire_file::{RepertoireFile, RepertoireFileError, recover};
 use serde_json::{Value, json};

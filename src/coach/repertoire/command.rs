@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use shakmaty::{Move, Square};
 
 use crate::book::Side;
-use crate::book::document::{Arrow, Circle, NodeId};
+use crate::book::repertoire::{Arrow, Circle, NodeId};
 
 pub use crate::coach::notice::RepertoireTarget;
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Question, RepertoireState};
 use crate::book::Side;
-use crate::book::document::{Document, GameTree};
+use crate::book::repertoire::{Document, GameTree};
 use crate::workspace::backups::{self, Backup};
 use crate::workspace::repertoire_file::{
     RepertoireFile, RepertoireFileError, SaveOutcome, discard, recover, recoverable,

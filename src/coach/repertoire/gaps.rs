@@ -16,10 +16,10 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::RepertoireTab;
-use crate::book::document::{Document, GameTree};
 use crate::book::explorer::ExplorerFilter;
 use crate::book::line::{LineSource, OpeningLine};
 use crate::book::polyglot::SharedBook;
+use crate::book::repertoire::{Document, GameTree};
 use crate::book::{NodeKey, PositionGraph, Side, SourceId};
 use crate::coach::context::Context;
 use crate::job::{Job, JobPoll};
@@ -289,7 +289,7 @@ impl RepertoireTab {
             left_out: self
                 .editor
                 .file()
-                .and_then(|f| ctx.settings.workshop_train.left_out.get(f.path()))
+                .and_then(|f| ctx.settings.repertoire_train.left_out.get(f.path()))
                 .cloned()
                 .unwrap_or_default(),
         }
@@ -406,7 +406,7 @@ impl RepertoireTab {
     /// the filter); `None` when they come from the book (not chosen, no index open, or a
     /// player the index does not keep).
     fn gaps_explorer(&self, ctx: &Context) -> Option<ExplorerGames> {
-        if !ctx.settings.workshop_explorer {
+        if !ctx.settings.repertoire_explorer {
             return None;
         }
         self.gaps.explorer.clone()

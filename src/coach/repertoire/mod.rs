@@ -37,7 +37,7 @@ pub use gaps::{GapsState, MissingHere, MissingReply, RepertoireBook};
 pub use tab::RepertoireTab;
 
 use crate::book::Side;
-use crate::book::document::{Change, Document, GameTree, Node, NodeId, Op};
+use crate::book::repertoire::{Change, Document, GameTree, Node, NodeId, Op};
 use crate::workspace::backups::Backup;
 use crate::workspace::repertoire_file::{Recoverable, RepertoireFile, RepertoireFileError};
 
@@ -502,8 +502,8 @@ impl RepertoireState {
             && tree.contains(node)
             && matches!(
                 change.kind,
-                crate::book::document::ChangeKind::MoveAdded
-                    | crate::book::document::ChangeKind::MoveSelected
+                crate::book::repertoire::ChangeKind::MoveAdded
+                    | crate::book::repertoire::ChangeKind::MoveSelected
             )
         {
             self.go(node);

@@ -4,7 +4,7 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::RepertoireState;
-use crate::book::document::{GameTree, Node, NodeId};
+use crate::book::repertoire::{GameTree, Node, NodeId};
 
 impl RepertoireState {
     /// Goes to the position after `moves` from the standard position: in the chapter

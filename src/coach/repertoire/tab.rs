@@ -61,7 +61,7 @@ impl RepertoireTab {
             RepertoireCommand::NextGap => self.next_gap(ctx),
             RepertoireCommand::TrainThis => self.train_this(ctx),
             RepertoireCommand::ToggleTrainChapter(i) => self.toggle_train_chapter(i, ctx),
-            RepertoireCommand::GapsFromExplorer(on) => ctx.settings.workshop_explorer = on,
+            RepertoireCommand::GapsFromExplorer(on) => ctx.settings.repertoire_explorer = on,
             RepertoireCommand::Choose(what) => ctx.notify(Notice::ChooseRepertoireFile(what)),
             command => {
                 let before = self.editor.file().map(|f| f.path().to_owned());
@@ -76,7 +76,7 @@ impl RepertoireTab {
                     self.stop_training(ctx);
                 }
                 if path.is_some() {
-                    ctx.settings.workshop_file = path;
+                    ctx.settings.repertoire_file = path;
                 }
             }
         }
@@ -103,7 +103,7 @@ impl RepertoireTab {
     /// Opens the file the repertoire editor had at the last run (asking first when it has
     /// unsaved edits).
     pub(crate) fn reopen(&mut self, ctx: &mut Context) {
-        let Some(path) = ctx.settings.workshop_file.clone() else {
+        let Some(path) = ctx.settings.repertoire_file.clone() else {
             return;
         };
         if path.exists() {

@@ -16,7 +16,7 @@ fn play(w: &mut RepertoireState, san: &str) {
 
 fn temp() -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
-        "hastings-workshop-{}-{}",
+        "hastings-repertoire-editor-{}-{}",
         std::process::id(),
         rand::random::<u64>()
     ));

@@ -90,7 +90,7 @@ impl RepertoireTab {
         ctx.send(Event::EndGapDrill);
         ctx.send(Event::NewSession);
         self.gaps.train_root = Some(moves.clone());
-        ctx.settings.workshop_train.drilling = self.editor.file().map(|f| {
+        ctx.settings.repertoire_train.drilling = self.editor.file().map(|f| {
             let uci = moves
                 .iter()
                 .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string());
@@ -121,13 +121,13 @@ impl RepertoireTab {
     /// The drill no longer trains the repertoire being edited (another book, another file).
     pub(crate) fn stop_training(&mut self, ctx: &mut Context) {
         self.gaps.train_root = None;
-        ctx.settings.workshop_train.drilling = None;
+        ctx.settings.repertoire_train.drilling = None;
     }
 
     /// At the start: when the drill trained a subtree of `path` at the last run, it
     /// does again once the repertoire's book is made.
     pub(crate) fn resume_training(&mut self, path: &std::path::Path, ctx: &mut Context) {
-        let Some((file, uci)) = ctx.settings.workshop_train.drilling.clone() else {
+        let Some((file, uci)) = ctx.settings.repertoire_train.drilling.clone() else {
             return;
         };
         if file != path || self.editor.side().is_none() {
@@ -165,7 +165,7 @@ impl RepertoireTab {
         else {
             return;
         };
-        ctx.settings.workshop_train.toggle(&path, &title);
+        ctx.settings.repertoire_train.toggle(&path, &title);
         if self.gaps.train_root.is_some() {
             self.start_exposure(ctx);
         }

@@ -18,7 +18,7 @@ pub type Circle = (char, Square);
 pub(super) mod arrows {
     use super::*;
 
-    pub(in crate::book::document) fn serialize<S: Serializer>(
+    pub(in crate::book::repertoire) fn serialize<S: Serializer>(
         arrows: &[Arrow],
         s: S,
     ) -> Result<S::Ok, S::Error> {
@@ -29,7 +29,7 @@ pub(super) mod arrows {
         text.serialize(s)
     }
 
-    pub(in crate::book::document) fn deserialize<'de, D: Deserializer<'de>>(
+    pub(in crate::book::repertoire) fn deserialize<'de, D: Deserializer<'de>>(
         d: D,
     ) -> Result<Vec<Arrow>, D::Error> {
         let text = Vec::<String>::deserialize(d)?;
@@ -41,7 +41,7 @@ pub(super) mod arrows {
 pub(super) mod circles {
     use super::*;
 
-    pub(in crate::book::document) fn serialize<S: Serializer>(
+    pub(in crate::book::repertoire) fn serialize<S: Serializer>(
         circles: &[Circle],
         s: S,
     ) -> Result<S::Ok, S::Error> {
@@ -49,7 +49,7 @@ pub(super) mod circles {
         text.serialize(s)
     }
 
-    pub(in crate::book::document) fn deserialize<'de, D: Deserializer<'de>>(
+    pub(in crate::book::repertoire) fn deserialize<'de, D: Deserializer<'de>>(
         d: D,
     ) -> Result<Vec<Circle>, D::Error> {
         let text = Vec::<String>::deserialize(d)?;

@@ -35,7 +35,11 @@ fn missing(h: &mut AppHarness) -> Vec<MissingReply> {
 
 #[test]
 fn the_missing_replies_come_from_the_explorer_games_when_ticked() {
-    let (dir, index) = make_index("workshop-explorer-index", "lichess_db_100k.pgn", &[]);
+    let (dir, index) = make_index(
+        "repertoire-editor-explorer-index",
+        "lichess_db_100k.pgn",
+        &[],
+    );
     let settings = Settings {
         learner: Side::White,
         seed: "7".to_owned(),
@@ -46,9 +50,9 @@ fn the_missing_replies_come_from_the_explorer_games_when_ticked() {
     open_index(&mut h, &dir);
 
     // A White repertoire with 1.e4 alone (made by the tab's commands: the tab's own
-    // widgets are driven in tests/all/ui_workshop.rs).
+    // widgets are driven in tests/all/ui_repertoire_editor.rs).
     click(&mut h, "Repertoire");
-    let path = temp_dir("workshop-explorer").join("mine.pgn");
+    let path = temp_dir("repertoire-editor-explorer").join("mine.pgn");
     let repertoire =
         |h: &mut AppHarness, c| h.state_mut().coach_mut().apply(Command::Repertoire(c));
     repertoire(&mut h, RepertoireCommand::New(Side::White, path));
@@ -62,7 +66,7 @@ fn the_missing_replies_come_from_the_explorer_games_when_ticked() {
 
     // From the games: the moves they played after 1.e4, most played first.
     click(&mut h, "From the explorer's games");
-    assert!(h.state().coach().settings().workshop_explorer);
+    assert!(h.state().coach().settings().repertoire_explorer);
     let games = missing(&mut h);
     let mut after = start.clone();
     shakmaty::Position::play_unchecked(&mut after, e4);

@@ -1,4 +1,4 @@
-//! The repertoire document model: reading every fixture and writing it back gives the
+//! The repertoire file as a tree (`book::repertoire`): reading every fixture and writing it back gives the
 //! same bytes, chapters that cannot be read are kept and reported, edits match an
 //! independent model of the tree, and undoing every edit gives the original bytes.
 
@@ -7,9 +7,9 @@
 use std::path::Path;
 
 use hastings::book::Side;
-use hastings::book::document::{ChangeKind, Document, GameTree, NodeId};
 use hastings::book::line::{LineSource, OpeningLine};
 use hastings::book::pgn::{ImportMode, ImportOptions, read_pgn};
+use hastings::book::repertoire::{ChangeKind, Document, GameTree, NodeId};
 use hastings::book::side::side_from_tags;
 use hastings::book::{SourceId, chapters::chapters};
 use proptest::prelude::*;
@@ -39,7 +39,7 @@ fn every_fixture_writes_back_its_own_bytes() {
 /// What the importer reads from `chapter`'s text, and what the tree gives without the
 /// text (the Repertoire tab's book), with the same source.
 fn lines_both_ways(
-    chapter: &hastings::book::document::Chapter,
+    chapter: &hastings::book::repertoire::Chapter,
 ) -> Option<(Vec<OpeningLine>, Vec<OpeningLine>)> {
     let tree = chapter.tree()?;
     let source = LineSource::Pgn {
@@ -208,7 +208,7 @@ fn arrows_and_circles_go_into_the_comment_keeping_its_text() {
 fn chapters_are_added_renamed_moved_and_deleted_and_undone() {
     let bytes = fixture("study_chapters.pgn");
     let mut doc = Document::read(&bytes);
-    use hastings::book::document::Op;
+    use hastings::book::repertoire::Op;
     doc.apply(&Op::AddChapter {
         index: 1,
         title: "New one".into(),

@@ -11,8 +11,8 @@ use std::path::Path;
 use eframe::egui::{self, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use hastings::book::document::Document;
 use hastings::book::pgn::read_pgn;
+use hastings::book::repertoire::Document;
 use hastings::book::{NodeKey, PositionGraph, SourceId};
 use hastings::coach::settings::{Settings, Side};
 use hastings::sampler::Style;
@@ -121,7 +121,7 @@ fn new_white(h: &mut H, path: &Path) {
 
 #[test]
 fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
-    let dir = temp_dir("workshop-build");
+    let dir = temp_dir("repertoire-editor-build");
     let path = dir.join("mine.pgn");
     let mut h = window();
     new_white(&mut h, &path);
@@ -295,7 +295,7 @@ fn a_white_repertoire_is_built_from_nothing_saved_reopened_and_drilled() {
 
 #[test]
 fn train_this_drills_the_chapters_ticked_and_the_choice_is_remembered() {
-    let dir = temp_dir("workshop-train-chapters");
+    let dir = temp_dir("repertoire-editor-train-chapters");
     let path = dir.join("mine.pgn");
     let mut h = window();
     new_white(&mut h, &path);
@@ -341,14 +341,14 @@ fn train_this_drills_the_chapters_ticked_and_the_choice_is_remembered() {
     let settings = h.state().coach().settings().clone();
     assert_eq!(
         settings
-            .workshop_train
+            .repertoire_train
             .left_out
             .get(&path)
             .map(Vec::as_slice),
         Some(&["Chapter 2".to_owned()][..])
     );
     assert_eq!(
-        settings.workshop_train.drilling,
+        settings.repertoire_train.drilling,
         Some((path.clone(), vec![]))
     );
     let mut h = window_with(settings);
@@ -374,7 +374,7 @@ fn change_on_disk(path: &Path, text: &str) {
 
 #[test]
 fn a_file_changed_on_disk_is_never_overwritten_without_asking() {
-    let dir = temp_dir("workshop-conflict");
+    let dir = temp_dir("repertoire-editor-conflict");
     let path = dir.join("mine.pgn");
     let mut h = window();
     new_white(&mut h, &path);
@@ -450,7 +450,7 @@ fn coverage_gaps(path: &Path) -> Vec<(NodeKey, Vec<shakmaty::Move>)> {
 
 #[test]
 fn next_gap_goes_to_the_most_likely_unanswered_position() {
-    let dir = temp_dir("workshop-gaps");
+    let dir = temp_dir("repertoire-editor-gaps");
     let path = dir.join("rep.pgn");
     let text = std::fs::read_to_string(fixture("compare_white.pgn")).unwrap();
     std::fs::write(
@@ -491,7 +491,7 @@ fn next_gap_goes_to_the_most_likely_unanswered_position() {
 
 #[test]
 fn undo_restores_the_original_bytes() {
-    let dir = temp_dir("workshop-undo");
+    let dir = temp_dir("repertoire-editor-undo");
     let path = dir.join("rep.pgn");
     std::fs::copy(fixture("repertoire.pgn"), &path).unwrap();
     let original = std::fs::read(&path).unwrap();
@@ -559,7 +559,7 @@ fn undo_restores_the_original_bytes() {
 
 #[test]
 fn a_missing_file_is_reported() {
-    let dir = temp_dir("workshop-missing");
+    let dir = temp_dir("repertoire-editor-missing");
     let mut h = window();
     type_path(&mut h, &dir.join("nothing.pgn"));
     click(&mut h, "Open");
@@ -582,7 +582,7 @@ fn window_with_data(dir: &Path, settings: Settings) -> H {
 
 #[test]
 fn unsaved_edits_are_offered_at_the_next_start() {
-    let dir = temp_dir("workshop-recover");
+    let dir = temp_dir("repertoire-editor-recover");
     let path = dir.join("mine.pgn");
     let settings = Settings {
         seed: "7".to_owned(),
@@ -600,7 +600,7 @@ fn unsaved_edits_are_offered_at_the_next_start() {
     let saved = std::fs::read(&path).unwrap();
     play(&mut h, "Nf3");
     let settings = h.state().coach().settings().clone();
-    assert_eq!(settings.workshop_file.as_deref(), Some(path.as_path()));
+    assert_eq!(settings.repertoire_file.as_deref(), Some(path.as_path()));
     // The process dies without closing anything (as kill -9 would).
     std::mem::forget(h);
 
@@ -624,7 +624,7 @@ fn unsaved_edits_are_offered_at_the_next_start() {
 
 #[test]
 fn new_for_black_asks_where_with_the_file_dialog() {
-    let dir = temp_dir("workshop-dialog");
+    let dir = temp_dir("repertoire-editor-dialog");
     let path = dir.join("black.pgn");
     let mut h = window();
     // The path field stands in for the system's dialog, as where there is none.
@@ -650,7 +650,7 @@ fn new_for_black_asks_where_with_the_file_dialog() {
 
 #[test]
 fn a_long_chapter_is_drawn_around_the_move_selected() {
-    let dir = temp_dir("workshop-long");
+    let dir = temp_dir("repertoire-editor-long");
     let path = dir.join("long.pgn");
     // 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 … for 1,600 plies, and 1. e4 as a variation.
     let mut text = String::from("[Event \"Long\"]\n[Orientation \"white\"]\n\n");
@@ -697,7 +697,7 @@ fn a_long_chapter_is_drawn_around_the_move_selected() {
 
 #[test]
 fn chapters_are_added_renamed_moved_and_deleted_with_undo() {
-    let dir = temp_dir("workshop-chapters");
+    let dir = temp_dir("repertoire-editor-chapters");
     let path = dir.join("mine.pgn");
     let mut h = window();
     new_white(&mut h, &path);
@@ -757,7 +757,7 @@ fn chapters_are_added_renamed_moved_and_deleted_with_undo() {
 
 #[test]
 fn a_save_is_read_again_where_the_book_has_the_file() {
-    let dir = temp_dir("workshop-book");
+    let dir = temp_dir("repertoire-editor-book");
     let path = dir.join("rep.pgn");
     std::fs::write(
         &path,

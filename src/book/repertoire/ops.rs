@@ -577,7 +577,7 @@ fn renamed(old: &GameTags, title: &str) -> GameTags {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::document::GameTree;
+    use crate::book::repertoire::GameTree;
 
     #[test]
     fn a_rename_changes_the_tag_the_title_comes_from() {

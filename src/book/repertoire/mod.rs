@@ -39,7 +39,7 @@
 //! opening lines the importer reads), `error`.
 //!
 //! ```
-//! use hastings::book::document::{Document, GameTree};
+//! use hastings::book::repertoire::{Document, GameTree};
 //!
 //! let text = "[Event \"Mine\"]\n\n1. e4 e5 2. Nf3 { [%clk 0:03:00] } Nc6 *\n";
 //! let mut doc = Document::read(text.as_bytes());

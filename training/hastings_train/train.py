@@ -280,7 +280,10 @@ class Trainer:
         of the last `timed_steps` steps (timed since `timed_from`)."""
         seconds_per_step = (time.monotonic() - timed_from) / timed_steps
         left = (budget_end - time.monotonic()) * (1 - BUDGET_RESERVE)
-        fitted = self.global_step + max(0, int(left / seconds_per_step))
+        # At least one more step, even when the budget is spent already (a loaded
+        # machine): the step after the fit is what sets the learning rate of the new
+        # schedule's end; without it the run ended at the old schedule's rate.
+        fitted = self.global_step + max(1, int(left / seconds_per_step))
         if fitted < self.schedule.total:
             self.schedule.total = fitted
             self.schedule.warmup = min(self.schedule.warmup, max(1, fitted // 50))

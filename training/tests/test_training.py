@@ -213,6 +213,23 @@ def test_min_ply_keeps_the_later_positions(dataset: Path) -> None:
     assert torch.equal(kept.moves, torch.from_numpy(split.moves[expected].astype(np.int32)))
 
 
+def test_a_budget_spent_before_the_fit_still_ends_the_schedule_one_step_later() -> None:
+    # On a loaded machine the timed steps can use up the whole budget: the schedule then
+    # ends at the next step (CI saw the run end at the old schedule's learning rate).
+    import time
+    from types import SimpleNamespace
+
+    from hastings_train.train import CosineWithWarmup, Trainer
+
+    run = SimpleNamespace(global_step=300, schedule=CosineWithWarmup(100_000, 2_000),
+                          steps_per_epoch=10)
+    now = time.monotonic()
+    Trainer.fit_schedule(run, budget_end=now - 1.0, timed_from=now - 3.0, timed_steps=250)
+    assert run.schedule.total == 301
+    assert run.schedule.warmup == 6
+    assert run.schedule(301) == 0.0
+
+
 def test_budget_ends_the_schedule_in_time(dataset: Path, tmp_path: Path) -> None:
     # 1000 epochs could never be trained in six seconds: the schedule is fitted to them.
     output, _ = run_main(["--data", str(dataset), "--out", str(tmp_path), "--blocks", "1",

@@ -1,7 +1,8 @@
-//! Ctrl+V in the window (issue 42, item 1): the clipboard's text read as moves (the
-//! drill starts there), PGN games (kept as a file in the data folder, then "read as"
-//! like a file opened) or something else (one line saying why), driven through the real
-//! widgets (egui_kittest) with the paste event egui gets from the system.
+//! Ctrl+V and the Book tab's Paste button (issue 42, item 1): the clipboard's text read
+//! as moves or a FEN of a book position (the drill starts there), PGN games (kept as a
+//! file in the data folder, then "read as" like a file opened) or something else (one
+//! line saying why), driven through the real widgets (egui_kittest) with the paste event
+//! egui gets from the system.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -54,7 +55,7 @@ fn pasted_moves_start_the_drill_where_they_lead() {
 }
 
 #[test]
-fn garbage_and_a_fen_are_one_line_each_and_change_nothing() {
+fn garbage_and_a_fen_outside_the_book_are_one_line_each_and_change_nothing() {
     let mut h = harness(TrainerApp::new(common::eco(), settings()));
     h.run();
     let before = h.state().coach().session().moves().len();
@@ -65,12 +66,66 @@ fn garbage_and_a_fen_are_one_line_each_and_change_nothing() {
         "{message}"
     );
     h.get_by_label_contains("Nothing to paste");
+    // A legal position no ECO line reaches: 1.e4 e5 2.Ke2 Ke7.
     paste(
         &mut h,
-        "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2",
+        "rnbq1bnr/ppppkppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR w - - 2 3",
     );
-    assert!(h.state().coach().message().unwrap().contains("FEN"));
+    let message = h.state().coach().message().unwrap().to_owned();
+    assert!(message.contains("(FEN) is not in the book"), "{message}");
+    h.get_by_label_contains("is not in the book");
     assert_eq!(h.state().coach().session().moves().len(), before);
+}
+
+#[test]
+fn a_pasted_fen_of_a_book_position_starts_the_drill_there() {
+    let mut h = harness(TrainerApp::new(common::eco(), settings()));
+    h.run();
+    // After 1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6: the Najdorf, Black has
+    // just moved, so the learner plays White.
+    let fen = "rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6";
+    paste(&mut h, fen);
+    let coach = h.state().coach();
+    let pos = coach.session().position();
+    assert_eq!(
+        shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string(),
+        fen
+    );
+    assert_eq!(
+        coach.session().moves().len(),
+        10,
+        "the fewest book moves there"
+    );
+    assert_eq!(coach.session().learner(), shakmaty::Color::White);
+    assert!(coach.message().is_none_or(|m| !m.contains("FEN")));
+}
+
+#[test]
+fn the_book_tabs_paste_button_asks_the_window_for_the_clipboard() {
+    let mut h = harness(TrainerApp::new(common::eco(), settings()));
+    h.run();
+    h.get_by_label("Book").click();
+    h.run();
+    h.get_by_label("Paste").click();
+    h.step();
+    let asked = h
+        .output()
+        .viewport_output
+        .values()
+        .any(|v| v.commands.contains(&egui::ViewportCommand::RequestPaste));
+    assert!(asked, "the Paste button asks the window for the clipboard");
+    // The window answers with the clipboard's text as a paste event.
+    paste(&mut h, "1. d4 d5 2. c4");
+    let played: Vec<String> = h
+        .state()
+        .coach()
+        .session()
+        .moves()
+        .iter()
+        .take(3)
+        .map(|m| m.san.clone())
+        .collect();
+    assert_eq!(played, ["d4", "d5", "c4"]);
 }
 
 #[test]

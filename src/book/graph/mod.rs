@@ -3,7 +3,7 @@
 //! Files: `build` (lines replayed into nodes and continuations, laid out flat), `node`
 //! (a node as stored, and the shared weights), `index` (the hash index of node ids),
 //! `notes` (the annotation of each continuation's move), `transpose` (implied
-//! transpositions).
+//! transpositions), `path` (the shortest way from the start to a node).
 
 use std::ops::Range;
 
@@ -20,6 +20,7 @@ mod build;
 pub(crate) mod index;
 mod node;
 mod notes;
+mod path;
 mod transpose;
 
 use index::KeyTable;

@@ -1,7 +1,10 @@
 //! Ctrl+V in the window: the clipboard's text read as PGN games, a line of moves or a
 //! FEN ([`read_paste`]). Games are kept as a file in the data folder (`pasted/`), then
-//! asked how to read like a file opened; moves start a line at the position they reach;
-//! what cannot be used is said in one line.
+//! asked how to read like a file opened; moves start a line at the position they reach,
+//! and so does a FEN of a position of the book (by the fewest book moves that reach it,
+//! [`PositionGraph::path_to`]); what cannot be used is said in one line.
+//!
+//! [`PositionGraph::path_to`]: crate::book::PositionGraph::path_to
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +19,8 @@ use crate::workspace::store::create_unique;
 pub(crate) enum Pasting {
     /// The games were kept in this file: ask how to read it.
     OpenFile(PathBuf),
-    /// Start a line at the position after these moves.
+    /// Start a line at the position after these moves (pasted, or the way to a pasted
+    /// position).
     DrillFrom(Vec<Move>),
     /// Nothing more: the drill panel's message says why.
     Said,
@@ -40,13 +44,22 @@ pub(crate) fn paste(text: &str, data_dir: Option<&Path>, ctx: &mut Context) -> P
                 }
             }
         }
-        Ok(Pasted::Fen { .. }) => {
-            ctx.message = Some(
-                "A position (FEN) was pasted: the drill starts from the moves that reach it, \
-                 so paste those moves instead."
-                    .to_owned(),
-            );
-            Pasting::Said
+        Ok(Pasted::Fen { position, .. }) => {
+            let path = ctx
+                .graph
+                .lookup(&position)
+                .and_then(|n| ctx.graph.path_to(n));
+            match path {
+                Some(moves) => Pasting::DrillFrom(moves),
+                None => {
+                    ctx.message = Some(
+                        "The pasted position (FEN) is not in the book you drill from the \
+                         start position: the board stays as it is."
+                            .to_owned(),
+                    );
+                    Pasting::Said
+                }
+            }
         }
         Err(e) => {
             ctx.message = Some(format!("Nothing to paste: {e}."));

@@ -8,13 +8,18 @@ use egui::{Color32, RichText, Ui};
 
 use super::command::Command;
 use super::format::count;
+use crate::coach::book::batch::{Batch, BatchOutcome};
 pub use crate::coach::book::report::ReportView;
 use crate::workspace::{FileMode, ImportProgress, file_name};
 
 /// The import report window, while `view` is set.
 pub fn report_window_ui(ctx: &egui::Context, view: &ReportView, commands: &mut Vec<Command>) {
     let mut open = true;
-    egui::Window::new(format!("Import report: {}", file_name(&view.path)))
+    let title = match &view.batch {
+        Some(batch) => format!("Import report: {} files", count(batch.files().len())),
+        None => format!("Import report: {}", file_name(&view.path)),
+    };
+    egui::Window::new(title)
         .id(egui::Id::unique("import_report"))
         .open(&mut open)
         .collapsible(false)
@@ -27,6 +32,9 @@ pub fn report_window_ui(ctx: &egui::Context, view: &ReportView, commands: &mut V
                 ui.label(summary.color(ui.visuals().error_fg_color));
             } else {
                 ui.label(summary);
+            }
+            if let Some(batch) = &view.batch {
+                batch_files_ui(ui, batch, commands);
             }
             let issues = view.issues();
             if !issues.is_empty() {
@@ -78,6 +86,44 @@ pub fn report_window_ui(ctx: &egui::Context, view: &ReportView, commands: &mut V
     if !open {
         commands.push(Command::CloseReport);
     }
+}
+
+/// The files of an import of several: one row each, with what it gave or why it was not
+/// read, and a button to see a read file's own report.
+fn batch_files_ui(ui: &mut Ui, batch: &Batch, commands: &mut Vec<Command>) {
+    ui.add_space(4.0);
+    egui::ScrollArea::vertical()
+        .id_salt("import_batch_files")
+        .max_height(320.0)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            egui::Grid::new("import_batch")
+                .striped(true)
+                .num_columns(3)
+                .show(ui, |ui| {
+                    for f in batch.files() {
+                        ui.label(file_name(&f.path))
+                            .on_hover_text(f.path.display().to_string());
+                        let text = f.outcome.text();
+                        match f.outcome {
+                            BatchOutcome::Read { .. } => {
+                                ui.label(text);
+                                if ui
+                                    .small_button("Report")
+                                    .on_hover_text("This file's own report and problems")
+                                    .clicked()
+                                {
+                                    commands.push(Command::ShowReport(f.path.clone()));
+                                }
+                            }
+                            _ => {
+                                ui.label(RichText::new(text).color(ui.visuals().error_fg_color));
+                            }
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
 }
 
 /// The dialog that asks how to read the chosen files.

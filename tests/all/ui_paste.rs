@@ -159,7 +159,7 @@ fn pasted_games_are_kept_in_the_data_folder_and_asked_how_to_read() {
 }
 
 #[test]
-fn a_dropped_folder_is_every_pgn_file_in_it_and_an_empty_one_says_so() {
+fn a_dropped_folder_is_every_pgn_file_in_it_read_into_one_report_and_an_empty_one_says_so() {
     let dir: PathBuf =
         std::env::temp_dir().join(format!("hastings-ui-drop-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
@@ -192,6 +192,38 @@ fn a_dropped_folder_is_every_pgn_file_in_it_and_an_empty_one_says_so() {
     h.get_by_label_contains("white.pgn");
     h.get_by_label_contains("black.PGN");
     assert!(h.query_by_label_contains("readme.txt").is_none());
+
+    // Read, the two files give one report: the totals, and a row per file.
+    h.get_by_label("Import").click();
+    h.run();
+    h.state_mut().coach_mut().finish_loading();
+    common::settle(&mut h);
+    let expect: Vec<_> = ["repertoire.pgn", "study_chapters.pgn"]
+        .iter()
+        .map(|f| common::import_fixture(f, hastings::book::ImportMode::Auto).report)
+        .collect();
+    let games: usize = expect.iter().map(|r| r.games).sum();
+    let lines: usize = expect.iter().map(|r| r.lines).sum();
+    let summary = format!("2 files read: {games} games, {lines} lines");
+    // The study's chapters do not say their side: that is asked first, then the report.
+    h.get_by_label("Both / don't know").click();
+    h.run();
+    h.get_by_label("Import report: 2 files");
+    h.get_by_label_contains(&summary);
+    for r in &expect {
+        h.get_by_label_contains(&format!("{} games, {} lines", r.games, r.lines));
+    }
+    // A file's own report is one click away.
+    h.get_all_by_label("Report").next().unwrap().click();
+    h.run();
+    assert!(h.query_by_label("Import report: 2 files").is_none());
+    assert!(
+        h.state()
+            .coach()
+            .book()
+            .report()
+            .is_some_and(|r| r.batch.is_none() && r.report.is_some())
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub mod batch;
 pub mod empty;
 pub mod fetch;
 pub(crate) mod paste;
@@ -78,6 +79,8 @@ pub struct BookState {
     /// Files the learner chose to read as "My repertoire", not read yet: once read, the
     /// book is the repertoire alone (a file read again after a save is not among them).
     alone: Vec<PathBuf>,
+    /// The files of an import of several, until all have finished (then one report).
+    batch: Option<batch::Batch>,
 }
 
 impl std::fmt::Debug for BookState {
@@ -115,6 +118,7 @@ impl BookState {
                 if mode == FileMode::Repertoire {
                     self.alone.extend(paths.iter().cloned());
                 }
+                self.batch = (paths.len() > 1).then(|| batch::Batch::new(&paths));
                 ctx.workspace.open(paths, mode);
             }
             BookCommand::CancelOpen => ctx.notify(Notice::CloseHowToRead),
@@ -204,6 +208,7 @@ impl BookState {
             self.on_workspace_event(event, ctx);
             ctx.request_repaint();
         }
+        self.finish_batch();
         if ctx.workspace.is_importing() {
             // The progress bar moves while the file is read.
             ctx.request_repaint_after(Duration::from_millis(50));
@@ -216,6 +221,16 @@ impl BookState {
         let wake = ctx.wake();
         for event in ctx.workspace.poll(true, &wake) {
             self.on_workspace_event(event, ctx);
+        }
+        self.finish_batch();
+    }
+
+    /// Once every file of an import of several has finished: their report.
+    fn finish_batch(&mut self) {
+        if self.batch.as_ref().is_some_and(batch::Batch::is_done)
+            && let Some(batch) = self.batch.take()
+        {
+            self.report = Some(ReportView::of_batch(batch));
         }
     }
 
@@ -231,7 +246,9 @@ impl BookState {
                     self.alone.retain(|p| *p != path);
                     drill_repertoire_alone(ctx);
                 }
-                if !remembered || !report.issues.is_empty() {
+                if let Some(batch) = self.batch.as_mut().filter(|b| b.waits_for(&path)) {
+                    batch.finish_read(&path, &report);
+                } else if !remembered || !report.issues.is_empty() {
                     self.report = Some(ReportView::of_report(path, report));
                 }
             }
@@ -241,13 +258,18 @@ impl BookState {
                 remembered,
             } => {
                 self.alone.retain(|p| *p != path);
-                // A remembered file's failure is a warning of the workspace's.
-                if !remembered {
+                if let Some(batch) = self.batch.as_mut().filter(|b| b.waits_for(&path)) {
+                    batch.finish(&path, batch::BatchOutcome::Failed(error.to_string()));
+                } else if !remembered {
+                    // A remembered file's failure is a warning of the workspace's.
                     self.report = Some(ReportView::of_error(path, &error));
                 }
             }
             WorkspaceEvent::Cancelled { path } => {
                 self.alone.retain(|p| *p != path);
+                if let Some(batch) = self.batch.as_mut() {
+                    batch.finish(&path, batch::BatchOutcome::Cancelled);
+                }
                 ctx.message = Some(format!(
                     "Loading {} was cancelled.",
                     crate::workspace::file_name(&path)

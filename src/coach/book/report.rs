@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use super::batch::Batch;
 use crate::book::{ImportIssue, ImportReport};
 use crate::coach::format::count;
 use crate::workspace::WorkspaceError;
@@ -19,6 +20,9 @@ pub struct ReportView {
     pub error: Option<String>,
     /// Issues of a failed import.
     pub issues: Vec<ImportIssue>,
+    /// The files of an import of several, once all have finished (then `path` is the
+    /// first file's).
+    pub batch: Option<Batch>,
 }
 
 impl ReportView {
@@ -29,6 +33,7 @@ impl ReportView {
             report: Some(report),
             error: None,
             issues: Vec::new(),
+            batch: None,
         }
     }
 
@@ -39,6 +44,22 @@ impl ReportView {
             report: None,
             error: Some(error.to_string()),
             issues: error.issues().to_vec(),
+            batch: None,
+        }
+    }
+
+    /// The report of an import of several files, once all have finished.
+    pub fn of_batch(batch: Batch) -> ReportView {
+        ReportView {
+            path: batch
+                .files()
+                .first()
+                .map(|f| f.path.clone())
+                .unwrap_or_default(),
+            report: None,
+            error: None,
+            issues: Vec::new(),
+            batch: Some(batch),
         }
     }
 
@@ -51,6 +72,9 @@ impl ReportView {
     pub fn summary(&self) -> String {
         if let Some(e) = &self.error {
             return e.clone();
+        }
+        if let Some(batch) = &self.batch {
+            return batch.summary();
         }
         let Some(r) = &self.report else {
             return String::new();
@@ -74,6 +98,13 @@ impl ReportView {
 
     /// The report as text, one issue per line (what "Copy" puts on the clipboard).
     pub fn text(&self) -> String {
+        if let Some(batch) = &self.batch {
+            let mut out = format!("{}\n", batch.summary());
+            for f in batch.files() {
+                let _ = writeln!(out, "{}\t{}", f.path.display(), f.outcome.text());
+            }
+            return out;
+        }
         let mut out = format!("{}\n{}\n", self.path.display(), self.summary());
         for i in self.issues() {
             let _ = writeln!(

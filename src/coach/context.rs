@@ -74,8 +74,11 @@ pub enum Event {
     /// The sources changed: the drill plays the side their chapters are for.
     AlignLearner,
     /// Drill from the position after these moves (from the standard start), the
-    /// learner playing the side to move there (a pasted line).
+    /// learner playing the side to move there.
     DrillFrom(Vec<Move>),
+    /// Moves pasted (or the way to a pasted position): shown where the board is, the
+    /// Repertoire tab's file while it is shown, else the drill from there.
+    Pasted(Vec<Move>),
     /// The computer plays in this style (the settings edited).
     SetStyle(Style),
     /// The drill takes the workspace's books again (play past the book changed).

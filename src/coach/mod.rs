@@ -729,6 +729,10 @@ impl Coach {
             Event::SetLearner(color) => self.apply_command(Command::SetLearner(color)),
             Event::NewLine => self.apply_command(Command::Action(Action::NewLine)),
             Event::DrillFrom(moves) => self.apply_command(Command::DrillFrom(moves)),
+            Event::Pasted(moves) if self.repertoire.shows_file() => {
+                self.repertoire.show_moves(moves, ctx);
+            }
+            Event::Pasted(moves) => self.apply_command(Command::DrillFrom(moves)),
             Event::SetStyle(style) => self.apply_command(Command::SetStyle(style)),
             Event::ShowInRepertoire(moves) => self.repertoire.show_moves(moves, ctx),
             Event::Message(text) => ctx.message = Some(text),

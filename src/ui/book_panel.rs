@@ -7,6 +7,7 @@ use egui::{RichText, Ui};
 use super::chapters_panel;
 use super::command::{Action, ActionUi, Command, ExportWhat};
 use super::format::count;
+use super::paste_button::paste_button_ui;
 use crate::book::SourceId;
 use crate::workspace::{Workspace, file_name};
 
@@ -24,18 +25,11 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
         {
             commands.push(Command::ChooseFolder);
         }
-        // The window's clipboard comes back as a paste event, read as Ctrl+V's is.
-        if ui
-            .button("Paste")
-            .on_hover_text(
-                "Paste PGN games, a position (FEN) or moves (1. e4 e5 2. Nf3) from the \
-                 clipboard; Ctrl+V does the same anywhere in the window",
-            )
-            .clicked()
-        {
-            ui.ctx()
-                .send_viewport_cmd(egui::ViewportCommand::RequestPaste);
-        }
+        paste_button_ui(
+            ui,
+            "Paste PGN games, a position (FEN) or moves (1. e4 e5 2. Nf3) from the clipboard; \
+             Ctrl+V does the same anywhere in the window",
+        );
         if workspace.is_building() {
             ui.spinner();
             ui.label("building…");

@@ -23,7 +23,8 @@
 //! - Help: `help_menu` (the top bar's Help menu: the user guide, About), `about` (the
 //!   About window), `build_info` (version, commit, credits), `open_path` (the system's
 //!   opener; where the guide is installed).
-//! - Runtime helpers: `dialogs` (file dialogs, path field), `screenshot`, `shutdown`
+//! - Runtime helpers: `dialogs` (file dialogs, path field), `paste_button` (asks the
+//!   window for the clipboard), `screenshot`, `shutdown`
 //!   (SIGTERM closes and saves), `timings`, [`sounds`] (plays the coach's sounds, opening
 //!   the device on the first; the mute switch) with `synth` (the sounds, synthesised).
 
@@ -60,6 +61,7 @@ mod move_tree;
 pub mod native;
 mod open_path;
 mod optimize_panel;
+mod paste_button;
 pub mod pieces;
 mod play_on_panel;
 mod profile_panel;

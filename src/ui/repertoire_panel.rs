@@ -12,6 +12,7 @@
 //! The panel reads the coach's repertoire editor and pushes [`RepertoireCommand`]s; the texts being
 //! typed (a path, a comment, a chapter's name) are the [`RepertoireForm`]'s.
 
+use super::paste_button::paste_button_ui;
 use std::path::PathBuf;
 
 use eframe::egui;
@@ -164,6 +165,11 @@ pub(super) fn repertoire_panel_ui(
         {
             push(commands, RepertoireCommand::Redo);
         }
+        paste_button_ui(
+            ui,
+            "Go to the position of moves (1. e4 e5 2. Nf3) or a FEN from the clipboard in \
+             this file, to add what follows; pasted PGN games are opened as a file (Ctrl+V)",
+        );
     });
     if let Some(message) = w.message() {
         ui.colored_label(ui.visuals().warn_fg_color, message);

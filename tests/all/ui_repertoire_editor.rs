@@ -788,3 +788,39 @@ fn a_save_is_read_again_where_the_book_has_the_file() {
         .lookup(&common::position_after("d4"));
     assert!(d4.is_some());
 }
+
+#[test]
+fn pasted_moves_go_to_their_position_in_the_file_shown_not_in_the_hidden_drill() {
+    let dir = temp_dir("repertoire-editor-paste");
+    let path = dir.join("rep.pgn");
+    std::fs::copy(fixture("repertoire.pgn"), &path).unwrap();
+    let mut h = window();
+    type_path(&mut h, &path);
+    click(&mut h, "Open");
+    // A position three moves deep in the file's first chapter.
+    let target = {
+        let w = h.state().coach().repertoire();
+        let tree = w.tree().unwrap();
+        let mut node = tree.root().children()[0];
+        for _ in 0..2 {
+            node = tree.node(node).unwrap().children()[0];
+        }
+        tree.path_sans(node)
+    };
+    assert_eq!(target.len(), 3);
+    let drill_before = h.state().coach().session().moves().len();
+    // The tab's Paste button asks the window for the clipboard ...
+    h.get_by_label("Paste").click();
+    h.step();
+    let asked = h
+        .output()
+        .viewport_output
+        .values()
+        .any(|v| v.commands.contains(&egui::ViewportCommand::RequestPaste));
+    assert!(asked);
+    // ... which comes back as a paste event.
+    h.event(egui::Event::Paste(target.join(" ")));
+    common::settle(&mut h);
+    assert_eq!(cursor(&h), target);
+    assert_eq!(h.state().coach().session().moves().len(), drill_before);
+}

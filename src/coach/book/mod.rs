@@ -145,7 +145,7 @@ impl BookState {
                     paste::Pasting::OpenFile(path) => {
                         self.apply(BookCommand::OpenFiles(vec![path]), ctx);
                     }
-                    paste::Pasting::DrillFrom(moves) => ctx.send(Event::DrillFrom(moves)),
+                    paste::Pasting::DrillFrom(moves) => ctx.send(Event::Pasted(moves)),
                     paste::Pasting::Said => {}
                 }
             }

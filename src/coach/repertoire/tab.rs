@@ -43,6 +43,11 @@ impl RepertoireTab {
         self.gaps.shown = shown;
     }
 
+    /// Whether the Repertoire tab is shown with a file open (then the board is its file's).
+    pub(crate) fn shows_file(&self) -> bool {
+        self.gaps.shown && self.editor.file().is_some()
+    }
+
     /// Sets the folder for the editor's backups and journal (the window's data folder;
     /// tests use a temporary one).
     pub fn set_data_dir(&mut self, dir: Option<PathBuf>) {

@@ -1,5 +1,5 @@
 //! Wrong moves explained in the drill: when the learner plays a move outside the book,
-//! an engine judges it against the book move ([`crate::trainer::verdict`]) while the
+//! an engine judges it against the book's main move ([`crate::trainer::verdict`]) while the
 //! window goes on drawing ("Checking your move…"), and the drill panel shows the
 //! verdict and the refutation once it comes.
 //!
@@ -250,12 +250,13 @@ impl VerdictState {
             } => Some((
                 *attempted,
                 book_moves.iter().map(|b| b.mv).collect::<Vec<_>>(),
+                book_moves.first().map(|b| b.p),
             )),
             _ => None,
         };
         let position = ctx.session.position().clone();
         let same = match (&self.asked, &wanted) {
-            (Some((pos, mv)), Some((attempted, _))) => *pos == position && mv == attempted,
+            (Some((pos, mv)), Some((attempted, ..))) => *pos == position && mv == attempted,
             (None, None) => true,
             _ => false,
         };
@@ -264,8 +265,12 @@ impl VerdictState {
             self.forgiven = false;
             self.took = None;
             match wanted {
-                Some((attempted, book)) => {
+                Some((attempted, book, share)) => {
                     let question = Question::new(position.clone(), attempted, book);
+                    let question = match share {
+                        Some(share) => question.with_share(share),
+                        None => question,
+                    };
                     self.asked = Some((position, attempted));
                     self.since = Some(Instant::now());
                     self.checker(ctx).ask(question);
@@ -348,7 +353,7 @@ impl VerdictState {
         };
         let (played, book) = (verdict.played, verdict.book_move);
         let message = format!(
-            "{} is not counted as a mistake; the line goes on with your book move {}.",
+            "{} is not counted as a mistake; the line goes on with the book's main move {}.",
             verdict.played_san, verdict.book_san
         );
         match command {

@@ -229,11 +229,19 @@ fn an_alternative_that_is_also_good_is_no_mistake_with_the_setting_on() {
         let mut coach = coach_at("e4 e5 Nf3 Nc6", engine, memory_store(), settings(on));
         let before = coach.session().position().clone();
         coach.apply(Command::Play(mv(&coach, "h3")));
+        let Phase::OutOfBook { book_moves, .. } = coach.session().phase().clone() else {
+            panic!("h3 is in the book")
+        };
+        let share = format!("{:.0} %", 100.0 * book_moves[0].p);
         let v = wait_for_verdict(&mut coach);
+        assert_eq!(v.book_move, book_moves[0].mv, "the book's main move");
         assert_eq!(v.judgement, Judgement::AlsoGood);
         assert_eq!(
             v.headline(),
-            format!("Also good (0.0 against your book move {})", v.book_san)
+            format!(
+                "Also good: 0.0 against {}, the book's main move ({share})",
+                v.book_san
+            )
         );
         let key = hastings::trainer::progress::position_key(&before);
         let recorded = coach.progress().positions[&key];
@@ -268,7 +276,7 @@ fn accepting_an_alternative_goes_on_with_the_book_move_without_a_mistake() {
         coach.message(),
         Some(
             format!(
-                "3.a3 is not counted as a mistake; the line goes on with your book move {}.",
+                "3.a3 is not counted as a mistake; the line goes on with the book's main move {}.",
                 v.book_san
             )
             .as_str()

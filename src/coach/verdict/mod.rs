@@ -283,10 +283,11 @@ impl VerdictState {
                 }
             }
         }
+        // The cache first: in the frame it opens, the book's moves are analysed ahead.
+        self.open_analysis_cache(ctx);
         if !playing_on {
             self.analyse_ahead(ctx);
         }
-        self.open_analysis_cache(ctx);
         let woken = ctx.wake.is_some();
         let Some(checker) = &mut self.checker else {
             return;

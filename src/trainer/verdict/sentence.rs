@@ -118,10 +118,7 @@ pub(super) fn sentence(f: &Facts<'_>) -> Told {
         (Outlook::Mates(n), Outlook::Cp(_)) => {
             said(format!("the book's main move {} mates in {n}", f.book_san))
         }
-        (_, Outlook::Mates(0)) => said(format!(
-            "{} mates",
-            numbered_line(f.before, &full[..1])
-        )),
+        (_, Outlook::Mates(0)) => said(format!("{} mates", numbered_line(f.before, &full[..1]))),
         (_, Outlook::Mates(n)) => said(mate(f.before, &full, learner, n)),
         (book, Outlook::Cp(cp)) => {
             // What the evaluation shows lost: after the move, and against the main move.

@@ -280,7 +280,10 @@ fn missing_the_books_mate_is_a_blunder() {
     assert_eq!(v.book_outlook, Outlook::Mates(0));
     assert_eq!(v.judgement, Judgement::Blunder);
     assert_eq!(v.sentence, "the book's main move 4.Qxf7# mates");
-    assert!(!v.refuted, "Nxh5 wins nothing the move did not already lose");
+    assert!(
+        !v.refuted,
+        "Nxh5 wins nothing the move did not already lose"
+    );
     assert_eq!(v.line_name(), "The engine's line");
 }
 
@@ -367,9 +370,15 @@ fn bg4_in_the_sicilian_is_a_mistake_against_the_books_main_move_cxd4() {
         "−1.1 against 3...cxd4, the book's main move (98 %)"
     );
     // lichess's curve alone says inaccuracy (a drop of 0.19).
-    assert_eq!(judge(v.book_outlook, v.played_outlook), Judgement::Inaccuracy);
+    assert_eq!(
+        judge(v.book_outlook, v.played_outlook),
+        Judgement::Inaccuracy
+    );
     assert_eq!(v.judgement, Judgement::Mistake);
-    assert_eq!(v.headline(), "Mistake: after 3...Bg4 4.dxc5 White wins a pawn");
+    assert_eq!(
+        v.headline(),
+        "Mistake: after 3...Bg4 4.dxc5 White wins a pawn"
+    );
     assert!(v.refuted);
     assert_eq!(v.line_name(), "Refutation");
 }

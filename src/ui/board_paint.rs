@@ -250,10 +250,10 @@ fn paint_drag(
     pieces::paint_piece(ctx, painter, set, piece, r);
 }
 
-/// How far an arrow is moved aside, in squares, for each earlier arrow it would lie on
-/// (the same line, overlapping): more than the widest two half shafts (0.11 each), so
-/// that a refutation's arrow from d4 to c5 does not hide the book's from c5 to d4.
-const ARROW_ASIDE: f32 = 0.25;
+/// How far apart, in squares, the arrows that would lie on each other are drawn: more
+/// than the widest two half shafts (0.11 each), so that a refutation's arrow from d4 to
+/// c5 does not hide the book's from c5 to d4.
+const ARROW_ASIDE: f32 = 0.3;
 
 /// An arrow as drawn, in points: its shaft (a quadrilateral along the arrow, the start's
 /// two corners first) and its head (a triangle, the tip in the middle).
@@ -284,9 +284,9 @@ fn arrows_overlap(a: &Arrow, b: &Arrow) -> bool {
 }
 
 /// The shapes of `arrows` on `board`: each arrow from the centre of its square to the
-/// centre of its target, moved aside (to its right) by [`ARROW_ASIDE`] of a square for
-/// each earlier arrow it would lie on, so that no two are drawn on each other. An arrow
-/// too short for its head is left out.
+/// centre of its target; arrows that would lie on each other are drawn side by side,
+/// [`ARROW_ASIDE`] of a square apart, around their line. An arrow too short for its
+/// head is left out.
 pub(super) fn arrow_shapes(
     board: Rect,
     orientation: Orientation,
@@ -304,11 +304,17 @@ pub(super) fn arrow_shapes(
                 return None;
             }
             let normal = vec2(-dir.y, dir.x);
-            let earlier = arrows[..i]
+            // Side by side: this arrow's lane among those on its line, the lanes on
+            // one side of the line the same for both directions.
+            let lane = arrows[..i]
                 .iter()
                 .filter(|a| arrows_overlap(a, arrow))
                 .count();
-            let aside = normal * size * ARROW_ASIDE * earlier as f32;
+            let lanes = arrows.iter().filter(|a| arrows_overlap(a, arrow)).count();
+            let forward =
+                (arrow.to.file(), arrow.to.rank()) > (arrow.from.file(), arrow.from.rank());
+            let side = if forward { normal } else { -normal };
+            let aside = side * size * ARROW_ASIDE * (lane as f32 - (lanes as f32 - 1.0) / 2.0);
             let width = size * (0.06 + 0.16 * arrow.weight.clamp(0.0, 1.0));
             let head_len = (width * 2.2).max(size * 0.3);
             let head_half = (width * 1.6).max(size * 0.18);

@@ -13,7 +13,7 @@ use super::board::Arrow;
 use super::command::Command;
 use crate::coach::Coach;
 use crate::coach::verdict::VerdictCommand;
-use crate::trainer::verdict::{Judgement, REFUTATION_SWING, Verdict};
+use crate::trainer::verdict::{BLUNDER, INACCURACY, Judgement, MISTAKE, REFUTATION_SWING, Verdict};
 
 /// How many of the opponent's moves in the refutation are drawn as arrows.
 const ARROW_MOVES: usize = 2;
@@ -57,12 +57,15 @@ fn verdict_shown_ui(ui: &mut Ui, coach: &Coach, v: &Verdict, commands: &mut Vec<
     let color = judgement_color(v.judgement);
     ui.add(egui::Label::new(RichText::new(v.headline()).strong().color(color)).wrap())
         .on_hover_text(format!(
-            "{} at depth {}: {} after your move, {} after {}",
+            "{} at depth {}: {} after your move, {} after {}. Winning chances drop by {:.2} \
+             (lichess's thresholds: {INACCURACY} inaccuracy, {MISTAKE} mistake, {BLUNDER} \
+             blunder); a move whose line wins material is at least a mistake.",
             coach.verdict().engine().unwrap_or("The engine"),
             v.depth,
             v.played_outlook.for_white(v.learner),
             v.book_outlook.for_white(v.learner),
             v.book_san,
+            v.book_outlook.winning_chances() - v.played_outlook.winning_chances(),
         ));
     if v.judgement.is_good() {
         ui.add(egui::Label::new(format!("Then {}.", v.sentence)).wrap());

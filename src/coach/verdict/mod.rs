@@ -6,7 +6,7 @@
 //! Each frame (`VerdictState::poll`) the feature looks at the drill. When the learner is
 //! to move, the [`MoveChecker`] (started then: the engine of
 //! [`Coach::set_move_checker`], by default Stockfish when installed, else the built-in
-//! α-β) analyses the positions after the book's moves while the learner thinks; a move
+//! α-β) analyses the position after the book's main move while the learner thinks; a move
 //! out of the book is asked of it, so only the position after that move is left to
 //! search, and its answer is taken when it has come. Analyses are looked up in a
 //! [`SharedStore`] first, and what the engine finds is kept there. By default that is
@@ -305,7 +305,7 @@ impl VerdictState {
         }
     }
 
-    /// With the learner to move in the drill, has the positions after the book's moves
+    /// With the learner to move in the drill, has the position after the book's main move
     /// analysed, once per position.
     fn analyse_ahead(&mut self, ctx: &Context) {
         if !matches!(ctx.session.phase(), Phase::LearnerToMove) {

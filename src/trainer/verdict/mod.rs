@@ -82,11 +82,6 @@ pub const INACCURACY: f64 = 0.1;
 /// lichess's multiplier of centipawns in its winning-chances curve.
 const LICHESS_MULTIPLIER: f64 = -0.003_682_08;
 
-/// How many book moves (the most played first) are analysed ahead while the learner
-/// thinks ([`checker::MoveChecker::prefetch`]); a move is compared with the first, the
-/// main move.
-pub const MAX_BOOK_MOVES: usize = 3;
-
 /// From how many centipawns worse than the main move the engine's line after a move is
 /// a refutation even when it wins no material (a pawn and a half).
 pub const REFUTATION_SWING: i32 = 150;

@@ -139,8 +139,8 @@ pub(super) fn paint_board(
         }
     }
 
-    for arrow in view.arrows {
-        paint_arrow(&painter, rect, orientation, arrow);
+    for shape in arrow_shapes(rect, orientation, view.arrows) {
+        paint_arrow(&painter, &shape);
     }
 
     // The dragged piece follows the pointer, above everything else.
@@ -250,33 +250,185 @@ fn paint_drag(
     pieces::paint_piece(ctx, painter, set, piece, r);
 }
 
-fn paint_arrow(painter: &egui::Painter, board: Rect, orientation: Orientation, arrow: &Arrow) {
+/// How far apart, in squares, the arrows that would lie on each other are drawn: more
+/// than the widest two half shafts (0.11 each), so that a refutation's arrow from d4 to
+/// c5 does not hide the book's from c5 to d4.
+const ARROW_ASIDE: f32 = 0.3;
+
+/// An arrow as drawn, in points: its shaft (a quadrilateral along the arrow, the start's
+/// two corners first) and its head (a triangle, the tip in the middle).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct ArrowShape {
+    /// The shaft's corners: start left, base left, base right, start right.
+    pub(super) shaft: [Pos2; 4],
+    /// The head's corners: base left, tip, base right.
+    pub(super) head: [Pos2; 3],
+    /// Fill colour.
+    pub(super) color: Color32,
+}
+
+/// Whether arrows `a` and `b` lie on one line of squares and share a stretch of it (in
+/// either direction): drawn alike, one would hide the other.
+fn arrows_overlap(a: &Arrow, b: &Arrow) -> bool {
+    let at = |sq: Square| (i32::from(sq.file()), i32::from(sq.rank()));
+    let (a0, a1, b0, b1) = (at(a.from), at(a.to), at(b.from), at(b.to));
+    let d = (a1.0 - a0.0, a1.1 - a0.1);
+    let rel = |p: (i32, i32)| (p.0 - a0.0, p.1 - a0.1);
+    let cross = |p: (i32, i32)| d.0 * rel(p).1 - d.1 * rel(p).0;
+    let along = |p: (i32, i32)| d.0 * rel(p).0 + d.1 * rel(p).1;
+    if d == (0, 0) || cross(b0) != 0 || cross(b1) != 0 {
+        return false;
+    }
+    let (lo, hi) = (along(b0).min(along(b1)), along(b0).max(along(b1)));
+    lo.max(0) < hi.min(d.0 * d.0 + d.1 * d.1)
+}
+
+/// The shapes of `arrows` on `board`: each arrow from the centre of its square to the
+/// centre of its target; arrows that would lie on each other are drawn side by side,
+/// [`ARROW_ASIDE`] of a square apart, around their line. An arrow too short for its
+/// head is left out.
+pub(super) fn arrow_shapes(
+    board: Rect,
+    orientation: Orientation,
+    arrows: &[Arrow],
+) -> Vec<ArrowShape> {
     let size = board.width() / 8.0;
-    let start = rect_from_square(board, arrow.from, orientation).center();
-    let end = rect_from_square(board, arrow.to, orientation).center();
-    let dir = (end - start).normalized();
-    if !dir.is_finite() {
-        return;
-    }
-    let normal = vec2(-dir.y, dir.x);
-    let width = size * (0.06 + 0.16 * arrow.weight.clamp(0.0, 1.0));
-    let head_len = (width * 2.2).max(size * 0.3);
-    let head_half = (width * 1.6).max(size * 0.18);
-    let tip = end;
-    let base = tip - dir * head_len;
-    let start = start + dir * size * 0.15;
-    if (base - start).dot(dir) <= 0.0 {
-        return;
-    }
-    let half = normal * width / 2.0;
+    arrows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, arrow)| {
+            let start = rect_from_square(board, arrow.from, orientation).center();
+            let end = rect_from_square(board, arrow.to, orientation).center();
+            let dir = (end - start).normalized();
+            if !dir.is_finite() {
+                return None;
+            }
+            let normal = vec2(-dir.y, dir.x);
+            // Side by side: this arrow's lane among those on its line, the lanes on
+            // one side of the line the same for both directions.
+            let lane = arrows[..i]
+                .iter()
+                .filter(|a| arrows_overlap(a, arrow))
+                .count();
+            let lanes = arrows.iter().filter(|a| arrows_overlap(a, arrow)).count();
+            let forward =
+                (arrow.to.file(), arrow.to.rank()) > (arrow.from.file(), arrow.from.rank());
+            let side = if forward { normal } else { -normal };
+            let aside = side * size * ARROW_ASIDE * (lane as f32 - (lanes as f32 - 1.0) / 2.0);
+            let width = size * (0.06 + 0.16 * arrow.weight.clamp(0.0, 1.0));
+            let head_len = (width * 2.2).max(size * 0.3);
+            let head_half = (width * 1.6).max(size * 0.18);
+            let tip = end + aside;
+            let base = tip - dir * head_len;
+            let start = start + aside + dir * size * 0.15;
+            if (base - start).dot(dir) <= 0.0 {
+                return None;
+            }
+            let half = normal * width / 2.0;
+            Some(ArrowShape {
+                shaft: [start + half, base + half, base - half, start - half],
+                head: [base + normal * head_half, tip, base - normal * head_half],
+                color: arrow.color,
+            })
+        })
+        .collect()
+}
+
+fn paint_arrow(painter: &egui::Painter, shape: &ArrowShape) {
     painter.add(Shape::convex_polygon(
-        vec![start + half, base + half, base - half, start - half],
-        arrow.color,
+        shape.shaft.to_vec(),
+        shape.color,
         Stroke::NONE,
     ));
     painter.add(Shape::convex_polygon(
-        vec![base + normal * head_half, tip, base - normal * head_half],
-        arrow.color,
+        shape.head.to_vec(),
+        shape.color,
         Stroke::NONE,
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arrow(from: Square, to: Square, weight: f32) -> Arrow {
+        Arrow {
+            from,
+            to,
+            weight,
+            color: Color32::RED,
+        }
+    }
+
+    /// The distance between the centre lines of two parallel shafts, and the sum of
+    /// their half widths.
+    fn apart(a: &ArrowShape, b: &ArrowShape) -> (f32, f32) {
+        let centre = |s: &ArrowShape| {
+            (
+                s.shaft[0] + (s.shaft[3] - s.shaft[0]) / 2.0,
+                s.shaft[1] + (s.shaft[2] - s.shaft[1]) / 2.0,
+            )
+        };
+        let half = |s: &ArrowShape| (s.shaft[0] - s.shaft[3]).length() / 2.0;
+        let (a0, a1) = centre(a);
+        let (b0, _) = centre(b);
+        let dir = (a1 - a0).normalized();
+        let normal = vec2(-dir.y, dir.x);
+        ((b0 - a0).dot(normal).abs(), half(a) + half(b))
+    }
+
+    /// The book's 3...cxd4 (c5 to d4) and the refutation's 4.dxc5 (d4 to c5), the
+    /// strongest arrows on the same squares, and two arrows of one move: the shafts are
+    /// drawn apart, on both orientations.
+    #[test]
+    fn arrows_on_the_same_squares_are_drawn_apart() {
+        let board = Rect::from_min_size(Pos2::new(10.0, 20.0), vec2(480.0, 480.0));
+        let pairs = [
+            (Square::C5, Square::D4, Square::D4, Square::C5),
+            (Square::E2, Square::E4, Square::E2, Square::E4),
+            (Square::D1, Square::D5, Square::D8, Square::D4),
+            (Square::A1, Square::H8, Square::H8, Square::A1),
+        ];
+        for orientation in [Orientation::WhiteBottom, Orientation::BlackBottom] {
+            for (a0, a1, b0, b1) in pairs {
+                let arrows = [arrow(a0, a1, 1.0), arrow(b0, b1, 1.0)];
+                let shapes = arrow_shapes(board, orientation, &arrows);
+                assert_eq!(shapes.len(), 2);
+                assert_ne!(shapes[0].shaft, shapes[1].shaft);
+                let (distance, halves) = apart(&shapes[0], &shapes[1]);
+                assert!(
+                    distance > halves,
+                    "{a0}{a1} and {b0}{b1}: shafts {distance:.1} apart, {halves:.1} wide"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn arrows_on_other_lines_stay_on_their_squares() {
+        let board = Rect::from_min_size(Pos2::ZERO, vec2(400.0, 400.0));
+        // A crossing, a knight's move beside a line, and a line that only touches
+        // another at a square.
+        for (a0, a1, b0, b1) in [
+            (Square::C5, Square::D4, Square::C4, Square::D5),
+            (Square::G1, Square::F3, Square::E2, Square::E4),
+            (Square::E2, Square::E4, Square::E4, Square::E6),
+        ] {
+            let arrows = [arrow(a0, a1, 0.5), arrow(b0, b1, 0.5)];
+            let shapes = arrow_shapes(board, Orientation::WhiteBottom, &arrows);
+            let tip = rect_from_square(board, b1, Orientation::WhiteBottom).center();
+            assert!(
+                (shapes[1].head[1] - tip).length() < 1e-3,
+                "{b0}{b1} was moved aside"
+            );
+        }
+        assert!(!arrows_overlap(
+            &arrow(Square::E2, Square::E4, 1.0),
+            &arrow(Square::E4, Square::E6, 1.0)
+        ));
+        assert!(arrows_overlap(
+            &arrow(Square::D1, Square::D5, 1.0),
+            &arrow(Square::D8, Square::D4, 1.0)
+        ));
+    }
 }

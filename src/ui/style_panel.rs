@@ -117,9 +117,10 @@ pub fn style_panel_ui(
         "Explain wrong moves with an engine",
     )
     .on_hover_text(
-        "A move outside the book is judged against your book move (also good, inaccuracy, \
-         mistake, blunder) and the engine's refutation shown; the engine analyses the book \
-         moves while you think, so the verdict comes at once",
+        "A move outside the book is judged against the book's main move (also good, \
+         inaccuracy, mistake, blunder) and the engine's line after it shown (called a \
+         refutation when it wins something); the engine analyses the book moves while you \
+         think, so the verdict comes at once",
     );
     ui.checkbox(
         &mut settings.show_human_moves,

@@ -145,9 +145,10 @@ fn a_dead_engine_thread_is_a_failure_shown_not_a_verdict_on_its_way() {
 fn a_wrong_move_is_checked_in_the_background_and_explained() {
     let (engine, searches) = stub(knight_hangs, qxg5_line);
     let mut coach = coach_at("e4 e5 Nf3 Nc6", engine, memory_store(), settings(true));
-    // While the learner thought, the three most played book moves were analysed.
-    assert_eq!(searches.load(Ordering::SeqCst), 3);
-    assert_eq!(coach.verdict().store().lock().unwrap().len(), 3);
+    // While the learner thought, the book's main move was analysed (the verdict
+    // compares with it only).
+    assert_eq!(searches.load(Ordering::SeqCst), 1);
+    assert_eq!(coach.verdict().store().lock().unwrap().len(), 1);
     let ng5 = mv(&coach, "Ng5");
     coach.apply(Command::Play(ng5));
     assert!(matches!(coach.session().phase(), Phase::OutOfBook { .. }));
@@ -165,9 +166,9 @@ fn a_wrong_move_is_checked_in_the_background_and_explained() {
     );
     assert_eq!(v.refutation_san, "3...Qxg5 4.d4");
     assert_eq!(coach.verdict().engine(), Some("stub engine"));
-    // Then only the move played was left to analyse; all four are kept.
-    assert_eq!(searches.load(Ordering::SeqCst), 4);
-    assert_eq!(coach.verdict().store().lock().unwrap().len(), 4);
+    // Then only the move played was left to analyse; both are kept.
+    assert_eq!(searches.load(Ordering::SeqCst), 2);
+    assert_eq!(coach.verdict().store().lock().unwrap().len(), 2);
     // A blunder stays a mistake, whatever the setting.
     assert!(!coach.verdict().is_forgiven());
     assert_eq!(coach.session().mistakes_in_line(), 1);
@@ -186,7 +187,7 @@ fn a_wrong_move_is_checked_in_the_background_and_explained() {
     coach.apply(Command::Play(ng5));
     let again = wait_for_verdict(&mut coach);
     assert_eq!(again, v);
-    assert_eq!(searches.load(Ordering::SeqCst), 4);
+    assert_eq!(searches.load(Ordering::SeqCst), 2);
 }
 
 #[test]
@@ -229,11 +230,19 @@ fn an_alternative_that_is_also_good_is_no_mistake_with_the_setting_on() {
         let mut coach = coach_at("e4 e5 Nf3 Nc6", engine, memory_store(), settings(on));
         let before = coach.session().position().clone();
         coach.apply(Command::Play(mv(&coach, "h3")));
+        let Phase::OutOfBook { book_moves, .. } = coach.session().phase().clone() else {
+            panic!("h3 is in the book")
+        };
+        let share = format!("{:.0} %", 100.0 * book_moves[0].p);
         let v = wait_for_verdict(&mut coach);
+        assert_eq!(v.book_move, book_moves[0].mv, "the book's main move");
         assert_eq!(v.judgement, Judgement::AlsoGood);
         assert_eq!(
             v.headline(),
-            format!("Also good (0.0 against your book move {})", v.book_san)
+            format!(
+                "Also good: 0.0 against {}, the book's main move ({share})",
+                v.book_san
+            )
         );
         let key = hastings::trainer::progress::position_key(&before);
         let recorded = coach.progress().positions[&key];
@@ -268,7 +277,7 @@ fn accepting_an_alternative_goes_on_with_the_book_move_without_a_mistake() {
         coach.message(),
         Some(
             format!(
-                "3.a3 is not counted as a mistake; the line goes on with your book move {}.",
+                "3.a3 is not counted as a mistake; the line goes on with the book's main move {}.",
                 v.book_san
             )
             .as_str()
@@ -466,15 +475,15 @@ fn analyses_are_kept_in_the_data_folder_and_used_at_the_next_start() {
         }
         (v, searches.load(Ordering::SeqCst))
     };
-    // First start: the three book moves ahead, then 3.Ng5: four searches, each
+    // First start: the book's main move ahead, then 3.Ng5: two searches, each
     // appended to the cache file of the stub engine at depth 1.
-    let (first, _) = play_ng5(Some(4));
+    let (first, _) = play_ng5(Some(2));
     let file = dir.join("analysis").join("stub-engine-depth-1.tsv");
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(
         text.lines().count(),
-        1 + 4,
-        "a header and four analyses:\n{text}"
+        1 + 2,
+        "a header and two analyses:\n{text}"
     );
     // Next start: everything comes from the file, the engine searches nothing.
     let (again, _) = play_ng5(Some(0));
@@ -514,7 +523,7 @@ fn analyses_are_kept_in_the_data_folder_and_used_at_the_next_start() {
     assert_eq!(v.depth, 18, "the check's analysis: {v:?}");
     assert_eq!(searches.load(Ordering::SeqCst), 0);
     let text = std::fs::read_to_string(&file).unwrap();
-    assert_eq!(text.lines().count(), 1 + 4);
+    assert_eq!(text.lines().count(), 1 + 2);
 }
 
 #[test]

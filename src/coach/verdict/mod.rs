@@ -1,12 +1,12 @@
 //! Wrong moves explained in the drill: when the learner plays a move outside the book,
-//! an engine judges it against the book move ([`crate::trainer::verdict`]) while the
+//! an engine judges it against the book's main move ([`crate::trainer::verdict`]) while the
 //! window goes on drawing ("Checking your move…"), and the drill panel shows the
 //! verdict and the refutation once it comes.
 //!
 //! Each frame (`VerdictState::poll`) the feature looks at the drill. When the learner is
 //! to move, the [`MoveChecker`] (started then: the engine of
 //! [`Coach::set_move_checker`], by default Stockfish when installed, else the built-in
-//! α-β) analyses the positions after the book's moves while the learner thinks; a move
+//! α-β) analyses the position after the book's main move while the learner thinks; a move
 //! out of the book is asked of it, so only the position after that move is left to
 //! search, and its answer is taken when it has come. Analyses are looked up in a
 //! [`SharedStore`] first, and what the engine finds is kept there. By default that is
@@ -250,12 +250,13 @@ impl VerdictState {
             } => Some((
                 *attempted,
                 book_moves.iter().map(|b| b.mv).collect::<Vec<_>>(),
+                book_moves.first().map(|b| b.p),
             )),
             _ => None,
         };
         let position = ctx.session.position().clone();
         let same = match (&self.asked, &wanted) {
-            (Some((pos, mv)), Some((attempted, _))) => *pos == position && mv == attempted,
+            (Some((pos, mv)), Some((attempted, ..))) => *pos == position && mv == attempted,
             (None, None) => true,
             _ => false,
         };
@@ -264,8 +265,12 @@ impl VerdictState {
             self.forgiven = false;
             self.took = None;
             match wanted {
-                Some((attempted, book)) => {
+                Some((attempted, book, share)) => {
                     let question = Question::new(position.clone(), attempted, book);
+                    let question = match share {
+                        Some(share) => question.with_share(share),
+                        None => question,
+                    };
                     self.asked = Some((position, attempted));
                     self.since = Some(Instant::now());
                     self.checker(ctx).ask(question);
@@ -278,10 +283,11 @@ impl VerdictState {
                 }
             }
         }
+        // The cache first: in the frame it opens, the book's moves are analysed ahead.
+        self.open_analysis_cache(ctx);
         if !playing_on {
             self.analyse_ahead(ctx);
         }
-        self.open_analysis_cache(ctx);
         let woken = ctx.wake.is_some();
         let Some(checker) = &mut self.checker else {
             return;
@@ -299,7 +305,7 @@ impl VerdictState {
         }
     }
 
-    /// With the learner to move in the drill, has the positions after the book's moves
+    /// With the learner to move in the drill, has the position after the book's main move
     /// analysed, once per position.
     fn analyse_ahead(&mut self, ctx: &Context) {
         if !matches!(ctx.session.phase(), Phase::LearnerToMove) {
@@ -348,7 +354,7 @@ impl VerdictState {
         };
         let (played, book) = (verdict.played, verdict.book_move);
         let message = format!(
-            "{} is not counted as a mistake; the line goes on with your book move {}.",
+            "{} is not counted as a mistake; the line goes on with the book's main move {}.",
             verdict.played_san, verdict.book_san
         );
         match command {

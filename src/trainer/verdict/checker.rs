@@ -4,9 +4,9 @@
 //! [`CHECK_TIME`] each, by an engine on an [`EngineHandle`]'s thread, which keeps what
 //! it finds in the store. [`MoveChecker::poll`] only drains a channel.
 //!
-//! While the learner thinks, [`MoveChecker::prefetch`] analyses the positions after the
-//! book's moves, so that a move outside the book then waits for one search only: the
-//! position after it.
+//! While the learner thinks, [`MoveChecker::prefetch`] analyses the position after the
+//! book's main move, so that a move outside the book then waits for one search only:
+//! the position after it.
 //!
 //! The engine is Stockfish when it is installed, else the built-in α-β
 //! ([`CheckEngine::discover`]); tests give an engine of their own
@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
 
-use super::{MAX_BOOK_MOVES, Question, Verdict};
+use super::{Question, Verdict};
 use crate::engine::analysis::{Analysis, analyse};
 use crate::engine::handle::{EngineTask, TaskContext};
 use crate::engine::{
@@ -230,10 +230,11 @@ impl MoveChecker {
         self.store = store;
     }
 
-    /// Analyses, while the learner thinks at `before`, the positions after the first
-    /// [`MAX_BOOK_MOVES`] of `book` (most played first) that the store lacks, so that a
-    /// question there waits only for the position after the move played. Does nothing
-    /// while a verdict is on its way; the next [`MoveChecker::ask`] stops it.
+    /// Analyses, while the learner thinks at `before`, the position after the book's
+    /// main move (the first legal move of `book`, most played first) if the store lacks
+    /// it, so that a question there waits only for the position after the move played.
+    /// Does nothing while a verdict is on its way; the next [`MoveChecker::ask`] stops
+    /// it.
     pub fn prefetch(&mut self, before: &Chess, book: impl IntoIterator<Item = Move>) {
         if self.is_checking() {
             return;
@@ -241,7 +242,7 @@ impl MoveChecker {
         let positions = book
             .into_iter()
             .filter(|&m| before.is_legal(m))
-            .take(MAX_BOOK_MOVES)
+            .take(1)
             .map(|m| {
                 let mut pos = before.clone();
                 pos.play_unchecked(m);

@@ -1,6 +1,8 @@
 //! The verdict's sentence: what the engine's line after a move does. A mate is named;
 //! else the material is counted along the line ("Black wins a knight") where the
-//! evaluation agrees; else the evaluation says who is better.
+//! evaluation agrees, after the move and against the main move; else the evaluation
+//! says who is better (and, for a move judged worse than "also good" that leaves the
+//! opponent no better, what the main move kept instead).
 
 use shakmaty::san::SanPlus;
 use shakmaty::{ByRole, Chess, Color, Move, Position, Role};
@@ -85,25 +87,52 @@ pub(super) struct Facts<'a> {
     pub(super) book_outlook: Outlook,
     /// The book move, numbered.
     pub(super) book_san: &'a str,
+    /// Whether the move is judged worse than "also good" by the evaluations alone.
+    pub(super) bad: bool,
 }
 
-/// `after 3.Ng5 Qxg5 Black wins a knight`, `after 2.g4 Qh4# Black mates`, `your book
-/// move 3.Qxf7# mates`, `after 3.Nc3 Nf6 White is better (+1.2)`.
-pub(super) fn sentence(f: &Facts<'_>) -> String {
+/// A sentence, and whether it says that the opponent wins material.
+pub(super) struct Told {
+    /// `after 3.Ng5 Qxg5 Black wins a knight`.
+    pub(super) text: String,
+    /// Whether it says the opponent wins material.
+    pub(super) material_won: bool,
+}
+
+/// `after 3.Ng5 Qxg5 Black wins a knight`, `after 2.g4 Qh4# Black mates`, `the book's
+/// main move 3.Qxf7# mates`, `after 3.Nc3 Nf6 White is better (+1.2)`.
+pub(super) fn sentence(f: &Facts<'_>) -> Told {
     let learner = f.before.turn();
     let mut full = Vec::with_capacity(f.line.len() + 1);
     full.push(f.played);
     full.extend_from_slice(f.line);
+    let said = |text: String| Told {
+        text,
+        material_won: false,
+    };
     match (f.book_outlook, f.played_outlook) {
-        (_, Outlook::Mated(n)) => mate(f.before, &full, learner.other(), n),
-        (Outlook::Mates(0), Outlook::Cp(_)) => format!("your book move {} mates", f.book_san),
-        (Outlook::Mates(n), Outlook::Cp(_)) => {
-            format!("your book move {} mates in {n}", f.book_san)
+        (_, Outlook::Mated(n)) => said(mate(f.before, &full, learner.other(), n)),
+        (Outlook::Mates(0), Outlook::Cp(_)) => {
+            said(format!("the book's main move {} mates", f.book_san))
         }
-        (_, Outlook::Mates(0)) => format!("{} mates", numbered_line(f.before, &full[..1])),
-        (_, Outlook::Mates(n)) => mate(f.before, &full, learner, n),
-        (_, Outlook::Cp(cp)) => {
-            material(f.before, &full, cp).unwrap_or_else(|| evaluation(f.before, &full, cp))
+        (Outlook::Mates(n), Outlook::Cp(_)) => {
+            said(format!("the book's main move {} mates in {n}", f.book_san))
+        }
+        (_, Outlook::Mates(0)) => said(format!("{} mates", numbered_line(f.before, &full[..1]))),
+        (_, Outlook::Mates(n)) => said(mate(f.before, &full, learner, n)),
+        (book, Outlook::Cp(cp)) => {
+            // What the evaluation shows lost: after the move, and against the main move.
+            let shown = match book {
+                Outlook::Cp(b) => (-cp).min(b - cp),
+                Outlook::Mated(_) | Outlook::Mates(_) => -cp,
+            };
+            match material(f.before, &full, shown) {
+                Some(text) => Told {
+                    text,
+                    material_won: true,
+                },
+                None => said(evaluation(f, &full, cp)),
+            }
         }
     }
 }
@@ -167,10 +196,11 @@ fn balance(pos: &Chess, learner: Color) -> i32 {
 
 /// `after 3.Ng5 Qxg5 Black wins a knight`: the material counted at the first point of
 /// the line where an exchange is over (the next move is no capture, or the line ends)
-/// and the opponent is a pawn or more ahead, where the evaluation (`cp`, the
-/// learner's) shows at least [`MATERIAL_AGREEMENT`] of it. The line is shown up to that
-/// point.
-fn material(before: &Chess, full: &[Move], cp: i32) -> Option<String> {
+/// and the opponent is a pawn or more ahead, where the evaluation shows at least
+/// [`MATERIAL_AGREEMENT`] of it lost (`shown`, in centipawns: the least of the
+/// learner's deficit after the move and what it loses against the main move). The
+/// line is shown up to that point.
+fn material(before: &Chess, full: &[Move], shown: i32) -> Option<String> {
     let learner = before.turn();
     let mut positions = Vec::with_capacity(full.len() + 1);
     positions.push(before.clone());
@@ -183,7 +213,7 @@ fn material(before: &Chess, full: &[Move], cp: i32) -> Option<String> {
     let settled = (1..positions.len()).find(|&i| {
         let over = full.get(i).is_none_or(|next| !next.is_capture());
         let swing = start - balance(&positions[i], learner);
-        over && swing >= 1 && f64::from(-cp) >= MATERIAL_AGREEMENT * f64::from(100 * swing)
+        over && swing >= 1 && f64::from(shown) >= MATERIAL_AGREEMENT * f64::from(100 * swing)
     })?;
     let lost = losses(before, &positions[settled], learner);
     let won = losses(before, &positions[settled], learner.other());
@@ -271,13 +301,12 @@ pub fn role_name(role: Role) -> &'static str {
 }
 
 /// `after 3.Nc3 Nf6 White is better (+1.2)`: the move and the reply, and who is
-/// better by how much, from White's side.
-fn evaluation(before: &Chess, full: &[Move], cp: i32) -> String {
-    let white = if before.turn() == Color::White {
-        cp
-    } else {
-        -cp
-    };
+/// better by how much, from White's side; for a bad move (`f.bad`) after which the
+/// opponent is not better, what the main move kept: `the game is level (0.0) instead
+/// of +1.3`.
+fn evaluation(f: &Facts<'_>, full: &[Move], cp: i32) -> String {
+    let learner = f.before.turn();
+    let white = if learner == Color::White { cp } else { -cp };
     let side = if white > 0 { "White" } else { "Black" };
     let phrase = match white.unsigned_abs() {
         0..30 => "the game is level".to_owned(),
@@ -286,9 +315,14 @@ fn evaluation(before: &Chess, full: &[Move], cp: i32) -> String {
         _ => format!("{side} is winning"),
     };
     let shown = full.len().min(2);
+    let instead = if f.bad && cp > -30 {
+        format!(" instead of {}", f.book_outlook.for_white(learner))
+    } else {
+        String::new()
+    };
     format!(
-        "after {} {phrase} ({})",
-        numbered_line(before, &full[..shown]),
+        "after {} {phrase} ({}){instead}",
+        numbered_line(f.before, &full[..shown]),
         pawns(white)
     )
 }

@@ -10,6 +10,7 @@ mod book_eco;
 mod book_pgn;
 mod book_pgn_export;
 mod book_repertoire;
+mod book_search;
 mod check;
 mod check_learn_next;
 mod check_ui;

@@ -59,6 +59,7 @@ mod move_box;
 mod move_tree;
 pub mod native;
 mod open_path;
+mod opening_search;
 mod optimize_panel;
 pub mod pieces;
 mod play_on_panel;

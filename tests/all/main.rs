@@ -95,6 +95,7 @@ mod ui_keys;
 mod ui_layout;
 mod ui_layout_tabs;
 mod ui_my_repertoire;
+mod ui_opening_search;
 mod ui_paste;
 mod ui_play_on;
 mod ui_popularity;

@@ -1,0 +1,237 @@
+//! "Find an opening" in the top bar: type a name or an ECO code ("Najdorf", "C65",
+//! "Berlin") and the openings of the book that match are listed under the box as one
+//! types (name, code, moves; a small board on hover). Choosing one drills from its
+//! position, the learner keeping their colour; Enter takes the first, Escape closes
+//! the list, Ctrl+F comes to the box.
+//!
+//! The search is the book's ([`crate::book::search`]); the window keeps the text, the
+//! index of the book shown (made again when the book changes) and the results.
+
+use eframe::egui;
+use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
+use shakmaty::Color;
+
+use super::board::{BoardView, board_ui};
+use super::command::Command;
+use crate::book::line::sans_of;
+use crate::book::search::{OpeningHit, OpeningIndex, not_found};
+use crate::coach::Coach;
+use crate::coach::format::numbered_line;
+
+/// The box's accessible name.
+pub const SEARCH_BOX_LABEL: &str = "Find an opening";
+
+/// How many openings the list shows.
+const SHOWN: usize = 8;
+
+/// The list's widest (it is narrower in a narrow window).
+const LIST_WIDTH: f32 = 460.0;
+
+/// What is typed, the index of the book it searches and what it found.
+#[derive(Default)]
+pub struct OpeningSearch {
+    text: String,
+    /// The index and the book generation it was made for.
+    index: Option<(u64, OpeningIndex)>,
+    /// The results of `searched` in the book of `index`.
+    hits: Vec<OpeningHit>,
+    searched: String,
+    /// Whether the list is shown.
+    open: bool,
+}
+
+impl std::fmt::Debug for OpeningSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpeningSearch")
+            .field("text", &self.text)
+            .field("hits", &self.hits.len())
+            .field("open", &self.open)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpeningSearch {
+    /// Searches again when the text or the book changed.
+    fn refresh(&mut self, coach: &Coach) {
+        let generation = coach.book_generation();
+        let stale = self.index.as_ref().is_none_or(|(g, _)| *g != generation);
+        if stale {
+            self.index = Some((generation, OpeningIndex::new(coach.graph())));
+            self.searched.clear();
+            self.hits.clear();
+        }
+        if self.searched != self.text
+            && let Some((_, index)) = &self.index
+        {
+            self.hits = index.search(coach.graph(), &self.text, SHOWN);
+            self.searched.clone_from(&self.text);
+        }
+    }
+}
+
+/// The box's id.
+fn box_id() -> egui::Id {
+    egui::Id::unique("hastings_opening_search")
+}
+
+/// Ctrl+F (Cmd+F on a Mac) gives the box the keyboard (not while a dialog is open).
+pub(super) fn focus_key_pressed(ctx: &egui::Context, dialog_open: bool) -> bool {
+    let shortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::F);
+    !dialog_open && ctx.input_mut(|i| i.consume_shortcut(&shortcut))
+}
+
+/// Gives the box the keyboard and shows the list again.
+pub(super) fn focus(ctx: &egui::Context, search: &mut OpeningSearch) {
+    ctx.memory_mut(|m| m.request_focus(box_id()));
+    search.open = true;
+}
+
+/// The box and, under it while one types, the openings found.
+pub(super) fn opening_search_ui(
+    ui: &mut Ui,
+    search: &mut OpeningSearch,
+    coach: &Coach,
+    commands: &mut Vec<Command>,
+) {
+    let response = ui
+        .add(
+            egui::TextEdit::singleline(&mut search.text)
+                .id(box_id())
+                .hint_text("Find an opening: Najdorf, C65…")
+                .desired_width(190.0),
+        )
+        .on_hover_text(
+            "Type an opening's name or its ECO code (Najdorf, Berlin, King's Indian, C65, \
+             B90-B99) and choose one to drill from there. Enter takes the first, Escape \
+             closes the list, Ctrl+F comes here.",
+        );
+    ui.ctx()
+        .accesskit_node_builder(response.id, |node| node.set_label(SEARCH_BOX_LABEL));
+    if response.changed() || response.gained_focus() {
+        search.open = true;
+    }
+    search.refresh(coach);
+    let escape = ui.input(|i| i.key_pressed(Key::Escape));
+    if response.lost_focus() && escape {
+        search.open = false;
+    }
+    if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+        if let Some(first) = search.hits.first() {
+            choose(search, first.moves.clone(), commands);
+        }
+        return;
+    }
+    if !search.open || search.text.trim().is_empty() {
+        return;
+    }
+    let learner = coach.session().learner();
+    let list = list_ui(ui, &response.rect, search, coach, learner);
+    match list.inner {
+        Some(moves) => choose(search, moves, commands),
+        None => {
+            // A click elsewhere closes the list.
+            let clicked_away = ui.input(|i| {
+                i.pointer.any_pressed()
+                    && i.pointer.interact_pos().is_some_and(|p| {
+                        !list.response.rect.contains(p) && !response.rect.contains(p)
+                    })
+            });
+            if clicked_away {
+                search.open = false;
+            }
+        }
+    }
+}
+
+/// Drills from the position after `moves`; the list closes and the box lets go of the
+/// keyboard (the single-key shortcuts work again).
+fn choose(search: &mut OpeningSearch, moves: Vec<shakmaty::Move>, commands: &mut Vec<Command>) {
+    search.open = false;
+    commands.push(Command::DrillOpening(moves));
+}
+
+/// The list under the box: the openings found (the first marked: Enter takes it), or
+/// why there is none. Returns the moves of the one chosen.
+fn list_ui(
+    ui: &Ui,
+    anchor: &egui::Rect,
+    search: &OpeningSearch,
+    coach: &Coach,
+    learner: Color,
+) -> egui::InnerResponse<Option<Vec<shakmaty::Move>>> {
+    let screen = ui.ctx().content_rect();
+    let width = LIST_WIDTH.min(screen.width() - 16.0);
+    let x = anchor
+        .left()
+        .min(screen.right() - width - 8.0)
+        .max(screen.left() + 8.0);
+    let pos = egui::pos2(x, anchor.bottom() + 4.0);
+    egui::Area::new(box_id().with("list"))
+        .order(egui::Order::Foreground)
+        .fixed_pos(pos)
+        .show(ui.ctx(), |ui| {
+            egui::Frame::popup(ui.style())
+                .show(ui, |ui| {
+                    ui.set_width(width - 16.0);
+                    let mut chosen = None;
+                    if search.hits.is_empty() {
+                        ui.add(egui::Label::new(not_found(&search.text)).wrap());
+                        return None;
+                    }
+                    ui.label(
+                        RichText::new(format!(
+                            "Choose one to drill from there (you play {}):",
+                            color_name(learner)
+                        ))
+                        .small()
+                        .weak(),
+                    );
+                    for (i, hit) in search.hits.iter().enumerate() {
+                        if hit_ui(ui, i == 0, hit, coach, learner) {
+                            chosen = Some(hit.moves.clone());
+                        }
+                    }
+                    chosen
+                })
+                .inner
+        })
+}
+
+/// One opening: its code and name (a button), its moves under it. Whether it was
+/// clicked.
+fn hit_ui(ui: &mut Ui, first: bool, hit: &OpeningHit, coach: &Coach, learner: Color) -> bool {
+    let title = match &hit.eco {
+        Some(code) => format!("{code} {}", hit.name),
+        None => hit.name.clone(),
+    };
+    let graph = coach.graph();
+    let clicked = ui
+        .add(egui::Button::selectable(first, title).wrap_mode(egui::TextWrapMode::Wrap))
+        .on_hover_ui(|ui| {
+            ui.label(format!(
+                "Drill from here: you play {}{}",
+                color_name(learner),
+                if first { " (Enter)" } else { "" }
+            ));
+            let position = graph.position(hit.node);
+            let view = BoardView {
+                last_move: hit.moves.last(),
+                interactive: false,
+                ..BoardView::new(&position)
+            };
+            ui.allocate_ui(egui::vec2(176.0, 176.0), |ui| {
+                board_ui(ui, &view, coach.orientation());
+            });
+        })
+        .clicked();
+    let moves = numbered_line(&sans_of(&shakmaty::Chess::default(), &hit.moves));
+    ui.add(egui::Label::new(RichText::new(moves).small().weak()).wrap());
+    clicked
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}

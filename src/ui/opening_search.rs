@@ -51,6 +51,13 @@ impl std::fmt::Debug for OpeningSearch {
 }
 
 impl OpeningSearch {
+    /// The box with `text` typed and its list open (`hastings --screenshot --tab
+    /// find-opening`).
+    pub(super) fn show_typed(&mut self, text: &str) {
+        text.clone_into(&mut self.text);
+        self.open = true;
+    }
+
     /// Searches again when the text or the book changed.
     fn refresh(&mut self, coach: &Coach) {
         let generation = coach.book_generation();
@@ -97,8 +104,8 @@ pub(super) fn opening_search_ui(
         .add(
             egui::TextEdit::singleline(&mut search.text)
                 .id(box_id())
-                .hint_text("Find an opening: Najdorf, C65…")
-                .desired_width(190.0),
+                .hint_text("Find an opening: Najdorf, C65")
+                .desired_width(200.0),
         )
         .on_hover_text(
             "Type an opening's name or its ECO code (Najdorf, Berlin, King's Indian, C65, \
@@ -225,7 +232,7 @@ fn hit_ui(ui: &mut Ui, first: bool, hit: &OpeningHit, coach: &Coach, learner: Co
         })
         .clicked();
     let moves = numbered_line(&sans_of(&shakmaty::Chess::default(), &hit.moves));
-    ui.add(egui::Label::new(RichText::new(moves).small().weak()).wrap());
+    ui.add(egui::Label::new(RichText::new(moves).weak()).wrap());
     clicked
 }
 

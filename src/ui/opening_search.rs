@@ -4,15 +4,22 @@
 //! position, the learner keeping their colour; Enter takes the first, Escape closes
 //! the list, Ctrl+F comes to the box.
 //!
+//! When the book is the learner's repertoire, its own names come first, then the
+//! theory's (ECO): a repertoire rarely names the Najdorf, but often plays it. The drill
+//! starts on the repertoire where it has the position, else on the theory (as the
+//! Coverage tab's "Drill this gap" does), and the list says which.
+//!
 //! The search is the book's ([`crate::book::search`]); the window keeps the text, the
-//! index of the book shown (made again when the book changes) and the results.
+//! indexes of the book shown (made again when the book changes) and of the theory, and
+//! the results.
 
 use eframe::egui;
 use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use shakmaty::Color;
 
 use super::board::{BoardView, board_ui};
-use super::command::Command;
+use super::command::{Command, DrillBook};
+use crate::book::NodeKey;
 use crate::book::line::sans_of;
 use crate::book::search::{OpeningHit, OpeningIndex, not_found};
 use crate::coach::Coach;
@@ -27,17 +34,29 @@ const SHOWN: usize = 8;
 /// The list's widest (it is narrower in a narrow window).
 const LIST_WIDTH: f32 = 460.0;
 
-/// What is typed, the index of the book it searches and what it found.
+/// What is typed, the indexes it searches and what it found.
 #[derive(Default)]
 pub struct OpeningSearch {
     text: String,
-    /// The index and the book generation it was made for.
+    /// The index of the book and the book generation it was made for.
     index: Option<(u64, OpeningIndex)>,
-    /// The results of `searched` in the book of `index`.
-    hits: Vec<OpeningHit>,
+    /// The index of the theory (in repertoire mode), made the first time it is needed.
+    theory: Option<OpeningIndex>,
+    /// The results of `searched`.
+    hits: Vec<Found>,
     searched: String,
     /// Whether the list is shown.
     open: bool,
+}
+
+/// An opening listed.
+struct Found {
+    hit: OpeningHit,
+    /// Whether the hit is the theory's (its node is in the theory's graph).
+    from_theory: bool,
+    /// Whether the book has its position (a theory result in repertoire mode may not:
+    /// it is drilled with the theory then).
+    in_book: bool,
 }
 
 impl std::fmt::Debug for OpeningSearch {
@@ -58,7 +77,8 @@ impl OpeningSearch {
         self.open = true;
     }
 
-    /// Searches again when the text or the book changed.
+    /// Searches again when the text or the book changed: the book's openings, then, in
+    /// repertoire mode, the theory's at positions not listed yet.
     fn refresh(&mut self, coach: &Coach) {
         let generation = coach.book_generation();
         let stale = self.index.as_ref().is_none_or(|(g, _)| *g != generation);
@@ -67,11 +87,44 @@ impl OpeningSearch {
             self.searched.clear();
             self.hits.clear();
         }
-        if self.searched != self.text
-            && let Some((_, index)) = &self.index
-        {
-            self.hits = index.search(coach.graph(), &self.text, SHOWN);
-            self.searched.clone_from(&self.text);
+        if self.searched == self.text {
+            return;
+        }
+        self.searched.clone_from(&self.text);
+        let graph = coach.graph();
+        self.hits = match &self.index {
+            Some((_, index)) => index.search(graph, &self.text, SHOWN),
+            None => Vec::new(),
+        }
+        .into_iter()
+        .map(|hit| Found {
+            hit,
+            from_theory: false,
+            in_book: true,
+        })
+        .collect();
+        let Some(theory) = coach.session().theory() else {
+            return;
+        };
+        if self.hits.len() >= SHOWN {
+            return;
+        }
+        let index = self.theory.get_or_insert_with(|| OpeningIndex::new(theory));
+        let listed: Vec<NodeKey> = self.hits.iter().map(|f| graph.key(f.hit.node)).collect();
+        for hit in index.search(theory, &self.text, SHOWN) {
+            if self.hits.len() >= SHOWN {
+                break;
+            }
+            let position = theory.position(hit.node);
+            if listed.contains(&NodeKey::from_position(&position)) {
+                continue;
+            }
+            let in_book = graph.lookup(&position).is_some();
+            self.hits.push(Found {
+                hit,
+                from_theory: true,
+                in_book,
+            });
         }
     }
 }
@@ -122,19 +175,20 @@ pub(super) fn opening_search_ui(
     if response.lost_focus() && escape {
         search.open = false;
     }
+    let repertoire = coach.session().theory().is_some();
     if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
         if let Some(first) = search.hits.first() {
-            choose(search, first.moves.clone(), commands);
+            let moves = first.hit.moves.clone();
+            choose(search, moves, repertoire, commands);
         }
         return;
     }
     if !search.open || search.text.trim().is_empty() {
         return;
     }
-    let learner = coach.session().learner();
-    let list = list_ui(ui, &response.rect, search, coach, learner);
+    let list = list_ui(ui, &response.rect, search, coach);
     match list.inner {
-        Some(moves) => choose(search, moves, commands),
+        Some(moves) => choose(search, moves, repertoire, commands),
         None => {
             // A click elsewhere closes the list.
             let clicked_away = ui.input(|i| {
@@ -150,11 +204,22 @@ pub(super) fn opening_search_ui(
     }
 }
 
-/// Drills from the position after `moves`; the list closes and the box lets go of the
-/// keyboard (the single-key shortcuts work again).
-fn choose(search: &mut OpeningSearch, moves: Vec<shakmaty::Move>, commands: &mut Vec<Command>) {
+/// Drills from the position after `moves` (in `repertoire` mode on the repertoire where
+/// it has the position, else on the theory); the list closes, the box is emptied for
+/// the next search and lets go of the keyboard (the single-key shortcuts work again).
+fn choose(
+    search: &mut OpeningSearch,
+    moves: Vec<shakmaty::Move>,
+    repertoire: bool,
+    commands: &mut Vec<Command>,
+) {
     search.open = false;
-    commands.push(Command::DrillOpening(moves));
+    search.text.clear();
+    commands.push(if repertoire {
+        Command::DrillAt(moves, DrillBook::Repertoire)
+    } else {
+        Command::DrillOpening(moves)
+    });
 }
 
 /// The list under the box: the openings found (the first marked: Enter takes it), or
@@ -164,7 +229,6 @@ fn list_ui(
     anchor: &egui::Rect,
     search: &OpeningSearch,
     coach: &Coach,
-    learner: Color,
 ) -> egui::InnerResponse<Option<Vec<shakmaty::Move>>> {
     let screen = ui.ctx().content_rect();
     let width = LIST_WIDTH.min(screen.width() - 16.0);
@@ -173,6 +237,7 @@ fn list_ui(
         .min(screen.right() - width - 8.0)
         .max(screen.left() + 8.0);
     let pos = egui::pos2(x, anchor.bottom() + 4.0);
+    let learner = color_name(coach.session().learner());
     egui::Area::new(box_id().with("list"))
         .order(egui::Order::Foreground)
         .fixed_pos(pos)
@@ -187,15 +252,14 @@ fn list_ui(
                     }
                     ui.label(
                         RichText::new(format!(
-                            "Choose one to drill from there (you play {}):",
-                            color_name(learner)
+                            "Choose one to drill from there (you play {learner}):"
                         ))
                         .small()
                         .weak(),
                     );
-                    for (i, hit) in search.hits.iter().enumerate() {
-                        if hit_ui(ui, i == 0, hit, coach, learner) {
-                            chosen = Some(hit.moves.clone());
+                    for (i, found) in search.hits.iter().enumerate() {
+                        if hit_ui(ui, i == 0, found, coach, learner) {
+                            chosen = Some(found.hit.moves.clone());
                         }
                     }
                     chosen
@@ -204,20 +268,23 @@ fn list_ui(
         })
 }
 
-/// One opening: its code and name (a button), its moves under it. Whether it was
-/// clicked.
-fn hit_ui(ui: &mut Ui, first: bool, hit: &OpeningHit, coach: &Coach, learner: Color) -> bool {
+/// One opening: its code and name (a button), its moves under it (and whether the
+/// repertoire has it). Whether it was clicked.
+fn hit_ui(ui: &mut Ui, first: bool, found: &Found, coach: &Coach, learner: &str) -> bool {
+    let hit = &found.hit;
     let title = match &hit.eco {
         Some(code) => format!("{code} {}", hit.name),
         None => hit.name.clone(),
     };
-    let graph = coach.graph();
+    let graph = match coach.session().theory() {
+        Some(theory) if found.from_theory => theory,
+        _ => coach.graph(),
+    };
     let clicked = ui
         .add(egui::Button::selectable(first, title).wrap_mode(egui::TextWrapMode::Wrap))
         .on_hover_ui(|ui| {
             ui.label(format!(
-                "Drill from here: you play {}{}",
-                color_name(learner),
+                "Drill from here: you play {learner}{}",
                 if first { " (Enter)" } else { "" }
             ));
             let position = graph.position(hit.node);
@@ -231,7 +298,10 @@ fn hit_ui(ui: &mut Ui, first: bool, hit: &OpeningHit, coach: &Coach, learner: Co
             });
         })
         .clicked();
-    let moves = numbered_line(&sans_of(&shakmaty::Chess::default(), &hit.moves));
+    let mut moves = numbered_line(&sans_of(&shakmaty::Chess::default(), &hit.moves));
+    if !found.in_book {
+        moves.push_str(" (not in your repertoire: drilled with the theory)");
+    }
     ui.add(egui::Label::new(RichText::new(moves).weak()).wrap());
     clicked
 }

@@ -155,3 +155,35 @@ fn escape_closes_the_list_and_nonsense_says_so() {
     h.run();
     assert!(played(&h).is_empty());
 }
+
+#[test]
+fn with_a_repertoire_the_theory_names_its_positions_and_drills_what_it_lacks() {
+    let mut h = window(Side::White, (1280.0, 800.0));
+    common::load_repertoire_in_window(&mut h, common::fixture("compare_white.pgn"));
+    // The repertoire's line ends after 4.Ba4, named by the theory where the file names
+    // none: found first. The theory's own Morphy Defense, 3...a6, is in the repertoire
+    // too, so it is drilled there.
+    type_in_box(&mut h, "Morphy");
+    h.get_by_label("1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4");
+    h.get_by_label("1.e4 e5 2.Nf3 Nc6 3.Bb5 a6");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(played(&h), san_moves("e4 e5 Nf3 Nc6 Bb5 a6 Ba4"));
+    assert!(h.state().coach().is_repertoire());
+    let message = h.state().coach().message().unwrap().to_owned();
+    assert!(
+        message.starts_with("Drilling your repertoire after"),
+        "{message}"
+    );
+    // The Berlin is not in it: said in the list, and drilled with the theory.
+    type_in_box(&mut h, "Berlin");
+    h.get_by_label("1.e4 e5 2.Nf3 Nc6 3.Bb5 Nf6 (not in your repertoire: drilled with the theory)");
+    h.query_all_by_label("C65 Ruy Lopez: Berlin Defense")
+        .next()
+        .unwrap()
+        .click();
+    h.run();
+    assert_eq!(played(&h), san_moves("e4 e5 Nf3 Nc6 Bb5 Nf6"));
+    let message = h.state().coach().message().unwrap().to_owned();
+    assert!(message.contains("with the theory book"), "{message}");
+}

@@ -187,3 +187,21 @@ fn with_a_repertoire_the_theory_names_its_positions_and_drills_what_it_lacks() {
     let message = h.state().coach().message().unwrap().to_owned();
     assert!(message.contains("with the theory book"), "{message}");
 }
+
+#[test]
+fn choosing_an_opening_while_playing_on_ends_the_game_and_drills_there() {
+    let mut h = window(Side::White, (1280.0, 800.0));
+    h.state_mut().coach_mut().settings_mut().play_on = hastings::coach::play_on::PlayOnSettings {
+        engine: hastings::coach::play_on::EngineKind::AlphaBeta,
+        movetime_ms: 50,
+        ..Default::default()
+    };
+    h.get_by_label("Play on from here").click();
+    h.run();
+    assert!(h.state().coach().play_on().is_active());
+    type_in_box(&mut h, "C65");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(!h.state().coach().play_on().is_active());
+    assert_eq!(played(&h), san_moves("e4 e5 Nf3 Nc6 Bb5 Nf6"));
+}

@@ -1,8 +1,8 @@
 //! "Find an opening" in the top bar: type a name or an ECO code ("Najdorf", "C65",
 //! "Berlin") and the openings of the book that match are listed under the box as one
 //! types (name, code, moves; a small board on hover). Choosing one drills from its
-//! position, the learner keeping their colour; Enter takes the first, Escape closes
-//! the list, Ctrl+F comes to the box.
+//! position, the learner keeping their colour; Enter takes the first (or the one the
+//! arrow keys moved to), Escape closes the list, Ctrl+F comes to the box.
 //!
 //! When the book is the learner's repertoire, its own names come first, then the
 //! theory's (ECO): a repertoire rarely names the Najdorf, but often plays it. The drill
@@ -47,6 +47,8 @@ pub struct OpeningSearch {
     searched: String,
     /// Whether the list is shown.
     open: bool,
+    /// The result Enter takes (moved with the arrow keys).
+    selected: usize,
 }
 
 /// An opening listed.
@@ -91,6 +93,7 @@ impl OpeningSearch {
             return;
         }
         self.searched.clone_from(&self.text);
+        self.selected = 0;
         let graph = coach.graph();
         self.hits = match &self.index {
             Some((_, index)) => index.search(graph, &self.text, SHOWN),
@@ -153,6 +156,22 @@ pub(super) fn opening_search_ui(
     coach: &Coach,
     commands: &mut Vec<Command>,
 ) {
+    // The arrows move through the list (before the box reads them as cursor moves).
+    if ui.memory(|m| m.has_focus(box_id())) && search.open && !search.hits.is_empty() {
+        let (down, up) = ui.input_mut(|i| {
+            (
+                i.consume_key(Modifiers::NONE, Key::ArrowDown),
+                i.consume_key(Modifiers::NONE, Key::ArrowUp),
+            )
+        });
+        let last = search.hits.len() - 1;
+        if down {
+            search.selected = (search.selected + 1).min(last);
+        }
+        if up {
+            search.selected = search.selected.saturating_sub(1);
+        }
+    }
     let response = ui
         .add(
             egui::TextEdit::singleline(&mut search.text)
@@ -162,8 +181,8 @@ pub(super) fn opening_search_ui(
         )
         .on_hover_text(
             "Type an opening's name or its ECO code (Najdorf, Berlin, King's Indian, C65, \
-             B90-B99) and choose one to drill from there. Enter takes the first, Escape \
-             closes the list, Ctrl+F comes here.",
+             B90-B99) and choose one to drill from there. Enter takes the one marked (↓ and \
+             ↑ move the mark), Escape closes the list, Ctrl+F comes here.",
         );
     ui.ctx()
         .accesskit_node_builder(response.id, |node| node.set_label(SEARCH_BOX_LABEL));
@@ -177,8 +196,8 @@ pub(super) fn opening_search_ui(
     }
     let repertoire = coach.session().theory().is_some();
     if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
-        if let Some(first) = search.hits.first() {
-            let moves = first.hit.moves.clone();
+        if let Some(found) = search.hits.get(search.selected) {
+            let moves = found.hit.moves.clone();
             choose(search, moves, repertoire, commands);
         }
         return;
@@ -222,7 +241,7 @@ fn choose(
     });
 }
 
-/// The list under the box: the openings found (the first marked: Enter takes it), or
+/// The list under the box: the openings found (the selected one marked: Enter takes it), or
 /// why there is none. Returns the moves of the one chosen.
 fn list_ui(
     ui: &Ui,
@@ -258,7 +277,7 @@ fn list_ui(
                         .weak(),
                     );
                     for (i, found) in search.hits.iter().enumerate() {
-                        if hit_ui(ui, i == 0, found, coach, learner) {
+                        if hit_ui(ui, i == search.selected, found, coach, learner) {
                             chosen = Some(found.hit.moves.clone());
                         }
                     }
@@ -270,7 +289,7 @@ fn list_ui(
 
 /// One opening: its code and name (a button), its moves under it (and whether the
 /// repertoire has it). Whether it was clicked.
-fn hit_ui(ui: &mut Ui, first: bool, found: &Found, coach: &Coach, learner: &str) -> bool {
+fn hit_ui(ui: &mut Ui, selected: bool, found: &Found, coach: &Coach, learner: &str) -> bool {
     let hit = &found.hit;
     let title = match &hit.eco {
         Some(code) => format!("{code} {}", hit.name),
@@ -281,11 +300,11 @@ fn hit_ui(ui: &mut Ui, first: bool, found: &Found, coach: &Coach, learner: &str)
         _ => coach.graph(),
     };
     let clicked = ui
-        .add(egui::Button::selectable(first, title).wrap_mode(egui::TextWrapMode::Wrap))
+        .add(egui::Button::selectable(selected, title).wrap_mode(egui::TextWrapMode::Wrap))
         .on_hover_ui(|ui| {
             ui.label(format!(
                 "Drill from here: you play {learner}{}",
-                if first { " (Enter)" } else { "" }
+                if selected { " (Enter)" } else { "" }
             ));
             let position = graph.position(hit.node);
             let view = BoardView {

@@ -205,3 +205,20 @@ fn choosing_an_opening_while_playing_on_ends_the_game_and_drills_there() {
     assert!(!h.state().coach().play_on().is_active());
     assert_eq!(played(&h), san_moves("e4 e5 Nf3 Nc6 Bb5 Nf6"));
 }
+
+#[test]
+fn the_arrow_keys_move_the_mark_that_enter_takes() {
+    let mut h = window(Side::White, (1280.0, 800.0));
+    type_in_box(&mut h, "Najdorf");
+    h.key_press(egui::Key::ArrowDown);
+    h.run();
+    h.key_press(egui::Key::ArrowDown);
+    h.run();
+    h.key_press(egui::Key::ArrowUp);
+    h.run();
+    // The second: 6.Bg5 (B94).
+    h.key_press(egui::Key::Enter);
+    h.run();
+    let najdorf_bg5 = format!("{NAJDORF} Bg5");
+    assert_eq!(played(&h)[..11], san_moves(&najdorf_bg5)[..]);
+}

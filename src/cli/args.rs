@@ -214,7 +214,7 @@ pub struct BookArgs {
     /// Keep lines whose ECO code lies in this range, e.g. `--eco C60-C99`.
     #[arg(long, value_name = "FROM-TO", value_parser = parse_eco_range)]
     pub eco: Option<(String, String)>,
-    /// Keep lines whose name contains this text (case-insensitive).
+    /// Keep lines whose name contains this text (case, accents and apostrophes ignored).
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
     /// Add the lines of a PGN file (repeatable; numbered 1, 2, … as sources).

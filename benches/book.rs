@@ -1,5 +1,6 @@
-//! Building the position graph of the embedded ECO list, and finding what its lines
-//! say about a move (the annotation index against the replay it replaced).
+//! Building the position graph of the embedded ECO list, finding what its lines say
+//! about a move (the annotation index against the replay it replaced), and finding an
+//! opening by name.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -7,6 +8,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hastings::book::annotation::move_annotation;
+use hastings::book::search::OpeningIndex;
 use hastings::book::{MoveAnnotation, OpeningLine, PositionGraph, eco};
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position};
@@ -86,5 +88,27 @@ fn annotations(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, build, annotations);
+/// "Find an opening": the index made when the book changes, and one search per
+/// keystroke on the whole ECO (the eight results the top bar lists).
+fn search(c: &mut Criterion) {
+    let graph = PositionGraph::eco().unwrap();
+    c.bench_function("opening index of the ECO graph (3,807 lines)", |b| {
+        b.iter(|| black_box(OpeningIndex::new(&graph)))
+    });
+    let index = OpeningIndex::new(&graph);
+    for query in [
+        "n",
+        "Najdorf",
+        "sicilian najdorf",
+        "C65",
+        "B90-B99",
+        "xyzzy",
+    ] {
+        c.bench_function(&format!("opening search {query:?} (8 results)"), |b| {
+            b.iter(|| black_box(index.search(&graph, query, 8)))
+        });
+    }
+}
+
+criterion_group!(benches, build, annotations, search);
 criterion_main!(benches);

@@ -25,7 +25,8 @@ pub struct LineFilter {
     pub volumes: Vec<char>,
     /// Keep lines whose ECO code is in this inclusive range, e.g. `("C60", "C99")`.
     pub eco_range: Option<(String, String)>,
-    /// Keep lines whose name contains this text (case-insensitive).
+    /// Keep lines whose name contains this text (case, accents and punctuation
+    /// ignored, as [`super::search::fold`] writes them: `grunfeld` keeps the Grünfeld).
     pub name_contains: Option<String>,
     /// Keep lines from these sources; `None`: all.
     pub sources: Option<Vec<SourceId>>,
@@ -58,7 +59,7 @@ impl LineFilter {
             }
         }
         if let Some(text) = &self.name_contains
-            && !line.name.to_lowercase().contains(&text.to_lowercase())
+            && !super::search::fold(&line.name).contains(&super::search::fold(text))
         {
             return false;
         }
@@ -126,6 +127,29 @@ mod tests {
                 .all(|l| l.name.contains("Sicilian"))
         );
         assert!(count(&f) > 100);
+    }
+
+    #[test]
+    fn name_filter_ignores_accents_and_apostrophes() {
+        let names = |text: &str| -> Vec<String> {
+            let f = LineFilter {
+                name_contains: Some(text.into()),
+                ..Default::default()
+            };
+            eco::embedded()
+                .lines
+                .into_iter()
+                .filter(|l| f.matches(l))
+                .map(|l| l.name)
+                .collect()
+        };
+        let grunfeld = names("grunfeld");
+        assert!(grunfeld.len() > 20, "{}", grunfeld.len());
+        assert!(grunfeld.iter().all(|n| n.contains("Grünfeld")));
+        assert_eq!(names("Grünfeld"), grunfeld);
+        let kings = names("kings indian");
+        assert!(!kings.is_empty());
+        assert_eq!(names("King's Indian"), kings);
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! - [`movelist`]: moves as written (SAN, UCI, long algebraic) and move lists.
 //! - [`annotation`]: what the lines say about a move: comments, NAGs, arrows.
 //! - [`pgn`]: PGN repertoires and game collections read into lines.
+//! - [`search`]: an opening found by name or ECO code as one types.
 //! - [`repertoire`]: a repertoire file as an editable tree per chapter, with undo, that
 //!   keeps the bytes of what was not edited.
 //! - [`export`]: lines written back as PGN with nested variations.
@@ -40,6 +41,7 @@ pub mod movelist;
 pub mod pgn;
 pub mod polyglot;
 pub mod repertoire;
+pub mod search;
 pub mod side;
 pub mod tags;
 

@@ -35,8 +35,9 @@ pub struct GuiArgs {
     /// moves against the built-in engine (it moves first), the eval bar and arrow on;
     /// `play-on-settings`: the same with its engine settings open;
     /// `start`: the window a new user sees first; `repertoire`: the Repertoire tab with
-    /// the file given open, at the moves).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "play-on-settings", "start", "explorer", "explorer-game", "repertoire"])]
+    /// the file given open, at the moves; `find-opening`: the top bar's "Find an opening"
+    /// with "Najdorf" typed and its list open).
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "play-on-settings", "start", "explorer", "explorer-game", "repertoire", "find-opening"])]
     pub tab: Option<String>,
     /// With `--screenshot`: the board's look, `THEME[,PIECES[,COORDINATES]]`, e.g.
     /// `blue,chessnut,outside` (themes brown, blue, green; pieces cburnett, chessnut,
@@ -213,7 +214,7 @@ pub struct BookArgs {
     /// Keep lines whose ECO code lies in this range, e.g. `--eco C60-C99`.
     #[arg(long, value_name = "FROM-TO", value_parser = parse_eco_range)]
     pub eco: Option<(String, String)>,
-    /// Keep lines whose name contains this text (case-insensitive).
+    /// Keep lines whose name contains this text (case, accents and apostrophes ignored).
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
     /// Add the lines of a PGN file (repeatable; numbered 1, 2, … as sources).

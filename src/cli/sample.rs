@@ -17,6 +17,10 @@ pub struct SampleArgs {
     /// The moves from the start position, in SAN: `--moves "e4 e5 Nf3"`.
     #[arg(long, default_value = "")]
     pub moves: String,
+    /// Or an opening found by name or ECO code, as the window's "Find an opening" finds
+    /// it (the best match): `--opening Najdorf`, `--opening C65`.
+    #[arg(long, value_name = "NAME", conflicts_with = "moves")]
+    pub opening: Option<String>,
     /// The five style parameters (gambits, uncommon, 1.c4, 1.d4, 1.e4), 0 or 1 each.
     #[arg(long, value_delimiter = ',', default_values_t = [0u8; 5], value_parser = clap::value_parser!(u8).range(0..=1))]
     pub params: Vec<u8>,
@@ -228,13 +232,22 @@ pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliErro
     if let Some(explorer) = &explorer {
         source = source.with_explorer(explorer);
     }
-    let report = sample_report(&source, &args.moves, &style, limits, seed)?;
+    let opening = args
+        .opening
+        .as_deref()
+        .map(|name| find_opening(&graph, name))
+        .transpose()?;
+    let moves = opening.as_ref().map_or(args.moves.as_str(), |o| &o.sans);
+    let report = sample_report(&source, moves, &style, limits, seed)?;
     if let Some(e) = explorer.as_ref().and_then(FilteredExplorer::take_error) {
         return Err(e.into());
     }
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());
+    }
+    if let Some(opening) = &opening {
+        writeln!(out, "opening   {opening}")?;
     }
     writeln!(out, "position  {}", report.fen)?;
     writeln!(
@@ -272,4 +285,38 @@ pub(super) fn run(args: &SampleArgs, out: &mut impl Write) -> Result<(), CliErro
         writeln!(out, "{:>7}  {}", r.count, r.name)?;
     }
     Ok(())
+}
+
+/// The opening `--opening` names: its title and its moves in SAN.
+struct FoundOpening {
+    title: String,
+    sans: String,
+}
+
+impl std::fmt::Display for FoundOpening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.title, self.sans)
+    }
+}
+
+/// The best match of `name` among the book's openings.
+///
+/// # Errors
+///
+/// [`CliError::Usage`] when nothing matches, saying so.
+fn find_opening(graph: &PositionGraph, name: &str) -> Result<FoundOpening, CliError> {
+    use crate::book::search::{OpeningIndex, not_found};
+    let index = OpeningIndex::new(graph);
+    let Some(hit) = index.search(graph, name, 1).into_iter().next() else {
+        return Err(CliError::Usage(not_found(name)));
+    };
+    let sans = crate::book::line::sans_of(&shakmaty::Chess::default(), &hit.moves);
+    Ok(FoundOpening {
+        title: graph.line(hit.line).title(),
+        sans: sans
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" "),
+    })
 }

@@ -40,6 +40,10 @@ pub enum Command {
     Easy,
     /// Start a line at the position after these moves.
     DrillFrom(Vec<Move>),
+    /// Start a line at the position after these moves, an opening found by name: the
+    /// learner keeps their colour (the computer answers from the book when it is to
+    /// move there).
+    DrillOpening(Vec<Move>),
     /// Text pasted into the window (Ctrl+V): PGN games, moves or a FEN.
     Paste(String),
     /// Games or a study from lichess or chess.com (Book tab), as a job.
@@ -151,6 +155,7 @@ impl Command {
             self,
             Command::SetLearner(_)
                 | Command::DrillFrom(_)
+                | Command::DrillOpening(_)
                 | Command::DrillAt(..)
                 | Command::SetDrillMode(_)
                 | Command::BackToRepertoire

@@ -655,6 +655,10 @@ impl Coach {
                 }
                 drill::drill_from(&moves, &mut self.ctx);
             }
+            Command::DrillOpening(moves) => {
+                self.repertoire.stop_training(ctx);
+                drill::drill_from(&moves, ctx);
+            }
             // The features' own commands were routed to them.
             _ => {}
         }

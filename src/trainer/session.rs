@@ -378,6 +378,12 @@ impl Session {
         self.theory = theory;
     }
 
+    /// The wider book that explains moves when the drill's book is a repertoire (the
+    /// ECO graph); `None` when the drill's book is the whole theory.
+    pub fn theory(&self) -> Option<&Arc<PositionGraph>> {
+        self.theory.as_ref()
+    }
+
     /// Reseeds the RNG.
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;

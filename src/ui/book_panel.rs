@@ -173,7 +173,12 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
         let mut text = new.filter.name_contains.clone().unwrap_or_default();
         let r = ui
             .add(egui::TextEdit::singleline(&mut text).desired_width(120.0))
-            .labelled_by(label.id);
+            .labelled_by(label.id)
+            .on_hover_text(
+                "Keep only the lines whose name contains this, until it is cleared (the \
+                 filter's name_contains). To drill one opening, type its name in Find an \
+                 opening in the top bar instead.",
+            );
         if r.changed() {
             new.filter.name_contains = (!text.trim().is_empty()).then(|| text.trim().to_owned());
             changed = true;

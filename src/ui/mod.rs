@@ -60,6 +60,7 @@ mod move_box;
 mod move_tree;
 pub mod native;
 mod open_path;
+mod opening_search;
 mod optimize_panel;
 mod paste_button;
 pub mod pieces;

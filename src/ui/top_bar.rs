@@ -1,5 +1,6 @@
-//! The top bar: the learner's colour, Open, New line, Take back, Flip, the counts, and
-//! the import progress while files load, and the Help menu. It wraps onto a second row in a narrow window.
+//! The top bar: the learner's colour, Open, New line, Take back, Flip, the counts, the
+//! box that finds an opening by name, the import progress while files load, and the
+//! Help menu. It wraps onto a second row in a narrow window.
 
 use eframe::egui;
 use egui::Ui;
@@ -10,6 +11,7 @@ use super::command::{Action, ActionUi, Command};
 use super::format::count;
 use super::help_menu::help_menu_ui;
 use super::import_report::import_progress_ui;
+use super::opening_search::{OpeningSearch, opening_search_ui};
 use crate::coach::Coach;
 
 /// The top bar; `enabled` says which actions act now (not the drill's while the
@@ -19,6 +21,7 @@ pub(super) fn top_bar_ui(
     coach: &Coach,
     enabled: impl Fn(Action) -> bool,
     about: &mut About,
+    search: &mut OpeningSearch,
     commands: &mut Vec<Command>,
 ) {
     ui.horizontal_wrapped(|ui| {
@@ -57,6 +60,8 @@ pub(super) fn top_bar_ui(
             .extend(),
         )
         .on_hover_text("In this session");
+        ui.separator();
+        opening_search_ui(ui, search, coach, commands);
     });
     if let Some(progress) = coach.ctx.workspace.import_progress() {
         ui.horizontal_wrapped(|ui| import_progress_ui(ui, &progress, commands));

@@ -287,3 +287,49 @@ fn predict_eval_refuses_empty_garbage_and_missing_files() {
     assert_ne!(code, 0, "{out}{err}");
     assert!(err.contains("--min-ply"), "{err}");
 }
+
+#[test]
+fn sample_finds_an_opening_by_name_or_code_and_says_when_nothing_matches() {
+    let (code, out, err) = hastings(&[
+        "sample",
+        "--opening",
+        "najdorf",
+        "--iterations",
+        "50",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "opening   B90 Sicilian Defense: Najdorf Variation (e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6)"
+    );
+    // The same position as the moves give.
+    let (_, by_moves, _) = hastings(&[
+        "sample",
+        "--moves",
+        "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6",
+        "--iterations",
+        "50",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(
+        out.lines().skip(1).collect::<Vec<_>>(),
+        by_moves.lines().collect::<Vec<_>>()
+    );
+    let (code, out, _) = hastings(&["sample", "--opening", "C65", "--json", "--iterations", "10"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["fen"],
+        "r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+    );
+    let (code, _, err) = hastings(&["sample", "--opening", "xyzzy"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("No opening in the book is called \"xyzzy\""),
+        "{err}"
+    );
+}

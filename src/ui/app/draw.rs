@@ -11,8 +11,8 @@ use crate::ui::repertoire_missing;
 use crate::ui::repertoire_panel::{self};
 use crate::ui::welcome::{self};
 use crate::ui::{
-    board_panel, board_theme, drill_panel, import_report, move_box, play_on_panel, side_question,
-    top_bar,
+    board_panel, board_theme, drill_panel, import_report, move_box, opening_search, play_on_panel,
+    side_question, top_bar,
 };
 
 use super::{TrainerApp, action_enabled};
@@ -69,6 +69,9 @@ impl TrainerApp {
         if move_box::focus_key_pressed(ui.ctx(), dialog_open) {
             move_box::focus(ui.ctx());
         }
+        if opening_search::focus_key_pressed(ui.ctx(), dialog_open) {
+            opening_search::focus(ui.ctx(), &mut self.opening_search);
+        }
         let look = self.coach.settings().board_look;
         board_theme::set_board_look(ui.ctx(), look);
         self.draw(ui, &mut commands);
@@ -101,7 +104,14 @@ impl TrainerApp {
         let (coach, dialogs) = (&self.coach, &self.dialogs);
         let enabled = |a| action_enabled(coach, dialogs, repertoire_shown, a);
         egui::Panel::top("hastings_top").show(ui, |ui| {
-            top_bar::top_bar_ui(ui, coach, enabled, &mut self.about, commands);
+            top_bar::top_bar_ui(
+                ui,
+                coach,
+                enabled,
+                &mut self.about,
+                &mut self.opening_search,
+                commands,
+            );
         });
         let panels = self.coach.settings().panels;
         if panels.side {

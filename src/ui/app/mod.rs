@@ -101,6 +101,8 @@ pub struct TrainerApp {
     pub(super) repertoire_form: RepertoireForm,
     /// Help → About Hastings.
     pub(super) about: super::about::About,
+    /// The top bar's "Find an opening": what is typed and what it found.
+    pub(super) opening_search: super::opening_search::OpeningSearch,
 }
 
 impl TrainerApp {
@@ -243,6 +245,7 @@ impl TrainerApp {
             learner_after_open: None,
             repertoire_form: RepertoireForm::default(),
             about: super::about::About::default(),
+            opening_search: super::opening_search::OpeningSearch::default(),
         }
     }
 

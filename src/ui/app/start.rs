@@ -40,6 +40,9 @@ impl TrainerApp {
         if tab == Some("start") {
             self.show_welcome();
         }
+        if tab == Some("find-opening") {
+            self.opening_search.show_typed("Najdorf");
+        }
         self.coach.ctx.screenshot = true;
         self.screenshot = Some(plan);
         self.coach.start_explore();

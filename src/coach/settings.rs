@@ -130,6 +130,12 @@ pub struct Settings {
     /// (its index, source and filters) instead of the book, while an index is open.
     #[serde(alias = "workshop_explorer")]
     pub repertoire_explorer: bool,
+    /// The Coverage tab's depth, gap threshold and "Your name" (whose games "Check my
+    /// games…" compares).
+    pub coverage: super::context::CoverageParams,
+    /// The explorer index the Explorer tab had open, opened again at the next start
+    /// (dropped, with a message, when it is gone).
+    pub explorer_index: Option<PathBuf>,
 }
 
 /// What "Train this" in the Repertoire tab drills: the chapters of each repertoire file
@@ -196,6 +202,8 @@ impl Default for Settings {
             repertoire_file: None,
             repertoire_train: RepertoireTrain::default(),
             repertoire_explorer: false,
+            coverage: super::context::CoverageParams::default(),
+            explorer_index: None,
         }
     }
 }

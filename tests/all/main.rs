@@ -97,6 +97,7 @@ mod ui_my_repertoire;
 mod ui_paste;
 mod ui_play_on;
 mod ui_popularity;
+mod ui_remember;
 mod ui_repertoire;
 mod ui_repertoire_editor;
 mod ui_repertoire_editor_explorer;

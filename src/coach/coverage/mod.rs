@@ -68,7 +68,7 @@ pub struct CoverageReport {
 }
 
 /// The Coverage tab's jobs and results (runtime only; its parameters are the
-/// context's, `Context::coverage_params`).
+/// settings', `Settings::coverage`).
 #[derive(Default)]
 pub struct CoverageState {
     /// Counts the books, so a new book recomputes the exposure.
@@ -193,7 +193,7 @@ impl CoverageState {
             CoverageCommand::CompareGames(path) => self.check_games(path, ctx),
             CoverageCommand::RecordDeviations => self.record_deviations(ctx),
             CoverageCommand::AddAnswer(moves) => self.add_answer(&moves, ctx),
-            CoverageCommand::SetParams(params) => ctx.coverage_params = params,
+            CoverageCommand::SetParams(params) => ctx.settings.coverage = params,
         }
     }
 }
@@ -231,8 +231,8 @@ impl CoverageState {
             book: self.generation,
             style: ctx.settings.style.clone(),
             learner: ctx.session.learner(),
-            depth: ctx.coverage_params.depth,
-            threshold: ctx.coverage_params.threshold_percent / 100.0,
+            depth: ctx.settings.coverage.depth,
+            threshold: ctx.settings.coverage.threshold_percent / 100.0,
             books: ctx.workspace.open_books().generation(),
             popularity: ctx.settings.book.popularity,
         }

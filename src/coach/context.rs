@@ -92,31 +92,6 @@ pub enum Event {
     LineCompleted(Option<(Vec<Move>, Color)>),
 }
 
-/// What the Coverage tab computes: the depth, the threshold and whose games to compare
-/// (the check and the repertoire's gaps use the depth and threshold too); saved with
-/// the settings.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct CoverageParams {
-    /// The depth of the exposure, in plies.
-    pub depth: u32,
-    /// The gap threshold, in percent.
-    pub threshold_percent: f64,
-    /// The player whose games "Check my games…" compares (empty: the file's most
-    /// frequent player).
-    pub player: String,
-}
-
-impl Default for CoverageParams {
-    fn default() -> CoverageParams {
-        CoverageParams {
-            depth: crate::trainer::coverage::DEFAULT_DEPTH,
-            threshold_percent: crate::trainer::coverage::DEFAULT_THRESHOLD * 100.0,
-            player: String::new(),
-        }
-    }
-}
-
 /// What the drill asks of review mode while it is on (`None` outside it): review
 /// mode's state implements it and the coach hands it to the drill, so neither feature
 /// names the other.

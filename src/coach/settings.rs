@@ -132,10 +132,35 @@ pub struct Settings {
     pub repertoire_explorer: bool,
     /// The Coverage tab's depth, gap threshold and "Your name" (whose games "Check my
     /// games…" compares).
-    pub coverage: super::context::CoverageParams,
+    pub coverage: CoverageParams,
     /// The explorer index the Explorer tab had open, opened again at the next start
     /// (dropped, with a message, when it is gone).
     pub explorer_index: Option<PathBuf>,
+}
+
+/// What the Coverage tab computes: the depth, the threshold and whose games to compare
+/// (the check and the repertoire's gaps use the depth and threshold too); saved with
+/// the settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CoverageParams {
+    /// The depth of the exposure, in plies.
+    pub depth: u32,
+    /// The gap threshold, in percent.
+    pub threshold_percent: f64,
+    /// The player whose games "Check my games…" compares (empty: the file's most
+    /// frequent player).
+    pub player: String,
+}
+
+impl Default for CoverageParams {
+    fn default() -> CoverageParams {
+        CoverageParams {
+            depth: crate::trainer::coverage::DEFAULT_DEPTH,
+            threshold_percent: crate::trainer::coverage::DEFAULT_THRESHOLD * 100.0,
+            player: String::new(),
+        }
+    }
 }
 
 /// What "Train this" in the Repertoire tab drills: the chapters of each repertoire file
@@ -202,7 +227,7 @@ impl Default for Settings {
             repertoire_file: None,
             repertoire_train: RepertoireTrain::default(),
             repertoire_explorer: false,
-            coverage: super::context::CoverageParams::default(),
+            coverage: CoverageParams::default(),
             explorer_index: None,
         }
     }

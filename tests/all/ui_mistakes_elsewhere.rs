@@ -107,7 +107,8 @@ fn mistakes_only_says_which_missed_positions_are_elsewhere_and_goes_over_them_wi
 
     // Back to the repertoire: Mistakes only on its cards again.
     harness.get_by_label("Coverage").click();
-    harness.run();
+    // (the exposure is computed on a thread meanwhile)
+    common::settle(&mut harness);
     harness.get_by_label("Back to my repertoire").click();
     harness.run();
     assert!(!harness.state().coach().coverage().is_drilling_theory());

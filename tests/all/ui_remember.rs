@@ -95,7 +95,8 @@ fn the_explorer_index_your_name_and_the_counts_survive_a_restart() {
     assert_eq!(harness.state().coach().session().mistakes_total(), 1);
     // "Your name", typed in the Coverage tab.
     harness.get_by_label("Coverage").click();
-    harness.run();
+    // (the exposure is computed on a thread meanwhile)
+    common::settle(&mut harness);
     harness.get_by_label("Your name").scroll_to_me();
     harness.run();
     let field = harness.get_by_label("Your name");
@@ -118,7 +119,8 @@ fn the_explorer_index_your_name_and_the_counts_survive_a_restart() {
     // The top bar counts what the learner did, not only this session.
     harness.get_by_label("Lines completed: 0   Mistakes: 1");
     harness.get_by_label("Coverage").click();
-    harness.run();
+    // (the exposure is computed on a thread meanwhile)
+    common::settle(&mut harness);
     assert_eq!(
         harness.get_by_label("Your name").value().as_deref(),
         Some("Ana")
@@ -158,7 +160,8 @@ fn the_engine_checks_report_is_shown_again_after_a_restart() {
     let (dir, mut harness) = first_window("remember-check", Side::Black);
     common::load_repertoire_in_window(&mut harness, fixture("check_planted.pgn"));
     harness.get_by_label("Coverage").click();
-    harness.run();
+    // (the exposure is computed on a thread meanwhile)
+    common::settle(&mut harness);
     // A shallow tree keeps the test quick (as check_ui's).
     let params = CoverageParams {
         depth: 6,
@@ -220,7 +223,8 @@ fn the_engine_checks_report_is_shown_again_after_a_restart() {
     }
     assert!(check.restored().unwrap().ends_with(", as Black"));
     harness.get_by_label("Coverage").click();
-    harness.run();
+    // (the exposure is computed on a thread meanwhile)
+    common::settle(&mut harness);
     harness.get_by_label_contains("Your last check (");
     harness.get_by_label_contains(&view.blunders[0].text);
     // "Drill this" still knows the way to the position.
@@ -241,7 +245,8 @@ fn the_engine_checks_report_is_shown_again_after_a_restart() {
     );
     assert!(!dir.join("check-report.json").exists());
     harness.get_by_label("Coverage").click();
-    harness.run();
+    // (the exposure is computed on a thread meanwhile)
+    common::settle(&mut harness);
     harness.get_by_label(&said);
     let _ = std::fs::remove_dir_all(&dir);
 }

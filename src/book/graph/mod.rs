@@ -292,6 +292,35 @@ impl PositionGraph {
         &self.continuations[self.cont_start[i] as usize..self.cont_start[i + 1] as usize]
     }
 
+    /// The moves of a shortest book path from the standard start to `node`
+    /// (breadth-first over the continuations), if the book reaches it from there.
+    pub fn path_to(&self, node: NodeId) -> Option<Vec<Move>> {
+        let start = self.start()?;
+        let mut came: std::collections::HashMap<NodeId, (NodeId, Move)> =
+            std::collections::HashMap::new();
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut seen = std::collections::HashSet::from([start]);
+        while let Some(x) = queue.pop_front() {
+            if x == node {
+                let mut moves = Vec::new();
+                let mut at = node;
+                while let Some(&(from, mv)) = came.get(&at) {
+                    moves.push(mv);
+                    at = from;
+                }
+                moves.reverse();
+                return Some(moves);
+            }
+            for c in self.continuations(x) {
+                if seen.insert(c.to) {
+                    came.insert(c.to, (x, c.mv));
+                    queue.push_back(c.to);
+                }
+            }
+        }
+        None
+    }
+
     /// What the book's lines say about the move from `from` to `to`: the first
     /// non-empty annotation of it in the first line (in line order) that says
     /// something there. `None` when no continuation leads from `from` to `to` or no

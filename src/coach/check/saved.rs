@@ -1,6 +1,6 @@
 //! The last engine check's report, kept in the data folder (`check-report.json`) so
 //! that the Coverage tab shows it again after a restart: written atomically by the
-//! check's own thread when it ends ([`save`]), read when the window starts ([`load`];
+//! check's own thread when it ends (`save`), read when the window starts (`load`;
 //! a damaged file is kept aside and the learner told, as the progress is).
 //!
 //! Moves are saved in UCI from the standard position and positions as FEN, never as a

@@ -9,7 +9,6 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use crate::book::PositionGraph;
 use crate::coach::context::Context;
-use crate::coach::coverage::missed::path_to;
 use crate::review::{CardKey, Deck};
 
 /// How many of the positions the drill panel lists.
@@ -114,7 +113,7 @@ pub(crate) fn missed_elsewhere(deck: &Deck, ctx: &mut Context) -> MissedElsewher
             MissedAt::Theory => theory.as_deref(),
             MissedAt::Nowhere => None,
         };
-        p.moves = book.and_then(|b| b.lookup(&p.position).and_then(|n| path_to(b, n)));
+        p.moves = book.and_then(|b| b.lookup(&p.position).and_then(|n| b.path_to(n)));
     }
     MissedElsewhere { positions }
 }

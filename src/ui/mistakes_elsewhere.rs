@@ -35,15 +35,11 @@ pub(super) fn mistakes_elsewhere_ui(
         .wrap(),
     );
     for p in elsewhere.positions.iter().take(ELSEWHERE_SHOWN) {
-        ui.add(
-            egui::Label::new(
-                RichText::new(position_text(p.moves.as_deref(), &p.position, p.mistakes)).small(),
-            )
-            .wrap(),
-        );
+        let text = position_text(p.moves.as_deref(), &p.position, p.mistakes);
+        ui.add(egui::Label::new(text).wrap());
     }
     if n > ELSEWHERE_SHOWN {
-        ui.label(RichText::new(format!("and {} more", count(n - ELSEWHERE_SHOWN))).small());
+        ui.label(format!("and {} more", count(n - ELSEWHERE_SHOWN)));
     }
     if let Some(color) = elsewhere.other_side() {
         let side = if color.is_white() { "White" } else { "Black" };

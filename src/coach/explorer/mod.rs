@@ -325,7 +325,7 @@ impl ExplorerState {
                 };
                 let text = format!(
                     "The explorer index open last time, {}, was not opened: {why}. Open it \
-                     again in the Explorer tab.",
+                     again with “Open explorer index…” once you have found it.",
                     dir.display()
                 );
                 log::warn!("{text}");

@@ -104,6 +104,9 @@ fn mistakes_only_says_which_missed_positions_are_elsewhere_and_goes_over_them_wi
     assert_eq!(queue(&harness), 1, "1.d4 d5 is asked in ECO");
     assert!(!matches!(coach.review().step(), Some(ReviewStep::Done)));
     harness.get_by_label_contains("Going over your mistakes with the ECO book");
+    // The drill panel no longer says it drills only the repertoire.
+    let alone = hastings::coach::book::REPERTOIRE_ALONE;
+    assert!(harness.query_by_label(alone).is_none());
 
     // Back to the repertoire: Mistakes only on its cards again.
     harness.get_by_label("Coverage").click();
@@ -114,6 +117,7 @@ fn mistakes_only_says_which_missed_positions_are_elsewhere_and_goes_over_them_wi
     assert!(!harness.state().coach().coverage().is_drilling_theory());
     assert_eq!(queue(&harness), 0);
     harness.get_by_label("Go over it with the ECO book");
+    harness.get_by_label(alone);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -109,6 +109,9 @@ pub enum Command {
     CancelCheck,
     /// End a gap drill on the theory book: drill the repertoire again.
     BackToRepertoire,
+    /// "Mistakes only" on the theory book: the missed positions that are not in the
+    /// repertoire are there ("Back to my repertoire" returns).
+    MistakesWithTheory,
     /// Choose a PGN file of the learner's games to compare with the repertoire.
     CheckGames,
     /// Compare the learner's games in this file with the repertoire.
@@ -159,6 +162,7 @@ impl Command {
                 | Command::DrillAt(..)
                 | Command::SetDrillMode(_)
                 | Command::BackToRepertoire
+                | Command::MistakesWithTheory
                 | Command::Explorer(super::explorer::ExplorerCommand::Prepare)
         )
     }
@@ -227,6 +231,7 @@ impl Command {
             Command::Optimize => Route::Review(R::Optimize),
             Command::DrillAt(moves, book) => Route::Coverage(C::DrillAt(moves, book)),
             Command::BackToRepertoire => Route::Coverage(C::BackToRepertoire),
+            Command::MistakesWithTheory => Route::Coverage(C::MistakesWithTheory),
             Command::CheckGames => Route::Coverage(C::CheckGames),
             Command::CompareGames(path) => Route::Coverage(C::CompareGames(path)),
             Command::RecordDeviations => Route::Coverage(C::RecordDeviations),

@@ -95,29 +95,6 @@ pub enum Event {
     LineCompleted(Option<(Vec<Move>, Color)>),
 }
 
-/// What the Coverage tab computes: the depth, the threshold and whose games to compare
-/// (the check and the repertoire's gaps use the depth and threshold too).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CoverageParams {
-    /// The depth of the exposure, in plies.
-    pub depth: u32,
-    /// The gap threshold, in percent.
-    pub threshold_percent: f64,
-    /// The player whose games "Check my games…" compares (empty: the file's most
-    /// frequent player).
-    pub player: String,
-}
-
-impl Default for CoverageParams {
-    fn default() -> CoverageParams {
-        CoverageParams {
-            depth: crate::trainer::coverage::DEFAULT_DEPTH,
-            threshold_percent: crate::trainer::coverage::DEFAULT_THRESHOLD * 100.0,
-            player: String::new(),
-        }
-    }
-}
-
 /// What the drill asks of review mode while it is on (`None` outside it): review
 /// mode's state implements it and the coach hands it to the drill, so neither feature
 /// names the other.
@@ -164,8 +141,6 @@ pub struct Context {
     pub(crate) last_reply: Option<Reply>,
     /// The board's orientation.
     pub(crate) orientation: Orientation,
-    /// The Coverage tab's depth, threshold and player.
-    pub(crate) coverage_params: CoverageParams,
     /// The learner's progress and where it is saved.
     pub(crate) progress: ProgressFile,
     /// The review log (beside the progress file); `None`: no review mode.
@@ -202,7 +177,6 @@ impl Context {
                 .orientation
                 .unwrap_or(Orientation::from_color(learner)),
             settings,
-            coverage_params: CoverageParams::default(),
             workspace,
             graph,
             book_generation: 0,
@@ -254,10 +228,15 @@ impl Context {
     /// The folder of engine analyses in the data folder (`analysis/`), when there is
     /// one.
     pub(crate) fn analysis_dir(&self) -> Option<PathBuf> {
+        self.data_dir().map(|dir| dir.join("analysis"))
+    }
+
+    /// The data folder (where the progress and the review log are), if there is one.
+    pub(crate) fn data_dir(&self) -> Option<PathBuf> {
         self.review_log
             .as_ref()
             .and_then(|log| log.parent())
-            .map(|dir| dir.join("analysis"))
+            .map(std::path::Path::to_path_buf)
     }
 
     /// Says that a chart computed earlier is out of date.
@@ -326,12 +305,15 @@ impl Context {
 
     /// Takes the settings a panel edited: the plain choices as they are; a changed
     /// style, colour, play past the book, adaptive opponent, review lead-in or play-on
-    /// engine is an event its feature carries out. The book's sources and the drill
-    /// mode stay as they are.
+    /// engine is an event its feature carries out. The book's sources, the drill mode,
+    /// the Coverage tab's parameters and the explorer index stay as they are.
     pub(crate) fn take_settings(&mut self, new: Settings) {
         let old = std::mem::replace(&mut self.settings, new);
         self.settings.book = old.book.clone();
         self.settings.drill_mode = old.drill_mode;
+        // The Coverage tab's and the Explorer tab's own, set by their commands.
+        self.settings.coverage = old.coverage.clone();
+        self.settings.explorer_index = old.explorer_index.clone();
         if self.settings.orientation != old.orientation
             && let Some(o) = self.settings.orientation
         {

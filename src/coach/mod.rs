@@ -171,6 +171,8 @@ impl Coach {
             coach.review.set_drill_mode(drill_mode, &mut coach.ctx);
         }
         coach.repertoire.reopen(&mut coach.ctx);
+        coach.explorer.reopen(&mut coach.ctx);
+        coach.check.restore(&coach.ctx);
         coach
     }
 
@@ -284,7 +286,7 @@ impl Coach {
 
     /// What the Coverage tab computes with: depth, threshold, whose games.
     pub fn coverage_params(&self) -> &coverage::CoverageParams {
-        &self.ctx.coverage_params
+        &self.ctx.settings.coverage
     }
 
     /// The message shown in the drill panel, if any (what happened last).
@@ -644,7 +646,7 @@ impl Coach {
                 self.play_on.apply(play_on::PlayOnCommand::CopyPgn, ctx);
             }
             Command::CopyPgn => self.book.apply(book::BookCommand::CopyLine, ctx),
-            Command::CheckRepertoire => self.check.start(ctx.coverage_params.depth, ctx),
+            Command::CheckRepertoire => self.check.start(ctx.settings.coverage.depth, ctx),
             Command::CancelCheck => self.check.cancel(),
             Command::DrillFrom(moves) => {
                 self.repertoire.stop_training(ctx);

@@ -130,6 +130,37 @@ pub struct Settings {
     /// (its index, source and filters) instead of the book, while an index is open.
     #[serde(alias = "workshop_explorer")]
     pub repertoire_explorer: bool,
+    /// The Coverage tab's depth, gap threshold and "Your name" (whose games "Check my
+    /// games…" compares).
+    pub coverage: CoverageParams,
+    /// The explorer index the Explorer tab had open, opened again at the next start
+    /// (dropped, with a message, when it is gone).
+    pub explorer_index: Option<PathBuf>,
+}
+
+/// What the Coverage tab computes: the depth, the threshold and whose games to compare
+/// (the check and the repertoire's gaps use the depth and threshold too); saved with
+/// the settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CoverageParams {
+    /// The depth of the exposure, in plies.
+    pub depth: u32,
+    /// The gap threshold, in percent.
+    pub threshold_percent: f64,
+    /// The player whose games "Check my games…" compares (empty: the file's most
+    /// frequent player).
+    pub player: String,
+}
+
+impl Default for CoverageParams {
+    fn default() -> CoverageParams {
+        CoverageParams {
+            depth: crate::trainer::coverage::DEFAULT_DEPTH,
+            threshold_percent: crate::trainer::coverage::DEFAULT_THRESHOLD * 100.0,
+            player: String::new(),
+        }
+    }
 }
 
 /// What "Train this" in the Repertoire tab drills: the chapters of each repertoire file
@@ -196,6 +227,8 @@ impl Default for Settings {
             repertoire_file: None,
             repertoire_train: RepertoireTrain::default(),
             repertoire_explorer: false,
+            coverage: CoverageParams::default(),
+            explorer_index: None,
         }
     }
 }

@@ -31,7 +31,9 @@ pub(super) fn check_panel_ui(
     // (`settled`): over a few frames, as the scroll area learns how far it can scroll.
     let frames = egui::Id::unique("hastings_check_result_scrolls");
     let done = ui.memory(|m| m.data.get_temp::<u8>(frames).unwrap_or(0));
-    if settled && state.result().is_some() && done < SCROLL_FRAMES {
+    // (Not a report kept from an earlier run: the tab opens at its top then.)
+    let fresh = state.result().is_some() && state.restored().is_none();
+    if settled && fresh && done < SCROLL_FRAMES {
         heading
             .scroll_to_me_animation(Some(egui::Align::Min), egui::style::ScrollAnimation::none());
         ui.memory_mut(|m| m.data.insert_temp(frames, done + 1));
@@ -68,6 +70,12 @@ pub(super) fn check_panel_ui(
                 commands.push(Command::CheckRepertoire);
             }
         }
+    }
+    if let (Some(when), Some(Ok(_))) = (state.restored(), state.result()) {
+        ui.label(RichText::new(format!("Your last check ({when}):")).small())
+            .on_hover_text(
+                "Kept from an earlier session; check again after changing your repertoire",
+            );
     }
     match state.result() {
         Some(Ok(view)) => view_ui(ui, view, orientation, commands),

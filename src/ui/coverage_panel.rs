@@ -51,7 +51,7 @@ fn coverage_ui(
     commands: &mut Vec<Command>,
 ) {
     if view.is_drilling_theory() {
-        ui.label(RichText::new("Drilling a gap with the theory book.").italics());
+        ui.label(RichText::new("Drilling the theory book (ECO), not your repertoire.").italics());
         if ui
             .button("Back to my repertoire")
             .on_hover_text("Drill your repertoire again")

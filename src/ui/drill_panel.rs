@@ -42,7 +42,8 @@ pub(super) fn drill_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Comm
             .wrap(),
         );
     }
-    if coach.is_repertoire() {
+    // (Not while the theory book is drilled instead: a gap, or the mistakes not in it.)
+    if coach.is_repertoire() && !coach.coverage().is_drilling_theory() {
         ui.add(egui::Label::new(RichText::new(REPERTOIRE_ALONE).small().weak()).wrap());
     }
     ui.separator();

@@ -56,6 +56,7 @@ mod help_menu;
 pub mod import_report;
 mod learner_style_panel;
 mod make_book_panel;
+mod mistakes_elsewhere;
 mod move_box;
 mod move_tree;
 pub mod native;

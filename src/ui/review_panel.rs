@@ -63,6 +63,20 @@ pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
         ReviewStep::Ask { .. } => {
             ui.label(RichText::new("Review: what do you play here?").strong());
         }
+        ReviewStep::Done
+            if mode == DrillMode::Mistakes
+                && drill.graded() == 0
+                && !review.elsewhere.is_empty() =>
+        {
+            // Missed positions the book drilled now cannot ask: say so, offer them.
+            let theory = coach.is_repertoire() && !coach.coverage().is_drilling_theory();
+            super::mistakes_elsewhere::mistakes_elsewhere_ui(
+                ui,
+                &review.elsewhere,
+                theory,
+                commands,
+            );
+        }
         ReviewStep::Done => {
             ui.label(RichText::new(done_text(mode, drill.graded())).strong());
         }

@@ -60,6 +60,8 @@ pub fn setting_label(field: &str) -> &str {
         "repertoire_file" | "workshop_file" => "The file open in the Repertoire tab",
         "repertoire_train" | "workshop_train" => "What Train this drills",
         "repertoire_explorer" | "workshop_explorer" => "Missing replies from the explorer's games",
+        "coverage" => "Coverage: depth, gap size and your name",
+        "explorer_index" => "The explorer index open in the Explorer tab",
         other => other,
     }
 }

@@ -50,16 +50,24 @@ pub(super) fn top_bar_ui(
         Action::TakeBack.button_ui(ui, enabled(Action::TakeBack), commands);
         Action::Flip.button_ui(ui, enabled(Action::Flip), commands);
         ui.separator();
-        // Kept whole: moves to a row of its own when the window is narrow.
+        // Kept whole: moves to a row of its own when the window is narrow. Everything
+        // drilled (the progress, kept between sessions), this session's in the hover.
+        let all = coach.progress().summary();
+        let session = &coach.ctx.session;
         ui.add(
             egui::Label::new(format!(
                 "Lines completed: {}   Mistakes: {}",
-                count(coach.ctx.session.lines_completed()),
-                count(coach.ctx.session.mistakes_total())
+                count(all.completions),
+                count(all.mistakes)
             ))
             .extend(),
         )
-        .on_hover_text("In this session");
+        .on_hover_text(format!(
+            "Since you started with Hastings (the Progress tab has the details); this \
+             session: {} lines completed, {} mistakes",
+            count(session.lines_completed()),
+            count(session.mistakes_total())
+        ));
         ui.separator();
         opening_search_ui(ui, search, coach, commands);
     });

@@ -1,7 +1,10 @@
 //! "Is my repertoire sound?" in the window: `hastings check` as a job with progress and
 //! cancel, on the repertoire drilled now, its analyses kept in the data folder's
 //! `analysis/` (so a second check, or one after an edit, analyses only new positions),
-//! and its findings described for the Coverage tab (SAN computed on the job's thread).
+//! and its findings described for the Coverage tab (SAN computed on the job's thread);
+//! [`saved`]: the last report, kept in the data folder for the next start.
+
+pub mod saved;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,10 +26,11 @@ use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine};
 use crate::workspace::check::{CheckPlan, Recall, learn_text, san_line};
 
 /// A finding described for the tab.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FindingRow {
     /// The moves from the standard position to the learner's position (empty for a
     /// chapter that starts from a set-up position).
+    #[serde(with = "saved::uci_line")]
     pub moves: Vec<Move>,
     /// The way there and the move: `"e4 e5 Qh5 Nc6 Bc4 Nf6?"`.
     pub text: String,
@@ -39,11 +43,12 @@ pub struct FindingRow {
     /// The probability that a drill meets it.
     pub reach: f64,
     /// The learner's position, for the board preview.
+    #[serde(with = "saved::fen")]
     pub position: Chess,
 }
 
 /// A finished check, described.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CheckView {
     /// The engine and its limit.
     pub engine: String,
@@ -66,9 +71,10 @@ pub struct CheckView {
 }
 
 /// A position worth learning, described for the tab.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LearnRow {
     /// The moves from the standard position.
+    #[serde(with = "saved::uci_line")]
     pub moves: Vec<Move>,
     /// `"e4 e5 Nf3: Nc6"`: the way there and the repertoire's move.
     pub text: String,
@@ -79,6 +85,7 @@ pub struct LearnRow {
     /// What the line is worth, in pawns.
     pub stake: f64,
     /// The position, for the board preview.
+    #[serde(with = "saved::fen")]
     pub position: Chess,
 }
 
@@ -104,6 +111,10 @@ pub enum CheckError {
     /// The analysis stopped part-way (an engine failed while analysing).
     #[error("The check stopped: {0}")]
     Stopped(#[source] RunError),
+    /// The report kept from the last check did not read at the start (the file, where
+    /// it was kept aside, why).
+    #[error("Your last check's report was lost: {0}")]
+    Lost(String),
 }
 
 /// Analyses kept in memory where there is no data folder, by engine and limit.
@@ -121,6 +132,12 @@ pub struct CheckState {
     memory: Memory,
     /// The last check's analyses, until the coach hands them to the move checker.
     found: Found,
+    /// Where the report is kept for the next start (the data folder's
+    /// [`saved::CHECK_REPORT_FILE`]); `None`: not kept.
+    report_file: Option<PathBuf>,
+    /// When the report shown was made and for which side, while it is the one kept from
+    /// an earlier run (`"2026-11-29 02:40, as White"`).
+    restored: Option<String>,
 }
 
 impl CheckState {
@@ -132,6 +149,29 @@ impl CheckState {
     /// The last check's findings, or why it failed.
     pub fn result(&self) -> Option<&CheckResult> {
         self.result.as_ref()
+    }
+
+    /// When the report shown was made and for which side (`"2026-11-29 02:40, as
+    /// White"`), while it is the one kept from an earlier run.
+    pub fn restored(&self) -> Option<&str> {
+        self.restored.as_deref()
+    }
+
+    /// At the start: the report the last check in this data folder left, shown again
+    /// (a damaged file is kept aside and the tab says so where the report would be).
+    pub(crate) fn restore(&mut self, ctx: &Context) {
+        self.report_file = ctx.data_dir().map(|dir| saved::report_file(&dir));
+        let Some(path) = &self.report_file else {
+            return;
+        };
+        let (found, warning) = saved::load(path);
+        if let Some(warning) = warning {
+            self.result = Some(Err(CheckError::Lost(warning)));
+        }
+        if let Some(found) = found {
+            self.restored = Some(format!("{}, as {}", found.checked, found.learner.name()));
+            self.result = Some(Ok(found.view));
+        }
     }
 
     pub(crate) fn cancel(&self) {
@@ -187,6 +227,7 @@ impl CheckState {
         let style = ctx.settings.style.clone();
         let cache_dir = ctx.analysis_dir();
         let review_log = ctx.review_log.clone();
+        let report_file = self.report_file.clone();
         let mut memory = self.memory.take();
         let job = Job::spawn("check", ctx.wake(), move |progress| {
             let setup = Setup {
@@ -198,7 +239,7 @@ impl CheckState {
             };
             let recall = Recall::open(review_log.as_deref(), learner);
             let mut found = Vec::new();
-            let result = run_check(
+            let mut result = run_check(
                 &setup,
                 cache_dir,
                 &mut memory,
@@ -206,11 +247,15 @@ impl CheckState {
                 &mut found,
                 progress,
             );
+            if let (Ok(view), Some(path)) = (&mut result, &report_file) {
+                keep(view, path, learner);
+            }
             (result, memory, found)
         });
         match job {
             Ok(job) => {
                 self.result = None;
+                self.restored = None;
                 self.job = Some(job);
             }
             Err(e) => self.result = Some(Err(CheckError::Start(e))),
@@ -225,6 +270,22 @@ impl CheckState {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
         std::mem::take(&mut self.found)
+    }
+}
+
+/// Keeps `view` at `path` for the next start (on the check's thread); a failure is
+/// one more warning of the report.
+fn keep(view: &mut CheckView, path: &std::path::Path, learner: Color) {
+    let kept = saved::SavedCheck {
+        checked: saved::now_text(),
+        learner: learner.into(),
+        view: view.clone(),
+    };
+    if let Err(e) = saved::save(path, &kept) {
+        log::warn!("check report not kept: {e}");
+        view.warnings.push(format!(
+            "this report will not be shown after a restart: {e}"
+        ));
     }
 }
 

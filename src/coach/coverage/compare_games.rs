@@ -121,7 +121,7 @@ impl CoverageState {
             .map(|(_, r)| r.exposure.gaps().to_vec());
         let books = ctx.workspace.books();
         let learner = ctx.session.learner();
-        let player = ctx.coverage_params.player.clone();
+        let player = ctx.settings.coverage.player.clone();
         let label = file_name(&path);
         let job = Job::spawn("compare", ctx.wake(), move |progress| {
             let source = MoveSource::new(

@@ -3,12 +3,12 @@
 //! now does not reach, the board alone. Worked out when the progress or the book
 //! changes, never while a frame is drawn.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::HashMap;
 
 use shakmaty::fen::Epd;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use crate::book::{NodeId, PositionGraph};
+use crate::book::PositionGraph;
 use crate::coach::context::Context;
 use crate::trainer::progress::Progress;
 
@@ -89,7 +89,7 @@ impl MissedState {
                 let moves = self
                     .paths
                     .entry(epd.to_owned())
-                    .or_insert_with(|| node.and_then(|n| path_to(graph, n)))
+                    .or_insert_with(|| node.and_then(|n| graph.path_to(n)))
                     .clone();
                 let name = node
                     .filter(|_| moves.is_some())
@@ -124,34 +124,6 @@ impl MissedState {
             ctx.book_generation,
         );
     }
-}
-
-/// The moves of a shortest book path from the standard start to `node` (breadth-first
-/// over the book's continuations), if it is reachable.
-pub fn path_to(graph: &PositionGraph, node: NodeId) -> Option<Vec<Move>> {
-    let start = graph.start()?;
-    let mut came: HashMap<NodeId, (NodeId, Move)> = HashMap::new();
-    let mut queue = VecDeque::from([start]);
-    let mut seen = HashSet::from([start]);
-    while let Some(x) = queue.pop_front() {
-        if x == node {
-            let mut moves = Vec::new();
-            let mut at = node;
-            while let Some(&(from, mv)) = came.get(&at) {
-                moves.push(mv);
-                at = from;
-            }
-            moves.reverse();
-            return Some(moves);
-        }
-        for c in graph.continuations(x) {
-            if seen.insert(c.to) {
-                came.insert(c.to, (x, c.mv));
-                queue.push_back(c.to);
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]

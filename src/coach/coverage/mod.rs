@@ -20,8 +20,8 @@ pub mod missed;
 pub use self::compare_games::{CompareFailure, CompareResult, GameRow, GamesReport};
 use crate::book::polyglot::SharedBook;
 use crate::book::{ImportMode, PositionGraph};
-pub use crate::coach::context::CoverageParams;
 use crate::coach::context::{Context, Event};
+pub use crate::coach::settings::CoverageParams;
 use crate::job::{Job, JobPoll};
 use crate::sampler::{MoveSource, Popularity, Style};
 use crate::trainer::Session;
@@ -68,7 +68,7 @@ pub struct CoverageReport {
 }
 
 /// The Coverage tab's jobs and results (runtime only; its parameters are the
-/// context's, `Context::coverage_params`).
+/// settings', `Settings::coverage`).
 #[derive(Default)]
 pub struct CoverageState {
     /// Counts the books, so a new book recomputes the exposure.
@@ -171,6 +171,9 @@ pub enum CoverageCommand {
     DrillAt(Vec<Move>, DrillBook),
     /// End a gap drill: drill the repertoire again.
     BackToRepertoire,
+    /// "Mistakes only" with the theory book: the missed positions that are not in the
+    /// repertoire are there ("Back to my repertoire" returns).
+    MistakesWithTheory,
     /// Choose a PGN file of the learner's games (asks which).
     CheckGames,
     /// Compare the learner's games in this file with the repertoire.
@@ -189,11 +192,12 @@ impl CoverageState {
         match command {
             CoverageCommand::DrillAt(moves, book) => self.drill_at(&moves, book, ctx),
             CoverageCommand::BackToRepertoire => self.back_to_repertoire(ctx),
+            CoverageCommand::MistakesWithTheory => self.mistakes_with_theory(ctx),
             CoverageCommand::CheckGames => ctx.notify(crate::coach::notice::Notice::ChooseGames),
             CoverageCommand::CompareGames(path) => self.check_games(path, ctx),
             CoverageCommand::RecordDeviations => self.record_deviations(ctx),
             CoverageCommand::AddAnswer(moves) => self.add_answer(&moves, ctx),
-            CoverageCommand::SetParams(params) => ctx.coverage_params = params,
+            CoverageCommand::SetParams(params) => ctx.settings.coverage = params,
         }
     }
 }
@@ -231,8 +235,8 @@ impl CoverageState {
             book: self.generation,
             style: ctx.settings.style.clone(),
             learner: ctx.session.learner(),
-            depth: ctx.coverage_params.depth,
-            threshold: ctx.coverage_params.threshold_percent / 100.0,
+            depth: ctx.settings.coverage.depth,
+            threshold: ctx.settings.coverage.threshold_percent / 100.0,
             books: ctx.workspace.open_books().generation(),
             popularity: ctx.settings.book.popularity,
         }
@@ -417,6 +421,32 @@ impl CoverageState {
         );
     }
 
+    /// Drills the theory book instead of the repertoire (set aside, as for a gap) and
+    /// has review mode start again on it: "Mistakes only" then asks the missed
+    /// positions that are in the theory and not in the repertoire.
+    pub(crate) fn mistakes_with_theory(&mut self, ctx: &mut Context) {
+        ctx.send(Event::StopRepertoireTraining);
+        let Some((repertoire, theory)) = self.books(ctx) else {
+            ctx.message = Some("Only a repertoire has a theory book beside it.".to_owned());
+            return;
+        };
+        let seed = ctx.settings.fixed_seed().unwrap_or_else(rand::random);
+        let style = ctx.session.style().clone();
+        let mut session = Session::new(Arc::clone(&theory), ctx.session.learner(), style, seed);
+        session.continue_counts(&ctx.session);
+        self.set_aside = Some(repertoire);
+        ctx.session = session;
+        ctx.graph = theory;
+        ctx.book_generation += 1;
+        ctx.send(Event::NewSession);
+        ctx.send(Event::RestartReview);
+        ctx.send(Event::Message(
+            "Going over your mistakes with the ECO book (they are not in your repertoire). \
+             \"Back to my repertoire\" in the Coverage tab returns."
+                .to_owned(),
+        ));
+    }
+
     /// Ends a gap drill: the repertoire is the book again.
     pub(crate) fn back_to_repertoire(&mut self, ctx: &mut Context) {
         let Some(repertoire) = self.set_aside.take() else {
@@ -429,6 +459,8 @@ impl CoverageState {
         ctx.graph = repertoire;
         ctx.book_generation += 1;
         ctx.send(Event::NewSession);
+        // Review mode's cards are the repertoire's again.
+        ctx.send(Event::RestartReview);
         ctx.send(Event::Message("Back to your repertoire.".to_owned()));
     }
 }

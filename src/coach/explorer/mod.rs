@@ -276,11 +276,9 @@ impl ExplorerState {
             ExplorerCommand::Open(dir) => match ExplorerIndex::open(&dir) {
                 Ok(index) => {
                     self.stop_preparing(ctx);
-                    self.index = Some(Arc::new(index));
-                    self.source = ExplorerSource::All;
-                    self.filter = ExplorerFilter::default();
-                    self.message = None;
-                    self.key = None;
+                    self.show(index);
+                    // Opened again at the next start.
+                    ctx.settings.explorer_index = Some(dir);
                 }
                 Err(e) => {
                     self.message = Some(format!("Cannot open the explorer index: {e}"));
@@ -291,11 +289,49 @@ impl ExplorerState {
                 self.index = None;
                 self.source = ExplorerSource::All;
                 self.key = None;
+                ctx.settings.explorer_index = None;
             }
             ExplorerCommand::ToggleBand(band) => self.filter.bands ^= 1 << band.index(),
             ExplorerCommand::ToggleSpeed(speed) => self.filter.speeds ^= 1 << speed.index(),
             ExplorerCommand::SetYears(years) => self.filter.years = years,
             ExplorerCommand::SetSource(source) => self.source = source,
+        }
+    }
+
+    /// Shows `index`: all its games, no filter.
+    fn show(&mut self, index: ExplorerIndex) {
+        self.index = Some(Arc::new(index));
+        self.source = ExplorerSource::All;
+        self.filter = ExplorerFilter::default();
+        self.message = None;
+        self.key = None;
+    }
+
+    /// At the start: opens the index the tab had open last time (the settings'
+    /// `explorer_index`). One that is gone or no longer reads is dropped from the
+    /// settings, and the tab and the drill's message say so.
+    pub(crate) fn reopen(&mut self, ctx: &mut Context) {
+        let Some(dir) = ctx.settings.explorer_index.clone() else {
+            return;
+        };
+        match ExplorerIndex::open(&dir) {
+            Ok(index) => self.show(index),
+            Err(e) => {
+                ctx.settings.explorer_index = None;
+                let why = if dir.exists() {
+                    format!("it could not be read ({e})")
+                } else {
+                    "it is not there any more (moved or deleted?)".to_owned()
+                };
+                let text = format!(
+                    "The explorer index open last time, {}, was not opened: {why}. Open it \
+                     again with “Open explorer index…” once you have found it.",
+                    dir.display()
+                );
+                log::warn!("{text}");
+                self.message = Some(text.clone());
+                ctx.message = Some(text);
+            }
         }
     }
 

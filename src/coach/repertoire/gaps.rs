@@ -278,8 +278,8 @@ impl RepertoireTab {
             generation: self.editor.generation,
             chapter_side: Color::from(side),
             style: ctx.settings.style.clone(),
-            depth: ctx.coverage_params.depth,
-            threshold: ctx.coverage_params.threshold_percent / 100.0,
+            depth: ctx.settings.coverage.depth,
+            threshold: ctx.settings.coverage.threshold_percent / 100.0,
             books: ctx.workspace.open_books().generation(),
             popularity: match explorer {
                 Some(_) => Popularity::Explorer,

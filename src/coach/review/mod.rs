@@ -9,6 +9,7 @@
 //! The drill's commands ask review mode first (`ReviewState::play`, `reply`, `show_me`,
 //! `hint`, `next_line`: `None` outside review mode).
 
+pub mod elsewhere;
 pub mod optimize;
 
 use std::path::{Path, PathBuf};
@@ -55,6 +56,8 @@ pub struct ReviewMode {
     pub(crate) last_grade: Option<Rating>,
     /// "Optimise my memory model".
     pub(crate) optimize: optimize::OptimizeState,
+    /// In "Mistakes only": the missed positions the book drilled now cannot ask.
+    pub elsewhere: elsewhere::MissedElsewhere,
 }
 
 /// Review mode, when it is on, and whether its due dates are fuzzed.
@@ -197,9 +200,12 @@ impl ReviewState {
             lead_in: ctx.settings.review_at_position.then_some(0),
             ..ReviewSettings::default()
         };
-        let missed = match mode {
-            DrillMode::Mistakes => missed_cards(&deck, ctx.progress.progress()),
-            _ => Vec::new(),
+        let (missed, elsewhere) = match mode {
+            DrillMode::Mistakes => (
+                missed_cards(&deck, ctx.progress.progress()),
+                elsewhere::missed_elsewhere(&deck, ctx),
+            ),
+            _ => (Vec::new(), elsewhere::MissedElsewhere::default()),
         };
         let drill = ReviewDrill::with_missed(
             ctx.session.clone(),
@@ -217,6 +223,7 @@ impl ReviewState {
             warning: (!warning.is_empty()).then(|| warning.join("; ")),
             last_grade: None,
             optimize: Default::default(),
+            elsewhere,
         });
         // The drill started its first line in its own session: take it.
         std::mem::swap(&mut ctx.session, review.drill.session_mut());

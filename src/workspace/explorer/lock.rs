@@ -34,12 +34,21 @@ impl WriterLock {
     /// [`ExplorerError::Busy`] when another writer holds it all that time,
     /// [`ExplorerError::Io`] when the lock file cannot be made or locked.
     pub fn acquire(dir: &Path) -> Result<WriterLock, ExplorerError> {
+        WriterLock::acquire_within(dir, WAIT)
+    }
+
+    /// [`WriterLock::acquire`], waiting up to `wait` instead of [`WAIT`].
+    ///
+    /// # Errors
+    ///
+    /// As [`WriterLock::acquire`].
+    pub fn acquire_within(dir: &Path, wait: Duration) -> Result<WriterLock, ExplorerError> {
         let path = dir.join(LOCK_FILE);
         let io_err = |source| ExplorerError::Io {
             path: path.clone(),
             source,
         };
-        let deadline = Instant::now() + WAIT;
+        let deadline = Instant::now() + wait;
         loop {
             let mut file = OpenOptions::new()
                 .read(true)
@@ -114,7 +123,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("hastings-writer-lock-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let first = WriterLock::acquire(&dir).unwrap();
-        let err = WriterLock::acquire(&dir).unwrap_err();
+        // (A tenth of a second of waiting refuses the same way as `WAIT`'s three.)
+        let err = WriterLock::acquire_within(&dir, Duration::from_millis(100)).unwrap_err();
         let ExplorerError::Busy { path, holder } = &err else {
             panic!("{err}");
         };

@@ -201,6 +201,15 @@ impl Progress {
     }
 }
 
+/// The position a progress key (its EPD) stands for; `None` for a key that is no
+/// standard-chess position (a file edited by hand).
+pub fn position_of(epd: &str) -> Option<Chess> {
+    Epd::from_ascii(epd.as_bytes())
+        .ok()?
+        .into_position(CastlingMode::Standard)
+        .ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,8 +5,7 @@
 
 use std::collections::HashMap;
 
-use shakmaty::fen::Epd;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::book::PositionGraph;
 use crate::coach::context::Context;
@@ -81,10 +80,7 @@ impl MissedState {
             .most_missed(MISSED_SHOWN)
             .into_iter()
             .filter_map(|(epd, record)| {
-                let position: Chess = Epd::from_ascii(epd.as_bytes())
-                    .ok()?
-                    .into_position(CastlingMode::Standard)
-                    .ok()?;
+                let position = crate::trainer::progress::position_of(epd)?;
                 let node = graph.lookup(&position);
                 let moves = self
                     .paths

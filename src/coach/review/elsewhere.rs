@@ -4,8 +4,7 @@
 //! the drill panel says then, and what it offers: the other colour, or the theory book
 //! ([`MissedElsewhere`]).
 
-use shakmaty::fen::Epd;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::book::PositionGraph;
 use crate::coach::context::Context;
@@ -80,10 +79,7 @@ pub(crate) fn missed_elsewhere(deck: &Deck, ctx: &mut Context) -> MissedElsewher
         .most_missed(usize::MAX)
         .into_iter()
         .filter_map(|(epd, record)| {
-            let position: Chess = Epd::from_ascii(epd.as_bytes())
-                .ok()?
-                .into_position(CastlingMode::Standard)
-                .ok()?;
+            let position = crate::trainer::progress::position_of(epd)?;
             if deck.index_of(&CardKey::from_position(&position)).is_some() {
                 return None;
             }

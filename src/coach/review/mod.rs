@@ -15,8 +15,7 @@ pub mod optimize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use shakmaty::fen::Epd;
-use shakmaty::{CastlingMode, Chess, Move};
+use shakmaty::Move;
 
 use crate::clock::Clock;
 use crate::coach::context::{Context, Grading};
@@ -95,10 +94,7 @@ fn missed_cards(deck: &Deck, progress: &Progress) -> Vec<(usize, u32)> {
         .iter()
         .filter(|(_, r)| r.mistakes > 0)
         .filter_map(|(epd, r)| {
-            let pos: Chess = Epd::from_ascii(epd.as_bytes())
-                .ok()?
-                .into_position(CastlingMode::Standard)
-                .ok()?;
+            let pos = crate::trainer::progress::position_of(epd)?;
             Some((deck.index_of(&CardKey::from_position(&pos))?, r.mistakes))
         })
         .collect()

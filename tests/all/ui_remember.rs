@@ -158,7 +158,9 @@ fn the_explorer_index_your_name_and_the_counts_survive_a_restart() {
 #[test]
 fn the_engine_checks_report_is_shown_again_after_a_restart() {
     let (dir, mut harness) = first_window("remember-check", Side::Black);
-    common::load_repertoire_in_window(&mut harness, fixture("check_planted.pgn"));
+    // One line with one planted mistake: a check of a few positions (the check itself
+    // is `check_ui`'s subject, on `check_planted.pgn`).
+    common::load_repertoire_in_window(&mut harness, fixture("check_one_planted.pgn"));
     harness.get_by_label("Coverage").click();
     // (the exposure is computed on a thread meanwhile)
     common::settle(&mut harness);

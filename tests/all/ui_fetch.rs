@@ -9,6 +9,7 @@
 use std::fs;
 use std::time::{Duration, Instant};
 
+use eframe::egui::accesskit::Role;
 use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -157,5 +158,100 @@ fn a_players_games_fetched_by_the_coach_add_only_the_new_ones() {
         games_of(&kept),
         all,
         "the three kept, then the new ones in order"
+    );
+}
+
+#[test]
+fn a_players_games_fetched_in_the_window_wait_out_a_429_and_a_cut_connection_changes_nothing() {
+    let games = fixture("lichess_db_100k.pgn");
+    let first: String = games_of(&games)[..3].concat();
+    let half = games.len() / 2;
+    // The first request is told to wait 1 s; the second gets three games; the third (the
+    // next fetch) is cut in the middle of the stream.
+    let server = Server::start(move |got, n| {
+        assert_eq!(got.path, "/api/games/user/alice");
+        match n {
+            0 => Reply::too_many(1),
+            1 => Reply::pgn(first.clone()),
+            _ => Reply::Chunked {
+                content_type: "application/x-chess-pgn",
+                body: games.clone().into_bytes(),
+                chunk: 1000,
+                cut_after: Some(half),
+            },
+        }
+    });
+    let dir = temp_dir("ui-fetch-429");
+    let app =
+        TrainerApp::with_progress_file(common::eco(), settings(), Some(dir.join("progress.ron")));
+    let mut h = Harness::builder()
+        .with_size(vec2(800.0, 600.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
+    h.run();
+    h.state_mut()
+        .coach_mut()
+        .apply(Command::Fetch(FetchCommand::Sites(Sites::resolve(
+            Some(&server.url),
+            None,
+        ))));
+    h.get_by_label("Book").click();
+    h.run();
+    h.get_by_label_contains("Get games online").click();
+    h.run();
+    // At 800×600 the form is below the fold: scrolled to, as a user would.
+    h.get_by_role_and_label(Role::ComboBox, "What to fetch")
+        .scroll_to_me();
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "What to fetch")
+        .click();
+    h.run();
+    h.get_by_label("A lichess player's games").click();
+    h.run();
+    let field = h.get_by_label("The player's name");
+    field.focus();
+    field.type_text("alice");
+    h.run();
+    let fetch = |h: &mut common::AppHarness| {
+        h.get_by_label("Fetch").scroll_to_me();
+        h.run();
+        h.get_by_label("Fetch").click();
+        common::wait_until(h, "the fetch", |app| {
+            let fetch = app.coach().book().fetch();
+            fetch.progress().is_none() && fetch.outcome().is_some()
+        });
+        // (the "read as" dialog opens, fading in)
+        common::settle(h);
+        h.state()
+            .coach()
+            .book()
+            .fetch()
+            .outcome()
+            .unwrap()
+            .to_owned()
+    };
+
+    let outcome = fetch(&mut h);
+    let kept = dir.join("fetched").join("lichess-alice.pgn");
+    assert!(outcome.starts_with("3 new games"), "{outcome}");
+    assert!(outcome.contains("waited 1 s"), "{outcome}");
+    h.get_by_label_contains("The site asked to wait");
+    assert_eq!(server.got().len(), 2, "asked again once, after the wait");
+    let before = fs::read_to_string(&kept).unwrap();
+    assert_eq!(games_of(&before).len(), 3);
+    // The file is offered to read, as any fetched file; not read here.
+    h.get_by_label("Cancel").click();
+    h.run();
+
+    let outcome = fetch(&mut h);
+    assert!(outcome.starts_with("Nothing was fetched"), "{outcome}");
+    assert!(outcome.contains("was cut after"), "{outcome}");
+    assert!(outcome.contains("unchanged"), "{outcome}");
+    h.get_by_label_contains("was cut after");
+    assert_eq!(fs::read_to_string(&kept).unwrap(), before);
+    assert_eq!(
+        fetch_server::names_in(&dir.join("fetched")),
+        ["lichess-alice.pgn"],
+        "no temporary file left"
     );
 }

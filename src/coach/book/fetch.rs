@@ -127,8 +127,18 @@ fn outcome(report: &FetchReport) -> String {
     } else {
         String::new()
     };
+    // The site asked to wait (HTTP 429, "Too Many Requests"): said, as the wait was
+    // felt.
+    let waited = if report.waited.is_zero() {
+        String::new()
+    } else {
+        format!(
+            " The site asked to wait; waited {} s.",
+            report.waited.as_secs().max(1)
+        )
+    };
     format!(
-        "{} new games{already}; {} holds {} games.",
+        "{} new games{already}; {} holds {} games.{waited}",
         count(report.added),
         report.path.display(),
         count(report.kept + report.added),

@@ -74,6 +74,7 @@ mod review_drill;
 mod review_log;
 mod review_optimize;
 mod review_schedule;
+mod review_session;
 mod review_steer;
 mod sampler_stats;
 mod save_keeps_file;

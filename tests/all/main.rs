@@ -70,6 +70,7 @@ mod repertoire_roundtrip;
 mod repertoire_save;
 mod repertoire_typed_edits;
 mod review_cli;
+mod review_cli_session;
 mod review_drill;
 mod review_log;
 mod review_optimize;

@@ -264,6 +264,11 @@ impl ReviewDrill {
         &self.deck
     }
 
+    /// The cards, shared.
+    pub fn deck_arc(&self) -> Arc<Deck> {
+        Arc::clone(&self.deck)
+    }
+
     /// The card states, with every committed review applied.
     pub fn schedule(&self) -> &Schedule {
         &self.schedule

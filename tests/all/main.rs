@@ -107,6 +107,7 @@ mod ui_repertoire;
 mod ui_repertoire_editor;
 mod ui_repertoire_editor_explorer;
 mod ui_review;
+mod ui_review_session;
 mod ui_settings_file;
 mod ui_shown_controls;
 mod ui_sides;

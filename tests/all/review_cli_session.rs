@@ -110,10 +110,17 @@ fn a_chapter_a_branch_and_the_whole_repertoire_list_their_positions_in_order() {
     assert!(branch.len() >= 3);
     assert!(branch.iter().all(|l| l.starts_with("e4 c5")), "{branch:?}");
     let sicilian: BTreeSet<String> = white_positions_of_game(2);
-    assert_eq!(branch.len(), sicilian.len() - 1, "all of chapter 2 but the start");
+    assert_eq!(
+        branch.len(),
+        sicilian.len() - 1,
+        "all of chapter 2 but the start"
+    );
 
     let all = session(&log, "all");
-    assert_eq!(all["next"].as_array().unwrap().len() as u64, all["cards"].as_u64().unwrap());
+    assert_eq!(
+        all["next"].as_array().unwrap().len() as u64,
+        all["cards"].as_u64().unwrap()
+    );
     let reasons: BTreeSet<&str> = all["next"]
         .as_array()
         .unwrap()

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use hastings::book::{ImportMode, LineSource, PositionGraph};
 use hastings::review::study::{DeckStates, QueueReason};
 use hastings::review::{
-    CardKey, Deck, GradeSettings, Rating, ReviewRecord, Schedule, Scheduler, SessionChoice,
-    Study, Timestamp,
+    CardKey, Deck, GradeSettings, Rating, ReviewRecord, Schedule, Scheduler, SessionChoice, Study,
+    Timestamp,
 };
 use hastings::sampler::Style;
 use hastings::trainer::Session;
@@ -116,7 +116,10 @@ fn due_this_week_is_every_card_due_within_seven_days_soonest_first() {
     let expected: Vec<usize> = expected.into_iter().map(|(_, i)| i).collect();
     assert!(!expected.is_empty());
     let later = (0..f.deck.len()).filter(|&i| f.state(i).is_some()).count() - expected.len();
-    assert!(later > 0, "some cards fall due after the week: the test can fail");
+    assert!(
+        later > 0,
+        "some cards fall due after the week: the test can fail"
+    );
     assert_eq!(f.session(&SessionChoice::Week), expected);
 }
 
@@ -243,9 +246,11 @@ fn all_a_branch_and_a_chapter_draw_their_positions_nearest_first() {
     assert_eq!(got_keys, keys);
     assert!(got.windows(2).all(|w| w[0] < w[1]), "in deck order");
     // The start is in both chapters; Bc4 (chapter 1 only) is not in chapter 2.
-    assert!(!got_keys.contains(
-        &CardKey::from_position(&common::position_after("e4 e5 Nf3 Nc6")).to_string()
-    ));
+    assert!(
+        !got_keys.contains(
+            &CardKey::from_position(&common::position_after("e4 e5 Nf3 Nc6")).to_string()
+        )
+    );
 }
 
 #[test]
@@ -342,7 +347,10 @@ fn learn_new_lines_shows_a_line_move_by_move_then_asks_it_and_grades_its_new_car
         };
         let ply = d.session().moves().len();
         assert_eq!(card.mv, moves[ply], "the line's move at ply {ply}");
-        assert_eq!(d.session().moves().iter().map(|m| m.mv).collect::<Vec<_>>(), moves[..ply]);
+        assert_eq!(
+            d.session().moves().iter().map(|m| m.mv).collect::<Vec<_>>(),
+            moves[..ply]
+        );
         // Another move is refused.
         let other = d
             .session()
@@ -385,10 +393,18 @@ fn learn_new_lines_shows_a_line_move_by_move_then_asks_it_and_grades_its_new_car
         ratings.push(graded.map(|g| g.rating));
     }
     assert_eq!(ratings.len(), white.len());
-    assert_eq!(ratings[0], Some(Rating::Again), "a wrong first try is Again");
+    assert_eq!(
+        ratings[0],
+        Some(Rating::Again),
+        "a wrong first try is Again"
+    );
     assert!(ratings[1..].iter().all(|r| *r == Some(Rating::Good)));
     let records = d.take_reviews();
     let mut all = records;
     all.extend(d.finish());
-    assert_eq!(all.len(), white.len(), "each new card of the line was graded once");
+    assert_eq!(
+        all.len(),
+        white.len(),
+        "each new card of the line was graded once"
+    );
 }

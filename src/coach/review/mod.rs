@@ -10,10 +10,10 @@
 //! `hint`, `next_line`: `None` outside review mode).
 
 pub mod elsewhere;
+mod load;
 pub mod optimize;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use shakmaty::Move;
 
@@ -25,7 +25,8 @@ use crate::trainer::progress::Progress;
 use crate::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
 use crate::trainer::{MoveOutcome, Reply};
 use crate::workspace::data_dir::review_log_in;
-use crate::workspace::review_store::{ReviewStore, load_params};
+use crate::workspace::review_store::ReviewStore;
+use load::Loaded;
 
 pub use crate::workspace::review_store::PARAMS_FILE;
 
@@ -53,6 +54,9 @@ pub struct ReviewMode {
     pub(crate) mode: DrillMode,
     /// The session chosen (what the queue holds).
     pub(crate) choice: SessionChoice,
+    /// Whether the deck's reach is the drill's exact one (computed for "the most
+    /// common", kept for the next sessions).
+    pub(crate) exact_reach: bool,
     /// The drill; its own session is a parked copy while the app's is in use.
     pub(crate) drill: ReviewDrill,
     pub(crate) store: ReviewStore,
@@ -183,6 +187,10 @@ impl ReviewState {
 
     /// Ends the running session and starts `mode` (a review session of `choice`).
     fn open(&mut self, mode: DrillMode, choice: SessionChoice, ctx: &mut Context) {
+        // Another session of review mode keeps the log, the cards and their states.
+        let kept = (mode != DrillMode::Free)
+            .then(|| load::keep(self, ctx))
+            .flatten();
         self.end(ctx);
         ctx.last_reply = None;
         if mode == DrillMode::Free {
@@ -190,34 +198,20 @@ impl ReviewState {
             ctx.session.new_line();
             return;
         }
-        let Some(log) = ctx.review_log.clone() else {
-            ctx.message = Some("Review mode needs a data directory to keep its log.".into());
+        let Some(mut loaded) = kept.or_else(|| load::load(ctx)) else {
             return;
         };
-        let store = match ReviewStore::open(&log) {
-            Ok(s) => s,
-            Err(e) => {
-                ctx.message = Some(format!("Cannot open the review log: {e}"));
-                return;
-            }
-        };
-        let loaded = load_params(&log.with_file_name(PARAMS_FILE));
-        let (scheduler, bad) = loaded.value.scheduler();
-        let warning = store
-            .warnings()
-            .iter()
-            .chain(&loaded.warning)
-            .chain(&bad)
-            .cloned()
-            .collect::<Vec<_>>();
-        let schedule = store.schedule(&scheduler);
-        let learner = ctx.session.learner();
-        let mut deck = Deck::new(&ctx.graph, learner);
         if matches!(choice, SessionChoice::Common(_)) {
-            // The most common positions: by the sampler's exact reach.
-            crate::trainer::coverage::set_exact_reach(&mut deck, &ctx.graph, ctx.session.style());
+            loaded.set_exact_reach(ctx);
         }
-        let deck = Arc::new(deck);
+        let Loaded {
+            store,
+            deck,
+            exact_reach,
+            scheduler,
+            schedule,
+            warning,
+        } = loaded;
         // A chosen session starts at its first position; the daily one as set.
         let at_position = ctx.settings.review_at_position || choice != SessionChoice::Due;
         let settings = ReviewSettings {
@@ -262,7 +256,8 @@ impl ReviewState {
             choice,
             drill,
             store,
-            warning: (!warning.is_empty()).then(|| warning.join("; ")),
+            exact_reach,
+            warning,
             last_grade: None,
             optimize: Default::default(),
             elsewhere,

@@ -1,5 +1,6 @@
 //! Choosing what to review: the session menu (due now, this week, the most common, the
-//! hardest, the whole repertoire, this branch, one chapter), "Learn new lines" with the
+//! hardest, the whole repertoire, this branch, one chapter), "Train branch" (Repertoire
+//! tab), "Learn new lines" with the
 //! lesson under way, "Practise anyway" when nothing is due, and review's settings (new
 //! lines a day; when a slow answer counts Hard, under "Advanced").
 
@@ -18,6 +19,8 @@ use crate::trainer::review_drill::{Lesson, ReviewStep};
 pub(crate) const SESSION_MENU: &str = "Session";
 /// "Learn new lines".
 pub(crate) const LEARN_NEW_LINES: &str = "Learn new lines";
+/// "Train branch".
+pub(crate) const TRAIN_BRANCH: &str = "Train branch";
 /// "Practise anyway".
 pub(crate) const PRACTISE_ANYWAY: &str = "Practise anyway";
 
@@ -169,6 +172,26 @@ pub(super) fn lesson_ui(
         .clicked()
     {
         commands.push(Command::Action(crate::coach::command::Action::NextLine));
+    }
+}
+
+/// "Train branch" in the Repertoire tab: a review session of the positions at and after
+/// the move shown (`moves` from the standard position), in the book drilled.
+pub(super) fn train_branch_ui(
+    ui: &mut Ui,
+    enabled: bool,
+    moves: Vec<shakmaty::Move>,
+    commands: &mut Vec<Command>,
+) {
+    if ui
+        .add_enabled(enabled, egui::Button::new(TRAIN_BRANCH))
+        .on_hover_text(
+            "Review (spaced repetition) the positions at and after the move shown, in the \
+             book you drill: your repertoire in repertoire mode",
+        )
+        .clicked()
+    {
+        commands.push(Command::ReviewSession(SessionChoice::Branch(moves)));
     }
 }
 

@@ -372,3 +372,49 @@ fn learn_new_lines_shows_a_line_then_asks_it_and_logs_the_grades() {
         );
     }
 }
+
+#[test]
+fn train_branch_in_the_repertoire_tab_reviews_the_positions_after_the_move_shown() {
+    for size in SIZES {
+        let mut h = window(&format!("ui_review_session_branch_{}", size.0), size, false);
+        h.get_by_label("Repertoire").click();
+        h.run();
+        let field = h.get_by_label("Or type its path");
+        field.focus();
+        field.type_text(&common::fixture("repertoire.pgn").display().to_string());
+        common::settle(&mut h);
+        h.get_by_label("Open").click();
+        common::settle(&mut h);
+        // Chapter 2, Against the Sicilian: to 1...c5 in its move tree.
+        let chapter = h
+            .query_all_by(|n| {
+                n.label()
+                    .is_some_and(|l| l.contains("Against the Sicilian"))
+            })
+            .next()
+            .map(|n| n.click())
+            .is_some();
+        assert!(chapter, "the chapter is listed");
+        common::settle(&mut h);
+        h.get_by_label("1... c5").click();
+        common::settle(&mut h);
+        inside(&h, "Train branch", size);
+        h.get_by_label("Train branch").click();
+        common::settle(&mut h);
+        let c5 = common::san_moves("e4 c5");
+        assert_eq!(
+            h.state().coach().review().choice(),
+            Some(&SessionChoice::Branch(c5.clone()))
+        );
+        let branch = queued(&h);
+        assert_eq!(
+            branch.len(),
+            chapter_keys(2).len() - 1,
+            "chapter 2 but the start"
+        );
+        assert!(branch.iter().all(|m| m.starts_with(&c5)));
+        starts_at_first(&h, "train branch");
+        // The drill is shown: its session menu is there.
+        h.get_by_label("Learn new lines");
+    }
+}

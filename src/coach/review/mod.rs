@@ -183,6 +183,8 @@ impl ReviewState {
     /// its first position is shown at once.
     pub(crate) fn start_session(&mut self, choice: SessionChoice, ctx: &mut Context) {
         self.open(DrillMode::Review, choice, ctx);
+        // "Train branch" is in the Repertoire tab, which hides the drill.
+        ctx.notify(crate::coach::notice::Notice::ShowDrill);
     }
 
     /// Ends the running session and starts `mode` (a review session of `choice`).

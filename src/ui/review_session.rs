@@ -17,8 +17,12 @@ use crate::trainer::review_drill::{Lesson, ReviewStep};
 
 /// The session menu's label.
 pub(crate) const SESSION_MENU: &str = "Session";
+/// The session menu's id salt.
+const SESSION_MENU_SALT: &str = "review_session_menu";
 /// "Learn new lines".
 pub(crate) const LEARN_NEW_LINES: &str = "Learn new lines";
+/// A flag in the context's data: open the session menu (for the screenshot).
+pub(crate) const OPEN_SESSION_MENU: &str = "review_open_session_menu";
 /// "Train branch".
 pub(crate) const TRAIN_BRANCH: &str = "Train branch";
 /// "Practise anyway".
@@ -76,7 +80,13 @@ pub(super) fn session_menu_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
         .as_ref()
         .map_or_else(|| "Choose…".to_owned(), |c| choice_text(c).0);
     ui.horizontal_wrapped(|ui| {
-        egui::ComboBox::from_label(SESSION_MENU)
+        let open_now = ui.data_mut(|d| d.remove_temp::<bool>(egui::Id::unique(OPEN_SESSION_MENU)));
+        if open_now == Some(true) {
+            // The combo box's own id and its popup's (as egui makes them).
+            let id = ui.make_persistent_id(egui::IdSalt::new(SESSION_MENU_SALT));
+            egui::Popup::open_id(ui.ctx(), id.with("popup"));
+        }
+        egui::ComboBox::new(SESSION_MENU_SALT, SESSION_MENU)
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 let branch: Vec<shakmaty::Move> =

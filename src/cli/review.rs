@@ -38,9 +38,9 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "N", default_value_t = crate::review::study::DEFAULT_NEW_PER_DAY)]
     pub new_per_day: u32,
     /// Which positions the session draws, listed in order: due (the daily queue), week
-    /// (due this week), common:N (the N a drill reaches most), difficult[:N] (highest
-    /// FSRS difficulty), all, branch:"SAN moves" (at or after that position), chapter:N
-    /// (the lines of game N of the PGN file).
+    /// (due this week), common:N (the N a drill reaches most), difficult or difficult:N
+    /// (highest FSRS difficulty), all, branch:"SAN moves" (at or after that position),
+    /// chapter:N (the lines of game N of the PGN file).
     #[arg(long, value_name = "SESSION", conflicts_with = "mistakes", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<crate::review::SessionChoice>()))]
     pub session: Option<crate::review::SessionChoice>,
     /// How many queued cards to list (default: 20; with `--session`, all).

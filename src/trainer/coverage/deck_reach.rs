@@ -6,10 +6,10 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{CoverageOptions, DEFAULT_MIN_MASS, exposure};
+use super::{CoverageOptions, DEFAULT_MIN_MASS};
 use crate::book::{NodeKey, PositionGraph};
 use crate::review::Deck;
-use crate::sampler::Style;
+use crate::sampler::{MoveSource, Style};
 
 /// Sets each card's reach in `deck` (made from `graph`) to the probability that a drill
 /// on `graph` with `style` reaches it, the learner's moves shared evenly; down to the
@@ -29,7 +29,12 @@ pub fn set_exact_reach(deck: &mut Deck, graph: &PositionGraph, style: &Style) {
         min_mass: DEFAULT_MIN_MASS,
         ..CoverageOptions::new(learner)
     };
-    let ex = exposure(graph, graph, style, &options);
-    let reach: FxHashMap<NodeKey, f64> = ex.positions().iter().map(|p| (p.key, p.reach)).collect();
+    // The states expanded ply by ply, summed per position as the exposure sums them
+    // (its report, paths and gaps are not needed here).
+    let layers = super::expand::expand(graph, &MoveSource::graph(graph), style, &options);
+    let mut reach: FxHashMap<NodeKey, f64> = FxHashMap::default();
+    for state in layers.iter().flatten() {
+        *reach.entry(state.key).or_default() += state.reach;
+    }
     deck.set_reach(|card| reach.get(&graph.key(card.node)).copied().unwrap_or(0.0));
 }

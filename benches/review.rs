@@ -249,5 +249,82 @@ fn bench(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A session menu choice, from the click to its first position: the queue drawn
+/// (`Study::session`), the drill made on it (the review term over the queue, the first
+/// line started at the first card), and the card states kept from the session before
+/// (a clone of the schedule); on a 50,000-position book (`REVIEW_SESSION_LINES` lines
+/// of the random book, 2,600 by default). The exact reach of "the most common" is timed
+/// apart: it is computed once, at the first such session, and kept.
+fn sessions(c: &mut Criterion) {
+    use hastings::review::SessionChoice;
+    use hastings::trainer::Session;
+    use hastings::trainer::review_drill::{ReviewDrill, ReviewSettings};
+
+    let lines = std::env::var("REVIEW_SESSION_LINES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2_600);
+    let scheduler = Scheduler::default();
+    let graph = Arc::new(random_book(lines));
+    let mut deck = Deck::new(&graph, Color::White);
+    let records = reviews(&deck);
+    // Half the cards reviewed: the others new.
+    let records: Vec<ReviewRecord> = records.into_iter().step_by(2).collect();
+    let schedule = Schedule::replay(&scheduler, &records);
+    let started = std::time::Instant::now();
+    hastings::trainer::coverage::set_exact_reach(&mut deck, &graph, &Style::neutral());
+    eprintln!(
+        "sessions: {} positions, {} White cards; the exact reach took {:.0} ms",
+        graph.node_count(),
+        deck.len(),
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    let deck = Arc::new(deck);
+    let states = DeckStates::new(&deck, &schedule);
+    let branch = deck.cards()[1].moves.clone();
+    let session = Session::new(Arc::clone(&graph), Color::White, Style::neutral(), 1);
+    let settings = ReviewSettings {
+        lead_in: Some(0),
+        ..ReviewSettings::default()
+    };
+    for choice in [
+        SessionChoice::Due,
+        SessionChoice::Week,
+        SessionChoice::Common(20),
+        SessionChoice::Difficult(20),
+        SessionChoice::All,
+        SessionChoice::Branch(branch),
+        SessionChoice::Chapter(1),
+    ] {
+        let name = format!("session {choice} to its first position");
+        c.bench_function(&name, |b| {
+            b.iter(|| {
+                let kept = schedule.clone();
+                let queue: Vec<usize> = Study {
+                    deck: &deck,
+                    schedule: &kept,
+                    states: &states,
+                    scheduler: &scheduler,
+                    now: now(),
+                }
+                .session(&choice, &graph, DEFAULT_NEW_PER_DAY)
+                .into_iter()
+                .map(|e| e.card)
+                .collect();
+                black_box(ReviewDrill::with_queue(
+                    session.clone(),
+                    Arc::clone(&deck),
+                    scheduler.clone(),
+                    kept,
+                    settings,
+                    queue,
+                    now(),
+                ))
+            })
+        });
+    }
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+criterion_group!(session_benches, sessions);
+criterion_main!(benches, session_benches);

@@ -37,9 +37,15 @@ pub struct ReviewArgs {
     /// New cards a day.
     #[arg(long, value_name = "N", default_value_t = crate::review::study::DEFAULT_NEW_PER_DAY)]
     pub new_per_day: u32,
-    /// How many queued cards to list.
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    pub limit: usize,
+    /// Which positions the session draws, listed in order: due (the daily queue), week
+    /// (due this week), common:N (the N a drill reaches most), difficult or difficult:N
+    /// (highest FSRS difficulty), all, branch:"SAN moves" (at or after that position),
+    /// chapter:N (the lines of game N of the PGN file).
+    #[arg(long, value_name = "SESSION", conflicts_with = "mistakes", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<crate::review::SessionChoice>()))]
+    pub session: Option<crate::review::SessionChoice>,
+    /// How many queued cards to list (default: 20; with `--session`, all).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -99,7 +105,12 @@ pub(super) fn run(
             crate::review::SessionKind::Due
         },
         new_per_day: args.new_per_day,
-        limit: args.limit,
+        limit: args.limit.unwrap_or(if args.session.is_some() {
+            usize::MAX
+        } else {
+            20
+        }),
+        session: args.session.clone().unwrap_or_default(),
     };
     let output = rs::review_command(&graph, &cmd, |w| eprintln!("hastings: {w}"))?;
     if args.json {

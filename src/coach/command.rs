@@ -38,6 +38,10 @@ pub enum Command {
     GotIt,
     /// Turn the last Good grade into Easy.
     Easy,
+    /// A review session of these positions (the session menu).
+    ReviewSession(crate::review::SessionChoice),
+    /// "Learn new lines": show the new lines, then ask them.
+    LearnNewLines,
     /// Start a line at the position after these moves.
     DrillFrom(Vec<Move>),
     /// Start a line at the position after these moves, an opening found by name: the
@@ -161,6 +165,8 @@ impl Command {
                 | Command::DrillOpening(_)
                 | Command::DrillAt(..)
                 | Command::SetDrillMode(_)
+                | Command::ReviewSession(_)
+                | Command::LearnNewLines
                 | Command::BackToRepertoire
                 | Command::MistakesWithTheory
                 | Command::Explorer(super::explorer::ExplorerCommand::Prepare)
@@ -228,6 +234,8 @@ impl Command {
             Command::SetDrillMode(mode) => Route::Review(R::SetDrillMode(mode)),
             Command::GotIt => Route::Review(R::GotIt),
             Command::Easy => Route::Review(R::Easy),
+            Command::ReviewSession(choice) => Route::Review(R::Session(choice)),
+            Command::LearnNewLines => Route::Review(R::LearnNewLines),
             Command::Optimize => Route::Review(R::Optimize),
             Command::DrillAt(moves, book) => Route::Coverage(C::DrillAt(moves, book)),
             Command::BackToRepertoire => Route::Coverage(C::BackToRepertoire),

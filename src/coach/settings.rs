@@ -116,6 +116,10 @@ pub struct Settings {
     /// Whether review mode starts each card at its position (the lead-up moves played at
     /// once, as Chess Position Trainer jumps to the position) instead of from move 1.
     pub review_at_position: bool,
+    /// New lines a day that "Learn new lines" teaches.
+    pub new_lines_per_day: u32,
+    /// How review answers are graded (after how many seconds a right answer is Hard).
+    pub review_grade: crate::review::GradeSettings,
     /// Whether the chart and the wrong-move panel show what strong players are predicted
     /// to play at the position (the move predictor).
     pub show_human_moves: bool,
@@ -223,6 +227,8 @@ impl Default for Settings {
             alternatives_not_mistakes: false,
             explain_wrong_moves: true,
             review_at_position: false,
+            new_lines_per_day: crate::review::new_lines::DEFAULT_NEW_LINES_PER_DAY,
+            review_grade: crate::review::GradeSettings::default(),
             show_human_moves: true,
             repertoire_file: None,
             repertoire_train: RepertoireTrain::default(),

@@ -12,8 +12,12 @@
 //! - The **review term** ([`steer::ReviewTerm`]) steers the computer's replies toward
 //!   due cards: `A(y) += w_r · d(y)` in the Metropolis–Hastings acceptance.
 //! - [`optimize`] fits personal FSRS parameters to the log.
+//! - A session can also be chosen ([`SessionChoice`], [`choice`]): due this week, the
+//!   most common, the most difficult, all, one branch, one chapter.
 //!
-//! Files: `card`, `deck`, `log`, `schedule`, `study`, `steer` and `optimize` as above;
+//! Files: `card`, `choice`, `deck`, `log`, `schedule`, `study`, `steer` and `optimize`
+//! as above; `grade` (an answer's rating, from the first try, the help and the time);
+//! `new_lines` (the lines "Learn new lines" teaches);
 //! `report` (what `hastings review` prints, the Progress tab's numbers) and `time` (RFC
 //! 3339 times and the learner's days, which start at 04:00).
 //!
@@ -22,8 +26,11 @@
 //! time). The drill that grades cards is [`crate::trainer::review_drill`].
 
 pub mod card;
+pub mod choice;
 pub mod deck;
+pub mod grade;
 pub mod log;
+pub mod new_lines;
 pub mod optimize;
 pub mod report;
 pub mod schedule;
@@ -32,7 +39,9 @@ pub mod study;
 pub mod time;
 
 pub use card::{CardKey, Rating};
+pub use choice::SessionChoice;
 pub use deck::{Deck, DeckCard};
+pub use grade::GradeSettings;
 pub use log::ReviewRecord;
 pub use schedule::{CardState, Memory, Schedule, Scheduler};
 pub use steer::{ReviewTerm, SteerSettings};

@@ -6,6 +6,7 @@ use shakmaty::{Chess, Position};
 use thiserror::Error;
 
 use super::card::CardKey;
+use super::choice::SessionChoice;
 use super::deck::{Deck, DeckCard};
 use super::schedule::{CardState, Schedule, Scheduler};
 use super::study::{DeckStates, QueueReason, SessionKind, Study};
@@ -46,7 +47,8 @@ pub struct NextCard {
     pub line: String,
     /// The opening's title, if named.
     pub opening: Option<String>,
-    /// `"due"`, `"new"` or `"lapsed"`.
+    /// `"due"`, `"new"`, `"lapsed"`, `"missed"` or `"early"` (a chosen session's card
+    /// not due yet).
     pub reason: QueueReason,
     /// When it is due (RFC 3339), `null` for a new card.
     pub due: Option<String>,
@@ -104,16 +106,38 @@ impl CardJson {
     }
 }
 
-/// The queue report of `deck` at `now`, listing at most `limit` cards.
+/// What [`queue_report`] lists: the daily or mistakes-only queue, or a chosen session
+/// (`graph`: the deck's book).
+#[derive(Clone, Copy, Debug)]
+pub struct QueueRequest<'a> {
+    /// The deck's book.
+    pub graph: &'a PositionGraph,
+    /// Due cards, or the mistakes-only queue (which ignores `choice`).
+    pub kind: SessionKind,
+    /// The session chosen (for `kind` [`SessionKind::Due`]).
+    pub choice: &'a SessionChoice,
+    /// New cards a day.
+    pub new_per_day: u32,
+    /// The most cards listed.
+    pub limit: usize,
+}
+
+/// The queue report of `deck` at `now`, listing at most `request.limit` cards of the
+/// queue or session `request` names, in the order they are drawn.
 pub fn queue_report(
     deck: &Deck,
     schedule: &Schedule,
     scheduler: &Scheduler,
     now: Timestamp,
-    kind: SessionKind,
-    new_per_day: u32,
-    limit: usize,
+    request: &QueueRequest<'_>,
 ) -> QueueReport {
+    let QueueRequest {
+        graph,
+        kind,
+        choice,
+        new_per_day,
+        limit,
+    } = *request;
     let states = DeckStates::new(deck, schedule);
     let study = Study {
         deck,
@@ -123,8 +147,11 @@ pub fn queue_report(
         now,
     };
     let counts = study.counts(new_per_day);
-    let next = study
-        .queue(kind, new_per_day)
+    let queue = match kind {
+        SessionKind::MistakesOnly => study.queue(kind, new_per_day),
+        SessionKind::Due => study.session(choice, graph, new_per_day),
+    };
+    let next = queue
         .into_iter()
         .take(limit)
         .filter_map(|e| {

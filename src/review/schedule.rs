@@ -178,6 +178,7 @@ impl Scheduler {
                 difficulty: state.difficulty,
             }),
             last_review: Some(review.time),
+            first_review: Some(before.and_then(|c| c.first_review).unwrap_or(review.time)),
             due: Some(due),
             reps: before.map_or(0, |c| c.reps) + 1,
             lapses: before.map_or(0, |c| c.lapses)
@@ -220,6 +221,8 @@ pub struct CardState {
     pub memory: Option<Memory>,
     /// The last review.
     pub last_review: Option<Timestamp>,
+    /// The first review (when the card was learned).
+    pub first_review: Option<Timestamp>,
     /// When the card is due.
     pub due: Option<Timestamp>,
     /// Reviews so far.

@@ -35,6 +35,8 @@ pub enum QueueReason {
     /// A mistakes-only session: the learner's drill recorded mistakes there (a card
     /// answered wrong while new, or in free drill, has no lapse).
     Missed,
+    /// A chosen session ([`super::choice::SessionChoice`]): reviewed, not due yet.
+    Early,
 }
 
 /// One card of the queue.

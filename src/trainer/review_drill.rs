@@ -11,17 +11,25 @@
 //! | plays a wrong move first                               | Again  |
 //! | plays only moves found as good as the book's first     | Hard   |
 //! | plays a book move after a hint or "Show me"            | Hard   |
+//! | plays a book move at the first try, but slowly         | Hard   |
 //! | plays a book move at the first try                     | Good   |
 //! | …and then asks for Easy ([`ReviewDrill::mark_easy`])   | Easy   |
 //!
 //! A move outside the book is found as good as the book's by an engine's verdict
 //! ([`crate::trainer::verdict`]); [`ReviewDrill::forgive_mistake`] then takes it back.
 //!
+//! Slowly is after [`GradeSettings::slow_seconds`] ([`crate::review::grade`]).
+//!
 //! Again puts the card back into the queue a few cards later (it is due again the same
 //! day). A new card is first shown ([`ReviewStep::Learn`]: the move with its comment and
 //! arrows), then asked. The drill reads no clock and writes no file: every call that can
 //! grade takes the time, and the reviews to append to the log are taken with
 //! [`ReviewDrill::take_reviews`] / [`ReviewDrill::finish`].
+//!
+//! "Learn new lines" ([`ReviewDrill::learn_lines`], the file `lesson`) shows whole new
+//! lines move by move, then asks them, before the queue goes on.
+
+mod lesson;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -33,8 +41,8 @@ use super::session::{ReviewSteering, Session};
 use crate::book::NodeId;
 use crate::review::study::{DEFAULT_NEW_PER_DAY, DeckStates, SessionKind, Study};
 use crate::review::{
-    CardState, Deck, Rating, ReviewRecord, ReviewTerm, Schedule, Scheduler, SteerSettings,
-    Timestamp,
+    CardState, Deck, GradeSettings, Rating, ReviewRecord, ReviewTerm, Schedule, Scheduler,
+    SteerSettings, Timestamp,
 };
 
 /// How many other cards come before a card answered Again comes back.
@@ -59,11 +67,13 @@ pub struct ReviewSettings {
     pub learn_new: bool,
     /// Fuzz the intervals (as FSRS recommends; off for reproducible tests).
     pub fuzz: bool,
+    /// How answers are graded (a slow right answer is Hard).
+    pub grade: GradeSettings,
 }
 
 impl Default for ReviewSettings {
     /// `w_r = 1`, `k = 3`, `γ = 0.5`, 20 new cards a day, due cards, from the start,
-    /// learn mode on, fuzz on.
+    /// learn mode on, fuzz on, a right answer after 15 s Hard.
     fn default() -> ReviewSettings {
         ReviewSettings {
             weight: 1.0,
@@ -73,6 +83,7 @@ impl Default for ReviewSettings {
             lead_in: None,
             learn_new: true,
             fuzz: true,
+            grade: GradeSettings::default(),
         }
     }
 }
@@ -145,7 +156,10 @@ pub struct ReviewDrill {
     pending: Option<ReviewRecord>,
     committed: Vec<ReviewRecord>,
     graded: u32,
+    lesson: Option<Lesson>,
 }
+
+pub use lesson::Lesson;
 
 impl ReviewDrill {
     /// A review session driving `session` (its book, colour, style and seed), whose
@@ -174,10 +188,8 @@ impl ReviewDrill {
         missed: &[(usize, u32)],
         now: Timestamp,
     ) -> ReviewDrill {
-        let learner = session.learner();
-        let graph = session.graph();
         let states = DeckStates::new(&deck, &schedule);
-        let queue: VecDeque<usize> = Study {
+        let queue: Vec<usize> = Study {
             deck: &deck,
             schedule: &schedule,
             states: &states,
@@ -188,6 +200,25 @@ impl ReviewDrill {
         .into_iter()
         .map(|e| e.card)
         .collect();
+        ReviewDrill::with_queue(session, deck, scheduler, schedule, settings, queue, now)
+    }
+
+    /// As [`ReviewDrill::new`] with the cards to ask given: `queue` (indices into the
+    /// deck, first asked first), as a chosen session draws them
+    /// ([`Study::session`]).
+    pub fn with_queue(
+        session: Session,
+        deck: Arc<Deck>,
+        scheduler: Scheduler,
+        schedule: Schedule,
+        settings: ReviewSettings,
+        queue: Vec<usize>,
+        now: Timestamp,
+    ) -> ReviewDrill {
+        let learner = session.learner();
+        let graph = session.graph();
+        let states = DeckStates::new(&deck, &schedule);
+        let queue: VecDeque<usize> = queue.into_iter().collect();
         let targets: Vec<(NodeId, f32)> = queue
             .iter()
             .filter_map(|&i| deck.cards().get(i).map(|c| (c.node, 1.0)))
@@ -207,6 +238,7 @@ impl ReviewDrill {
             pending: None,
             committed: Vec::new(),
             graded: 0,
+            lesson: None,
         };
         drill.steer();
         drill.next_line(now);
@@ -230,6 +262,11 @@ impl ReviewDrill {
     /// The cards.
     pub fn deck(&self) -> &Deck {
         &self.deck
+    }
+
+    /// The cards, shared.
+    pub fn deck_arc(&self) -> Arc<Deck> {
+        Arc::clone(&self.deck)
     }
 
     /// The card states, with every committed review applied.
@@ -282,6 +319,9 @@ impl ReviewDrill {
         if let Some(a) = &self.attempt {
             return ReviewStep::Ask { card: a.card };
         }
+        if self.lesson.is_some() {
+            return ReviewStep::Play;
+        }
         if self.queue.is_empty() {
             ReviewStep::Done
         } else {
@@ -301,6 +341,12 @@ impl ReviewDrill {
     /// the first card of the queue.
     pub fn next_line(&mut self, now: Timestamp) {
         self.commit();
+        if let Some(lesson) = &mut self.lesson {
+            // In a lesson: on to its next line.
+            lesson.skip();
+            self.begin_line(None, now);
+            return;
+        }
         let lead_in = self.settings.lead_in.and_then(|n| {
             let card = self.deck.cards().get(*self.queue.front()?)?;
             let keep = card.moves.len().saturating_sub(2 * n as usize);
@@ -316,6 +362,9 @@ impl ReviewDrill {
     /// The learner plays `mv` at `now`. Returns what the session made of it and, when
     /// it answered a queued card, the grade.
     pub fn play(&mut self, mv: Move, now: Timestamp) -> (MoveOutcome, Option<Graded>) {
+        if self.lesson.is_some() {
+            return self.lesson_play(mv, now);
+        }
         if self.learn.is_some() {
             return (MoveOutcome::Rejected, None);
         }
@@ -327,6 +376,9 @@ impl ReviewDrill {
 
     /// The computer replies (with the review term) at `now`.
     pub fn reply(&mut self, now: Timestamp) -> Option<Reply> {
+        if self.lesson.is_some() {
+            return None;
+        }
         let reply = self.session.reply()?;
         self.arrive(now);
         Some(reply)
@@ -334,7 +386,7 @@ impl ReviewDrill {
 
     /// A hint (the answer will count as Hard at best).
     pub fn ask_hint(&mut self) -> Option<Hint> {
-        if self.learn.is_some() {
+        if self.learn.is_some() || self.lesson.is_some() {
             return None;
         }
         let hint = self.session.ask_hint()?;
@@ -346,6 +398,9 @@ impl ReviewDrill {
 
     /// "Show me": plays the book's move for the learner (counts as Hard at best).
     pub fn show_me(&mut self, now: Timestamp) -> (Option<MoveOutcome>, Option<Graded>) {
+        if self.lesson.is_some() {
+            return self.lesson_show_me(now);
+        }
         if self.learn.is_some() {
             return (None, None);
         }
@@ -487,19 +542,14 @@ impl ReviewDrill {
     }
 
     fn grade(&mut self, a: Attempt, now: Timestamp) -> Option<Graded> {
-        let rating = if a.wrong > 0 {
-            Rating::Again
-        } else if a.helped {
-            Rating::Hard
-        } else {
-            Rating::Good
-        };
+        let seconds = now.seconds_since(a.presented).max(0.0) as f32;
+        let rating = self.settings.grade.rating(a.wrong, a.helped, seconds);
         let card = self.deck.cards().get(a.card)?;
         let record = ReviewRecord {
             time: now,
             color: self.session.learner(),
             rating,
-            seconds: now.seconds_since(a.presented).max(0.0) as f32,
+            seconds,
             fuzz: self.settings.fuzz,
             card: card.key.clone(),
         };

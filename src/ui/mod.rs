@@ -71,6 +71,7 @@ mod progress_panel;
 mod repertoire_missing;
 mod repertoire_panel;
 mod review_panel;
+mod review_session;
 mod screenshot;
 mod settings_notice;
 mod shutdown;

@@ -1,7 +1,7 @@
 //! Under the board in the Repertoire tab: what the repertoire does not answer at the
 //! move shown (the opponent's replies from the book, or from the explorer's games, with
 //! how often a drill meets them; or, on the learner's move, whether there is one),
-//! **Next gap** and **Train this**.
+//! **Next gap**, **Train this** and **Train branch** (a review session).
 
 use eframe::egui;
 use egui::Ui;
@@ -39,6 +39,12 @@ pub(super) fn missing_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
         {
             push(commands, RepertoireCommand::TrainThis);
         }
+        super::review_session::train_branch_ui(
+            ui,
+            open && w.starts_at_standard(),
+            w.moves(),
+            commands,
+        );
         let mut from_explorer = coach.settings().repertoire_explorer;
         let index_open = coach.explorer().index().is_some();
         if ui

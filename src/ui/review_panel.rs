@@ -34,6 +34,7 @@ pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
             }
         }
     });
+    super::review_session::session_menu_ui(ui, coach, commands);
     let Some(review) = coach.review().mode() else {
         return;
     };
@@ -46,7 +47,13 @@ pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
         count(drill.queue().len()),
         count(drill.graded())
     ));
-    match drill.step() {
+    let step = drill.step();
+    if let Some(lesson) = drill.lesson() {
+        super::review_session::lesson_ui(ui, coach, lesson, &step, commands);
+        ui.separator();
+        return;
+    }
+    match step {
         ReviewStep::Learn(card) => {
             ui.label(RichText::new(format!("New card: the book plays {}", card.san)).strong());
             if let Some(c) = &card.comment {
@@ -79,6 +86,9 @@ pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
         }
         ReviewStep::Done => {
             ui.label(RichText::new(done_text(mode, drill.graded())).strong());
+            if mode == DrillMode::Review {
+                super::review_session::practise_anyway_ui(ui, commands);
+            }
         }
         ReviewStep::Play => {}
     }

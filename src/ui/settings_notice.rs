@@ -56,6 +56,8 @@ pub fn setting_label(field: &str) -> &str {
         "alternatives_not_mistakes" => "Alternatives that are also good are not mistakes",
         "explain_wrong_moves" => "Explain wrong moves with an engine",
         "review_at_position" => "Review starts at the position",
+        "new_lines_per_day" => "New lines a day",
+        "review_grade" => "When a right answer is Hard",
         "show_human_moves" => "Show what strong players play here",
         "repertoire_file" | "workshop_file" => "The file open in the Repertoire tab",
         "repertoire_train" | "workshop_train" => "What Train this drills",

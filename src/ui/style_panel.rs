@@ -147,6 +147,7 @@ pub fn style_panel_ui(
         "Review mode jumps to the card's position, the moves before it played at once, \
          instead of replaying the line from move 1",
     );
+    super::review_session::review_settings_ui(ui, settings);
 
     ui.separator();
     board_look_ui(ui, &mut settings.board_look);

@@ -228,6 +228,10 @@ pub struct ReviewCommand {
     pub new_per_day: u32,
     /// How many queued cards to list.
     pub limit: usize,
+    /// The session chosen (for `kind` due): the daily queue, or the positions of a
+    /// chosen session, "the most common" by the exact reach of a drill with the neutral
+    /// style.
+    pub session: crate::review::SessionChoice,
 }
 
 /// What `hastings review` prints.
@@ -276,18 +280,23 @@ pub fn review_command(
     for w in store.warnings() {
         warn(w);
     }
-    let deck = Deck::new(graph, cmd.color);
+    let mut deck = Deck::new(graph, cmd.color);
     match &cmd.grade {
         None => {
+            if matches!(cmd.session, crate::review::SessionChoice::Common(_)) {
+                let style = crate::sampler::Style::neutral();
+                crate::trainer::coverage::set_exact_reach(&mut deck, graph, &style);
+            }
             let schedule = store.schedule(&scheduler);
+            let request = crate::review::report::QueueRequest {
+                graph,
+                kind: cmd.kind,
+                choice: &cmd.session,
+                new_per_day: cmd.new_per_day,
+                limit: cmd.limit,
+            };
             Ok(ReviewOutput::Queue(queue_report(
-                &deck,
-                &schedule,
-                &scheduler,
-                cmd.now,
-                cmd.kind,
-                cmd.new_per_day,
-                cmd.limit,
+                &deck, &schedule, &scheduler, cmd.now, &request,
             )))
         }
         Some((moves, rating)) => {

@@ -145,7 +145,8 @@ fn a_wrong_first_try_is_again_and_the_card_comes_back_the_same_session() {
         }
     }
     assert!(asked_again, "the card answered Again came back");
-    let (_, graded) = d.play(mv(&Chess::default(), "e4"), now().plus_ms(60_000));
+    // Answered 5 s after it was asked again (past 15 s, a right answer is Hard).
+    let (_, graded) = d.play(mv(&Chess::default(), "e4"), now().plus_ms(5_000));
     assert_eq!(graded.unwrap().rating, Rating::Good);
     let reviews = d.finish();
     let of_start: Vec<Rating> = reviews

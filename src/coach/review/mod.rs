@@ -10,29 +10,35 @@
 //! `hint`, `next_line`: `None` outside review mode).
 
 pub mod elsewhere;
+mod load;
 pub mod optimize;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use shakmaty::Move;
 
 use crate::clock::Clock;
 use crate::coach::context::{Context, Grading};
-use crate::review::{CardKey, Deck, Rating, SessionKind, Timestamp};
+use crate::review::study::{DeckStates, Study};
+use crate::review::{CardKey, Deck, Rating, SessionChoice, SessionKind, Timestamp};
 use crate::trainer::progress::Progress;
 use crate::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
 use crate::trainer::{MoveOutcome, Reply};
 use crate::workspace::data_dir::review_log_in;
-use crate::workspace::review_store::{ReviewStore, load_params};
+use crate::workspace::review_store::ReviewStore;
+use load::Loaded;
 
 pub use crate::workspace::review_store::PARAMS_FILE;
 
 /// Review mode's commands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewCommand {
     /// Drill freely or review the cards due (remembered for the next start).
     SetDrillMode(DrillMode),
+    /// A review session of the positions this choice draws (the session menu).
+    Session(SessionChoice),
+    /// "Learn new lines": the new lines shown, then asked (review mode turned on).
+    LearnNewLines,
     /// "Got it": the new card shown is now asked.
     GotIt,
     /// "Easy" after a right first-try move.
@@ -46,6 +52,11 @@ pub use crate::coach::settings::DrillMode;
 /// A running review session and its log.
 pub struct ReviewMode {
     pub(crate) mode: DrillMode,
+    /// The session chosen (what the queue holds).
+    pub(crate) choice: SessionChoice,
+    /// Whether the deck's reach is the drill's exact one (computed for "the most
+    /// common", kept for the next sessions).
+    pub(crate) exact_reach: bool,
     /// The drill; its own session is a parked copy while the app's is in use.
     pub(crate) drill: ReviewDrill,
     pub(crate) store: ReviewStore,
@@ -106,6 +117,14 @@ impl ReviewState {
         self.mode.as_ref().map_or(DrillMode::Free, |r| r.mode)
     }
 
+    /// The session chosen, in review mode (not in "Mistakes only").
+    pub fn choice(&self) -> Option<&SessionChoice> {
+        self.mode
+            .as_ref()
+            .filter(|r| r.mode == DrillMode::Review)
+            .map(|r| &r.choice)
+    }
+
     /// Review mode, when it is on: the drill, the log, the last grade, the optimiser.
     pub fn mode(&self) -> Option<&ReviewMode> {
         self.mode.as_ref()
@@ -157,6 +176,23 @@ impl ReviewState {
         if mode == self.drill_mode() {
             return;
         }
+        self.open(mode, SessionChoice::Due, ctx);
+    }
+
+    /// Starts a review session of the positions `choice` draws (review mode turned on);
+    /// its first position is shown at once.
+    pub(crate) fn start_session(&mut self, choice: SessionChoice, ctx: &mut Context) {
+        self.open(DrillMode::Review, choice, ctx);
+        // "Train branch" is in the Repertoire tab, which hides the drill.
+        ctx.notify(crate::coach::notice::Notice::ShowDrill);
+    }
+
+    /// Ends the running session and starts `mode` (a review session of `choice`).
+    fn open(&mut self, mode: DrillMode, choice: SessionChoice, ctx: &mut Context) {
+        // Another session of review mode keeps the log, the cards and their states.
+        let kept = (mode != DrillMode::Free)
+            .then(|| load::keep(self, ctx))
+            .flatten();
         self.end(ctx);
         ctx.last_reply = None;
         if mode == DrillMode::Free {
@@ -164,36 +200,30 @@ impl ReviewState {
             ctx.session.new_line();
             return;
         }
-        let Some(log) = ctx.review_log.clone() else {
-            ctx.message = Some("Review mode needs a data directory to keep its log.".into());
+        let Some(mut loaded) = kept.or_else(|| load::load(ctx)) else {
             return;
         };
-        let store = match ReviewStore::open(&log) {
-            Ok(s) => s,
-            Err(e) => {
-                ctx.message = Some(format!("Cannot open the review log: {e}"));
-                return;
-            }
-        };
-        let loaded = load_params(&log.with_file_name(PARAMS_FILE));
-        let (scheduler, bad) = loaded.value.scheduler();
-        let warning = store
-            .warnings()
-            .iter()
-            .chain(&loaded.warning)
-            .chain(&bad)
-            .cloned()
-            .collect::<Vec<_>>();
-        let schedule = store.schedule(&scheduler);
-        let learner = ctx.session.learner();
-        let deck = Arc::new(Deck::new(&ctx.graph, learner));
+        if matches!(choice, SessionChoice::Common(_)) {
+            loaded.set_exact_reach(ctx);
+        }
+        let Loaded {
+            store,
+            deck,
+            exact_reach,
+            scheduler,
+            schedule,
+            warning,
+        } = loaded;
+        // A chosen session starts at its first position; the daily one as set.
+        let at_position = ctx.settings.review_at_position || choice != SessionChoice::Due;
         let settings = ReviewSettings {
             kind: match mode {
                 DrillMode::Mistakes => SessionKind::MistakesOnly,
                 _ => SessionKind::Due,
             },
             fuzz: self.fuzz,
-            lead_in: ctx.settings.review_at_position.then_some(0),
+            lead_in: at_position.then_some(0),
+            grade: ctx.settings.review_grade,
             ..ReviewSettings::default()
         };
         let (missed, elsewhere) = match mode {
@@ -203,20 +233,33 @@ impl ReviewState {
             ),
             _ => (Vec::new(), elsewhere::MissedElsewhere::default()),
         };
-        let drill = ReviewDrill::with_missed(
-            ctx.session.clone(),
-            deck,
-            scheduler,
-            schedule,
-            settings,
-            &missed,
-            now(),
-        );
+        let now = now();
+        let drill = if mode == DrillMode::Review && choice != SessionChoice::Due {
+            let states = DeckStates::new(&deck, &schedule);
+            let queue = Study {
+                deck: &deck,
+                schedule: &schedule,
+                states: &states,
+                scheduler: &scheduler,
+                now,
+            }
+            .session(&choice, &ctx.graph, settings.new_per_day)
+            .into_iter()
+            .map(|e| e.card)
+            .collect();
+            let session = ctx.session.clone();
+            ReviewDrill::with_queue(session, deck, scheduler, schedule, settings, queue, now)
+        } else {
+            let session = ctx.session.clone();
+            ReviewDrill::with_missed(session, deck, scheduler, schedule, settings, &missed, now)
+        };
         let review = self.mode.insert(ReviewMode {
             mode,
+            choice,
             drill,
             store,
-            warning: (!warning.is_empty()).then(|| warning.join("; ")),
+            exact_reach,
+            warning,
             last_grade: None,
             optimize: Default::default(),
             elsewhere,
@@ -303,6 +346,11 @@ impl ReviewState {
                 // Remembered for the next start (what could be switched on).
                 ctx.settings.drill_mode = self.drill_mode();
             }
+            ReviewCommand::Session(choice) => {
+                self.start_session(choice, ctx);
+                ctx.settings.drill_mode = self.drill_mode();
+            }
+            ReviewCommand::LearnNewLines => self.learn_new_lines(ctx),
             ReviewCommand::GotIt => self.learned(ctx),
             ReviewCommand::Easy => self.easy(ctx),
             ReviewCommand::Optimize => self.optimize(ctx),
@@ -325,6 +373,29 @@ impl ReviewState {
     pub(crate) fn next_line(&mut self, ctx: &mut Context) -> bool {
         self.set_last_grade(None);
         self.with_drill(ctx, |d| d.next_line(now())).is_some()
+    }
+
+    /// "Learn new lines": review mode turned on (the daily session), then a lesson on
+    /// the new lines of the day; says so when there is none.
+    pub(crate) fn learn_new_lines(&mut self, ctx: &mut Context) {
+        if self.drill_mode() != DrillMode::Review {
+            self.set_drill_mode(DrillMode::Review, ctx);
+            ctx.settings.drill_mode = self.drill_mode();
+        }
+        let per_day = ctx.settings.new_lines_per_day;
+        let now = now();
+        let started = self.with_drill(ctx, |d| {
+            let lines = d.study(now).new_lines(d.session().graph(), per_day);
+            let any = !lines.is_empty();
+            d.learn_lines(lines, now);
+            any
+        });
+        if started == Some(false) {
+            ctx.message = Some(format!(
+                "No new line to learn today: every line is learned, or the {per_day} new \
+                 lines of the day are (Settings, Review)."
+            ));
+        }
     }
 
     /// "Got it": the new card shown is now asked.

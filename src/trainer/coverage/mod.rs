@@ -42,8 +42,9 @@
 //! states whose reach is below the minimum mass ([`Exposure::mass_cut`]); the mass of
 //! drills that ended earlier is [`Exposure::mass_ended`]. The three add up to 1.
 //!
-//! Files: `expand` (the states ply by ply, each with its reach), `report` (the states
-//! summed up: reach per position, gaps, coverage by depth, redundancy).
+//! Files: `deck_reach` (a review deck's reach from the exposure), `expand` (the states
+//! ply by ply, each with its reach), `report` (the states summed up: reach per
+//! position, gaps, coverage by depth, redundancy).
 //!
 //! # Example
 //!
@@ -67,6 +68,7 @@
 //! # Ok::<(), hastings::book::pgn::ImportError>(())
 //! ```
 
+mod deck_reach;
 mod expand;
 mod report;
 mod rows;
@@ -76,6 +78,7 @@ use shakmaty::{Chess, Color, Move};
 use crate::book::{NodeKey, PositionGraph};
 use crate::sampler::{MoveSource, Style};
 
+pub use deck_reach::set_exact_reach;
 pub use expand::{Child, Outcome};
 pub use report::{DepthCoverage, Gap, PathInfo, PositionReach, Redundant, describe, one_in};
 pub use rows::{CoverageRow, sans_at};

@@ -30,7 +30,7 @@ impl TrainerApp {
     ) {
         self.coach.show_moves(moves);
         if tab == Some("progress") {
-            self.coach.show_review_progress(progress_file);
+            self.coach.show_review_progress(progress_file.clone());
             self.left_tab = LeftTab::Progress;
         }
         if matches!(tab, Some("play-on" | "play-on-settings")) {
@@ -39,6 +39,10 @@ impl TrainerApp {
         }
         if tab == Some("start") {
             self.show_welcome();
+        }
+        if matches!(tab, Some("learn" | "review-session")) {
+            // Review mode on the review log beside the progress file (as `progress`).
+            self.coach.show_review_progress(progress_file.clone());
         }
         if tab == Some("find-opening") {
             self.opening_search.show_typed("Najdorf");
@@ -102,13 +106,19 @@ impl TrainerApp {
         if !files.is_empty() {
             self.left_tab = LeftTab::Book;
             let check = tab == Some("check");
-            let coverage = shot && (tab == Some("coverage") || check);
+            let review = matches!(tab, Some("learn" | "review-session"));
+            let coverage = shot && (tab == Some("coverage") || check || review);
             // The coverage of a repertoire: the files alone, read as a repertoire.
             let mode = if coverage {
                 crate::workspace::FileMode::Repertoire
             } else {
                 crate::workspace::FileMode::Auto
             };
+            if shot && review {
+                // The learner's side said beforehand: no question over the board.
+                let side = crate::book::Side::from(self.coach.session().learner());
+                self.apply(ctx, Command::RepertoireFor(side));
+            }
             self.apply(ctx, Command::Import(files, mode));
             if shot && tab.is_some() {
                 // A screenshot of a tab shows the tab, not the import report.
@@ -126,6 +136,13 @@ impl TrainerApp {
                 self.apply(ctx, Command::CheckRepertoire);
                 self.coach.check_state_mut().finish();
             }
+        }
+        if shot && tab == Some("learn") {
+            self.apply(ctx, Command::LearnNewLines);
+        }
+        if shot && tab == Some("review-session") {
+            let open = egui::Id::unique(crate::ui::review_session::OPEN_SESSION_MENU);
+            ctx.data_mut(|d| d.insert_temp(open, true));
         }
         match tab {
             Some("coverage" | "check") => self.left_tab = LeftTab::Coverage,

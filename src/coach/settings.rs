@@ -109,6 +109,13 @@ pub struct Settings {
     /// Whether a move outside the book that the engine finds as good as the book's
     /// ("also good") is not counted as a mistake (nor, in review, as a lapse).
     pub alternatives_not_mistakes: bool,
+    /// Whether an alternative of the learner's repertoire (a move after the main one
+    /// at its position, or marked `[%hastings alt]`) is asked again with the main move
+    /// named, rather than counted right with the main move named.
+    pub alternatives_asked_again: bool,
+    /// Whether a position where the repertoire has several moves of the learner's
+    /// (not paused) is asked until every one of them is played.
+    pub quiz_all_moves: bool,
     /// Whether a move outside the book is judged by an engine (Stockfish when
     /// installed, else the built-in one), which analyses the book's moves while the
     /// learner thinks so that the verdict comes at once.
@@ -221,6 +228,8 @@ impl Default for Settings {
             board_look: BoardLook::default(),
             sounds: true,
             alternatives_not_mistakes: false,
+            alternatives_asked_again: false,
+            quiz_all_moves: false,
             explain_wrong_moves: true,
             review_at_position: false,
             show_human_moves: true,

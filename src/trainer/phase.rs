@@ -79,6 +79,15 @@ pub enum MoveOutcome {
     },
     /// The move is not in the book: see [`Phase::OutOfBook`].
     OutOfBook,
+    /// The move is in the learner's repertoire but not kept, and not a mistake: an
+    /// alternative when the drill asks for the main move, or one of several moves when
+    /// it asks for all of them. The learner plays again.
+    InRepertoire {
+        /// It in SAN.
+        san: String,
+        /// What the drill says ("Also in your repertoire — your main move is 4…Nc6. …").
+        note: String,
+    },
     /// The move is illegal here, or it is not the learner's turn; nothing changed.
     Rejected,
 }

@@ -54,6 +54,8 @@ pub fn setting_label(field: &str) -> &str {
         "board_look" => "Board look",
         "sounds" => "Sounds",
         "alternatives_not_mistakes" => "Alternatives that are also good are not mistakes",
+        "alternatives_asked_again" => "My other moves: ask for my main move",
+        "quiz_all_moves" => "Quiz all my moves here",
         "explain_wrong_moves" => "Explain wrong moves with an engine",
         "review_at_position" => "Review starts at the position",
         "show_human_moves" => "Show what strong players play here",

@@ -15,7 +15,7 @@ use crate::coach::context::{Context, Grading};
 use crate::coach::settings::{Orientation, Side};
 use crate::coach::sounds::Sound;
 use crate::trainer::play_on::PlayOn;
-use crate::trainer::{MoveOutcome, Phase, Session};
+use crate::trainer::{MoveOutcome, Phase, Ranking, Session};
 
 /// The ply of the position shown: the one viewed, else the current one.
 pub(crate) fn shown_ply(ctx: &Context) -> usize {
@@ -62,21 +62,31 @@ impl DrillState {
     pub(crate) fn play(&mut self, mv: Move, ctx: &mut Context, review: &mut dyn Grading) {
         ctx.last_reply = None;
         let before = ctx.session.position().clone();
+        ctx.session.set_ranking(Ranking {
+            ask_main: ctx.settings.alternatives_asked_again,
+            quiz_all: ctx.settings.quiz_all_moves,
+        });
         let outcome = match review.play(mv, ctx) {
             Some(outcome) => outcome,
             None => ctx.session.play(mv),
         };
-        if !matches!(outcome, MoveOutcome::Rejected) {
+        if !matches!(
+            outcome,
+            MoveOutcome::Rejected | MoveOutcome::InRepertoire { .. }
+        ) {
             let mistake = matches!(outcome, MoveOutcome::OutOfBook);
             ctx.progress.progress_mut().record_attempt(&before, mistake);
         }
         match outcome {
             MoveOutcome::Accepted { .. } => ctx.drill_move_sound(),
             MoveOutcome::OutOfBook => ctx.sound(Sound::Mistake),
-            MoveOutcome::Rejected => {}
+            MoveOutcome::Rejected | MoveOutcome::InRepertoire { .. } => {}
         }
         ctx.message = match outcome {
-            MoveOutcome::Accepted { .. } | MoveOutcome::OutOfBook => None,
+            // "Also in your repertoire — your main move is 4…Nc6."
+            MoveOutcome::Accepted { .. } => ctx.session.rank_note().map(str::to_owned),
+            MoveOutcome::OutOfBook => None,
+            MoveOutcome::InRepertoire { note, .. } => Some(note),
             MoveOutcome::Rejected => Some("That move cannot be played now.".to_owned()),
         };
     }

@@ -65,6 +65,7 @@ mod popularity;
 mod predictor;
 mod profile;
 mod profile_ui;
+mod rank_moves;
 mod repertoire_concurrent;
 mod repertoire_roundtrip;
 mod repertoire_save;

@@ -430,7 +430,7 @@ impl Session {
         self.hint = None;
         self.viewing = None;
         self.last_announcement = None;
-        self.clear_quizzed();
+        self.reset_rank();
         self.settle();
     }
 
@@ -623,7 +623,7 @@ impl Session {
         self.viewing = None;
         self.hint = None;
         self.last_announcement = None;
-        self.clear_quizzed();
+        self.reset_rank();
         self.settle();
     }
 }

@@ -203,6 +203,11 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
             egui::Label::new(RichText::new(note).color(Color32::from_rgb(0x2a, 0x7a, 0xc0))).wrap(),
         );
     }
+    if let Some(note) = session.rank_note() {
+        ui.add(
+            egui::Label::new(RichText::new(note).color(Color32::from_rgb(0x2a, 0x7a, 0xc0))).wrap(),
+        );
+    }
     if let Some(message) = &coach.ctx.message {
         ui.add(egui::Label::new(message.as_str()).wrap());
     }

@@ -101,6 +101,7 @@ mod ui_opening_search;
 mod ui_paste;
 mod ui_play_on;
 mod ui_popularity;
+mod ui_rank_moves;
 mod ui_remember;
 mod ui_repertoire;
 mod ui_repertoire_editor;

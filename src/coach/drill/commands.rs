@@ -82,11 +82,13 @@ impl DrillState {
             MoveOutcome::OutOfBook => ctx.sound(Sound::Mistake),
             MoveOutcome::Rejected | MoveOutcome::InRepertoire { .. } => {}
         }
+        // What a move of the repertoire was among the learner's moves there ("Also in
+        // your repertoire — your main move is 4…Nc6") is the session's rank note, which
+        // the drill panel shows until the learner's next move.
         ctx.message = match outcome {
-            // "Also in your repertoire — your main move is 4…Nc6."
-            MoveOutcome::Accepted { .. } => ctx.session.rank_note().map(str::to_owned),
-            MoveOutcome::OutOfBook => None,
-            MoveOutcome::InRepertoire { note, .. } => Some(note),
+            MoveOutcome::Accepted { .. }
+            | MoveOutcome::OutOfBook
+            | MoveOutcome::InRepertoire { .. } => None,
             MoveOutcome::Rejected => Some("That move cannot be played now.".to_owned()),
         };
     }

@@ -47,7 +47,8 @@ impl Session {
     }
 
     /// What the last move of the learner's was among their moves there ("Also in your
-    /// repertoire — your main move is 4…Nc6"), until the next move.
+    /// repertoire — your main move is 4…Nc6"), until the learner's next move, a new
+    /// line or a take-back.
     pub fn rank_note(&self) -> Option<&str> {
         self.rank.note.as_deref()
     }
@@ -137,6 +138,12 @@ impl Session {
     /// Forgets the moves quizzed (the position changed).
     pub(super) fn clear_quizzed(&mut self) {
         self.rank.quizzed.clear();
+    }
+
+    /// Forgets the moves quizzed and the note (a new line, a take-back).
+    pub(super) fn reset_rank(&mut self) {
+        self.rank.quizzed.clear();
+        self.rank.note = None;
     }
 }
 

@@ -66,6 +66,7 @@ mod predictor;
 mod profile;
 mod profile_ui;
 mod rank_moves;
+mod rank_python_chess;
 mod repertoire_concurrent;
 mod repertoire_roundtrip;
 mod repertoire_save;

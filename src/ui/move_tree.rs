@@ -291,7 +291,8 @@ fn rank_menu_ui(ui: &mut Ui, standing: Option<Standing>, id: NodeId) -> Option<R
         item(
             ui,
             "Make my main move",
-            "Main move: first at this position in the file, the move the drill expects",
+            "Main move: first at this position in the file (its mark taken away), the move \
+             the drill expects",
             Rank::Main,
         );
     }
@@ -307,7 +308,7 @@ fn rank_menu_ui(ui: &mut Ui, standing: Option<Standing>, id: NodeId) -> Option<R
         item(
             ui,
             "Un-pause",
-            "Drilled again, as an alternative",
+            "Un-pause: drilled again, as an alternative",
             Rank::Unpause,
         );
     } else {

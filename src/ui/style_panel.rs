@@ -144,14 +144,14 @@ pub fn style_panel_ui(
         "My other moves: ask for my main move",
     )
     .on_hover_text(
-        "In your repertoire, a move after the main one at its position (an alternative, \
-         [%hastings alt]) is not kept: the drill names your main move and asks again. \
+        "Alternatives asked again: in your repertoire, a move after the main one at its \
+         position (an alternative, [%hastings alt]) is not kept: the drill names your main move and asks again. \
          Off: it counts as right and the drill names your main move",
     );
     ui.checkbox(&mut settings.quiz_all_moves, "Quiz all my moves here")
         .on_hover_text(
-            "Where your repertoire has two or more moves for you (not paused), the drill asks \
-         until you have played each of them",
+            "Quiz all moves: where your repertoire has two or more moves for you (not paused), \
+         the drill asks until you have played each of them",
         );
     ui.checkbox(
         &mut settings.review_at_position,

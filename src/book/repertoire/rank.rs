@@ -239,6 +239,34 @@ mod tests {
         assert_eq!(standings(&doc, at)[0], ("cxd4".into(), Main));
     }
 
+    /// The journal of unsaved edits records a rank as it records every op (JSON), and
+    /// the op read back makes the same edit.
+    #[test]
+    fn a_journaled_rank_replays() {
+        let op = super::super::Op::Mark {
+            chapter: 0,
+            node: NodeId(9),
+            rank: Rank::Pause,
+        };
+        let text = serde_json::to_string(&op).unwrap();
+        let back: super::super::Op = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, op);
+        let mut a = Document::read(FRENCH.as_bytes());
+        let mut b = Document::read(FRENCH.as_bytes());
+        let at = a
+            .node_at(0, "1. e4 e6 2. d4 d5 3. e5 c5 4. c3 cxd4")
+            .unwrap();
+        let op = super::super::Op::Mark {
+            chapter: 0,
+            node: at,
+            rank: Rank::Main,
+        };
+        a.apply(&op).unwrap();
+        let line = serde_json::to_string(&op).unwrap();
+        b.apply(&serde_json::from_str(&line).unwrap()).unwrap();
+        assert_eq!(a.to_pgn(), b.to_pgn());
+    }
+
     #[test]
     fn paused_moves_leave_the_lines() {
         let mut doc = Document::read(FRENCH.as_bytes());

@@ -116,6 +116,9 @@ pub struct Settings {
     /// Whether a position where the repertoire has several moves of the learner's
     /// (not paused) is asked until every one of them is played.
     pub quiz_all_moves: bool,
+    /// Whether, in a repertoire drill, the learner names every reply of the opponent's
+    /// that the repertoire answers before the computer plays one.
+    pub quiz_replies: bool,
     /// Whether a move outside the book is judged by an engine (Stockfish when
     /// installed, else the built-in one), which analyses the book's moves while the
     /// learner thinks so that the verdict comes at once.
@@ -230,6 +233,7 @@ impl Default for Settings {
             alternatives_not_mistakes: false,
             alternatives_asked_again: false,
             quiz_all_moves: false,
+            quiz_replies: false,
             explain_wrong_moves: true,
             review_at_position: false,
             show_human_moves: true,

@@ -79,9 +79,11 @@ pub enum MoveOutcome {
     },
     /// The move is not in the book: see [`Phase::OutOfBook`].
     OutOfBook,
-    /// The move is in the learner's repertoire but not kept, and not a mistake: an
-    /// alternative when the drill asks for the main move, or one of several moves when
-    /// it asks for all of them. The learner plays again.
+    /// The move is not kept, and not a mistake: an alternative of the learner's
+    /// repertoire when the drill asks for the main move, one of several moves when it
+    /// asks for all of them, or a reply of the opponent's named when it asks for the
+    /// replies the repertoire answers (the note says whether it is one). The learner
+    /// plays again.
     InRepertoire {
         /// It in SAN.
         san: String,

@@ -103,6 +103,7 @@ mod naming;
 mod past_book;
 mod popularity;
 mod rank;
+mod replies;
 mod view;
 
 pub use past_book::PastBook;
@@ -359,7 +360,7 @@ impl Session {
 
     /// Whether the computer is to reply.
     pub fn reply_pending(&self) -> bool {
-        self.phase == Phase::ComputerToMove
+        self.phase == Phase::ComputerToMove && !self.asks_replies()
     }
 
     // ----- settings -----
@@ -456,9 +457,13 @@ impl Session {
     /// A move into a position of the book (a book continuation or an implied
     /// transposition) is kept. Another legal move is shown but not kept: the phase
     /// becomes [`Phase::OutOfBook`] and a mistake is counted. In a repertoire drill,
-    /// an alternative may be asked again or one of several moves quizzed
+    /// an alternative may be asked again or one of several moves quizzed, and at the
+    /// opponent's turn the replies the repertoire answers named
     /// ([`MoveOutcome::InRepertoire`], see [`Ranking`]).
     pub fn play(&mut self, mv: Move) -> MoveOutcome {
+        if self.asks_replies() {
+            return self.name_reply(mv);
+        }
         if self.phase != Phase::LearnerToMove
             || self.viewing.is_some()
             || !self.position().is_legal(mv)
@@ -514,7 +519,7 @@ impl Session {
     /// The computer replies with one Metropolis–Hastings step. `None` unless it is the
     /// computer's turn.
     pub fn reply(&mut self) -> Option<Reply> {
-        if self.phase != Phase::ComputerToMove || self.viewing.is_some() {
+        if self.phase != Phase::ComputerToMove || self.viewing.is_some() || self.asks_replies() {
             return None;
         }
         let step = self.dist.step(&mut self.rng)?;

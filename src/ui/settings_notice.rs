@@ -56,6 +56,7 @@ pub fn setting_label(field: &str) -> &str {
         "alternatives_not_mistakes" => "Alternatives that are also good are not mistakes",
         "alternatives_asked_again" => "My other moves: ask for my main move",
         "quiz_all_moves" => "Quiz all my moves here",
+        "quiz_replies" => "Quiz the replies I cover",
         "explain_wrong_moves" => "Explain wrong moves with an engine",
         "review_at_position" => "Review starts at the position",
         "show_human_moves" => "Show what strong players play here",

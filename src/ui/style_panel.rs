@@ -153,6 +153,11 @@ pub fn style_panel_ui(
             "Quiz all moves: where your repertoire has two or more moves for you (not paused), \
          the drill asks until you have played each of them",
         );
+    ui.checkbox(&mut settings.quiz_replies, "Quiz the replies I cover")
+        .on_hover_text(
+            "Replies quiz: in your repertoire, before the computer moves, play each reply \
+             of your opponent's that your repertoire answers; then the computer plays one",
+        );
     ui.checkbox(
         &mut settings.review_at_position,
         "Review: start each card at its position",

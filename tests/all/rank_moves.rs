@@ -2,7 +2,8 @@
 //! (`tests/fixtures/french_advance_ranked.pgn`): 4…Nc6 first in the file with one
 //! sub-line, 4…cxd4 after it with three, 4…Qb6 paused. The learn step, the chart and
 //! "Show me" give the file's order; an alternative is named or asked again; "quiz all
-//! my moves" asks until both are played; the paused move is in no drill.
+//! my moves" asks until both are played; the paused move is in no drill; "quiz the
+//! replies I cover" asks White's replies before the computer plays one.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -175,7 +176,7 @@ fn an_alternative_is_asked_again_when_the_learner_chooses_so() {
     let mut s = drill_at_fork();
     s.set_ranking(Ranking {
         ask_main: true,
-        quiz_all: false,
+        ..Ranking::default()
     });
     let pos = s.position().clone();
     let MoveOutcome::InRepertoire { san, note } = s.play(mv(&pos, "cxd4")) else {
@@ -196,8 +197,8 @@ fn an_alternative_is_asked_again_when_the_learner_chooses_so() {
 fn quiz_all_asks_every_move_of_mine_until_each_is_played() {
     let mut s = drill_at_fork();
     s.set_ranking(Ranking {
-        ask_main: false,
         quiz_all: true,
+        ..Ranking::default()
     });
     let pos = s.position().clone();
     let node = FRENCH.lookup(&pos).unwrap();
@@ -218,4 +219,49 @@ fn quiz_all_asks_every_move_of_mine_until_each_is_played() {
     assert_eq!(s.rank_note(), Some("All 2 of your moves here played."));
     assert_eq!(s.moves().last().unwrap().san, "cxd4");
     assert_eq!(s.mistakes_in_line(), 0);
+}
+
+#[test]
+fn the_replies_i_cover_are_asked_before_the_computer_plays_one() {
+    // From the start, as Black: White's replies are asked at each of White's turns.
+    let mut s = Session::new(Arc::clone(&FRENCH), Color::Black, Style::neutral(), 5);
+    s.set_theory(Some(common::eco()));
+    s.set_ranking(Ranking {
+        quiz_replies: true,
+        ..Ranking::default()
+    });
+    s.start_after(&san_moves(&format!("{AT} cxd4"))).unwrap();
+    assert!(s.asks_replies());
+    assert_eq!(s.replies_here(), Some((1, 1)));
+    assert!(s.reply().is_none(), "the computer waits");
+    let pos = s.position().clone();
+    let MoveOutcome::InRepertoire { note, .. } = s.play(mv(&pos, "Qa4")) else {
+        panic!("a reply named is never kept");
+    };
+    assert!(
+        note.contains("not a reply your repertoire answers"),
+        "{note}"
+    );
+    s.play(mv(&pos, "cxd4"));
+    assert!(!s.asks_replies());
+    assert!(s.reply_pending());
+    assert_eq!(s.reply().unwrap().san, "cxd4");
+    // After 5...Bb4+, three replies, each counted against the graph's continuations.
+    s.play(mv(s.position(), "Bb4+"));
+    let pos = s.position().clone();
+    let node = FRENCH.lookup(&pos).unwrap();
+    assert_eq!(
+        s.replies_here(),
+        Some((FRENCH.continuations(node).len(), 3))
+    );
+    for (i, san) in ["Nd2", "Bd2", "Nd2", "Nc3"].iter().enumerate() {
+        assert!(s.asks_replies(), "{san}");
+        s.play(mv(&pos, san));
+        let left = [2, 1, 1, 0][i];
+        assert_eq!(s.replies_here().unwrap().1, left, "{san}");
+    }
+    assert!(!s.asks_replies());
+    assert_eq!(s.mistakes_in_line(), 0);
+    let reply = s.reply().unwrap();
+    assert!(["Nc3", "Bd2", "Nd2"].contains(&reply.san.as_str()));
 }

@@ -57,15 +57,22 @@ pub(crate) fn is_enabled(action: Action, ctx: &Context, playing_on: Option<&Play
     }
 }
 
+/// How the drill treats the learner's moves ranked and the opponent's replies, from
+/// the settings.
+fn ranking(ctx: &Context) -> Ranking {
+    Ranking {
+        ask_main: ctx.settings.alternatives_asked_again,
+        quiz_all: ctx.settings.quiz_all_moves,
+        quiz_replies: ctx.settings.quiz_replies,
+    }
+}
+
 impl DrillState {
     /// The learner's move on the drill's board (review mode grades it).
     pub(crate) fn play(&mut self, mv: Move, ctx: &mut Context, review: &mut dyn Grading) {
         ctx.last_reply = None;
         let before = ctx.session.position().clone();
-        ctx.session.set_ranking(Ranking {
-            ask_main: ctx.settings.alternatives_asked_again,
-            quiz_all: ctx.settings.quiz_all_moves,
-        });
+        ctx.session.set_ranking(ranking(ctx));
         let outcome = match review.play(mv, ctx) {
             Some(outcome) => outcome,
             None => ctx.session.play(mv),
@@ -165,6 +172,7 @@ impl DrillState {
     /// Each frame: the computer's reply once the reply delay has passed (review mode
     /// chooses it when it is on).
     pub(crate) fn computer_reply(&mut self, ctx: &mut Context, review: &mut dyn Grading) {
+        ctx.session.set_ranking(ranking(ctx));
         if !ctx.session.reply_pending() || ctx.session.viewing().is_some() {
             self.reply_due = None;
             return;

@@ -24,15 +24,20 @@ pub struct Ranking {
     pub ask_main: bool,
     /// Every move of the learner's at a position is asked, one after the other.
     pub quiz_all: bool,
+    /// At the opponent's turn, the learner names every reply the repertoire answers
+    /// before the computer plays one (see [`Session::asks_replies`]).
+    pub quiz_replies: bool,
 }
 
 /// The drill's state of the ranking: the options, the moves quizzed at the current
 /// position, the last note.
 #[derive(Clone, Debug, Default)]
 pub(super) struct RankState {
-    options: Ranking,
+    pub(super) options: Ranking,
     quizzed: Vec<Move>,
-    note: Option<String>,
+    /// The opponent's replies named at the current position (by where they lead).
+    pub(super) named: Vec<NodeId>,
+    pub(super) note: Option<String>,
 }
 
 impl Session {
@@ -138,11 +143,13 @@ impl Session {
     /// Forgets the moves quizzed (the position changed).
     pub(super) fn clear_quizzed(&mut self) {
         self.rank.quizzed.clear();
+        self.rank.named.clear();
     }
 
     /// Forgets the moves quizzed and the note (a new line, a take-back).
     pub(super) fn reset_rank(&mut self) {
         self.rank.quizzed.clear();
+        self.rank.named.clear();
         self.rank.note = None;
     }
 }

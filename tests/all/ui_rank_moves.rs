@@ -16,6 +16,7 @@ use hastings::coach::Coach;
 use hastings::coach::settings::{Settings, Side};
 use hastings::trainer::Phase;
 use hastings::ui::TrainerApp;
+use shakmaty::Position as _;
 
 use crate::common;
 use common::{fixture, position_after, temp_dir};
@@ -24,6 +25,7 @@ type H = Harness<'static, TrainerApp>;
 
 const FORK: &str = "1. e4 e6 2. d4 d5 3. e5 c5 4. c3";
 
+/// A window of `size` showing `coach`, the report of a file it read closed.
 fn window(size: (f32, f32), coach: Coach) -> H {
     let mut h = Harness::builder()
         .with_size(vec2(size.0, size.1))
@@ -33,6 +35,10 @@ fn window(size: (f32, f32), coach: Coach) -> H {
             TrainerApp::of(coach),
         );
     h.run();
+    if let Some(close) = h.query_by_label("Close") {
+        close.click();
+        h.run();
+    }
     h
 }
 
@@ -198,5 +204,78 @@ fn marks_set_in_the_window_are_saved_and_steer_the_drill() {
         let session = h.state().coach().session();
         assert_eq!(session.moves()[7].san, "Qb6", "{size:?}: counted right");
         assert_eq!(session.mistakes_in_line(), 0);
+    }
+}
+
+/// "Quiz the replies I cover" plays a full line in the window: at each of White's
+/// turns the question is shown inside the panel and every reply the repertoire answers
+/// (the graph's continuations there) is played on the board before the computer plays
+/// one; Black's moves are the file's main moves; the line ends with no mistake.
+#[test]
+fn quiz_the_replies_i_cover_plays_a_full_line() {
+    for size in [(1280.0, 800.0), (800.0, 600.0)] {
+        let settings = Settings {
+            quiz_replies: true,
+            ..settings()
+        };
+        let mut coach = Coach::new(common::eco(), settings, None);
+        common::load_repertoire_alone(&mut coach, &fixture("french_advance_ranked.pgn"));
+        let mut h = window(size, coach);
+        let (mut asked, mut named, mut turns) = (0, 0, 0);
+        loop {
+            turns += 1;
+            assert!(turns < 300, "{size:?}: the line never ended");
+            let session = h.state().coach().session();
+            if session.asks_replies() {
+                let node = session.node().unwrap();
+                let graph = session.graph();
+                let replies: Vec<_> = graph.continuations(node).iter().map(|c| c.mv).collect();
+                let (all, left) = session.replies_here().unwrap();
+                assert_eq!((all, left), (replies.len(), replies.len()), "{size:?}");
+                let side = if session.position().turn().is_white() {
+                    "White"
+                } else {
+                    "Black"
+                };
+                let question = format!(
+                    "What can {side} play here that your repertoire answers? (0 of {all} named)"
+                );
+                inside(&h, &question, size);
+                asked += 1;
+                for mv in replies {
+                    common::click_move(&mut h, mv);
+                    h.run();
+                    named += 1;
+                }
+                assert!(!h.state().coach().session().asks_replies(), "{size:?}");
+                continue;
+            }
+            match session.phase() {
+                Phase::LearnerToMove => {
+                    let main = session.book_moves()[0].mv;
+                    common::click_move(&mut h, main);
+                    h.run();
+                }
+                Phase::ComputerToMove => {
+                    h.run();
+                }
+                Phase::EndOfLine { mistakes, .. } => {
+                    assert_eq!(*mistakes, 0, "{size:?}");
+                    break;
+                }
+                other => panic!("{size:?}: {other:?}"),
+            }
+        }
+        // 1.e4 2.d4 3.e5 4.c3 5.Nf3 along the main line: five of White's turns.
+        let session = h.state().coach().session();
+        let sans: Vec<&str> = session.moves().iter().map(|m| m.san.as_str()).collect();
+        assert_eq!(
+            sans,
+            [
+                "e4", "e6", "d4", "d5", "e5", "c5", "c3", "Nc6", "Nf3", "Qb6"
+            ],
+            "{size:?}"
+        );
+        assert_eq!((asked, named), (5, 5), "{size:?}");
     }
 }

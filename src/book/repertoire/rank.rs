@@ -295,5 +295,27 @@ mod tests {
         };
         assert_eq!(moves(&import.lines), moves(&lines));
         assert_eq!(import.report.lines, 2);
+        // Every move at the fork paused: the line ends before them, once.
+        let nc6 = doc
+            .node_at(0, "1. e4 e6 2. d4 d5 3. e5 c5 4. c3 Nc6")
+            .unwrap();
+        let qb6 = doc
+            .node_at(0, "1. e4 e6 2. d4 d5 3. e5 c5 4. c3 Qb6")
+            .unwrap();
+        doc.mark(0, nc6, Rank::Pause).unwrap();
+        doc.mark(0, qb6, Rank::Pause).unwrap();
+        let lines = doc.tree(0).unwrap().opening_lines(source);
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].moves.len(), 7);
+        let text = doc.to_pgn();
+        let import = crate::book::pgn::read_pgn(
+            &text[..],
+            crate::book::SourceId(1),
+            &crate::book::ImportOptions::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(moves(&import.lines), moves(&lines));
+        assert_eq!(import.report.lines, 1);
     }
 }

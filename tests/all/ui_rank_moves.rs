@@ -2,7 +2,8 @@
 //! tree's menu makes a move the main one, pauses one and un-pauses another; the tree
 //! says so inside its panel; Save writes the marks in the PGN (the same bytes as the
 //! document model's own edits), undo takes them back; the saved file, drilled, names the
-//! new main move after an alternative and leaves the paused move out.
+//! new main move after an alternative and leaves the paused move out; asked again, an
+//! alternative is not kept; "Quiz the replies I cover" plays a full line.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -277,5 +278,50 @@ fn quiz_the_replies_i_cover_plays_a_full_line() {
             "{size:?}"
         );
         assert_eq!((asked, named), (5, 5), "{size:?}");
+    }
+}
+
+/// With "My other moves: ask for my main move", the alternative 4...cxd4 is not kept:
+/// the drill panel names the main move 4...Nc6, inside its panel, and asks again.
+#[test]
+fn an_alternative_is_asked_again_in_the_window() {
+    for size in [(1280.0, 800.0), (800.0, 600.0)] {
+        let settings = Settings {
+            alternatives_asked_again: true,
+            ..settings()
+        };
+        let mut coach = Coach::new(common::eco(), settings, None);
+        common::load_repertoire_alone(&mut coach, &fixture("french_advance_ranked.pgn"));
+        let mut h = window(size, coach);
+        let mut turns = 0;
+        while h.state().coach().session().moves().len() < 7 {
+            turns += 1;
+            assert!(turns < 200, "{size:?}: the drill never reached the fork");
+            let session = h.state().coach().session();
+            if *session.phase() == Phase::LearnerToMove {
+                let mv = session.book_moves()[0].mv;
+                common::click_move(&mut h, mv);
+            }
+            h.run();
+        }
+        let fork = h.state().coach().session().position().clone();
+        let cxd4 = hastings::book::movelist::parse_moves(&fork, "cxd4").unwrap()[0];
+        common::click_move(&mut h, cxd4);
+        h.run();
+        let note = "Also in your repertoire — your main move is 4…Nc6. Play your main move.";
+        inside(&h, note, size);
+        let session = h.state().coach().session();
+        assert_eq!(session.moves().len(), 7, "{size:?}: not kept");
+        assert_eq!(*session.phase(), Phase::LearnerToMove);
+        assert_eq!(session.mistakes_in_line(), 0);
+        let nc6 = hastings::book::movelist::parse_moves(&fork, "Nc6").unwrap()[0];
+        common::click_move(&mut h, nc6);
+        h.run();
+        assert_eq!(
+            h.state().coach().session().moves()[7].san,
+            "Nc6",
+            "{size:?}"
+        );
+        assert!(h.query_by_label(note).is_none(), "{size:?}: the note goes");
     }
 }

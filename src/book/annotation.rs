@@ -113,6 +113,7 @@ mod tests {
             nags: vec![1, 14],
             arrows: vec![('G', Square::C4, Square::F7)],
             circles: vec![('G', Square::D4), ('R', Square::E5)],
+            mark: None,
         };
         assert_eq!(
             annotation_text("Bc4", &a),

@@ -307,15 +307,56 @@ pub struct MoveAnnotation {
     pub arrows: Vec<(char, Square, Square)>,
     /// Circles `[%csl Re4]`: colour letter, square.
     pub circles: Vec<(char, Square)>,
+    /// The learner's rank of the move (`[%hastings alt]`, `[%hastings paused]`);
+    /// `None` for a move not marked (the main move when it comes first).
+    pub mark: Option<MoveMark>,
+}
+
+/// How the learner ranks one of their moves, written in the move's comment as a
+/// command other PGN tools keep (`[%hastings alt]`, `[%hastings paused]`). A move
+/// without a mark is the main move when it is its side's first move at the position
+/// in the file's order, else an alternative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum MoveMark {
+    /// An alternative: drilled, but not the main move even when it comes first.
+    Alternative,
+    /// A paused alternative: kept in the file, in no drill, review or coverage.
+    Paused,
+}
+
+impl MoveMark {
+    /// The comment command that writes the mark.
+    pub const fn command(self) -> &'static str {
+        match self {
+            MoveMark::Alternative => "[%hastings alt]",
+            MoveMark::Paused => "[%hastings paused]",
+        }
+    }
+
+    /// The mark of a `hastings …` command's argument (`alt`, `paused`).
+    pub fn from_word(word: &str) -> Option<MoveMark> {
+        match word.trim() {
+            "alt" => Some(MoveMark::Alternative),
+            "paused" => Some(MoveMark::Paused),
+            _ => None,
+        }
+    }
 }
 
 impl MoveAnnotation {
-    /// Whether it says nothing: no comment, NAG, arrow or circle.
+    /// Whether it says nothing: no comment, NAG, arrow, circle or mark.
     pub fn is_empty(&self) -> bool {
         self.comment.is_none()
             && self.nags.is_empty()
             && self.arrows.is_empty()
             && self.circles.is_empty()
+            && self.mark.is_none()
+    }
+
+    /// Whether the move is paused (`[%hastings paused]`): lines through it are not in
+    /// the book.
+    pub fn is_paused(&self) -> bool {
+        self.mark == Some(MoveMark::Paused)
     }
 }
 

@@ -51,7 +51,9 @@ pub use graph::{
     Continuation, GraphBuild, GraphStats, LineId, NodeId, PositionGraph, Transposition,
 };
 pub use key::NodeKey;
-pub use line::{Flag, FlagSet, FlagWeights, LineSource, MoveAnnotation, OpeningLine, SourceId};
+pub use line::{
+    Flag, FlagSet, FlagWeights, LineSource, MoveAnnotation, MoveMark, OpeningLine, SourceId,
+};
 pub use matrix::BoardMatrix;
 pub use pgn::{ImportError, ImportIssue, ImportMode, ImportOptions, ImportReport, PgnImport};
 pub use side::Side;

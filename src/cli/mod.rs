@@ -115,7 +115,7 @@ pub enum Command {
     /// The move predictor's training data.
     #[command(subcommand)]
     Predictor(predictor::PredictorCommand),
-    /// Make and edit a repertoire file: new, add, delete, promote, comment.
+    /// Make and edit a repertoire file: new, add, delete, promote, comment, mark.
     #[command(subcommand)]
     Repertoire(repertoire::RepertoireCommand),
     /// Tune the engine's evaluation with a genetic algorithm (after Klevansky, Ostroff

@@ -1,6 +1,6 @@
 //! `hastings repertoire`: make and edit a repertoire file from the command line, with
 //! the same document model as the window (`new`, `add`, `delete`, `promote`,
-//! `comment`).
+//! `comment`, `mark`).
 //!
 //! A move is named by its SAN path from the chapter's start (`--at "1. e4 e5 2. Nf3"`;
 //! move numbers and glyphs are skipped). Without `-o` the file is edited in place: the
@@ -15,7 +15,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::CliError;
 use crate::book::Side;
-use crate::book::repertoire::{ChangeKind, Document, EditError, GameTree, NodeId, Op};
+use crate::book::repertoire::{ChangeKind, Document, EditError, GameTree, NodeId, Op, Rank};
 use crate::workspace::repertoire_file::{RepertoireFile, RepertoireFileError, SaveOutcome};
 use crate::workspace::store::write_atomic;
 
@@ -32,6 +32,44 @@ pub enum RepertoireCommand {
     Promote(PromoteArgs),
     /// Set the comment after the path's last move (empty text clears it).
     Comment(CommentArgs),
+    /// Rank the path's last move: the main move, an alternative, paused or not.
+    Mark(MarkArgs),
+}
+
+/// `hastings repertoire mark`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("rank").required(true).args(["main", "alternative", "pause", "unpause"])))]
+pub struct MarkArgs {
+    /// File, path, chapter, output.
+    #[command(flatten)]
+    pub edit: EditArgs,
+    /// Make it the main move: first at its position (the PGN's order), without a mark.
+    #[arg(long)]
+    pub main: bool,
+    /// Make it an alternative (`[%hastings alt]` in its comment).
+    #[arg(long)]
+    pub alternative: bool,
+    /// Pause it: kept in the file, not drilled (`[%hastings paused]`).
+    #[arg(long)]
+    pub pause: bool,
+    /// Un-pause it: an alternative again.
+    #[arg(long)]
+    pub unpause: bool,
+}
+
+impl MarkArgs {
+    /// The rank asked for (clap makes exactly one flag present).
+    fn rank(&self) -> Rank {
+        if self.main {
+            Rank::Main
+        } else if self.alternative {
+            Rank::Alternative
+        } else if self.pause {
+            Rank::Pause
+        } else {
+            Rank::Unpause
+        }
+    }
 }
 
 /// The side of a new repertoire.
@@ -196,6 +234,20 @@ pub(super) fn run(
                 Ok("promoted".to_owned())
             })
         }
+        RepertoireCommand::Mark(args) => edit(&args.edit, data_dir, out, |file, chapter, path| {
+            let node = existing(file, chapter, path)?;
+            file.edit(&Op::Mark {
+                chapter,
+                node,
+                rank: args.rank(),
+            })?;
+            let standing = file
+                .document()
+                .tree(chapter)?
+                .standing(node)
+                .map_or("", |s| s.label());
+            Ok(format!("now {standing}"))
+        }),
         RepertoireCommand::Comment(args) => {
             edit(&args.edit, data_dir, out, |file, chapter, path| {
                 let node = file.document().node_at(chapter, &path.join(" "))?;

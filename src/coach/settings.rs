@@ -109,6 +109,16 @@ pub struct Settings {
     /// Whether a move outside the book that the engine finds as good as the book's
     /// ("also good") is not counted as a mistake (nor, in review, as a lapse).
     pub alternatives_not_mistakes: bool,
+    /// Whether an alternative of the learner's repertoire (a move after the main one
+    /// at its position, or marked `[%hastings alt]`) is asked again with the main move
+    /// named, rather than counted right with the main move named.
+    pub alternatives_asked_again: bool,
+    /// Whether a position where the repertoire has several moves of the learner's
+    /// (not paused) is asked until every one of them is played.
+    pub quiz_all_moves: bool,
+    /// Whether, in a repertoire drill, the learner names every reply of the opponent's
+    /// that the repertoire answers before the computer plays one.
+    pub quiz_replies: bool,
     /// Whether a move outside the book is judged by an engine (Stockfish when
     /// installed, else the built-in one), which analyses the book's moves while the
     /// learner thinks so that the verdict comes at once.
@@ -225,6 +235,9 @@ impl Default for Settings {
             board_look: BoardLook::default(),
             sounds: true,
             alternatives_not_mistakes: false,
+            alternatives_asked_again: false,
+            quiz_all_moves: false,
+            quiz_replies: false,
             explain_wrong_moves: true,
             review_at_position: false,
             new_lines_per_day: crate::review::new_lines::DEFAULT_NEW_LINES_PER_DAY,

@@ -370,6 +370,41 @@ impl Distribution {
         Distribution { s_prev, candidates }
     }
 
+    /// The candidates' shares given by a rank instead of popularity: the candidate of
+    /// rank `r` (0 the first) gets a share in proportion to `2^-r`, out of the shares
+    /// of the ranked candidates together; those without a rank (implied
+    /// transpositions) keep theirs. `A` and `P` are recomputed; the candidates keep
+    /// their order. The drill uses it for the learner's moves in a repertoire, whose
+    /// main move comes first in the file.
+    #[must_use]
+    pub fn ranked_by(mut self, rank: impl Fn(&Candidate) -> Option<usize>) -> Distribution {
+        let ranks: Vec<Option<usize>> = self.candidates.iter().map(&rank).collect();
+        let total: f64 = self
+            .candidates
+            .iter()
+            .zip(&ranks)
+            .filter(|(_, r)| r.is_some())
+            .map(|(c, _)| c.share)
+            .sum();
+        let scale: f64 = ranks
+            .iter()
+            .flatten()
+            .map(|&r| 0.5f64.powi(i32::try_from(r).unwrap_or(i32::MAX)))
+            .sum();
+        if scale <= 0.0 {
+            return self;
+        }
+        let s_prev = self.s_prev;
+        for (c, r) in self.candidates.iter_mut().zip(&ranks) {
+            if let Some(r) = r {
+                c.share = total * 0.5f64.powi(i32::try_from(*r).unwrap_or(i32::MAX)) / scale;
+                c.acceptance = acceptance(c.share, s_prev, c.bonus) + c.review;
+            }
+        }
+        normalise(&mut self.candidates);
+        self
+    }
+
     /// Adds the review term: each candidate's acceptance grows by `weight · d(to)`
     /// (`d` clamped to [0, 1]), kept in [`Candidate::review`], and `P` is recomputed as
     /// `min(1, A) / Σ min(1, A)`. With `weight = 0` (or not positive) the distribution

@@ -36,4 +36,4 @@ mod session;
 pub mod verdict;
 
 pub use phase::{BookMove, Hint, MoveOutcome, Phase, PlayedMove, Reply};
-pub use session::{DEFAULT_REPLY_DELAY, PastBook, ReviewSteering, Session};
+pub use session::{DEFAULT_REPLY_DELAY, PastBook, Ranking, ReviewSteering, Session};

@@ -79,6 +79,17 @@ pub enum MoveOutcome {
     },
     /// The move is not in the book: see [`Phase::OutOfBook`].
     OutOfBook,
+    /// The move is not kept, and not a mistake: an alternative of the learner's
+    /// repertoire when the drill asks for the main move, one of several moves when it
+    /// asks for all of them, or a reply of the opponent's named when it asks for the
+    /// replies the repertoire answers (the note says whether it is one). The learner
+    /// plays again.
+    InRepertoire {
+        /// It in SAN.
+        san: String,
+        /// What the drill says ("Also in your repertoire — your main move is 4…Nc6. …").
+        note: String,
+    },
     /// The move is illegal here, or it is not the learner's turn; nothing changed.
     Rejected,
 }

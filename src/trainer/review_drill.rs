@@ -534,7 +534,7 @@ impl ReviewDrill {
                 }
                 return None;
             }
-            MoveOutcome::Rejected => return None,
+            MoveOutcome::Rejected | MoveOutcome::InRepertoire { .. } => return None,
             MoveOutcome::Accepted { .. } => self.attempt.take().and_then(|a| self.grade(a, now)),
         };
         self.arrive(now);

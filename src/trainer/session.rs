@@ -83,6 +83,8 @@ pub struct Session {
     explorer: Option<Arc<dyn ExplorerCounts>>,
     /// Play past the book with the move predictor, when on.
     past_book: Option<PastBook>,
+    /// The learner's moves ranked (main, alternatives) in a repertoire drill.
+    rank: rank::RankState,
 }
 
 /// The review term of review mode: the computer's candidates get `weight · d(y)` added
@@ -100,9 +102,12 @@ mod graph;
 mod naming;
 mod past_book;
 mod popularity;
+mod rank;
+mod replies;
 mod view;
 
 pub use past_book::PastBook;
+pub use rank::Ranking;
 
 impl Session {
     /// A new drill from the standard start position, the RNG seeded with `seed`.
@@ -133,6 +138,7 @@ impl Session {
             popularity: Popularity::Lines,
             explorer: None,
             past_book: None,
+            rank: rank::RankState::default(),
         };
         s.restart(Chess::default());
         s
@@ -305,6 +311,7 @@ impl Session {
             self.naming_line(self.nodes.len()).map(|(l, _)| l),
         );
         let d = self.or_past_book(d, self.position(), self.moves.len(), self.s_prev());
+        let d = self.ranked(d);
         match &self.review {
             Some(r) if self.position().turn() != self.learner => {
                 d.with_review(r.weight, |n| r.term.d(n))
@@ -353,7 +360,7 @@ impl Session {
 
     /// Whether the computer is to reply.
     pub fn reply_pending(&self) -> bool {
-        self.phase == Phase::ComputerToMove
+        self.phase == Phase::ComputerToMove && !self.asks_replies()
     }
 
     // ----- settings -----
@@ -424,6 +431,7 @@ impl Session {
         self.hint = None;
         self.viewing = None;
         self.last_announcement = None;
+        self.reset_rank();
         self.settle();
     }
 
@@ -448,13 +456,22 @@ impl Session {
     ///
     /// A move into a position of the book (a book continuation or an implied
     /// transposition) is kept. Another legal move is shown but not kept: the phase
-    /// becomes [`Phase::OutOfBook`] and a mistake is counted.
+    /// becomes [`Phase::OutOfBook`] and a mistake is counted. In a repertoire drill,
+    /// an alternative may be asked again or one of several moves quizzed, and at the
+    /// opponent's turn the replies the repertoire answers named
+    /// ([`MoveOutcome::InRepertoire`], see [`Ranking`]).
     pub fn play(&mut self, mv: Move) -> MoveOutcome {
+        if self.asks_replies() {
+            return self.name_reply(mv);
+        }
         if self.phase != Phase::LearnerToMove
             || self.viewing.is_some()
             || !self.position().is_legal(mv)
         {
             return MoveOutcome::Rejected;
+        }
+        if let Some(outcome) = self.check_rank(mv) {
+            return outcome;
         }
         if !self.knows_move(mv) {
             let san = SanPlus::from_move(self.position().clone(), mv).to_string();
@@ -502,7 +519,7 @@ impl Session {
     /// The computer replies with one Metropolis–Hastings step. `None` unless it is the
     /// computer's turn.
     pub fn reply(&mut self) -> Option<Reply> {
-        if self.phase != Phase::ComputerToMove || self.viewing.is_some() {
+        if self.phase != Phase::ComputerToMove || self.viewing.is_some() || self.asks_replies() {
             return None;
         }
         let step = self.dist.step(&mut self.rng)?;
@@ -556,6 +573,7 @@ impl Session {
             kind,
         });
         self.hint = None;
+        self.clear_quizzed();
         let new_name = self.naming_line(self.nodes.len());
         self.last_announcement = self.transposition(old_name, new_name);
         let was_end = matches!(self.phase, Phase::EndOfLine { .. });
@@ -610,6 +628,7 @@ impl Session {
         self.viewing = None;
         self.hint = None;
         self.last_announcement = None;
+        self.reset_rank();
         self.settle();
     }
 }

@@ -45,7 +45,7 @@ pub(super) fn board_panel_ui(
         position: &position,
         last_move: last_move.as_ref(),
         interactive: coach.session().viewing().is_none()
-            && *coach.session().phase() == Phase::LearnerToMove,
+            && (*coach.session().phase() == Phase::LearnerToMove || coach.session().asks_replies()),
         arrows: &arrows,
         hint: coach.session().hint().map(|h| h.from),
         animation,

@@ -41,7 +41,8 @@ impl ChartCache {
 }
 
 /// The position the chart shows: the one viewed, else the current one, unless that
-/// would show the learner the answer (then the position of their last choice).
+/// would show the learner the answer (then the position of their last choice): their
+/// move with "Hide the answer", or the opponent's replies while they are asked.
 fn shown(coach: &Coach) -> Shown {
     let session = &coach.ctx.session;
     let current = session.moves().len();
@@ -53,7 +54,12 @@ fn shown(coach: &Coach) -> Shown {
         || sampled
             .explored()
             .is_some_and(|e| e.key == coach.chart_key(current));
-    if !coach.ctx.settings.hide_answer || explored_here || *session.phase() != Phase::LearnerToMove
+    // "Quiz the replies I cover": the chart would list the answers.
+    let asking = session.asks_replies();
+    if !asking
+        && (!coach.ctx.settings.hide_answer
+            || explored_here
+            || *session.phase() != Phase::LearnerToMove)
     {
         return Shown::Ply(current);
     }

@@ -130,6 +130,8 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
                 Action::PlayOn.button_ui(ui, true, commands);
             });
         }
+        // "Quiz the replies I cover": the question is asked below.
+        Phase::ComputerToMove if session.asks_replies() => {}
         Phase::ComputerToMove => {
             ui.horizontal(|ui| {
                 ui.spinner();
@@ -199,6 +201,24 @@ fn feedback_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
         ui.add(egui::Label::new(RichText::new(annotation_text(&san, a)).italics()).wrap());
     }
     if let Some(note) = session.theory_note() {
+        ui.add(
+            egui::Label::new(RichText::new(note).color(Color32::from_rgb(0x2a, 0x7a, 0xc0))).wrap(),
+        );
+    }
+    if let Some((all, left)) = session.replies_here().filter(|_| session.asks_replies()) {
+        let side = match session.position().turn() {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        ui.label(
+            RichText::new(format!(
+                "What can {side} play here that your repertoire answers? ({} of {all} named)",
+                all - left
+            ))
+            .strong(),
+        );
+    }
+    if let Some(note) = session.rank_note() {
         ui.add(
             egui::Label::new(RichText::new(note).color(Color32::from_rgb(0x2a, 0x7a, 0xc0))).wrap(),
         );

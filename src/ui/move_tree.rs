@@ -2,7 +2,9 @@
 //! variation inline in parentheses after the move it replaces, glyphs after the moves
 //! and comments in grey. The move at the cursor is highlighted; a click goes there and
 //! a right click opens the move's menu (delete from here, promote, make main line,
-//! comment, glyphs).
+//! the move's rank: main move, alternative, paused; comment, glyphs). A paused move is
+//! drawn struck through with "paused" after it; a move whose rank its place does not
+//! show (a main move after another, an alternative marked first) says so after it.
 //!
 //! A long chapter is drawn around the way to the move selected, at most about
 //! [`MOVES_SHOWN`] moves besides it; the others are folded into "…".
@@ -13,7 +15,7 @@
 use eframe::egui;
 use egui::{Color32, RichText, Ui};
 
-use crate::book::repertoire::{GameTree, Node, NodeId};
+use crate::book::repertoire::{GameTree, Node, NodeId, Rank, Standing};
 use crate::coach::repertoire::RepertoireCommand;
 
 /// The glyphs the menu offers, with their NAGs.
@@ -203,7 +205,11 @@ impl Drawer<'_> {
         }
         let text = move_text(self.tree, node, numbered);
         let current = id == self.cursor;
-        let label = RichText::new(text).strong();
+        let standing = self.tree.standing(id);
+        let mut label = RichText::new(text).strong();
+        if standing == Some(Standing::Paused) {
+            label = label.strikethrough().weak();
+        }
         let response = ui.selectable_label(current, label);
         // Named with its number, as if after a break ("1... e5"): a screen reader says
         // which move it is, and the name is never a square's.
@@ -222,6 +228,10 @@ impl Drawer<'_> {
                 ui.close();
             }
         });
+        if let Some(tag) = rank_tag(self.tree, node, id) {
+            ui.label(RichText::new(tag).small().weak())
+                .on_hover_text(rank_hover(standing));
+        }
         match comment_text(node) {
             Some(text) => {
                 comment_ui(ui, &text);
@@ -241,6 +251,78 @@ fn comment_ui(ui: &mut Ui, text: &str) {
     ui.label(RichText::new(text).italics().color(Color32::from_gray(120)));
 }
 
+/// The word after a move whose rank its place does not show: "paused", "main" after
+/// another move, "alternative" when first.
+fn rank_tag(tree: &GameTree, node: &Node, id: NodeId) -> Option<&'static str> {
+    let first = node
+        .parent()
+        .and_then(|p| tree.node(p))
+        .is_none_or(|p| p.children().first() == Some(&id));
+    match tree.standing(id)? {
+        Standing::Paused => Some("paused"),
+        Standing::Main if !first => Some("main"),
+        Standing::Alternative if first => Some("alternative"),
+        _ => None,
+    }
+}
+
+/// The exact terms behind a rank's word.
+fn rank_hover(standing: Option<Standing>) -> &'static str {
+    match standing {
+        Some(Standing::Paused) => {
+            "Paused alternative ([%hastings paused] in its comment): kept in the file,              left out of drills, reviews and coverage"
+        }
+        Some(Standing::Alternative) => {
+            "Alternative ([%hastings alt] in its comment): drilled, but not your main move"
+        }
+        _ => "Main move: the first move here without a mark, the one the drill expects",
+    }
+}
+
+/// The rank items of a move's menu.
+fn rank_menu_ui(ui: &mut Ui, standing: Option<Standing>, id: NodeId) -> Option<RepertoireCommand> {
+    let mut chosen = None;
+    let mut item = |ui: &mut Ui, label: &str, hover: &str, rank: Rank| {
+        if ui.button(label).on_hover_text(hover).clicked() {
+            chosen = Some(RepertoireCommand::Mark(id, rank));
+        }
+    };
+    if standing != Some(Standing::Main) {
+        item(
+            ui,
+            "Make my main move",
+            "Main move: first at this position in the file (its mark taken away), the move \
+             the drill expects",
+            Rank::Main,
+        );
+    }
+    if standing == Some(Standing::Main) {
+        item(
+            ui,
+            "Make an alternative",
+            "Alternative: [%hastings alt] in its comment; the drill says your main move",
+            Rank::Alternative,
+        );
+    }
+    if standing == Some(Standing::Paused) {
+        item(
+            ui,
+            "Un-pause",
+            "Un-pause: drilled again, as an alternative",
+            Rank::Unpause,
+        );
+    } else {
+        item(
+            ui,
+            "Pause this move",
+            "Paused: [%hastings paused] in its comment; kept in the file, left out of \
+             drills, reviews and coverage",
+            Rank::Pause,
+        );
+    }
+    chosen
+}
+
 /// The right-click menu of a move.
 fn move_menu_ui(ui: &mut Ui, tree: &GameTree, node: &Node, id: NodeId) -> Option<TreeAction> {
     let mut chosen: Option<RepertoireCommand> = None;
@@ -257,6 +339,11 @@ fn move_menu_ui(ui: &mut Ui, tree: &GameTree, node: &Node, id: NodeId) -> Option
     if !is_main && ui.button("Make main line").clicked() {
         chosen = Some(RepertoireCommand::PromoteToMain(id));
     }
+    ui.separator();
+    if let Some(c) = rank_menu_ui(ui, tree.standing(id), id) {
+        chosen = Some(c);
+    }
+    ui.separator();
     ui.horizontal(|ui| {
         for (nag, g) in GLYPHS {
             let on = node.nags().contains(&nag);

@@ -140,6 +140,25 @@ pub fn style_panel_ui(
          not counted as a mistake (nor, in review, as a lapse)",
     );
     ui.checkbox(
+        &mut settings.alternatives_asked_again,
+        "My other moves: ask for my main move",
+    )
+    .on_hover_text(
+        "Alternatives asked again: in your repertoire, a move after the main one at its \
+         position (an alternative, [%hastings alt]) is not kept: the drill names your main move and asks again. \
+         Off: it counts as right and the drill names your main move",
+    );
+    ui.checkbox(&mut settings.quiz_all_moves, "Quiz all my moves here")
+        .on_hover_text(
+            "Quiz all moves: where your repertoire has two or more moves for you (not paused), \
+         the drill asks until you have played each of them",
+        );
+    ui.checkbox(&mut settings.quiz_replies, "Quiz the replies I cover")
+        .on_hover_text(
+            "Replies quiz: in your repertoire, before the computer moves, play each reply \
+             of your opponent's that your repertoire answers; then the computer plays one",
+        );
+    ui.checkbox(
         &mut settings.review_at_position,
         "Review: start each card at its position",
     )

@@ -1,4 +1,4 @@
-//! `hastings repertoire`: new, add, delete, promote, comment, through the binary.
+//! `hastings repertoire`: new, add, delete, promote, comment, mark, through the binary.
 
 #![allow(clippy::unwrap_used)]
 
@@ -266,4 +266,171 @@ fn add_creates_the_missing_moves_of_its_path() {
             .trim()
             .ends_with(": Bc4 was there already")
     );
+}
+
+/// The standing of each move at `path` of chapter 1, in file order.
+fn standings(doc: &Document, path: &str) -> Vec<(String, &'static str)> {
+    let tree = doc.chapter(0).unwrap().tree().unwrap();
+    let at = doc.node_at(0, path).unwrap();
+    tree.node(at)
+        .unwrap()
+        .children()
+        .iter()
+        .map(|&c| {
+            let san = tree.node(c).unwrap().mv().unwrap().1.to_string();
+            (san, tree.standing(c).unwrap().label())
+        })
+        .collect()
+}
+
+const FORK: &str = "1. e4 e6 2. d4 d5 3. e5 c5 4. c3";
+
+#[test]
+fn mark_ranks_a_move_in_place_with_a_backup_and_the_import_follows() {
+    let d = dir("mark");
+    let data = d.join("data");
+    let file = d.join("french.pgn");
+    let original = fs::read(crate::common::fixture("french_advance_ranked.pgn")).unwrap();
+    fs::write(&file, &original).unwrap();
+    let f = file.to_str().unwrap();
+    let doc = || Document::read(&fs::read(&file).unwrap());
+    assert_eq!(
+        standings(&doc(), FORK),
+        [
+            ("Nc6".to_owned(), "main move"),
+            ("cxd4".to_owned(), "alternative"),
+            ("Qb6".to_owned(), "paused")
+        ]
+    );
+    let out = run(
+        &data,
+        &["mark", f, "--at", &format!("{FORK} cxd4"), "--pause"],
+    );
+    ok(&out);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("now paused"));
+    assert!(String::from_utf8_lossy(&fs::read(&file).unwrap()).contains("[%hastings paused]"));
+    assert_eq!(standings(&doc(), FORK)[1], ("cxd4".to_owned(), "paused"));
+    assert_eq!(
+        backups::list(&data.join("hastings"), &file).unwrap().len(),
+        1,
+        "the version replaced is kept"
+    );
+    // The import leaves both paused moves out: only the line of 4...Nc6 is left.
+    let import = hastings::book::pgn::read_pgn(
+        &fs::read(&file).unwrap()[..],
+        hastings::book::SourceId(1),
+        &hastings::book::ImportOptions::default(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(import.lines.len(), 1);
+    ok(&run(
+        &data,
+        &["mark", f, "--at", &format!("{FORK} Qb6"), "--unpause"],
+    ));
+    ok(&run(
+        &data,
+        &["mark", f, "--at", &format!("{FORK} cxd4"), "--unpause"],
+    ));
+    assert_eq!(
+        standings(&doc(), FORK),
+        [
+            ("Nc6".to_owned(), "main move"),
+            ("cxd4".to_owned(), "alternative"),
+            ("Qb6".to_owned(), "alternative")
+        ]
+    );
+}
+
+#[test]
+fn mark_main_moves_the_move_first_and_takes_its_alt_mark_away() {
+    let d = dir("mark-main");
+    let data = d.join("data");
+    let src = crate::common::fixture("french_advance_ranked.pgn");
+    let out_file = d.join("out.pgn");
+    let (s, o) = (src.to_str().unwrap(), out_file.to_str().unwrap());
+    ok(&run(
+        &data,
+        &[
+            "mark",
+            s,
+            "--at",
+            &format!("{FORK} cxd4"),
+            "--alternative",
+            "-o",
+            o,
+        ],
+    ));
+    let marked = fs::read_to_string(&out_file).unwrap();
+    assert!(marked.contains("[%hastings alt]"), "{marked}");
+    let doc = Document::read(marked.as_bytes());
+    assert_eq!(standings(&doc, FORK)[1], ("cxd4".to_owned(), "alternative"));
+    ok(&run(
+        &data,
+        &[
+            "mark",
+            o,
+            "--at",
+            &format!("{FORK} cxd4"),
+            "--main",
+            "-o",
+            &format!("{o}.2"),
+        ],
+    ));
+    let main = fs::read_to_string(format!("{o}.2")).unwrap();
+    assert!(!main.contains("[%hastings alt]"), "{main}");
+    let doc = Document::read(main.as_bytes());
+    assert_eq!(sans(&doc, 0, FORK), ["cxd4", "Nc6", "Qb6"]);
+    assert_eq!(standings(&doc, FORK)[0], ("cxd4".to_owned(), "main move"));
+    // The source is untouched, and a rank asked twice is refused, writing nothing.
+    assert_eq!(
+        fs::read(&src).unwrap(),
+        crate::common::fixture_bytes("french_advance_ranked.pgn")
+    );
+    let again = run(
+        &data,
+        &[
+            "mark",
+            &format!("{o}.2"),
+            "--at",
+            &format!("{FORK} cxd4"),
+            "--main",
+            "-o",
+            &format!("{o}.3"),
+        ],
+    );
+    assert!(!again.status.success());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        err.contains("already the main move") && err.contains("out.pgn.2"),
+        "{err}"
+    );
+    assert!(!Path::new(&format!("{o}.3")).exists());
+    // One rank is asked for, exactly.
+    let none = run(
+        &data,
+        &[
+            "mark",
+            s,
+            "--at",
+            &format!("{FORK} cxd4"),
+            "-o",
+            &format!("{o}.4"),
+        ],
+    );
+    assert!(!none.status.success());
+    let two = run(
+        &data,
+        &[
+            "mark",
+            s,
+            "--at",
+            &format!("{FORK} cxd4"),
+            "--main",
+            "--pause",
+            "-o",
+            &format!("{o}.4"),
+        ],
+    );
+    assert!(!two.status.success());
 }

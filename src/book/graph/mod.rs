@@ -3,7 +3,8 @@
 //! Files: `build` (lines replayed into nodes and continuations, laid out flat), `node`
 //! (a node as stored, and the shared weights), `index` (the hash index of node ids),
 //! `notes` (the annotation of each continuation's move), `transpose` (implied
-//! transpositions), `path` (the shortest way from the start to a node).
+//! transpositions), `path` (the shortest way from the start to a node), `rank` (the
+//! learner's moves in the file's order: the main move first).
 
 use std::ops::Range;
 
@@ -21,6 +22,7 @@ pub(crate) mod index;
 mod node;
 mod notes;
 mod path;
+mod rank;
 mod transpose;
 
 use index::KeyTable;

@@ -2,11 +2,12 @@
 //! arrows of `[%cal …]` and the circles of `[%csl …]` (lichess and ChessBase write
 //! them); clock and evaluation commands are dropped. And comments edited: their text,
 //! or their arrows and circles, replaced with the other commands kept as written
-//! ([`with_text`], [`with_marks`]).
+//! ([`with_text`], [`with_marks`], [`with_mark`]). The learner's rank of a move
+//! (`[%hastings alt]`, `[%hastings paused]`) is read as its [`MoveMark`], never as text.
 
 use shakmaty::Square;
 
-use crate::book::line::MoveAnnotation;
+use crate::book::line::{MoveAnnotation, MoveMark};
 
 /// A comment longer than this is cut (binary junk after a `{`).
 pub(super) const MAX_COMMENT_BYTES: usize = 1 << 20;
@@ -35,8 +36,8 @@ pub(crate) fn parse_comment(bytes: &[u8]) -> Option<Box<MoveAnnotation>> {
             Some(j) => (&command[..j], &command[j + 1..]),
             None => (command, &[][..]),
         };
-        // The name ends at the first whitespace: only these two are read.
-        if body.starts_with(b"cal") || body.starts_with(b"csl") {
+        // The name ends at the first whitespace: only these three are read.
+        if body.starts_with(b"cal") || body.starts_with(b"csl") || body.starts_with(b"hastings") {
             read_marks(&mut note, &String::from_utf8_lossy(body));
         }
         rest = after;
@@ -46,7 +47,8 @@ pub(crate) fn parse_comment(bytes: &[u8]) -> Option<Box<MoveAnnotation>> {
 
 /// The annotation read: `None` when it holds no words and no marks.
 fn finished(mut note: MoveAnnotation, words: String) -> Option<Box<MoveAnnotation>> {
-    if words.is_empty() && note.arrows.is_empty() && note.circles.is_empty() {
+    if words.is_empty() && note.arrows.is_empty() && note.circles.is_empty() && note.mark.is_none()
+    {
         return None;
     }
     if !words.is_empty() {
@@ -86,7 +88,8 @@ fn push_words(words: &mut String, bytes: &[u8]) {
     }
 }
 
-/// The arrows of a `cal …` body or the circles of a `csl …` one, into `note`.
+/// The arrows of a `cal …` body, the circles of a `csl …` one or the mark of a
+/// `hastings …` one, into `note`.
 fn read_marks(note: &mut MoveAnnotation, body: &str) {
     let mut parts = body.splitn(2, char::is_whitespace);
     let name = parts.next().unwrap_or_default();
@@ -96,6 +99,11 @@ fn read_marks(note: &mut MoveAnnotation, body: &str) {
         "csl" => note
             .circles
             .extend(args.split(',').filter_map(parse_circle)),
+        "hastings" => {
+            if let Some(mark) = MoveMark::from_word(args) {
+                note.mark = Some(join_marks(note.mark, Some(mark)).unwrap_or(mark));
+            }
+        }
         _ => {}
     }
 }
@@ -203,6 +211,30 @@ pub(crate) fn with_marks(
     join_comment(&out, &words)
 }
 
+/// The comment `old` with its `[%hastings …]` command replaced by `mark`'s (left out
+/// for `None`); the other commands, in their order, and the text are kept. `None` when
+/// nothing is left.
+pub(crate) fn with_mark(old: Option<&str>, mark: Option<MoveMark>) -> Option<String> {
+    let (commands, words) = split_commands(old.unwrap_or_default());
+    let mut out: Vec<String> = commands
+        .into_iter()
+        .filter(|c| !c.trim_start_matches("[%").starts_with("hastings"))
+        .map(str::to_owned)
+        .collect();
+    if let Some(mark) = mark {
+        out.push(mark.command().to_owned());
+    }
+    join_comment(&out, &words)
+}
+
+/// Two marks of one move as one: paused wins, then alternative.
+fn join_marks(a: Option<MoveMark>, b: Option<MoveMark>) -> Option<MoveMark> {
+    match (a, b) {
+        (Some(MoveMark::Paused), _) | (_, Some(MoveMark::Paused)) => Some(MoveMark::Paused),
+        (a, b) => a.or(b),
+    }
+}
+
 /// Adds what `new` says about a move to what `old` says: comments joined with a space.
 pub(crate) fn merge_note(old: &mut MoveAnnotation, new: MoveAnnotation) {
     match (&mut old.comment, new.comment) {
@@ -216,6 +248,7 @@ pub(crate) fn merge_note(old: &mut MoveAnnotation, new: MoveAnnotation) {
     old.nags.extend(new.nags);
     old.arrows.extend(new.arrows);
     old.circles.extend(new.circles);
+    old.mark = join_marks(old.mark, new.mark);
 }
 
 #[cfg(test)]
@@ -320,6 +353,37 @@ mod tests {
             kept += usize::from(note.is_some());
         }
         assert!(kept > 10, "{kept} comments kept");
+    }
+
+    #[test]
+    fn rank_commands_are_marks_never_text() {
+        let note = parse_comment(b"Main idea [%hastings alt] [%clk 0:01:00]").unwrap();
+        assert_eq!(note.comment.as_deref(), Some("Main idea"));
+        assert_eq!(note.mark, Some(MoveMark::Alternative));
+        let paused = parse_comment(b" [%hastings paused] ").unwrap();
+        assert_eq!(
+            (paused.comment.as_deref(), paused.mark),
+            (None, Some(MoveMark::Paused))
+        );
+        assert!(paused.is_paused());
+        assert_eq!(parse_comment(b"[%hastings other]"), None);
+        let old = Some("[%cal Ge2e4] [%hastings alt] Sharp");
+        assert_eq!(
+            with_mark(old, Some(MoveMark::Paused)).as_deref(),
+            Some("[%cal Ge2e4] [%hastings paused] Sharp")
+        );
+        assert_eq!(with_mark(old, None).as_deref(), Some("[%cal Ge2e4] Sharp"));
+        assert_eq!(with_mark(Some("[%hastings alt]"), None), None);
+        assert_eq!(
+            with_mark(None, Some(MoveMark::Alternative)).as_deref(),
+            Some("[%hastings alt]")
+        );
+        // Editing the text or the arrows keeps the mark.
+        let marked = with_text(Some("[%hastings paused] old"), "new");
+        assert_eq!(marked.as_deref(), Some("[%hastings paused] new"));
+        let mut a = *parse_comment(b"[%hastings alt]").unwrap();
+        merge_note(&mut a, *parse_comment(b"[%hastings paused]").unwrap());
+        assert_eq!(a.mark, Some(MoveMark::Paused));
     }
 
     #[test]

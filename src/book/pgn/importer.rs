@@ -191,7 +191,11 @@ impl<'a> Importer<'a> {
             tree.leaves()
         };
         for leaf in leaves {
-            let path = tree.path(leaf);
+            // A paused move and what follows it are not in the book.
+            let Some(path) = tree.kept_path(leaf) else {
+                continue;
+            };
+            let end = path.last().copied().unwrap_or(leaf);
             let mut moves = Vec::with_capacity(path.len());
             let mut annotations = Vec::new();
             for (ply, &n) in path.iter().enumerate() {
@@ -207,7 +211,7 @@ impl<'a> Importer<'a> {
                 }
             }
             let eco_line = named
-                .get(leaf as usize)
+                .get(end as usize)
                 .copied()
                 .flatten()
                 .and_then(|id| self.names.map(|g| g.line(id)));

@@ -99,7 +99,7 @@ pub use report::{ImportError, ImportIssue, ImportReport, IssueReason, Summary};
 pub use start::{StartIssue, start_from_tags};
 
 pub(crate) use comment::{
-    merge_note, parse_arrow, parse_circle, parse_comment, with_marks, with_text,
+    merge_note, parse_arrow, parse_circle, parse_comment, with_mark, with_marks, with_text,
 };
 pub(crate) use importer::line_name;
 pub(crate) use scan::is_token_end;

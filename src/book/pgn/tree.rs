@@ -299,13 +299,51 @@ impl Tree {
         out
     }
 
-    /// The number of leaves (the lines of the tree).
+    /// The number of lines of the tree: its leaves, less those a paused move takes out.
     pub(super) fn leaf_count(&self) -> usize {
-        self.nodes
-            .iter()
-            .skip(1)
-            .filter(|n| n.first_child == NONE)
+        self.leaves()
+            .into_iter()
+            .filter(|&l| self.kept_path(l).is_some())
             .count()
+    }
+
+    /// Whether the move into `node` is paused (`[%hastings paused]`).
+    fn is_paused(&self, node: u32) -> bool {
+        self.nodes[node as usize]
+            .note
+            .as_ref()
+            .is_some_and(|n| n.is_paused())
+    }
+
+    /// The path to `leaf` as the book keeps it: `None` when a paused move takes it out
+    /// of the book. A line through a paused move is left out when its position has a
+    /// move that is not paused; when every move there is paused, the line ends before
+    /// them (one line).
+    pub(super) fn kept_path(&self, leaf: u32) -> Option<Vec<u32>> {
+        let path = self.path(leaf);
+        let Some(k) = path.iter().position(|&n| self.is_paused(n)) else {
+            return Some(path);
+        };
+        let parent = self.nodes[path[k] as usize].parent;
+        let mut c = self.nodes[parent as usize].first_child;
+        while c != NONE {
+            if !self.is_paused(c) {
+                return None;
+            }
+            c = self.nodes[c as usize].next_sibling;
+        }
+        // Every move here is paused: the line ends before them, once (the first one's).
+        let first = self.nodes[parent as usize].first_child;
+        (k > 0 && path[k] == first && self.first_leaf(first) == leaf).then(|| path[..k].to_vec())
+    }
+
+    /// The first leaf under `node` (main line first).
+    fn first_leaf(&self, node: u32) -> u32 {
+        let mut n = node;
+        while self.nodes[n as usize].first_child != NONE {
+            n = self.nodes[n as usize].first_child;
+        }
+        n
     }
 
     pub(super) fn path(&self, leaf: u32) -> Vec<u32> {

@@ -160,6 +160,27 @@ impl Recorder {
         })
     }
 
+    /// A report's comment: only its rank mark (a paused move takes its lines out of
+    /// the count), read only when the comment holds `%hastings`.
+    fn take_mark(&mut self, last: &[u8]) -> Option<Box<MoveAnnotation>> {
+        let marked = |b: &[u8]| memchr::memmem::find(b, b"%hastings").is_some();
+        let mark = if self.game.partial.is_empty() {
+            marked(last).then(|| parse_comment(last)).flatten()
+        } else {
+            self.game.push_partial(last);
+            let note = marked(&self.game.partial)
+                .then(|| parse_comment(&self.game.partial))
+                .flatten();
+            self.game.partial.clear();
+            note
+        }
+        .and_then(|n| n.mark)?;
+        Some(Box::new(MoveAnnotation {
+            mark: Some(mark),
+            ..MoveAnnotation::default()
+        }))
+    }
+
     fn take_comment(&mut self, last: &[u8]) -> Option<Box<MoveAnnotation>> {
         if self.game.partial.is_empty() {
             return parse_comment(last);
@@ -228,9 +249,8 @@ impl Visitor for Recorder {
     }
 
     fn partial_comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
-        if self.keep_comments {
-            self.game.push_partial(comment.as_bytes());
-        }
+        // A report keeps them too, for a rank command cut by the reader's buffer.
+        self.game.push_partial(comment.as_bytes());
         ControlFlow::Continue(())
     }
 
@@ -238,7 +258,7 @@ impl Visitor for Recorder {
         let note = if self.keep_comments {
             self.take_comment(comment.as_bytes())
         } else {
-            None
+            self.take_mark(comment.as_bytes())
         };
         self.game.events.push(Event::Comment(note));
         ControlFlow::Continue(())

@@ -99,6 +99,16 @@ pub enum EditError {
         /// Whether it was there.
         present: bool,
     },
+    /// Ranking a move as it is already ranked.
+    #[error("chapter {chapter}: `{san}` is already {rank}")]
+    AlreadyRanked {
+        /// The chapter, from 1.
+        chapter: usize,
+        /// The move.
+        san: String,
+        /// "the main move", "an alternative", "paused", "not paused".
+        rank: &'static str,
+    },
     /// A chapter index out of range for a move of chapters.
     #[error("cannot move chapter {from} to place {to} (there are {count})")]
     ChapterPlace {

@@ -7,7 +7,9 @@
 //! move, its variations, then the move after it), a move that a variation repeats is
 //! merged with the one made before (and what is said about it joined), every
 //! root-to-leaf path is one line, and a move's annotation is the comment before it (at
-//! the start of a variation, or before the first move), then its comment and NAGs.
+//! the start of a variation, or before the first move), then its comment and NAGs. A
+//! paused move (`[%hastings paused]`) and what follows it are left out as the importer
+//! leaves them out.
 
 use std::sync::Arc;
 
@@ -50,13 +52,9 @@ impl GameTree {
             if n == 0 {
                 continue;
             }
-            let mut path = Vec::new();
-            let mut at = n;
-            while at != 0 {
-                path.push(at);
-                at = merged[at].parent;
-            }
-            path.reverse();
+            let Some(path) = kept_path(&merged, n) else {
+                continue;
+            };
             let mut moves = Vec::with_capacity(path.len());
             let mut annotations = Vec::new();
             for (ply, &m) in path.iter().enumerate() {
@@ -171,4 +169,38 @@ impl GameTree {
             }
         }
     }
+}
+
+/// Whether the merged move `n` is paused.
+fn is_paused(merged: &[Merged], n: usize) -> bool {
+    merged[n]
+        .note
+        .as_ref()
+        .is_some_and(MoveAnnotation::is_paused)
+}
+
+/// The path to the leaf `leaf` as the book keeps it, as the importer keeps it: `None`
+/// when a paused move takes it out (its position has a move not paused); when every
+/// move there is paused, the line ends before them, once (under the first of them).
+fn kept_path(merged: &[Merged], leaf: usize) -> Option<Vec<usize>> {
+    let mut path = Vec::new();
+    let mut at = leaf;
+    while at != 0 {
+        path.push(at);
+        at = merged[at].parent;
+    }
+    path.reverse();
+    let Some(k) = path.iter().position(|&n| is_paused(merged, n)) else {
+        return Some(path);
+    };
+    let siblings = &merged[merged[path[k]].parent].children;
+    if siblings.iter().any(|&c| !is_paused(merged, c)) {
+        return None;
+    }
+    let mut first = siblings.first().copied()?;
+    let under = first;
+    while let Some(&c) = merged[first].children.first() {
+        first = c;
+    }
+    (k > 0 && path[k] == under && first == leaf).then(|| path[..k].to_vec())
 }

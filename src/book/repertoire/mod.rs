@@ -36,7 +36,8 @@
 //! `scan` (a file cut into games, a game into tokens), `parse` (tokens played into a
 //! tree), `tree` (a chapter's arena of nodes), `ops` (the edits as values), `undo` (steps
 //! that invert themselves), `write` (a chapter as PGN), `lines` (a chapter's tree as the
-//! opening lines the importer reads), `error`.
+//! opening lines the importer reads), `rank` (main moves, alternatives and paused ones:
+//! [`Rank`]), `error`.
 //!
 //! ```
 //! use hastings::book::repertoire::{Document, GameTree};
@@ -58,6 +59,7 @@ mod lines;
 mod marks;
 mod ops;
 mod parse;
+mod rank;
 mod scan;
 mod tree;
 mod undo;
@@ -71,6 +73,7 @@ use shakmaty::Chess;
 pub use error::{EditError, ReadIssue};
 pub use marks::{Arrow, Circle};
 pub use ops::Op;
+pub use rank::{Rank, Standing};
 pub use tree::{GameTree, Node, NodeId};
 
 use super::chapters::title_from_tags;
@@ -174,6 +177,8 @@ pub enum ChangeKind {
     Comment,
     /// The NAGs changed.
     Nags,
+    /// A move's rank changed (main, alternative, paused).
+    Ranked,
     /// The chapter's tags changed (renamed).
     Tags,
     /// A chapter was added (or a deleted one put back).

@@ -15,6 +15,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::error::EditError;
 use super::marks::{self, Arrow, Circle};
+use super::rank::Rank;
 use super::tree::NodeId;
 use super::undo::Edit;
 use super::{Change, ChangeKind, Chapter, Document, new_tags};
@@ -112,6 +113,17 @@ pub enum Op {
         /// Circles: colour letter, square (`Rd5` in the journal).
         #[serde(with = "marks::circles")]
         circles: Vec<Circle>,
+    },
+    /// Rank a move (see [`Rank`]): make it the main move, an alternative, pause it or
+    /// un-pause it, as `[%hastings alt]` / `[%hastings paused]` in its comment and its
+    /// place among its siblings.
+    Mark {
+        /// Chapter index.
+        chapter: usize,
+        /// The move.
+        node: NodeId,
+        /// What to make it.
+        rank: Rank,
     },
     /// Add a chapter with no moves at `index` (from 0; the end if past it).
     AddChapter {
@@ -239,6 +251,11 @@ impl Document {
                 let new = with_marks(old.as_deref(), arrows, circles);
                 Ok(self.comment_edit(*chapter, *node, old, new))
             }
+            Op::Mark {
+                chapter,
+                node,
+                rank,
+            } => self.op_mark(*chapter, *node, *rank),
             Op::AddChapter { index, title, side } => {
                 let index = (*index).min(self.chapters.len());
                 Ok(self.perform(Edit::Insert {
@@ -458,7 +475,7 @@ impl Document {
         }
     }
 
-    fn comment_edit(
+    pub(super) fn comment_edit(
         &mut self,
         chapter: usize,
         node: NodeId,
@@ -475,7 +492,11 @@ impl Document {
     }
 
     /// A node of the tree (the root included).
-    fn live_node(&self, chapter: usize, node: NodeId) -> Result<&super::Node, EditError> {
+    pub(super) fn live_node(
+        &self,
+        chapter: usize,
+        node: NodeId,
+    ) -> Result<&super::Node, EditError> {
         let tree = self.tree(chapter)?;
         match tree.node(node) {
             Some(n) if tree.contains(node) => Ok(n),
@@ -487,7 +508,7 @@ impl Document {
     }
 
     /// A move's parent and its place among the parent's children.
-    fn place(&self, chapter: usize, node: NodeId) -> Result<(NodeId, usize), EditError> {
+    pub(super) fn place(&self, chapter: usize, node: NodeId) -> Result<(NodeId, usize), EditError> {
         let n = self.live_node(chapter, node)?;
         let Some(parent) = n.parent() else {
             return Err(EditError::Root {
@@ -505,7 +526,7 @@ impl Document {
         Ok((parent, index))
     }
 
-    fn san(&self, chapter: usize, node: NodeId) -> String {
+    pub(super) fn san(&self, chapter: usize, node: NodeId) -> String {
         self.tree(chapter)
             .ok()
             .and_then(|t| t.node(node))

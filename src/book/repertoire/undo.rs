@@ -68,6 +68,9 @@ pub(super) enum Edit {
     },
     /// A chapter moved from `from` to `to`.
     MoveChapter { from: usize, to: usize },
+    /// Edits of one chapter's content made as one step (a move made the main move:
+    /// its place and its mark), applied in order.
+    Group(Vec<Edit>),
 }
 
 impl Edit {
@@ -149,6 +152,11 @@ impl Edit {
                 chapter: take(&mut chapter),
             },
             Edit::MoveChapter { from, to } => Edit::MoveChapter { from: to, to: from },
+            Edit::Group(mut edits) => {
+                edits.reverse();
+                edits.iter_mut().for_each(Edit::invert);
+                Edit::Group(edits)
+            }
         };
     }
 
@@ -162,6 +170,7 @@ impl Edit {
             | Edit::Nags { chapter, .. }
             | Edit::Tags { chapter, .. } => Some(*chapter),
             Edit::Insert { .. } | Edit::Remove { .. } | Edit::MoveChapter { .. } => None,
+            Edit::Group(edits) => edits.first().and_then(Edit::content_chapter),
         }
     }
 }
@@ -394,6 +403,20 @@ impl Document {
                     chapter: Some(*index),
                     node: None,
                     kind: ChangeKind::ChapterRemoved,
+                }
+            }
+            Edit::Group(edits) => {
+                let mut last = Change {
+                    chapter: None,
+                    node: None,
+                    kind: ChangeKind::Ranked,
+                };
+                for e in edits.iter_mut() {
+                    last = self.apply_edit(e);
+                }
+                Change {
+                    kind: ChangeKind::Ranked,
+                    ..last
                 }
             }
             Edit::MoveChapter { from, to } => {

@@ -15,7 +15,7 @@ use crate::coach::context::{Context, Grading};
 use crate::coach::settings::{Orientation, Side};
 use crate::coach::sounds::Sound;
 use crate::trainer::play_on::PlayOn;
-use crate::trainer::{MoveOutcome, Phase, Session};
+use crate::trainer::{MoveOutcome, Phase, Ranking, Session};
 
 /// The ply of the position shown: the one viewed, else the current one.
 pub(crate) fn shown_ply(ctx: &Context) -> usize {
@@ -57,26 +57,45 @@ pub(crate) fn is_enabled(action: Action, ctx: &Context, playing_on: Option<&Play
     }
 }
 
+/// How the drill treats the learner's moves ranked and the opponent's replies, from
+/// the settings.
+fn ranking(ctx: &Context) -> Ranking {
+    Ranking {
+        ask_main: ctx.settings.alternatives_asked_again,
+        quiz_all: ctx.settings.quiz_all_moves,
+        quiz_replies: ctx.settings.quiz_replies,
+    }
+}
+
 impl DrillState {
     /// The learner's move on the drill's board (review mode grades it).
     pub(crate) fn play(&mut self, mv: Move, ctx: &mut Context, review: &mut dyn Grading) {
         ctx.last_reply = None;
         let before = ctx.session.position().clone();
+        ctx.session.set_ranking(ranking(ctx));
         let outcome = match review.play(mv, ctx) {
             Some(outcome) => outcome,
             None => ctx.session.play(mv),
         };
-        if !matches!(outcome, MoveOutcome::Rejected) {
+        if !matches!(
+            outcome,
+            MoveOutcome::Rejected | MoveOutcome::InRepertoire { .. }
+        ) {
             let mistake = matches!(outcome, MoveOutcome::OutOfBook);
             ctx.progress.progress_mut().record_attempt(&before, mistake);
         }
         match outcome {
             MoveOutcome::Accepted { .. } => ctx.drill_move_sound(),
             MoveOutcome::OutOfBook => ctx.sound(Sound::Mistake),
-            MoveOutcome::Rejected => {}
+            MoveOutcome::Rejected | MoveOutcome::InRepertoire { .. } => {}
         }
+        // What a move of the repertoire was among the learner's moves there ("Also in
+        // your repertoire — your main move is 4…Nc6") is the session's rank note, which
+        // the drill panel shows until the learner's next move.
         ctx.message = match outcome {
-            MoveOutcome::Accepted { .. } | MoveOutcome::OutOfBook => None,
+            MoveOutcome::Accepted { .. }
+            | MoveOutcome::OutOfBook
+            | MoveOutcome::InRepertoire { .. } => None,
             MoveOutcome::Rejected => Some("That move cannot be played now.".to_owned()),
         };
     }
@@ -153,6 +172,7 @@ impl DrillState {
     /// Each frame: the computer's reply once the reply delay has passed (review mode
     /// chooses it when it is on).
     pub(crate) fn computer_reply(&mut self, ctx: &mut Context, review: &mut dyn Grading) {
+        ctx.session.set_ranking(ranking(ctx));
         if !ctx.session.reply_pending() || ctx.session.viewing().is_some() {
             self.reply_due = None;
             return;

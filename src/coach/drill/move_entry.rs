@@ -121,6 +121,8 @@ pub(crate) fn drill_entry_position(session: &Session) -> Result<Chess, &'static 
     }
     match session.phase() {
         Phase::LearnerToMove => Ok(session.position().clone()),
+        // "Quiz the replies I cover": the opponent's replies are named on the board.
+        Phase::ComputerToMove if session.asks_replies() => Ok(session.position().clone()),
         Phase::ComputerToMove => Err("wait for the computer's move"),
         Phase::OutOfBook { .. } => Err("take the wrong move back first (Try again)"),
         Phase::EndOfLine { .. } => Err("the line is over"),

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use shakmaty::{Move, Square};
 
 use crate::book::Side;
-use crate::book::repertoire::{Arrow, Circle, NodeId};
+use crate::book::repertoire::{Arrow, Circle, NodeId, Rank};
 
 pub use crate::coach::notice::RepertoireTarget;
 
@@ -61,6 +61,8 @@ pub enum RepertoireCommand {
     Promote(NodeId),
     /// Make this variation the main line.
     PromoteToMain(NodeId),
+    /// Rank a move: the main move, an alternative, paused or not.
+    Mark(NodeId, Rank),
     /// Set the text of this move's comment (empty: cleared).
     Comment(NodeId, String),
     /// Add this NAG to the move, or remove it when the move has it.

@@ -279,6 +279,11 @@ impl RepertoireState {
                 chapter: self.chapter,
                 node,
             }),
+            C::Mark(node, rank) => self.edit(&Op::Mark {
+                chapter: self.chapter,
+                node,
+                rank,
+            }),
             C::Comment(node, text) => self.edit(&Op::SetComment {
                 chapter: self.chapter,
                 node,

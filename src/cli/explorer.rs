@@ -7,12 +7,13 @@ use std::time::Instant;
 use clap::{Args, Subcommand, ValueEnum};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color};
+use shakmaty::{Chess, Color, Position as _};
 
 use super::CliError;
 use super::book::looked_up;
 use super::progress_bar as job;
 use crate::book::explorer::{DEFAULT_EXPLORER_PLIES, ExplorerFilter, MoveStats};
+use crate::coach::format::numbered;
 use crate::workspace::explorer::{
     BuildOptions, BuildReport, DEFAULT_EXPLORER_MEMORY_MB, ExplorerIndex, MakeOptions,
     add_to_explorer, make_explorer,
@@ -265,6 +266,9 @@ pub struct MoveJson {
     pub black: u64,
     /// The rated games' average mean rating.
     pub avg_rating: Option<u64>,
+    /// The performance rating of the side that played the move (lichess's formula: the
+    /// rated games' average rating plus FIDE's `dp` for its score), from 5 games on.
+    pub performance: Option<i32>,
     /// The most recent year.
     pub last_year: Option<u16>,
 }
@@ -274,6 +278,8 @@ pub struct MoveJson {
 pub struct TopGameJson {
     /// The move it played, in UCI.
     pub uci: String,
+    /// The move it played, in SAN with its number: `1...c5`.
+    pub san: String,
     /// White.
     pub white: String,
     /// Black.
@@ -317,12 +323,20 @@ fn query(args: &ExplorerQueryArgs, out: &mut impl Write) -> Result<(), CliError>
     let mut top_games = Vec::new();
     for t in &stats.top {
         let top = index.top_game(t)?;
+        let (uci, san) = match top.raw_move.to_move(&pos) {
+            Ok(m) => (
+                UciMove::from_standard(m).to_string(),
+                numbered(
+                    pos.fullmoves().get(),
+                    pos.turn(),
+                    &SanPlus::from_move(pos.clone(), m).to_string(),
+                ),
+            ),
+            Err(_) => (top.raw_move.to_string(), top.raw_move.to_string()),
+        };
         top_games.push(TopGameJson {
-            uci: top
-                .raw_move
-                .to_move(&pos)
-                .map(|m| UciMove::from_standard(m).to_string())
-                .unwrap_or_else(|_| top.raw_move.to_string()),
+            uci,
+            san,
             result: top.game.result().to_owned(),
             white: top.game.white,
             black: top.game.black,
@@ -360,6 +374,7 @@ fn move_json(pos: &Chess, m: &MoveStats) -> Option<MoveJson> {
         draws: m.draws,
         black: m.black,
         avg_rating: m.average_rating(),
+        performance: m.performance(pos.turn()),
         last_year: m.last_year,
     })
 }
@@ -387,21 +402,22 @@ fn write_table(
     writeln!(out)?;
     writeln!(
         out,
-        "{:<8} {:>8} {:>6}  {:>5} {:>5} {:>5}  {:>6}",
-        "move", "games", "share", "white", "draw", "black", "rating"
+        "{:<8} {:>8} {:>6}  {:>5} {:>5} {:>5}  {:>6} {:>6}",
+        "move", "games", "share", "white", "draw", "black", "rating", "perf"
     )?;
     for m in &report.moves {
         let games = m.games;
         writeln!(
             out,
-            "{:<8} {:>8} {:>5.1}%  {:>4.0}% {:>4.0}% {:>4.0}%  {:>6}",
+            "{:<8} {:>8} {:>5.1}%  {:>4.0}% {:>4.0}% {:>4.0}%  {:>6} {:>6}",
             m.san,
             games,
             percent(games, total.games),
             percent(m.white, games),
             percent(m.draws, games),
             percent(m.black, games),
-            m.avg_rating.map_or("-".to_owned(), |r| r.to_string())
+            m.avg_rating.map_or("-".to_owned(), |r| r.to_string()),
+            m.performance.map_or("-".to_owned(), |r| r.to_string())
         )?;
     }
     if !report.top_games.is_empty() {
@@ -411,7 +427,7 @@ fn write_table(
             writeln!(
                 out,
                 "  {} {} - {} {} ({}, {}) {} game {}",
-                g.uci,
+                g.san,
                 g.white,
                 g.black,
                 g.result,

@@ -529,6 +529,14 @@ impl Coach {
         self.verdict = verdict::VerdictState::with_checker(engine, store, limits);
     }
 
+    /// Has the Explorer tab's moves evaluated by `engine`, each search within `limits`
+    /// (by default the move checker's engine and limit), the analyses kept in the move
+    /// checker's store.
+    pub fn set_explorer_engine(&mut self, engine: CheckEngine, limits: crate::engine::Limits) {
+        self.explorer
+            .set_evals(explorer::ExplorerEvals::new(Some(engine), limits));
+    }
+
     /// Keeps the move checker's analyses in `store` from now on (the workspace's cache
     /// on disk); the engine stays as chosen.
     pub fn set_analysis_store(&mut self, store: SharedStore) {
@@ -811,7 +819,8 @@ impl Coach {
         ctx.progress.poll();
         self.coverage.missed.poll(ctx);
         let board = self.board_shown();
-        self.explorer.poll(&mut self.ctx, &board);
+        self.explorer
+            .poll(&mut self.ctx, &board, self.verdict.store());
         self.predictor.poll(&self.ctx, &board);
         self.share_explorer_games();
         self.repertoire.poll(&mut self.ctx);

@@ -1,27 +1,29 @@
 //! The Explorer tab, like lichess's opening explorer: the source (all games, or a
 //! player's tree as White or Black, with "Prepare against" that player), the filters
-//! (rating bands and speeds as toggle buttons, years from and to), then each move at
-//! the position on the board with its share, games, a white/draw/black bar with
-//! percentages and the average rating (a click plays the move), then the position's
+//! (rating bands and speeds as toggle buttons, years from and to), then the moves at
+//! the position on the board as lichess lays them out ([`super::explorer_rows`]: one
+//! row per move, a click plays it; the total last), then the position's
 //! top games: the move, the players (a click opens the game in its window), the
 //! result, the year and the rating. The numbers
 //! come from the coach's cached view ([`crate::coach::explorer`]); the panel does no
 //! work of its own.
 
 use eframe::egui;
-use egui::{Color32, RichText, Sense, Ui, WidgetInfo};
+use egui::{RichText, Ui};
 
 use super::command::Command;
+use super::explorer_rows::explorer_rows_ui;
 use crate::book::explorer::{RatingBand, Speed, group_digits};
 use crate::coach::explorer::{
-    ExplorerCommand, ExplorerRow, ExplorerSource, ExplorerState, ExplorerTopGame, parse_years,
+    ExplorerCommand, ExplorerSource, ExplorerState, ExplorerTopGame, parse_years,
 };
 
-/// The Explorer tab; `learner_name` marks the learner's own games in the chooser.
+/// The Explorer tab; `learner_name` marks the learner's own games in the chooser,
+/// `hide_answer` is the "Hide while I answer" setting.
 pub(super) fn explorer_panel_ui(
     ui: &mut Ui,
     state: &ExplorerState,
-    learner_name: &str,
+    (learner_name, hide_answer): (&str, bool),
     commands: &mut Vec<Command>,
 ) {
     ui.heading("Explorer");
@@ -53,6 +55,35 @@ pub(super) fn explorer_panel_ui(
     ui.label(format!("{name}: {} games", group_digits(index.games())));
     source_ui(ui, state, learner_name, commands);
     filters_ui(ui, state, commands);
+    let mut hide = hide_answer;
+    if ui
+        .checkbox(&mut hide, "Hide while I answer")
+        .on_hover_text(
+            "In a free drill, hide the explorer's moves while it is your turn: the most \
+             played move is often your book's. Review always hides them until you move.",
+        )
+        .changed()
+    {
+        commands.push(Command::Explorer(ExplorerCommand::SetHideAnswer(hide)));
+    }
+    let mut evals = state.evaluates();
+    if ui
+        .checkbox(&mut evals, "Engine's evaluation")
+        .on_hover_text(
+            "The engine's evaluation of the position after each move, in pawns (+ good \
+             for White), found in the background: Stockfish when installed, else the \
+             built-in engine",
+        )
+        .changed()
+    {
+        commands.push(Command::Explorer(ExplorerCommand::SetEvals(evals)));
+    }
+    if let Some(why) = state.eval_failure().filter(|_| evals) {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!("The engine could not evaluate a move: {why}"),
+        );
+    }
     ui.separator();
     let view = state.view();
     if let Some(error) = &view.error {
@@ -69,13 +100,10 @@ pub(super) fn explorer_panel_ui(
         ui.label("No game reached this position under these filters.");
         return;
     }
-    ui.label(format!("{} games here", group_digits(view.games)));
-    let [white, draws, black] = view.results;
-    wdl_bar_ui(ui, "All moves", view.games, [white, draws, black]);
-    for row in &view.rows {
-        if move_row_ui(ui, row) {
-            commands.push(Command::Explorer(ExplorerCommand::Play(row.mv)));
-        }
+    if let Some(i) = explorer_rows_ui(ui, view, state.evaluates())
+        && let Some(row) = view.rows.get(i)
+    {
+        commands.push(Command::Explorer(ExplorerCommand::Play(row.mv)));
     }
     if !view.top.is_empty() {
         ui.separator();
@@ -285,72 +313,4 @@ fn years_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
         ui.colored_label(ui.visuals().warn_fg_color, error);
     }
     ui.data_mut(|d| d.insert_temp(id, fields));
-}
-
-/// One move: SAN, share, games, average rating, then the W/D/L bar. Whether it was
-/// clicked.
-fn move_row_ui(ui: &mut Ui, row: &ExplorerRow) -> bool {
-    let rating = row
-        .avg_rating
-        .map_or_else(|| "-".to_owned(), |r| r.to_string());
-    let games = if row.games == 1 { "game" } else { "games" };
-    let text = format!(
-        "{}  {:.0}%  {} {games}  avg {rating}",
-        row.san,
-        row.share * 100.0,
-        group_digits(row.games)
-    );
-    let clicked = ui
-        .add(egui::Button::new(RichText::new(text).monospace()).frame(false))
-        .on_hover_text(format!("Play {}", row.san))
-        .clicked();
-    wdl_bar_ui(ui, &row.san, row.games, [row.white, row.draws, row.black]);
-    clicked
-}
-
-/// The white / draw / black bar of `games` games (`results`: white wins, draws, black
-/// wins), each segment labelled with its percentage, the bar with `what` and them.
-fn wdl_bar_ui(ui: &mut Ui, what: &str, games: u64, results: [u64; 3]) {
-    let games = games.max(1) as f32;
-    let [white, draws, black] = results;
-    let parts = [
-        (white, Color32::from_gray(245), Color32::BLACK, "White"),
-        (draws, Color32::from_gray(140), Color32::WHITE, "Draws"),
-        (black, Color32::from_gray(30), Color32::WHITE, "Black"),
-    ];
-    let percents: Vec<f32> = parts.iter().map(|p| 100.0 * p.0 as f32 / games).collect();
-    let label = format!(
-        "{what}: White {:.0}% Draws {:.0}% Black {:.0}%",
-        percents[0], percents[1], percents[2]
-    );
-    let width = ui.available_width().max(60.0);
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 16.0), Sense::hover());
-    response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, &label));
-    let painter = ui.painter_at(rect);
-    let mut x = rect.left();
-    for ((n, fill, text, _), percent) in parts.iter().zip(&percents) {
-        if *n == 0 {
-            continue;
-        }
-        let w = rect.width() * percent / 100.0;
-        let seg =
-            egui::Rect::from_min_size(egui::pos2(x, rect.top()), egui::vec2(w, rect.height()));
-        painter.rect_filled(seg, 0.0, *fill);
-        if w > 28.0 {
-            painter.text(
-                seg.center(),
-                egui::Align2::CENTER_CENTER,
-                format!("{percent:.0}%"),
-                egui::FontId::proportional(11.0),
-                *text,
-            );
-        }
-        x += w;
-    }
-    painter.rect_stroke(
-        rect,
-        0.0,
-        egui::Stroke::new(1.0, Color32::from_gray(100)),
-        egui::StrokeKind::Inside,
-    );
 }

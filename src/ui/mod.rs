@@ -50,6 +50,7 @@ mod error;
 pub mod eval_bar;
 mod explorer_game;
 mod explorer_panel;
+mod explorer_rows;
 mod fetch_panel;
 mod folding;
 mod help_menu;

@@ -46,7 +46,7 @@ fn the_tab_shows_the_moves_after_e4_and_a_filter_changes_them() {
         .unwrap();
     let shown = labels(&all, &after_e4);
     assert_shows(&h, &shown);
-    h.get_by_label(&format!("{} games here", all.total().games()));
+    h.get_by_label(&common::explorer::total_label(all.total().games()));
 
     // Leave out blitz: the counts are those of the other speeds.
     h.get_by_label(Speed::Blitz.name()).click();
@@ -61,7 +61,7 @@ fn the_tab_shows_the_moves_after_e4_and_a_filter_changes_them() {
     );
     let changed = labels(&fewer, &after_e4);
     assert_shows(&h, &changed);
-    h.get_by_label(&format!("{} games here", fewer.total().games()));
+    h.get_by_label(&common::explorer::total_label(fewer.total().games()));
     let gone: Vec<_> = shown.iter().filter(|l| !changed.contains(l)).collect();
     assert!(!gone.is_empty());
     for (row, _) in gone {

@@ -5,10 +5,11 @@
 //!
 //! The tab follows the board: the play-on game's position while the learner plays on,
 //! else the drill's position shown (a viewed ply, else the current one; a gap or game
-//! the Coverage tab drills is the drill's). In the drill, while the learner is to move
-//! it is hidden when the chart hides the answer (the "Hide the answer until I move"
-//! setting) and always in review mode, so that it never gives the answer away; it
-//! shows again once the learner has moved.
+//! the Coverage tab drills is the drill's). It shows on both sides' turns, as the
+//! learner studies with it; while the learner is to answer it hides in review mode
+//! (graded recall) and, in a free drill, with its own "Hide while I answer" setting
+//! (off by default), so that a drill stays fair; it shows again once the learner has
+//! moved.
 //!
 //! "Prepare against an opponent" gives the drill a player's tree as its popularity
 //! ([`Session::set_explorer`](crate::trainer::Session::set_explorer)): the computer
@@ -16,6 +17,7 @@
 //! no game.
 //!
 //! - [`view`]: what the tab shows at a position, the year fields read;
+//! - [`evals`]: the engine's evaluation after each move, found in the background;
 //! - [`game`]: a top game opened in its own window.
 //!
 //! The tab's moves are played on the board shown ([`Event::PlayOnBoard`]), and the
@@ -27,9 +29,11 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Color, Move};
 
+pub mod evals;
 pub mod game;
 pub mod view;
 
+pub use self::evals::ExplorerEvals;
 pub use self::game::{ExplorerGameState, GameReadError, ShownGameView};
 pub use self::view::{ExplorerRow, ExplorerTopGame, ExplorerView, YearsError, parse_years};
 use crate::book::explorer::{ExplorerCounts, ExplorerFilter, RatingBand, Speed};
@@ -37,6 +41,8 @@ use crate::book::polyglot::key;
 use crate::coach::context::{BoardShown, Context, Event};
 use crate::coach::format::count;
 use crate::coach::notice::Notice;
+use crate::job::Wake;
+use crate::trainer::verdict::checker::SharedStore;
 use crate::workspace::explorer::{ExplorerError, ExplorerIndex, FilteredExplorer};
 
 /// What the Explorer tab can be asked.
@@ -67,6 +73,11 @@ pub enum ExplorerCommand {
     StopPreparing,
     /// Open top game `i` of the view in the game window.
     OpenGame(usize),
+    /// Hide the moves while the learner is to answer in a free drill, or not (the
+    /// "Hide while I answer" setting; review always hides them).
+    SetHideAnswer(bool),
+    /// Have the engine evaluate the position after each move, or not.
+    SetEvals(bool),
     /// Show this ply of the game in the window.
     GameTo(usize),
     /// Close the game window.
@@ -131,12 +142,26 @@ pub struct ExplorerState {
     preparing: Option<Preparing>,
     /// The game window.
     pub(super) game: ExplorerGameState,
+    /// The engine evaluating the positions after the moves.
+    pub(super) evals: ExplorerEvals,
+    /// Whether the engine evaluates the moves (the setting, as of the last frame).
+    evaluating: bool,
 }
 
 /// An explorer's games for other work: the index and the filter.
 pub(crate) type ExplorerGames = (Arc<ExplorerIndex>, ExplorerFilter);
 
 impl ExplorerState {
+    /// Whether the engine evaluates the positions after the moves (the eval column).
+    pub fn evaluates(&self) -> bool {
+        self.evaluating
+    }
+
+    /// Why the engine could not evaluate a move, if it could not.
+    pub fn eval_failure(&self) -> Option<&str> {
+        self.evals.failure()
+    }
+
     /// The game window's state.
     pub fn game(&self) -> &ExplorerGameState {
         &self.game
@@ -227,10 +252,12 @@ impl ExplorerState {
     }
 
     /// Recomputes the view when the position, the source, the filter or its hiding
-    /// changed.
-    fn refresh(&mut self, pos: &Chess, hidden: bool) {
+    /// changed; then has the engine evaluate its moves (`store`: the analyses kept).
+    fn refresh(&mut self, pos: &Chess, hidden: bool, store: &SharedStore, wake: Wake) {
         let Some(index) = &self.index else {
-            self.key = None;
+            if self.key.take().is_some() {
+                self.evals.stop();
+            }
             self.view = ExplorerView::default();
             return;
         };
@@ -247,6 +274,11 @@ impl ExplorerState {
         } else {
             ExplorerView::at(index, self.query_filter(index), pos)
         };
+        if self.evaluating && !self.view.rows.is_empty() {
+            self.evals.start(&mut self.view, store, wake);
+        } else {
+            self.evals.stop();
+        }
     }
 
     /// Carries out a command of the tab.
@@ -295,6 +327,12 @@ impl ExplorerState {
             ExplorerCommand::ToggleSpeed(speed) => self.filter.speeds ^= 1 << speed.index(),
             ExplorerCommand::SetYears(years) => self.filter.years = years,
             ExplorerCommand::SetSource(source) => self.source = source,
+            ExplorerCommand::SetHideAnswer(hide) => ctx.settings.explorer_hide_answer = hide,
+            ExplorerCommand::SetEvals(on) => {
+                ctx.settings.explorer_evals = on;
+                // The view is made again, and evaluated if asked.
+                self.key = None;
+            }
         }
     }
 
@@ -391,14 +429,25 @@ impl ExplorerState {
     }
 
     /// Each frame: takes the game being read, brings the view to the board shown (a
-    /// query only when the position, the source or the filter changed), says when the
+    /// query only when the position, the source or the filter changed; hidden while
+    /// the learner is to answer in review, or with "Hide while I answer"), takes the
+    /// evaluations found (`store`: the analyses kept, the verdict's), says when the
     /// tree being prepared against could not be read.
-    pub(crate) fn poll(&mut self, ctx: &mut Context, board: &BoardShown) {
+    pub(crate) fn poll(&mut self, ctx: &mut Context, board: &BoardShown, store: &SharedStore) {
         self.game.poll(false);
         if let Some(e) = self.preparing.as_ref().and_then(|p| p.counts.take_error()) {
             ctx.message = Some(format!("The explorer index could not be read: {e}"));
         }
-        self.refresh(&board.position, board.hidden);
+        self.evaluating = ctx.settings.explorer_evals;
+        let hidden = board.answering && (board.review || ctx.settings.explorer_hide_answer);
+        self.refresh(&board.position, hidden, store, ctx.wake());
+        self.evals.poll(&mut self.view);
+    }
+
+    /// Evaluates the moves with `evals` from now on (tests: a given engine and limit).
+    pub(crate) fn set_evals(&mut self, evals: ExplorerEvals) {
+        self.evals = evals;
+        self.key = None;
     }
 
     /// Waits until the game being read is shown, as the frames would (tests; the

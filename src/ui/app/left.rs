@@ -84,11 +84,11 @@ impl TrainerApp {
                 );
             }
             LeftTab::Explorer => {
-                let learner = &self.coach.settings().learner_name;
+                let settings = self.coach.settings();
                 crate::ui::explorer_panel::explorer_panel_ui(
                     ui,
                     self.coach.explorer(),
-                    learner,
+                    (&settings.learner_name, settings.explorer_hide_answer),
                     commands,
                 );
             }

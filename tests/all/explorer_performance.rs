@@ -165,3 +165,69 @@ fn query_gives_each_moves_performance_and_the_top_games_in_numbered_san() {
     }
     assert!(table.contains("perf"), "{table}");
 }
+
+#[test]
+fn query_eval_gives_the_engines_evaluation_after_each_move_from_whites_side() {
+    use hastings::engine::analysis::analyse;
+    use hastings::engine::{AlphaBeta, Limits};
+    use shakmaty::Position as _;
+
+    let (dir, _) =
+        common::explorer::make_index("explorer-performance-eval", "lichess_db_100k.pgn", &[]);
+    let cache = temp_dir("explorer-performance-eval-cache");
+    let args = [
+        "explorer",
+        "query",
+        dir.to_str().unwrap(),
+        "--moves",
+        "e4",
+        "--json",
+        "--eval",
+        "--engine",
+        "builtin",
+        "--depth",
+        "2",
+        "--cache",
+        cache.to_str().unwrap(),
+    ];
+    let (code, stdout, stderr) = hastings(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let after_e4 = common::position_after("e4");
+    let moves = json["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    for m in moves {
+        let uci: shakmaty::uci::UciMove = m["uci"].as_str().unwrap().parse().unwrap();
+        let mut pos = after_e4.clone();
+        pos.play_unchecked(uci.to_move(&after_e4).unwrap());
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let a = analyse(
+            &mut AlphaBeta::default(),
+            &pos,
+            &Limits::depth(2).unwrap(),
+            &stop,
+        )
+        .unwrap();
+        let white = a.score_for(Color::White, pos.turn());
+        assert_eq!(m["eval"].as_str(), Some(white.to_string().as_str()), "{m}");
+    }
+    // Kept in the cache: a second run reads them from there.
+    assert!(
+        std::fs::read_dir(&cache).unwrap().count() > 0,
+        "a cache file"
+    );
+    let (code, again, _) = hastings(&args);
+    assert_eq!(code, 0);
+    assert_eq!(again, stdout);
+    // Without --eval, no evaluation.
+    let (_, plain, _) = hastings(&[
+        "explorer",
+        "query",
+        dir.to_str().unwrap(),
+        "--moves",
+        "e4",
+        "--json",
+    ]);
+    let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    assert!(plain["moves"][0]["eval"].is_null());
+}

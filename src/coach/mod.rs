@@ -435,6 +435,7 @@ impl Coach {
             || self.play_on.busy(&self.ctx)
             || self.verdict.busy(&self.ctx)
             || (self.ctx.screenshot && self.predictor.is_running())
+            || (self.ctx.screenshot && self.explorer.is_evaluating())
     }
 
     /// Whether `action` can be used now (its button is enabled, its shortcut works).

@@ -1,11 +1,11 @@
 //! The Explorer tab, like lichess's opening explorer: the source (all games, or a
-//! player's tree as White or Black, with "Prepare against" that player), the filters
-//! (rating bands and speeds as toggle buttons, years from and to), then the moves at
-//! the position on the board as lichess lays them out ([`super::explorer_rows`]: one
-//! row per move, a click plays it; the total last), then the position's
+//! player's tree as White or Black, with "Prepare against" that player), then the
+//! moves at the position on the board as lichess lays them out
+//! ([`super::explorer_rows`]: one row per move, a click plays it; the total last), the
+//! options ("Hide while I answer", "Engine's evaluation"), then the position's
 //! top games: the move, the players (a click opens the game in its window), the
-//! result, the year and the rating. The numbers
-//! come from the coach's cached view ([`crate::coach::explorer`]); the panel does no
+//! result, the year and the rating; last the filters (rating bands and speeds as toggle
+//! buttons, years from and to). The numbers come from the coach's cached view ([`crate::coach::explorer`]); the panel does no
 //! work of its own.
 
 use eframe::egui;
@@ -54,7 +54,41 @@ pub(super) fn explorer_panel_ui(
     );
     ui.label(format!("{name}: {} games", group_digits(index.games())));
     source_ui(ui, state, learner_name, commands);
+    ui.separator();
+    moves_ui(ui, state, commands);
+    options_ui(ui, state, hide_answer, commands);
+    top_games_ui(ui, state, commands);
+    ui.separator();
+    ui.strong("Filters");
     filters_ui(ui, state, commands);
+}
+
+/// The moves at the position (one row each, the total last), or why there are none.
+fn moves_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
+    let view = state.view();
+    if let Some(error) = &view.error {
+        ui.colored_label(ui.visuals().error_fg_color, error);
+        if view.rows.is_empty() {
+            return;
+        }
+    }
+    if view.hidden {
+        ui.label("Hidden until you move: it would give the answer away.");
+        return;
+    }
+    if view.rows.is_empty() {
+        ui.label("No game reached this position under these filters.");
+        return;
+    }
+    if let Some(i) = explorer_rows_ui(ui, view, state.evaluates())
+        && let Some(row) = view.rows.get(i)
+    {
+        commands.push(Command::Explorer(ExplorerCommand::Play(row.mv)));
+    }
+}
+
+/// "Hide while I answer" and "Engine's evaluation", and why the engine failed.
+fn options_ui(ui: &mut Ui, state: &ExplorerState, hide_answer: bool, commands: &mut Vec<Command>) {
     let mut hide = hide_answer;
     if ui
         .checkbox(&mut hide, "Hide while I answer")
@@ -84,45 +118,31 @@ pub(super) fn explorer_panel_ui(
             format!("The engine could not evaluate a move: {why}"),
         );
     }
-    ui.separator();
+}
+
+/// The position's top games: the players (a click opens the game), then the move, the
+/// result, the year and the rating.
+fn top_games_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
     let view = state.view();
-    if let Some(error) = &view.error {
-        ui.colored_label(ui.visuals().error_fg_color, error);
-        if view.rows.is_empty() {
-            return;
-        }
-    }
-    if view.hidden {
-        ui.label("Hidden until you move: it would give the answer away.");
+    if view.hidden || view.top.is_empty() {
         return;
     }
-    if view.rows.is_empty() {
-        ui.label("No game reached this position under these filters.");
-        return;
-    }
-    if let Some(i) = explorer_rows_ui(ui, view, state.evaluates())
-        && let Some(row) = view.rows.get(i)
-    {
-        commands.push(Command::Explorer(ExplorerCommand::Play(row.mv)));
-    }
-    if !view.top.is_empty() {
-        ui.separator();
-        ui.horizontal_wrapped(|ui| {
-            ui.strong("Top games");
-            ui.label(RichText::new("(click one to open it)").weak());
-        });
-        for (i, top) in view.top.iter().enumerate() {
-            let (players, details) = top_game_text(top);
-            ui.add_space(2.0);
-            if ui
-                .link(RichText::new(players).strong())
-                .on_hover_text("Open this game")
-                .clicked()
-            {
-                commands.push(Command::Explorer(ExplorerCommand::OpenGame(i)));
-            }
-            ui.label(RichText::new(details).monospace().weak());
+    ui.separator();
+    ui.horizontal_wrapped(|ui| {
+        ui.strong("Top games");
+        ui.label(RichText::new("(click one to open it)").weak());
+    });
+    for (i, top) in view.top.iter().enumerate() {
+        let (players, details) = top_game_text(top);
+        ui.add_space(2.0);
+        if ui
+            .link(RichText::new(players).strong())
+            .on_hover_text("Open this game")
+            .clicked()
+        {
+            commands.push(Command::Explorer(ExplorerCommand::OpenGame(i)));
         }
+        ui.label(RichText::new(details).monospace().weak());
     }
 }
 
@@ -271,7 +291,7 @@ impl YearFields {
 }
 
 /// "Years", from … to …: two fields, empty for any year; a change that reads as years
-/// sets the tab's, one that does not says why under them.
+/// sets the tab's, one that does not says why above them.
 fn years_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
     let id = egui::Id::unique("explorer_years");
     let years = state.years();
@@ -281,11 +301,19 @@ fn years_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
         .unwrap_or_else(|| YearFields::of(years));
     let mut changed = false;
     ui.label("Years");
+    // Why the years do not read, above the fields: in view when they are (the
+    // filters end the panel).
+    let shown = fields.error.clone();
+    if let Some(error) = &shown {
+        ui.colored_label(ui.visuals().warn_fg_color, error);
+    }
     ui.horizontal(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         let mut field = |ui: &mut Ui, name: &str, text: &mut String| {
             let label = ui.label(name);
+            // A fixed id: the rows above come and go, the focus stays in the field.
             let edit = egui::TextEdit::singleline(text)
+                .id_salt(("explorer_years", name))
                 .desired_width(44.0)
                 .hint_text("any");
             changed |= ui
@@ -309,8 +337,8 @@ fn years_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
             Err(e) => fields.error = Some(e.to_string()),
         }
     }
-    if let Some(error) = &fields.error {
-        ui.colored_label(ui.visuals().warn_fg_color, error);
+    if fields.error != shown {
+        ui.ctx().request_repaint();
     }
     ui.data_mut(|d| d.insert_temp(id, fields));
 }

@@ -61,14 +61,17 @@ impl Columns {
         let widest = |texts: &mut dyn Iterator<Item = String>| {
             texts.map(&text_width).fold(0.0_f32, f32::max).ceil()
         };
+        let head = |text: &str| header_width(ui, text);
         let rows = &view.rows;
-        let san = widest(&mut rows.iter().map(|r| r.san.clone()).chain(["Σ".to_owned()]));
+        let san = widest(&mut rows.iter().map(|r| r.san.clone()).chain(["Σ".to_owned()]))
+            .max(head("Move"));
         let games = widest(
             &mut rows
                 .iter()
                 .map(|r| group_digits(r.games))
                 .chain([group_digits(view.games)]),
-        );
+        )
+        .max(head("Games"));
         let share = widest(
             &mut rows
                 .iter()
@@ -76,7 +79,7 @@ impl Columns {
                 .chain(["100%".into()]),
         );
         let eval = if evals {
-            widest(&mut rows.iter().map(eval_text).chain(["+0.00".to_owned()]))
+            widest(&mut rows.iter().map(eval_text).chain(["+0.00".to_owned()])).max(head("Eval"))
         } else {
             0.0
         };
@@ -87,6 +90,7 @@ impl Columns {
                     .filter_map(|r| r.performance)
                     .map(|p| p.to_string()),
             )
+            .max(head("Perf"))
         } else {
             0.0
         };
@@ -117,6 +121,7 @@ impl Columns {
 pub(super) fn explorer_rows_ui(ui: &mut Ui, view: &ExplorerView, evals: bool) -> Option<usize> {
     let width = ui.available_width();
     let columns = Columns::measure(ui, view, width, evals);
+    header_ui(ui, &columns, width);
     let mut clicked = None;
     for (i, row) in view.rows.iter().enumerate() {
         if move_row_ui(ui, row, &columns, width) {
@@ -125,6 +130,61 @@ pub(super) fn explorer_rows_ui(ui: &mut Ui, view: &ExplorerView, evals: bool) ->
     }
     total_row_ui(ui, view, &columns, width);
     clicked
+}
+
+/// The font of the columns' names.
+fn header_font() -> FontId {
+    FontId::proportional(TEXT_SIZE - 2.0)
+}
+
+/// The width of a column's name.
+fn header_width(ui: &Ui, text: &str) -> f32 {
+    ui.painter()
+        .layout_no_wrap(text.to_owned(), header_font(), Color32::WHITE)
+        .size()
+        .x
+        .ceil()
+}
+
+/// The columns' names, small, over the rows: what the numbers are.
+fn header_ui(ui: &mut Ui, columns: &Columns, width: f32) {
+    let (rect, response) = ui.allocate_exact_size(vec2(width, ROW_HEIGHT - 4.0), Sense::hover());
+    let font = header_font();
+    let weak = ui.visuals().weak_text_color();
+    let painter = ui.painter_at(rect);
+    let y = rect.center().y;
+    let head = |x: f32, text: &str, anchor: Align2| {
+        painter.text(pos2(x, y), anchor, text, font.clone(), weak);
+    };
+    let mut x = rect.left();
+    head(x, "Move", Align2::LEFT_CENTER);
+    x += columns.san + GAP + columns.games;
+    head(x, "Games", Align2::RIGHT_CENTER);
+    x += GAP + columns.share;
+    head(x, "%", Align2::RIGHT_CENTER);
+    x += GAP;
+    if columns.inline {
+        if columns.eval > 0.0 {
+            head(x + columns.eval, "Eval", Align2::RIGHT_CENTER);
+            x += columns.eval + GAP;
+        }
+        if columns.performance > 0.0 {
+            head(x + columns.performance, "Perf", Align2::RIGHT_CENTER);
+            x += columns.performance + GAP;
+        }
+    }
+    let results = if rect.right() - x >= header_width(ui, "White / Draw / Black") {
+        "White / Draw / Black"
+    } else {
+        "W / D / B"
+    };
+    head(x, results, Align2::LEFT_CENTER);
+    response.on_hover_text(
+        "Each move played here: its games, its share of the games, the engine's \
+         evaluation after it (pawns, + good for White), the performance of its games \
+         (Perf: the rating its results are worth, lichess's formula, from 5 games on) and \
+         how the games ended",
+    );
 }
 
 /// The text painted at `x` in `rect`, left or right aligned in a column of `width`.

@@ -129,6 +129,8 @@ fn hide_while_i_answer_hides_the_moves_at_the_learners_turn_only() {
         .unwrap();
     let (row, _) = &labels(&stats, &start)[0];
     h.get_by_label(row);
+    h.get_by_label("Hide while I answer").scroll_to_me();
+    h.run();
     h.get_by_label("Hide while I answer").click();
     h.run();
     assert!(h.state().coach().settings().explorer_hide_answer);

@@ -21,6 +21,9 @@ use common::explorer::{
 /// Clicks the field `label` (it takes the focus, the cursor at the end) and types
 /// `text`.
 fn type_into(h: &mut common::AppHarness, label: &str, text: &str) {
+    // The filters are under the moves and top games: scrolled into view as a user would.
+    h.get_by_label(label).scroll_to_me();
+    h.run();
     h.get_by_label(label).click();
     h.run();
     h.get_by_label(label).type_text(text);

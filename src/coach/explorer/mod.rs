@@ -157,6 +157,13 @@ impl ExplorerState {
         self.evaluating
     }
 
+    /// Whether moves shown still wait for their evaluation (the screenshot waits).
+    pub(crate) fn is_evaluating(&self) -> bool {
+        self.evaluating
+            && self.evals.failure().is_none()
+            && self.view.rows.iter().any(|r| r.eval.is_none())
+    }
+
     /// Why the engine could not evaluate a move, if it could not.
     pub fn eval_failure(&self) -> Option<&str> {
         self.evals.failure()

@@ -17,8 +17,8 @@ use crate::book::explorer::{DEFAULT_EXPLORER_PLIES, ExplorerFilter, MoveStats};
 use crate::coach::format::numbered;
 use crate::engine::Score;
 use crate::workspace::explorer::{
-    BuildOptions, BuildReport, DEFAULT_EXPLORER_MEMORY_MB, ExplorerIndex, MakeOptions,
-    add_to_explorer, make_explorer,
+    BuildOptions, BuildReport, DEFAULT_EXPLORER_MEMORY_MB, DEFAULT_PLAYERS_MIN, ExplorerIndex,
+    MakeOptions, add_to_explorer, make_explorer,
 };
 
 /// `hastings explorer …`.
@@ -69,6 +69,10 @@ pub struct ExplorerMakeArgs {
     /// exactly, ignoring case); may be repeated.
     #[arg(long = "player", value_name = "NAME")]
     pub players: Vec<String>,
+    /// Also keep a tree for every player with at least N games (most games first, up to
+    /// 127 players in all); 0 for none but `--player`'s.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PLAYERS_MIN)]
+    pub players_min: u32,
     /// Memory and threads.
     #[command(flatten)]
     pub build: BuildArgs,
@@ -197,6 +201,7 @@ fn make(args: &ExplorerMakeArgs, out: &mut impl Write) -> Result<(), CliError> {
     let options = MakeOptions {
         max_plies: args.max_plies,
         players: args.players.clone(),
+        players_min: (args.players_min > 0).then_some(args.players_min),
         build: args.build.options(),
     };
     let started = Instant::now();

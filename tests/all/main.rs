@@ -45,6 +45,7 @@ mod engine_uci;
 mod explorer;
 mod explorer_damage;
 mod explorer_performance;
+mod explorer_players_min;
 mod explorer_prepare;
 mod explorer_prepare_repertoire;
 mod explorer_sampler;

@@ -184,7 +184,7 @@ fn source_ui(ui: &mut Ui, state: &ExplorerState, learner_name: &str, commands: &
             .width(ui.available_width() - 8.0)
             .selected_text(source_text(&chosen, learner_name))
             .show_ui(ui, |ui| {
-                for source in sources {
+                for source in sources.iter().cloned() {
                     let text = source_text(&source, learner_name);
                     ui.selectable_value(&mut chosen, source, text);
                 }
@@ -198,6 +198,7 @@ fn source_ui(ui: &mut Ui, state: &ExplorerState, learner_name: &str, commands: &
         if chosen != *state.source() {
             commands.push(Command::Explorer(ExplorerCommand::SetSource(chosen)));
         }
+        find_player_ui(ui, state, &sources, learner_name, commands);
     }
     if let ExplorerSource::Player { name, .. } = state.source()
         && state.preparing() != Some(state.source())
@@ -224,6 +225,60 @@ fn source_ui(ui: &mut Ui, state: &ExplorerState, learner_name: &str, commands: &
             }
         });
     }
+}
+
+/// The most players "Find a player" lists.
+const FOUND_SHOWN: usize = 6;
+
+/// "Find a player": a name typed (any part, any case) lists the index's players of that
+/// name as White and as Black; a click shows that player's games.
+fn find_player_ui(
+    ui: &mut Ui,
+    state: &ExplorerState,
+    sources: &[ExplorerSource],
+    learner_name: &str,
+    commands: &mut Vec<Command>,
+) {
+    let id = egui::Id::unique("explorer_find_player");
+    let mut typed = ui.data(|d| d.get_temp::<String>(id)).unwrap_or_default();
+    let label = ui.label("Find a player");
+    ui.add(
+        egui::TextEdit::singleline(&mut typed)
+            .id_salt("explorer_find_player")
+            .hint_text("a name")
+            .desired_width(ui.available_width() - 8.0),
+    )
+    .labelled_by(label.id)
+    .on_hover_text("Any part of a player's name, as in the games' White and Black tags");
+    let wanted = typed.trim().to_lowercase();
+    if !wanted.is_empty() {
+        let found: Vec<&ExplorerSource> = sources
+            .iter()
+            .filter(|s| {
+                matches!(s, ExplorerSource::Player { name, .. }
+                    if name.to_lowercase().contains(&wanted))
+            })
+            .collect();
+        if found.is_empty() {
+            ui.label(RichText::new("No player of that name in this index").weak());
+        }
+        for source in found.iter().take(FOUND_SHOWN) {
+            let text = source_text(source, learner_name);
+            if ui
+                .selectable_label(*source == state.source(), text)
+                .clicked()
+            {
+                commands.push(Command::Explorer(ExplorerCommand::SetSource(
+                    (*source).clone(),
+                )));
+            }
+        }
+        if found.len() > FOUND_SHOWN {
+            let more = found.len() - FOUND_SHOWN;
+            ui.label(RichText::new(format!("… and {more} more: type more of the name")).weak());
+        }
+    }
+    ui.data_mut(|d| d.insert_temp(id, typed));
 }
 
 /// The rating bands and speeds as toggle buttons.

@@ -436,6 +436,7 @@ impl Coach {
             || self.verdict.busy(&self.ctx)
             || (self.ctx.screenshot && self.predictor.is_running())
             || (self.ctx.screenshot && self.explorer.is_evaluating())
+            || self.explorer.build().progress().is_some()
     }
 
     /// Whether `action` can be used now (its button is enabled, its shortcut works).
@@ -502,6 +503,12 @@ impl Coach {
         self.share_explorer_games();
         self.repertoire.finish_gaps(&mut self.ctx);
         self.run_events();
+    }
+
+    /// Waits until the explorer being built (or added to) is written and opens it, as
+    /// the frames would (tests; the window never waits).
+    pub fn finish_explorer_build(&mut self) {
+        self.explorer.poll_build(&mut self.ctx, true);
     }
 
     /// Waits until the game the Explorer tab's game window reads is shown, as the

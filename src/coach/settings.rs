@@ -141,6 +141,9 @@ pub struct Settings {
     pub explorer_hide_answer: bool,
     /// Whether the Explorer tab has the engine evaluate the position after each move.
     pub explorer_evals: bool,
+    /// The explorers built in the window keep a tree for every player with at least
+    /// this many games (0: none).
+    pub explorer_players_min: u32,
 }
 
 /// What the Coverage tab computes: the depth, the threshold and whose games to compare
@@ -236,6 +239,7 @@ impl Default for Settings {
             explorer_index: None,
             explorer_hide_answer: false,
             explorer_evals: true,
+            explorer_players_min: crate::workspace::explorer::DEFAULT_PLAYERS_MIN,
         }
     }
 }

@@ -12,6 +12,7 @@ use eframe::egui;
 use egui::{RichText, Ui};
 
 use super::command::Command;
+use super::explorer_build_panel::explorer_build_ui;
 use super::explorer_rows::explorer_rows_ui;
 use crate::book::explorer::{RatingBand, Speed, group_digits};
 use crate::coach::explorer::{
@@ -19,11 +20,12 @@ use crate::coach::explorer::{
 };
 
 /// The Explorer tab; `learner_name` marks the learner's own games in the chooser,
-/// `hide_answer` is the "Hide while I answer" setting.
+/// `hide_answer` is the "Hide while I answer" setting, `players_min` the fewest games
+/// that give a player a tree in an explorer built here.
 pub(super) fn explorer_panel_ui(
     ui: &mut Ui,
     state: &ExplorerState,
-    (learner_name, hide_answer): (&str, bool),
+    (learner_name, hide_answer, players_min): (&str, bool, u32),
     commands: &mut Vec<Command>,
 ) {
     ui.heading("Explorer");
@@ -44,8 +46,10 @@ pub(super) fn explorer_panel_ui(
     }
     let Some(index) = state.index() else {
         ui.label(
-            "No index open. Make one with `hastings explorer make GAMES.pgn -o NAME.explorer`.",
+            "No explorer open: build one from your PGN files here, or with `hastings \
+             explorer make GAMES.pgn -o NAME.explorer`.",
         );
+        explorer_build_ui(ui, state, players_min, commands);
         return;
     };
     let name = index.dir().file_name().map_or_else(
@@ -61,6 +65,8 @@ pub(super) fn explorer_panel_ui(
     ui.separator();
     ui.strong("Filters");
     filters_ui(ui, state, commands);
+    ui.separator();
+    explorer_build_ui(ui, state, players_min, commands);
 }
 
 /// The moves at the position (one row each, the total last), or why there are none.

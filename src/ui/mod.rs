@@ -48,6 +48,7 @@ mod dialogs;
 mod drill_panel;
 mod error;
 pub mod eval_bar;
+mod explorer_build_panel;
 mod explorer_game;
 mod explorer_panel;
 mod explorer_rows;

@@ -64,6 +64,7 @@ pub fn setting_label(field: &str) -> &str {
         "explorer_index" => "The explorer index open in the Explorer tab",
         "explorer_hide_answer" => "Explorer: Hide while I answer",
         "explorer_evals" => "Explorer: Engine evaluation per move",
+        "explorer_players_min" => "Explorer: players with their own tree (fewest games)",
         other => other,
     }
 }

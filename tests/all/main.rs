@@ -88,6 +88,7 @@ mod ui_board_look;
 mod ui_chart;
 mod ui_empty_book;
 mod ui_explorer;
+mod ui_explorer_build;
 mod ui_explorer_find_player;
 mod ui_explorer_follow;
 mod ui_explorer_players;

@@ -29,10 +29,12 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Color, Move};
 
+pub mod build;
 pub mod evals;
 pub mod game;
 pub mod view;
 
+pub use self::build::{EXPLORERS_FOLDER, ExplorerBuild, index_folder};
 pub use self::evals::ExplorerEvals;
 pub use self::game::{ExplorerGameState, GameReadError, ShownGameView};
 pub use self::view::{ExplorerRow, ExplorerTopGame, ExplorerView, YearsError, parse_years};
@@ -78,6 +80,21 @@ pub enum ExplorerCommand {
     SetHideAnswer(bool),
     /// Have the engine evaluate the position after each move, or not.
     SetEvals(bool),
+    /// Build an explorer index of these PGN files or folders, named so (a plain name
+    /// goes into the data folder's `explorers/`, a path is used as it is), then open it.
+    Build {
+        /// The PGN files or folders.
+        inputs: Vec<PathBuf>,
+        /// The index's name or path.
+        name: String,
+    },
+    /// Add the games of these PGN files or folders to the open index.
+    AddGames(Vec<PathBuf>),
+    /// Stop the build or the adding.
+    CancelBuild,
+    /// Keep a tree for every player with at least this many games in the indexes built
+    /// from now on (0: none).
+    SetPlayersMin(u32),
     /// Show this ply of the game in the window.
     GameTo(usize),
     /// Close the game window.
@@ -146,6 +163,8 @@ pub struct ExplorerState {
     pub(super) evals: ExplorerEvals,
     /// Whether the engine evaluates the moves (the setting, as of the last frame).
     evaluating: bool,
+    /// The index being built or added to.
+    build: ExplorerBuild,
 }
 
 /// An explorer's games for other work: the index and the filter.
@@ -155,6 +174,11 @@ impl ExplorerState {
     /// Whether the engine evaluates the positions after the moves (the eval column).
     pub fn evaluates(&self) -> bool {
         self.evaluating
+    }
+
+    /// The index being built or added to, and what the last build did.
+    pub fn build(&self) -> &ExplorerBuild {
+        &self.build
     }
 
     /// Whether moves shown still wait for their evaluation (the screenshot waits).
@@ -312,17 +336,32 @@ impl ExplorerState {
                 }
             }
             ExplorerCommand::StopPreparing => self.stop_preparing(ctx),
-            ExplorerCommand::Open(dir) => match ExplorerIndex::open(&dir) {
-                Ok(index) => {
-                    self.stop_preparing(ctx);
-                    self.show(index);
-                    // Opened again at the next start.
-                    ctx.settings.explorer_index = Some(dir);
+            ExplorerCommand::Open(dir) => self.open(dir, ctx),
+            ExplorerCommand::Build { inputs, name } => {
+                let data = ctx.data_dir();
+                match index_folder(&name, data.as_deref()) {
+                    Some(dir) => {
+                        let min = ctx.settings.explorer_players_min;
+                        self.build.build(inputs, dir, min, ctx.wake());
+                    }
+                    None => {
+                        self.message = Some(
+                            "Give the explorer a name (or a full path: there is no data \
+                             folder)."
+                                .to_owned(),
+                        );
+                    }
                 }
-                Err(e) => {
-                    self.message = Some(format!("Cannot open the explorer index: {e}"));
+            }
+            ExplorerCommand::AddGames(inputs) => match &self.index {
+                Some(index) => {
+                    let dir = index.dir().to_owned();
+                    self.build.add(inputs, dir, ctx.wake());
                 }
+                None => self.message = Some("Open an explorer to add games to.".to_owned()),
             },
+            ExplorerCommand::CancelBuild => self.build.cancel(),
+            ExplorerCommand::SetPlayersMin(n) => ctx.settings.explorer_players_min = n,
             ExplorerCommand::Close => {
                 self.stop_preparing(ctx);
                 self.index = None;
@@ -340,6 +379,28 @@ impl ExplorerState {
                 // The view is made again, and evaluated if asked.
                 self.key = None;
             }
+        }
+    }
+
+    /// Opens the index at `dir` (opened again at the next start); an unreadable one
+    /// changes nothing and says why.
+    fn open(&mut self, dir: PathBuf, ctx: &mut Context) {
+        match ExplorerIndex::open(&dir) {
+            Ok(index) => {
+                self.stop_preparing(ctx);
+                self.show(index);
+                ctx.settings.explorer_index = Some(dir);
+            }
+            Err(e) => {
+                self.message = Some(format!("Cannot open the explorer index: {e}"));
+            }
+        }
+    }
+
+    /// Opens the index a build finished (waiting for it when `wait`: tests).
+    pub(crate) fn poll_build(&mut self, ctx: &mut Context, wait: bool) {
+        if let Some(dir) = self.build.poll(wait) {
+            self.open(dir, ctx);
         }
     }
 
@@ -442,6 +503,7 @@ impl ExplorerState {
     /// tree being prepared against could not be read.
     pub(crate) fn poll(&mut self, ctx: &mut Context, board: &BoardShown, store: &SharedStore) {
         self.game.poll(false);
+        self.poll_build(ctx, false);
         if let Some(e) = self.preparing.as_ref().and_then(|p| p.counts.take_error()) {
             ctx.message = Some(format!("The explorer index could not be read: {e}"));
         }

@@ -88,7 +88,11 @@ impl TrainerApp {
                 crate::ui::explorer_panel::explorer_panel_ui(
                     ui,
                     self.coach.explorer(),
-                    (&settings.learner_name, settings.explorer_hide_answer),
+                    (
+                        &settings.learner_name,
+                        settings.explorer_hide_answer,
+                        settings.explorer_players_min,
+                    ),
                     commands,
                 );
             }

@@ -190,3 +190,53 @@ fn a_folder_without_pgn_says_so_and_builds_nothing() {
     assert!(!data.join("explorers").join("nothing.explorer").exists());
     assert!(h.state().coach().explorer().index().is_none());
 }
+
+/// The window's build against `hastings explorer make` on the same games (run by hand:
+/// `HASTINGS_BUILD_BENCH=GAMES.pgn cargo test --test all ui_explorer_build::measure --
+/// --ignored --nocapture`): each twice, alternating, the best of each printed.
+#[test]
+#[ignore = "a measurement, run by hand on a large file"]
+fn measure_the_window_build_against_the_cli() {
+    use hastings::coach::explorer::ExplorerCommand;
+    use hastings::coach::{Coach, Command};
+    use std::time::Instant;
+
+    let Some(games) = std::env::var_os("HASTINGS_BUILD_BENCH") else {
+        return;
+    };
+    let games = std::path::PathBuf::from(games);
+    let (mut cli, mut window) = (f64::MAX, f64::MAX);
+    for round in 0..2 {
+        let out = temp_dir(&format!("bench-cli-{round}")).join("cli.explorer");
+        let started = Instant::now();
+        let (code, _, stderr) = common::hastings(&[
+            "explorer",
+            "make",
+            games.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        cli = cli.min(started.elapsed().as_secs_f64());
+        let data = temp_dir(&format!("bench-window-{round}"));
+        let mut coach = Coach::new(eco(), common::settings(), Some(data.join("progress.ron")));
+        let started = Instant::now();
+        coach.apply(Command::Explorer(ExplorerCommand::Build {
+            inputs: vec![games.clone()],
+            name: "bench".to_owned(),
+        }));
+        coach.finish_explorer_build();
+        window = window.min(started.elapsed().as_secs_f64());
+        assert!(
+            coach.explorer().index().is_some(),
+            "{:?}",
+            coach.explorer().build().outcome()
+        );
+        let _ = std::fs::remove_dir_all(out.parent().unwrap());
+        let _ = std::fs::remove_dir_all(&data);
+    }
+    println!(
+        "explorer make {cli:.2} s, the window's build {window:.2} s ({:+.1} %)",
+        100.0 * (window / cli - 1.0)
+    );
+}

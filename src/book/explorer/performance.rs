@@ -1,5 +1,6 @@
 //! The performance rating of a move's games, as lichess's opening explorer computes it
-//! (`Stats::performance` in lila-openingexplorer's `src/model/stats.rs`): the average
+//! (`Stats::performance` in lila-openingexplorer's model/stats.rs,
+//! github.com/lichess-org/lila-openingexplorer): the average
 //! rating of the games plus FIDE's rating difference `dp` for the score, read from the
 //! table of the FIDE Handbook (B.02, "Table 8.1.a"), linearly between whole percents.
 //!

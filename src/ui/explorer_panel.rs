@@ -19,15 +19,26 @@ use crate::coach::explorer::{
     ExplorerCommand, ExplorerSource, ExplorerState, ExplorerTopGame, parse_years,
 };
 
-/// The Explorer tab; `learner_name` marks the learner's own games in the chooser,
-/// `hide_answer` is the "Hide while I answer" setting, `players_min` the fewest games
-/// that give a player a tree in an explorer built here.
+/// The settings the Explorer tab shows.
+pub(super) struct PanelSettings<'a> {
+    /// The learner's name in PGN files: their own games are marked in the chooser.
+    pub learner_name: &'a str,
+    /// "Hide while I answer".
+    pub hide_answer: bool,
+    /// "Engine's evaluation".
+    pub evals: bool,
+    /// The fewest games that give a player a tree in an explorer built here.
+    pub players_min: u32,
+}
+
+/// The Explorer tab.
 pub(super) fn explorer_panel_ui(
     ui: &mut Ui,
     state: &ExplorerState,
-    (learner_name, hide_answer, players_min): (&str, bool, u32),
+    settings: &PanelSettings<'_>,
     commands: &mut Vec<Command>,
 ) {
+    let (learner_name, players_min) = (settings.learner_name, settings.players_min);
     ui.heading("Explorer");
     ui.horizontal_wrapped(|ui| {
         if ui
@@ -60,7 +71,7 @@ pub(super) fn explorer_panel_ui(
     source_ui(ui, state, learner_name, commands);
     ui.separator();
     moves_ui(ui, state, commands);
-    options_ui(ui, state, hide_answer, commands);
+    options_ui(ui, state, settings, commands);
     top_games_ui(ui, state, commands);
     ui.separator();
     ui.strong("Filters");
@@ -94,8 +105,13 @@ fn moves_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
 }
 
 /// "Hide while I answer" and "Engine's evaluation", and why the engine failed.
-fn options_ui(ui: &mut Ui, state: &ExplorerState, hide_answer: bool, commands: &mut Vec<Command>) {
-    let mut hide = hide_answer;
+fn options_ui(
+    ui: &mut Ui,
+    state: &ExplorerState,
+    settings: &PanelSettings<'_>,
+    commands: &mut Vec<Command>,
+) {
+    let mut hide = settings.hide_answer;
     if ui
         .checkbox(&mut hide, "Hide while I answer")
         .on_hover_text(
@@ -106,7 +122,7 @@ fn options_ui(ui: &mut Ui, state: &ExplorerState, hide_answer: bool, commands: &
     {
         commands.push(Command::Explorer(ExplorerCommand::SetHideAnswer(hide)));
     }
-    let mut evals = state.evaluates();
+    let mut evals = settings.evals;
     if ui
         .checkbox(&mut evals, "Engine's evaluation")
         .on_hover_text(

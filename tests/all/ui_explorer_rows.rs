@@ -182,4 +182,14 @@ fn the_eval_column_fills_from_the_engine_as_the_store_keeps_it() {
         assert_eq!(row.eval, Some(eval), "{}", row.san);
         h.get_by_label(&format!("{}: eval {eval}", row.san));
     }
+    // Out of view, the engine rests: the next position's moves are not evaluated.
+    h.get_by_label("Style").click();
+    h.run();
+    h.state_mut()
+        .coach_mut()
+        .apply(hastings::coach::Command::Play(common::san_moves("e4")[0]));
+    h.run();
+    assert!(!h.state().coach().explorer().evaluates());
+    let view = h.state().coach().explorer().view();
+    assert!(view.rows.iter().all(|r| r.eval.is_none()), "{view:?}");
 }

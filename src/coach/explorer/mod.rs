@@ -92,6 +92,8 @@ pub enum ExplorerCommand {
     AddGames(Vec<PathBuf>),
     /// Stop the build or the adding.
     CancelBuild,
+    /// The tab is in view (its engine evaluates the moves), or not.
+    SetShown(bool),
     /// Keep a tree for every player with at least this many games in the indexes built
     /// from now on (0: none).
     SetPlayersMin(u32),
@@ -165,6 +167,8 @@ pub struct ExplorerState {
     evaluating: bool,
     /// The index being built or added to.
     build: ExplorerBuild,
+    /// Whether the tab is in view: the engine evaluates only then.
+    shown: bool,
 }
 
 /// An explorer's games for other work: the index and the filter.
@@ -174,6 +178,11 @@ impl ExplorerState {
     /// Whether the engine evaluates the positions after the moves (the eval column).
     pub fn evaluates(&self) -> bool {
         self.evaluating
+    }
+
+    /// Whether the tab is in view (as the window said last).
+    pub fn is_shown(&self) -> bool {
+        self.shown
     }
 
     /// The index being built or added to, and what the last build did.
@@ -361,6 +370,11 @@ impl ExplorerState {
                 None => self.message = Some("Open an explorer to add games to.".to_owned()),
             },
             ExplorerCommand::CancelBuild => self.build.cancel(),
+            ExplorerCommand::SetShown(shown) => {
+                self.shown = shown;
+                // Evaluated when it comes into view, the engine stopped when it goes.
+                self.key = None;
+            }
             ExplorerCommand::SetPlayersMin(n) => ctx.settings.explorer_players_min = n,
             ExplorerCommand::Close => {
                 self.stop_preparing(ctx);
@@ -507,7 +521,7 @@ impl ExplorerState {
         if let Some(e) = self.preparing.as_ref().and_then(|p| p.counts.take_error()) {
             ctx.message = Some(format!("The explorer index could not be read: {e}"));
         }
-        self.evaluating = ctx.settings.explorer_evals;
+        self.evaluating = ctx.settings.explorer_evals && self.shown;
         let hidden = board.answering && (board.review || ctx.settings.explorer_hide_answer);
         self.refresh(&board.position, hidden, store, ctx.wake());
         self.evals.poll(&mut self.view);

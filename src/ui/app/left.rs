@@ -88,11 +88,12 @@ impl TrainerApp {
                 crate::ui::explorer_panel::explorer_panel_ui(
                     ui,
                     self.coach.explorer(),
-                    (
-                        &settings.learner_name,
-                        settings.explorer_hide_answer,
-                        settings.explorer_players_min,
-                    ),
+                    &crate::ui::explorer_panel::PanelSettings {
+                        learner_name: &settings.learner_name,
+                        hide_answer: settings.explorer_hide_answer,
+                        evals: settings.explorer_evals,
+                        players_min: settings.explorer_players_min,
+                    },
                     commands,
                 );
             }

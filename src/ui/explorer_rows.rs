@@ -20,10 +20,6 @@ const MIN_BAR: f32 = 60.0;
 const TEXT_SIZE: f32 = 12.5;
 
 /// A move's share as the tab writes it: `45%`, and `<1%` for a rare move (not `0%`).
-///
-/// ```ignore
-/// assert_eq!(share_text(0.004), "<1%");
-/// ```
 pub(super) fn share_text(share: f64) -> String {
     let percent = share * 100.0;
     if percent > 0.0 && percent < 1.0 {
@@ -437,4 +433,17 @@ fn wdl_bar(ui: &Ui, rect: Rect, what: &str, games: u64, results: [u64; 3]) {
         egui::Stroke::new(1.0, Color32::from_gray(100)),
         egui::StrokeKind::Inside,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share_text;
+
+    #[test]
+    fn a_rare_move_is_under_one_percent_not_zero() {
+        assert_eq!(share_text(0.004), "<1%");
+        assert_eq!(share_text(0.0), "0%");
+        assert_eq!(share_text(0.412), "41%");
+        assert_eq!(share_text(1.0), "100%");
+    }
 }

@@ -7,15 +7,18 @@ use std::time::Instant;
 use clap::{Args, Subcommand, ValueEnum};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color};
+use shakmaty::{Chess, Color, Move, Position as _};
 
 use super::CliError;
 use super::book::looked_up;
+use super::explorer_eval::ExplorerEvalArgs;
 use super::progress_bar as job;
 use crate::book::explorer::{DEFAULT_EXPLORER_PLIES, ExplorerFilter, MoveStats};
+use crate::coach::format::numbered;
+use crate::engine::Score;
 use crate::workspace::explorer::{
-    BuildOptions, BuildReport, DEFAULT_EXPLORER_MEMORY_MB, ExplorerIndex, MakeOptions,
-    add_to_explorer, make_explorer,
+    BuildOptions, BuildReport, DEFAULT_EXPLORER_MEMORY_MB, DEFAULT_PLAYERS_MIN, ExplorerIndex,
+    MakeOptions, add_to_explorer, make_explorer,
 };
 
 /// `hastings explorer …`.
@@ -66,6 +69,10 @@ pub struct ExplorerMakeArgs {
     /// exactly, ignoring case); may be repeated.
     #[arg(long = "player", value_name = "NAME")]
     pub players: Vec<String>,
+    /// Also keep a tree for every player with at least N games (most games first, up to
+    /// 127 players in all); 0 for none but `--player`'s.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PLAYERS_MIN)]
+    pub players_min: u32,
     /// Memory and threads.
     #[command(flatten)]
     pub build: BuildArgs,
@@ -118,6 +125,9 @@ pub struct ExplorerQueryArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// The engine's evaluation of the position after each move.
+    #[command(flatten)]
+    pub eval: ExplorerEvalArgs,
 }
 
 /// The rating, speed and year filters of an explorer query (`explorer query`, and
@@ -191,6 +201,7 @@ fn make(args: &ExplorerMakeArgs, out: &mut impl Write) -> Result<(), CliError> {
     let options = MakeOptions {
         max_plies: args.max_plies,
         players: args.players.clone(),
+        players_min: (args.players_min > 0).then_some(args.players_min),
         build: args.build.options(),
     };
     let started = Instant::now();
@@ -265,6 +276,14 @@ pub struct MoveJson {
     pub black: u64,
     /// The rated games' average mean rating.
     pub avg_rating: Option<u64>,
+    /// The performance rating of the side that played the move (lichess's formula: the
+    /// rated games' average rating plus FIDE's `dp` for its score), from 5 games on.
+    pub performance: Option<i32>,
+    /// With `--eval`: the engine's evaluation after the move, from White's point of
+    /// view (`+0.32`, `#3`).
+    pub eval: Option<String>,
+    /// With `--eval`: the same in centipawns (none for a mate).
+    pub eval_cp: Option<i32>,
     /// The most recent year.
     pub last_year: Option<u16>,
 }
@@ -274,6 +293,8 @@ pub struct MoveJson {
 pub struct TopGameJson {
     /// The move it played, in UCI.
     pub uci: String,
+    /// The move it played, in SAN with its number: `1...c5`.
+    pub san: String,
     /// White.
     pub white: String,
     /// Black.
@@ -308,21 +329,43 @@ fn query(args: &ExplorerQueryArgs, out: &mut impl Write) -> Result<(), CliError>
     let filter = args.filter.filter(&index, player)?;
     let stats = index.query_position(&pos, &filter)?;
     let total = stats.total();
-    let mut moves: Vec<MoveJson> = stats
+    let mut moves: Vec<(Move, MoveJson)> = stats
         .moves
         .iter()
         .filter_map(|m| move_json(&pos, m))
         .collect();
-    moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.uci.cmp(&b.uci)));
+    moves.sort_by(|(_, a), (_, b)| b.games.cmp(&a.games).then_with(|| a.uci.cmp(&b.uci)));
+    let played: Vec<Move> = moves.iter().map(|(m, _)| *m).collect();
+    let evals = args.eval.evaluate(&pos, &played)?;
+    let moves: Vec<MoveJson> = moves
+        .into_iter()
+        .zip(evals)
+        .map(|((_, mut json), eval)| {
+            json.eval = eval.map(|s| s.to_string());
+            json.eval_cp = match eval {
+                Some(Score::Cp(cp)) => Some(cp),
+                _ => None,
+            };
+            json
+        })
+        .collect();
     let mut top_games = Vec::new();
     for t in &stats.top {
         let top = index.top_game(t)?;
+        let (uci, san) = match top.raw_move.to_move(&pos) {
+            Ok(m) => (
+                UciMove::from_standard(m).to_string(),
+                numbered(
+                    pos.fullmoves().get(),
+                    pos.turn(),
+                    &SanPlus::from_move(pos.clone(), m).to_string(),
+                ),
+            ),
+            Err(_) => (top.raw_move.to_string(), top.raw_move.to_string()),
+        };
         top_games.push(TopGameJson {
-            uci: top
-                .raw_move
-                .to_move(&pos)
-                .map(|m| UciMove::from_standard(m).to_string())
-                .unwrap_or_else(|_| top.raw_move.to_string()),
+            uci,
+            san,
             result: top.game.result().to_owned(),
             white: top.game.white,
             black: top.game.black,
@@ -349,19 +392,25 @@ fn query(args: &ExplorerQueryArgs, out: &mut impl Write) -> Result<(), CliError>
     write_table(out, &report, &filter)
 }
 
-fn move_json(pos: &Chess, m: &MoveStats) -> Option<MoveJson> {
+fn move_json(pos: &Chess, m: &MoveStats) -> Option<(Move, MoveJson)> {
     // A record whose move is not legal here is a key collision: left out.
     let mv = m.raw_move.to_move(pos).ok()?;
-    Some(MoveJson {
-        uci: UciMove::from_standard(mv).to_string(),
-        san: SanPlus::from_move(pos.clone(), mv).to_string(),
-        games: m.games(),
-        white: m.white,
-        draws: m.draws,
-        black: m.black,
-        avg_rating: m.average_rating(),
-        last_year: m.last_year,
-    })
+    Some((
+        mv,
+        MoveJson {
+            uci: UciMove::from_standard(mv).to_string(),
+            san: SanPlus::from_move(pos.clone(), mv).to_string(),
+            games: m.games(),
+            white: m.white,
+            draws: m.draws,
+            black: m.black,
+            avg_rating: m.average_rating(),
+            performance: m.performance(pos.turn()),
+            eval: None,
+            eval_cp: None,
+            last_year: m.last_year,
+        },
+    ))
 }
 
 fn percent(part: u64, whole: u64) -> f64 {
@@ -387,21 +436,23 @@ fn write_table(
     writeln!(out)?;
     writeln!(
         out,
-        "{:<8} {:>8} {:>6}  {:>5} {:>5} {:>5}  {:>6}",
-        "move", "games", "share", "white", "draw", "black", "rating"
+        "{:<8} {:>8} {:>6}  {:>5} {:>5} {:>5}  {:>6} {:>6} {:>6}",
+        "move", "games", "share", "white", "draw", "black", "rating", "perf", "eval"
     )?;
     for m in &report.moves {
         let games = m.games;
         writeln!(
             out,
-            "{:<8} {:>8} {:>5.1}%  {:>4.0}% {:>4.0}% {:>4.0}%  {:>6}",
+            "{:<8} {:>8} {:>5.1}%  {:>4.0}% {:>4.0}% {:>4.0}%  {:>6} {:>6} {:>6}",
             m.san,
             games,
             percent(games, total.games),
             percent(m.white, games),
             percent(m.draws, games),
             percent(m.black, games),
-            m.avg_rating.map_or("-".to_owned(), |r| r.to_string())
+            m.avg_rating.map_or("-".to_owned(), |r| r.to_string()),
+            m.performance.map_or("-".to_owned(), |r| r.to_string()),
+            m.eval.as_deref().unwrap_or("-")
         )?;
     }
     if !report.top_games.is_empty() {
@@ -411,7 +462,7 @@ fn write_table(
             writeln!(
                 out,
                 "  {} {} - {} {} ({}, {}) {} game {}",
-                g.uci,
+                g.san,
                 g.white,
                 g.black,
                 g.result,

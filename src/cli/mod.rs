@@ -15,6 +15,7 @@ pub mod check;
 pub mod compare;
 pub mod coverage;
 pub mod explorer;
+pub mod explorer_eval;
 pub mod export;
 pub mod fetch;
 pub mod fit;

@@ -121,6 +121,10 @@ pub struct BoardShown {
     pub hidden: bool,
     /// Whether it is the play-on game's board.
     pub playing_on: bool,
+    /// Whether the learner is to find the drill's move there (whatever hides it).
+    pub answering: bool,
+    /// Whether the drill is in review mode (graded).
+    pub review: bool,
 }
 
 /// The coach's shared state: what every feature reads and may change.
@@ -353,16 +357,19 @@ impl Context {
                 position,
                 hidden: false,
                 playing_on: true,
+                answering: false,
+                review: false,
             };
         }
         let viewing = self.session.viewing();
         let ply = viewing.unwrap_or(self.session.moves().len());
+        let answering = viewing.is_none() && *self.session.phase() == Phase::LearnerToMove;
         BoardShown {
             position: self.session.position_at(ply).clone(),
-            hidden: viewing.is_none()
-                && *self.session.phase() == Phase::LearnerToMove
-                && (self.settings.hide_answer || review_on),
+            hidden: answering && (self.settings.hide_answer || review_on),
             playing_on: false,
+            answering,
+            review: review_on,
         }
     }
 }

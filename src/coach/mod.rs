@@ -435,6 +435,8 @@ impl Coach {
             || self.play_on.busy(&self.ctx)
             || self.verdict.busy(&self.ctx)
             || (self.ctx.screenshot && self.predictor.is_running())
+            || (self.ctx.screenshot && self.explorer.is_evaluating())
+            || self.explorer.build().progress().is_some()
     }
 
     /// Whether `action` can be used now (its button is enabled, its shortcut works).
@@ -503,6 +505,12 @@ impl Coach {
         self.run_events();
     }
 
+    /// Waits until the explorer being built (or added to) is written and opens it, as
+    /// the frames would (tests; the window never waits).
+    pub fn finish_explorer_build(&mut self) {
+        self.explorer.poll_build(&mut self.ctx, true);
+    }
+
     /// Waits until the game the Explorer tab's game window reads is shown, as the
     /// frames would (tests; the window never waits).
     pub fn finish_explorer_game(&mut self) {
@@ -527,6 +535,14 @@ impl Coach {
         limits: crate::engine::Limits,
     ) {
         self.verdict = verdict::VerdictState::with_checker(engine, store, limits);
+    }
+
+    /// Has the Explorer tab's moves evaluated by `engine`, each search within `limits`
+    /// (by default the move checker's engine and limit), the analyses kept in the move
+    /// checker's store.
+    pub fn set_explorer_engine(&mut self, engine: CheckEngine, limits: crate::engine::Limits) {
+        self.explorer
+            .set_evals(explorer::ExplorerEvals::new(Some(engine), limits));
     }
 
     /// Keeps the move checker's analyses in `store` from now on (the workspace's cache
@@ -811,7 +827,8 @@ impl Coach {
         ctx.progress.poll();
         self.coverage.missed.poll(ctx);
         let board = self.board_shown();
-        self.explorer.poll(&mut self.ctx, &board);
+        self.explorer
+            .poll(&mut self.ctx, &board, self.verdict.store());
         self.predictor.poll(&self.ctx, &board);
         self.share_explorer_games();
         self.repertoire.poll(&mut self.ctx);

@@ -150,6 +150,14 @@ pub struct Settings {
     /// The explorer index the Explorer tab had open, opened again at the next start
     /// (dropped, with a message, when it is gone).
     pub explorer_index: Option<PathBuf>,
+    /// Whether the Explorer tab hides its moves while the learner is to answer in a
+    /// free drill (review always hides them).
+    pub explorer_hide_answer: bool,
+    /// Whether the Explorer tab has the engine evaluate the position after each move.
+    pub explorer_evals: bool,
+    /// The explorers built in the window keep a tree for every player with at least
+    /// this many games (0: none).
+    pub explorer_players_min: u32,
 }
 
 /// What the Coverage tab computes: the depth, the threshold and whose games to compare
@@ -248,6 +256,9 @@ impl Default for Settings {
             repertoire_explorer: false,
             coverage: CoverageParams::default(),
             explorer_index: None,
+            explorer_hide_answer: false,
+            explorer_evals: true,
+            explorer_players_min: crate::workspace::explorer::DEFAULT_PLAYERS_MIN,
         }
     }
 }

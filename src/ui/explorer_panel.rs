@@ -1,29 +1,44 @@
 //! The Explorer tab, like lichess's opening explorer: the source (all games, or a
-//! player's tree as White or Black, with "Prepare against" that player), the filters
-//! (rating bands and speeds as toggle buttons, years from and to), then each move at
-//! the position on the board with its share, games, a white/draw/black bar with
-//! percentages and the average rating (a click plays the move), then the position's
+//! player's tree as White or Black, with "Prepare against" that player), then the
+//! moves at the position on the board as lichess lays them out
+//! ([`super::explorer_rows`]: one row per move, a click plays it; the total last), the
+//! options ("Hide while I answer", "Engine's evaluation"), then the position's
 //! top games: the move, the players (a click opens the game in its window), the
-//! result, the year and the rating. The numbers
-//! come from the coach's cached view ([`crate::coach::explorer`]); the panel does no
+//! result, the year and the rating; last the filters (rating bands and speeds as toggle
+//! buttons, years from and to). The numbers come from the coach's cached view ([`crate::coach::explorer`]); the panel does no
 //! work of its own.
 
 use eframe::egui;
-use egui::{Color32, RichText, Sense, Ui, WidgetInfo};
+use egui::{RichText, Ui};
 
 use super::command::Command;
+use super::explorer_build_panel::explorer_build_ui;
+use super::explorer_rows::explorer_rows_ui;
 use crate::book::explorer::{RatingBand, Speed, group_digits};
 use crate::coach::explorer::{
-    ExplorerCommand, ExplorerRow, ExplorerSource, ExplorerState, ExplorerTopGame, parse_years,
+    ExplorerCommand, ExplorerSource, ExplorerState, ExplorerTopGame, parse_years,
 };
 
-/// The Explorer tab; `learner_name` marks the learner's own games in the chooser.
+/// The settings the Explorer tab shows.
+pub(super) struct PanelSettings<'a> {
+    /// The learner's name in PGN files: their own games are marked in the chooser.
+    pub learner_name: &'a str,
+    /// "Hide while I answer".
+    pub hide_answer: bool,
+    /// "Engine's evaluation".
+    pub evals: bool,
+    /// The fewest games that give a player a tree in an explorer built here.
+    pub players_min: u32,
+}
+
+/// The Explorer tab.
 pub(super) fn explorer_panel_ui(
     ui: &mut Ui,
     state: &ExplorerState,
-    learner_name: &str,
+    settings: &PanelSettings<'_>,
     commands: &mut Vec<Command>,
 ) {
+    let (learner_name, players_min) = (settings.learner_name, settings.players_min);
     ui.heading("Explorer");
     ui.horizontal_wrapped(|ui| {
         if ui
@@ -42,8 +57,10 @@ pub(super) fn explorer_panel_ui(
     }
     let Some(index) = state.index() else {
         ui.label(
-            "No index open. Make one with `hastings explorer make GAMES.pgn -o NAME.explorer`.",
+            "No explorer open: build one from your PGN files here, or with `hastings \
+             explorer make GAMES.pgn -o NAME.explorer`.",
         );
+        explorer_build_ui(ui, state, players_min, commands);
         return;
     };
     let name = index.dir().file_name().map_or_else(
@@ -52,8 +69,19 @@ pub(super) fn explorer_panel_ui(
     );
     ui.label(format!("{name}: {} games", group_digits(index.games())));
     source_ui(ui, state, learner_name, commands);
+    ui.separator();
+    moves_ui(ui, state, commands);
+    options_ui(ui, state, settings, commands);
+    top_games_ui(ui, state, commands);
+    ui.separator();
+    ui.strong("Filters");
     filters_ui(ui, state, commands);
     ui.separator();
+    explorer_build_ui(ui, state, players_min, commands);
+}
+
+/// The moves at the position (one row each, the total last), or why there are none.
+fn moves_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
     let view = state.view();
     if let Some(error) = &view.error {
         ui.colored_label(ui.visuals().error_fg_color, error);
@@ -69,32 +97,74 @@ pub(super) fn explorer_panel_ui(
         ui.label("No game reached this position under these filters.");
         return;
     }
-    ui.label(format!("{} games here", group_digits(view.games)));
-    let [white, draws, black] = view.results;
-    wdl_bar_ui(ui, "All moves", view.games, [white, draws, black]);
-    for row in &view.rows {
-        if move_row_ui(ui, row) {
-            commands.push(Command::Explorer(ExplorerCommand::Play(row.mv)));
-        }
+    if let Some(i) = explorer_rows_ui(ui, view, state.evaluates())
+        && let Some(row) = view.rows.get(i)
+    {
+        commands.push(Command::Explorer(ExplorerCommand::Play(row.mv)));
     }
-    if !view.top.is_empty() {
-        ui.separator();
-        ui.horizontal_wrapped(|ui| {
-            ui.strong("Top games");
-            ui.label(RichText::new("(click one to open it)").weak());
-        });
-        for (i, top) in view.top.iter().enumerate() {
-            let (players, details) = top_game_text(top);
-            ui.add_space(2.0);
-            if ui
-                .link(RichText::new(players).strong())
-                .on_hover_text("Open this game")
-                .clicked()
-            {
-                commands.push(Command::Explorer(ExplorerCommand::OpenGame(i)));
-            }
-            ui.label(RichText::new(details).monospace().weak());
+}
+
+/// "Hide while I answer" and "Engine's evaluation", and why the engine failed.
+fn options_ui(
+    ui: &mut Ui,
+    state: &ExplorerState,
+    settings: &PanelSettings<'_>,
+    commands: &mut Vec<Command>,
+) {
+    let mut hide = settings.hide_answer;
+    if ui
+        .checkbox(&mut hide, "Hide while I answer")
+        .on_hover_text(
+            "In a free drill, hide the explorer's moves while it is your turn: the most \
+             played move is often your book's. Review always hides them until you move.",
+        )
+        .changed()
+    {
+        commands.push(Command::Explorer(ExplorerCommand::SetHideAnswer(hide)));
+    }
+    let mut evals = settings.evals;
+    if ui
+        .checkbox(&mut evals, "Engine's evaluation")
+        .on_hover_text(
+            "The engine's evaluation of the position after each move, in pawns (+ good \
+             for White), found in the background: Stockfish when installed, else the \
+             built-in engine",
+        )
+        .changed()
+    {
+        commands.push(Command::Explorer(ExplorerCommand::SetEvals(evals)));
+    }
+    if let Some(why) = state.eval_failure().filter(|_| evals) {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!("The engine could not evaluate a move: {why}"),
+        );
+    }
+}
+
+/// The position's top games: the players (a click opens the game), then the move, the
+/// result, the year and the rating.
+fn top_games_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
+    let view = state.view();
+    if view.hidden || view.top.is_empty() {
+        return;
+    }
+    ui.separator();
+    ui.horizontal_wrapped(|ui| {
+        ui.strong("Top games");
+        ui.label(RichText::new("(click one to open it)").weak());
+    });
+    for (i, top) in view.top.iter().enumerate() {
+        let (players, details) = top_game_text(top);
+        ui.add_space(2.0);
+        if ui
+            .link(RichText::new(players).strong())
+            .on_hover_text("Open this game")
+            .clicked()
+        {
+            commands.push(Command::Explorer(ExplorerCommand::OpenGame(i)));
         }
+        ui.label(RichText::new(details).monospace().weak());
     }
 }
 
@@ -136,7 +206,7 @@ fn source_ui(ui: &mut Ui, state: &ExplorerState, learner_name: &str, commands: &
             .width(ui.available_width() - 8.0)
             .selected_text(source_text(&chosen, learner_name))
             .show_ui(ui, |ui| {
-                for source in sources {
+                for source in sources.iter().cloned() {
                     let text = source_text(&source, learner_name);
                     ui.selectable_value(&mut chosen, source, text);
                 }
@@ -150,6 +220,7 @@ fn source_ui(ui: &mut Ui, state: &ExplorerState, learner_name: &str, commands: &
         if chosen != *state.source() {
             commands.push(Command::Explorer(ExplorerCommand::SetSource(chosen)));
         }
+        find_player_ui(ui, state, &sources, learner_name, commands);
     }
     if let ExplorerSource::Player { name, .. } = state.source()
         && state.preparing() != Some(state.source())
@@ -176,6 +247,60 @@ fn source_ui(ui: &mut Ui, state: &ExplorerState, learner_name: &str, commands: &
             }
         });
     }
+}
+
+/// The most players "Find a player" lists.
+const FOUND_SHOWN: usize = 6;
+
+/// "Find a player": a name typed (any part, any case) lists the index's players of that
+/// name as White and as Black; a click shows that player's games.
+fn find_player_ui(
+    ui: &mut Ui,
+    state: &ExplorerState,
+    sources: &[ExplorerSource],
+    learner_name: &str,
+    commands: &mut Vec<Command>,
+) {
+    let id = egui::Id::unique("explorer_find_player");
+    let mut typed = ui.data(|d| d.get_temp::<String>(id)).unwrap_or_default();
+    let label = ui.label("Find a player");
+    ui.add(
+        egui::TextEdit::singleline(&mut typed)
+            .id_salt("explorer_find_player")
+            .hint_text("a name")
+            .desired_width(ui.available_width() - 8.0),
+    )
+    .labelled_by(label.id)
+    .on_hover_text("Any part of a player's name, as in the games' White and Black tags");
+    let wanted = typed.trim().to_lowercase();
+    if !wanted.is_empty() {
+        let found: Vec<&ExplorerSource> = sources
+            .iter()
+            .filter(|s| {
+                matches!(s, ExplorerSource::Player { name, .. }
+                    if name.to_lowercase().contains(&wanted))
+            })
+            .collect();
+        if found.is_empty() {
+            ui.label(RichText::new("No player of that name in this index").weak());
+        }
+        for source in found.iter().take(FOUND_SHOWN) {
+            let text = source_text(source, learner_name);
+            if ui
+                .selectable_label(*source == state.source(), text)
+                .clicked()
+            {
+                commands.push(Command::Explorer(ExplorerCommand::SetSource(
+                    (*source).clone(),
+                )));
+            }
+        }
+        if found.len() > FOUND_SHOWN {
+            let more = found.len() - FOUND_SHOWN;
+            ui.label(RichText::new(format!("… and {more} more: type more of the name")).weak());
+        }
+    }
+    ui.data_mut(|d| d.insert_temp(id, typed));
 }
 
 /// The rating bands and speeds as toggle buttons.
@@ -243,7 +368,7 @@ impl YearFields {
 }
 
 /// "Years", from … to …: two fields, empty for any year; a change that reads as years
-/// sets the tab's, one that does not says why under them.
+/// sets the tab's, one that does not says why above them.
 fn years_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
     let id = egui::Id::unique("explorer_years");
     let years = state.years();
@@ -253,11 +378,19 @@ fn years_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
         .unwrap_or_else(|| YearFields::of(years));
     let mut changed = false;
     ui.label("Years");
+    // Why the years do not read, above the fields: in view when they are (the
+    // filters end the panel).
+    let shown = fields.error.clone();
+    if let Some(error) = &shown {
+        ui.colored_label(ui.visuals().warn_fg_color, error);
+    }
     ui.horizontal(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         let mut field = |ui: &mut Ui, name: &str, text: &mut String| {
             let label = ui.label(name);
+            // A fixed id: the rows above come and go, the focus stays in the field.
             let edit = egui::TextEdit::singleline(text)
+                .id_salt(("explorer_years", name))
                 .desired_width(44.0)
                 .hint_text("any");
             changed |= ui
@@ -281,76 +414,8 @@ fn years_ui(ui: &mut Ui, state: &ExplorerState, commands: &mut Vec<Command>) {
             Err(e) => fields.error = Some(e.to_string()),
         }
     }
-    if let Some(error) = &fields.error {
-        ui.colored_label(ui.visuals().warn_fg_color, error);
+    if fields.error != shown {
+        ui.ctx().request_repaint();
     }
     ui.data_mut(|d| d.insert_temp(id, fields));
-}
-
-/// One move: SAN, share, games, average rating, then the W/D/L bar. Whether it was
-/// clicked.
-fn move_row_ui(ui: &mut Ui, row: &ExplorerRow) -> bool {
-    let rating = row
-        .avg_rating
-        .map_or_else(|| "-".to_owned(), |r| r.to_string());
-    let games = if row.games == 1 { "game" } else { "games" };
-    let text = format!(
-        "{}  {:.0}%  {} {games}  avg {rating}",
-        row.san,
-        row.share * 100.0,
-        group_digits(row.games)
-    );
-    let clicked = ui
-        .add(egui::Button::new(RichText::new(text).monospace()).frame(false))
-        .on_hover_text(format!("Play {}", row.san))
-        .clicked();
-    wdl_bar_ui(ui, &row.san, row.games, [row.white, row.draws, row.black]);
-    clicked
-}
-
-/// The white / draw / black bar of `games` games (`results`: white wins, draws, black
-/// wins), each segment labelled with its percentage, the bar with `what` and them.
-fn wdl_bar_ui(ui: &mut Ui, what: &str, games: u64, results: [u64; 3]) {
-    let games = games.max(1) as f32;
-    let [white, draws, black] = results;
-    let parts = [
-        (white, Color32::from_gray(245), Color32::BLACK, "White"),
-        (draws, Color32::from_gray(140), Color32::WHITE, "Draws"),
-        (black, Color32::from_gray(30), Color32::WHITE, "Black"),
-    ];
-    let percents: Vec<f32> = parts.iter().map(|p| 100.0 * p.0 as f32 / games).collect();
-    let label = format!(
-        "{what}: White {:.0}% Draws {:.0}% Black {:.0}%",
-        percents[0], percents[1], percents[2]
-    );
-    let width = ui.available_width().max(60.0);
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 16.0), Sense::hover());
-    response.widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, &label));
-    let painter = ui.painter_at(rect);
-    let mut x = rect.left();
-    for ((n, fill, text, _), percent) in parts.iter().zip(&percents) {
-        if *n == 0 {
-            continue;
-        }
-        let w = rect.width() * percent / 100.0;
-        let seg =
-            egui::Rect::from_min_size(egui::pos2(x, rect.top()), egui::vec2(w, rect.height()));
-        painter.rect_filled(seg, 0.0, *fill);
-        if w > 28.0 {
-            painter.text(
-                seg.center(),
-                egui::Align2::CENTER_CENTER,
-                format!("{percent:.0}%"),
-                egui::FontId::proportional(11.0),
-                *text,
-            );
-        }
-        x += w;
-    }
-    painter.rect_stroke(
-        rect,
-        0.0,
-        egui::Stroke::new(1.0, Color32::from_gray(100)),
-        egui::StrokeKind::Inside,
-    );
 }

@@ -67,6 +67,9 @@ pub fn setting_label(field: &str) -> &str {
         "repertoire_explorer" | "workshop_explorer" => "Missing replies from the explorer's games",
         "coverage" => "Coverage: depth, gap size and your name",
         "explorer_index" => "The explorer index open in the Explorer tab",
+        "explorer_hide_answer" => "Explorer: Hide while I answer",
+        "explorer_evals" => "Explorer: Engine evaluation per move",
+        "explorer_players_min" => "Explorer: players with their own tree (fewest games)",
         other => other,
     }
 }

@@ -28,6 +28,7 @@ fn make(inputs: &[PathBuf], dir: &Path, players: &[&str], build: BuildOptions) -
     let options = MakeOptions {
         max_plies: 12,
         players: players.iter().map(|p| p.to_string()).collect(),
+        players_min: None,
         build,
     };
     make_explorer(inputs, dir, &options, &JobProgress::new()).unwrap();

@@ -72,6 +72,7 @@ fn the_drill_plays_the_players_moves_where_he_has_games_and_the_books_elsewhere(
         seed: "5".to_owned(),
         reply_delay_ms: 0,
         animate_moves: false,
+        explorer_evals: false,
         ..crate::common::settings()
     };
     let mut coach = Coach::new(common::eco(), settings, None);

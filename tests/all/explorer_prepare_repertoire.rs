@@ -61,6 +61,7 @@ fn preparing_against_a_player_keeps_the_learners_moves_those_of_the_repertoire()
         seed: "5".to_owned(),
         reply_delay_ms: 0,
         animate_moves: false,
+        explorer_evals: false,
         ..crate::common::settings()
     };
     let mut coach = Coach::new(common::eco(), settings, None);

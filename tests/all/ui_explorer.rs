@@ -31,7 +31,7 @@ fn the_tab_shows_the_moves_after_e4_and_a_filter_changes_them() {
     let (dir, index) = make_index("ui-explorer-e4");
     let mut h = harness(true, (1280.0, 800.0));
     open_index(&mut h, &dir);
-    // The learner (White) is to move and the answer is hidden: so is the explorer.
+    // The learner (White) is to move, "Hide while I answer" is on: the explorer hides.
     h.get_by_label("Hidden until you move: it would give the answer away.");
     // 1.e4, the computer replies; the position after 1.e4 is shown (step back).
     let e4 = common::san_moves("e4")[0];
@@ -46,7 +46,7 @@ fn the_tab_shows_the_moves_after_e4_and_a_filter_changes_them() {
         .unwrap();
     let shown = labels(&all, &after_e4);
     assert_shows(&h, &shown);
-    h.get_by_label(&format!("{} games here", all.total().games()));
+    h.get_by_label(&common::explorer::total_label(all.total().games()));
 
     // Leave out blitz: the counts are those of the other speeds.
     h.get_by_label(Speed::Blitz.name()).click();
@@ -61,7 +61,7 @@ fn the_tab_shows_the_moves_after_e4_and_a_filter_changes_them() {
     );
     let changed = labels(&fewer, &after_e4);
     assert_shows(&h, &changed);
-    h.get_by_label(&format!("{} games here", fewer.total().games()));
+    h.get_by_label(&common::explorer::total_label(fewer.total().games()));
     let gone: Vec<_> = shown.iter().filter(|l| !changed.contains(l)).collect();
     assert!(!gone.is_empty());
     for (row, _) in gone {

@@ -31,6 +31,8 @@ fn settings(hide_answer: bool) -> Settings {
             movetime_ms: 50,
             ..PlayOnSettings::default()
         },
+        explorer_hide_answer: hide_answer,
+        explorer_evals: false,
         ..crate::common::settings()
     }
 }
@@ -120,5 +122,5 @@ fn after_drill_this_gap_the_tab_shows_the_moves_at_the_gap() {
         .query_position(&gap, &ExplorerFilter::default())
         .unwrap();
     assert_shows(&h, &labels(&stats, &gap));
-    h.get_by_label(&format!("{} games here", stats.total().games()));
+    h.get_by_label(&common::explorer::total_label(stats.total().games()));
 }

@@ -9,7 +9,7 @@
 
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
-use hastings::book::explorer::{ExplorerFilter, group_digits};
+use hastings::book::explorer::ExplorerFilter;
 use hastings::coach::explorer::ExplorerSource;
 use hastings::coach::settings::{Settings, Side};
 use shakmaty::{Chess, Color};
@@ -28,6 +28,7 @@ fn choosing_a_player_shows_his_moves_and_prepare_starts_a_drill_against_them() {
         hide_answer: false,
         // The learner's own games are marked as such in the chooser.
         learner_name: "kasparov".to_owned(),
+        explorer_evals: false,
         ..crate::common::settings()
     };
     let mut h = window(settings, (1280.0, 800.0));
@@ -57,7 +58,7 @@ fn choosing_a_player_shows_his_moves_and_prepare_starts_a_drill_against_them() {
     assert_shows(&h, &labels(&his, &start));
     let total = his.total();
     let games = total.games() as f64;
-    h.get_by_label(&format!("{} games here", group_digits(total.games())));
+    h.get_by_label(&common::explorer::total_label(total.games()));
     h.get_by_label(&format!(
         "All moves: White {:.0}% Draws {:.0}% Black {:.0}%",
         100.0 * total.white as f64 / games,

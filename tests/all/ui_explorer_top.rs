@@ -9,7 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 use egui_kittest::kittest::Queryable as _;
-use hastings::book::explorer::{ExplorerFilter, group_digits};
+use hastings::book::explorer::ExplorerFilter;
 use hastings::coach::Command;
 use shakmaty::Chess;
 
@@ -21,6 +21,9 @@ use common::explorer::{
 /// Clicks the field `label` (it takes the focus, the cursor at the end) and types
 /// `text`.
 fn type_into(h: &mut common::AppHarness, label: &str, text: &str) {
+    // The filters are under the moves and top games: scrolled into view as a user would.
+    h.get_by_label(label).scroll_to_me();
+    h.run();
     h.get_by_label(label).click();
     h.run();
     h.get_by_label(label).type_text(text);
@@ -60,7 +63,7 @@ fn years_from_and_to_count_only_those_games() {
     let all = index
         .query_position(&start, &ExplorerFilter::default())
         .unwrap();
-    h.get_by_label(&format!("{} games here", group_digits(all.total().games())));
+    h.get_by_label(&common::explorer::total_label(all.total().games()));
 
     type_into(&mut h, "from", "1985");
     type_into(&mut h, "to", "1990");
@@ -73,12 +76,9 @@ fn years_from_and_to_count_only_those_games() {
         "the fixture has games of 1985-1990 and of other years"
     );
     assert_shows(&h, &labels(&some, &start));
-    h.get_by_label(&format!(
-        "{} games here",
-        group_digits(some.total().games())
-    ));
+    h.get_by_label(&common::explorer::total_label(some.total().games()));
     assert!(
-        h.query_by_label(&format!("{} games here", group_digits(all.total().games())))
+        h.query_by_label(&common::explorer::total_label(all.total().games()))
             .is_none()
     );
 
@@ -102,10 +102,7 @@ fn years_from_and_to_count_only_those_games() {
         )
         .unwrap();
     assert_shows(&h, &labels(&since, &start));
-    h.get_by_label(&format!(
-        "{} games here",
-        group_digits(since.total().games())
-    ));
+    h.get_by_label(&common::explorer::total_label(since.total().games()));
     assert!(h.query_by_label("`1990x` is not a year.").is_none());
 }
 

@@ -24,6 +24,7 @@ fn settings(learner: Side) -> Settings {
         seed: "5".to_owned(),
         reply_delay_ms: 0,
         animate_moves: false,
+        explorer_evals: false,
         ..common::settings()
     }
 }

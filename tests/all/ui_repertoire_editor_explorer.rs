@@ -44,6 +44,7 @@ fn the_missing_replies_come_from_the_explorer_games_when_ticked() {
         learner: Side::White,
         seed: "7".to_owned(),
         reply_delay_ms: 0,
+        explorer_evals: false,
         ..crate::common::settings()
     };
     let mut h = window(settings, (1280.0, 800.0));

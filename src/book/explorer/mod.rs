@@ -20,7 +20,8 @@
 //! `workspace::explorer`.
 //!
 //! Files: `read` (the games' mainlines read), `tags` and `game` (what a game is),
-//! `record` (the unit of counting), `filter`, `stats` (a position's answer), `counts`
+//! `record` (the unit of counting), `filter`, `stats` (a position's answer),
+//! `performance` (a move's performance rating, lichess's formula), `counts`
 //! (the explorer as popularity), `shown` (one game of a PGN text found by its number,
 //! for the top-game window).
 //!
@@ -54,6 +55,7 @@
 mod counts;
 mod filter;
 mod game;
+mod performance;
 mod read;
 mod record;
 mod shown;
@@ -63,6 +65,7 @@ pub mod tags;
 pub use counts::{ExplorerCounts, describe_move, group_digits};
 pub use filter::{ExplorerFilter, FilterError};
 pub use game::{ExplorerGame, Players, outcome_name};
+pub use performance::{MIN_PERFORMANCE_GAMES, performance, performance_of, rating_difference};
 pub use read::{DEFAULT_EXPLORER_PLIES, ExplorerReport, GameSink, read_explorer_games};
 pub use record::{BestGame, Cell, ExplorerRecord, Partition, Tally};
 pub use shown::{ShownGame, read_shown_game};

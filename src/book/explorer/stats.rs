@@ -1,7 +1,10 @@
 //! A position's answer: its records that pass a filter added up per move, and its top
 //! games.
 
+use shakmaty::Color;
+
 use super::filter::ExplorerFilter;
+use super::performance::{MIN_PERFORMANCE_GAMES, performance_of};
 use super::record::{BestGame, Cell, ExplorerRecord};
 use crate::book::polyglot::RawMove;
 
@@ -36,6 +39,18 @@ impl MoveStats {
     /// The rated games' average mean rating, rounded down; `None` without one.
     pub fn average_rating(&self) -> Option<u64> {
         self.rating_sum.checked_div(self.rated_games)
+    }
+
+    /// The performance rating of `color`, the side that played the move: the rated
+    /// games' average rating plus FIDE's `dp` for its score over the games (lichess's
+    /// formula, [`performance_of`]); `None` under [`MIN_PERFORMANCE_GAMES`] games or
+    /// without a rated game.
+    pub fn performance(&self, color: Color) -> Option<i32> {
+        if self.games() < MIN_PERFORMANCE_GAMES || self.rated_games == 0 {
+            return None;
+        }
+        let average = self.rating_sum as f64 / self.rated_games as f64;
+        performance_of(color, average, self.white, self.draws, self.black)
     }
 
     fn add(&mut self, record: &ExplorerRecord, rated: bool) {

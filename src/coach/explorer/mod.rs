@@ -5,10 +5,11 @@
 //!
 //! The tab follows the board: the play-on game's position while the learner plays on,
 //! else the drill's position shown (a viewed ply, else the current one; a gap or game
-//! the Coverage tab drills is the drill's). In the drill, while the learner is to move
-//! it is hidden when the chart hides the answer (the "Hide the answer until I move"
-//! setting) and always in review mode, so that it never gives the answer away; it
-//! shows again once the learner has moved.
+//! the Coverage tab drills is the drill's). It shows on both sides' turns, as the
+//! learner studies with it; while the learner is to answer it hides in review mode
+//! (graded recall) and, in a free drill, with its own "Hide while I answer" setting
+//! (off by default), so that a drill stays fair; it shows again once the learner has
+//! moved.
 //!
 //! "Prepare against an opponent" gives the drill a player's tree as its popularity
 //! ([`Session::set_explorer`](crate::trainer::Session::set_explorer)): the computer
@@ -16,6 +17,7 @@
 //! no game.
 //!
 //! - [`view`]: what the tab shows at a position, the year fields read;
+//! - [`evals`]: the engine's evaluation after each move, found in the background;
 //! - [`game`]: a top game opened in its own window.
 //!
 //! The tab's moves are played on the board shown ([`Event::PlayOnBoard`]), and the
@@ -27,9 +29,13 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Color, Move};
 
+pub mod build;
+pub mod evals;
 pub mod game;
 pub mod view;
 
+pub use self::build::{EXPLORERS_FOLDER, ExplorerBuild, index_folder};
+pub use self::evals::ExplorerEvals;
 pub use self::game::{ExplorerGameState, GameReadError, ShownGameView};
 pub use self::view::{ExplorerRow, ExplorerTopGame, ExplorerView, YearsError, parse_years};
 use crate::book::explorer::{ExplorerCounts, ExplorerFilter, RatingBand, Speed};
@@ -37,6 +43,8 @@ use crate::book::polyglot::key;
 use crate::coach::context::{BoardShown, Context, Event};
 use crate::coach::format::count;
 use crate::coach::notice::Notice;
+use crate::job::Wake;
+use crate::trainer::verdict::checker::SharedStore;
 use crate::workspace::explorer::{ExplorerError, ExplorerIndex, FilteredExplorer};
 
 /// What the Explorer tab can be asked.
@@ -67,6 +75,28 @@ pub enum ExplorerCommand {
     StopPreparing,
     /// Open top game `i` of the view in the game window.
     OpenGame(usize),
+    /// Hide the moves while the learner is to answer in a free drill, or not (the
+    /// "Hide while I answer" setting; review always hides them).
+    SetHideAnswer(bool),
+    /// Have the engine evaluate the position after each move, or not.
+    SetEvals(bool),
+    /// Build an explorer index of these PGN files or folders, named so (a plain name
+    /// goes into the data folder's `explorers/`, a path is used as it is), then open it.
+    Build {
+        /// The PGN files or folders.
+        inputs: Vec<PathBuf>,
+        /// The index's name or path.
+        name: String,
+    },
+    /// Add the games of these PGN files or folders to the open index.
+    AddGames(Vec<PathBuf>),
+    /// Stop the build or the adding.
+    CancelBuild,
+    /// The tab is in view (its engine evaluates the moves), or not.
+    SetShown(bool),
+    /// Keep a tree for every player with at least this many games in the indexes built
+    /// from now on (0: none).
+    SetPlayersMin(u32),
     /// Show this ply of the game in the window.
     GameTo(usize),
     /// Close the game window.
@@ -131,12 +161,47 @@ pub struct ExplorerState {
     preparing: Option<Preparing>,
     /// The game window.
     pub(super) game: ExplorerGameState,
+    /// The engine evaluating the positions after the moves.
+    pub(super) evals: ExplorerEvals,
+    /// Whether the engine evaluates the moves (the setting, as of the last frame).
+    evaluating: bool,
+    /// The index being built or added to.
+    build: ExplorerBuild,
+    /// Whether the tab is in view: the engine evaluates only then.
+    shown: bool,
 }
 
 /// An explorer's games for other work: the index and the filter.
 pub(crate) type ExplorerGames = (Arc<ExplorerIndex>, ExplorerFilter);
 
 impl ExplorerState {
+    /// Whether the engine evaluates the positions after the moves (the eval column).
+    pub fn evaluates(&self) -> bool {
+        self.evaluating
+    }
+
+    /// Whether the tab is in view (as the window said last).
+    pub fn is_shown(&self) -> bool {
+        self.shown
+    }
+
+    /// The index being built or added to, and what the last build did.
+    pub fn build(&self) -> &ExplorerBuild {
+        &self.build
+    }
+
+    /// Whether moves shown still wait for their evaluation (the screenshot waits).
+    pub(crate) fn is_evaluating(&self) -> bool {
+        self.evaluating
+            && self.evals.failure().is_none()
+            && self.view.rows.iter().any(|r| r.eval.is_none())
+    }
+
+    /// Why the engine could not evaluate a move, if it could not.
+    pub fn eval_failure(&self) -> Option<&str> {
+        self.evals.failure()
+    }
+
     /// The game window's state.
     pub fn game(&self) -> &ExplorerGameState {
         &self.game
@@ -227,10 +292,12 @@ impl ExplorerState {
     }
 
     /// Recomputes the view when the position, the source, the filter or its hiding
-    /// changed.
-    fn refresh(&mut self, pos: &Chess, hidden: bool) {
+    /// changed; then has the engine evaluate its moves (`store`: the analyses kept).
+    fn refresh(&mut self, pos: &Chess, hidden: bool, store: &SharedStore, wake: Wake) {
         let Some(index) = &self.index else {
-            self.key = None;
+            if self.key.take().is_some() {
+                self.evals.stop();
+            }
             self.view = ExplorerView::default();
             return;
         };
@@ -247,6 +314,11 @@ impl ExplorerState {
         } else {
             ExplorerView::at(index, self.query_filter(index), pos)
         };
+        if self.evaluating && !self.view.rows.is_empty() {
+            self.evals.start(&mut self.view, store, wake);
+        } else {
+            self.evals.stop();
+        }
     }
 
     /// Carries out a command of the tab.
@@ -273,17 +345,37 @@ impl ExplorerState {
                 }
             }
             ExplorerCommand::StopPreparing => self.stop_preparing(ctx),
-            ExplorerCommand::Open(dir) => match ExplorerIndex::open(&dir) {
-                Ok(index) => {
-                    self.stop_preparing(ctx);
-                    self.show(index);
-                    // Opened again at the next start.
-                    ctx.settings.explorer_index = Some(dir);
+            ExplorerCommand::Open(dir) => self.open(dir, ctx),
+            ExplorerCommand::Build { inputs, name } => {
+                let data = ctx.data_dir();
+                match index_folder(&name, data.as_deref()) {
+                    Some(dir) => {
+                        let min = ctx.settings.explorer_players_min;
+                        self.build.build(inputs, dir, min, ctx.wake());
+                    }
+                    None => {
+                        self.message = Some(
+                            "Give the explorer a name (or a full path: there is no data \
+                             folder)."
+                                .to_owned(),
+                        );
+                    }
                 }
-                Err(e) => {
-                    self.message = Some(format!("Cannot open the explorer index: {e}"));
+            }
+            ExplorerCommand::AddGames(inputs) => match &self.index {
+                Some(index) => {
+                    let dir = index.dir().to_owned();
+                    self.build.add(inputs, dir, ctx.wake());
                 }
+                None => self.message = Some("Open an explorer to add games to.".to_owned()),
             },
+            ExplorerCommand::CancelBuild => self.build.cancel(),
+            ExplorerCommand::SetShown(shown) => {
+                self.shown = shown;
+                // Evaluated when it comes into view, the engine stopped when it goes.
+                self.key = None;
+            }
+            ExplorerCommand::SetPlayersMin(n) => ctx.settings.explorer_players_min = n,
             ExplorerCommand::Close => {
                 self.stop_preparing(ctx);
                 self.index = None;
@@ -295,6 +387,34 @@ impl ExplorerState {
             ExplorerCommand::ToggleSpeed(speed) => self.filter.speeds ^= 1 << speed.index(),
             ExplorerCommand::SetYears(years) => self.filter.years = years,
             ExplorerCommand::SetSource(source) => self.source = source,
+            ExplorerCommand::SetHideAnswer(hide) => ctx.settings.explorer_hide_answer = hide,
+            ExplorerCommand::SetEvals(on) => {
+                ctx.settings.explorer_evals = on;
+                // The view is made again, and evaluated if asked.
+                self.key = None;
+            }
+        }
+    }
+
+    /// Opens the index at `dir` (opened again at the next start); an unreadable one
+    /// changes nothing and says why.
+    fn open(&mut self, dir: PathBuf, ctx: &mut Context) {
+        match ExplorerIndex::open(&dir) {
+            Ok(index) => {
+                self.stop_preparing(ctx);
+                self.show(index);
+                ctx.settings.explorer_index = Some(dir);
+            }
+            Err(e) => {
+                self.message = Some(format!("Cannot open the explorer index: {e}"));
+            }
+        }
+    }
+
+    /// Opens the index a build finished (waiting for it when `wait`: tests).
+    pub(crate) fn poll_build(&mut self, ctx: &mut Context, wait: bool) {
+        if let Some(dir) = self.build.poll(wait) {
+            self.open(dir, ctx);
         }
     }
 
@@ -391,14 +511,26 @@ impl ExplorerState {
     }
 
     /// Each frame: takes the game being read, brings the view to the board shown (a
-    /// query only when the position, the source or the filter changed), says when the
+    /// query only when the position, the source or the filter changed; hidden while
+    /// the learner is to answer in review, or with "Hide while I answer"), takes the
+    /// evaluations found (`store`: the analyses kept, the verdict's), says when the
     /// tree being prepared against could not be read.
-    pub(crate) fn poll(&mut self, ctx: &mut Context, board: &BoardShown) {
+    pub(crate) fn poll(&mut self, ctx: &mut Context, board: &BoardShown, store: &SharedStore) {
         self.game.poll(false);
+        self.poll_build(ctx, false);
         if let Some(e) = self.preparing.as_ref().and_then(|p| p.counts.take_error()) {
             ctx.message = Some(format!("The explorer index could not be read: {e}"));
         }
-        self.refresh(&board.position, board.hidden);
+        self.evaluating = ctx.settings.explorer_evals && self.shown;
+        let hidden = board.answering && (board.review || ctx.settings.explorer_hide_answer);
+        self.refresh(&board.position, hidden, store, ctx.wake());
+        self.evals.poll(&mut self.view);
+    }
+
+    /// Evaluates the moves with `evals` from now on (tests: a given engine and limit).
+    pub(crate) fn set_evals(&mut self, evals: ExplorerEvals) {
+        self.evals = evals;
+        self.key = None;
     }
 
     /// Waits until the game being read is shown, as the frames would (tests; the

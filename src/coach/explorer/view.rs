@@ -3,9 +3,12 @@
 //! read ([`parse_years`]).
 
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position as _};
 
+#[cfg(doc)]
+use crate::book::explorer::MIN_PERFORMANCE_GAMES;
 use crate::book::explorer::{ExplorerFilter, PositionStats};
+use crate::engine::Score;
 use crate::workspace::explorer::{ExplorerError, ExplorerIndex, TopGame};
 
 /// One move of the tab: the games it was played in and how they ended.
@@ -27,6 +30,13 @@ pub struct ExplorerRow {
     pub black: u64,
     /// The rated games' average mean rating.
     pub avg_rating: Option<u64>,
+    /// The performance rating of the side that played it, from
+    /// [`MIN_PERFORMANCE_GAMES`] games on (lichess's formula,
+    /// [`MoveStats::performance`](crate::book::explorer::MoveStats::performance)).
+    pub performance: Option<i32>,
+    /// The engine's evaluation of the position after it, from White's point of view,
+    /// once analysed (on a background thread, kept in the analysis cache).
+    pub eval: Option<Score>,
 }
 
 /// One of the position's top games (the highest rated that pass the filter).
@@ -53,6 +63,8 @@ pub struct ExplorerView {
     pub top: Vec<ExplorerTopGame>,
     /// An error reading the index at this position.
     pub error: Option<String>,
+    /// The position the view is of.
+    pub position: Chess,
 }
 
 impl ExplorerView {
@@ -83,6 +95,8 @@ impl ExplorerView {
                             draws: m.draws,
                             black: m.black,
                             avg_rating: m.average_rating(),
+                            performance: m.performance(pos.turn()),
+                            eval: None,
                         })
                     })
                     .collect();
@@ -98,6 +112,7 @@ impl ExplorerView {
                     rows,
                     top,
                     error,
+                    position: pos.clone(),
                 }
             }
             Err(error) => ExplorerView {

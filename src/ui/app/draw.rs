@@ -15,7 +15,8 @@ use crate::ui::{
     side_question, top_bar,
 };
 
-use super::{TrainerApp, action_enabled};
+use super::{LeftTab, TrainerApp, action_enabled};
+use crate::coach::explorer::ExplorerCommand;
 
 impl TrainerApp {
     pub(super) fn draw_and_apply(&mut self, ui: &mut Ui) {
@@ -114,6 +115,11 @@ impl TrainerApp {
             );
         });
         let panels = self.coach.settings().panels;
+        // The explorer's engine evaluates only while the Explorer tab is in view.
+        let explorer_shown = panels.side && self.left_tab == LeftTab::Explorer;
+        if explorer_shown != self.coach.explorer().is_shown() {
+            commands.push(Command::Explorer(ExplorerCommand::SetShown(explorer_shown)));
+        }
         if panels.side {
             egui::Panel::left("hastings_style")
                 .resizable(false)

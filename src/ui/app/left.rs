@@ -84,11 +84,16 @@ impl TrainerApp {
                 );
             }
             LeftTab::Explorer => {
-                let learner = &self.coach.settings().learner_name;
+                let settings = self.coach.settings();
                 crate::ui::explorer_panel::explorer_panel_ui(
                     ui,
                     self.coach.explorer(),
-                    learner,
+                    &crate::ui::explorer_panel::PanelSettings {
+                        learner_name: &settings.learner_name,
+                        hide_answer: settings.explorer_hide_answer,
+                        evals: settings.explorer_evals,
+                        players_min: settings.explorer_players_min,
+                    },
                     commands,
                 );
             }

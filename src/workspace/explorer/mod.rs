@@ -39,6 +39,7 @@ mod games;
 mod lock;
 mod make;
 mod manifest;
+mod regulars;
 mod segment;
 mod segment_writer;
 mod write;
@@ -56,6 +57,7 @@ use games::clean_name;
 pub use lock::LOCK_FILE;
 pub use make::{BuildOptions, BuildReport, DEFAULT_EXPLORER_MEMORY_MB};
 pub use manifest::{MANIFEST, Manifest, SegmentInfo};
+pub use regulars::{DEFAULT_PLAYERS_MIN, regular_players};
 pub use segment::{Segment, SegmentError};
 pub use write::{add_to_explorer, make_explorer};
 
@@ -235,6 +237,9 @@ pub struct MakeOptions {
     pub max_plies: u32,
     /// Players whose games are also kept as their own trees.
     pub players: Vec<String>,
+    /// Also keep a tree for every player with at least this many games (most games
+    /// first, up to the index's room for players); `None`: only `players`.
+    pub players_min: Option<u32>,
     /// Memory, threads.
     pub build: BuildOptions,
 }
@@ -244,6 +249,7 @@ impl Default for MakeOptions {
         MakeOptions {
             max_plies: crate::book::explorer::DEFAULT_EXPLORER_PLIES,
             players: Vec::new(),
+            players_min: None,
             build: BuildOptions::default(),
         }
     }

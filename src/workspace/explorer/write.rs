@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use super::lock::WriterLock;
 use super::make::{self, BuildOptions, BuildReport};
 use super::manifest::{MANIFEST, Manifest, foreign_files};
+use super::regulars::regular_players;
 use super::{ExplorerError, MAX_SEGMENTS, MakeOptions, Segment, fault_point, open_segments};
-use crate::book::explorer::Players;
+use crate::book::explorer::{Partition, Players};
 use crate::job::JobProgress;
 
 /// Files a write made that no committed manifest names yet: removed when it fails.
@@ -65,6 +66,12 @@ pub fn make_explorer(
     progress: &JobProgress,
 ) -> Result<BuildReport, ExplorerError> {
     let plan = make::plan(inputs, &options.build)?;
+    // The regular players are counted before anything is written.
+    let mut names = options.players.clone();
+    if let Some(min) = options.players_min {
+        let room = Partition::MAX_PLAYERS.saturating_sub(names.len());
+        names.extend(regular_players(inputs, min, room)?);
+    }
     let created = prepare_folder(dir)?;
     let lock = match WriterLock::acquire(dir) {
         Ok(lock) => lock,
@@ -77,7 +84,7 @@ pub fn make_explorer(
     };
     // Another `make` may have written it while this one waited.
     prepare_folder(dir)?;
-    let players = Players::new(&options.players).names().to_vec();
+    let players = Players::new(&names).names().to_vec();
     let mut manifest = Manifest::new(options.max_plies, players);
     manifest.remove_leftovers(dir);
     let mut written = Uncommitted::new(dir);

@@ -37,6 +37,9 @@ pub fn drill_settings(hide_answer: bool) -> Settings {
         reply_delay_ms: 0,
         animate_moves: false,
         hide_answer,
+        explorer_hide_answer: hide_answer,
+        // No engine evaluates the explorer's moves but in the tests of the eval.
+        explorer_evals: false,
         ..crate::common::settings()
     }
 }
@@ -69,9 +72,25 @@ pub fn open_index(h: &mut AppHarness, dir: &Path) {
     );
 }
 
-/// The labels the tab gives each move of `stats` at `pos`: its row and its bar.
+/// A share as the tab writes it: `45%`, `<1%` for a rare move.
+pub fn share_text(part: u64, whole: u64) -> String {
+    let percent = 100.0 * part as f64 / whole.max(1) as f64;
+    if percent > 0.0 && percent < 1.0 {
+        "<1%".to_owned()
+    } else {
+        format!("{percent:.0}%")
+    }
+}
+
+/// The label of the tab's last row, the position's total: `"Σ  1,234  100%"`.
+pub fn total_label(games: u64) -> String {
+    format!("Σ  {}  100%", group_digits(games))
+}
+
+/// The labels the tab gives each move of `stats` at `pos`: its row (move, games,
+/// share) and its bar.
 pub fn labels(stats: &PositionStats, pos: &Chess) -> Vec<(String, String)> {
-    let total = stats.total().games() as f64;
+    let total = stats.total().games();
     stats
         .moves
         .iter()
@@ -80,14 +99,10 @@ pub fn labels(stats: &PositionStats, pos: &Chess) -> Vec<(String, String)> {
             let mv = m.raw_move.to_move(pos).unwrap();
             let san = SanPlus::from_move(pos.clone(), mv).to_string();
             let games = m.games() as f64;
-            let avg = m
-                .average_rating()
-                .map_or_else(|| "-".to_owned(), |r| r.to_string());
-            let noun = if m.games() == 1 { "game" } else { "games" };
             let row = format!(
-                "{san}  {:.0}%  {} {noun}  avg {avg}",
-                100.0 * games / total,
-                group_digits(m.games())
+                "{san}  {}  {}",
+                group_digits(m.games()),
+                share_text(m.games(), total)
             );
             let bar = format!(
                 "{san}: White {:.0}% Draws {:.0}% Black {:.0}%",

@@ -117,6 +117,7 @@ fn chapter_row_ui(
             changed = true;
         }
     });
+    changed |= chapter_side_ui(ui, workspace, file, c, chosen);
     if c.lines > 1 {
         egui::CollapsingHeader::new(format!("its {} lines", c.lines))
             .id_salt(("lines_of", &file.path, c.game))
@@ -171,6 +172,84 @@ fn lines_ui(
         });
     }
     changed
+}
+
+/// "You play: White / Black" for one chapter, the suggestion marked (its tags, its name,
+/// the shape of its tree); kept in `chosen` ([`BookFile::chapter_sides`]).
+fn chapter_side_ui(
+    ui: &mut Ui,
+    workspace: &Workspace,
+    file: &LoadedFile,
+    c: &Chapter,
+    chosen: &mut BookFile,
+) -> bool {
+    let side = workspace.chapter_side(&file.path, c);
+    let suggested = c.tagged.or(c.guessed);
+    let set = workspace.chapter_side_set(&file.path, c);
+    side_picker_ui(
+        ui,
+        ("chapter_side", &file.path, c.game),
+        c.game,
+        side,
+        suggested,
+        set,
+    )
+    .map(|picked| chosen.set_chapter_side(c.game, picked))
+    .is_some()
+}
+
+/// The side picker of chapter `game` (from 1): the side now, the suggested one marked;
+/// returns the side picked (`None` inside: back to what the tags or the file say).
+pub fn side_picker_ui(
+    ui: &mut Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    game: u32,
+    side: Option<Side>,
+    suggested: Option<Side>,
+    set: bool,
+) -> Option<Option<Side>> {
+    let mut picked = None;
+    ui.horizontal(|ui| {
+        ui.add_space(ui.spacing().indent);
+        ui.label(RichText::new("You play").small());
+        let shown = side.map_or("not said", Side::name);
+        let name = format!("Side of chapter {game}");
+        let response = egui::ComboBox::from_id_salt(id)
+            .selected_text(shown)
+            .width(90.0)
+            .show_ui(ui, |ui| {
+                for s in [Side::White, Side::Black] {
+                    let text = if suggested == Some(s) {
+                        format!("{} (suggested)", s.name())
+                    } else {
+                        s.name().to_owned()
+                    };
+                    if ui.selectable_label(side == Some(s) && set, text).clicked() {
+                        picked = Some(Some(s));
+                    }
+                }
+                if set && ui.selectable_label(false, "As its tags say").clicked() {
+                    picked = Some(None);
+                }
+            })
+            .response;
+        response.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::ComboBox, true, &name)
+        });
+        let hint = match suggested {
+            Some(s) => format!(
+                "The side you play in this chapter: the drill plays it, the computer the \
+                 other. Suggested: {} (its tags, its name or the shape of its moves: where \
+                 one side has several moves and the other one, the one is the opponent)",
+                s.name()
+            ),
+            None => "The side you play in this chapter: the drill plays it, the computer \
+                     the other"
+                .to_owned(),
+        };
+        response.on_hover_text(hint);
+    });
+    picked
 }
 
 /// A line's index in its file, as the choice keeps it.

@@ -36,8 +36,9 @@ pub struct GuiArgs {
     /// `play-on-settings`: the same with its engine settings open;
     /// `start`: the window a new user sees first; `repertoire`: the Repertoire tab with
     /// the file given open, at the moves; `find-opening`: the top bar's "Find an opening"
-    /// with "Najdorf" typed and its list open).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "play-on-settings", "start", "explorer", "explorer-game", "repertoire", "find-opening"])]
+    /// with "Najdorf" typed and its list open; `repertoires`: My repertoires with the
+    /// files given read as repertoires).
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "play-on-settings", "start", "explorer", "explorer-game", "repertoire", "find-opening", "repertoires"])]
     pub tab: Option<String>,
     /// With `--screenshot`: the board's look, `THEME[,PIECES[,COORDINATES]]`, e.g.
     /// `blue,chessnut,outside` (themes brown, blue, green; pieces cburnett, chessnut,

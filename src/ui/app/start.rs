@@ -102,8 +102,9 @@ impl TrainerApp {
         if !files.is_empty() {
             self.left_tab = LeftTab::Book;
             let check = tab == Some("check");
-            let coverage = shot && (tab == Some("coverage") || check);
-            // The coverage of a repertoire: the files alone, read as a repertoire.
+            let coverage = shot && (tab == Some("coverage") || check || tab == Some("repertoires"));
+            // The coverage of a repertoire, My repertoires: the files alone, read as a
+            // repertoire.
             let mode = if coverage {
                 crate::workspace::FileMode::Repertoire
             } else {
@@ -131,6 +132,7 @@ impl TrainerApp {
             Some("coverage" | "check") => self.left_tab = LeftTab::Coverage,
             Some("book") => self.left_tab = LeftTab::Book,
             Some("style") => self.left_tab = LeftTab::Style,
+            Some("repertoires") => self.left_tab = LeftTab::Repertoires,
             _ => {}
         }
     }

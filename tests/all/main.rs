@@ -59,6 +59,7 @@ mod graph_line_moves;
 mod import_parts;
 mod learner_style;
 mod learner_style_ui;
+mod my_repertoires;
 mod polyglot;
 mod polyglot_make;
 mod popularity;

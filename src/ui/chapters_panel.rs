@@ -174,7 +174,7 @@ fn lines_ui(
     changed
 }
 
-/// "You play: White / Black" for one chapter, the suggestion marked (its tags, its name,
+/// "Drilled as White / as Black" for one chapter, the suggestion marked (its tags, its name,
 /// the shape of its tree); kept in `chosen` ([`BookFile::chapter_sides`]).
 fn chapter_side_ui(
     ui: &mut Ui,
@@ -211,45 +211,48 @@ pub fn side_picker_ui(
     let mut picked = None;
     ui.horizontal(|ui| {
         ui.add_space(ui.spacing().indent);
-        ui.label(RichText::new("You play").small());
-        let shown = side.map_or("not said", Side::name);
+        ui.label(RichText::new("Drilled").small());
+        let shown = side.map_or_else(|| "side not said".to_owned(), as_side);
         let name = format!("Side of chapter {game}");
         let response = egui::ComboBox::from_id_salt(id)
             .selected_text(shown)
-            .width(90.0)
+            .width(110.0)
             .show_ui(ui, |ui| {
                 for s in [Side::White, Side::Black] {
                     let text = if suggested == Some(s) {
-                        format!("{} (suggested)", s.name())
+                        format!("{} (suggested)", as_side(s))
                     } else {
-                        s.name().to_owned()
+                        as_side(s)
                     };
                     if ui.selectable_label(side == Some(s) && set, text).clicked() {
                         picked = Some(Some(s));
                     }
                 }
-                if set && ui.selectable_label(false, "As its tags say").clicked() {
+                if set && ui.selectable_label(false, "as its tags say").clicked() {
                     picked = Some(None);
                 }
             })
             .response;
-        response.widget_info(|| {
-            egui::WidgetInfo::labeled(egui::Role::ComboBox, true, &name)
-        });
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, &name));
         let hint = match suggested {
             Some(s) => format!(
-                "The side you play in this chapter: the drill plays it, the computer the \
-                 other. Suggested: {} (its tags, its name or the shape of its moves: where \
-                 one side has several moves and the other one, the one is the opponent)",
+                "The side you play in this chapter (its orientation): the drill plays it, \
+                 the computer the other. Suggested: {} (its tags, its name, or the shape of \
+                 its moves: the side with several moves from one position is the opponent)",
                 s.name()
             ),
-            None => "The side you play in this chapter: the drill plays it, the computer \
-                     the other"
+            None => "The side you play in this chapter (its orientation): the drill plays \
+                     it, the computer the other"
                 .to_owned(),
         };
         response.on_hover_text(hint);
     });
     picked
+}
+
+/// "as White", "as Black".
+fn as_side(side: Side) -> String {
+    format!("as {}", side.name())
 }
 
 /// A line's index in its file, as the choice keeps it.

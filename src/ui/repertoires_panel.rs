@@ -50,7 +50,6 @@ pub(super) fn repertoires_panel_ui(
     commands: &mut Vec<Command>,
 ) -> Asked {
     let mut asked = Asked::default();
-    ui.heading("My repertoires");
     let rows = coach.book().repertoires().rows();
     if rows.is_empty() {
         ui.add(

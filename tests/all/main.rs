@@ -97,6 +97,7 @@ mod ui_layout;
 mod ui_layout_tabs;
 mod ui_mistakes_elsewhere;
 mod ui_my_repertoire;
+mod ui_my_repertoires;
 mod ui_opening_search;
 mod ui_paste;
 mod ui_play_on;

@@ -424,6 +424,7 @@ impl RepertoireTab {
     /// Computes the exposure now when it is not up to date, and waits for it (tests,
     /// and "Next gap" and "Train this", which need it).
     pub(crate) fn finish_gaps(&mut self, ctx: &mut Context) {
+        self.sync_chapter_sides(ctx);
         self.start_exposure(ctx);
         if let Some((key, job)) = self.gaps.job.take() {
             match job.poll_blocking() {

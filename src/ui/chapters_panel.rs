@@ -174,8 +174,9 @@ fn lines_ui(
     changed
 }
 
-/// "Drilled as White / as Black" for one chapter, the suggestion marked (its tags, its name,
-/// the shape of its tree); kept in `chosen` ([`BookFile::chapter_sides`]).
+/// "Drilled as White / as Black" for one chapter whose tags do not say, the suggestion
+/// marked (its name, the shape of its tree); kept in `chosen`
+/// ([`BookFile::chapter_sides`]).
 fn chapter_side_ui(
     ui: &mut Ui,
     workspace: &Workspace,
@@ -183,9 +184,14 @@ fn chapter_side_ui(
     c: &Chapter,
     chosen: &mut BookFile,
 ) -> bool {
+    let set = workspace.chapter_side_set(&file.path, c);
+    // A chapter whose tags say its side shows it in its title; My repertoires and the
+    // Repertoire tab change it.
+    if c.tagged.is_some() && !set {
+        return false;
+    }
     let side = workspace.chapter_side(&file.path, c);
     let suggested = c.tagged.or(c.guessed);
-    let set = workspace.chapter_side_set(&file.path, c);
     side_picker_ui(
         ui,
         ("chapter_side", &file.path, c.game),
@@ -210,13 +216,16 @@ pub fn side_picker_ui(
 ) -> Option<Option<Side>> {
     let mut picked = None;
     ui.horizontal(|ui| {
-        ui.add_space(ui.spacing().indent);
-        ui.label(RichText::new("Drilled").small());
-        let shown = side.map_or_else(|| "side not said".to_owned(), as_side);
+        let shown = side.map_or_else(
+            || "side not said".to_owned(),
+            |s| format!("drilled {}", as_side(s)),
+        );
         let name = format!("Side of chapter {game}");
+        // As wide as the panel allows (a narrow panel must not grow for it).
+        let width = (ui.available_width() - 2.0 * ui.spacing().icon_width).clamp(60.0, 150.0);
         let response = egui::ComboBox::from_id_salt(id)
             .selected_text(shown)
-            .width(110.0)
+            .width(width)
             .show_ui(ui, |ui| {
                 for s in [Side::White, Side::Black] {
                     let text = if suggested == Some(s) {

@@ -190,8 +190,11 @@ fn row_ui(
             asked.go_to = Some(GoTo::Coverage);
         }
         if ui
-            .button("Coverage")
-            .on_hover_text("What it will face against the book, its gaps (the Coverage tab)")
+            .button("Gaps and coverage")
+            .on_hover_text(
+                "Coverage: what it will face against the book, and its gaps (the Coverage \
+                 tab)",
+            )
             .clicked()
         {
             if !alone {

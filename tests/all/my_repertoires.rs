@@ -33,7 +33,7 @@ fn loaded(names: &[&str]) -> Workspace {
 
 /// The cards of each chapter from its own deck: the graph of its lines, the positions
 /// of the chapter's side with a book move.
-fn cards_by_deck(ws: &Workspace) -> HashSet<(Color, CardKey)> {
+pub(crate) fn cards_by_deck(ws: &Workspace) -> HashSet<(Color, CardKey)> {
     let file = ws.loaded_repertoires().next().unwrap();
     let mut cards = HashSet::new();
     for chapter in &file.chapters {

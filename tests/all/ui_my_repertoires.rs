@@ -91,19 +91,43 @@ fn my_repertoires_is_the_first_tab_and_shows_each_files_numbers() {
             tab.min.y < style.max.y && tab.max.x <= style.min.x,
             "{size:?}: the first tab"
         );
-        let name = h.get_by_label("mixed_sides.pgn").rect();
-        let numbers = h
-            .get_by_label(&format!("3 chapters · 12 lines · {positions} positions"))
-            .rect();
         h.get_by_label("for White and Black");
-        h.get_by_label("Last trained: never");
-        let panel_right = h.get_by_label("Train").rect().max.x.max(tab.max.x) + 200.0;
-        for r in [name, numbers] {
+        // The side panel's right edge, as the window sizes it (8 points in, its width
+        // a fifth of the window within 180 to 300 points).
+        let right = 8.0 + ((size.0 - 16.0) * 0.2).clamp(180.0, 300.0) + 0.5;
+        let numbers = format!("3 chapters · 12 lines · {positions} positions");
+        // No review yet: every card (each chapter's deck) is new.
+        let cards = crate::my_repertoires::cards_by_deck(h.state().coach().workspace()).len();
+        let due = format!("Due today 0 · this week 0 · new {cards}");
+        for label in [
+            "mixed_sides.pgn",
+            numbers.as_str(),
+            due.as_str(),
+            "Last trained: never",
+            "Train",
+            "Review",
+            "Edit",
+            "Check with an engine",
+            "Gaps and coverage",
+            "train together",
+        ] {
+            // "Review" is also the drill panel's: the side panel's is the leftmost.
+            let leftmost = |h: &Harness<'static, TrainerApp>| {
+                h.get_all_by_label(label)
+                    .map(|n| n.rect())
+                    .min_by(|a, b| a.min.x.total_cmp(&b.min.x))
+                    .unwrap()
+            };
+            let before = leftmost(&h);
+            if let Some(node) = h.get_all_by_label(label).find(|n| n.rect() == before) {
+                node.scroll_to_me();
+            }
+            h.run();
+            let r = leftmost(&h);
             assert!(
-                r.min.x >= 0.0 && r.max.x <= size.0 && r.max.y <= size.1,
-                "{size:?}: {r:?} outside the window"
+                r.min.x >= 0.0 && r.max.x <= right && r.min.y >= 0.0 && r.max.y <= size.1,
+                "{size:?}: {label:?} at {r:?} is not inside the side panel"
             );
-            assert!(r.max.x <= panel_right, "{size:?}: {r:?} outside the left panel");
         }
     }
 }

@@ -187,7 +187,10 @@ mod tests {
 
     #[test]
     fn chesstempo_says_the_side_in_its_own_tag() {
-        let t = tags(&[("Event", "White repertoire"), ("ChesstempoRepertoireColour", "Black")]);
+        let t = tags(&[
+            ("Event", "White repertoire"),
+            ("ChesstempoRepertoireColour", "Black"),
+        ]);
         assert_eq!(side_from_tags(&t), Some(Side::Black));
         let us = tags(&[("ChesstempoRepertoireColor", "white")]);
         assert_eq!(side_from_tags(&us), Some(Side::White));

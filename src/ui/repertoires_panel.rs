@@ -68,8 +68,7 @@ pub(super) fn repertoires_panel_ui(
         }
     }
     let now = Timestamp::from_clock(crate::clock::Clock::local());
-    form.together
-        .retain(|p| rows.iter().any(|r| &r.path == p));
+    form.together.retain(|p| rows.iter().any(|r| &r.path == p));
     for (i, row) in rows.iter().enumerate() {
         ui.push_id(("repertoire_row", i), |ui| {
             egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -148,8 +147,11 @@ fn row_ui(
          the review log's schedule (FSRS); this week: due within seven days",
         count(row.cards)
     ));
-    ui.label(format!("Last trained: {}", last_trained(row.last_trained, now)))
-        .on_hover_text("Your last review of one of its positions (the review log)");
+    ui.label(format!(
+        "Last trained: {}",
+        last_trained(row.last_trained, now)
+    ))
+    .on_hover_text("Your last review of one of its positions (the review log)");
     let paths = vec![row.path.clone()];
     ui.horizontal_wrapped(|ui| {
         if ui
@@ -173,7 +175,9 @@ fn row_ui(
             .on_hover_text("Open it in the Repertoire tab")
             .clicked()
         {
-            commands.push(Command::Repertoire(RepertoireCommand::Open(row.path.clone())));
+            commands.push(Command::Repertoire(RepertoireCommand::Open(
+                row.path.clone(),
+            )));
             asked.go_to = Some(GoTo::Repertoire);
         }
         if ui

@@ -113,9 +113,7 @@ impl RepertoireRow {
                 continue;
             };
             due_today += usize::from(state.is_due(now));
-            let due_day = state
-                .due
-                .map(|d| d.with_offset(now.offset_minutes()).day());
+            let due_day = state.due.map(|d| d.with_offset(now.offset_minutes()).day());
             due_week += usize::from(due_day.is_some_and(|d| d <= week_end));
             if let Some(last) = state.last_review
                 && last_trained.is_none_or(|t| t.unix_ms() < last.unix_ms())
@@ -216,7 +214,8 @@ impl BookChoice {
 pub fn read_schedule(log: &Path) -> Schedule {
     let bytes = std::fs::read(log).unwrap_or_default();
     let read = crate::review::log::parse(&bytes);
-    let params = super::review_store::load_params(&log.with_file_name(super::review_store::PARAMS_FILE));
+    let params =
+        super::review_store::load_params(&log.with_file_name(super::review_store::PARAMS_FILE));
     let (scheduler, _) = params.value.scheduler();
     Schedule::replay(&scheduler, &read.records)
 }

@@ -33,6 +33,7 @@ mod coach_verdict;
 mod coverage;
 mod coverage_cli;
 mod coverage_compare;
+mod coverage_goals;
 mod coverage_ui;
 mod engine_blend;
 mod engine_client;

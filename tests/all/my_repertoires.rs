@@ -45,7 +45,11 @@ pub(crate) fn cards_by_deck(ws: &Workspace) -> HashSet<(Color, CardKey)> {
             .cloned();
         let graph = PositionGraph::build(lines).graph;
         let deck = Deck::new(&graph, Color::from(side));
-        cards.extend(deck.cards().iter().map(|c| (Color::from(side), c.key.clone())));
+        cards.extend(
+            deck.cards()
+                .iter()
+                .map(|c| (Color::from(side), c.key.clone())),
+        );
     }
     cards
 }
@@ -117,7 +121,14 @@ fn due_today_and_this_week_follow_the_review_log() {
     let log = dir.join("reviews.log");
     std::fs::write(&log, hastings::review::log::format(&records)).unwrap();
     let schedule = read_schedule(&log);
-    let row = RepertoireRow::new(file, &cards, ws.all_chapter_sides(file), true, &schedule, now);
+    let row = RepertoireRow::new(
+        file,
+        &cards,
+        ws.all_chapter_sides(file),
+        true,
+        &schedule,
+        now,
+    );
     // The direct computation: each card's state in the log replayed.
     let direct = Schedule::replay(&Scheduler::default(), &records);
     let states: Vec<_> = cards
@@ -132,7 +143,10 @@ fn due_today_and_this_week_follow_the_review_log() {
     assert_eq!(row.due_today, due_today);
     assert_eq!(row.due_week, due_week);
     assert!(row.due_today >= 1, "the card failed yesterday is due");
-    assert!(row.due_week > row.due_today, "the one right yesterday comes back this week");
+    assert!(
+        row.due_week > row.due_today,
+        "the one right yesterday comes back this week"
+    );
     assert_eq!(row.new, cards.cards.len() - 3);
     assert_eq!(row.last_trained, Some(now.plus_days(-1)));
 }

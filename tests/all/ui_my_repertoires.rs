@@ -183,7 +183,10 @@ fn a_side_set_per_chapter_in_my_repertoires_is_drilled_from_that_side() {
         let mut h = harness(size);
         load(&mut h, vec![path.clone()]);
         let header = h.get_by_label("Sides of its 4 chapters");
-        assert!(header.rect().max.y <= size.1, "{size:?}: the chapters' header is shown");
+        assert!(
+            header.rect().max.y <= size.1,
+            "{size:?}: the chapters' header is shown"
+        );
         header.click();
         h.run();
         for (game, side) in wanted {
@@ -226,7 +229,11 @@ fn a_side_set_per_chapter_in_my_repertoires_is_drilled_from_that_side() {
                 .filter(|(_, s)| *s == side)
                 .map(|(g, _)| *g)
                 .collect();
-            assert_eq!(games_in_book(&h), expected, "{size:?}: {side:?} drills its chapters");
+            assert_eq!(
+                games_in_book(&h),
+                expected,
+                "{size:?}: {side:?} drills its chapters"
+            );
             seen.insert(learner);
         }
         assert_eq!(seen.len(), 2, "{size:?}: both sides drilled");
@@ -248,7 +255,10 @@ fn the_repertoire_tab_sets_the_chapters_side_then_says_what_is_missing() {
         let ask = h.get_by_label("Which side do you play in this chapter? Set it here:");
         assert!(ask.rect().max.y <= size.1, "{size:?}");
         // The chapter list and the missing panel both offer it: the first is clicked.
-        h.get_all_by_label("Side of chapter 1").next().unwrap().click();
+        h.get_all_by_label("Side of chapter 1")
+            .next()
+            .unwrap()
+            .click();
         h.run();
         h.get_all_by_label_contains("as Black")
             .last()

@@ -17,8 +17,8 @@ pub mod batch;
 pub mod empty;
 pub mod fetch;
 pub(crate) mod paste;
-pub mod report;
 pub mod repertoires;
+pub mod report;
 
 use self::report::ReportView;
 use crate::book::{OpeningLine, PositionGraph, SourceId};

@@ -38,7 +38,12 @@ pub struct MyRepertoires {
     log: LogRead,
     rows: Vec<RepertoireRow>,
     /// What the rows were made from: the files' cards, the log, the day, the ticks.
-    made_from: Option<(Vec<usize>, Option<(u64, Option<SystemTime>)>, i64, Vec<bool>)>,
+    made_from: Option<(
+        Vec<usize>,
+        Option<(u64, Option<SystemTime>)>,
+        i64,
+        Vec<bool>,
+    )>,
 }
 
 impl MyRepertoires {
@@ -126,7 +131,10 @@ pub(crate) fn train_repertoires(paths: &[PathBuf], ctx: &mut Context) {
     let choice = ctx.workspace.choice().only(paths);
     ctx.workspace.set_choice(choice);
     ctx.settings.book = ctx.workspace.choice().clone();
-    let names: Vec<String> = paths.iter().map(|p| crate::workspace::file_name(p)).collect();
+    let names: Vec<String> = paths
+        .iter()
+        .map(|p| crate::workspace::file_name(p))
+        .collect();
     ctx.message = Some(format!(
         "Drilling {} alone (ECO is the theory it is compared with).",
         names.join(" and ")

@@ -43,7 +43,8 @@
 //! drills that ended earlier is [`Exposure::mass_ended`]. The three add up to 1.
 //!
 //! Files: `expand` (the states ply by ply, each with its reach), `report` (the states
-//! summed up: reach per position, gaps, coverage by depth, redundancy).
+//! summed up: reach per position, gaps, coverage by depth, redundancy), `goals` (the
+//! coverage goals from "Basic" to "Bulletproof" and what each needs).
 //!
 //! # Example
 //!
@@ -68,6 +69,7 @@
 //! ```
 
 mod expand;
+mod goals;
 mod report;
 mod rows;
 
@@ -77,6 +79,9 @@ use crate::book::{NodeKey, PositionGraph};
 use crate::sampler::{MoveSource, Style};
 
 pub use expand::{Child, Outcome};
+pub use goals::{
+    DEFAULT_SECONDS_PER_ANSWER, GOALS, Goal, GoalCount, REVIEWS_TO_LEARN, seconds_per_answer,
+};
 pub use report::{DepthCoverage, Gap, PathInfo, PositionReach, Redundant, describe, one_in};
 pub use rows::{CoverageRow, sans_at};
 

@@ -90,7 +90,6 @@ fn coverage_ui(
             );
         });
     });
-    goals_ui(ui, view.report().map(|r| &**r), params);
     if view.is_computing() {
         ui.horizontal(|ui| {
             ui.spinner();
@@ -101,6 +100,8 @@ fn coverage_ui(
         let report = Arc::clone(report);
         report_ui(ui, &report, orientation, commands);
     }
+    ui.add_space(4.0);
+    goals_ui(ui, view.report().map(|r| &**r), params);
     ui.separator();
     games_ui(ui, view, params, commands);
 }
@@ -112,7 +113,8 @@ fn goals_ui(ui: &mut Ui, report: Option<&CoverageReport>, params: &mut CoverageP
     ui.label(RichText::new("Coverage goal").strong())
         .on_hover_text(
             "How rare a position may be and still need your move: a goal covers every \
-         position met in at least its share of your games",
+         position met in at least its share of your games (it sets “Gaps met in at least” \
+         above)",
         );
     let chosen = Goal::of_percent(params.threshold_percent);
     for (i, goal) in GOALS.into_iter().enumerate() {

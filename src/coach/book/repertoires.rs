@@ -25,9 +25,16 @@ struct CardsKey {
 /// The review log as last read: its size and time, and its states.
 #[derive(Debug, Default)]
 struct LogRead {
-    stamp: Option<(u64, Option<SystemTime>)>,
+    stamp: LogStamp,
     schedule: Schedule,
 }
+
+/// The review log's size and modification time.
+type LogStamp = Option<(u64, Option<SystemTime>)>;
+
+/// What the rows were made from: per file a number that changes with its cards, the
+/// log's stamp, the day, the files ticked.
+type MadeFrom = (Vec<usize>, LogStamp, i64, Vec<bool>);
 
 /// The rows of My repertoires and what they were made from.
 #[derive(Debug, Default)]
@@ -38,12 +45,7 @@ pub struct MyRepertoires {
     log: LogRead,
     rows: Vec<RepertoireRow>,
     /// What the rows were made from: the files' cards, the log, the day, the ticks.
-    made_from: Option<(
-        Vec<usize>,
-        Option<(u64, Option<SystemTime>)>,
-        i64,
-        Vec<bool>,
-    )>,
+    made_from: Option<MadeFrom>,
 }
 
 impl MyRepertoires {
@@ -120,7 +122,7 @@ fn hash_sides(sides: &[Option<Side>]) -> usize {
 }
 
 /// The review log's size and modification time (`None`: there is none).
-fn log_stamp(path: &Path) -> Option<(u64, Option<SystemTime>)> {
+fn log_stamp(path: &Path) -> LogStamp {
     let meta = std::fs::metadata(path).ok()?;
     Some((meta.len(), meta.modified().ok()))
 }

@@ -100,8 +100,10 @@ impl GoalCount {
 }
 
 impl Exposure {
-    /// What `goal` asks of the repertoire (see the [module docs](self)); exact when
-    /// the exposure's minimum mass is below the goal's share.
+    /// What `goal` asks of the repertoire: its needed positions (the learner's, within
+    /// the depth, reached at least as often as the goal's share, where the drill goes
+    /// on) and those covered; exact when the exposure's minimum mass is below the
+    /// goal's share.
     pub fn goal_count(&self, goal: Goal) -> GoalCount {
         let depth = self.options.depth as usize;
         let learner = self.options.learner;

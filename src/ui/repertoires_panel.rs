@@ -82,7 +82,11 @@ pub(super) fn repertoires_panel_ui(
         if ui
             .add_enabled(
                 n > 0,
-                egui::Button::new(format!("Train the {n} ticked together")),
+                egui::Button::new(if n == 0 {
+                    "Train the ticked together".to_owned()
+                } else {
+                    format!("Train the {n} ticked together")
+                }),
             )
             .on_hover_text(
                 "Drill the ticked repertoires as one book: each chapter from its own side \
@@ -126,10 +130,10 @@ fn row_ui(
     });
     ui.add(
         egui::Label::new(format!(
-            "{} chapters · {} lines · {} positions",
-            count(row.chapters),
-            count(row.lines),
-            count(row.positions)
+            "{} · {} · {}",
+            counted(row.chapters, "chapter"),
+            counted(row.lines, "line"),
+            counted(row.positions, "position")
         ))
         .wrap(),
     );
@@ -227,7 +231,11 @@ fn chapters_ui(ui: &mut Ui, coach: &Coach, row: &RepertoireRow, commands: &mut V
     let Some(file) = ws.file(&row.path) else {
         return;
     };
-    egui::CollapsingHeader::new(format!("Sides of its {} chapters", file.chapters.len()))
+    let title = match file.chapters.len() {
+        1 => "Side of its chapter".to_owned(),
+        n => format!("Sides of its {n} chapters"),
+    };
+    egui::CollapsingHeader::new(title)
         .id_salt(("repertoire_row_chapters", &row.path))
         .show(ui, |ui| {
             for c in &file.chapters {
@@ -282,6 +290,15 @@ fn eco_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
             commands.push(Command::SetBook(choice));
         }
     });
+}
+
+/// "1 chapter", "3 chapters".
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{} {what}s", count(n))
+    }
 }
 
 /// "today", "yesterday", "3 days ago", "never".

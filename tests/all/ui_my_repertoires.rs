@@ -1,8 +1,9 @@
 //! My repertoires and a side per chapter in the window (issue 40, items 1 and 2), through
 //! the real widgets with egui_kittest at 1280×800 and 800×600: the tab first in the
 //! left panel with each file's numbers, Train from a row drilling that repertoire alone,
-//! a side set per chapter and drilled from it, and the Repertoire tab's "What is missing
-//! here" once the chapter's side is set there.
+//! a side set per chapter (in My repertoires, in the Book tab's chapter picker) and
+//! drilled from it, and the Repertoire tab's "What is missing here" once the chapter's
+//! side is set there.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -281,5 +282,46 @@ fn the_repertoire_tab_sets_the_chapters_side_then_says_what_is_missing() {
         // At the start White is to move: the missing panel lists the replies the
         // chapter (1.e4 e6) does not answer.
         h.get_by_label("Book replies without your answer (click one to go there):");
+    }
+}
+
+#[test]
+fn the_book_tabs_chapter_picker_sets_an_untagged_chapters_side() {
+    let path = fixture("study_chapters.pgn");
+    for size in SIZES {
+        let mut h = harness(size);
+        load(&mut h, vec![path.clone()]);
+        h.get_by_label("Book").click();
+        h.run();
+        // The French study's chapters say no side: each has its picker.
+        let label = "Side of chapter 2";
+        h.get_by_label(label).scroll_to_me();
+        h.run();
+        let r = h.get_by_label(label).rect();
+        let right = 8.0 + ((size.0 - 16.0) * 0.2).clamp(180.0, 300.0) + 0.5;
+        assert!(r.max.x <= right && r.max.y <= size.1, "{size:?}: {r:?}");
+        h.get_by_label(label).click();
+        h.run();
+        h.get_all_by_label_contains("as Black")
+            .last()
+            .expect("the popup's item")
+            .click();
+        h.run();
+        h.state_mut().coach_mut().finish_loading();
+        h.run();
+        let coach = h.state().coach();
+        let file = coach.workspace().choice().file(&path).unwrap();
+        assert_eq!(
+            file.chapter_sides,
+            [(2, Side::Black)].into_iter().collect::<BTreeMap<_, _>>(),
+            "{size:?}"
+        );
+        let loaded = coach.workspace().file(&path).unwrap();
+        let chapter = loaded.chapters.iter().find(|c| c.game == 2).unwrap();
+        assert_eq!(
+            coach.workspace().chapter_side(&path, chapter),
+            Some(Side::Black),
+            "{size:?}"
+        );
     }
 }

@@ -163,10 +163,14 @@ impl BookChoice {
         let index = match self.files.iter().position(|f| f.path == path) {
             Some(i) => i,
             None => {
+                // Stamped as it is now, so that the next start reads it as unchanged.
+                let stamp = super::FileStamp::of(path).ok();
                 self.files.push(BookFile {
                     path: path.to_owned(),
                     mode: FileMode::Repertoire,
                     enabled: false,
+                    size: stamp.map_or(0, |s| s.size),
+                    modified: stamp.and_then(|s| s.modified),
                     ..BookFile::default()
                 });
                 self.files.len() - 1

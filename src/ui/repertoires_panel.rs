@@ -1,7 +1,7 @@
 //! "My repertoires" (the first tab of the left panel): each repertoire file with its
 //! sides, chapters, lines and positions, what is due today and this week, when it was
-//! last trained, and what to do with it (Train, Review, Edit, Check with an engine,
-//! Coverage); several ticked to be trained together; ECO as one more choice. The rows
+//! last trained, and what to do with it (Train, Learn new lines, Review, Edit, Check
+//! with an engine, Gaps and coverage); several ticked to be trained together; ECO as one more choice. The rows
 //! are the coach's ([`crate::coach::book::repertoires`]).
 
 use std::path::PathBuf;
@@ -165,6 +165,17 @@ fn row_ui(
         {
             commands.push(Command::TrainRepertoires(paths.clone()));
             commands.push(Command::SetDrillMode(DrillMode::Free));
+        }
+        if ui
+            .button("Learn new lines")
+            .on_hover_text(
+                "Review mode on this repertoire alone: after what is due, its new positions \
+                 are shown, then asked (up to the day's limit of new cards)",
+            )
+            .clicked()
+        {
+            commands.push(Command::TrainRepertoires(paths.clone()));
+            commands.push(Command::SetDrillMode(DrillMode::Review));
         }
         if ui
             .button("Review")

@@ -106,6 +106,7 @@ fn my_repertoires_is_the_first_tab_and_shows_each_files_numbers() {
             due.as_str(),
             "Last trained: never",
             "Train",
+            "Learn new lines",
             "Review",
             "Edit",
             "Check with an engine",

@@ -58,8 +58,16 @@ impl From<Color> for Side {
     }
 }
 
+/// The tags that say a chapter's side: lichess's study export, ChessTempo's repertoire
+/// export (both spellings).
+const SIDE_TAGS: [&str; 3] = [
+    "Orientation",
+    "ChesstempoRepertoireColour",
+    "ChesstempoRepertoireColor",
+];
+
 /// The side a game's tags say its chapter is for: `[Orientation]` (lichess's study
-/// export), else a chapter or event name that says so ("Repertoire for Black",
+/// export) or `[ChesstempoRepertoireColour]` (ChessTempo's), else a chapter or event name that says so ("Repertoire for Black",
 /// "Playing as White", "Black repertoire: …").
 ///
 /// ```
@@ -75,10 +83,10 @@ impl From<Color> for Side {
 /// assert_eq!(side_from_tags(&neither), None);
 /// ```
 pub fn side_from_tags(tags: &GameTags) -> Option<Side> {
-    if let Some(o) = tags.known("Orientation") {
-        match o.to_ascii_lowercase().as_str() {
-            "white" => return Some(Side::White),
-            "black" => return Some(Side::Black),
+    for tag in SIDE_TAGS {
+        match tags.known(tag).map(str::to_ascii_lowercase).as_deref() {
+            Some("white") => return Some(Side::White),
+            Some("black") => return Some(Side::Black),
             _ => {}
         }
     }
@@ -175,6 +183,17 @@ mod tests {
         assert_eq!(side_from_tags(&t), Some(Side::Black));
         let odd = tags(&[("Orientation", "sideways"), ("Event", "as Black")]);
         assert_eq!(side_from_tags(&odd), Some(Side::Black));
+    }
+
+    #[test]
+    fn chesstempo_says_the_side_in_its_own_tag() {
+        let t = tags(&[
+            ("Event", "White repertoire"),
+            ("ChesstempoRepertoireColour", "Black"),
+        ]);
+        assert_eq!(side_from_tags(&t), Some(Side::Black));
+        let us = tags(&[("ChesstempoRepertoireColor", "white")]);
+        assert_eq!(side_from_tags(&us), Some(Side::White));
     }
 
     #[test]

@@ -71,6 +71,12 @@ pub enum Command {
     RepertoireSide(PathBuf, Option<crate::book::Side>),
     /// The next repertoire opened is for this side (said in Start here).
     RepertoireFor(crate::book::Side),
+    /// The learner set the side of one chapter of a repertoire file: the file, the
+    /// chapter's game number (from 1), the side (`None`: as its tags say).
+    ChapterSide(PathBuf, u32, Option<crate::book::Side>),
+    /// Drill these repertoire files alone (My repertoires' Train, or those ticked to
+    /// train together): ECO and the other files unticked, ECO kept as the theory.
+    TrainRepertoires(Vec<PathBuf>),
     /// Go on this many plies past the book with the move predictor (0: off).
     SetPastBook(u32),
     /// Forget a loaded file.
@@ -222,6 +228,10 @@ impl Command {
             Command::ChooseFolder => Route::Book(B::ChooseFolder),
             Command::RepertoireSide(path, side) => Route::Style(S::RepertoireSide(path, side)),
             Command::RepertoireFor(side) => Route::Style(S::RepertoireFor(side)),
+            Command::ChapterSide(path, game, side) => {
+                Route::Style(S::ChapterSide(path, game, side))
+            }
+            Command::TrainRepertoires(paths) => Route::Book(B::TrainRepertoires(paths)),
             Command::SetStyle(style) => Route::Style(S::SetStyle(style)),
             Command::ChooseProfile { play_like } => Route::Style(S::ChooseProfile(play_like)),
             Command::LoadProfile { path, add_games } => {

@@ -301,6 +301,11 @@ impl Coach {
         &self.book
     }
 
+    /// The Book tab's state, to change (whether My repertoires is shown).
+    pub fn book_mut(&mut self) -> &mut book::BookState {
+        &mut self.book
+    }
+
     /// The drill's own state: the move box.
     pub fn drill(&self) -> &drill::DrillState {
         &self.drill

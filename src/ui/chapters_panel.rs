@@ -117,6 +117,7 @@ fn chapter_row_ui(
             changed = true;
         }
     });
+    changed |= chapter_side_ui(ui, workspace, file, c, chosen);
     if c.lines > 1 {
         egui::CollapsingHeader::new(format!("its {} lines", c.lines))
             .id_salt(("lines_of", &file.path, c.game))
@@ -171,6 +172,96 @@ fn lines_ui(
         });
     }
     changed
+}
+
+/// "Drilled as White / as Black" for one chapter whose tags do not say, the suggestion
+/// marked (its name, the shape of its tree); kept in `chosen`
+/// ([`BookFile::chapter_sides`]).
+fn chapter_side_ui(
+    ui: &mut Ui,
+    workspace: &Workspace,
+    file: &LoadedFile,
+    c: &Chapter,
+    chosen: &mut BookFile,
+) -> bool {
+    let set = workspace.chapter_side_set(&file.path, c);
+    // A chapter whose tags say its side shows it in its title; My repertoires and the
+    // Repertoire tab change it.
+    if c.tagged.is_some() && !set {
+        return false;
+    }
+    let side = workspace.chapter_side(&file.path, c);
+    let suggested = c.tagged.or(c.guessed);
+    side_picker_ui(
+        ui,
+        ("chapter_side", &file.path, c.game),
+        c.game,
+        side,
+        suggested,
+        set,
+    )
+    .map(|picked| chosen.set_chapter_side(c.game, picked))
+    .is_some()
+}
+
+/// The side picker of chapter `game` (from 1): the side now, the suggested one marked;
+/// returns the side picked (`None` inside: back to what the tags or the file say).
+pub fn side_picker_ui(
+    ui: &mut Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    game: u32,
+    side: Option<Side>,
+    suggested: Option<Side>,
+    set: bool,
+) -> Option<Option<Side>> {
+    let mut picked = None;
+    ui.horizontal(|ui| {
+        let shown = side.map_or_else(
+            || "side not said".to_owned(),
+            |s| format!("drilled {}", as_side(s)),
+        );
+        let name = format!("Side of chapter {game}");
+        // As wide as the panel allows (a narrow panel must not grow for it).
+        let width = (ui.available_width() - 2.0 * ui.spacing().icon_width).clamp(60.0, 150.0);
+        let response = egui::ComboBox::from_id_salt(id)
+            .selected_text(shown)
+            .width(width)
+            .show_ui(ui, |ui| {
+                for s in [Side::White, Side::Black] {
+                    let text = if suggested == Some(s) {
+                        format!("{} (suggested)", as_side(s))
+                    } else {
+                        as_side(s)
+                    };
+                    if ui.selectable_label(side == Some(s) && set, text).clicked() {
+                        picked = Some(Some(s));
+                    }
+                }
+                if set && ui.selectable_label(false, "as its tags say").clicked() {
+                    picked = Some(None);
+                }
+            })
+            .response;
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, &name));
+        let hint = match suggested {
+            Some(s) => format!(
+                "The side you play in this chapter (its orientation): the drill plays it, \
+                 the computer the other. Suggested: {} (its tags, its name, or the shape of \
+                 its moves: the side with several moves from one position is the opponent)",
+                s.name()
+            ),
+            None => "The side you play in this chapter (its orientation): the drill plays \
+                     it, the computer the other"
+                .to_owned(),
+        };
+        response.on_hover_text(hint);
+    });
+    picked
+}
+
+/// "as White", "as Black".
+fn as_side(side: Side) -> String {
+    format!("as {}", side.name())
 }
 
 /// A line's index in its file, as the choice keeps it.

@@ -16,7 +16,7 @@ use super::command::{Command, DrillBook};
 use super::format::count;
 use crate::coach::check::CheckState;
 use crate::coach::coverage::{CoverageParams, CoverageReport, CoverageRow, CoverageState};
-use crate::trainer::coverage::{Exposure, one_in};
+use crate::trainer::coverage::{Exposure, GOALS, Goal, REVIEWS_TO_LEARN, one_in};
 
 /// The Coverage tab.
 pub(super) fn coverage_panel_ui(
@@ -74,18 +74,21 @@ fn coverage_ui(
             .labelled_by(label.id)
             .on_hover_text("Depth (plies): how many half-moves from the start are looked at");
     });
-    ui.horizontal(|ui| {
-        let label = ui.label("Gaps met in at least (% of games)");
-        ui.add(
-            egui::DragValue::new(&mut params.threshold_percent)
-                .range(0.01..=50.0)
-                .speed(0.05),
-        )
-        .labelled_by(label.id)
-        .on_hover_text(
-            "Gap threshold (%): a position without a repertoire move is listed when this \
+    // Wrapped: the label alone is as wide as a narrow panel.
+    visible_width_ui(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("Gaps met in at least (% of games)");
+            ui.add(
+                egui::DragValue::new(&mut params.threshold_percent)
+                    .range(0.01..=50.0)
+                    .speed(0.05),
+            )
+            .labelled_by(label.id)
+            .on_hover_text(
+                "Gap threshold (%): a position without a repertoire move is listed when this \
              share of your games reaches it",
-        );
+            );
+        });
     });
     if view.is_computing() {
         ui.horizontal(|ui| {
@@ -97,8 +100,112 @@ fn coverage_ui(
         let report = Arc::clone(report);
         report_ui(ui, &report, orientation, commands);
     }
+    ui.add_space(4.0);
+    goals_ui(ui, view.report().map(|r| &**r), params);
     ui.separator();
     games_ui(ui, view, params, commands);
+}
+
+/// The coverage goals, "Basic" to "Bulletproof": each sets the threshold; how many
+/// positions each needs and the study time at the learner's pace; whether the goal
+/// chosen is reached.
+fn goals_ui(ui: &mut Ui, report: Option<&CoverageReport>, params: &mut CoverageParams) {
+    ui.label(RichText::new("Coverage goal").strong())
+        .on_hover_text(
+            "How rare a position may be and still need your move: a goal covers every \
+         position met in at least its share of your games (it sets “Gaps met in at least” \
+         above)",
+        );
+    let chosen = Goal::of_percent(params.threshold_percent);
+    for (i, goal) in GOALS.into_iter().enumerate() {
+        let goal_count = report.and_then(|r| r.goals.get(i));
+        let text = goal.name;
+        let mut hover = format!(
+            "Gap threshold {:.2}% (1 in {} games): positions where you are to move, \
+             within the depth, met at least that often",
+            goal.percent(),
+            goal.one_in
+        );
+        if let (Some(c), Some(r)) = (goal_count, report) {
+            hover.push_str(&format!(
+                ".\n\nStudy time: {} positions × {} answers each to learn × {:.0} s an \
+                 answer ({})",
+                count(c.needed),
+                REVIEWS_TO_LEARN,
+                r.pace(),
+                if r.seconds_per_answer.is_some() {
+                    "your median answer time in the review log"
+                } else {
+                    "no review yet: a guess"
+                }
+            ));
+        }
+        if ui
+            .radio(chosen == Some(goal), text)
+            .on_hover_text(hover)
+            .clicked()
+        {
+            params.threshold_percent = goal.percent();
+        }
+        let line = match (goal_count, report) {
+            (Some(c), Some(r)) => format!(
+                "1 in {} games: {} positions, {} covered, about {} of study",
+                goal.one_in,
+                count(c.needed),
+                count(c.covered),
+                duration(c.study_minutes(r.pace()))
+            ),
+            _ => format!("1 in {} games", goal.one_in),
+        };
+        visible_width_ui(ui, |ui| {
+            ui.add(egui::Label::new(RichText::new(line).small()).wrap());
+        });
+    }
+    let (Some(goal), Some(report)) = (chosen, report) else {
+        return;
+    };
+    let Some(reached) = report.goals.iter().find(|c| c.goal == goal) else {
+        return;
+    };
+    if reached.reached() {
+        ui.label(
+            RichText::new("You have reached your coverage goal.")
+                .strong()
+                .color(COVERED),
+        )
+        .on_hover_text(format!(
+            "Every position met in at least 1 game in {} has your move",
+            goal.one_in
+        ));
+    } else {
+        ui.add(
+            egui::Label::new(format!(
+                "{} positions still to add for {}.",
+                count(reached.missing()),
+                goal.name
+            ))
+            .wrap(),
+        );
+    }
+}
+
+/// `add_contents` no wider than what the panel shows from here: the tab's scroll area
+/// can be wider than the panel, and text wrapped at its width would be cut.
+fn visible_width_ui(ui: &mut Ui, add_contents: impl FnOnce(&mut Ui)) {
+    let width = (ui.clip_rect().right() - ui.cursor().left())
+        .min(ui.available_width())
+        .max(60.0);
+    ui.allocate_ui(egui::vec2(width, 0.0), add_contents);
+}
+
+/// "25 min", "3 h 20 min".
+fn duration(minutes: f64) -> String {
+    let minutes = minutes.round().max(1.0) as u64;
+    match (minutes / 60, minutes % 60) {
+        (0, m) => format!("{m} min"),
+        (h, 0) => format!("{h} h"),
+        (h, m) => format!("{h} h {m} min"),
+    }
 }
 
 /// One gap: how often, where, its name, the theory's moves, "Drill this gap".

@@ -72,6 +72,7 @@ mod profile_panel;
 mod progress_panel;
 mod repertoire_missing;
 mod repertoire_panel;
+mod repertoires_panel;
 mod review_panel;
 mod review_session;
 mod screenshot;

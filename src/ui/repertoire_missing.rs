@@ -80,7 +80,8 @@ fn missing_ui(ui: &mut Ui, w: &RepertoireState, gaps: &GapsState, commands: &mut
         return;
     }
     if w.side().is_none() {
-        ui.label("The file does not say which side it is for ([Orientation]).");
+        ui.label("Which side do you play in this chapter? Set it here:");
+        super::repertoire_panel::chapter_side_ui(ui, w, "missing", commands);
         return;
     }
     match gaps.missing() {

@@ -326,7 +326,7 @@ fn chapters_ui(
             if tick.clicked() {
                 push(commands, RepertoireCommand::ToggleTrainChapter(i));
             }
-            let label = match chapter.side() {
+            let label = match w.chapter_side(i) {
                 Some(side) => format!("{}. {title} ({})", i + 1, side.name()),
                 None => format!("{}. {title}", i + 1),
             };
@@ -356,6 +356,7 @@ fn chapters_ui(
             });
         });
     }
+    chapter_side_ui(ui, w, "chapters", commands);
     let side = w.side().unwrap_or(Side::White);
     if ui
         .button("Add chapter")
@@ -587,4 +588,38 @@ fn suggested_copy(path: &std::path::Path) -> String {
     path.with_file_name(format!("{stem}-2.pgn"))
         .display()
         .to_string()
+}
+
+/// "You play: White / Black" for the chapter shown, suggested from its tags, its name or
+/// the shape of its tree; kept with the file's settings in the book.
+pub(super) fn chapter_side_ui(
+    ui: &mut Ui,
+    w: &RepertoireState,
+    place: &str,
+    commands: &mut Vec<Command>,
+) {
+    let Some(file) = w.file() else {
+        return;
+    };
+    let index = w.chapter();
+    let Ok(game) = u32::try_from(index + 1) else {
+        return;
+    };
+    let side = w.chapter_side(index);
+    // The suggestion is worked out only while the side is not said (it reads the tree).
+    let suggested = match side {
+        Some(_) => side,
+        None => w.suggested_side(index),
+    };
+    let picked = super::chapters_panel::side_picker_ui(
+        ui,
+        ("repertoire_chapter_side", place, file.path(), game),
+        game,
+        side,
+        suggested,
+        w.chapter_side_set(index),
+    );
+    if let Some(side) = picked {
+        commands.push(Command::ChapterSide(file.path().to_owned(), game, side));
+    }
 }

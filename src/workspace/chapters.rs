@@ -1,7 +1,9 @@
 //! Which chapters of the repertoire files are drilled, and from which side.
 //!
-//! A chapter is for White or Black as its tags say (`[Orientation]`, or a name such as
-//! "… for Black"), else as the learner said once for the whole file
+//! A chapter is for White or Black as the learner set it
+//! ([`BookFile::chapter_sides`](super::BookFile::chapter_sides)), else as its tags say
+//! (`[Orientation]`, `[ChesstempoRepertoireColour]`, or a name such as "… for Black"),
+//! else as the learner said once for the whole file
 //! ([`BookFile::side`](super::BookFile::side)). While the learner plays one side, the
 //! chapters for the other side leave the book: a mixed study drills its White chapters
 //! as White and its Black chapters as Black. The learner may also pick chapters
@@ -102,12 +104,21 @@ pub struct SideQuestion {
 }
 
 impl Workspace {
-    /// The side of `chapter` of the file at `path`: its tags', else the one the learner
-    /// said for the file.
+    /// The side of `chapter` of the file at `path`: the one the learner set for it,
+    /// else its tags', else the one the learner said for the file.
     pub fn chapter_side(&self, path: &Path, chapter: &Chapter) -> Option<Side> {
-        chapter
-            .tagged
-            .or_else(|| self.choice.file(path).and_then(|f| f.side))
+        let chosen = self.choice.file(path);
+        chosen
+            .and_then(|f| f.chapter_sides.get(&chapter.game).copied())
+            .or(chapter.tagged)
+            .or_else(|| chosen.and_then(|f| f.side))
+    }
+
+    /// Whether the learner set the side of `chapter` of the file at `path` themselves.
+    pub fn chapter_side_set(&self, path: &Path, chapter: &Chapter) -> bool {
+        self.choice
+            .file(path)
+            .is_some_and(|f| f.chapter_sides.contains_key(&chapter.game))
     }
 
     /// Whether line `index` (in file order) of the file at `path` is chosen, its chapter
@@ -185,7 +196,7 @@ impl Workspace {
         let untagged: HashSet<u32> = file
             .chapters
             .iter()
-            .filter(|c| c.tagged.is_none())
+            .filter(|c| c.tagged.is_none() && !chosen.chapter_sides.contains_key(&c.game))
             .map(|c| c.game)
             .collect();
         if untagged.is_empty() {

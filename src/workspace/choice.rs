@@ -3,6 +3,7 @@
 //! comes from. Saved with the window's settings, so
 //! every type here is serialisable and tolerant of older settings (`#[serde(default)]`).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -51,6 +52,9 @@ pub struct BookFile {
     pub side: Option<Side>,
     /// Whether the learner was asked which side it is for (asked once).
     pub side_asked: bool,
+    /// The side the learner set for single chapters (game number from 1), ahead of
+    /// their tags and of [`BookFile::side`].
+    pub chapter_sides: BTreeMap<u32, Side>,
     /// The chapters (game numbers) drilled; `None`: all of them.
     pub chapters: Option<Vec<u32>>,
     /// The lines drilled (indices in the file's lines, in file order), when the learner
@@ -59,6 +63,14 @@ pub struct BookFile {
 }
 
 impl BookFile {
+    /// Sets the side of chapter `game` (from 1); `None`: as its tags or the file say.
+    pub fn set_chapter_side(&mut self, game: u32, side: Option<Side>) {
+        match side {
+            Some(side) => self.chapter_sides.insert(game, side),
+            None => self.chapter_sides.remove(&game),
+        };
+    }
+
     /// Whether `other` gives the book the same lines: all but whether the learner was
     /// asked its side.
     pub fn same_lines(&self, other: &BookFile) -> bool {
@@ -79,6 +91,7 @@ impl Default for BookFile {
             modified: None,
             side: None,
             side_asked: false,
+            chapter_sides: BTreeMap::new(),
             chapters: None,
             lines: None,
         }
@@ -141,6 +154,31 @@ impl BookChoice {
     /// The remembered file at `path`.
     pub fn file(&self, path: &std::path::Path) -> Option<&BookFile> {
         self.files.iter().find(|f| f.path == path)
+    }
+
+    /// Sets the side of chapter `game` (from 1) of the repertoire file at `path`
+    /// (`None`: as its tags or the file say). A file not remembered yet is remembered,
+    /// read as a repertoire and unticked, so that the side is kept for it.
+    pub fn set_chapter_side(&mut self, path: &std::path::Path, game: u32, side: Option<Side>) {
+        let index = match self.files.iter().position(|f| f.path == path) {
+            Some(i) => i,
+            None => {
+                // Stamped as it is now, so that the next start reads it as unchanged.
+                let stamp = super::FileStamp::of(path).ok();
+                self.files.push(BookFile {
+                    path: path.to_owned(),
+                    mode: FileMode::Repertoire,
+                    enabled: false,
+                    size: stamp.map_or(0, |s| s.size),
+                    modified: stamp.and_then(|s| s.modified),
+                    ..BookFile::default()
+                });
+                self.files.len() - 1
+            }
+        };
+        if let Some(file) = self.files.get_mut(index) {
+            file.set_chapter_side(game, side);
+        }
     }
 
     /// Whether `other` builds the same graph (the same ECO choice, files, chapters and

@@ -76,6 +76,7 @@ pub mod profiles;
 pub mod repertoire_edit;
 pub mod repertoire_file;
 pub mod repertoire_journal;
+pub mod repertoires;
 pub mod review_store;
 mod runs;
 pub mod settings_file;

@@ -112,7 +112,10 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
     );
     assert_eq!(app.session().moves().len(), 2);
 
-    // Back to the repertoire: the drill starts again on the learner's lines.
+    // Back to the repertoire: the drill starts again on the learner's lines (the button
+    // heads the tab, scrolled down to the gap: scrolled back into view).
+    harness.get_by_label("Back to my repertoire").scroll_to_me();
+    harness.run();
     harness.get_by_label("Back to my repertoire").click();
     harness.run();
     let app = harness.state().coach();

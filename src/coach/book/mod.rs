@@ -17,6 +17,7 @@ pub mod batch;
 pub mod empty;
 pub mod fetch;
 pub(crate) mod paste;
+pub mod repertoires;
 pub mod report;
 
 use self::report::ReportView;
@@ -67,6 +68,8 @@ pub enum BookCommand {
     Fetch(fetch::FetchCommand),
     /// Let the user choose a folder of PGN files (a folder dialog).
     ChooseFolder,
+    /// Drill these repertoire files alone (My repertoires).
+    TrainRepertoires(Vec<PathBuf>),
 }
 
 /// The Book tab's runtime state: the import report shown, if any, and the fetch.
@@ -81,6 +84,8 @@ pub struct BookState {
     alone: Vec<PathBuf>,
     /// The files of an import of several, until all have finished (then one report).
     batch: Option<batch::Batch>,
+    /// My repertoires: a row per repertoire file.
+    pub(crate) repertoires: repertoires::MyRepertoires,
 }
 
 impl std::fmt::Debug for BookState {
@@ -101,6 +106,16 @@ impl BookState {
     /// The import report shown, if any.
     pub fn report(&self) -> Option<&ReportView> {
         self.report.as_ref()
+    }
+
+    /// My repertoires: a row per repertoire file loaded.
+    pub fn repertoires(&self) -> &repertoires::MyRepertoires {
+        &self.repertoires
+    }
+
+    /// Whether My repertoires is shown: its rows are kept up to date only then.
+    pub fn set_repertoires_shown(&mut self, shown: bool) {
+        self.repertoires.shown = shown;
     }
 
     /// Carries out one of the Book tab's commands (a pasted line to drill from is an
@@ -150,6 +165,9 @@ impl BookState {
                 }
             }
             BookCommand::ChooseFolder => ctx.notify(Notice::ChooseFolder),
+            BookCommand::TrainRepertoires(paths) => {
+                repertoires::train_repertoires(&paths, ctx);
+            }
             BookCommand::Fetch(command) => {
                 let data_dir = ctx.review_log.as_deref().and_then(Path::parent);
                 let data_dir = data_dir.map(Path::to_path_buf);
@@ -209,6 +227,10 @@ impl BookState {
             ctx.request_repaint();
         }
         self.finish_batch();
+        if self.repertoires.shown {
+            let now = crate::review::Timestamp::from_clock(crate::clock::Clock::local());
+            self.repertoires.refresh(ctx, now);
+        }
         if ctx.workspace.is_importing() {
             // The progress bar moves while the file is read.
             ctx.request_repaint_after(Duration::from_millis(50));

@@ -65,6 +65,27 @@ pub struct CoverageReport {
     pub gaps: Vec<CoverageRow>,
     /// The most likely positions.
     pub likely: Vec<CoverageRow>,
+    /// What each coverage goal, "Basic" to "Bulletproof", needs of the repertoire.
+    pub goals: Vec<crate::trainer::coverage::GoalCount>,
+    /// The learner's pace: the median seconds an answer took in the review log (`None`:
+    /// no review yet).
+    pub seconds_per_answer: Option<f64>,
+}
+
+impl CoverageReport {
+    /// The seconds an answer takes, the learner's or the default.
+    pub fn pace(&self) -> f64 {
+        self.seconds_per_answer
+            .unwrap_or(crate::trainer::coverage::DEFAULT_SECONDS_PER_ANSWER)
+    }
+}
+
+/// The median seconds an answer took in the review log at `log` (`None`: no log, or no
+/// review in it).
+fn pace_in(log: Option<&std::path::Path>) -> Option<f64> {
+    let bytes = std::fs::read(log?).ok()?;
+    let read = crate::review::log::parse(&bytes);
+    crate::trainer::coverage::seconds_per_answer(read.records.iter().map(|r| r.seconds))
 }
 
 /// The Coverage tab's jobs and results (runtime only; its parameters are the
@@ -158,9 +179,11 @@ fn describe_rows(
         .map(|p| CoverageRow::new(&p.moves, &p.position, p.reach, &names))
         .collect();
     CoverageReport {
+        goals: ex.goal_counts(),
         exposure: ex,
         gaps,
         likely,
+        seconds_per_answer: None,
     }
 }
 
@@ -299,6 +322,7 @@ impl CoverageState {
             threshold: key.threshold,
             ..CoverageOptions::new(key.learner)
         };
+        let log = ctx.review_log.clone();
         let job = Job::spawn("coverage", ctx.wake(), move |_| {
             // The opponent replies as the drill does: the theory with the games book as
             // the popularity says.
@@ -308,7 +332,10 @@ impl CoverageState {
                 popularity,
             );
             let ex = exposure_from(&repertoire, &source, &style, &options);
-            describe_rows(ex, &repertoire, &theory)
+            CoverageReport {
+                seconds_per_answer: pace_in(log.as_deref()),
+                ..describe_rows(ex, &repertoire, &theory)
+            }
         });
         match job {
             Ok(job) => self.job = Some((key, job)),

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::RepertoireTab;
+use super::{RepertoireState, RepertoireTab};
 use crate::book::explorer::ExplorerFilter;
 use crate::book::line::{LineSource, OpeningLine};
 use crate::book::polyglot::SharedBook;
@@ -39,6 +39,8 @@ struct GapsKey {
     popularity: Popularity,
     /// The chapters (titles) left out of the drill.
     left_out: Vec<String>,
+    /// The sides the learner set for chapters.
+    sides: std::collections::BTreeMap<u32, Side>,
     /// The explorer whose games give the replies (its folder and filter), if any.
     explorer: Option<(std::path::PathBuf, ExplorerFilter)>,
 }
@@ -189,11 +191,16 @@ fn repertoire_graph(lines: Vec<OpeningLine>, previous: Option<&PositionGraph>) -
 
 /// The chapters of `doc` for `side` (or for no side) that could be read, with their
 /// number in the file (from 1) and whether they are drilled (not in `left_out`).
-fn chapters_of(doc: &Document, side: Side, left_out: &[String]) -> Vec<(u32, bool, Arc<GameTree>)> {
+fn chapters_of(
+    w: &RepertoireState,
+    doc: &Document,
+    side: Side,
+    left_out: &[String],
+) -> Vec<(u32, bool, Arc<GameTree>)> {
     doc.chapters()
         .iter()
         .zip(1u32..)
-        .filter(|(c, _)| c.side().is_none_or(|s| s == side))
+        .filter(|(_, n)| w.chapter_side(*n as usize - 1).is_none_or(|s| s == side))
         .filter_map(|(c, number)| {
             let drilled = !left_out.contains(&c.title(number as usize));
             Some((number, drilled, c.shared_tree()?))
@@ -292,6 +299,7 @@ impl RepertoireTab {
                 .and_then(|f| ctx.settings.repertoire_train.left_out.get(f.path()))
                 .cloned()
                 .unwrap_or_default(),
+            sides: self.editor.chapter_sides.clone(),
         }
     }
 
@@ -299,6 +307,7 @@ impl RepertoireTab {
     /// the document or the options changed (while the tab is shown), the view at the
     /// cursor.
     pub(crate) fn poll(&mut self, ctx: &mut Context) {
+        self.sync_chapter_sides(ctx);
         if let Some((key, job)) = &self.gaps.job {
             match job.poll() {
                 JobPoll::Running => {
@@ -338,7 +347,7 @@ impl RepertoireTab {
         if done || running {
             return;
         }
-        let chapters = chapters_of(doc, side, &key.left_out);
+        let chapters = chapters_of(&self.editor, doc, side, &key.left_out);
         // The graphs before the edit, whose transpositions the new ones take where the
         // edit cannot have changed them.
         let previous = self
@@ -415,6 +424,7 @@ impl RepertoireTab {
     /// Computes the exposure now when it is not up to date, and waits for it (tests,
     /// and "Next gap" and "Train this", which need it).
     pub(crate) fn finish_gaps(&mut self, ctx: &mut Context) {
+        self.sync_chapter_sides(ctx);
         self.start_exposure(ctx);
         if let Some((key, job)) = self.gaps.job.take() {
             match job.poll_blocking() {

@@ -86,6 +86,9 @@ pub struct RepertoireState {
     backups: Vec<Backup>,
     /// Counts the writes of the file (saves and restores).
     pub(crate) writes: u64,
+    /// The sides the learner set for the file's chapters (game number from 1), from
+    /// the book's settings of the file ([`crate::workspace::BookFile::chapter_sides`]).
+    pub(crate) chapter_sides: std::collections::BTreeMap<u32, Side>,
 }
 
 impl Default for RepertoireState {
@@ -109,6 +112,7 @@ impl RepertoireState {
             generation: 0,
             backups: Vec::new(),
             writes: 0,
+            chapter_sides: std::collections::BTreeMap::new(),
         }
     }
 
@@ -187,9 +191,37 @@ impl RepertoireState {
     /// `None`.
     pub fn side(&self) -> Option<Side> {
         let doc = self.document()?;
-        doc.chapter(self.chapter)
-            .and_then(|c| c.side())
-            .or_else(|| doc.chapters().iter().find_map(|c| c.side()))
+        self.chapter_side(self.chapter)
+            .or_else(|| (0..doc.chapters().len()).find_map(|i| self.chapter_side(i)))
+    }
+
+    /// The side chapter `index` (from 0) is for: the one the learner set, else its
+    /// tags'.
+    pub fn chapter_side(&self, index: usize) -> Option<Side> {
+        let game = u32::try_from(index + 1).ok()?;
+        self.chapter_sides
+            .get(&game)
+            .copied()
+            .or_else(|| self.document()?.chapter(index)?.side())
+    }
+
+    /// The side chapter `index` (from 0) looks like it is for: its tags or name say,
+    /// else the shape of its tree (see [`crate::book::side::guess_side`]).
+    pub fn suggested_side(&self, index: usize) -> Option<Side> {
+        let chapter = self.document()?.chapter(index)?;
+        chapter.side().or_else(|| {
+            let game = u32::try_from(index + 1).ok()?;
+            let source = crate::book::LineSource::Pgn {
+                source: crate::book::SourceId(1),
+                game,
+            };
+            crate::book::side::guess_side(&chapter.tree()?.opening_lines(source))
+        })
+    }
+
+    /// Whether the learner set the side of chapter `index` (from 0).
+    pub fn chapter_side_set(&self, index: usize) -> bool {
+        u32::try_from(index + 1).is_ok_and(|game| self.chapter_sides.contains_key(&game))
     }
 
     /// The cursor's node in the tree.

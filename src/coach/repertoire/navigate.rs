@@ -26,7 +26,7 @@ impl RepertoireState {
                 continue;
             };
             if tree.root().position().board() != standard.board()
-                || (side.is_some() && chapter.side().is_some_and(|s| Some(s) != side))
+                || (side.is_some() && self.chapter_side(index).is_some_and(|s| Some(s) != side))
             {
                 continue;
             }

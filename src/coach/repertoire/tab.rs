@@ -60,6 +60,20 @@ impl RepertoireTab {
         self.gaps.explorer = games;
     }
 
+    /// Takes the chapter sides the learner set for the open file from the book's
+    /// settings of it (the Book tab, My repertoires and this tab set them alike).
+    pub(crate) fn sync_chapter_sides(&mut self, ctx: &Context) {
+        let sides = self
+            .editor
+            .file()
+            .and_then(|f| ctx.workspace.choice().file(f.path()))
+            .map(|f| f.chapter_sides.clone())
+            .unwrap_or_default();
+        if sides != self.editor.chapter_sides {
+            self.editor.chapter_sides = sides;
+        }
+    }
+
     /// Carries out a command of the Repertoire tab.
     pub(crate) fn apply(&mut self, command: RepertoireCommand, ctx: &mut Context) {
         match command {
@@ -85,6 +99,7 @@ impl RepertoireTab {
                 }
             }
         }
+        self.sync_chapter_sides(ctx);
         ctx.request_repaint();
     }
 

@@ -26,6 +26,8 @@ pub enum StyleCommand {
     RepertoireSide(PathBuf, Option<Side>),
     /// The side the next loaded repertoires are for.
     RepertoireFor(Side),
+    /// The side of one chapter (file, game number from 1; `None`: as its tags say).
+    ChapterSide(PathBuf, u32, Option<Side>),
     /// The computer plays in this style.
     SetStyle(Style),
     /// Choose a profile file; with `true` ("Play like …"), add the fitted player's
@@ -107,6 +109,9 @@ impl StyleState {
         match command {
             StyleCommand::RepertoireSide(path, side) => self.sides.answer_side(path, side, ctx),
             StyleCommand::RepertoireFor(side) => self.sides.repertoire_for(side),
+            StyleCommand::ChapterSide(path, game, side) => {
+                self.sides.chapter_side(&path, game, side, ctx);
+            }
             StyleCommand::SetStyle(style) => {
                 ctx.settings.style = style.clone();
                 ctx.session.set_style(style);

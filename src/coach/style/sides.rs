@@ -67,6 +67,23 @@ impl SidesState {
         self.seen = Sides::default();
     }
 
+    /// The learner set the side of chapter `game` (from 1) of the file at `path` (the
+    /// Book tab, the Repertoire tab or My repertoires; `None`: as its tags say): kept
+    /// with the file's settings, the book rebuilt for it.
+    pub(crate) fn chapter_side(
+        &mut self,
+        path: &Path,
+        game: u32,
+        side: Option<Side>,
+        ctx: &mut Context,
+    ) {
+        let mut choice = ctx.workspace.choice().clone();
+        choice.set_chapter_side(path, game, side);
+        ctx.workspace.set_choice(choice);
+        ctx.settings.book = ctx.workspace.choice().clone();
+        self.seen = Sides::default();
+    }
+
     /// The book was rebuilt: when its chapters changed and are all for one side, the
     /// learner plays that side (the drill's side changes after this call).
     pub(crate) fn align_learner(&mut self, ctx: &mut Context) {

@@ -44,7 +44,8 @@
 //!
 //! Files: `deck_reach` (a review deck's reach from the exposure), `expand` (the states
 //! ply by ply, each with its reach), `report` (the states summed up: reach per
-//! position, gaps, coverage by depth, redundancy).
+//! position, gaps, coverage by depth, redundancy), `goals` (the coverage goals from
+//! "Basic" to "Bulletproof" and what each needs).
 //!
 //! # Example
 //!
@@ -70,6 +71,7 @@
 
 mod deck_reach;
 mod expand;
+mod goals;
 mod report;
 mod rows;
 
@@ -80,6 +82,9 @@ use crate::sampler::{MoveSource, Style};
 
 pub use deck_reach::set_exact_reach;
 pub use expand::{Child, Outcome};
+pub use goals::{
+    DEFAULT_SECONDS_PER_ANSWER, GOALS, Goal, GoalCount, REVIEWS_TO_LEARN, seconds_per_answer,
+};
 pub use report::{DepthCoverage, Gap, PathInfo, PositionReach, Redundant, describe, one_in};
 pub use rows::{CoverageRow, sans_at};
 

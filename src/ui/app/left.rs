@@ -1,5 +1,5 @@
-//! The left panel: its tabs (Style, Book, Progress, Coverage, Explorer, Repertoire) and
-//! the tab shown.
+//! The left panel: its tabs (My repertoires, Style, Book, Progress, Coverage, Explorer,
+//! Repertoire) and the tab shown.
 
 use eframe::egui;
 use egui::Ui;
@@ -8,7 +8,7 @@ use super::{LeftTab, TrainerApp};
 use crate::coach::Command;
 use crate::ui::{
     book_panel, coverage_panel, folding, learner_style_panel, profile_panel, progress_panel,
-    repertoire_panel, review_panel, sounds, style_panel,
+    repertoire_panel, repertoires_panel, review_panel, sounds, style_panel,
 };
 
 impl TrainerApp {
@@ -22,6 +22,7 @@ impl TrainerApp {
                 commands.push(folding::set_panels(settings, |p| p.side = false));
             }
             for (tab, name) in [
+                (LeftTab::Repertoires, "My repertoires"),
                 (LeftTab::Style, "Style"),
                 (LeftTab::Book, "Book"),
                 (LeftTab::Progress, "Progress"),
@@ -41,6 +42,24 @@ impl TrainerApp {
         // offset of the tab before.
         let scroll = egui::ScrollArea::vertical().id_salt(("left_tab", self.left_tab));
         scroll.show(ui, |ui| match self.left_tab {
+            LeftTab::Repertoires => {
+                let asked = repertoires_panel::repertoires_panel_ui(
+                    ui,
+                    &self.coach,
+                    &mut self.repertoires_form,
+                    commands,
+                );
+                match asked.go_to {
+                    Some(repertoires_panel::GoTo::Repertoire) => {
+                        self.left_tab = LeftTab::Repertoire;
+                    }
+                    Some(repertoires_panel::GoTo::Coverage) => self.left_tab = LeftTab::Coverage,
+                    None => {}
+                }
+                if asked.after_build.is_some() {
+                    self.after_build = asked.after_build;
+                }
+            }
             LeftTab::Style => {
                 let seed = Some(self.coach.session().seed());
                 style_panel::style_panel_ui(ui, &mut settings, seed, commands);

@@ -47,6 +47,7 @@ pub(super) const MOVE_ANIMATION: f64 = 0.15;
 /// The tabs of the left panel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum LeftTab {
+    Repertoires,
     Style,
     Book,
     Progress,
@@ -99,6 +100,10 @@ pub struct TrainerApp {
     learner_after_open: Option<shakmaty::Color>,
     /// What is being typed in the Repertoire tab.
     pub(super) repertoire_form: RepertoireForm,
+    /// My repertoires: the ones ticked to train together.
+    pub(super) repertoires_form: super::repertoires_panel::RepertoiresForm,
+    /// A command sent once the book being rebuilt is ready (My repertoires' check).
+    pub(super) after_build: Option<Command>,
     /// Help → About Hastings.
     pub(super) about: super::about::About,
     /// The top bar's "Find an opening": what is typed and what it found.
@@ -224,9 +229,20 @@ impl TrainerApp {
 
     /// The window over `coach`.
     pub fn of(coach: Coach) -> TrainerApp {
+        // A learner with a repertoire finds it first; a new one, the Style tab.
+        let has_repertoire = coach
+            .settings()
+            .book
+            .files
+            .iter()
+            .any(|f| f.mode == crate::workspace::FileMode::Repertoire);
         TrainerApp {
+            left_tab: if has_repertoire {
+                LeftTab::Repertoires
+            } else {
+                LeftTab::Style
+            },
             coach,
-            left_tab: LeftTab::Style,
             animation: None,
             play_on_animation: None,
             chart: ChartCache::default(),
@@ -244,6 +260,8 @@ impl TrainerApp {
             welcome: None,
             learner_after_open: None,
             repertoire_form: RepertoireForm::default(),
+            repertoires_form: Default::default(),
+            after_build: None,
             about: super::about::About::default(),
             opening_search: super::opening_search::OpeningSearch::default(),
         }
@@ -332,6 +350,15 @@ impl TrainerApp {
         self.coach
             .repertoire_mut()
             .set_shown(self.left_tab == LeftTab::Repertoire);
+        self.coach
+            .book_mut()
+            .set_repertoires_shown(self.left_tab == LeftTab::Repertoires);
+        if self.after_build.is_some()
+            && !self.coach.is_loading()
+            && let Some(command) = self.after_build.take()
+        {
+            self.apply(ctx, command);
+        }
         let loading = self.coach.is_loading();
         self.coach.logic();
         if let Some(t) = &self.timings

@@ -107,8 +107,10 @@ impl TrainerApp {
             self.left_tab = LeftTab::Book;
             let check = tab == Some("check");
             let review = matches!(tab, Some("learn" | "review-session"));
-            let coverage = shot && (tab == Some("coverage") || check || review);
-            // The coverage of a repertoire: the files alone, read as a repertoire.
+            let coverage =
+                shot && (tab == Some("coverage") || check || review || tab == Some("repertoires"));
+            // The coverage of a repertoire, My repertoires: the files alone, read as a
+            // repertoire.
             let mode = if coverage {
                 crate::workspace::FileMode::Repertoire
             } else {
@@ -148,6 +150,7 @@ impl TrainerApp {
             Some("coverage" | "check") => self.left_tab = LeftTab::Coverage,
             Some("book") => self.left_tab = LeftTab::Book,
             Some("style") => self.left_tab = LeftTab::Style,
+            Some("repertoires") => self.left_tab = LeftTab::Repertoires,
             _ => {}
         }
     }

@@ -128,7 +128,9 @@ fn rank_in_window(size: (f32, f32), dir: &Path) -> std::path::PathBuf {
     // Undo takes the three marks back to the bytes read; redo brings them again.
     for _ in 0..3 {
         h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
-        h.run();
+        // (each step re-reads the tree's lines on a job: waited for, however loaded the
+        // machine)
+        common::settle(&mut h);
     }
     assert_eq!(
         h.state().coach().repertoire().document().unwrap().to_pgn(),
@@ -140,7 +142,7 @@ fn rank_in_window(size: (f32, f32), dir: &Path) -> std::path::PathBuf {
             egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
             egui::Key::Z,
         );
-        h.run();
+        common::settle(&mut h);
     }
     click(&mut h, "Save");
     let saved = std::fs::read(&path).unwrap();

@@ -68,13 +68,15 @@ fn coverage_ui(
         );
         return;
     }
-    ui.horizontal(|ui| {
+    // Wrapped rows: at 800×600 the label and its value do not fit one line of the side
+    // panel, and a row wider than the panel widens the whole tab past its edge.
+    ui.horizontal_wrapped(|ui| {
         let label = ui.label("How deep (half-moves)");
         ui.add(egui::DragValue::new(&mut params.depth).range(1..=40))
             .labelled_by(label.id)
             .on_hover_text("Depth (plies): how many half-moves from the start are looked at");
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let label = ui.label("Gaps met in at least (% of games)");
         ui.add(
             egui::DragValue::new(&mut params.threshold_percent)
@@ -254,6 +256,7 @@ fn coverage_chart_ui(ui: &mut Ui, ex: &Exposure) {
         .map(|c| Bar::new(f64::from(c.ply), c.covered).width(0.5))
         .collect();
     let response = Plot::new("hastings_coverage_chart")
+        .width(ui.available_width())
         .height(110.0)
         .allow_zoom(false)
         .allow_drag(false)

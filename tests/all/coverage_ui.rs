@@ -113,6 +113,9 @@ fn the_coverage_tab_lists_a_gap_and_drills_it() {
     assert_eq!(app.session().moves().len(), 2);
 
     // Back to the repertoire: the drill starts again on the learner's lines.
+    // (at the tab's top, above where the list was scrolled: scrolled to, as a user would)
+    harness.get_by_label("Back to my repertoire").scroll_to_me();
+    harness.run();
     harness.get_by_label("Back to my repertoire").click();
     harness.run();
     let app = harness.state().coach();

@@ -13,6 +13,7 @@ mod book_repertoire;
 mod book_search;
 mod check;
 mod check_learn_next;
+mod check_report_ui;
 mod check_ui;
 mod check_workflow;
 mod cli;

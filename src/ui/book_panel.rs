@@ -103,7 +103,7 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
     for (i, b) in choice.books.iter().enumerate() {
         let name = file_name(&b.path);
         let label = match workspace.open_books().status(&b.path) {
-            Some(Ok(entries)) => format!("{name} (Polyglot book, {} entries)", count(entries)),
+            Some(Ok(entries)) => format!("{name} (opening book, {} entries)", count(entries)),
             Some(Err(_)) => format!("{name} (cannot be read)"),
             None => format!("{name} (not open)"),
         };

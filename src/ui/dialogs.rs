@@ -79,13 +79,16 @@ impl Purpose {
         };
         match self {
             Purpose::Open => spec(
-                "Open PGN files or Polyglot books",
+                "Open PGN files or opening books (.bin)",
                 "Open",
                 Ask::Files,
                 &[
-                    ("PGN or Polyglot book", &["pgn", "PGN", "bin", "BIN"]),
+                    (
+                        "PGN or opening book (Polyglot .bin)",
+                        &["pgn", "PGN", "bin", "BIN"],
+                    ),
                     PGN,
-                    ("Polyglot book", &["bin", "BIN"]),
+                    ("Opening book (Polyglot .bin)", &["bin", "BIN"]),
                 ],
                 "",
             ),

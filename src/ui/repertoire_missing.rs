@@ -74,7 +74,8 @@ fn missing_ui(ui: &mut Ui, w: &RepertoireState, gaps: &GapsState, commands: &mut
         return;
     }
     if w.side().is_none() {
-        ui.label("The file does not say which side it is for ([Orientation]).");
+        ui.label("The file does not say which side it is for.")
+            .on_hover_text("No [Orientation] tag, and its moves do not show the side");
         return;
     }
     match gaps.missing() {

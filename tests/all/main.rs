@@ -99,6 +99,7 @@ mod ui_mistakes_elsewhere;
 mod ui_my_repertoire;
 mod ui_opening_search;
 mod ui_paste;
+mod ui_plain_words;
 mod ui_play_on;
 mod ui_popularity;
 mod ui_remember;

@@ -394,7 +394,9 @@ fn moves_ui(ui: &mut Ui, run: &PlayOn, max_height: f32) {
                     } else {
                         RichText::new(text)
                     };
-                    ui.label(rich);
+                    // Whole, never broken at its space: a move cut at a line's end left its
+                    // number dangling there ("cxd4 4." / "Nxd4").
+                    ui.add(egui::Label::new(rich).wrap_mode(egui::TextWrapMode::Extend));
                     pos.play_unchecked(m.mv);
                 }
                 if game.book_plies() == game.moves().len() {

@@ -85,6 +85,7 @@ mod ui;
 mod ui_about;
 mod ui_board_look;
 mod ui_chart;
+mod ui_cut_texts;
 mod ui_empty_book;
 mod ui_explorer;
 mod ui_explorer_follow;

@@ -193,7 +193,7 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     assert!(harness.state().coach().settings().play_on.best_move_arrow);
 
     // The PGN marks where the book ends.
-    let pgn = harness.state().coach().play_on().pgn().unwrap();
+    let pgn = harness.state().coach().play_on().pgn("").unwrap();
     assert!(pgn.contains(&format!("{{Book ends: {opening}}}")), "{pgn}");
     assert!(
         pgn.contains(&format!("[BookPlies \"{book_plies}\"]")),

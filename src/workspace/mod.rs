@@ -78,6 +78,7 @@ pub mod repertoire_file;
 pub mod repertoire_journal;
 pub mod review_store;
 mod runs;
+pub mod save_dir;
 pub mod settings_file;
 pub mod store;
 

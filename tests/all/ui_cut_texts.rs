@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
+use eframe::egui::accesskit::Role;
 use eframe::egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -100,6 +101,34 @@ fn the_play_on_move_list_keeps_each_number_with_its_move_at_both_sizes() {
             assert!(
                 r.max.x <= size.0,
                 "{text:?} at {r:?} is cut by the window at {size:?}"
+            );
+        }
+    }
+}
+
+/// The Book tab's five ECO volume boxes stay in one row inside the side panel ("E" was
+/// wrapped alone to a line of its own at 800×600).
+#[test]
+fn the_eco_volumes_stay_in_one_row_inside_the_side_panel_at_both_sizes() {
+    for size in SIZES {
+        let mut harness = window(size);
+        harness.get_all_by_label("Book").next().unwrap().click();
+        common::settle(&mut harness);
+        // As the window sizes the side panel (8 points in, its content as wide as it).
+        let right = 8.0 + ((size.0 - 16.0) * 0.2).clamp(180.0, 300.0) + 0.5;
+        let boxes: Vec<_> = ["A", "B", "C", "D", "E"]
+            .iter()
+            .map(|v| harness.get_by_role_and_label(Role::CheckBox, v).rect())
+            .collect();
+        let top = boxes[0].min.y;
+        for (v, r) in ["A", "B", "C", "D", "E"].iter().zip(&boxes) {
+            assert!(
+                (r.min.y - top).abs() < 1.0,
+                "{v} at {r:?} is not in the row of A ({top}) at {size:?}"
+            );
+            assert!(
+                r.max.x <= right,
+                "{v} at {r:?} past the panel ({right}) at {size:?}"
             );
         }
     }

@@ -56,14 +56,40 @@ pub const fn nag_glyph(nag: u8) -> Option<&'static str> {
     }
 }
 
-/// An annotation as text: `Bc4! Aiming at f7.`; NAGs without a glyph as ` $14`, circles
-/// as ` (marked: d4, e5)`. Arrows are drawn, not written.
+/// A position NAG in words, as a player says it: `$15` → "Black is slightly better",
+/// `$13` → "unclear", `$44` → "compensation for the material"; `None` for the NAGs
+/// with a move glyph ([`nag_glyph`]) and those rarely written.
+pub const fn nag_words(nag: u8) -> Option<&'static str> {
+    match nag {
+        10..=12 => Some("equal"),
+        13 => Some("unclear"),
+        14 => Some("White is slightly better"),
+        15 => Some("Black is slightly better"),
+        16 => Some("White is better"),
+        17 => Some("Black is better"),
+        18 => Some("White is winning"),
+        19 => Some("Black is winning"),
+        22 | 23 => Some("zugzwang"),
+        32 | 33 => Some("a lead in development"),
+        36 | 37 => Some("the initiative"),
+        40 | 41 => Some("an attack"),
+        44 | 45 => Some("compensation for the material"),
+        132 | 133 => Some("counterplay"),
+        146 => Some("a novelty"),
+        _ => None,
+    }
+}
+
+/// An annotation as text: `Bc4! (White is slightly better) Aiming at f7.`; NAGs in
+/// words ([`nag_words`]), never as `$14` (one no player reads is left out), circles as
+/// ` (marked: d4, e5)`. Arrows are drawn, not written.
 pub fn annotation_text(san: &str, a: &MoveAnnotation) -> String {
     let mut text = san.to_owned();
     for &nag in &a.nags {
-        match nag_glyph(nag) {
-            Some(glyph) => text.push_str(glyph),
-            None => text.push_str(&format!(" ${nag}")),
+        if let Some(glyph) = nag_glyph(nag) {
+            text.push_str(glyph);
+        } else if let Some(words) = nag_words(nag) {
+            text.push_str(&format!(" ({words})"));
         }
     }
     if let Some(c) = &a.comment {
@@ -110,14 +136,14 @@ mod tests {
         let a = MoveAnnotation {
             ply: 4,
             comment: Some("Aiming at f7.".to_owned()),
-            nags: vec![1, 14],
+            nags: vec![1, 14, 250],
             arrows: vec![('G', Square::C4, Square::F7)],
             circles: vec![('G', Square::D4), ('R', Square::E5)],
             mark: None,
         };
         assert_eq!(
             annotation_text("Bc4", &a),
-            "Bc4! $14 Aiming at f7. (marked: d4, e5)"
+            "Bc4! (White is slightly better) Aiming at f7. (marked: d4, e5)"
         );
         assert_eq!(annotation_text("e4", &MoveAnnotation::default()), "e4");
         let glyphs: Vec<_> = (0..=7).map(nag_glyph).collect();

@@ -7,20 +7,22 @@ use std::num::{NonZeroU32, NonZeroU64};
 use std::path::PathBuf;
 
 use clap::Args;
-use shakmaty::Chess;
 use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Position};
 
 use super::CliError;
 use super::args::{positive, probability};
 use super::coverage::{ColorArg, StyleArgs, learner_colour, theory_graph};
 use super::progress_bar::terminal_count_progress;
 use crate::book::PositionGraph;
+use crate::coach::check::words;
 use crate::engine::Score;
 use crate::engine::spec::EngineSpec;
 use crate::trainer::check::{
     AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, LearnNext, MemoryStore, Path, Report, epd_key,
 };
 use crate::trainer::coverage::{CoverageOptions, DEFAULT_DEPTH, DEFAULT_MIN_MASS};
+use crate::trainer::verdict::numbered_line;
 use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine, default_cache_dir};
 use crate::workspace::check::{CheckPlan, Recall, learn_text, san_line};
 use crate::workspace::data_dir::review_log_in;
@@ -137,7 +139,9 @@ pub struct CheckJson {
     pub engine: String,
     /// Learner moves that lose at least the threshold, by reach × loss.
     pub blunders: Vec<FindingJson>,
-    /// Opponent replies after which the prepared answer loses at least the threshold.
+    /// Opponent replies after which the prepared answer loses at least the threshold:
+    /// the blunders again, seen from each reply before them (the text report names only
+    /// the replies other than a blunder's own line, under it).
     pub weak_answers: Vec<FindingJson>,
     /// Where each line stops.
     pub line_ends: Vec<LineEndJson>,
@@ -291,7 +295,7 @@ pub(super) fn run(
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
         return Ok(());
     }
-    write_text(out, &json, learner, args.threshold)
+    write_text(out, &json, &outcome.report, learner, args.threshold)
 }
 
 /// How many positions "learn next" lists.
@@ -327,6 +331,7 @@ fn repertoire_graph(pgn: &[PathBuf]) -> Result<PositionGraph, CliError> {
 fn write_text(
     out: &mut impl Write,
     json: &CheckJson,
+    report: &Report,
     learner: shakmaty::Color,
     threshold: i32,
 ) -> Result<(), CliError> {
@@ -336,56 +341,49 @@ fn write_text(
         "repertoire for {colour}, checked by {}: {} positions analysed, {} from the cache",
         json.engine, json.positions_analysed, json.cached
     )?;
-    let pawns = |cp: i32| match cp {
-        10_000.. => "mate".to_owned(),
-        ..=-10_000 => "mated".to_owned(),
-        _ => format!("{:+.2}", f64::from(cp) / 100.0),
-    };
     match (json.minimax_cp, json.expected_cp) {
-        (Some(m), Some(e)) => writeln!(
-            out,
-            "value for you: {} if the opponent always finds the best book reply, {:.2} on average in drills",
-            pawns(m),
-            e / 100.0
-        )?,
+        (Some(m), Some(e)) => writeln!(out, "{}", words::value_words(m, e))?,
         _ => writeln!(out, "value: not every position is analysed yet")?,
     }
-    let list = |out: &mut dyn Write, title: &str, items: &[FindingJson]| -> std::io::Result<()> {
-        writeln!(out)?;
-        if items.is_empty() {
-            return writeln!(out, "{title}: none losing {threshold} cp or more");
-        }
-        writeln!(out, "{title}:")?;
-        for f in items {
-            writeln!(
-                out,
-                "  1 in {:<6} {} {}?  {} → {} (better {}); then {}",
-                crate::trainer::coverage::one_in(f.reach),
-                f.moves,
-                f.played,
-                f.best_eval,
-                f.played_eval,
-                f.best.as_deref().unwrap_or("?"),
-                f.refutation.join(" ")
-            )?;
-        }
-        Ok(())
-    };
-    list(out, "your moves that lose", &json.blunders)?;
-    list(out, "replies you meet badly", &json.weak_answers)?;
     writeln!(out)?;
-    writeln!(out, "where your lines end (by reach × how bad):")?;
-    for e in json.line_ends.iter().take(20) {
+    let losing = match threshold {
+        100 => "a pawn".to_owned(),
+        cp => format!("{} pawns", f64::from(cp) / 100.0),
+    };
+    if report.blunders.is_empty() {
+        writeln!(out, "your moves that lose {losing} or more: none")?;
+    } else {
+        writeln!(
+            out,
+            "your moves that lose {losing} or more ({}), the most often met first:",
+            report.blunders.len()
+        )?;
+        for f in &report.blunders {
+            finding_text(out, f, &report.weak_answers)?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "where your lines end (in pawns, + is good for you; the most often met and worst first):"
+    )?;
+    for e in report.line_ends.iter().take(20) {
         writeln!(
             out,
             "  {:>7}  {}{}{}",
-            e.eval_cp.map_or("?".to_owned(), pawns),
-            e.start
-                .as_ref()
-                .map_or(String::new(), |fen| format!("from {fen}: ")),
-            e.moves,
+            e.score.map_or("?".to_owned(), words::score_words),
+            if e.path.start == Chess::default() {
+                String::new()
+            } else {
+                let fen = shakmaty::fen::Fen::from_position(
+                    &e.path.start,
+                    shakmaty::EnPassantMode::Legal,
+                );
+                format!("from {fen}: ")
+            },
+            numbered_line(&e.path.start, &e.path.moves),
             if e.after_blunder {
-                "  (after a blunder)"
+                "  (after a move that loses)"
             } else {
                 ""
             }
@@ -401,16 +399,55 @@ fn write_text(
     }
     writeln!(
         out,
-        "learn next, where it pays most (how often you meet it × how likely you forgot × what it is worth):"
+        "learn next, where it pays most (how often you meet it, how likely you forgot it, what it is worth):"
     )?;
     for l in &json.learn_next {
         writeln!(
             out,
-            "  1 in {:<6} {}  (recall {:.0}%, worth {:.1})",
-            crate::trainer::coverage::one_in(l.reach),
+            "  {}  ({})",
             l.text,
-            l.recall * 100.0,
-            f64::from(l.stake_cp) / 100.0
+            words::learn_words(l.reach, l.recall, f64::from(l.stake_cp) / 100.0)
+        )?;
+    }
+    Ok(())
+}
+
+/// A losing move in the text report: the numbered line, how often a drill meets it,
+/// the better move and the punishment, and the other replies that lead to it (the weak
+/// answers of the same move reached another way; the likeliest way is the line itself).
+fn finding_text(out: &mut impl Write, f: &Finding, weak: &[Finding]) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "  {}  ({})",
+        words::mistake_line(&f.path.start, &f.path.moves, f.played),
+        words::how_often(f.reach)
+    )?;
+    let mut after = f.position.clone();
+    after.play_unchecked(f.played);
+    let best = f.best.map(|m| numbered_line(&f.position, &[m]));
+    let scores = (
+        words::score_words(f.best_score),
+        words::score_words(f.played_score),
+    );
+    writeln!(
+        out,
+        "      {}",
+        words::punishment_words(
+            best.as_deref(),
+            &scores,
+            &numbered_line(&after, &f.refutation)
+        )
+    )?;
+    let key = epd_key(&f.position);
+    for w in weak
+        .iter()
+        .filter(|w| w.played == f.played && w.path != f.path && epd_key(&w.position) == key)
+    {
+        writeln!(
+            out,
+            "      also met after {} ({})",
+            numbered_line(&w.path.start, &w.path.moves),
+            words::how_often(w.reach)
         )?;
     }
     Ok(())

@@ -103,7 +103,7 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
     for (i, b) in choice.books.iter().enumerate() {
         let name = file_name(&b.path);
         let label = match workspace.open_books().status(&b.path) {
-            Some(Ok(entries)) => format!("{name} (Polyglot book, {} entries)", count(entries)),
+            Some(Ok(entries)) => format!("{name} (opening book, {} entries)", count(entries)),
             Some(Err(_)) => format!("{name} (cannot be read)"),
             None => format!("{name} (not open)"),
         };
@@ -150,8 +150,11 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
             .labelled_by(label.id)
             .changed();
     });
-    ui.horizontal_wrapped(|ui| {
-        ui.label("ECO volumes");
+    // The name above the five boxes, the boxes in one row: beside the name, "E" wrapped
+    // alone to a line of its own at 800×600.
+    ui.label("ECO volumes");
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
         for v in ['A', 'B', 'C', 'D', 'E'] {
             let mut on = new.filter.volumes.contains(&v);
             if ui

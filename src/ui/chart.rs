@@ -119,7 +119,7 @@ const EXACT: Color32 = Color32::from_rgb(0x3f, 0x7f, 0xbf);
 const SAMPLED: Color32 = Color32::from_rgb(0xe0, 0x8a, 0x2c);
 
 /// Draws the chart and the table of reached lines into the available space (the table
-/// beside the chart when there is room, else behind a "Lines reached" button).
+/// beside the chart when there is room, else behind a "Where the lines went" button).
 pub fn chart_ui(ui: &mut Ui, data: &ChartData) {
     let wide = ui.available_width() >= 600.0;
     let table_width = if wide {
@@ -144,7 +144,7 @@ pub fn chart_ui(ui: &mut Ui, data: &ChartData) {
         }
     });
     if button {
-        ui.menu_button("Lines reached", |ui| {
+        ui.menu_button("Where the lines went", |ui| {
             ui.set_max_width(360.0);
             reached_ui(ui, data);
         });
@@ -183,7 +183,7 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
         })
         .collect();
     // The bars' hover text is shown on a tooltip (`plot_tooltip_ui`).
-    let exact = BarChart::new("exact P", exact)
+    let exact = BarChart::new("how often (exact)", exact)
         .color(EXACT)
         .element_formatter(no_bar_text());
     let sampled: Vec<Bar> = rows
@@ -198,7 +198,7 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
         })
         .collect();
     let lines = data.sampled_lines;
-    let sampled = BarChart::new(format!("sampled ({lines} lines)"), sampled)
+    let sampled = BarChart::new(format!("in {lines} explored lines"), sampled)
         .color(SAMPLED)
         .element_formatter(no_bar_text());
     let labels: Vec<String> = rows.iter().map(|r| r.san.clone()).collect();
@@ -348,11 +348,14 @@ fn hover_text(rows: &[ChartRow], lines: u32, x: f64) -> Option<String> {
 
 fn reached_ui(ui: &mut Ui, data: &ChartData) {
     if data.reached.is_empty() {
-        ui.label(RichText::new("Lines reached").strong());
-        ui.label("Press Explore to sample lines from this position.");
+        ui.label(RichText::new("Where the lines went").strong());
+        ui.label("Press Explore to play lines out from this position and see where they end.");
         return;
     }
-    ui.label(RichText::new(format!("Lines reached ({} sampled)", data.sampled_lines)).strong());
+    ui.label(RichText::new(format!("Where {} explored lines went", data.sampled_lines)).strong())
+        .on_hover_text(
+            "Lines reached: the openings the sampled lines ended in, the most often first",
+        );
     egui::ScrollArea::vertical()
         .id_salt("reached_lines")
         .auto_shrink([false, false])

@@ -9,6 +9,7 @@ use super::chart::{ChartData, chart_ui};
 use super::command::{Action, ActionUi, Command};
 use crate::coach::Coach;
 use crate::coach::sampled_lines::ChartKey;
+use crate::sampler::Popularity;
 use crate::trainer::Phase;
 
 /// How many of the predictor's moves the chart's line names.
@@ -192,5 +193,25 @@ pub(super) fn chart_panel_ui(
         );
         return;
     }
+    let popularity = coach.settings().book.popularity;
+    ui.add(egui::Label::new(RichText::new(percent_meaning(popularity)).weak()).wrap())
+        .on_hover_text(
+            "P: the exact probability that the computer plays the move here (docs/sampler.md): \
+             the popularity (Style tab) times the style's bonuses, normalised",
+        );
     chart_ui(ui, &chart.data);
+}
+
+/// What the chart's percentages mean, in one line, for the popularity in use.
+pub(super) fn percent_meaning(popularity: Popularity) -> &'static str {
+    match popularity {
+        Popularity::Lines => "How often the computer plays each move: your book's lines, not games",
+        Popularity::Games => "How often the computer plays each move: as in the games book",
+        Popularity::Blend(_) => {
+            "How often the computer plays each move: lines and games book mixed"
+        }
+        Popularity::Explorer => {
+            "How often the computer plays each move: as in the explorer's games"
+        }
+    }
 }

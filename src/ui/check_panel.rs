@@ -9,8 +9,7 @@ use egui::{RichText, Ui};
 use super::board::{BoardView, Orientation, board_ui};
 use super::command::{Command, DrillBook};
 use super::format::count;
-use crate::coach::check::{CheckState, CheckView, FindingRow, LearnRow};
-use crate::trainer::coverage::one_in;
+use crate::coach::check::{CheckState, CheckView, FindingRow, LearnRow, words};
 
 /// Over how many frames a finished check is scrolled into view.
 const SCROLL_FRAMES: u8 = 5;
@@ -41,20 +40,13 @@ pub(super) fn check_panel_ui(
     }
     match state.progress() {
         Some(snapshot) => {
-            ui.horizontal(|ui| {
-                ui.add(
-                    egui::ProgressBar::new(snapshot.fraction())
-                        .text(format!(
-                            "checking {} of {} positions",
-                            count(snapshot.done),
-                            count(snapshot.total)
-                        ))
-                        .desired_width(ui.available_width() - 70.0),
-                );
-                if ui.button("Stop").clicked() {
-                    commands.push(Command::CancelCheck);
-                }
-            });
+            progress_ui(
+                ui,
+                snapshot.done,
+                snapshot.total,
+                snapshot.fraction(),
+                commands,
+            );
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(100));
         }
@@ -86,58 +78,93 @@ pub(super) fn check_panel_ui(
     }
 }
 
+/// A running check: how far it is, and Stop. The count is on a line of its own, so that
+/// a narrow panel wraps it (inside the bar it was cut: "checking 11 of 260 position").
+fn progress_ui(ui: &mut Ui, done: u64, total: u64, fraction: f32, commands: &mut Vec<Command>) {
+    ui.add(egui::Label::new(progress_text(done, total)).wrap());
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::ProgressBar::new(fraction)
+                .show_percentage()
+                .desired_width((ui.available_width() - 70.0).max(40.0)),
+        );
+        if ui.button("Stop").clicked() {
+            commands.push(Command::CancelCheck);
+        }
+    });
+}
+
+/// `"Checking 11 of 260 positions"` (`"1 position"` for one).
+pub(super) fn progress_text(done: u64, total: u64) -> String {
+    let noun = if total == 1 { "position" } else { "positions" };
+    format!("Checking {} of {} {noun}", count(done), count(total))
+}
+
 fn view_ui(ui: &mut Ui, view: &CheckView, orientation: Orientation, commands: &mut Vec<Command>) {
     let stopped = if view.cancelled { " (stopped)" } else { "" };
-    ui.label(
-        RichText::new(format!(
-            "{}: {} positions analysed, {} kept from before{stopped}",
-            view.engine,
-            count(view.analysed as u64),
-            count(view.cached as u64)
-        ))
-        .small(),
+    ui.add(
+        egui::Label::new(
+            RichText::new(format!(
+                "{}: {} positions analysed, {} kept from before{stopped}",
+                view.engine,
+                count(view.analysed as u64),
+                count(view.cached as u64)
+            ))
+            .weak(),
+        )
+        .wrap(),
     );
     for w in &view.warnings {
-        ui.label(RichText::new(w).small().italics());
+        ui.add(egui::Label::new(RichText::new(w).italics()).wrap());
     }
     if let Some((minimax, expected)) = view.values {
-        ui.add(
-            egui::Label::new(format!(
-                "Value for you: {:+.2} on average in drills, {:+.2} if the opponent always \
-                 finds the best book reply",
-                expected / 100.0,
-                f64::from(minimax) / 100.0
-            ))
-            .wrap(),
-        );
+        ui.add(egui::Label::new(words::value_words(minimax, expected)).wrap())
+            .on_hover_text(words::value_terms(minimax, expected));
     }
     if view.blunders.is_empty() {
         ui.label("No move of yours loses a pawn or more.");
     } else {
-        ui.label(format!(
-            "Your moves that lose ({}), most likely first:",
-            view.blunders.len()
-        ));
+        ui.add(
+            egui::Label::new(format!(
+                "Your moves that lose a pawn or more ({}), the most often met first:",
+                view.blunders.len()
+            ))
+            .wrap(),
+        );
         for (i, f) in view.blunders.iter().take(SHOWN).enumerate() {
             finding_ui(ui, i, f, orientation, commands);
         }
     }
     if !view.learn_next.is_empty() {
-        ui.label("Learn next, where it pays most:").on_hover_text(
-            "Ranked by how often you meet the position, how likely you have forgotten your \
-             move there (your reviews), and what the line is worth (the engine's score after \
-             your move, at least a pawn)",
-        );
+        ui.add(egui::Label::new("Learn next, where it pays most:").wrap())
+            .on_hover_text(
+                "Ranked by how often you meet the position, how likely you have forgotten \
+                 your move there (your reviews), and what the line is worth (the engine's \
+                 score after your move, at least a pawn)",
+            );
         for (i, l) in view.learn_next.iter().enumerate() {
             learn_ui(ui, i, l, orientation, commands);
         }
     }
     if !view.bad_ends.is_empty() {
-        ui.label("Lines that end badly for you:");
+        ui.add(
+            egui::Label::new("Lines that end badly for you (in pawns, + is good for you):").wrap(),
+        );
         for (moves, score) in &view.bad_ends {
-            ui.add(egui::Label::new(RichText::new(format!("{score}  {moves}")).small()).wrap());
+            ui.add(egui::Label::new(format!("{score}  {moves}")).wrap());
         }
     }
+}
+
+/// The position's board, for a hover.
+fn preview_ui(ui: &mut Ui, position: &shakmaty::Chess, orientation: Orientation) {
+    let view = BoardView {
+        interactive: false,
+        ..BoardView::new(position)
+    };
+    ui.allocate_ui(egui::vec2(176.0, 176.0), |ui| {
+        board_ui(ui, &view, orientation);
+    });
 }
 
 fn learn_ui(
@@ -148,25 +175,16 @@ fn learn_ui(
     commands: &mut Vec<Command>,
 ) {
     ui.push_id(("learn-next", i), |ui| {
+        ui.add(egui::Label::new(&l.text).wrap())
+            .on_hover_ui(|ui| preview_ui(ui, &l.position, orientation));
         ui.horizontal_wrapped(|ui| {
-            ui.label(&l.text).on_hover_ui(|ui| {
-                let view = BoardView {
-                    interactive: false,
-                    ..BoardView::new(&l.position)
-                };
-                ui.allocate_ui(egui::vec2(176.0, 176.0), |ui| {
-                    board_ui(ui, &view, orientation);
-                });
-            });
-            ui.label(
-                RichText::new(format!(
-                    "1 in {} games, recall {:.0}%, worth {:.1}",
-                    count(one_in(l.reach)),
-                    l.recall * 100.0,
-                    l.stake
-                ))
-                .small(),
-            );
+            ui.add(
+                egui::Label::new(
+                    RichText::new(words::learn_words(l.reach, l.recall, l.stake)).weak(),
+                )
+                .wrap(),
+            )
+            .on_hover_text(words::learn_terms(l.reach, l.recall, l.stake));
             if ui
                 .small_button("Drill this")
                 .on_hover_text("Start a drill at this position, on your repertoire")
@@ -176,6 +194,7 @@ fn learn_ui(
             }
         });
     });
+    ui.add_space(2.0);
 }
 
 fn finding_ui(
@@ -186,40 +205,76 @@ fn finding_ui(
     commands: &mut Vec<Command>,
 ) {
     ui.push_id(("check-finding", i), |ui| {
-        let often = if f.reach > 0.0 {
-            format!("1 in {} games: ", count(one_in(f.reach)))
-        } else {
-            String::new()
-        };
-        ui.add(egui::Label::new(format!("{often}{}", f.text)).wrap())
-            .on_hover_ui(|ui| {
-                let view = BoardView {
-                    interactive: false,
-                    ..BoardView::new(&f.position)
-                };
-                ui.allocate_ui(egui::vec2(176.0, 176.0), |ui| {
-                    board_ui(ui, &view, orientation);
-                });
-            });
-        let better = f.best.as_deref().unwrap_or("?");
+        ui.add(egui::Label::new(RichText::new(&f.text).strong()).wrap())
+            .on_hover_ui(|ui| preview_ui(ui, &f.position, orientation));
         ui.add(
-            egui::Label::new(
-                RichText::new(format!(
-                    "{} after {better}, {} after yours. Then {}",
-                    f.scores.0, f.scores.1, f.refutation
-                ))
-                .small(),
-            )
+            egui::Label::new(words::punishment_words(
+                f.best.as_deref(),
+                &f.scores,
+                &f.refutation,
+            ))
             .wrap(),
+        )
+        .on_hover_text(
+            "The engine's scores in pawns from your side (+ is good for you): after its best \
+             move, after yours; then its best line after your move (the principal variation)",
         );
-        if !f.moves.is_empty()
-            && ui
-                .small_button("Drill this")
-                .on_hover_text("Start a drill at this position, on your repertoire")
-                .clicked()
-        {
-            commands.push(Command::DrillAt(f.moves.clone(), DrillBook::Repertoire));
-        }
+        ui.horizontal_wrapped(|ui| {
+            ui.add(egui::Label::new(RichText::new(words::met_words(f.reach)).weak()).wrap())
+                .on_hover_text(format!(
+                    "Reach {:.3}: the probability that a drill meets this position",
+                    f.reach
+                ));
+            if !f.moves.is_empty()
+                && ui
+                    .small_button("Drill this")
+                    .on_hover_text("Start a drill at this position, on your repertoire")
+                    .clicked()
+            {
+                commands.push(Command::DrillAt(f.moves.clone(), DrillBook::Repertoire));
+            }
+        });
     });
     ui.add_space(2.0);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // tests may panic
+
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable as _;
+
+    use super::*;
+
+    #[test]
+    fn the_count_says_position_or_positions() {
+        assert_eq!(progress_text(0, 1), "Checking 0 of 1 position");
+        assert_eq!(progress_text(11, 260), "Checking 11 of 260 positions");
+        assert_eq!(
+            progress_text(1_200, 3_400),
+            "Checking 1,200 of 3,400 positions"
+        );
+    }
+
+    /// Issue 41: "checking 11 of 260 position" was cut inside the bar of the side panel
+    /// at 800×600 (164 points of content); the count is whole inside it now.
+    #[test]
+    fn the_count_is_whole_inside_the_side_panels_width() {
+        const WIDTH: f32 = 164.0;
+        let mut harness = Harness::new_ui(|ui| {
+            ui.set_max_width(WIDTH);
+            progress_ui(ui, 11, 260, 11.0 / 260.0, &mut Vec::new());
+        });
+        harness.run();
+        let text = harness.get_by_value("Checking 11 of 260 positions").rect();
+        let stop = harness.get_by_label("Stop").rect();
+        let left = text.min.x;
+        for r in [text, stop] {
+            assert!(
+                r.max.x <= left + WIDTH + 0.5,
+                "{r:?} past {WIDTH} from {left}"
+            );
+        }
+    }
 }

@@ -68,7 +68,9 @@ fn coverage_ui(
         );
         return;
     }
-    ui.horizontal(|ui| {
+    // Wrapped rows: at 800×600 the label and its value do not fit one line of the side
+    // panel, and a row wider than the panel widens the whole tab past its edge.
+    ui.horizontal_wrapped(|ui| {
         let label = ui.label("How deep (half-moves)");
         ui.add(egui::DragValue::new(&mut params.depth).range(1..=40))
             .labelled_by(label.id)
@@ -329,6 +331,18 @@ fn report_ui(
     }
 }
 
+/// The button for the games' moves off the repertoire: `"Count my 2 moves off the
+/// repertoire as forgotten"`, then `"2 moves off the repertoire counted as forgotten"`
+/// (deviations recorded as failed reviews, the hover says).
+fn deviations_label(n: usize, recorded: bool) -> String {
+    let moves = if n == 1 { "move" } else { "moves" };
+    if recorded {
+        format!("{n} {moves} off the repertoire counted as forgotten")
+    } else {
+        format!("Count my {n} {moves} off the repertoire as forgotten")
+    }
+}
+
 /// The bars of drills still going at a ply.
 const REACH: egui::Color32 = egui::Color32::from_gray(160);
 /// The bars of drills with a repertoire move at a ply.
@@ -361,6 +375,7 @@ fn coverage_chart_ui(ui: &mut Ui, ex: &Exposure) {
         .map(|c| Bar::new(f64::from(c.ply), c.covered).width(0.5))
         .collect();
     let response = Plot::new("hastings_coverage_chart")
+        .width(ui.available_width())
         .height(110.0)
         .allow_zoom(false)
         .allow_drag(false)
@@ -466,16 +481,12 @@ fn games_ui(
             ui.add(egui::Label::new(RichText::new(&report.summary).small()).wrap());
             let n = report.failed_reviews.len();
             if n > 0 {
-                let label = if report.recorded {
-                    format!("{n} deviation(s) recorded as failed reviews")
-                } else {
-                    format!("Count my {n} deviation(s) as failed reviews")
-                };
+                let label = deviations_label(n, report.recorded);
                 if ui
                     .add_enabled(!report.recorded, egui::Button::new(label))
                     .on_hover_text(
-                        "Each position where you left your repertoire comes up for review \
-                         again, as if you had failed it today",
+                        "Deviations as failed reviews: each position where you left your \
+                         repertoire comes up for review again, as if you had failed it today",
                     )
                     .clicked()
                 {

@@ -2,7 +2,7 @@
 //! there is none) on its own thread so the window keeps drawing, the "how to read these
 //! files" window, and a path field when no file dialog exists on the system.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use eframe::egui;
@@ -17,6 +17,7 @@ use crate::coach::repertoire::RepertoireTarget;
 use crate::job::{Job, JobPoll};
 use crate::sampler::profile::StyleProfile;
 use crate::workspace::FileMode;
+use crate::workspace::save_dir::{save_dir, save_path_in};
 
 /// What a file is chosen for: what the choice becomes, and what the dialog and the path
 /// field say.
@@ -79,13 +80,16 @@ impl Purpose {
         };
         match self {
             Purpose::Open => spec(
-                "Open PGN files or Polyglot books",
+                "Open PGN files or opening books (.bin)",
                 "Open",
                 Ask::Files,
                 &[
-                    ("PGN or Polyglot book", &["pgn", "PGN", "bin", "BIN"]),
+                    (
+                        "PGN or opening book (Polyglot .bin)",
+                        &["pgn", "PGN", "bin", "BIN"],
+                    ),
                     PGN,
-                    ("Polyglot book", &["bin", "BIN"]),
+                    ("Opening book (Polyglot .bin)", &["bin", "BIN"]),
                 ],
                 "",
             ),
@@ -262,7 +266,16 @@ impl Dialogs {
     }
 
     fn ask_path(&mut self, purpose: Purpose) {
-        let text = purpose.spec().name;
+        let spec = purpose.spec();
+        // A file to write is proposed with its whole path, in the folder it will go to.
+        let text = match spec.ask {
+            Ask::Save if !spec.name.is_empty() => {
+                save_path_in(Path::new(&spec.name), save_dir().as_deref())
+                    .display()
+                    .to_string()
+            }
+            _ => spec.name,
+        };
         self.path_entry = Some(PathEntry {
             purpose,
             text,
@@ -288,6 +301,12 @@ impl Dialogs {
             }
             if !spec.name.is_empty() {
                 dialog = dialog.set_file_name(&spec.name);
+            }
+            // A file to write starts in the documents folder's Hastings (made if need be).
+            if let (Ask::Save, Some(dir)) = (spec.ask, save_dir())
+                && std::fs::create_dir_all(&dir).is_ok()
+            {
+                dialog = dialog.set_directory(dir);
             }
             match spec.ask {
                 Ask::Files => dialog.pick_files(),
@@ -446,7 +465,19 @@ impl Dialogs {
             });
         match done {
             Some(true) if !entry.text.trim().is_empty() => {
-                let path = PathBuf::from(entry.text.trim());
+                let typed = PathBuf::from(entry.text.trim());
+                // A name alone goes into the save folder (not the process's folder);
+                // the folder is made if it is not there yet.
+                let path = match spec.ask {
+                    Ask::Save => {
+                        let path = save_path_in(&typed, save_dir().as_deref());
+                        if let Some(parent) = path.parent() {
+                            let _ = std::fs::create_dir_all(parent);
+                        }
+                        path
+                    }
+                    _ => std::path::absolute(&typed).unwrap_or(typed),
+                };
                 if let Some(entry) = self.path_entry.take() {
                     commands.extend(entry.purpose.chosen(vec![path]));
                 }

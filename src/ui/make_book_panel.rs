@@ -43,13 +43,17 @@ pub fn make_book_ui(
     job: &MakeBookJob,
     commands: &mut Vec<Command>,
 ) {
-    egui::CollapsingHeader::new("Make a book…")
+    egui::CollapsingHeader::new("Book from games…")
         .default_open(false)
         .show(ui, |ui| {
-            ui.label(
-                "A Polyglot book of the games' moves (30 plies, weighted by games played): \
-                 a games book for the Popularity of the Style tab.",
-            );
+            ui.add(
+                egui::Label::new(
+                    "An opening book (.bin) of the games' first 15 moves, each weighted by how \
+                     often it was played: a games book for the Popularity of the Style tab.",
+                )
+                .wrap(),
+            )
+            .on_hover_text("A Polyglot book, 30 plies deep, weights by games played");
             // Each field under its name, as wide as the panel allows (800×600 included).
             let field = ui.available_width().min(240.0);
             let label = ui.label("PGN files");

@@ -55,7 +55,8 @@ pub(super) fn move_box_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command
         .add(
             egui::TextEdit::singleline(&mut text)
                 .id(box_id())
-                .hint_text("Type a move: e4, Nf3, O-O (/)")
+                // Short enough for the box at 800×600 (the hover gives the examples).
+                .hint_text("Type a move (/)")
                 .desired_width(f32::INFINITY)
                 // Tab completes the move instead of moving the keyboard on.
                 .lock_focus(true),

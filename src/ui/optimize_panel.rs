@@ -27,8 +27,14 @@ pub(super) fn optimize_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command
     }
     let enabled = reviews >= MIN_REVIEWS;
     if ui
-        .add_enabled(enabled, egui::Button::new("Optimise my memory model"))
-        .on_hover_text("Fit the FSRS parameters to your review log")
+        .add_enabled(
+            enabled,
+            egui::Button::new("Fit review timing to my results"),
+        )
+        .on_hover_text(
+            "Optimise my memory model: fit the FSRS parameters to your review log, so that \
+             reviews come when you are about to forget",
+        )
         .on_disabled_hover_text(format!(
             "Needs {MIN_REVIEWS} reviews in the log ({reviews} so far)"
         ))

@@ -253,7 +253,12 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
                     }
                 })
                 .response
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text(
+                    "Built-in engine: α-β search; Built-in engine (tree search): Monte Carlo \
+                     tree search (MCTS); Tuned engine + human-like: the tuned evaluation's \
+                     search blended with the move predictor by λ",
+                );
             match s.engine {
                 EngineKind::Stockfish => {
                     let found = discover::stockfish();
@@ -304,7 +309,8 @@ fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command
                     .on_hover_text("UCI_Elo: the engine limits its strength to this rating");
             }
             if s.engine == EngineKind::Mcts {
-                ui.add(egui::Label::new("MCTS has no strength setting.").wrap());
+                ui.add(egui::Label::new("This engine has no strength setting.").wrap())
+                    .on_hover_text("Monte Carlo tree search (MCTS): it plays at full strength");
             } else if s.engine == EngineKind::Blend {
                 fitted_slider(
                     ui,
@@ -388,7 +394,9 @@ fn moves_ui(ui: &mut Ui, run: &PlayOn, max_height: f32) {
                     } else {
                         RichText::new(text)
                     };
-                    ui.label(rich);
+                    // Whole, never broken at its space: a move cut at a line's end left its
+                    // number dangling there ("cxd4 4." / "Nxd4").
+                    ui.add(egui::Label::new(rich).wrap_mode(egui::TextWrapMode::Extend));
                     pos.play_unchecked(m.mv);
                 }
                 if game.book_plies() == game.moves().len() {
@@ -415,8 +423,12 @@ pub(super) fn engine_lines_ui(ui: &mut Ui, coach: &Coach) {
         .map(|n| format!(", {} nodes/s", super::format::count(n)))
         .unwrap_or_default();
     ui.label(format!(
-        "{} for you, depth {}, {} nodes{speed}",
+        "{} for you, looking {} ahead",
         e.score,
+        super::format::moves_count(e.depth as usize)
+    ))
+    .on_hover_text(format!(
+        "Depth {} (plies), {} nodes{speed}",
         e.depth,
         super::format::count(e.nodes)
     ));

@@ -43,7 +43,7 @@ pub(super) fn review_drill_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
     }
     let drill = &review.drill;
     ui.label(format!(
-        "Cards left: {}   graded: {}",
+        "Positions left: {}   graded: {}",
         count(drill.queue().len()),
         count(drill.graded())
     ));
@@ -136,7 +136,7 @@ pub(super) fn review_progress_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<
             ("New left today", c.new_today),
             ("Learned", c.learned),
             ("Lapses", c.lapses as usize),
-            ("Cards", c.cards),
+            ("Positions to review", c.cards),
         ] {
             ui.label(name);
             ui.label(count(n));
@@ -146,11 +146,11 @@ pub(super) fn review_progress_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<
     let (retention, n) = drill.schedule().measured_retention();
     ui.label(match retention {
         Some(r) => format!(
-            "Measured retention: {:.1}% ({} reviews)",
+            "Remembered at review: {:.1}% ({} reviews)",
             r * 100.0,
             count(n)
         ),
-        None => "Measured retention: not yet (no review on a later day)".to_owned(),
+        None => "Remembered at review: not yet (no review on a later day)".to_owned(),
     });
     ui.label(RichText::new("Reviews in the next 30 days").strong());
     let forecast = study.forecast(FORECAST_DAYS);

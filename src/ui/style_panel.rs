@@ -294,12 +294,15 @@ fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) 
         commands.push(Command::SetBook(book));
     }
     let mut plies = settings.past_book_plies;
-    ui.label("Moves past the book (half-moves; 0 = off)");
-    let r = ui.add(egui::Slider::new(&mut plies, 0..=12)).on_hover_text(
-        "Past the book (plies): where the book ends, the drill goes on this many half-moves \
+    let label = ui.label("Moves past the book (half-moves; 0 = off)");
+    let r = ui
+        .add(egui::Slider::new(&mut plies, 0..=12))
+        .labelled_by(label.id)
+        .on_hover_text(
+            "Past the book (plies): where the book ends, the drill goes on this many half-moves \
          with what strong players play there, as a network trained on master games \
          predicts (0: off)",
-    );
+        );
     if r.changed() && plies != settings.past_book_plies {
         commands.push(Command::SetPastBook(plies));
     }

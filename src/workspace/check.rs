@@ -223,11 +223,11 @@ pub fn san_line(start: &Chess, moves: &[Move]) -> Vec<String> {
         .collect()
 }
 
-/// A position worth learning in words: `"e4 e5 Nf3: Nc6"` (the way from the standard
-/// position, then the repertoire's move).
+/// A position worth learning in words, numbered as players write moves: `"1.e4 e5
+/// 2.Nf3: 2...Nc6"` (the way from the standard position, then the repertoire's move).
 pub fn learn_text(l: &LearnNext) -> String {
-    let answer = SanPlus::from_move(l.position.clone(), l.answer).to_string();
-    let way = san_line(&Chess::default(), &l.moves).join(" ");
+    let answer = crate::trainer::verdict::numbered_line(&l.position, &[l.answer]);
+    let way = crate::trainer::verdict::numbered_line(&Chess::default(), &l.moves);
     if way.is_empty() {
         answer
     } else {

@@ -79,6 +79,7 @@ pub mod repertoire_journal;
 pub mod repertoires;
 pub mod review_store;
 mod runs;
+pub mod save_dir;
 pub mod settings_file;
 pub mod store;
 

@@ -133,6 +133,46 @@ fn the_builtin_engine_finds_the_hung_piece_and_the_mate() {
     }
 }
 
+/// Issue 41, item 3: the text report lists each losing move once (the "replies you meet
+/// badly" repeated the same lines: each is the same move seen from the reply before
+/// it), numbered as players write moves, the scores and how often in words.
+#[test]
+fn the_text_report_lists_each_losing_move_once_numbered_and_in_words() {
+    let pgn = fixture("check_planted.pgn");
+    let (code, out, err) = hastings(&[
+        "check",
+        "--color",
+        "black",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--engine",
+        "builtin",
+        "--depth",
+        "4",
+        "--plies",
+        "6",
+        "--no-cache",
+    ]);
+    assert_eq!(code, 0, "hastings check failed: {err}");
+    for line in [
+        "1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6?",
+        "1.d4 d5 2.e3 e6 3.Bd3 Nf6 4.f4 Ng4?",
+    ] {
+        assert_eq!(out.matches(line).count(), 1, "{line} in\n{out}");
+    }
+    assert_eq!(out.matches("Nf6?").count(), 1, "{out}");
+    assert_eq!(out.matches("Ng4?").count(), 1, "{out}");
+    assert!(
+        out.contains("after yours: mated in 1. Then 4.Qxf7#"),
+        "{out}"
+    );
+    assert!(!out.contains("replies you meet badly"), "{out}");
+    // How often in drills, never "1 in N" alone; no engine notation for a mate.
+    assert!(out.contains("Nf6?  (in 1 drill in "), "{out}");
+    assert!(!out.contains("  1 in "), "{out}");
+    assert!(!out.contains("#-"), "{out}");
+}
+
 fn count_lines(path: &std::path::Path) -> usize {
     std::fs::read_to_string(path).map_or(0, |t| t.lines().count())
 }

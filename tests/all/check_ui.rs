@@ -82,14 +82,22 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
             t.sort_unstable();
             t
         },
-        ["d4 d5 e3 e6 Bd3 Nf6 f4 Ng4?", "e4 e5 Qh5 Nc6 Bc4 Nf6?"]
+        [
+            "1.d4 d5 2.e3 e6 3.Bd3 Nf6 4.f4 Ng4?",
+            "1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6?"
+        ]
     );
     let mate = view
         .blunders
         .iter()
         .find(|f| f.text.ends_with("Nf6?"))
         .unwrap();
-    assert!(mate.refutation.starts_with("Qxf7#"), "{}", mate.refutation);
+    assert!(
+        mate.refutation.starts_with("4.Qxf7#"),
+        "{}",
+        mate.refutation
+    );
+    assert_eq!(mate.scores.1, "mated in 1");
     assert_eq!(view.bad_ends.len(), 1, "{:?}", view.bad_ends);
     // Learn next: nothing reviewed yet, so every listed position has recall 0; the
     // positions of the two blunders are mended first, not learnt.
@@ -124,8 +132,8 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
         assert!(store.len() >= view.analysed);
     }
     // The window shows them, with the refutation.
-    harness.get_by_label_contains("e4 e5 Qh5 Nc6 Bc4 Nf6?");
-    harness.get_by_label_contains("Then Qxf7#");
+    harness.get_by_label_contains("1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6?");
+    harness.get_by_label_contains("after yours: mated in 1. Then 4.Qxf7#");
 
     // "Drill this" on the mate: the drill starts at the learner's position.
     let index = view

@@ -19,7 +19,7 @@ use hastings::trainer::coverage::{
 use hastings::workspace::analysis_cache::AnalysisEngine;
 use hastings::workspace::check::{CheckPlan, Recall, learn_text, san_line};
 use hastings::workspace::review_store::ReviewStore;
-use shakmaty::{Chess, Color};
+use shakmaty::{Chess, Color, Position};
 
 fn planted() -> PositionGraph {
     let text = std::fs::read_to_string(fixture("check_planted.pgn")).unwrap();
@@ -100,11 +100,21 @@ fn a_check_finds_the_planted_mistakes_and_ranks_the_rest_to_learn() {
             "a losing move to learn: {}",
             learn_text(l)
         );
-        let way = san_line(&Chess::default(), &l.moves).join(" ");
+        // Numbered as players write moves: "1.e4 e5 2.Nf3: 2...Nc6".
+        let text = learn_text(l);
+        let (way, answer) = text.split_once(": ").unwrap();
         assert_eq!(
-            learn_text(l),
-            format!("{way}: {}", san_line(&l.position, &[l.answer])[0])
+            common::without_move_numbers(way),
+            san_line(&Chess::default(), &l.moves).join(" ")
         );
+        assert!(way.starts_with("1."), "{text}");
+        let number = l.position.fullmoves().get();
+        let san = &san_line(&l.position, &[l.answer])[0];
+        let expected = match l.position.turn() {
+            Color::White => format!("{number}.{san}"),
+            Color::Black => format!("{number}...{san}"),
+        };
+        assert_eq!(answer, expected, "{text}");
     }
 
     // A second run on the same store analyses nothing and finds the same.

@@ -63,6 +63,48 @@ fn wait_for_plies(coach: &mut Coach, plies: usize) {
     }
 }
 
+/// Issue 41, item 12: a saved game names the learner as the settings do (not "Learner")
+/// and every engine that played the other side (not only the last one).
+#[test]
+fn the_saved_game_names_the_learner_and_every_engine_that_played() {
+    let mut settings = quick_engine();
+    let mut coach = coach_with(settings.clone());
+    coach.apply(Command::Action(Action::PlayOn));
+    let mut named = coach.settings().clone();
+    named.learner_name = "Ana Ruiz".to_owned();
+    coach.apply(Command::SetSettings(Box::new(named)));
+    for (i, engine) in [EngineKind::AlphaBeta, EngineKind::Mcts]
+        .into_iter()
+        .enumerate()
+    {
+        settings.engine = engine;
+        coach.apply(Command::PlayOn(PlayOnCommand::Settings(settings.clone())));
+        let mv = coach
+            .play_on()
+            .game()
+            .unwrap()
+            .game()
+            .position()
+            .legal_moves()[0];
+        coach.apply(Command::PlayOn(PlayOnCommand::Play(mv)));
+        wait_for_plies(&mut coach, 2 * (i + 1));
+    }
+    let path = common::temp_dir("coach-play-on-names").join("game.pgn");
+    coach.apply(Command::PlayOn(PlayOnCommand::SaveTo(path.clone())));
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("[White \"Ana Ruiz\"]"), "{saved}");
+    assert!(
+        saved.contains("[Black \"Built-in engine, Built-in engine (tree search)\"]"),
+        "{saved}"
+    );
+    // From the start: no book line to name.
+    assert!(saved.contains("{The book ends here} 1."), "{saved}");
+    assert!(
+        !saved.contains("Learner") && !saved.contains("unnamed"),
+        "{saved}"
+    );
+}
+
 #[test]
 fn the_engine_replies_take_back_undoes_both_moves_and_back_to_the_book_returns() {
     let mut coach = coach_with(quick_engine());
@@ -139,7 +181,7 @@ fn the_game_is_copied_and_saved_as_pgn_with_the_book_part() {
             _ => None,
         })
         .expect("the PGN on the clipboard");
-    assert_eq!(Some(copied.clone()), coach.play_on().pgn());
+    assert_eq!(Some(copied.clone()), coach.play_on().pgn(""));
     assert!(copied.contains("1. e4"), "{copied}");
     assert_eq!(coach.play_on().notice(), Some("The game's PGN was copied."));
 

@@ -267,12 +267,15 @@ fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
     // One failed review per position the player left the repertoire at.
     let n = report.failed_reviews.len();
     assert!(n >= 1);
-    let button = format!("Count my {n} deviation(s) as failed reviews");
+    let moves = if n == 1 { "move" } else { "moves" };
+    let button = format!("Count my {n} {moves} off the repertoire as forgotten");
     harness.get_by_label(&button).scroll_to_me();
     harness.run();
     harness.get_by_label(&button).click();
     harness.run();
-    harness.get_by_label(&format!("{n} deviation(s) recorded as failed reviews"));
+    harness.get_by_label(&format!(
+        "{n} {moves} off the repertoire counted as forgotten"
+    ));
     let log = std::fs::read_to_string(dir.join("reviews.log")).unwrap();
     let records: Vec<&str> = log.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(records.len(), n, "{log}");

@@ -219,6 +219,43 @@ fn a_transposition_into_the_nimzo_indian_is_announced() {
     }
 }
 
+/// Issue 41, item 12: a line of the same name reached by another move order is no
+/// transposition ("Transposed to C02 … Nimzowitsch System" while already in it).
+#[test]
+fn a_line_of_the_same_name_in_another_order_is_not_a_transposition() {
+    let pgn = "[ECO \"E20\"]\n[Opening \"Nimzo-Indian Defense\"]\n\n1. d4 Nf6 2. c4 e6 *\n\n\
+               [ECO \"E20\"]\n[Opening \"Nimzo-Indian Defense\"]\n\n1. c4 e6 2. d4 Nf6 3. Nc3 *\n";
+    let lines = hastings::book::pgn::read_pgn(
+        pgn.as_bytes(),
+        hastings::book::SourceId(1),
+        &hastings::book::pgn::ImportOptions::default(),
+        None,
+    )
+    .unwrap()
+    .lines;
+    let graph = Arc::new(PositionGraph::build(lines).graph);
+    let mut s = Session::from_moves(
+        graph,
+        Color::White,
+        Style::neutral(),
+        2,
+        &moves("d4 Nf6 c4 e6"),
+    )
+    .unwrap();
+    let named = s.opening_title();
+    assert!(
+        named
+            .as_deref()
+            .is_some_and(|t| t.contains("Nimzo-Indian Defense")),
+        "{named:?}"
+    );
+    let MoveOutcome::Accepted { transposed_to, .. } = play(&mut s, "Nc3") else {
+        panic!("3.Nc3 is in the book");
+    };
+    assert_eq!(transposed_to, None, "already in the Nimzo-Indian Defense");
+    assert_eq!(s.opening_title(), named);
+}
+
 #[test]
 fn playing_a_line_in_its_own_order_announces_nothing() {
     let given = moves("d4 Nf6 c4 e6 Nc3");

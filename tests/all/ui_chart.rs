@@ -87,3 +87,23 @@ fn hovering_the_top_of_the_tallest_bar_shows_its_numbers_whole_on_a_tooltip() {
         assert!(hover_label(&h, &tallest).is_none(), "{size:?}");
     }
 }
+
+/// Issue 41, item 4: one line above the chart says what its percentages mean (with the
+/// default popularity, the book's lines, not how often players choose a move), inside
+/// the window at both sizes.
+#[test]
+fn one_line_says_what_the_percentages_mean_at_both_sizes() {
+    for size in [(1280.0, 800.0), (800.0, 600.0)] {
+        let mut h = harness(size);
+        h.run();
+        let line = h.get_by_label_contains("How often the computer plays each move");
+        let text = line.accesskit_node().value().unwrap_or_default();
+        assert!(text.contains("your book's lines, not games"), "{text}");
+        let window = Rect::from_min_size(Pos2::ZERO, vec2(size.0, size.1));
+        assert!(
+            window.contains_rect(line.rect()),
+            "{:?} at {size:?}",
+            line.rect()
+        );
+    }
+}

@@ -221,7 +221,7 @@ fn every_tab_stays_inside_the_side_panel_at_both_sizes_with_a_blended_popularity
         for tab in ["Style", "Book", "Progress", "Coverage"] {
             open_tab(&mut h, tab);
             if tab == "Book" {
-                h.get_by_label("Make a book…").click();
+                h.get_by_label("Book from games…").click();
                 h.run();
             }
             // The panel settles in a frame or two (a scroll area learns its content).

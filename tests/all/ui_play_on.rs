@@ -193,7 +193,7 @@ fn at_the_end_of_a_line_play_on_lets_the_engine_reply_and_back_to_the_book_retur
     assert!(harness.state().coach().settings().play_on.best_move_arrow);
 
     // The PGN marks where the book ends.
-    let pgn = harness.state().coach().play_on().pgn().unwrap();
+    let pgn = harness.state().coach().play_on().pgn("").unwrap();
     assert!(pgn.contains(&format!("{{Book ends: {opening}}}")), "{pgn}");
     assert!(
         pgn.contains(&format!("[BookPlies \"{book_plies}\"]")),
@@ -406,16 +406,19 @@ fn save_pgn_without_a_file_dialog_asks_for_a_path_and_writes_the_game() {
     harness.run_ok();
     harness.get_by_label("Save PGN…").click();
     harness.run_ok();
-    // The same path field as Open, Export and the profiles, with a name proposed.
+    // The same path field as Open, Export and the profiles, with a file proposed by
+    // its whole path (issue 41, item 8): in the documents folder's Hastings, never
+    // relative to the process's folder.
     let path = common::temp_dir("play-on-save-path").join("my-game.pgn");
     let field = harness.get_by_label("Path");
-    assert_eq!(
-        field.accesskit_node().value().as_deref(),
-        Some("play-on.pgn"),
-        "a file name is proposed"
-    );
+    let proposed = field.accesskit_node().value().unwrap();
+    let expected = hastings::workspace::save_dir::save_dir()
+        .unwrap()
+        .join("play-on.pgn");
+    assert_eq!(proposed, expected.display().to_string());
+    assert!(std::path::Path::new(&proposed).is_absolute(), "{proposed}");
     // The field has the keyboard focus: typing replaces the name.
-    for _ in 0.."play-on.pgn".len() {
+    for _ in 0..proposed.chars().count() {
         harness.key_press(egui::Key::Backspace);
     }
     harness
@@ -426,6 +429,8 @@ fn save_pgn_without_a_file_dialog_asks_for_a_path_and_writes_the_game() {
     harness.run_ok();
     let written = std::fs::read_to_string(&path).expect("the game was saved");
     assert!(written.contains("[BookPlies"), "{written}");
+    // Where it went, said with the whole path.
+    harness.get_by_label_contains(&format!("The game was saved to {}.", path.display()));
     assert!(
         harness.query_by_label("Path").is_none(),
         "the field is closed"

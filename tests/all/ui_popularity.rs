@@ -93,7 +93,7 @@ fn a_polyglot_file_becomes_a_source_of_the_book_tab() {
     h.run();
     h.get_by_label("Book").click();
     h.run();
-    h.get_by_label_contains("masters.bin (Polyglot book, 180,358 entries)");
+    h.get_by_label_contains("masters.bin (opening book, 180,358 entries)");
     // Opening a book switches the popularity to it, with the graph left as it was.
     let session = h.state().coach().session();
     assert_eq!(session.popularity(), Popularity::Games);
@@ -113,7 +113,7 @@ fn make_a_book_from_pgn_in_the_book_tab_adds_it_as_a_source() {
     h.run();
     h.get_by_label("Book").click();
     h.run();
-    h.get_by_label("Make a book…").click();
+    h.get_by_label("Book from games…").click();
     h.run();
     h.get_by_label("PGN files").click();
     h.run();
@@ -132,6 +132,6 @@ fn make_a_book_from_pgn_in_the_book_tab_adds_it_as_a_source() {
     let outcome = h.state().coach().jobs().outcome().unwrap().to_owned();
     assert!(outcome.starts_with("Made twic.bin: "), "{outcome}");
     assert!(outcome.contains("from 110 games"), "{outcome}");
-    h.get_by_label_contains("twic.bin (Polyglot book,");
+    h.get_by_label_contains("twic.bin (opening book,");
     assert_eq!(h.state().coach().session().popularity(), Popularity::Games);
 }

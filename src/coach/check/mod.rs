@@ -2,15 +2,16 @@
 //! cancel, on the repertoire drilled now, its analyses kept in the data folder's
 //! `analysis/` (so a second check, or one after an edit, analyses only new positions),
 //! and its findings described for the Coverage tab (SAN computed on the job's thread);
-//! [`saved`]: the last report, kept in the data folder for the next start.
+//! [`saved`]: the last report, kept in the data folder for the next start; [`words`]:
+//! the report in a club player's words.
 
 pub mod saved;
+pub mod words;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::book::PositionGraph;
 use crate::coach::context::Context;
@@ -22,8 +23,9 @@ use crate::trainer::check::{
     AnalysisStore, DEFAULT_THRESHOLD_CP, Finding, LearnNext, MemoryStore, RunError,
 };
 use crate::trainer::coverage::CoverageOptions;
+use crate::trainer::verdict::numbered_line;
 use crate::workspace::analysis_cache::{AnalysisCache, AnalysisEngine};
-use crate::workspace::check::{CheckPlan, Recall, learn_text, san_line};
+use crate::workspace::check::{CheckPlan, Recall, learn_text};
 
 /// A finding described for the tab.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -32,13 +34,14 @@ pub struct FindingRow {
     /// chapter that starts from a set-up position).
     #[serde(with = "saved::uci_line")]
     pub moves: Vec<Move>,
-    /// The way there and the move: `"e4 e5 Qh5 Nc6 Bc4 Nf6?"`.
+    /// The way there and the move, numbered: `"1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6?"`.
     pub text: String,
-    /// The engine's better move, in SAN.
+    /// The engine's better move, numbered (`"3...g6"`).
     pub best: Option<String>,
-    /// The scores from the learner's side: after the best move, after the played one.
+    /// The scores from the learner's side in words ([`words::score_words`]: `"+0.30"`,
+    /// `"mated in 1"`): after the best move, after the played one.
     pub scores: (String, String),
-    /// How it is punished, in SAN.
+    /// How it is punished, numbered (`"4.Qxf7#"`).
     pub refutation: String,
     /// The probability that a drill meets it.
     pub reach: f64,
@@ -363,14 +366,14 @@ fn run_check(
         .map(|e| {
             (
                 if e.path.start == Chess::default() {
-                    sans(&e.path.start, &e.path.moves)
+                    numbered_line(&e.path.start, &e.path.moves)
                 } else {
                     format!(
                         "{} (from a set-up position)",
-                        sans(&e.path.start, &e.path.moves)
+                        numbered_line(&e.path.start, &e.path.moves)
                     )
                 },
-                e.score.map_or(String::new(), |s| s.to_string()),
+                e.score.map_or(String::new(), words::score_words),
             )
         })
         .collect();
@@ -416,26 +419,22 @@ impl Kept {
     }
 }
 
-fn sans(start: &Chess, moves: &[Move]) -> String {
-    san_line(start, moves).join(" ")
-}
-
 fn finding_row(f: &Finding) -> FindingRow {
     let mut after = f.position.clone();
-    let played = SanPlus::from_move_and_play_unchecked(&mut after, f.played).to_string();
-    let way = sans(&f.path.start, &f.path.moves);
+    after.play_unchecked(f.played);
     FindingRow {
         moves: if f.path.start == Chess::default() {
             f.path.moves.clone()
         } else {
             Vec::new()
         },
-        text: format!("{way} {played}?").trim_start().to_owned(),
-        best: f
-            .best
-            .map(|m| SanPlus::from_move(f.position.clone(), m).to_string()),
-        scores: (f.best_score.to_string(), f.played_score.to_string()),
-        refutation: sans(&after, &f.refutation),
+        text: words::mistake_line(&f.path.start, &f.path.moves, f.played),
+        best: f.best.map(|m| numbered_line(&f.position, &[m])),
+        scores: (
+            words::score_words(f.best_score),
+            words::score_words(f.played_score),
+        ),
+        refutation: numbered_line(&after, &f.refutation),
         reach: f.reach,
         position: f.position.clone(),
     }

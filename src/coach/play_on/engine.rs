@@ -44,8 +44,8 @@ impl EngineKind {
     pub fn text(self) -> &'static str {
         match self {
             EngineKind::Human => "Human-like (trained on master games)",
-            EngineKind::AlphaBeta => "Built-in α-β",
-            EngineKind::Mcts => "Built-in MCTS",
+            EngineKind::AlphaBeta => "Built-in engine",
+            EngineKind::Mcts => "Built-in engine (tree search)",
             EngineKind::Blend => "Tuned engine + human-like (λ)",
             EngineKind::Stockfish => "Stockfish",
             EngineKind::Path => "Other UCI engine",

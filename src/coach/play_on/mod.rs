@@ -79,14 +79,19 @@ impl PlayOnState {
         self.notice.as_deref()
     }
 
-    /// The game as PGN, the book part and the engine part marked.
-    pub fn pgn(&self) -> Option<String> {
+    /// The game as PGN, the book part and the engine part marked; `learner` names the
+    /// learner's side (the settings' "Your name in PGN files"; empty: unknown), every
+    /// engine that played names the other.
+    pub fn pgn(&self, learner: &str) -> Option<String> {
         let run = self.run.as_ref()?;
         let date = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .ok()
             .map(|d| pgn_date(d.as_secs()));
-        Some(run.game().to_pgn_dated(run.engine_name(), date.as_deref()))
+        Some(
+            run.game()
+                .to_pgn_of(learner, &run.engine_side_name(), date.as_deref()),
+        )
     }
 
     /// Starts playing on from the drill's position shown (the drill's moves up to it
@@ -154,7 +159,7 @@ impl PlayOnState {
 
     /// The commands that need a game (nothing happens without one).
     fn apply_to_game(&mut self, command: PlayOnCommand, ctx: &mut Context) {
-        let pgn = self.pgn();
+        let pgn = self.pgn(&ctx.settings.learner_name);
         let Some(run) = &mut self.run else {
             return;
         };

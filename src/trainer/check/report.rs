@@ -85,7 +85,9 @@ pub struct Report {
     pub blunders: Vec<Finding>,
     /// The opponent's replies after which the repertoire's answer loses at least the
     /// threshold, by reach × loss (the same moves seen from the reply: one blunder
-    /// reached by several replies is one weak answer per reply).
+    /// reached by several replies is one weak answer per reply; without transpositions
+    /// the list is [`blunders`](Self::blunders) again, so a report for people shows
+    /// only the other replies, under their blunder).
     pub weak_answers: Vec<Finding>,
     /// Where each line stops, worst first by reach × how bad.
     pub line_ends: Vec<LineEnd>,

@@ -128,6 +128,9 @@ pub struct PlayOn {
     opponent: Opponent,
     handle: Option<EngineHandle>,
     engine_name: String,
+    /// The engines that played a move of the game, each once, in the order they
+    /// first played.
+    players: Vec<String>,
     running: Option<Running>,
     eval: Option<Evaluation>,
     /// The strength the engine is set to now (`None`: it has no setting).
@@ -149,6 +152,7 @@ impl PlayOn {
             wake: WakeUp(wake),
             game,
             engine_name: choice_name(&opponent.choice),
+            players: Vec::new(),
             set_to: opponent.strength(),
             opponent,
             handle: Some(handle),
@@ -172,6 +176,17 @@ impl PlayOn {
     /// The engine's name (its `id name` once it is ready).
     pub fn engine_name(&self) -> &str {
         &self.engine_name
+    }
+
+    /// Who played the engine's side, for the game's PGN: every engine that played a
+    /// move of it, in the order they first played (`"Built-in engine, Stockfish 15.1"`
+    /// when the learner changed engines mid-game), the engine now when none has moved.
+    pub fn engine_side_name(&self) -> String {
+        if self.players.is_empty() {
+            self.engine_name.clone()
+        } else {
+            self.players.join(", ")
+        }
     }
 
     /// Whether the engine is searching for its move.
@@ -355,7 +370,12 @@ impl PlayOn {
         out: &mut Vec<PlayOnEvent>,
     ) {
         match best.map(|mv| self.game.play_engine(mv, score)) {
-            Some(Ok(san)) => out.push(PlayOnEvent::EngineMoved(san)),
+            Some(Ok(san)) => {
+                if !self.players.contains(&self.engine_name) {
+                    self.players.push(self.engine_name.clone());
+                }
+                out.push(PlayOnEvent::EngineMoved(san));
+            }
             Some(Err(e)) => out.push(PlayOnEvent::Warning(format!(
                 "The engine's move was refused: {e}."
             ))),

@@ -17,11 +17,22 @@ use crate::engine::Score;
 
 impl PlayOnGame {
     /// The game as PGN; `engine` names the engine's side, `date` is `YYYY.MM.DD` (see
-    /// [`pgn_date`]) or `None` for an unknown date.
+    /// [`pgn_date`]) or `None` for an unknown date; the learner's side is unknown
+    /// (`"?"`, see [`PlayOnGame::to_pgn_of`]).
     pub fn to_pgn_dated(&self, engine: &str, date: Option<&str>) -> String {
+        self.to_pgn_of("", engine, date)
+    }
+
+    /// The game as PGN with the learner's name (`learner`, as the settings' "Your name
+    /// in PGN files" says; empty: `"?"`, PGN's unknown player, not a made-up name).
+    pub fn to_pgn_of(&self, learner: &str, engine: &str, date: Option<&str>) -> String {
+        let learner = match learner.trim() {
+            "" => "?",
+            name => name,
+        };
         let (white, black) = match self.learner {
-            Color::White => ("Learner", engine),
-            Color::Black => (engine, "Learner"),
+            Color::White => (learner, engine),
+            Color::Black => (engine, learner),
         };
         let mut out = GameWriter::new();
         out.tag("Event", "Play on after the book");
@@ -48,10 +59,11 @@ impl PlayOnGame {
         if self.end.is_some() {
             out.tag("Termination", "normal");
         }
-        let book_end = format!(
-            "Book ends: {}",
-            self.opening.as_deref().unwrap_or("unnamed line")
-        );
+        // An unnamed line says where the book ends, not "unnamed line".
+        let book_end = match self.opening.as_deref() {
+            Some(name) => format!("Book ends: {name}"),
+            None => "The book ends here".to_owned(),
+        };
         if self.book_plies == 0 {
             out.comment(&book_end);
         }
@@ -147,8 +159,11 @@ mod tests {
         play(&mut g, "Ba4", Some(Score::Cp(40)));
         play(&mut g, "Nf6", None);
         play(&mut g, "O-O", Some(Score::Mate(12)));
-        let pgn = g.to_pgn_dated("Stockfish 15.1", Some("2026.11.23"));
-        assert!(pgn.contains("[White \"Stockfish 15.1\"]\n[Black \"Learner\"]"));
+        let pgn = g.to_pgn_of("Ana Ruiz", "Stockfish 15.1", Some("2026.11.23"));
+        assert!(pgn.contains("[White \"Stockfish 15.1\"]\n[Black \"Ana Ruiz\"]"));
+        // Without a name, PGN's unknown player, not a made-up "Learner".
+        let unnamed = g.to_pgn_dated("Stockfish 15.1", None);
+        assert!(unnamed.contains("[White \"Stockfish 15.1\"]\n[Black \"?\"]"));
         assert!(pgn.contains("[Opening \"C60 Ruy Lopez\"]"));
         assert!(pgn.contains("[BookPlies \"5\"]\n[PlyCount \"9\"]"));
         assert!(pgn.contains("[Result \"*\"]"));
@@ -191,7 +206,7 @@ mod tests {
         let pgn = g.to_pgn("MCTS");
         let movetext = pgn.split("\n\n").nth(1).unwrap();
         assert!(
-            movetext.starts_with("{Book ends: unnamed line} 1. Nf3"),
+            movetext.starts_with("{The book ends here} 1. Nf3"),
             "{movetext}"
         );
         assert!(

@@ -142,6 +142,12 @@ impl Session {
         if old.map(|(l, _)| l) == Some(new_line) || self.follows(new_line, new_end) {
             return None;
         }
+        // Another line of the same name (two chapters, two games of one opening): the
+        // learner is in it already ("Transposed to C02 … while already in it").
+        let title = self.graph.line(new_line).title();
+        if old.is_some_and(|(l, _)| self.graph.line(l).title() == title) {
+            return None;
+        }
         let family = |l: LineId| {
             let name = &self.graph.line(l).name;
             name.split(':').next().unwrap_or(name).to_owned()
@@ -152,7 +158,7 @@ impl Session {
                 self.follows(old_line, old_end) || family(old_line) != family(new_line)
             }
         };
-        switch.then(|| self.graph.line(new_line).title())
+        switch.then_some(title)
     }
     /// The drilled moves as a line (for export), named by the opening reached; `None`
     /// before the first move.

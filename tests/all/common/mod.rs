@@ -6,6 +6,9 @@ use std::process::Command;
 
 pub mod explorer;
 pub mod stub_engine;
+pub mod text;
+
+pub use text::without_move_numbers;
 
 use hastings::book::{NodeId, PositionGraph};
 use shakmaty::{Chess, Move, Position};

@@ -220,16 +220,18 @@ pub(super) fn practise_anyway_ui(ui: &mut Ui, commands: &mut Vec<Command>) {
 /// Review's settings in the Style tab: new lines a day; under "Advanced", after how many
 /// seconds a right answer counts Hard.
 pub(super) fn review_settings_ui(ui: &mut Ui, settings: &mut Settings) {
-    ui.horizontal(|ui| {
+    // Wrapped rows and a short fold title: at 800×600 a row wider than the side panel
+    // widens the whole tab past its edge.
+    ui.horizontal_wrapped(|ui| {
         let label = ui.label("New lines a day");
         ui.add(egui::DragValue::new(&mut settings.new_lines_per_day).range(0..=50))
             .labelled_by(label.id)
             .on_hover_text("How many new lines \"Learn new lines\" teaches a day");
     });
-    egui::CollapsingHeader::new("Advanced: review grades")
+    egui::CollapsingHeader::new("Advanced: grades")
         .id_salt("review_grade_advanced")
         .show(ui, |ui| {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let label = ui.label("A right answer is Hard after (s)");
                 ui.add(
                     egui::DragValue::new(&mut settings.review_grade.slow_seconds)

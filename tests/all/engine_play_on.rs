@@ -118,7 +118,7 @@ fn killing_the_engine_process_mid_search_falls_back_and_the_game_goes_on() {
         p.game().moves().len() == 3
     });
     let pgn = play_on.game().to_pgn(play_on.engine_name());
-    assert!(pgn.contains("{Book ends: unnamed line} 1."), "{pgn}");
+    assert!(pgn.contains("{The book ends here} 1."), "{pgn}");
 }
 
 #[test]

@@ -48,7 +48,7 @@ fn load(h: &mut Harness<'static, TrainerApp>, paths: Vec<PathBuf>) {
     h.run();
     while let Some(both) = h.query_by_label("Both / don't know") {
         both.click();
-        h.run();
+        h.step();
         h.state_mut().coach_mut().finish_loading();
         h.run();
     }
@@ -147,9 +147,9 @@ fn train_from_a_row_drills_only_that_repertoire() {
         h.run();
         let trains: Vec<_> = h.get_all_by_label("Train").collect();
         trains[1].click();
-        h.run();
+        h.step();
         h.state_mut().coach_mut().finish_loading();
-        h.run();
+        h.step();
         h.state_mut().coach_mut().finish_loading();
         h.run();
         let coach = h.state().coach();
@@ -203,7 +203,7 @@ fn a_side_set_per_chapter_in_my_repertoires_is_drilled_from_that_side() {
                 .last()
                 .expect("the popup's item");
             item.click();
-            h.run();
+            h.step();
             h.state_mut().coach_mut().finish_loading();
             h.run();
         }
@@ -220,7 +220,7 @@ fn a_side_set_per_chapter_in_my_repertoires_is_drilled_from_that_side() {
         for side in [Side::White, Side::Black, Side::White] {
             if h.state().coach().session().learner() != Color::from(side) {
                 h.get_by_label(side.name()).click();
-                h.run();
+                h.step();
                 h.state_mut().coach_mut().finish_loading();
                 h.run();
             }
@@ -307,7 +307,7 @@ fn the_book_tabs_chapter_picker_sets_an_untagged_chapters_side() {
             .last()
             .expect("the popup's item")
             .click();
-        h.run();
+        h.step();
         h.state_mut().coach_mut().finish_loading();
         h.run();
         let coach = h.state().coach();

@@ -18,8 +18,10 @@ fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
+/// `name` in a folder of its own: `temp_dir` empties its folder, so one shared by the
+/// tests running at once lost another test's file (a flaky `export`).
 fn temp_file(name: &str) -> PathBuf {
-    common::temp_dir("cli-pgn").join(name)
+    common::temp_dir(&format!("cli-pgn-{name}")).join(name)
 }
 
 /// Runs a command in-process and returns its error.

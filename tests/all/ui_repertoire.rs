@@ -543,7 +543,7 @@ fn a_wrong_move_shows_the_comment_of_the_repertoire_move_there() {
 
 #[test]
 fn a_corrupt_progress_file_is_set_aside_with_a_warning_in_the_progress_panel() {
-    let dir = temp_dir("corrupt");
+    let dir = temp_dir("ui-repertoire-corrupt");
     std::fs::create_dir_all(&dir).unwrap();
     let progress_file = dir.join("progress.ron");
     std::fs::write(&progress_file, "(positions: {\"x\": (attempts: -1)})").unwrap();
@@ -587,7 +587,7 @@ fn the_command_line_takes_pgn_files_for_the_window_and_still_knows_its_commands(
 
 #[test]
 fn while_a_file_loads_the_board_stays_usable_and_cancel_stops_the_import() {
-    let dir = temp_dir("cancel");
+    let dir = temp_dir("ui-repertoire-cancel");
     std::fs::create_dir_all(&dir).unwrap();
     // A named pipe: the import blocks until the test writes to it, so the test decides
     // when the file "arrives".

@@ -147,7 +147,7 @@ fn a_file_without_games_fails_with_its_problems_and_is_not_remembered() {
 
 #[test]
 fn a_cancelled_import_reports_cancelled_and_keeps_nothing() {
-    let big = temp_dir("cancel").join("big.pgn");
+    let big = temp_dir("workspace-cancel").join("big.pgn");
     let one = std::fs::read(fixture("twic1599_100k.pgn")).unwrap();
     std::fs::write(&big, one.repeat(40)).unwrap();
     let mut ws = Workspace::new(BookChoice::default()).unwrap();

@@ -169,13 +169,13 @@ fn row_ui(
         if ui
             .button("Learn new lines")
             .on_hover_text(
-                "Review mode on this repertoire alone: after what is due, its new positions \
-                 are shown, then asked (up to the day's limit of new cards)",
+                "This repertoire alone: its new lines of the day shown move by move, then \
+                 asked, then reviewed with spaced repetition (New lines a day: Style tab)",
             )
             .clicked()
         {
             commands.push(Command::TrainRepertoires(paths.clone()));
-            commands.push(Command::SetDrillMode(DrillMode::Review));
+            commands.push(Command::LearnNewLines);
         }
         if ui
             .button("Review")

@@ -326,3 +326,81 @@ fn the_book_tabs_chapter_picker_sets_an_untagged_chapters_side() {
         );
     }
 }
+
+#[test]
+fn learn_new_lines_on_a_row_teaches_that_repertoires_first_new_line() {
+    let (first, second) = (fixture("mixed_sides.pgn"), fixture("coverage_e4.pgn"));
+    for size in SIZES {
+        // Review mode keeps its log in the data folder: a window with one.
+        let dir = common::temp_dir(&format!("ui-my-repertoires-learn-{}", size.0));
+        let settings = Settings {
+            seed: "7".to_owned(),
+            reply_delay_ms: 0,
+            ..common::settings()
+        };
+        let app = TrainerApp::with_progress_file(eco(), settings, Some(dir.join("progress.ron")));
+        let mut h = Harness::builder()
+            .with_size(vec2(size.0, size.1))
+            .with_max_steps(8)
+            .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
+        h.run();
+        load(&mut h, vec![first.clone(), second.clone()]);
+        // The second row's "Learn new lines": the book becomes that file alone, then
+        // the lesson starts on it (not on the book the click was made in).
+        // (the drill panel, on the right, has one too)
+        let in_rows = |h: &Harness<'static, TrainerApp>| {
+            h.get_all_by_label("Learn new lines")
+                .filter(|n| n.rect().min.x < size.0 / 2.0)
+                .count()
+        };
+        assert_eq!(in_rows(&h), 2, "{size:?}: one per repertoire");
+        h.get_all_by_label("Learn new lines")
+            .filter(|n| n.rect().min.x < size.0 / 2.0)
+            .nth(1)
+            .unwrap()
+            .scroll_to_me();
+        h.run();
+        h.get_all_by_label("Learn new lines")
+            .filter(|n| n.rect().min.x < size.0 / 2.0)
+            .nth(1)
+            .unwrap()
+            .click();
+        h.step();
+        h.state_mut().coach_mut().finish_loading();
+        h.step();
+        h.state_mut().coach_mut().finish_loading();
+        h.run();
+        let coach = h.state().coach();
+        let ticked: Vec<_> = coach
+            .workspace()
+            .choice()
+            .files
+            .iter()
+            .filter(|f| f.enabled)
+            .collect();
+        assert_eq!(ticked.len(), 1, "{size:?}");
+        assert_eq!(ticked[0].path, second, "{size:?}");
+        let lesson = coach
+            .review()
+            .drill()
+            .and_then(|d| d.lesson())
+            .cloned()
+            .unwrap_or_else(|| {
+                panic!(
+                    "{size:?}: no lesson started: {:?} {:?} building {}",
+                    coach.message(),
+                    coach.review().drill().is_some(),
+                    coach.workspace().is_building()
+                )
+            });
+        let id = coach.workspace().file(&second).unwrap().id;
+        let line = coach.graph().line(lesson.line());
+        assert!(
+            matches!(line.source, LineSource::Pgn { source, .. } if source == id),
+            "{size:?}: the lesson's line is the second file's"
+        );
+        let title = line.title();
+        h.get_by_label_contains("Learning line 1 of ");
+        h.get_by_label_contains(&title);
+    }
+}

@@ -76,6 +76,9 @@ pub struct ReviewState {
     pub(crate) mode: Option<ReviewMode>,
     /// Fuzz review intervals (off in tests, for reproducible due dates).
     pub(crate) fuzz: bool,
+    /// "Learn new lines" was asked while the book was being built (My repertoires'
+    /// button, which chooses the book first): the lesson starts on the new book.
+    learn_on_new_book: bool,
 }
 
 impl Default for ReviewState {
@@ -83,6 +86,7 @@ impl Default for ReviewState {
         ReviewState {
             mode: None,
             fuzz: true,
+            learn_on_new_book: false,
         }
     }
 }
@@ -283,6 +287,9 @@ impl ReviewState {
             self.set_drill_mode(DrillMode::Free, ctx);
             self.set_drill_mode(mode, ctx);
         }
+        if std::mem::take(&mut self.learn_on_new_book) && !ctx.workspace.is_building() {
+            self.learn_new_lines(ctx);
+        }
     }
 
     /// Commits the pending grade, appends it, and leaves review mode.
@@ -381,6 +388,11 @@ impl ReviewState {
         if self.drill_mode() != DrillMode::Review {
             self.set_drill_mode(DrillMode::Review, ctx);
             ctx.settings.drill_mode = self.drill_mode();
+        }
+        if ctx.workspace.is_building() {
+            // The lines of the book being built are the ones to learn: after it.
+            self.learn_on_new_book = true;
+            return;
         }
         let per_day = ctx.settings.new_lines_per_day;
         let now = now();

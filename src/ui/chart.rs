@@ -258,11 +258,12 @@ fn plot_ui(ui: &mut Ui, data: &ChartData, width: f32, height: f32) {
         let rest: f64 = data.rows[shown..].iter().map(|r| r.p).sum();
         ui.label(
             RichText::new(format!(
-                "{hidden} more moves not drawn, together P {:.1}%",
+                "{hidden} more moves not drawn, played {:.1}% of the time together",
                 rest * 100.0
             ))
             .small(),
-        );
+        )
+        .on_hover_text("Their exact probabilities (P) added up");
     }
     let description = data.describe();
     response

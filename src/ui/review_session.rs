@@ -232,7 +232,7 @@ pub(super) fn review_settings_ui(ui: &mut Ui, settings: &mut Settings) {
         .id_salt("review_grade_advanced")
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                let label = ui.label("A right answer is Hard after (s)");
+                let label = ui.label("A right answer is Hard after (seconds)");
                 ui.add(
                     egui::DragValue::new(&mut settings.review_grade.slow_seconds)
                         .range(0.0..=120.0)

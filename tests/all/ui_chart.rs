@@ -107,3 +107,20 @@ fn one_line_says_what_the_percentages_mean_at_both_sizes() {
         );
     }
 }
+
+/// The moves the chart leaves out are summed up in words ("played 2.2% of the time
+/// together"), the exact probability named in its hover text only.
+#[test]
+fn the_moves_not_drawn_are_said_in_words() {
+    let mut h = harness((1280.0, 800.0));
+    h.run();
+    let rows = h.state_mut().chart().rows.clone();
+    let line = h.get_by_label_contains("more moves not drawn");
+    let text = line.accesskit_node().value().unwrap_or_default();
+    assert!(text.ends_with("% of the time together"), "{text}");
+    assert!(!text.contains(" P "), "{text}");
+    // The share said is the sum of the moves left out (as the chart's rows give them).
+    let drawn = rows.len() - text.split(' ').next().unwrap().parse::<usize>().unwrap();
+    let rest: f64 = rows[drawn..].iter().map(|r| r.p).sum();
+    assert!(text.contains(&format!("{:.1}%", rest * 100.0)), "{text}");
+}

@@ -18,7 +18,7 @@ use crate::common;
 use common::{AppHarness, eco, fixture};
 
 /// Words a club player should not meet outside a hover text.
-const BANNED: [&str; 19] = [
+const BANNED: [&str; 20] = [
     "τ",
     "Iterations",
     "Ply limit",
@@ -38,6 +38,7 @@ const BANNED: [&str; 19] = [
     "Cards",
     "Lines reached",
     "sample lines",
+    "together P",
 ];
 
 /// Whether `node` is inside a tooltip (a hover text, where the exact terms belong).

@@ -14,11 +14,11 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use shakmaty::{Chess, Color, Position as _};
 
 use super::view::ExplorerView;
-use crate::engine::analysis::{Analysis, analyse};
+use crate::engine::analysis::Analysis;
 use crate::engine::handle::{EngineTask, TaskContext};
 use crate::engine::{Engine, EngineEvent, EngineHandle, Limits, Score};
 use crate::job::Wake;
-use crate::trainer::verdict::checker::{CHECK_TIME, CheckEngine, SharedStore};
+use crate::trainer::verdict::checker::{CHECK_TIME, CheckEngine, SharedStore, stored_or_analysed};
 
 /// What the engine's thread sends back: the analysis after move `index` of the view
 /// analysed for `id`, or why one failed.
@@ -197,29 +197,19 @@ fn eval_task(
             if context.stop.load(Ordering::Relaxed) {
                 return Ok(());
             }
-            let kept = store.lock().ok().and_then(|s| s.get(pos));
-            let analysis = match kept {
-                Some(analysis) => analysis,
-                None => {
-                    let analysis = match analyse(engine, pos, &limits, context.stop) {
-                        Ok(analysis) => analysis,
-                        Err(e) => {
-                            let _ = outbox.send(Found::Failed(e.to_string()));
-                            continue;
-                        }
-                    };
-                    if context.stop.load(Ordering::Relaxed) {
-                        return Ok(());
-                    }
-                    if !context.replaced
-                        && let Ok(mut s) = store.lock()
-                        && let Err(e) = s.put(pos, &analysis)
-                    {
+            let analysis = match stored_or_analysed(engine, pos, &store, &limits, context) {
+                Ok(Some(found)) => {
+                    if let Some(e) = found.not_kept {
                         let _ = outbox.send(Found::Failed(format!(
                             "an evaluation could not be kept: {e}"
                         )));
                     }
-                    analysis
+                    found.analysis
+                }
+                Ok(None) => return Ok(()),
+                Err(e) => {
+                    let _ = outbox.send(Found::Failed(e.to_string()));
+                    continue;
                 }
             };
             let found = Found::Eval {

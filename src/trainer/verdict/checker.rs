@@ -394,6 +394,50 @@ enum Purpose {
     Ahead(u64),
 }
 
+/// One position's analysis as an engine task finds it ([`stored_or_analysed`]).
+pub struct Looked {
+    /// The analysis.
+    pub analysis: Analysis,
+    /// Why it could not be kept in the store, if it could not.
+    pub not_kept: Option<String>,
+}
+
+/// One position for a task on the engine's thread: its analysis from `store` if it has
+/// come there meanwhile, else searched to `limits` and kept in `store` (not when the
+/// engine stands in for a failed one: see [`TaskContext::replaced`]). `Ok(None)` when
+/// the search was stopped: the result is neither kept nor to be sent.
+///
+/// # Errors
+///
+/// The engine's error when the search fails.
+pub fn stored_or_analysed(
+    engine: &mut dyn Engine,
+    pos: &Chess,
+    store: &SharedStore,
+    limits: &Limits,
+    context: &TaskContext<'_>,
+) -> Result<Option<Looked>, EngineError> {
+    if let Some(analysis) = store.lock().ok().and_then(|s| s.get(pos)) {
+        return Ok(Some(Looked {
+            analysis,
+            not_kept: None,
+        }));
+    }
+    let analysis = analyse(engine, pos, limits, context.stop)?;
+    if context.stop.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    let not_kept = if context.replaced {
+        None
+    } else {
+        match store.lock() {
+            Ok(mut s) => s.put(pos, &analysis).err().map(|e| e.to_string()),
+            Err(_) => Some("the store is unusable".to_owned()),
+        }
+    };
+    Ok(Some(Looked { analysis, not_kept }))
+}
+
 /// The task for the engine's thread: each missing position from the store if it has
 /// come there meanwhile, else analysed and kept; each sent back as it is done. A
 /// search cut short (another question came) is neither kept nor sent.
@@ -409,32 +453,22 @@ fn analyse_task(
             if context.stop.load(Ordering::Relaxed) {
                 return Ok(());
             }
-            let kept = store.lock().ok().and_then(|s| s.get(pos));
-            let analysis = match kept {
-                Some(analysis) => analysis,
-                None => {
-                    let analysis = match (analyse(engine, pos, &limits, context.stop), purpose) {
-                        (Ok(analysis), _) => analysis,
-                        (Err(e @ EngineError::NoScore { .. }), Purpose::Ahead(_)) => {
-                            let _ = outbox.send(Message::NotAhead(e.to_string()));
-                            continue;
-                        }
-                        (Err(e), _) => return Err(e),
-                    };
-                    if context.stop.load(Ordering::Relaxed) {
-                        return Ok(());
+            let analysis = match (
+                stored_or_analysed(engine, pos, &store, &limits, context),
+                purpose,
+            ) {
+                (Ok(Some(found)), _) => {
+                    if let Some(reason) = found.not_kept {
+                        let _ = outbox.send(Message::NotKept(reason));
                     }
-                    if !context.replaced {
-                        let put = match store.lock() {
-                            Ok(mut s) => s.put(pos, &analysis).map_err(|e| e.to_string()),
-                            Err(_) => Err("the store is unusable".to_owned()),
-                        };
-                        if let Err(reason) = put {
-                            let _ = outbox.send(Message::NotKept(reason));
-                        }
-                    }
-                    analysis
+                    found.analysis
                 }
+                (Ok(None), _) => return Ok(()),
+                (Err(e @ EngineError::NoScore { .. }), Purpose::Ahead(_)) => {
+                    let _ = outbox.send(Message::NotAhead(e.to_string()));
+                    continue;
+                }
+                (Err(e), _) => return Err(e),
             };
             if let Purpose::Answer(id) = purpose {
                 let found = Message::Found {

@@ -282,14 +282,16 @@ mod tests {
         assert_eq!(lines.len(), 2);
         assert!(lines.iter().all(|l| l.moves.len() == 8));
         // The importer reads the saved text as the tree gives it.
-        let text = doc.to_pgn();
-        let import = crate::book::pgn::read_pgn(
-            &text[..],
-            crate::book::SourceId(1),
-            &crate::book::ImportOptions::default(),
-            None,
-        )
-        .unwrap();
+        let reimport = |doc: &Document| {
+            crate::book::pgn::read_pgn(
+                &doc.to_pgn()[..],
+                crate::book::SourceId(1),
+                &crate::book::ImportOptions::default(),
+                None,
+            )
+            .unwrap()
+        };
+        let import = reimport(&doc);
         let moves = |ls: &[crate::book::OpeningLine]| {
             ls.iter().map(|l| l.moves.clone()).collect::<Vec<_>>()
         };
@@ -307,14 +309,7 @@ mod tests {
         let lines = doc.tree(0).unwrap().opening_lines(source);
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].moves.len(), 7);
-        let text = doc.to_pgn();
-        let import = crate::book::pgn::read_pgn(
-            &text[..],
-            crate::book::SourceId(1),
-            &crate::book::ImportOptions::default(),
-            None,
-        )
-        .unwrap();
+        let import = reimport(&doc);
         assert_eq!(moves(&import.lines), moves(&lines));
         assert_eq!(import.report.lines, 1);
     }

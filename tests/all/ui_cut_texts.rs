@@ -45,10 +45,14 @@ fn window(size: (f32, f32)) -> AppHarness {
     harness
 }
 
-/// Whether `text` is a move of the list with its number: `"4. Nxd4"`, `"12… b4"`.
+/// Whether `text` is a move of the list with its number: `"4. Nxd4"`, `"12… b4"` (one
+/// move: the engine's line under the board, `"15. cxd5 exd3+ 16. Kxc1 …"`, is a
+/// paragraph that may wrap).
 fn numbered_move(text: &str) -> bool {
     let digits = text.chars().take_while(char::is_ascii_digit).count();
-    digits > 0 && (text[digits..].starts_with(". ") || text[digits..].starts_with("… "))
+    digits > 0
+        && (text[digits..].starts_with(". ") || text[digits..].starts_with("… "))
+        && text.split_whitespace().count() == 2
 }
 
 #[test]

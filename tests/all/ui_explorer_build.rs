@@ -28,23 +28,6 @@ fn window(app: TrainerApp) -> AppHarness {
     harness
 }
 
-/// eframe's storage, in memory (the settings go to their own file).
-#[derive(Default)]
-struct MemoryStorage(std::collections::HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_owned(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
-}
-
 fn type_into(h: &mut AppHarness, label: &str, text: &str) {
     h.get_by_label(label).scroll_to_me();
     h.run();
@@ -146,7 +129,7 @@ fn an_explorer_built_in_the_window_is_open_again_after_a_restart() {
     assert!(games_at_start(&built) > 0);
 
     // Closed as eframe closes it, and started again on the same data folder.
-    eframe::App::save(h.state_mut(), &mut MemoryStorage::default());
+    eframe::App::save(h.state_mut(), &mut common::MemoryStorage::default());
     h.state_mut().coach_mut().shut_down();
     drop(h);
     let mut app = TrainerApp::restore(

@@ -43,14 +43,13 @@ fn study_server() -> Server {
     })
 }
 
-#[test]
-fn a_study_fetched_in_the_window_is_kept_and_asked_how_to_read() {
-    let server = study_server();
-    let dir = temp_dir("ui-fetch");
+/// A window at `size` on the data folder `dir`, asking `server` for what it fetches, with
+/// the Book tab's "Get games online…" open.
+fn fetch_form(dir: &std::path::Path, size: (f32, f32), server: &Server) -> common::AppHarness {
     let app =
         TrainerApp::with_progress_file(common::eco(), settings(), Some(dir.join("progress.ron")));
     let mut h = Harness::builder()
-        .with_size(vec2(1280.0, 800.0))
+        .with_size(vec2(size.0, size.1))
         .with_max_steps(8)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     h.run();
@@ -64,6 +63,14 @@ fn a_study_fetched_in_the_window_is_kept_and_asked_how_to_read() {
     h.run();
     h.get_by_label_contains("Get games online").click();
     h.run();
+    h
+}
+
+#[test]
+fn a_study_fetched_in_the_window_is_kept_and_asked_how_to_read() {
+    let server = study_server();
+    let dir = temp_dir("ui-fetch");
+    let mut h = fetch_form(&dir, (1280.0, 800.0), &server);
 
     // Not a study: said under the field, nothing asked of the site.
     let field = h.get_by_label("The study's link");
@@ -182,23 +189,7 @@ fn a_players_games_fetched_in_the_window_wait_out_a_429_and_a_cut_connection_cha
         }
     });
     let dir = temp_dir("ui-fetch-429");
-    let app =
-        TrainerApp::with_progress_file(common::eco(), settings(), Some(dir.join("progress.ron")));
-    let mut h = Harness::builder()
-        .with_size(vec2(800.0, 600.0))
-        .with_max_steps(8)
-        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
-    h.run();
-    h.state_mut()
-        .coach_mut()
-        .apply(Command::Fetch(FetchCommand::Sites(Sites::resolve(
-            Some(&server.url),
-            None,
-        ))));
-    h.get_by_label("Book").click();
-    h.run();
-    h.get_by_label_contains("Get games online").click();
-    h.run();
+    let mut h = fetch_form(&dir, (800.0, 600.0), &server);
     // At 800×600 the form is below the fold: scrolled to, as a user would.
     h.get_by_role_and_label(Role::ComboBox, "What to fetch")
         .scroll_to_me();

@@ -54,25 +54,9 @@ fn restart(dir: &Path) -> AppHarness {
 
 /// Closes the window as eframe does: the settings and the progress are saved.
 fn close(mut harness: AppHarness) {
-    let mut storage = MemoryStorage::default();
+    let mut storage = common::MemoryStorage::default();
     eframe::App::save(harness.state_mut(), &mut storage);
     harness.state_mut().coach_mut().shut_down();
-}
-
-#[derive(Default)]
-struct MemoryStorage(std::collections::HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_owned(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
 }
 
 /// A fresh data folder `name` and a window on it with `learner`'s settings saved there.

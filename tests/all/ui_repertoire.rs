@@ -344,23 +344,6 @@ fn ticking_eco_changes_the_candidates() {
     assert_eq!(chart_sans(&mut harness), vec!["e4".to_owned()]);
 }
 
-/// eframe's storage in memory, as the window's file storage holds it.
-#[derive(Default)]
-struct MemoryStorage(HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_owned(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
-}
-
 #[test]
 fn settings_and_progress_survive_an_app_restart() {
     let dir = temp_dir("restart");
@@ -396,7 +379,7 @@ fn settings_and_progress_survive_an_app_restart() {
     play(&mut harness, e5);
     let progress = harness.state().coach().progress().clone();
     assert_eq!(progress.position(&pos).attempts, 1);
-    let mut storage = MemoryStorage::default();
+    let mut storage = common::MemoryStorage::default();
     eframe::App::save(harness.state_mut(), &mut storage);
     let before = harness.state().coach().settings().clone();
     assert_eq!(before.book.files.len(), 1);
@@ -489,7 +472,7 @@ fn drilled_moves_are_recorded_as_progress_and_saved_to_the_data_file() {
     assert_eq!(progress.position(&pos).mistakes, 1);
     open_tab(&mut harness, "Progress");
     harness.get_by_label("Moves tried: 2, mistakes: 1 (50.0%)");
-    let mut storage = MemoryStorage::default();
+    let mut storage = common::MemoryStorage::default();
     eframe::App::save(harness.state_mut(), &mut storage);
     let saved = hastings::workspace::store::load_progress(&progress_file);
     assert!(saved.warning.is_none());

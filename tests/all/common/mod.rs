@@ -5,9 +5,11 @@
 use std::process::Command;
 
 pub mod explorer;
+pub mod storage;
 pub mod stub_engine;
 pub mod text;
 
+pub use storage::MemoryStorage;
 pub use text::without_move_numbers;
 
 use hastings::book::{NodeId, PositionGraph};

@@ -1,11 +1,13 @@
-//! The workspace's background work: files imported one at a time in the order they
-//! were asked for, then the graph rebuilt once no import is running.
+//! The workspace's background work: files imported in the order they were asked for
+//! (small files several at once, one per core), then the graph rebuilt once no import
+//! is running.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::error::WorkspaceError;
 use super::files::{FileStamp, file_name, import_file};
+use super::import_parts::MIN_PARALLEL_BYTES;
 use super::{FileMode, Workspace, build_job};
 use crate::book::{ImportOptions, ImportReport, PgnImport, PositionGraph, SourceId};
 use crate::job::{Job, JobPoll, ProgressSnapshot, Wake};
@@ -83,16 +85,15 @@ pub enum WorkspaceEvent {
 pub(super) fn poll(ws: &mut Workspace, block: bool, wake: &Wake) -> Vec<WorkspaceEvent> {
     let mut events = Vec::new();
     loop {
-        if ws.import.is_none()
-            && let Some(next) = ws.queue.pop_front()
-        {
+        if let Some(next) = next_to_start(ws) {
             match start_import(ws, next.clone(), wake) {
-                Ok(job) => ws.import = Some(job),
+                Ok(job) => ws.imports.push_back(job),
                 Err(error) => events.push(failed(ws, next, error)),
             }
             continue;
         }
-        if let Some(job) = &ws.import {
+        // The oldest import first: the events keep the order the files were asked in.
+        if let Some(job) = ws.imports.front() {
             let result = if block {
                 job.job.poll_blocking()
             } else {
@@ -103,7 +104,7 @@ pub(super) fn poll(ws: &mut Workspace, block: bool, wake: &Wake) -> Vec<Workspac
                 JobPoll::Finished(r) => r,
                 JobPoll::Died(e) => Err(e.into()),
             };
-            let Some(job) = ws.import.take() else {
+            let Some(job) = ws.imports.pop_front() else {
                 break;
             };
             events.push(finish_import(ws, job, result));
@@ -148,6 +149,31 @@ pub(super) fn poll(ws: &mut Workspace, block: bool, wake: &Wake) -> Vec<Workspac
         break;
     }
     events
+}
+
+/// The queued file to start now, taken from the queue: the first when nothing runs; the
+/// next beside running ones while all of them are small files (under
+/// [`MIN_PARALLEL_BYTES`]: a larger one is read in parts on every core by itself) and
+/// fewer than the cores run — a folder of small files reads at the speed of one large
+/// file.
+fn next_to_start(ws: &mut Workspace) -> Option<Queued> {
+    let next = ws.queue.front()?;
+    if !ws.imports.is_empty() {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let small = |path: &std::path::Path| {
+            std::fs::metadata(path).is_ok_and(|m| m.len() < MIN_PARALLEL_BYTES)
+        };
+        let side_by_side = ws.imports.len() < cores
+            && small(&next.path)
+            && ws
+                .imports
+                .iter()
+                .all(|j| small(&j.queued.path) && j.queued.path != next.path);
+        if !side_by_side {
+            return None;
+        }
+    }
+    ws.queue.pop_front()
 }
 
 fn start_import(
@@ -201,5 +227,55 @@ fn failed(ws: &mut Workspace, queued: Queued, error: WorkspaceError) -> Workspac
         path: queued.path,
         error,
         remembered,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+    use super::*;
+    use crate::workspace::{BookChoice, FileMode};
+
+    fn fixture(name: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name)
+    }
+
+    /// Small files run side by side, one per core, and their events come in the order
+    /// they were asked for; the same file twice waits for itself.
+    #[test]
+    fn small_files_are_imported_side_by_side_and_reported_in_order() {
+        let wake: Wake = Arc::new(|| {});
+        let mut ws = Workspace::new(BookChoice::default()).unwrap();
+        let files = [
+            "twic1599_100k.pgn",
+            "lichess_db_100k.pgn",
+            "repertoire.pgn",
+            "repertoire.pgn",
+        ];
+        ws.open(files.iter().map(|f| fixture(f)).collect(), FileMode::Games);
+        let mut events = ws.poll(false, &wake);
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        // Nothing has finished yet, or the first has: either way the start filled the cores.
+        if events.is_empty() {
+            assert_eq!(ws.imports.len(), cores.min(3), "one import per core");
+        }
+        while ws.is_busy() {
+            events.extend(ws.poll(true, &wake));
+        }
+        let imported: Vec<PathBuf> = events
+            .iter()
+            .filter_map(|e| match e {
+                WorkspaceEvent::Imported { path, .. } => Some(path.clone()),
+                _ => None,
+            })
+            .collect();
+        let asked: Vec<PathBuf> = files.iter().map(|f| fixture(f)).collect();
+        assert_eq!(imported, asked);
+        assert!(matches!(events.last(), Some(WorkspaceEvent::Built { .. })));
+        // The file read twice is one source.
+        assert_eq!(ws.files().len(), 3);
     }
 }

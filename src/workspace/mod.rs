@@ -146,7 +146,9 @@ pub struct Workspace {
     files: Vec<LoadedFile>,
     next_id: u16,
     queue: VecDeque<loader::Queued>,
-    import: Option<loader::ImportJob>,
+    /// The imports running, oldest first (several small files at once; their events in
+    /// the order they were asked for).
+    imports: VecDeque<loader::ImportJob>,
     build: Option<Job<GraphBuild>>,
     /// A build was asked for while imports were still running (or none runs yet).
     build_wanted: bool,
@@ -193,7 +195,7 @@ impl Workspace {
             files: Vec::new(),
             next_id: 0,
             queue: VecDeque::new(),
-            import: None,
+            imports: VecDeque::new(),
             build: None,
             build_wanted: false,
             warnings: Vec::new(),
@@ -329,15 +331,16 @@ impl Workspace {
         self.choice.files.retain(|b| b.path != path);
         self.files.retain(|f| f.path != path);
         self.queue.retain(|q| q.path != path);
-        if self.import.as_ref().is_some_and(|j| j.queued.path == path) {
-            self.cancel_import();
+        for job in self.imports.iter().filter(|j| j.queued.path == path) {
+            job.job.cancel();
         }
         self.request_build();
     }
 
-    /// Cancels the running import (the next queued file starts).
+    /// Cancels the import shown ([`Workspace::import_progress`]; the next queued file
+    /// starts).
     pub fn cancel_import(&mut self) {
-        if let Some(job) = &self.import {
+        if let Some(job) = self.imports.front() {
             job.job.cancel();
         }
     }
@@ -345,7 +348,9 @@ impl Workspace {
     /// Cancels every job (the window is closing).
     pub fn cancel_all(&mut self) {
         self.queue.clear();
-        self.cancel_import();
+        for job in &self.imports {
+            job.job.cancel();
+        }
         if let Some(build) = &self.build {
             build.cancel();
         }
@@ -353,7 +358,7 @@ impl Workspace {
 
     /// Whether an import is running or waiting.
     pub fn is_importing(&self) -> bool {
-        self.import.is_some() || !self.queue.is_empty()
+        !self.imports.is_empty() || !self.queue.is_empty()
     }
 
     /// Whether a graph is being built (or will be once the imports are done).
@@ -538,13 +543,14 @@ impl Workspace {
         loader::poll(self, block, wake)
     }
 
-    /// How far the running import is.
+    /// How far the oldest running import is (the others running beside it count as
+    /// waiting).
     pub fn import_progress(&self) -> Option<ImportProgress> {
-        let job = self.import.as_ref()?;
+        let job = self.imports.front()?;
         Some(ImportProgress {
             path: job.queued.path.clone(),
             counters: job.job.progress().snapshot(),
-            queued: self.queue.len(),
+            queued: self.queue.len() + self.imports.len() - 1,
         })
     }
 

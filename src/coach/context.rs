@@ -12,6 +12,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use rand::{RngExt as _, SeedableRng as _};
+use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Move};
 
 use super::notice::Notice;
@@ -163,6 +165,9 @@ pub struct Context {
     pub(crate) notices: Vec<Notice>,
     /// What features asked of each other, not yet carried out.
     events: Vec<Event>,
+    /// The settings' fixed seed and the seeds drawn from it for the lines after the
+    /// first ([`Context::new_seed`]).
+    seeds: Option<(u64, ChaCha8Rng)>,
 }
 
 impl Context {
@@ -196,6 +201,7 @@ impl Context {
             repaint: None,
             notices: Vec::new(),
             events: Vec::new(),
+            seeds: None,
         }
     }
 
@@ -278,9 +284,20 @@ impl Context {
         self.sound(sound);
     }
 
-    /// A new seed for the drill's next line (the settings' fixed one, else a random one).
+    /// A new seed for the drill's next line: with the settings' fixed seed, the next of
+    /// the seeds drawn from it (the same lines in the same order on every run, not the
+    /// same line again and again); else a random one.
     pub(crate) fn new_seed(&mut self) {
-        let seed = self.settings.fixed_seed().unwrap_or_else(rand::random);
+        let seed = match self.settings.fixed_seed() {
+            Some(fixed) => {
+                let seeds = match &mut self.seeds {
+                    Some((from, seeds)) if *from == fixed => seeds,
+                    seeds => &mut seeds.insert((fixed, ChaCha8Rng::seed_from_u64(fixed))).1,
+                };
+                seeds.random::<u64>()
+            }
+            None => rand::random(),
+        };
         self.session.set_seed(seed);
     }
 

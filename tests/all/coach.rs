@@ -620,3 +620,40 @@ fn mistakes_only_drills_the_positions_with_recorded_mistakes() {
     want.sort();
     assert_eq!(queued, want, "every missed position, and only those");
 }
+
+/// The lines `coach` drills in turn: each played to its end with "Show me", its moves
+/// in SAN.
+fn lines_drilled(coach: &mut Coach, lines: usize) -> Vec<String> {
+    let mut drilled = Vec::new();
+    for _ in 0..lines {
+        for _ in 0..120 {
+            match coach.session().phase() {
+                Phase::EndOfLine { .. } => break,
+                Phase::LearnerToMove => coach.apply(Command::Action(Action::ShowMe)),
+                _ => frame(coach),
+            }
+        }
+        let moves = coach.session().moves();
+        drilled.push(
+            moves
+                .iter()
+                .map(|m| m.san.clone())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        coach.apply(Command::Action(Action::NextLine));
+    }
+    drilled
+}
+
+/// With a fixed seed (Style tab, Advanced), "Next line" draws the next line of a
+/// sequence that repeats on every run, not the same line again (it reseeded with the
+/// fixed seed for every line, and drew one line only).
+#[test]
+fn a_fixed_seed_repeats_a_sequence_of_lines_not_one_line() {
+    let first = lines_drilled(&mut coach_in(None), 6);
+    let distinct: std::collections::BTreeSet<&String> = first.iter().collect();
+    assert!(distinct.len() > 1, "one line over and over: {first:?}");
+    let again = lines_drilled(&mut coach_in(None), 6);
+    assert_eq!(first, again, "the same seed, the same lines");
+}

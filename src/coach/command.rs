@@ -111,26 +111,12 @@ pub enum Command {
     AddProfileGames,
     /// Let the computer's style follow the learner's (BayesChess's adaptive opponent), or stop.
     SetAdaptive(bool),
-    /// Start a drill at the position after these moves, on this book (Coverage tab).
-    DrillAt(Vec<Move>, DrillBook),
     /// Check the repertoire with an engine (Coverage tab), as a job.
     CheckRepertoire,
     /// Stop the running check (what was analysed is kept).
     CancelCheck,
-    /// End a gap drill on the theory book: drill the repertoire again.
-    BackToRepertoire,
-    /// "Mistakes only" on the theory book: the missed positions that are not in the
-    /// repertoire are there ("Back to my repertoire" returns).
-    MistakesWithTheory,
-    /// Choose a PGN file of the learner's games to compare with the repertoire.
-    CheckGames,
-    /// Compare the learner's games in this file with the repertoire.
-    CompareGames(PathBuf),
-    /// Record the compared games' deviations as failed reviews.
-    RecordDeviations,
-    /// Add these moves (a gap and its answer) to a copy of the repertoire, named by the
-    /// theory.
-    AddAnswer(Vec<Move>),
+    /// The Coverage tab: gaps, drills on the theory, the learner's games compared.
+    Coverage(super::coverage::CoverageCommand),
     /// Playing on against an engine.
     PlayOn(super::play_on::PlayOnCommand),
     /// The Repertoire tab: edit the repertoire file, walk its tree, save.
@@ -143,8 +129,6 @@ pub enum Command {
     /// and a changed style, colour, adaptive opponent or play past the book is carried
     /// out as its own command would.
     SetSettings(Box<super::settings::Settings>),
-    /// The Coverage tab's depth, threshold and player.
-    SetCoverage(super::coverage::CoverageParams),
     /// Make a Polyglot book of these PGN files at this path (a background job).
     MakeBook {
         /// The PGN files.
@@ -169,12 +153,14 @@ impl Command {
             Command::SetLearner(_)
                 | Command::DrillFrom(_)
                 | Command::DrillOpening(_)
-                | Command::DrillAt(..)
                 | Command::SetDrillMode(_)
                 | Command::ReviewSession(_)
                 | Command::LearnNewLines
-                | Command::BackToRepertoire
-                | Command::MistakesWithTheory
+                | Command::Coverage(
+                    super::coverage::CoverageCommand::DrillAt(..)
+                        | super::coverage::CoverageCommand::BackToRepertoire
+                        | super::coverage::CoverageCommand::MistakesWithTheory
+                )
                 | Command::Explorer(super::explorer::ExplorerCommand::Prepare)
         )
     }
@@ -209,7 +195,6 @@ impl Command {
     /// The feature this command is for.
     pub(crate) fn route(self) -> Route {
         use super::book::BookCommand as B;
-        use super::coverage::CoverageCommand as C;
         use super::review::ReviewCommand as R;
         use super::style::StyleCommand as S;
         match self {
@@ -247,14 +232,7 @@ impl Command {
             Command::ReviewSession(choice) => Route::Review(R::Session(choice)),
             Command::LearnNewLines => Route::Review(R::LearnNewLines),
             Command::Optimize => Route::Review(R::Optimize),
-            Command::DrillAt(moves, book) => Route::Coverage(C::DrillAt(moves, book)),
-            Command::BackToRepertoire => Route::Coverage(C::BackToRepertoire),
-            Command::MistakesWithTheory => Route::Coverage(C::MistakesWithTheory),
-            Command::CheckGames => Route::Coverage(C::CheckGames),
-            Command::CompareGames(path) => Route::Coverage(C::CompareGames(path)),
-            Command::RecordDeviations => Route::Coverage(C::RecordDeviations),
-            Command::AddAnswer(moves) => Route::Coverage(C::AddAnswer(moves)),
-            Command::SetCoverage(params) => Route::Coverage(C::SetParams(params)),
+            Command::Coverage(c) => Route::Coverage(c),
             Command::MakeBook { inputs, output } => {
                 Route::Jobs(super::jobs::JobsCommand::MakeBook { inputs, output })
             }

@@ -10,6 +10,7 @@ use super::board::{BoardView, Orientation, board_ui};
 use super::command::{Command, DrillBook};
 use super::format::count;
 use crate::coach::check::{CheckState, CheckView, FindingRow, LearnRow, words};
+use crate::coach::coverage::CoverageCommand;
 
 /// Over how many frames a finished check is scrolled into view.
 const SCROLL_FRAMES: u8 = 5;
@@ -190,7 +191,10 @@ fn learn_ui(
                 .on_hover_text("Start a drill at this position, on your repertoire")
                 .clicked()
             {
-                commands.push(Command::DrillAt(l.moves.clone(), DrillBook::Repertoire));
+                commands.push(Command::Coverage(CoverageCommand::DrillAt(
+                    l.moves.clone(),
+                    DrillBook::Repertoire,
+                )));
             }
         });
     });
@@ -231,7 +235,10 @@ fn finding_ui(
                     .on_hover_text("Start a drill at this position, on your repertoire")
                     .clicked()
             {
-                commands.push(Command::DrillAt(f.moves.clone(), DrillBook::Repertoire));
+                commands.push(Command::Coverage(CoverageCommand::DrillAt(
+                    f.moves.clone(),
+                    DrillBook::Repertoire,
+                )));
             }
         });
     });

@@ -15,6 +15,7 @@ use super::chart::{no_bar_text, plot_tooltip_ui};
 use super::command::{Command, DrillBook};
 use super::format::count;
 use crate::coach::check::CheckState;
+use crate::coach::coverage::CoverageCommand;
 use crate::coach::coverage::{CoverageParams, CoverageReport, CoverageRow, CoverageState};
 use crate::trainer::coverage::{Exposure, GOALS, Goal, REVIEWS_TO_LEARN, one_in};
 
@@ -38,7 +39,7 @@ pub(super) fn coverage_panel_ui(
         super::check_panel::check_panel_ui(ui, check, settled, orientation, commands);
     }
     if params != *given {
-        commands.push(Command::SetCoverage(params));
+        commands.push(Command::Coverage(CoverageCommand::SetParams(params)));
     }
 }
 
@@ -57,7 +58,7 @@ fn coverage_ui(
             .on_hover_text("Drill your repertoire again")
             .clicked()
         {
-            commands.push(Command::BackToRepertoire);
+            commands.push(Command::Coverage(CoverageCommand::BackToRepertoire));
         }
         ui.separator();
     }
@@ -237,7 +238,10 @@ fn gap_ui(
             .on_hover_text("Start a drill at this position, with the theory book")
             .clicked()
         {
-            commands.push(Command::DrillAt(g.moves.clone(), DrillBook::Theory));
+            commands.push(Command::Coverage(CoverageCommand::DrillAt(
+                g.moves.clone(),
+                DrillBook::Theory,
+            )));
         }
         if let (Some(answer), Some(san)) = (g.answer, g.theory.first())
             && ui
@@ -250,7 +254,7 @@ fn gap_ui(
         {
             let mut moves = g.moves.clone();
             moves.push(answer);
-            commands.push(Command::AddAnswer(moves));
+            commands.push(Command::Coverage(CoverageCommand::AddAnswer(moves)));
         }
     });
     ui.add_space(2.0);
@@ -438,7 +442,7 @@ fn games_ui(
         .on_hover_text("Open a PGN file of your games and find where each left your repertoire")
         .clicked()
     {
-        commands.push(Command::CheckGames);
+        commands.push(Command::Coverage(CoverageCommand::CheckGames));
     }
     if let Some(file) = view.comparing() {
         ui.horizontal(|ui| {
@@ -469,8 +473,12 @@ fn games_ui(
                             .clicked()
                         {
                             params.player.clone_from(name);
-                            commands.push(Command::SetCoverage(params.clone()));
-                            commands.push(Command::CompareGames(path.clone()));
+                            commands.push(Command::Coverage(CoverageCommand::SetParams(
+                                params.clone(),
+                            )));
+                            commands.push(Command::Coverage(CoverageCommand::CompareGames(
+                                path.clone(),
+                            )));
                         }
                     }
                 });
@@ -490,7 +498,7 @@ fn games_ui(
                     )
                     .clicked()
                 {
-                    commands.push(Command::RecordDeviations);
+                    commands.push(Command::Coverage(CoverageCommand::RecordDeviations));
                 }
             }
             for (i, g) in report.games.iter().enumerate() {
@@ -503,7 +511,10 @@ fn games_ui(
                                 .on_hover_text("Drill this position")
                                 .clicked()
                             {
-                                commands.push(Command::DrillAt(moves.clone(), *book));
+                                commands.push(Command::Coverage(CoverageCommand::DrillAt(
+                                    moves.clone(),
+                                    *book,
+                                )));
                             }
                         }
                         None => {

@@ -11,6 +11,7 @@ use egui::RichText;
 use super::command::Command;
 use super::import_report::open_dialog_ui;
 use crate::book::OpeningLine;
+use crate::coach::coverage::CoverageCommand;
 use crate::coach::explorer::ExplorerCommand;
 use crate::coach::play_on::PlayOnCommand;
 use crate::coach::repertoire::RepertoireTarget;
@@ -163,7 +164,9 @@ impl Purpose {
         }
         Some(match self {
             Purpose::Open | Purpose::Folder => Command::OpenFiles(paths),
-            Purpose::Games => Command::CompareGames(paths.swap_remove(0)),
+            Purpose::Games => {
+                Command::Coverage(CoverageCommand::CompareGames(paths.swap_remove(0)))
+            }
             Purpose::Explorer => Command::Explorer(ExplorerCommand::Open(paths.swap_remove(0))),
             Purpose::SaveLines(lines, _) => Command::SaveLines(lines, paths.swap_remove(0)),
             Purpose::LoadProfile { add_games } => Command::LoadProfile {

@@ -9,6 +9,7 @@ use shakmaty::{Chess, Position};
 
 use super::command::Command;
 use super::format::count;
+use crate::coach::coverage::CoverageCommand;
 use crate::coach::format::numbered_line;
 use crate::coach::review::elsewhere::{ELSEWHERE_SHOWN, MissedAt, MissedElsewhere};
 
@@ -76,7 +77,7 @@ pub(super) fn mistakes_elsewhere_ui(
             )
             .clicked()
     {
-        commands.push(Command::MistakesWithTheory);
+        commands.push(Command::Coverage(CoverageCommand::MistakesWithTheory));
     }
     let nowhere = elsewhere.count(&MissedAt::Nowhere);
     if nowhere > 0 {

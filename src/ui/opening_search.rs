@@ -23,6 +23,7 @@ use crate::book::NodeKey;
 use crate::book::line::sans_of;
 use crate::book::search::{OpeningHit, OpeningIndex, not_found};
 use crate::coach::Coach;
+use crate::coach::coverage::CoverageCommand;
 use crate::coach::format::numbered_line;
 
 /// The box's accessible name.
@@ -235,7 +236,7 @@ fn choose(
     search.open = false;
     search.text.clear();
     commands.push(if repertoire {
-        Command::DrillAt(moves, DrillBook::Repertoire)
+        Command::Coverage(CoverageCommand::DrillAt(moves, DrillBook::Repertoire))
     } else {
         Command::DrillOpening(moves)
     });

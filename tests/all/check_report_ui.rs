@@ -16,6 +16,7 @@ use hastings::ui::TrainerApp;
 
 use crate::common;
 use common::{AppHarness, eco, fixture};
+use hastings::coach::coverage::CoverageCommand;
 
 const SIZES: [(f32, f32); 2] = [(1280.0, 800.0), (800.0, 600.0)];
 
@@ -46,7 +47,7 @@ fn checked_window(size: (f32, f32)) -> AppHarness {
     harness
         .state_mut()
         .coach_mut()
-        .apply(Command::SetCoverage(params));
+        .apply(Command::Coverage(CoverageCommand::SetParams(params)));
     harness.run();
     harness.get_by_label("Check with an engine").scroll_to_me();
     harness.run();

@@ -14,6 +14,7 @@ use hastings::ui::TrainerApp;
 
 use crate::common;
 use common::{eco, fixture, position_after};
+use hastings::coach::coverage::CoverageCommand;
 
 /// Presses "Check with an engine" (below the coverage: scrolled to first, as a user
 /// would) and waits for the check.
@@ -65,7 +66,7 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
     harness
         .state_mut()
         .coach_mut()
-        .apply(Command::SetCoverage(params));
+        .apply(Command::Coverage(CoverageCommand::SetParams(params)));
     harness.run();
 
     check(&mut harness);

@@ -24,6 +24,7 @@ use hastings::workspace::review_store::ReviewStore;
 use crate::common;
 use common::coach_frame as frame;
 use common::{eco, fixture, temp_dir};
+use hastings::coach::coverage::CoverageCommand;
 
 fn settings() -> Settings {
     Settings {
@@ -124,7 +125,7 @@ fn name_the_player(coach: &mut Coach, name: &str) {
         player: name.to_owned(),
         ..coach.coverage_params().clone()
     };
-    coach.apply(Command::SetCoverage(params));
+    coach.apply(Command::Coverage(CoverageCommand::SetParams(params)));
 }
 
 #[test]
@@ -140,7 +141,9 @@ fn checking_games_without_a_name_or_with_a_wrong_one_offers_the_files_players() 
         ),
     ] {
         name_the_player(&mut coach, name);
-        coach.apply(Command::CompareGames(games.clone()));
+        coach.apply(Command::Coverage(CoverageCommand::CompareGames(
+            games.clone(),
+        )));
         coach.coverage_mut().finish();
         let failure = coach.coverage().games().unwrap().as_ref().unwrap_err();
         assert_eq!(failure.message, message);
@@ -151,7 +154,7 @@ fn checking_games_without_a_name_or_with_a_wrong_one_offers_the_files_players() 
     }
     // Choosing the name compares that player's games.
     name_the_player(&mut coach, "hastings learner");
-    coach.apply(Command::CompareGames(games));
+    coach.apply(Command::Coverage(CoverageCommand::CompareGames(games)));
     coach.coverage_mut().finish();
     let report = coach.coverage().games().unwrap().as_ref().unwrap();
     assert_eq!(report.games.len(), 5);
@@ -164,7 +167,9 @@ fn compared_games_become_failed_reviews_in_the_review_log() {
     load_repertoire(&mut coach, fixture("compare_white.pgn"));
     name_the_player(&mut coach, "Hastings Learner");
     // Without the Coverage tab ever shown: the known gaps are computed with the games.
-    coach.apply(Command::CompareGames(fixture("compare_games.pgn")));
+    coach.apply(Command::Coverage(CoverageCommand::CompareGames(fixture(
+        "compare_games.pgn",
+    ))));
     coach.coverage_mut().finish();
     let report = coach.coverage().games().unwrap().as_ref().unwrap().clone();
     assert_eq!(report.player, "Hastings Learner");
@@ -177,7 +182,7 @@ fn compared_games_become_failed_reviews_in_the_review_log() {
     let failed = report.failed_reviews.len();
     assert!(failed > 0);
 
-    coach.apply(Command::RecordDeviations);
+    coach.apply(Command::Coverage(CoverageCommand::RecordDeviations));
     assert!(
         coach.message().unwrap().contains("recorded"),
         "{:?}",
@@ -201,12 +206,15 @@ fn a_gap_is_drilled_on_the_theory_book_and_the_repertoire_comes_back() {
     show_coverage(&mut coach);
     let gap = coach.coverage().report().expect("computed").gaps[0].clone();
 
-    coach.apply(Command::DrillAt(gap.moves.clone(), DrillBook::Theory));
+    coach.apply(Command::Coverage(CoverageCommand::DrillAt(
+        gap.moves.clone(),
+        DrillBook::Theory,
+    )));
     assert!(coach.coverage().is_drilling_theory());
     assert_eq!(coach.session().position(), &gap.position);
     assert!(!std::sync::Arc::ptr_eq(coach.graph(), &repertoire));
 
-    coach.apply(Command::BackToRepertoire);
+    coach.apply(Command::Coverage(CoverageCommand::BackToRepertoire));
     assert!(!coach.coverage().is_drilling_theory());
     assert!(std::sync::Arc::ptr_eq(coach.graph(), &repertoire));
     assert_eq!(coach.message(), Some("Back to your repertoire."));
@@ -225,7 +233,7 @@ fn the_theorys_answer_is_added_to_a_copy_of_the_repertoire() {
     let mut moves = gap.moves.clone();
     moves.push(gap.answer.expect("the theory answers a gap"));
 
-    coach.apply(Command::AddAnswer(moves.clone()));
+    coach.apply(Command::Coverage(CoverageCommand::AddAnswer(moves.clone())));
     coach.finish_loading();
     frame(&mut coach);
     assert_eq!(
@@ -484,10 +492,13 @@ fn the_session_counters_survive_a_change_of_book() {
     // A gap drilled on the theory book, and back to the repertoire.
     show_coverage(&mut coach);
     let gap = coach.coverage().report().expect("computed").gaps[0].clone();
-    coach.apply(Command::DrillAt(gap.moves.clone(), DrillBook::Theory));
+    coach.apply(Command::Coverage(CoverageCommand::DrillAt(
+        gap.moves.clone(),
+        DrillBook::Theory,
+    )));
     assert!(coach.coverage().is_drilling_theory());
     assert_eq!(counters(&coach), (2, 1), "drilling a gap");
-    coach.apply(Command::BackToRepertoire);
+    coach.apply(Command::Coverage(CoverageCommand::BackToRepertoire));
     assert_eq!(counters(&coach), (2, 1), "back to the repertoire");
 }
 

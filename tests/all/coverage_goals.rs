@@ -18,6 +18,7 @@ use shakmaty::Color;
 
 use crate::common;
 use common::{eco, fixture, import_fixture};
+use hastings::coach::coverage::CoverageCommand;
 
 #[test]
 fn each_goal_counts_the_positions_the_exposure_reaches_that_often() {
@@ -159,7 +160,7 @@ fn the_coverage_tab_offers_the_goals_and_says_when_one_is_reached() {
         };
         h.state_mut()
             .coach_mut()
-            .apply(Command::SetCoverage(params));
+            .apply(Command::Coverage(CoverageCommand::SetParams(params)));
         h.run_steps(2);
         h.state_mut().coach_mut().coverage_mut().finish();
         h.run();

@@ -18,6 +18,7 @@ use std::path::PathBuf;
 
 use crate::common;
 use common::{eco, fixture, import_fixture, position_after};
+use hastings::coach::coverage::CoverageCommand;
 
 fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
     Harness::builder()
@@ -169,7 +170,9 @@ fn check_my_games_lists_the_games_and_each_click_goes_to_its_position() {
     harness
         .state_mut()
         .coach_mut()
-        .apply(Command::CompareGames(fixture("compare_games.pgn")));
+        .apply(Command::Coverage(CoverageCommand::CompareGames(fixture(
+            "compare_games.pgn",
+        ))));
     harness.state_mut().coach_mut().coverage_mut().finish();
     harness.run();
     harness
@@ -249,11 +252,13 @@ fn the_deviations_of_checked_games_can_count_as_failed_reviews() {
     harness
         .state_mut()
         .coach_mut()
-        .apply(Command::SetCoverage(params));
+        .apply(Command::Coverage(CoverageCommand::SetParams(params)));
     harness
         .state_mut()
         .coach_mut()
-        .apply(Command::CompareGames(fixture("compare_games.pgn")));
+        .apply(Command::Coverage(CoverageCommand::CompareGames(fixture(
+            "compare_games.pgn",
+        ))));
     harness.state_mut().coach_mut().coverage_mut().finish();
     harness.run();
     let report = harness
@@ -363,7 +368,7 @@ fn many_gaps(harness: &mut Harness<'static, TrainerApp>) -> usize {
     harness
         .state_mut()
         .coach_mut()
-        .apply(Command::SetCoverage(params));
+        .apply(Command::Coverage(CoverageCommand::SetParams(params)));
     harness.run_steps(2);
     harness.state_mut().coach_mut().coverage_mut().finish();
     harness.run();

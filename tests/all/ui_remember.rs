@@ -17,6 +17,7 @@ use hastings::ui::TrainerApp;
 
 use crate::common;
 use common::{AppHarness, eco, fixture, temp_dir};
+use hastings::coach::coverage::CoverageCommand;
 
 fn settings(learner: Side) -> Settings {
     Settings {
@@ -157,7 +158,7 @@ fn the_engine_checks_report_is_shown_again_after_a_restart() {
     harness
         .state_mut()
         .coach_mut()
-        .apply(Command::SetCoverage(params));
+        .apply(Command::Coverage(CoverageCommand::SetParams(params)));
     harness.run();
     harness.get_by_label("Check with an engine").scroll_to_me();
     harness.run();

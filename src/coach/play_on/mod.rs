@@ -78,6 +78,11 @@ impl PlayOnState {
         self.run.as_ref()
     }
 
+    /// Sparring's state: the explorer shared, the temperatures fitted.
+    pub fn spar(&self) -> &SparState {
+        &self.spar
+    }
+
     /// The notice of the play-on panel (an engine that failed, the end of the game).
     pub fn notice(&self) -> Option<&str> {
         self.notice.as_deref()

@@ -62,7 +62,7 @@ fn band_moves(index: &ExplorerIndex, band: RatingBand, pos: &Chess) -> Vec<(Move
         .filter(|m| m.games() > 0)
         .map(|m| (m.raw_move.to_move(pos).unwrap(), m.games()))
         .collect();
-    moves.sort_by(|a, b| b.1.cmp(&a.1));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     moves
 }
 
@@ -97,9 +97,15 @@ fn spar_at(size: (f32, f32), name: &str) {
         .unwrap();
     let bound = band.lower_bound().unwrap();
 
+    // At 800×600 the panel scrolls: each control is brought into view, then clicked.
+    h.get_by_label("Spar at a rating").scroll_to_me();
+    h.run();
     h.get_by_label("Spar at a rating").click();
     common::settle(&mut h);
     if bound != SparSettings::default().band {
+        h.get_by_role_and_label(Role::ComboBox, "Rating band")
+            .scroll_to_me();
+        h.run();
         h.get_by_role_and_label(Role::ComboBox, "Rating band")
             .click();
         h.run();

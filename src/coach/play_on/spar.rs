@@ -10,7 +10,7 @@
 //! frame). The fit runs as a job (never on the window thread), once per index and
 //! filter: it is kept in the index's `spar-fits.json` and read from there next time.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -82,6 +82,8 @@ pub struct SparState {
     explorer: Option<SharedExplorer>,
     fits: HashMap<String, BandFit>,
     job: Option<(SparTarget, Job<FitResult>)>,
+    /// The targets whose fit failed (not tried again while the window runs).
+    failed: HashSet<String>,
     /// What the last fit said (done, failed, not kept).
     message: Option<String>,
 }
@@ -174,6 +176,7 @@ impl SparState {
             return;
         };
         if self.fits.contains_key(&target.key)
+            || self.failed.contains(&target.key)
             || self.job.as_ref().is_some_and(|(t, _)| t.key == target.key)
         {
             return;
@@ -220,7 +223,9 @@ impl SparState {
             JobPoll::Running => return None,
             JobPoll::Finished(result) => (self.job.take()?.0, result),
             JobPoll::Died(e) => {
-                self.job = None;
+                if let Some((target, _)) = self.job.take() {
+                    self.failed.insert(target.key);
+                }
                 self.message = Some(format!("Cannot fit the temperature: {e}."));
                 return None;
             }
@@ -245,6 +250,7 @@ impl SparState {
                 self.message = Some(format!(
                     "{e}: the model plays at T {DEFAULT_TEMPERATURE:.2}."
                 ));
+                self.failed.insert(target.key);
                 None
             }
         }

@@ -256,7 +256,7 @@ pub fn fit_and_measure(fit: &[ScoredPosition], held_out: &[ScoredPosition]) -> B
 
 /// Whether a position is held out of the fit, to measure on (a third of them, by key).
 pub fn is_held_out(pos: &Chess) -> bool {
-    key(pos) % 3 == 0
+    key(pos).is_multiple_of(3)
 }
 
 /// Walks and scores the positions of `counts` (`whose`: whose games, for the error).

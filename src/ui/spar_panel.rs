@@ -105,7 +105,8 @@ fn status_ui(ui: &mut Ui, coach: &Coach, settings: &crate::coach::play_on::SparS
     if let Some(whose) = state.fitting() {
         ui.horizontal_wrapped(|ui| {
             ui.spinner();
-            ui.add(egui::Label::new(format!("Fitting the model to {whose}' games…")).wrap());
+            let of = if whose.ends_with('s') { "'" } else { "'s" };
+            ui.add(egui::Label::new(format!("Fitting the model to {whose}{of} games…")).wrap());
         });
     } else if let Some(fit) = state.fit(&target) {
         wrap(

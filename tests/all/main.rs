@@ -31,6 +31,7 @@ mod coach_move_entry;
 mod coach_play_on;
 mod coach_sides;
 mod coach_sounds;
+mod coach_spar;
 mod coach_verdict;
 mod coverage;
 mod coverage_cli;

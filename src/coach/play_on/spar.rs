@@ -170,9 +170,21 @@ impl SparState {
     }
 
     /// Makes sure the settings' target has its fit: read from the index's file, else
-    /// fitted by a job (one at a time; a fit for another target is cancelled).
+    /// fitted by a job (one at a time; a fit for a target no longer wanted is
+    /// cancelled).
     pub(crate) fn ensure_fit(&mut self, settings: &SparSettings, wake: Wake) {
-        let Some(target) = self.target(settings).filter(|_| settings.on) else {
+        let target = self.target(settings).filter(|_| settings.on);
+        // A fit no longer wanted (sparring off, another band or index) is stopped.
+        let wanted = target.as_ref().map(|t| &t.key);
+        if self
+            .job
+            .as_ref()
+            .is_some_and(|(t, _)| Some(&t.key) != wanted)
+            && let Some((_, old)) = self.job.take()
+        {
+            old.cancel();
+        }
+        let Some(target) = target else {
             return;
         };
         if self.fits.contains_key(&target.key)
@@ -191,9 +203,6 @@ impl SparState {
             }
             Ok(None) => {}
             Err(e) => log::warn!("{e}; the temperature is fitted again"),
-        }
-        if let Some((_, old)) = self.job.take() {
-            old.cancel();
         }
         let counts = FilteredExplorer::new(Arc::clone(&explorer.index), target.filter);
         let whose = target.whose.clone();

@@ -1,6 +1,7 @@
 //! Sparring "like my opponent" through the headless coach: with the Explorer tab showing
 //! Kasparov's tree as Black (an index of the style-training games), play-on's computer
-//! plays his moves while his games reach the position, then the model, and says so;
+//! plays his moves while his games reach the position, then the model, and says so
+//! (the saved game names both);
 //! the temperature fitted to his games is kept beside the index and read back by the
 //! next window without fitting again.
 
@@ -173,6 +174,10 @@ fn sparring_like_my_opponent_plays_his_games_then_the_model_and_keeps_the_fit() 
     }
     assert!(his >= 2, "{his} of his moves");
     assert!(switched, "the switch to the model was announced");
+    // The saved game names who played the computer's side: his games, then the model.
+    let pgn = coach.play_on().pgn("Ana").unwrap();
+    let black = format!("[Black \"{name} (explorer's games), Human-like engine\"]");
+    assert!(pgn.contains(&black), "{pgn}");
 
     // The next window reads the fit kept beside the index: no fit runs.
     let mut again = self::coach(&dir, &name);

@@ -218,39 +218,6 @@ impl PlayOn {
         }
     }
 
-    /// The sparring opponent's choice, when sparring.
-    pub fn spar(&self) -> Option<&Spar> {
-        self.spar.as_ref()
-    }
-
-    /// Sets the sparring model's temperature (a fit finished); the engine, which plays
-    /// the model's moves, is the human-like one at `opponent` (restarted if it changed).
-    pub fn set_spar_temperature(&mut self, temperature: f64, opponent: Opponent) {
-        if let Some(spar) = &mut self.spar {
-            spar.set_temperature(temperature);
-        }
-        self.set_opponent(opponent);
-    }
-
-    /// Spars with `spar` from the engine's next move (`None`: the engine alone); a
-    /// search for the engine's move starts again.
-    pub fn set_spar(&mut self, spar: Option<Spar>) {
-        self.spar = spar;
-        if self.is_thinking() {
-            if let Some(handle) = &mut self.handle {
-                handle.stop();
-            }
-            self.running = None;
-            self.next_search();
-        }
-    }
-
-    /// Where the engine's moves came from while sparring: each move's ply (its index in
-    /// [`PlayOnGame::moves`]) and source.
-    pub fn sources(&self) -> &[(usize, SparSource)] {
-        &self.sources
-    }
-
     /// Whether the engine is searching for its move.
     pub fn is_thinking(&self) -> bool {
         self.running.is_some_and(|r| r.kind == SearchKind::Move)
@@ -439,11 +406,18 @@ impl PlayOn {
         let ply = self.game.moves().len();
         match best.map(|mv| self.game.play_engine(mv, score)) {
             Some(Ok(san)) => {
+                // The explorer's moves are its games' players', for the PGN.
+                let player = match (&source, &self.spar) {
+                    (Some(SparSource::Games { .. }), Some(spar)) => {
+                        format!("{} (explorer's games)", spar.whose())
+                    }
+                    _ => self.engine_name.clone(),
+                };
+                if !self.players.contains(&player) {
+                    self.players.push(player);
+                }
                 if let Some(source) = source {
                     self.sources.push((ply, source));
-                }
-                if !self.players.contains(&self.engine_name) {
-                    self.players.push(self.engine_name.clone());
                 }
                 out.push(PlayOnEvent::EngineMoved(san));
             }
@@ -530,19 +504,6 @@ impl PlayOn {
             handle.set_strength(strength);
             self.set_to = Some(strength);
         }
-        self.searching_source = match (&mut self.spar, kind) {
-            (Some(spar), SearchKind::Move) => {
-                let pos = self.game.position();
-                let source = spar.model_source(pos);
-                if let SparSource::Model { games, .. } = source
-                    && let Some(text) = spar.switch_text(games)
-                {
-                    self.pending.push(PlayOnEvent::SparSwitched(text));
-                }
-                Some(source)
-            }
-            _ => None,
-        };
         let id = handle.search(self.game.game().clone(), limits);
         self.running = Some(Running {
             id,
@@ -550,26 +511,10 @@ impl PlayOn {
             turn: self.game.position().turn(),
             plies: self.game.moves().len(),
         });
-    }
-}
-
-impl PlayOn {
-    /// Sparring, on the engine's turn: plays the games' move at once when enough games
-    /// reach the position (and returns true), else leaves the move to the engine.
-    fn spar_move(&mut self) -> bool {
-        let pos = self.game.position().clone();
-        let Some((mv, source)) = self.spar.as_mut().and_then(|s| s.explorer_move(&pos)) else {
-            return false;
+        self.searching_source = match kind {
+            SearchKind::Move => self.model_source(),
+            SearchKind::Analysis => None,
         };
-        if let Some(handle) = &mut self.handle {
-            handle.stop();
-        }
-        self.running = None;
-        let mut out = std::mem::take(&mut self.pending);
-        // The games' move, then the next search (the learner's analysis).
-        self.engine_moved(Some(mv), None, Some(source), &mut out);
-        self.pending.append(&mut out);
-        true
     }
 }
 
@@ -620,5 +565,6 @@ fn choice_name(choice: &EngineChoice) -> String {
     }
 }
 
+mod sparring;
 #[cfg(test)]
 mod tests;

@@ -34,7 +34,7 @@ impl PlayOn {
     }
 
     /// Where the engine's moves came from while sparring: each move's ply (its index in
-    /// [`PlayOnGame::moves`]) and source.
+    /// [`PlayOnGame::moves`](crate::trainer::play_on::PlayOnGame::moves)) and source.
     pub fn sources(&self) -> &[(usize, SparSource)] {
         &self.sources
     }

@@ -1,5 +1,5 @@
 //! Sparring "like my opponent" through the headless coach: with the Explorer tab showing
-//! Kasparov's tree as Black (an index of the style-training games), play-on's computer
+//! Praggnanandhaa's tree as Black (an index of the TWIC fixture), play-on's computer
 //! plays his moves while his games reach the position, then the model, and says so
 //! (the saved game names both);
 //! the temperature fitted to his games is kept beside the index and read back by the
@@ -34,7 +34,7 @@ fn spar_settings() -> SparSettings {
     }
 }
 
-/// A coach with Kasparov's tree as Black shown in the Explorer tab, sparring like him.
+/// A coach with Praggnanandhaa's tree as Black shown in the Explorer tab, sparring like him.
 fn coach(dir: &std::path::Path, name: &str) -> Coach {
     let settings = Settings {
         learner: Side::White,
@@ -87,13 +87,18 @@ fn his_moves(tree: &FilteredExplorer, pos: &Chess) -> Vec<(Move, u64)> {
 fn sparring_like_my_opponent_plays_his_games_then_the_model_and_keeps_the_fit() {
     let dir = common::temp_dir("coach-spar");
     let options = MakeOptions {
-        players: vec!["Kasparov".to_owned()],
+        players: vec!["Praggnanandhaa,R".to_owned()],
         ..MakeOptions::default()
     };
-    let pgn = common::fixture("style_training.pgn");
+    let pgn = common::fixture("twic1599_100k.pgn");
     make_explorer(&[pgn], &dir, &options, &JobProgress::new()).unwrap();
     let index = Arc::new(ExplorerIndex::open(&dir).unwrap());
-    let name = index.players()[0].clone();
+    let name = index
+        .players()
+        .iter()
+        .find(|p| p.starts_with("Praggnanandhaa"))
+        .unwrap()
+        .clone();
     let filter = index
         .player_filter(ExplorerFilter::default(), &name, Color::Black)
         .unwrap();

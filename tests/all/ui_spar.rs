@@ -1,7 +1,8 @@
 //! Sparring at a rating through the window's real widgets (egui_kittest), at 1280×800
 //! and 800×600: a book line, "Play on", "Spar at a rating" at the band with the most
 //! games there (an index of the lichess fixture); the temperature is fitted in the
-//! background and kept beside the index; each computer move comes from that band's
+//! background and kept beside the index (the second window reads it there); each
+//! computer move comes from that band's
 //! games (checked against a direct query of the index) while at least K games reach
 //! the position, then the switch to the model is announced.
 
@@ -71,10 +72,9 @@ fn game_position(h: &AppHarness) -> Chess {
     run.game().position().clone()
 }
 
-fn spar_at(size: (f32, f32), name: &str) {
-    let (dir, index) = make_index(name, "lichess_db_100k.pgn", &[]);
+fn spar_at(size: (f32, f32), dir: &std::path::Path, index: &ExplorerIndex) {
     let mut h = window(settings(), size);
-    open_index(&mut h, &dir);
+    open_index(&mut h, dir);
     // A line of the book: 1.e4 and the computer's reply, then play on.
     h.state_mut()
         .coach_mut()
@@ -91,7 +91,7 @@ fn spar_at(size: (f32, f32), name: &str) {
     let band = RatingBand::all()
         .filter(|b| b.lower_bound().is_some())
         .max_by_key(|b| {
-            let games: u64 = band_moves(&index, *b, &start).iter().map(|m| m.1).sum();
+            let games: u64 = band_moves(index, *b, &start).iter().map(|m| m.1).sum();
             (games, std::cmp::Reverse(b.index()))
         })
         .unwrap();
@@ -143,13 +143,13 @@ fn spar_at(size: (f32, f32), name: &str) {
             break;
         }
         // The learner follows the band's games where it can.
-        let mv = band_moves(&index, band, &pos)
+        let mv = band_moves(index, band, &pos)
             .first()
             .map(|m| m.0)
             .unwrap_or_else(|| pos.legal_moves()[0]);
         let mut after = pos.clone();
         after.play_unchecked(mv);
-        let games: Vec<(Move, u64)> = band_moves(&index, band, &after);
+        let games: Vec<(Move, u64)> = band_moves(index, band, &after);
         let total: u64 = games.iter().map(|m| m.1).sum();
         let played = h
             .state()
@@ -207,12 +207,11 @@ fn spar_at(size: (f32, f32), name: &str) {
     assert!(switched, "the switch to the model was not announced");
 }
 
+/// Both sizes on one index: the second window reads the temperature the first one
+/// fitted from the index's file.
 #[test]
-fn sparring_plays_the_bands_games_then_announces_the_model_at_1280x800() {
-    spar_at((1280.0, 800.0), "ui-spar-1280");
-}
-
-#[test]
-fn sparring_plays_the_bands_games_then_announces_the_model_at_800x600() {
-    spar_at((800.0, 600.0), "ui-spar-800");
+fn sparring_plays_the_bands_games_then_announces_the_model() {
+    let (dir, index) = make_index("ui-spar", "lichess_db_100k.pgn", &[]);
+    spar_at((1280.0, 800.0), &dir, &index);
+    spar_at((800.0, 600.0), &dir, &index);
 }

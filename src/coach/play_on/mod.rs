@@ -140,9 +140,12 @@ impl PlayOnState {
         Option<String>,
     ) {
         let settings = &ctx.settings.play_on;
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
+        // The seed the user typed makes the games' draws repeat, as it does the drill's.
+        let seed = ctx.settings.fixed_seed().unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
         match self.spar.spar(&settings.spar, seed) {
             Some(spar) => {
                 let opponent = settings.sparring_opponent(spar.temperature());
@@ -169,11 +172,12 @@ impl PlayOnState {
     }
 
     /// Each frame, playing on or not: the Explorer tab's index for sparring, its fit
-    /// started when sparring needs one, a finished fit given to the game.
+    /// read or started when sparring needs one, a fit read or finished given to the
+    /// game.
     pub(crate) fn poll_spar(&mut self, ctx: &mut Context, explorer: Option<SharedExplorer>) {
         self.spar.set_explorer(explorer);
-        self.spar.ensure_fit(&ctx.settings.play_on.spar, ctx.wake());
-        let Some((target, temperature)) = self.spar.poll(false) else {
+        let read = self.spar.ensure_fit(&ctx.settings.play_on.spar, ctx.wake());
+        let Some((target, temperature)) = read.or_else(|| self.spar.poll(false)) else {
             return;
         };
         if let Some(run) = &mut self.run

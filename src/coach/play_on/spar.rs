@@ -169,10 +169,14 @@ impl SparState {
         ))
     }
 
-    /// Makes sure the settings' target has its fit: read from the index's file, else
-    /// fitted by a job (one at a time; a fit for a target no longer wanted is
-    /// cancelled).
-    pub(crate) fn ensure_fit(&mut self, settings: &SparSettings, wake: Wake) {
+    /// Makes sure the settings' target has its fit: read from the index's file (then
+    /// given, with its temperature, for the game being played), else fitted by a job
+    /// (one at a time; a fit for a target no longer wanted is cancelled).
+    pub(crate) fn ensure_fit(
+        &mut self,
+        settings: &SparSettings,
+        wake: Wake,
+    ) -> Option<(SparTarget, f64)> {
         let target = self.target(settings).filter(|_| settings.on);
         // A fit no longer wanted (sparring off, another band or index) is stopped.
         let wanted = target.as_ref().map(|t| &t.key);
@@ -184,22 +188,19 @@ impl SparState {
         {
             old.cancel();
         }
-        let Some(target) = target else {
-            return;
-        };
+        let target = target?;
         if self.fits.contains_key(&target.key)
             || self.failed.contains(&target.key)
             || self.job.as_ref().is_some_and(|(t, _)| t.key == target.key)
         {
-            return;
+            return None;
         }
-        let Some(explorer) = self.explorer.clone() else {
-            return;
-        };
+        let explorer = self.explorer.clone()?;
         match load_fit(&explorer.index, &target.filter) {
             Ok(Some(fit)) => {
-                self.fits.insert(target.key, fit);
-                return;
+                let t = fit.temperature;
+                self.fits.insert(target.key.clone(), fit);
+                return Some((target, t));
             }
             Ok(None) => {}
             Err(e) => log::warn!("{e}; the temperature is fitted again"),
@@ -217,6 +218,7 @@ impl SparState {
             }
             Err(e) => self.message = Some(format!("Cannot fit the temperature: {e}.")),
         }
+        None
     }
 
     /// Takes a finished fit (kept in memory and in the index's file); gives its target

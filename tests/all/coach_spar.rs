@@ -183,6 +183,9 @@ fn sparring_like_my_opponent_plays_his_games_then_the_model_and_keeps_the_fit() 
     let pgn = coach.play_on().pgn("Ana").unwrap();
     let black = format!("[Black \"{name} (explorer's games), Human-like engine\"]");
     assert!(pgn.contains(&black), "{pgn}");
+    // Each of the computer's moves says where it came from.
+    assert!(pgn.contains(&format!("games of {name}}}")), "{pgn}");
+    assert!(pgn.contains("{the human-like model (T "), "{pgn}");
 
     // The next window reads the fit kept beside the index: no fit runs.
     let mut again = self::coach(&dir, &name);

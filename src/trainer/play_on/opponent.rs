@@ -413,6 +413,9 @@ impl PlayOn {
                     }
                     _ => self.engine_name.clone(),
                 };
+                if let (Some(source), Some(spar)) = (&source, &self.spar) {
+                    self.game.note_last(source.describe(spar.whose()));
+                }
                 if !self.players.contains(&player) {
                     self.players.push(player);
                 }

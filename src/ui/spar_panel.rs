@@ -9,7 +9,7 @@ use super::command::Command;
 use crate::book::explorer::{BAND_BOUNDS, RatingBand, Speed};
 use crate::coach::Coach;
 use crate::coach::play_on::PlayOnCommand;
-use crate::trainer::spar::band_range;
+use crate::trainer::spar::{band_range, possessive};
 
 /// The speeds offered (a game of unknown speed is nobody's sparring partner).
 const SPEEDS: [Speed; 5] = [
@@ -105,8 +105,8 @@ fn status_ui(ui: &mut Ui, coach: &Coach, settings: &crate::coach::play_on::SparS
     if let Some(whose) = state.fitting() {
         ui.horizontal_wrapped(|ui| {
             ui.spinner();
-            let of = if whose.ends_with('s') { "'" } else { "'s" };
-            ui.add(egui::Label::new(format!("Fitting the model to {whose}{of} games…")).wrap());
+            let whose = possessive(whose);
+            ui.add(egui::Label::new(format!("Fitting the model to {whose} games…")).wrap());
         });
     } else if let Some(fit) = state.fit(&target) {
         wrap(

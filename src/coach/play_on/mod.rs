@@ -150,9 +150,9 @@ impl PlayOnState {
             Some(spar) => {
                 let opponent = settings.sparring_opponent(spar.temperature());
                 let notice = format!(
-                    "Sparring: {}'s moves while {} or more of their games reach the position, \
+                    "Sparring: {} moves while {} or more of their games reach the position, \
                      then the human-like model.",
-                    spar.whose(),
+                    crate::trainer::spar::possessive(spar.whose()),
                     spar.min_games()
                 );
                 (Some(spar), opponent, Some(notice))

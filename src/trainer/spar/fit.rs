@@ -36,7 +36,7 @@ const BATCH: usize = 64;
 #[derive(Debug, Error, PartialEq)]
 pub enum FitError {
     /// No position of the games has a move to fit to.
-    #[error("{whose} have no game in this explorer to fit the temperature to")]
+    #[error("{whose} {} no game in this explorer to fit the temperature to", super::have(.whose))]
     NoGames {
         /// Whose games.
         whose: String,

@@ -83,6 +83,24 @@ pub fn band_players(band: RatingBand, speed: Option<Speed>) -> String {
     }
 }
 
+/// `"1600–1800 players'"`, `"Kasparov's"`: whose games, as a possessive.
+pub fn possessive(whose: &str) -> String {
+    if whose.ends_with('s') {
+        format!("{whose}'")
+    } else {
+        format!("{whose}'s")
+    }
+}
+
+/// `"have"` after a band's players, `"has"` after one player's name.
+pub fn have(whose: &str) -> &'static str {
+    if whose.ends_with(" players") {
+        "have"
+    } else {
+        "has"
+    }
+}
+
 /// `one` for 1, else `many`.
 fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
     if n == 1 { one } else { many }
@@ -219,11 +237,12 @@ impl Spar {
 
 /// `"1600–1800 players have 2 games here: the human-like model plays on (T 1.35)."`
 pub fn switch_sentence(whose: &str, games: u64, temperature: f64) -> String {
-    let have = match games {
+    let games = match games {
         0 => "no game".to_owned(),
         n => format!("{} {}", group_digits(n), plural(n, "game", "games")),
     };
-    format!("{whose} have {have} here: the human-like model plays on (T {temperature:.2}).")
+    let verb = have(whose);
+    format!("{whose} {verb} {games} here: the human-like model plays on (T {temperature:.2}).")
 }
 
 #[cfg(test)]

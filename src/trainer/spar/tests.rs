@@ -90,9 +90,11 @@ fn the_switch_is_announced_once_with_the_games_and_the_temperature() {
         Some("1600–1800 players have 2 games here: the human-like model plays on (T 1.35).")
     );
     assert_eq!(spar.switch_text(0), None);
+    assert_eq!(possessive("1600–1800 players"), "1600–1800 players'");
+    assert_eq!(possessive("Kasparov"), "Kasparov's");
     assert_eq!(
         switch_sentence("Kasparov", 0, 1.0),
-        "Kasparov have no game here: the human-like model plays on (T 1.00)."
+        "Kasparov has no game here: the human-like model plays on (T 1.00)."
     );
     assert_eq!(
         SparSource::Games {

@@ -112,6 +112,14 @@ fn spar_at(size: (f32, f32), dir: &std::path::Path, index: &ExplorerIndex) {
         h.get_by_label(&band_range(band)).click();
         common::settle(&mut h);
     }
+    // The controls keep to the panel: none reaches past the window's right edge.
+    for node in [
+        h.get_by_label("Spar at a rating"),
+        h.get_by_role_and_label(Role::ComboBox, "Rating band"),
+        h.get_by_role_and_label(Role::ComboBox, "Speed"),
+    ] {
+        assert!(node.rect().max.x <= size.0, "{node:?} is cut at {size:?}");
+    }
     let spar = &h.state().coach().settings().play_on.spar;
     assert!(spar.on);
     assert_eq!(spar.band, bound);

@@ -70,7 +70,7 @@ pub struct SparTarget {
     pub filter: ExplorerFilter,
     /// Whose games, for people: `"1600–1800 blitz players"`.
     pub whose: String,
-    /// The fits' key: the index's folder and the filter.
+    /// The fits' key: the index's folder and games, and the filter.
     key: String,
 }
 
@@ -133,7 +133,13 @@ impl SparState {
                 (filter, band_players(band, speed))
             }
         };
-        let key = format!("{} {}", explorer.index.dir().display(), filter_key(&filter));
+        // Games added to the index make it another target: fitted again.
+        let key = format!(
+            "{} {} games {}",
+            explorer.index.dir().display(),
+            explorer.index.games(),
+            filter_key(&filter)
+        );
         Some(SparTarget { filter, whose, key })
     }
 

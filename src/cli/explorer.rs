@@ -1,4 +1,5 @@
-//! `hastings explorer make`, `add` and `query`: opening explorer indexes.
+//! `hastings explorer make`, `add` and `query`: opening explorer indexes (`fit-band`:
+//! `explorer_fit`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,6 +31,8 @@ pub enum ExplorerCommand {
     Add(ExplorerAddArgs),
     /// The moves at a position, with games, results and average rating.
     Query(ExplorerQueryArgs),
+    /// Fit the human-like model's temperature to a rating band's games (sparring).
+    FitBand(super::explorer_fit::ExplorerFitArgs),
 }
 
 /// Memory and threads of `make` and `add`.
@@ -193,6 +196,7 @@ pub fn run(command: &ExplorerCommand, out: &mut impl Write) -> Result<(), CliErr
         ExplorerCommand::Make(args) => make(args, out),
         ExplorerCommand::Add(args) => add(args, out),
         ExplorerCommand::Query(args) => query(args, out),
+        ExplorerCommand::FitBand(args) => super::explorer_fit::fit_band(args, out),
     }
 }
 

@@ -16,6 +16,7 @@ pub mod compare;
 pub mod coverage;
 pub mod explorer;
 pub mod explorer_eval;
+pub mod explorer_fit;
 pub mod export;
 pub mod fetch;
 pub mod fit;
@@ -237,6 +238,12 @@ pub enum CliError {
     /// A fetch from lichess or chess.com failed (the file is as it was).
     #[error(transparent)]
     Fetch(#[from] crate::workspace::fetch::FetchError),
+    /// A temperature could not be fitted to an explorer's games.
+    #[error(transparent)]
+    SparFit(#[from] crate::trainer::spar::fit::FitError),
+    /// A fitted temperature cannot be kept beside the explorer index.
+    #[error(transparent)]
+    SparFits(#[from] crate::workspace::explorer::spar_fits::SparFitsError),
 }
 
 /// Why a file cannot be read, in words: "not found" and "permission denied" as such,

@@ -849,9 +849,22 @@ impl Coach {
     }
 
     /// Gives the Repertoire tab the Explorer tab's index and filter (its missing
-    /// replies may come from them).
+    /// replies may come from them), and play-on's sparring the index and the player
+    /// shown.
     fn share_explorer_games(&mut self) {
         let games = self.explorer.games().and_then(Result::ok);
+        let player = match self.explorer.source() {
+            explorer::ExplorerSource::Player { name, .. } => Some(name.clone()),
+            explorer::ExplorerSource::All => None,
+        };
+        let shared = games
+            .clone()
+            .map(|(index, filter)| play_on::SharedExplorer {
+                index,
+                filter,
+                player,
+            });
+        self.play_on.poll_spar(&mut self.ctx, shared);
         self.repertoire.set_explorer_games(games);
     }
 }

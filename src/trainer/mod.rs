@@ -19,6 +19,9 @@
 //!   its refutation.
 //! - [`coverage`]: the exact chance a drill reaches each position, the repertoire's
 //!   gaps, coverage by depth, redundant moves.
+//! - [`spar`]: sparring at a rating past the repertoire: an explorer's games of a band
+//!   while enough reach the position, then the human-like model with its temperature
+//!   fitted to them.
 //! - [`compare`]: the learner's games against the repertoire (where each left it).
 //! - [`learner_style`]: the learner's style as BayesChess classifies a player's
 //!   (attacking, positional, mixed), and the adaptive opponent.
@@ -33,6 +36,7 @@ pub mod play_on;
 pub mod progress;
 pub mod review_drill;
 mod session;
+pub mod spar;
 pub mod verdict;
 
 pub use phase::{BookMove, Hint, MoveOutcome, Phase, PlayedMove, Reply};

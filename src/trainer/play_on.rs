@@ -97,6 +97,9 @@ pub struct GameMove {
     /// The engine's evaluation after its own search, from White's side (engine moves
     /// only; written as `[%eval]` in the PGN).
     pub eval: Option<Score>,
+    /// Where an engine's move came from, when it says (sparring: the explorer's games
+    /// or the model); a comment in the PGN.
+    pub note: Option<String>,
 }
 
 /// A game played on from a book position against an engine.
@@ -248,6 +251,13 @@ impl PlayOnGame {
         self.push(mv, white)
     }
 
+    /// Notes where the last move came from (a comment after it in the PGN).
+    pub fn note_last(&mut self, note: String) {
+        if let Some(last) = self.moves.last_mut() {
+            last.note = Some(note);
+        }
+    }
+
     /// Takes back moves played on until it is the learner's turn again with one
     /// learner's move fewer (the engine's reply and the learner's move); never into the
     /// book. Returns whether anything was taken back.
@@ -292,6 +302,7 @@ impl PlayOnGame {
             san: san.clone(),
             by_learner: turn == self.learner,
             eval,
+            note: None,
         });
         self.end = adjudicate(&self.game, usize::MAX);
         Ok(san)

@@ -80,6 +80,7 @@ mod settings_notice;
 mod shutdown;
 mod side_question;
 pub mod sounds;
+mod spar_panel;
 pub mod style_panel;
 mod synth;
 mod timings;

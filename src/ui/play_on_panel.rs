@@ -191,6 +191,7 @@ fn panel_contents_ui(ui: &mut Ui, coach: &Coach, height: f32, commands: &mut Vec
     super::move_box::move_box_ui(ui, coach, commands);
     ui.separator();
     settings_ui(ui, &coach.ctx.settings.play_on, commands);
+    super::spar_panel::spar_ui(ui, coach, commands);
     ui.separator();
     moves_ui(ui, run, (height * 0.4).max(100.0));
 }

@@ -173,7 +173,12 @@ fn entries(text: &str) -> Map<String, Value> {
         return all;
     }
     let mut found = Map::new();
-    for line in text.lines() {
+    // Only lines a newline ends: the file's last, cut line is no entry even when it
+    // parses (`"iterations": 25` may be the start of `"iterations": 250,`).
+    for line in text.split_inclusive('\n') {
+        let Some(line) = line.strip_suffix('\n') else {
+            continue;
+        };
         let line = line.trim();
         let line = line.strip_suffix(',').unwrap_or(line);
         // `"name": value`, the value whole: a line cut inside an object (`"book":
@@ -297,6 +302,27 @@ mod tests {
         let warning = loaded.warning.unwrap();
         assert!(warning.contains(&aside.display().to_string()), "{warning}");
         assert!(warning.contains("nested"), "{warning}");
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_number_cut_short_on_the_last_line_is_reset_not_taken() {
+        let dir = dir("cut-number");
+        let path = dir.join(SETTINGS_FILE);
+        let mine = Sample {
+            size: 250,
+            ..saved(&path)
+        };
+        save_settings(&path, &mine).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        // `"size": 25` of `"size": 250`: it parses, but it is not what was written.
+        let cut = &text[..text.find("250").unwrap() + 2];
+        fs::write(&path, cut).unwrap();
+        let loaded = load_settings::<Sample>(&path);
+        let value = loaded.value.unwrap();
+        assert_eq!(value.size, 1, "reset, not 25");
+        assert_eq!((value.name.as_str(), value.nested), ("Ana", vec![3, 4]));
+        assert_eq!(loaded.reset, ["size"]);
         fs::remove_dir_all(&dir).ok();
     }
 

@@ -79,6 +79,8 @@ pub struct PlayOnSettings {
     pub lambda: f64,
     /// The blend's search depth.
     pub blend_depth: u32,
+    /// Sparring at a rating past the book (the explorer's games, then the model).
+    pub spar: super::spar::SparSettings,
 }
 
 impl Default for PlayOnSettings {
@@ -96,11 +98,24 @@ impl Default for PlayOnSettings {
             temperature: crate::engine::human::DEFAULT_TEMPERATURE,
             lambda: BlendSettings::default().lambda,
             blend_depth: 3,
+            spar: super::spar::SparSettings::default(),
         }
     }
 }
 
 impl PlayOnSettings {
+    /// The human-like engine at `temperature`, with the settings' time: the model a
+    /// sparring game plays on with.
+    pub fn sparring_opponent(&self, temperature: f64) -> Opponent {
+        Opponent {
+            choice: EngineChoice::Human {
+                temperature,
+                seed: 0,
+            },
+            movetime: Duration::from_millis(u64::from(self.movetime_ms.max(10))),
+        }
+    }
+
     /// The engine to start: Stockfish and a path are looked up first (a few file
     /// checks); when they cannot be found, the built-in engine and why.
     pub fn opponent(&self) -> (Opponent, Option<String>) {

@@ -9,6 +9,7 @@
 //! book position and the drill goes on from there.
 
 pub mod engine;
+pub mod spar;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,6 +18,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Move;
 
 pub use self::engine::{EngineKind, PlayOnSettings};
+pub use self::spar::{SharedExplorer, SparSettings, SparState};
 use crate::coach::context::Context;
 use crate::coach::notice::Notice;
 use crate::coach::settings::{Orientation, Side};
@@ -61,6 +63,8 @@ pub struct PlayOnState {
     pub(crate) notice: Option<String>,
     /// When the screenshot mode started the game (it waits for the analysis).
     screenshot_since: Option<Instant>,
+    /// Sparring at a rating: the explorer shared, the temperatures fitted.
+    pub(crate) spar: SparState,
 }
 
 impl PlayOnState {
@@ -72,6 +76,11 @@ impl PlayOnState {
     /// The game and its engine, while the learner plays on.
     pub fn game(&self) -> Option<&PlayOn> {
         self.run.as_ref()
+    }
+
+    /// Sparring's state: the explorer shared, the temperatures fitted.
+    pub fn spar(&self) -> &SparState {
+        &self.spar
     }
 
     /// The notice of the play-on panel (an engine that failed, the end of the game).
@@ -111,12 +120,72 @@ impl PlayOnState {
                 return;
             }
         };
-        let (opponent, problem) = ctx.settings.play_on.opponent();
+        let (spar, opponent, problem) = self.opponent(ctx);
         self.notice = problem;
         // The engine's thread wakes the window when it has moved (once a frame has
         // made the wake-up; before that the window polls).
-        self.run = Some(PlayOn::start_waking(game, opponent, ctx.wake()));
+        self.run = Some(PlayOn::start_sparring(game, opponent, spar, ctx.wake()));
         ctx.message = None;
+    }
+
+    /// The sparring opponent and the engine for the settings: sparring (when on and an
+    /// explorer is open), the human-like model at the fitted temperature; else the
+    /// engine chosen. Why the engine chosen does not play, if it does not.
+    fn opponent(
+        &self,
+        ctx: &Context,
+    ) -> (
+        Option<crate::trainer::spar::Spar>,
+        crate::trainer::play_on::Opponent,
+        Option<String>,
+    ) {
+        let settings = &ctx.settings.play_on;
+        // The seed the user typed makes the games' draws repeat, as it does the drill's.
+        let seed = ctx.settings.fixed_seed().unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+        match self.spar.spar(&settings.spar, seed) {
+            Some(spar) => {
+                let opponent = settings.sparring_opponent(spar.temperature());
+                let notice = format!(
+                    "Sparring: {} moves while {} or more of their games reach the position, \
+                     then the human-like model.",
+                    crate::trainer::spar::possessive(spar.whose()),
+                    spar.min_games()
+                );
+                (Some(spar), opponent, Some(notice))
+            }
+            None => {
+                let (opponent, mut problem) = settings.opponent();
+                if settings.spar.on && !self.spar.has_explorer() {
+                    problem = Some(
+                        "Open an explorer index (Explorer tab) to spar at a rating; the engine \
+                         chosen plays."
+                            .to_owned(),
+                    );
+                }
+                (None, opponent, problem)
+            }
+        }
+    }
+
+    /// Each frame, playing on or not: the Explorer tab's index for sparring, its fit
+    /// read or started when sparring needs one, a fit read or finished given to the
+    /// game.
+    pub(crate) fn poll_spar(&mut self, ctx: &mut Context, explorer: Option<SharedExplorer>) {
+        self.spar.set_explorer(explorer);
+        let read = self.spar.ensure_fit(&ctx.settings.play_on.spar, ctx.wake());
+        let Some((target, temperature)) = read.or_else(|| self.spar.poll(false)) else {
+            return;
+        };
+        if let Some(run) = &mut self.run
+            && run.spar().is_some_and(|s| s.whose() == target.whose)
+        {
+            let opponent = ctx.settings.play_on.sparring_opponent(temperature);
+            run.set_spar_temperature(temperature, opponent);
+        }
     }
 
     /// Ends the game, if one is played (the engine ends on its own thread).
@@ -147,11 +216,18 @@ impl PlayOnState {
     fn set_settings(&mut self, settings: PlayOnSettings, ctx: &mut Context) {
         let engine_changed = settings.engine != ctx.settings.play_on.engine
             || settings.path != ctx.settings.play_on.path;
+        let spar_changed = settings.spar != ctx.settings.play_on.spar;
         ctx.settings.play_on = settings;
+        if self.run.is_none() {
+            return;
+        }
+        let (spar, opponent, problem) = self.opponent(ctx);
+        if engine_changed || spar_changed {
+            self.notice = problem;
+        }
         if let Some(run) = &mut self.run {
-            let (opponent, problem) = ctx.settings.play_on.opponent();
-            if engine_changed {
-                self.notice = problem;
+            if spar_changed {
+                run.set_spar(spar);
             }
             run.set_opponent(opponent);
         }
@@ -232,6 +308,7 @@ impl PlayOnState {
                 PlayOnEvent::GameOver(end) => {
                     self.notice = Some(format!("Game over: {end} ({}).", run.game().result()));
                 }
+                PlayOnEvent::SparSwitched(text) => self.notice = Some(text),
                 PlayOnEvent::Ready { .. } => {}
             }
         }

@@ -20,6 +20,7 @@ use crate::engine::handle::SearchId;
 use crate::engine::opponent::PLAYING;
 use crate::engine::{EngineChoice, EngineEvent, EngineHandle, Limits, Score, Strength};
 use crate::job::Wake;
+use crate::trainer::spar::{Spar, SparSource};
 
 /// How long the engine analyses the learner's position (at full strength).
 pub const ANALYSIS_TIME: Duration = Duration::from_secs(5);
@@ -87,6 +88,9 @@ pub enum PlayOnEvent {
     },
     /// The engine played a move (SAN).
     EngineMoved(String),
+    /// Sparring: the explorer's games no longer choose, the model plays on (the
+    /// announcement, once a game).
+    SparSwitched(String),
     /// The chosen engine failed and the built-in α-β engine took over.
     FellBack {
         /// The engine that failed.
@@ -135,6 +139,15 @@ pub struct PlayOn {
     eval: Option<Evaluation>,
     /// The strength the engine is set to now (`None`: it has no setting).
     set_to: Option<Strength>,
+    /// Sparring: the games of a band choose the engine's moves while enough reach the
+    /// position, then the engine (the human-like model) plays.
+    spar: Option<Spar>,
+    /// Where each of the engine's moves came from while sparring: its ply and source.
+    sources: Vec<(usize, SparSource)>,
+    /// Where the engine's move being searched for comes from (sparring: the model).
+    searching_source: Option<SparSource>,
+    /// Events of moves played at once (the explorer's), for the next poll.
+    pending: Vec<PlayOnEvent>,
 }
 
 impl PlayOn {
@@ -147,6 +160,18 @@ impl PlayOn {
     /// As [`PlayOn::start`], calling `wake` when the engine has moved or changed state
     /// (see [`EngineHandle::spawn_waking`]), so that a window draws the move at once.
     pub fn start_waking(game: PlayOnGame, opponent: Opponent, wake: Wake) -> PlayOn {
+        PlayOn::start_sparring(game, opponent, None, wake)
+    }
+
+    /// As [`PlayOn::start_waking`], sparring with `spar` when given: its games choose
+    /// the engine's moves while enough reach the position, the engine (which should be
+    /// the human-like one at [`Spar::temperature`]) plays on from there.
+    pub fn start_sparring(
+        game: PlayOnGame,
+        opponent: Opponent,
+        spar: Option<Spar>,
+        wake: Wake,
+    ) -> PlayOn {
         let handle = EngineHandle::spawn_waking(opponent.choice.clone(), Arc::clone(&wake));
         let mut play_on = PlayOn {
             wake: WakeUp(wake),
@@ -158,6 +183,10 @@ impl PlayOn {
             handle: Some(handle),
             running: None,
             eval: None,
+            spar,
+            sources: Vec::new(),
+            searching_source: None,
+            pending: Vec::new(),
         };
         play_on.next_search();
         play_on
@@ -253,6 +282,8 @@ impl PlayOn {
     pub fn take_back(&mut self) -> bool {
         let done = self.game.take_back();
         if done {
+            let plies = self.game.moves().len();
+            self.sources.retain(|(ply, _)| *ply < plies);
             self.eval = None;
             self.next_search();
         }
@@ -293,7 +324,7 @@ impl PlayOn {
     /// Takes the engine's reports: updates the evaluation, plays the engine's move when
     /// it comes and starts the next search. Never waits.
     pub fn poll(&mut self) -> Vec<PlayOnEvent> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.pending);
         for _ in 0..EVENTS_PER_POLL {
             let Some(event) = self.handle.as_ref().and_then(EngineHandle::try_recv) else {
                 break;
@@ -337,7 +368,8 @@ impl PlayOn {
                     self.set_eval(run, score, info.depth, info.pv, info.nodes, info.nps);
                 }
                 if run.kind == SearchKind::Move {
-                    self.engine_moved(result.best, own_score, out);
+                    let source = self.searching_source.take();
+                    self.engine_moved(result.best, own_score, source, out);
                 }
             }
             EngineEvent::FellBack { engine, error } => {
@@ -362,17 +394,33 @@ impl PlayOn {
         }
     }
 
-    /// Plays the engine's move (`score`: its search's, from its side).
+    /// Plays the engine's move (`score`: its search's, from its side; `source`: where
+    /// it came from, sparring).
     fn engine_moved(
         &mut self,
         best: Option<Move>,
         score: Option<Score>,
+        source: Option<SparSource>,
         out: &mut Vec<PlayOnEvent>,
     ) {
+        let ply = self.game.moves().len();
         match best.map(|mv| self.game.play_engine(mv, score)) {
             Some(Ok(san)) => {
-                if !self.players.contains(&self.engine_name) {
-                    self.players.push(self.engine_name.clone());
+                // The explorer's moves are its games' players', for the PGN.
+                let player = match (&source, &self.spar) {
+                    (Some(SparSource::Games { .. }), Some(spar)) => {
+                        format!("{} (explorer's games)", spar.whose())
+                    }
+                    _ => self.engine_name.clone(),
+                };
+                if let (Some(source), Some(spar)) = (&source, &self.spar) {
+                    self.game.note_last(source.describe(spar.whose()));
+                }
+                if !self.players.contains(&player) {
+                    self.players.push(player);
+                }
+                if let Some(source) = source {
+                    self.sources.push((ply, source));
                 }
                 out.push(PlayOnEvent::EngineMoved(san));
             }
@@ -424,6 +472,13 @@ impl PlayOn {
     /// Starts what the position asks for: the engine's move, the analysis, or nothing
     /// once the game is over (a running search is stopped).
     fn next_search(&mut self) {
+        if self.handle.is_some()
+            && matches!(self.game.turn(), Turn::Engine)
+            && self.spar.is_some()
+            && self.spar_move()
+        {
+            return;
+        }
         let Some(handle) = &mut self.handle else {
             return;
         };
@@ -459,6 +514,10 @@ impl PlayOn {
             turn: self.game.position().turn(),
             plies: self.game.moves().len(),
         });
+        self.searching_source = match kind {
+            SearchKind::Move => self.model_source(),
+            SearchKind::Analysis => None,
+        };
     }
 }
 
@@ -509,5 +568,6 @@ fn choice_name(choice: &EngineChoice) -> String {
     }
 }
 
+mod sparring;
 #[cfg(test)]
 mod tests;

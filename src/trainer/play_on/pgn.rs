@@ -4,7 +4,8 @@
 //! way lichess studies and ChessBase annotate where theory ends: every PGN reader shows
 //! a comment, and PGN has no standard tag for it. The engine's moves carry their
 //! evaluation as lichess does, `{[%eval 0.35]}` (pawns, from White's side; `#-3` for a
-//! mate), so lichess and En Croissant draw it as a graph. `[Annotator "Hastings"]`
+//! mate), so lichess and En Croissant draw it as a graph; a sparring game's engine moves
+//! say where they came from (`{from 3 of 7 games of 1600–1800 players}`). `[Annotator "Hastings"]`
 //! says who wrote the comments, and a non-standard `[BookPlies "6"]` tag lets a program
 //! find the switch without reading comments (PGN readers keep unknown tags).
 
@@ -72,6 +73,9 @@ impl PlayOnGame {
             out.san(&pos, m.mv);
             if let Some(score) = m.eval {
                 out.comment(&format!("[%eval {}]", eval_text(score)));
+            }
+            if let Some(note) = &m.note {
+                out.comment(note);
             }
             if i + 1 == self.book_plies {
                 out.comment(&book_end);

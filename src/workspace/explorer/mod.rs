@@ -42,6 +42,7 @@ mod manifest;
 mod regulars;
 mod segment;
 mod segment_writer;
+pub mod spar_fits;
 mod write;
 
 use std::fs;

@@ -60,33 +60,16 @@ fn write_games(dir: &Path, files: usize, total: usize, games: &[String]) -> Vec<
     paths
 }
 
-/// Imports `paths` in a fresh workspace, all asked at once, or (`one_at_a_time`, as the
-/// workspace read a folder before) each asked when the one before is imported; returns
-/// when the last one is imported.
-fn import_all(paths: Vec<PathBuf>, one_at_a_time: bool) {
+/// Imports `paths` in a fresh workspace; returns when the last one is imported.
+fn import_all(paths: Vec<PathBuf>) {
     let wake: Wake = Arc::new(|| {});
     let mut ws = Workspace::new(BookChoice::default()).unwrap();
-    let mut waiting = paths.into_iter();
-    let mut left = 0;
-    let mut ask = |ws: &mut Workspace, left: &mut usize| {
-        let paths: Vec<PathBuf> = if one_at_a_time {
-            waiting.next().into_iter().collect()
-        } else {
-            waiting.by_ref().collect()
-        };
-        *left += paths.len();
-        ws.open(paths, FileMode::Games);
-    };
-    ask(&mut ws, &mut left);
+    let mut left = paths.len();
+    ws.open(paths, FileMode::Games);
     while left > 0 {
         for event in ws.poll(false, &wake) {
             match event {
-                WorkspaceEvent::Imported { .. } => {
-                    left -= 1;
-                    if left == 0 {
-                        ask(&mut ws, &mut left);
-                    }
-                }
+                WorkspaceEvent::Imported { .. } => left -= 1,
                 WorkspaceEvent::ImportFailed { error, .. } => panic!("{error}"),
                 _ => {}
             }
@@ -109,15 +92,11 @@ fn folder(c: &mut Criterion) {
     let mut group = c.benchmark_group("folder");
     group.sample_size(10);
     group.bench_function(format!("one file of {total} games"), |b| {
-        b.iter(|| import_all(one.clone(), false))
+        b.iter(|| import_all(one.clone()))
     });
     group.bench_function(format!("a folder of 100 files, {total} games"), |b| {
-        b.iter(|| import_all(expand_folders(vec![hundred.clone()]).unwrap(), false))
+        b.iter(|| import_all(expand_folders(vec![hundred.clone()]).unwrap()))
     });
-    group.bench_function(
-        format!("the folder's files one at a time, {total} games"),
-        |b| b.iter(|| import_all(expand_folders(vec![hundred.clone()]).unwrap(), true)),
-    );
     group.finish();
     std::fs::remove_dir_all(&dir).ok();
 }

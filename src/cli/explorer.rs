@@ -15,6 +15,7 @@ use super::book::looked_up;
 use super::explorer_eval::ExplorerEvalArgs;
 use super::progress_bar as job;
 use crate::book::explorer::{DEFAULT_EXPLORER_PLIES, ExplorerFilter, MoveStats};
+use crate::coach::explorer::MoveGames;
 use crate::coach::format::numbered;
 use crate::engine::Score;
 use crate::workspace::explorer::{
@@ -268,21 +269,9 @@ pub struct TotalJson {
 pub struct MoveJson {
     /// The move in UCI (castling as `e1g1`).
     pub uci: String,
-    /// The move in SAN.
-    pub san: String,
-    /// Games.
-    pub games: u64,
-    /// White wins.
-    pub white: u64,
-    /// Draws.
-    pub draws: u64,
-    /// Black wins.
-    pub black: u64,
-    /// The rated games' average mean rating.
-    pub avg_rating: Option<u64>,
-    /// The performance rating of the side that played the move (lichess's formula: the
-    /// rated games' average rating plus FIDE's `dp` for its score), from 5 games on.
-    pub performance: Option<i32>,
+    /// The move in SAN, its games and results, the average rating and performance.
+    #[serde(flatten)]
+    pub counts: MoveGames,
     /// With `--eval`: the engine's evaluation after the move, from White's point of
     /// view (`+0.32`, `#3`).
     pub eval: Option<String>,
@@ -338,7 +327,12 @@ fn query(args: &ExplorerQueryArgs, out: &mut impl Write) -> Result<(), CliError>
         .iter()
         .filter_map(|m| move_json(&pos, m))
         .collect();
-    moves.sort_by(|(_, a), (_, b)| b.games.cmp(&a.games).then_with(|| a.uci.cmp(&b.uci)));
+    moves.sort_by(|(_, a), (_, b)| {
+        b.counts
+            .games
+            .cmp(&a.counts.games)
+            .then_with(|| a.uci.cmp(&b.uci))
+    });
     let played: Vec<Move> = moves.iter().map(|(m, _)| *m).collect();
     let evals = args.eval.evaluate(&pos, &played)?;
     let moves: Vec<MoveJson> = moves
@@ -397,19 +391,12 @@ fn query(args: &ExplorerQueryArgs, out: &mut impl Write) -> Result<(), CliError>
 }
 
 fn move_json(pos: &Chess, m: &MoveStats) -> Option<(Move, MoveJson)> {
-    // A record whose move is not legal here is a key collision: left out.
-    let mv = m.raw_move.to_move(pos).ok()?;
+    let (mv, counts) = MoveGames::at(pos, m)?;
     Some((
         mv,
         MoveJson {
             uci: UciMove::from_standard(mv).to_string(),
-            san: SanPlus::from_move(pos.clone(), mv).to_string(),
-            games: m.games(),
-            white: m.white,
-            draws: m.draws,
-            black: m.black,
-            avg_rating: m.average_rating(),
-            performance: m.performance(pos.turn()),
+            counts,
             eval: None,
             eval_cp: None,
             last_year: m.last_year,
@@ -444,18 +431,22 @@ fn write_table(
         "move", "games", "share", "white", "draw", "black", "rating", "perf", "eval"
     )?;
     for m in &report.moves {
-        let games = m.games;
+        let games = m.counts.games;
         writeln!(
             out,
             "{:<8} {:>8} {:>5.1}%  {:>4.0}% {:>4.0}% {:>4.0}%  {:>6} {:>6} {:>6}",
-            m.san,
+            m.counts.san,
             games,
             percent(games, total.games),
-            percent(m.white, games),
-            percent(m.draws, games),
-            percent(m.black, games),
-            m.avg_rating.map_or("-".to_owned(), |r| r.to_string()),
-            m.performance.map_or("-".to_owned(), |r| r.to_string()),
+            percent(m.counts.white, games),
+            percent(m.counts.draws, games),
+            percent(m.counts.black, games),
+            m.counts
+                .avg_rating
+                .map_or("-".to_owned(), |r| r.to_string()),
+            m.counts
+                .performance
+                .map_or("-".to_owned(), |r| r.to_string()),
             m.eval.as_deref().unwrap_or("-")
         )?;
     }

@@ -59,12 +59,17 @@ impl Columns {
         };
         let head = |text: &str| header_width(ui, text);
         let rows = &view.rows;
-        let san = widest(&mut rows.iter().map(|r| r.san.clone()).chain(["Σ".to_owned()]))
-            .max(head("Move"));
+        let san = widest(
+            &mut rows
+                .iter()
+                .map(|r| r.counts.san.clone())
+                .chain(["Σ".to_owned()]),
+        )
+        .max(head("Move"));
         let games = widest(
             &mut rows
                 .iter()
-                .map(|r| group_digits(r.games))
+                .map(|r| group_digits(r.counts.games))
                 .chain([group_digits(view.games)]),
         )
         .max(head("Games"));
@@ -79,11 +84,11 @@ impl Columns {
         } else {
             0.0
         };
-        let performance = if rows.iter().any(|r| r.performance.is_some()) {
+        let performance = if rows.iter().any(|r| r.counts.performance.is_some()) {
             widest(
                 &mut rows
                     .iter()
-                    .filter_map(|r| r.performance)
+                    .filter_map(|r| r.counts.performance)
                     .map(|p| p.to_string()),
             )
             .max(head("Perf"))
@@ -230,8 +235,8 @@ fn move_row_ui(ui: &mut Ui, row: &ExplorerRow, columns: &Columns, width: f32) ->
     let (rect, response) = ui.allocate_exact_size(vec2(width, ROW_HEIGHT), Sense::click());
     let label = format!(
         "{}  {}  {}",
-        row.san,
-        group_digits(row.games),
+        row.counts.san,
+        group_digits(row.counts.games),
         share_text(row.share)
     );
     response.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, &label));
@@ -240,23 +245,31 @@ fn move_row_ui(ui: &mut Ui, row: &ExplorerRow, columns: &Columns, width: f32) ->
             .rect_filled(rect, 2.0, ui.visuals().widgets.hovered.weak_bg_fill);
     }
     let texts = [
-        row.san.as_str(),
-        &group_digits(row.games),
+        row.counts.san.as_str(),
+        &group_digits(row.counts.games),
         &share_text(row.share),
     ];
     let mut x = counts_cells(ui, rect, columns, texts, true);
-    let performance = row.performance.map(|p| p.to_string());
+    let performance = row.counts.performance.map(|p| p.to_string());
     if columns.inline {
         let weak = ui.visuals().weak_text_color();
         if columns.eval > 0.0 {
             let text = eval_text(row);
-            detail_node(ui, rect, x, columns.eval, &row.san, "eval", &text);
+            detail_node(ui, rect, x, columns.eval, &row.counts.san, "eval", &text);
             cell(ui, rect, x, columns.eval, &text, weak, true);
             x += columns.eval + GAP;
         }
         if columns.performance > 0.0 {
             if let Some(p) = &performance {
-                detail_node(ui, rect, x, columns.performance, &row.san, "performance", p);
+                detail_node(
+                    ui,
+                    rect,
+                    x,
+                    columns.performance,
+                    &row.counts.san,
+                    "performance",
+                    p,
+                );
                 cell(ui, rect, x, columns.performance, p, weak, true);
             }
             x += columns.performance + GAP;
@@ -269,9 +282,9 @@ fn move_row_ui(ui: &mut Ui, row: &ExplorerRow, columns: &Columns, width: f32) ->
     wdl_bar(
         ui,
         bar,
-        &row.san,
-        row.games,
-        [row.white, row.draws, row.black],
+        &row.counts.san,
+        row.counts.games,
+        [row.counts.white, row.counts.draws, row.counts.black],
     );
     let response = response.on_hover_text(row_hover(row));
     if columns.has_details() {
@@ -299,7 +312,7 @@ fn details_line_ui(
             .layout_no_wrap(shown.clone(), font.clone(), weak)
             .size()
             .x;
-        detail_node(ui, rect, x, w, &row.san, what, text);
+        detail_node(ui, rect, x, w, &row.counts.san, what, text);
         ui.painter_at(rect).text(
             pos2(x, rect.center().y),
             Align2::LEFT_CENTER,
@@ -329,21 +342,21 @@ fn detail_node(ui: &Ui, rect: Rect, x: f32, width: f32, san: &str, what: &str, t
 
 /// The row's hover text: every number in words, the exact terms named.
 fn row_hover(row: &ExplorerRow) -> String {
-    let games = row.games.max(1) as f64;
+    let games = row.counts.games.max(1) as f64;
     let percent = |n: u64| 100.0 * n as f64 / games;
     let mut text = format!(
         "Play {}: {} games ({} of the games here); White won {:.0}%, drawn {:.0}%, Black won {:.0}%",
-        row.san,
-        group_digits(row.games),
+        row.counts.san,
+        group_digits(row.counts.games),
         share_text(row.share),
-        percent(row.white),
-        percent(row.draws),
-        percent(row.black)
+        percent(row.counts.white),
+        percent(row.counts.draws),
+        percent(row.counts.black)
     );
-    if let Some(r) = row.avg_rating {
+    if let Some(r) = row.counts.avg_rating {
         text.push_str(&format!("\nAverage rating of the players: {r}"));
     }
-    match row.performance {
+    match row.counts.performance {
         Some(p) => text.push_str(&format!(
             "\nPerformance {p}: the rating these results are worth against players of the \
              games' average rating (lichess's formula: the FIDE table of rating differences)"
@@ -355,7 +368,7 @@ fn row_hover(row: &ExplorerRow) -> String {
     if let Some(eval) = row.eval {
         text.push_str(&format!(
             "\nEngine's evaluation after {}: {eval} (pawns, + good for White)",
-            row.san
+            row.counts.san
         ));
     }
     text

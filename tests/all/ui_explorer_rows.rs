@@ -179,8 +179,8 @@ fn the_eval_column_fills_from_the_engine_as_the_store_keeps_it() {
             .get(&after)
             .expect("kept in the store");
         let eval = kept.score_for(Color::White, after.turn());
-        assert_eq!(row.eval, Some(eval), "{}", row.san);
-        h.get_by_label(&format!("{}: eval {eval}", row.san));
+        assert_eq!(row.eval, Some(eval), "{}", row.counts.san);
+        h.get_by_label(&format!("{}: eval {eval}", row.counts.san));
     }
     // Out of view, the engine rests: the next position's moves are not evaluated.
     h.get_by_label("Style").click();

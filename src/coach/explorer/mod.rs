@@ -37,7 +37,9 @@ pub mod view;
 pub use self::build::{EXPLORERS_FOLDER, ExplorerBuild, index_folder};
 pub use self::evals::ExplorerEvals;
 pub use self::game::{ExplorerGameState, GameReadError, ShownGameView};
-pub use self::view::{ExplorerRow, ExplorerTopGame, ExplorerView, YearsError, parse_years};
+pub use self::view::{
+    ExplorerRow, ExplorerTopGame, ExplorerView, MoveGames, YearsError, parse_years,
+};
 use crate::book::explorer::{ExplorerCounts, ExplorerFilter, RatingBand, Speed};
 use crate::book::polyglot::key;
 use crate::coach::context::{BoardShown, Context, Event};

@@ -7,22 +7,19 @@ use shakmaty::{Chess, Move, Position as _};
 
 #[cfg(doc)]
 use crate::book::explorer::MIN_PERFORMANCE_GAMES;
-use crate::book::explorer::{ExplorerFilter, PositionStats};
+use crate::book::explorer::{ExplorerFilter, MoveStats, PositionStats};
 use crate::engine::Score;
 use crate::workspace::explorer::{ExplorerError, ExplorerIndex, TopGame};
 
-/// One move of the tab: the games it was played in and how they ended.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExplorerRow {
-    /// The move.
-    pub mv: Move,
-    /// It in SAN.
+/// A move's games at a position and how they ended, as the tab and `hastings explorer
+/// query --json` show them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct MoveGames {
+    /// The move in SAN.
     pub san: String,
     /// Games.
     pub games: u64,
-    /// Its share of the games at the position.
-    pub share: f64,
-    /// White wins, draws, Black wins.
+    /// White wins.
     pub white: u64,
     /// Draws.
     pub draws: u64,
@@ -31,9 +28,41 @@ pub struct ExplorerRow {
     /// The rated games' average mean rating.
     pub avg_rating: Option<u64>,
     /// The performance rating of the side that played it, from
-    /// [`MIN_PERFORMANCE_GAMES`] games on (lichess's formula,
+    /// [`MIN_PERFORMANCE_GAMES`] games on (lichess's formula: the rated games' average
+    /// rating plus FIDE's `dp` for its score,
     /// [`MoveStats::performance`](crate::book::explorer::MoveStats::performance)).
     pub performance: Option<i32>,
+}
+
+impl MoveGames {
+    /// The move of `stats` at `pos` and its games; `None` for a record whose move is not
+    /// legal there (a key collision: left out).
+    pub fn at(pos: &Chess, stats: &MoveStats) -> Option<(Move, MoveGames)> {
+        let mv = stats.raw_move.to_move(pos).ok()?;
+        Some((
+            mv,
+            MoveGames {
+                san: SanPlus::from_move(pos.clone(), mv).to_string(),
+                games: stats.games(),
+                white: stats.white,
+                draws: stats.draws,
+                black: stats.black,
+                avg_rating: stats.average_rating(),
+                performance: stats.performance(pos.turn()),
+            },
+        ))
+    }
+}
+
+/// One move of the tab: the games it was played in and how they ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExplorerRow {
+    /// The move.
+    pub mv: Move,
+    /// Its games and results.
+    pub counts: MoveGames,
+    /// Its share of the games at the position.
+    pub share: f64,
     /// The engine's evaluation of the position after it, from White's point of view,
     /// once analysed (on a background thread, kept in the analysis cache).
     pub eval: Option<Score>,
@@ -85,22 +114,18 @@ impl ExplorerView {
                     .iter()
                     .filter(|m| m.games() > 0)
                     .filter_map(|m| {
-                        let mv = m.raw_move.to_move(pos).ok()?;
+                        let (mv, counts) = MoveGames::at(pos, m)?;
                         Some(ExplorerRow {
                             mv,
-                            san: SanPlus::from_move(pos.clone(), mv).to_string(),
-                            games: m.games(),
-                            share: m.games() as f64 / games.max(1) as f64,
-                            white: m.white,
-                            draws: m.draws,
-                            black: m.black,
-                            avg_rating: m.average_rating(),
-                            performance: m.performance(pos.turn()),
+                            share: counts.games as f64 / games.max(1) as f64,
+                            counts,
                             eval: None,
                         })
                     })
                     .collect();
-                rows.sort_by(|a, b| b.games.cmp(&a.games).then(a.san.cmp(&b.san)));
+                rows.sort_by(|a, b| {
+                    (b.counts.games.cmp(&a.counts.games)).then(a.counts.san.cmp(&b.counts.san))
+                });
                 let (top, error) = match top_games(index, &stats, pos) {
                     Ok(top) => (top, None),
                     Err(e) => (Vec::new(), Some(format!("Cannot read the top games: {e}"))),

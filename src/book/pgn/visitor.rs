@@ -168,10 +168,13 @@ impl Recorder {
     /// A report's comment: only its rank mark (a paused move takes its lines out of
     /// the count), read only when the comment holds `%hastings`.
     fn take_mark(&mut self, last: &[u8]) -> Option<Box<MoveAnnotation>> {
-        // A `%` found by memchr, then the word: no substring searcher built per comment
-        // (a lichess comment holds one `%`, that of `[%clk …]`).
-        let marked =
-            |b: &[u8]| memchr::memchr_iter(b'%', b).any(|i| b[i..].starts_with(b"%hastings"));
+        // A plain walk to each `%`, then the word: a lichess comment (`{ [%clk 0:03:00] }`)
+        // is too short for a substring searcher or memchr to pay for setting up.
+        let marked = |b: &[u8]| {
+            b.iter()
+                .enumerate()
+                .any(|(i, &c)| c == b'%' && b[i..].starts_with(b"%hastings"))
+        };
         let mark = if self.game.partial.is_empty() {
             marked(last).then(|| parse_comment(last)).flatten()
         } else {

@@ -4,10 +4,10 @@
 //! TSV a caller provides.
 
 use shakmaty::san::{San, SanPlus};
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move};
 
 use super::error::{EcoError, LineError};
-use super::line::{LineSource, OpeningLine, SanPathError, san_path};
+use super::line::{LineSource, OpeningLine, SanPathError, san_path_visiting};
 use super::movelist::strip_move_number;
 
 /// The five embedded volumes as (file name, contents), in file order.
@@ -72,12 +72,14 @@ fn parse_tsv_into(file: &str, text: &str, out: &mut EcoLines) {
             return;
         }
     }
+    // One vector for every row's SAN moves.
+    let mut sans = Vec::new();
     for (i, row_text) in rows.enumerate() {
         let row = u32::try_from(i + 2).unwrap_or(u32::MAX);
         if row_text.trim().is_empty() {
             continue;
         }
-        let (mut line, sans) = match parse_row(file, row, row_text) {
+        let mut line = match parse_row(file, row, row_text, &mut sans) {
             Ok(read) => read,
             Err(e) => {
                 out.issues.push(e);
@@ -97,14 +99,22 @@ fn parse_tsv_into(file: &str, text: &str, out: &mut EcoLines) {
     }
 }
 
-/// A row's line (its moves not played yet) and its SAN moves.
-fn parse_row(file: &str, row: u32, text: &str) -> Result<(OpeningLine, Vec<San>), EcoError> {
-    let cols: Vec<&str> = text.trim_end_matches('\r').split('\t').collect();
-    let [code, name, pgn] = cols[..] else {
+/// A row's line (its moves not played yet); its SAN moves go to `moves`.
+fn parse_row(
+    file: &str,
+    row: u32,
+    text: &str,
+    moves: &mut Vec<San>,
+) -> Result<OpeningLine, EcoError> {
+    let text = text.trim_end_matches('\r');
+    let mut cols = text.split('\t');
+    let (Some(code), Some(name), Some(pgn), None) =
+        (cols.next(), cols.next(), cols.next(), cols.next())
+    else {
         return Err(EcoError::ColumnCount {
             file: file.to_owned(),
             row,
-            found: cols.len(),
+            found: text.split('\t').count(),
         });
     };
     let bytes = code.as_bytes();
@@ -118,7 +128,7 @@ fn parse_row(file: &str, row: u32, text: &str) -> Result<(OpeningLine, Vec<San>)
             });
         }
     };
-    let mut moves = Vec::new();
+    moves.clear();
     for token in pgn.split_ascii_whitespace() {
         let san_text = strip_move_number(token);
         if san_text.is_empty() {
@@ -141,7 +151,7 @@ fn parse_row(file: &str, row: u32, text: &str) -> Result<(OpeningLine, Vec<San>)
         name: name.to_owned(),
         ..OpeningLine::new(LineSource::Eco { volume, row }, Vec::new())
     };
-    Ok((line, moves))
+    Ok(line)
 }
 
 /// The previous row played: a row that shares its first moves with it (the list is in
@@ -170,12 +180,12 @@ impl PreviousRow {
         self.sans.truncate(shared);
         self.moves.truncate(shared);
         self.positions.truncate(shared + 1);
-        let rest = san_path(&self.positions[shared], &sans[shared..]).map_err(|e| (shared, e))?;
-        let mut pos = self.positions[shared].clone();
-        for &mv in &rest {
-            pos.play_unchecked(mv);
-            self.positions.push(pos.clone());
-        }
+        // Each move played once: the positions are kept as the path is played (a row
+        // that fails leaves some, cut off by the next row's `truncate`).
+        let positions = &mut self.positions;
+        let start = positions[shared].clone();
+        let rest = san_path_visiting(&start, &sans[shared..], |pos| positions.push(pos.clone()))
+            .map_err(|e| (shared, e))?;
         self.sans.extend_from_slice(&sans[shared..]);
         self.moves.extend(rest);
         Ok(self.moves.clone())

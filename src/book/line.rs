@@ -130,7 +130,13 @@ impl FlagSet {
     /// ```
     pub fn classify(name: &str, first_move_from_start: Option<Move>) -> FlagSet {
         let mut flags = FlagSet::EMPTY;
-        if name.to_lowercase().contains("gambit") {
+        // ASCII case folding finds what `to_lowercase` finds (no other character
+        // lowercases to one of these letters), without a new string per line.
+        if name
+            .as_bytes()
+            .windows(6)
+            .any(|w| w.eq_ignore_ascii_case(b"gambit"))
+        {
             flags = flags.with(Flag::Gambit);
         }
         if let Some(mv) = first_move_from_start {
@@ -404,6 +410,16 @@ pub fn san_path<'a>(
     start: &Chess,
     sans: impl IntoIterator<Item = &'a San>,
 ) -> Result<Vec<Move>, SanPathError> {
+    san_path_visiting(start, sans, |_| {})
+}
+
+/// As [`san_path`], showing `reached` each position the moves reach, in order (the
+/// reader that keeps them plays each move once).
+pub(crate) fn san_path_visiting<'a>(
+    start: &Chess,
+    sans: impl IntoIterator<Item = &'a San>,
+    mut reached: impl FnMut(&Chess),
+) -> Result<Vec<Move>, SanPathError> {
     let sans = sans.into_iter();
     let mut pos = start.clone();
     let mut moves = Vec::with_capacity(sans.size_hint().0);
@@ -411,6 +427,7 @@ pub fn san_path<'a>(
         match san.to_move(&pos) {
             Ok(mv) => {
                 pos.play_unchecked(mv);
+                reached(&pos);
                 moves.push(mv);
             }
             Err(e) => {
@@ -484,6 +501,34 @@ mod tests {
         assert_eq!(line.start, Some(start(black)));
         let later = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7";
         assert_ne!(line.start, Some(start(later)));
+    }
+
+    #[test]
+    fn gambits_are_found_as_lowercasing_found_them() {
+        let lowercased = |name: &str| name.to_lowercase().contains("gambit");
+        let mut names: Vec<String> = crate::book::eco::embedded()
+            .lines
+            .into_iter()
+            .map(|l| l.name)
+            .collect();
+        names.extend(
+            [
+                "GAMBIT",
+                "Gambít",
+                "GAMBİT",
+                "gambi t",
+                "Évans-Gambit",
+                "gambit",
+            ]
+            .map(str::to_owned),
+        );
+        let mut found = 0;
+        for name in &names {
+            let flagged = FlagSet::classify(name, None).contains(Flag::Gambit);
+            assert_eq!(flagged, lowercased(name), "{name}");
+            found += usize::from(flagged);
+        }
+        assert!(found > 300, "{found} gambits");
     }
 
     #[test]

@@ -163,12 +163,16 @@ impl fmt::Debug for BoardMatrix {
 
 /// The occupied squares and side to move of a position, as one word: equal keys give
 /// equal words, so a word missing from a graph's set rules the position out.
+#[inline]
 pub(crate) fn occupancy_word(occupied: shakmaty::Bitboard, turn: shakmaty::Color) -> u64 {
     const BLACK: u64 = 0x9e37_79b9_7f4a_7c15;
     occupied.0 ^ if turn.is_black() { BLACK } else { 0 }
 }
 
 /// The occupancy word after `mv` by `mover`, from the squares occupied before it.
+///
+/// Inlined: the transposition scan calls it for every legal move of every node.
+#[inline]
 pub(crate) fn occupancy_key(occupied: shakmaty::Bitboard, mv: Move, mover: shakmaty::Color) -> u64 {
     use shakmaty::{Bitboard, CastlingSide, Square};
     let after = match mv {

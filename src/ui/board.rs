@@ -50,7 +50,6 @@ const MIN_SQUARE_PX: f32 = 16.0;
 /// surrounding layout. Its colours, pieces and coordinates are the window's
 /// [`board_theme::board_look`].
 pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> BoardResponse {
-    pieces::ensure_loaders(ui.ctx());
     let look = board_theme::board_look(ui.ctx());
 
     // 1. Decide the size: the largest whole-pixel square that fits beside the margin.

@@ -8,7 +8,7 @@ use std::time::Instant;
 pub use super::error::UiError;
 use super::screenshot::ScreenshotPlan;
 use super::timings::Timings;
-use crate::book::PositionGraph;
+use crate::book::{BookError, PositionGraph};
 use crate::coach::board_look::BoardLook;
 use crate::coach::moves::book_moves;
 use crate::trainer::progress::Progress;
@@ -52,10 +52,11 @@ pub struct RunOptions {
 /// screenshot cannot be written.
 pub fn run(options: &RunOptions) -> Result<(), UiError> {
     let started = Instant::now();
-    let graph = Arc::new(PositionGraph::eco()?);
+    let mut eco = EcoBuild::start();
     let (width, height) = options.size.unwrap_or((1280, 800));
     let screenshot = match &options.screenshot {
         Some(path) => {
+            let graph = eco.wait()?;
             let moves = book_moves(&graph, options.moves.as_deref().unwrap_or(""))?;
             Some((path.clone(), moves))
         }
@@ -94,13 +95,25 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
         ..Default::default()
     };
     let app_outcome = Arc::clone(&outcome);
+    let book_failed = Arc::clone(&outcome);
     let timings = std::env::var_os("HASTINGS_TIMINGS").is_some();
     // Engines start once the first frame is painted (the app says when).
     crate::job::first_frame::opening();
-    eframe::run_native(
+    let ran = eframe::run_native(
         "Hastings",
         native,
         Box::new(move |cc| {
+            // The window is open: the graph was built meanwhile.
+            let graph = match eco.wait() {
+                Ok(graph) => graph,
+                Err(e) => {
+                    let message = e.to_string();
+                    *book_failed
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Err(e));
+                    return Err(message.into());
+                }
+            };
             let start = super::app::Start {
                 graph,
                 screenshot: screenshot
@@ -119,12 +132,18 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
             }
             Ok(app)
         }),
-    )
-    .map_err(|e| UiError::Window(e.to_string()))?;
+    );
     let result = outcome
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .take();
+    if let Err(e) = ran {
+        // The book's error, when it is what stopped the window.
+        return Err(match result {
+            Some(Err(error)) => error,
+            _ => UiError::Window(e.to_string()),
+        });
+    }
     match (result, screenshot_path) {
         (Some(result), _) => result,
         (None, None) => Ok(()),
@@ -132,5 +151,42 @@ pub fn run(options: &RunOptions) -> Result<(), UiError> {
             path,
             reason: "the window closed before the screenshot was taken".to_owned(),
         }),
+    }
+}
+
+/// The ECO graph, built on a thread of its own while the window opens: the first frame
+/// needs it, and opening the window (the OpenGL context, the display's configurations)
+/// takes longer than the build.
+struct EcoBuild {
+    thread: Option<std::thread::JoinHandle<Result<PositionGraph, BookError>>>,
+    built: Option<Arc<PositionGraph>>,
+}
+
+impl EcoBuild {
+    /// Starts the build (it is made by [`EcoBuild::wait`] when no thread can start).
+    fn start() -> EcoBuild {
+        let thread = std::thread::Builder::new()
+            .name("eco graph".to_owned())
+            .spawn(PositionGraph::eco)
+            .ok();
+        EcoBuild {
+            thread,
+            built: None,
+        }
+    }
+
+    /// The graph, once built.
+    fn wait(&mut self) -> Result<Arc<PositionGraph>, UiError> {
+        if let Some(graph) = &self.built {
+            return Ok(Arc::clone(graph));
+        }
+        let built = match self.thread.take().map(std::thread::JoinHandle::join) {
+            Some(Ok(built)) => built,
+            // The thread panicked, or none started: built here.
+            Some(Err(_)) | None => PositionGraph::eco(),
+        };
+        let graph = Arc::new(built?);
+        self.built = Some(Arc::clone(&graph));
+        Ok(graph)
     }
 }

@@ -83,6 +83,13 @@ impl OpeningSearch {
     /// Searches again when the text or the book changed: the book's openings, then, in
     /// repertoire mode, the theory's at positions not listed yet.
     fn refresh(&mut self, coach: &Coach) {
+        if self.text.trim().is_empty() {
+            // Nothing to search: no index is made (the window's first frame does not
+            // wait for one; the first letter typed makes it).
+            self.searched.clone_from(&self.text);
+            self.hits.clear();
+            return;
+        }
         let generation = coach.book_generation();
         let stale = self.index.as_ref().is_none_or(|(g, _)| *g != generation);
         if stale {
@@ -330,5 +337,34 @@ fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::book::PositionGraph;
+    use crate::coach::settings::Settings;
+
+    #[test]
+    fn no_index_is_made_until_something_is_typed() {
+        let graph = Arc::new(PositionGraph::eco().unwrap());
+        let coach = Coach::new(graph, Settings::default(), None);
+        let mut search = OpeningSearch::default();
+        // What every frame does with the box empty (the first frame included).
+        search.refresh(&coach);
+        search.text = "  ".to_owned();
+        search.refresh(&coach);
+        assert!(search.index.is_none() && search.hits.is_empty());
+        search.text = "Najdorf".to_owned();
+        search.refresh(&coach);
+        assert!(search.index.is_some());
+        assert!(search.hits.iter().any(|f| f.hit.name.contains("Najdorf")));
+        // Emptied again: nothing listed.
+        search.text.clear();
+        search.refresh(&coach);
+        assert!(search.hits.is_empty());
     }
 }

@@ -411,7 +411,8 @@ impl Workspace {
         let mut selection = self.selection();
         drop(self);
         let sources = std::mem::take(&mut selection.sources);
-        PositionGraph::build(
+        let expected = sources.iter().map(|s| s.len()).sum();
+        PositionGraph::build_expecting(
             sources
                 .into_iter()
                 .flat_map(|s| {
@@ -422,6 +423,7 @@ impl Workspace {
                 })
                 .filter(|(i, l)| selection.matches(*i, l))
                 .map(|(_, l)| l),
+            expected,
         )
     }
 
@@ -570,13 +572,14 @@ impl Workspace {
 
 /// The graph of the lines a selection keeps.
 fn build_graph(selection: &chapters::Selection) -> GraphBuild {
-    PositionGraph::build(
+    PositionGraph::build_expecting(
         selection
             .sources
             .iter()
             .flat_map(|s| s.iter().enumerate())
             .filter(|(i, l)| selection.matches(*i, l))
             .map(|(_, l)| l.clone()),
+        selection.sources.iter().map(|s| s.len()).sum(),
     )
 }
 

@@ -35,13 +35,26 @@ pub(super) struct Builder {
     /// The edges each line plays, line after line; `line_edges_end[l]` ends line `l`'s.
     line_edges: Vec<u32>,
     line_edges_end: Vec<u32>,
+    /// The representative position of each node, as played, while there are at most
+    /// [`MAX_KEPT_POSITIONS`] nodes: the transposition scan reads them instead of
+    /// rebuilding every node. Emptied for a bigger graph (then the scan rebuilds them).
+    reps: Vec<Chess>,
 }
+
+/// The most representative positions the build keeps for the transposition scan (about
+/// 7 MB; the ECO graph has 7,851 nodes). A bigger graph's scan rebuilds each node's
+/// position from the node, which costs about as much as generating its moves.
+const MAX_KEPT_POSITIONS: usize = 1 << 16;
 
 impl Builder {
     /// Builds the graph of `lines` (see [`PositionGraph::build`]).
+    ///
+    /// `expected_lines`: about how many lines come, when the iterator cannot say (the
+    /// tables are reserved for them).
     pub(super) fn build(
         lines: impl IntoIterator<Item = OpeningLine>,
         previous: Option<&PositionGraph>,
+        expected_lines: Option<usize>,
     ) -> GraphBuild {
         let mut b = Builder::default();
         let mut issues = Vec::new();
@@ -53,15 +66,28 @@ impl Builder {
         let mut prev_moves: Vec<Move> = Vec::new();
         let mut prev_start: Option<Option<Start>> = None;
 
-        // A book has about two new positions per line; reserving them up front spares
-        // the copies of growing tables.
+        // A book has a little more than two new positions per line (the ECO list 2.06,
+        // repertoires about as many); reserving them up front spares the copies of
+        // growing tables. A filtered vector says how many lines it has at most.
         let lines = lines.into_iter();
-        let expected = lines.size_hint().0.saturating_mul(2);
+        let (lower, upper) = lines.size_hint();
+        let count = expected_lines.or(upper).unwrap_or(lower);
+        let expected = count.saturating_mul(9) / 4;
         b.g.nodes.reserve(expected);
         b.g.index = super::index::KeyTable::with_capacity(expected);
         b.node_weights.reserve(expected);
         b.head.reserve(expected);
         b.edges.reserve(expected);
+        b.edge_from.reserve(expected);
+        b.edge_next.reserve(expected);
+        b.edge_last_line.reserve(expected);
+        b.g.lines.reserve(count);
+        b.g.line_flags.reserve(count);
+        b.g.line_ends.reserve(count);
+        b.line_edges_end.reserve(count);
+        if b.reps_kept() {
+            b.reps.reserve(expected.min(MAX_KEPT_POSITIONS));
+        }
 
         for line in lines {
             let same_start = prev_start.as_ref().is_some_and(|s| *s == line.start);
@@ -127,8 +153,21 @@ impl Builder {
             self.g.nodes.push(Node::new(pos, &key));
             self.node_weights.push(NodeWeights::default());
             self.head.push(NONE);
+            if self.reps_kept() {
+                if self.reps.len() < MAX_KEPT_POSITIONS {
+                    self.reps.push(pos.clone());
+                } else {
+                    // Too many to keep: the scan rebuilds them all.
+                    self.reps = Vec::new();
+                }
+            }
         }
         NodeId(id)
+    }
+
+    /// Whether `reps` holds the position of every node so far.
+    fn reps_kept(&self) -> bool {
+        self.reps.len() + 1 >= self.g.nodes.len()
     }
 
     /// Adds a played line: its weight to the nodes and continuations of `path`.
@@ -217,7 +256,9 @@ impl Builder {
         self.share_weights();
         self.flatten();
         let mut g = self.g;
-        let failed = g.compute_transpositions(previous);
+        let reps = std::mem::take(&mut self.reps);
+        let reps = (reps.len() == g.nodes.len()).then_some(&reps[..]);
+        let failed = g.compute_transpositions(previous, reps);
         g.nodes.shrink_to_fit();
         g.lines.shrink_to_fit();
         g.line_flags.shrink_to_fit();

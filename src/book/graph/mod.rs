@@ -143,7 +143,17 @@ impl PositionGraph {
     /// is left out whole and reported; the others are inserted. Each node's representative position is the
     /// one of the first line that reached it, and its name the first line ending there.
     pub fn build(lines: impl IntoIterator<Item = OpeningLine>) -> GraphBuild {
-        build::Builder::build(lines, None)
+        build::Builder::build(lines, None, None)
+    }
+
+    /// As [`PositionGraph::build`], for about `expected_lines` lines from an iterator
+    /// that cannot say how many it has (lines of several sources, filtered): the tables
+    /// are made that large at once.
+    pub(crate) fn build_expecting(
+        lines: impl IntoIterator<Item = OpeningLine>,
+        expected_lines: usize,
+    ) -> GraphBuild {
+        build::Builder::build(lines, None, Some(expected_lines))
     }
 
     /// As [`PositionGraph::build`], for lines that differ a little from those of
@@ -154,7 +164,7 @@ impl PositionGraph {
         lines: impl IntoIterator<Item = OpeningLine>,
         previous: &PositionGraph,
     ) -> GraphBuild {
-        build::Builder::build(lines, Some(previous))
+        build::Builder::build(lines, Some(previous), None)
     }
 
     /// Appends to `out` the legal moves of `pos` (a position of `node`) that reach a

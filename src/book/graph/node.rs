@@ -107,6 +107,23 @@ impl Node {
             && ep == pos.ep_square(EnPassantMode::Legal)
     }
 
+    /// The representative position as shakmaty sets one up (made again for the error
+    /// rather than copied for every rebuild).
+    fn setup(&self) -> Setup {
+        let key = self.key();
+        Setup {
+            board: key.board(),
+            promoted: Bitboard::EMPTY,
+            pockets: None,
+            turn: key.turn(),
+            castling_rights: self.castling_rights(),
+            ep_square: (self.ep != NO_EP).then(|| Square::new(u32::from(self.ep))),
+            remaining_checks: None,
+            halfmoves: self.halfmoves,
+            fullmoves: NonZeroU32::new(self.fullmoves).unwrap_or(NonZeroU32::MIN),
+        }
+    }
+
     /// The representative position, rebuilt; `index` is the node's index, for the error.
     ///
     /// # Errors
@@ -114,23 +131,9 @@ impl Node {
     /// [`NodeRebuildError`] when shakmaty rejects the packed position even with the
     /// rights that fail dropped (a bug: nodes are made from legal positions).
     pub(super) fn position(&self, index: u32) -> Result<Chess, NodeRebuildError> {
-        let key = self.key();
-        let castling_rights = self.castling_rights();
-        let setup = Setup {
-            board: key.board(),
-            promoted: Bitboard::EMPTY,
-            pockets: None,
-            turn: key.turn(),
-            castling_rights,
-            ep_square: (self.ep != NO_EP).then(|| Square::new(u32::from(self.ep))),
-            remaining_checks: None,
-            halfmoves: self.halfmoves,
-            fullmoves: NonZeroU32::new(self.fullmoves).unwrap_or(NonZeroU32::MIN),
-        };
-        let kept = setup.clone();
         // The setup is that of a legal position, so it is accepted; should it not be, the
         // rights that fail are dropped rather than the position.
-        let error = match Chess::from_setup(setup, CastlingMode::Standard) {
+        let error = match Chess::from_setup(self.setup(), CastlingMode::Standard) {
             Ok(pos) => return Ok(pos),
             Err(e) => e,
         };
@@ -150,7 +153,7 @@ impl Node {
             .ignore_impossible_check()
             .map_err(|e| NodeRebuildError {
                 node: index,
-                fen: Fen::try_from_setup(kept)
+                fen: Fen::try_from_setup(self.setup())
                     .unwrap_or_else(|lossy| lossy.ignore())
                     .to_string(),
                 reason: e.to_string(),

@@ -13,7 +13,6 @@
 //! squares, or with the same side to move, cannot reach one, and the few others are
 //! scanned again.
 
-use rustc_hash::FxHashSet;
 use shakmaty::{Bitboard, Chess, Color, Position};
 
 use super::{NodeId, PositionGraph, Transposition, len_u32};
@@ -30,18 +29,17 @@ const MAX_CHANGED: u32 = 4;
 impl PositionGraph {
     /// Finds every node's transpositions (those that `previous` allows taken from it);
     /// returns the nodes whose position cannot be rebuilt (they get none).
+    /// `reps`, when the build kept them, are the nodes' positions (else each node's is
+    /// rebuilt).
     pub(super) fn compute_transpositions(
         &mut self,
         previous: Option<&PositionGraph>,
+        reps: Option<&[Chess]>,
     ) -> Vec<NodeRebuildError> {
-        let occupancy: FxHashSet<u64> = self
-            .nodes
-            .iter()
-            .map(|n| {
-                let key = n.key();
-                occupancy_word(key.occupied(), key.turn())
-            })
-            .collect();
+        let occupancy = OccupancyFilter::new(self.nodes.iter().map(|n| {
+            let key = n.key();
+            occupancy_word(key.occupied(), key.turn())
+        }));
         let previous = previous.and_then(|p| Reuse::new(self, p));
         let mut trans_start: Vec<u32> = Vec::with_capacity(self.nodes.len() + 1);
         trans_start.push(0);
@@ -57,9 +55,13 @@ impl PositionGraph {
                 trans_start.push(len_u32(&all));
                 continue;
             }
-            match node.position(id.0) {
-                Ok(pos) => self.scan_from_key(id, &pos, &key, Some(&occupancy), &mut all),
-                Err(e) => failed.push(e),
+            if let Some(pos) = reps.and_then(|r| r.get(i)) {
+                self.scan_from_key(id, pos, &key, Some(&occupancy), &mut all);
+            } else {
+                match node.position(id.0) {
+                    Ok(pos) => self.scan_from_key(id, &pos, &key, Some(&occupancy), &mut all),
+                    Err(e) => failed.push(e),
+                }
             }
             trans_start.push(len_u32(&all));
         }
@@ -77,7 +79,7 @@ impl PositionGraph {
         node: NodeId,
         pos: &Chess,
         key: &NodeKey,
-        occupancy: Option<&FxHashSet<u64>>,
+        occupancy: Option<&OccupancyFilter>,
         out: &mut Vec<Transposition>,
     ) {
         let book = self.continuations(node);
@@ -85,7 +87,7 @@ impl PositionGraph {
         let mover = pos.turn();
         for mv in pos.legal_moves() {
             // Most moves leave the book; the squares they occupy say so cheaply.
-            if occupancy.is_some_and(|set| !set.contains(&occupancy_key(occupied, mv, mover))) {
+            if occupancy.is_some_and(|set| !set.may_hold(occupancy_key(occupied, mv, mover))) {
                 continue;
             }
             if let Some(to) = self.node(&key.after_move(mv))
@@ -94,6 +96,42 @@ impl PositionGraph {
                 out.push(Transposition { to, mv });
             }
         }
+    }
+}
+
+/// The occupancy words of the nodes, as one bit each in a table of 64 bits per node (a
+/// Bloom filter with one hash, 64 KB for the ECO graph): a word whose bit is clear is
+/// no node's, so most moves are ruled out by one bit; about 1.5 % of the others pass,
+/// and the index's lookup then rules them out.
+pub(super) struct OccupancyFilter {
+    bits: Vec<u64>,
+    /// The hash's top bits choose the bit: `64 - log2(bits)`.
+    shift: u32,
+}
+
+impl OccupancyFilter {
+    fn new(words: impl ExactSizeIterator<Item = u64>) -> OccupancyFilter {
+        let bits = (words.len().max(1) * 64).next_power_of_two().max(64);
+        let mut filter = OccupancyFilter {
+            bits: vec![0; bits / 64],
+            shift: 64 - bits.trailing_zeros(),
+        };
+        for word in words {
+            let bit = filter.bit(word);
+            filter.bits[bit / 64] |= 1 << (bit % 64);
+        }
+        filter
+    }
+
+    /// The bit of `word` (Fibonacci hashing: every bit of the word moves the top bits).
+    fn bit(&self, word: u64) -> usize {
+        (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// Whether some node may have the occupancy word `word` (false: none has).
+    fn may_hold(&self, word: u64) -> bool {
+        let bit = self.bit(word);
+        self.bits[bit / 64] & (1 << (bit % 64)) != 0
     }
 }
 

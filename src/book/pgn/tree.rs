@@ -288,19 +288,33 @@ impl Tree {
                 }
                 continue;
             }
-            let mut children = Vec::new();
+            // The children go on the stack last first, so the first comes off first.
+            let first = stack.len();
             let mut c = node.first_child;
             while c != NONE {
-                children.push(c);
+                stack.push(c);
                 c = self.nodes[c as usize].next_sibling;
             }
-            stack.extend(children.into_iter().rev());
+            stack[first..].reverse();
         }
         out
     }
 
     /// The number of lines of the tree: its leaves, less those a paused move takes out.
     pub(super) fn leaf_count(&self) -> usize {
+        if !self
+            .nodes
+            .iter()
+            .any(|n| n.note.as_ref().is_some_and(|n| n.is_paused()))
+        {
+            // Nothing paused: every leaf is a line, in whatever order they are counted.
+            return self
+                .nodes
+                .iter()
+                .skip(1)
+                .filter(|n| n.first_child == NONE)
+                .count();
+        }
         self.leaves()
             .into_iter()
             .filter(|&l| self.kept_path(l).is_some())

@@ -19,6 +19,10 @@ use super::{ImportMode, ImportOptions};
 use crate::book::line::MoveAnnotation;
 use crate::book::tags::GameTags;
 
+/// The tags whose values a report reads: the summary of a game with an issue
+/// ([`super::Summary::of`]), the start position, and the result that decides the mode.
+const REPORT_TAGS: [&str; 6] = ["White", "Black", "Event", "Variant", "FEN", "Result"];
+
 /// One visitor call, in order.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Event {
@@ -97,8 +101,9 @@ impl GameRecord {
 /// Its state lives in `self`, so that a game survives a reader error.
 pub(super) struct Recorder {
     options: ImportOptions,
-    /// The comments are read: the lines are kept. A report alone has no use for them,
-    /// and then a comment is only an event (`Event::Comment(None)`), never read.
+    /// The comments and the tags' values are read: the lines are kept. A report alone
+    /// has no use for them: a comment is then only an event (`Event::Comment(None)`,
+    /// or its rank mark), and only the values of [`REPORT_TAGS`] are kept.
     keep_comments: bool,
     /// The decided mode; `None` while auto-detection waits for the first game.
     pub mode: Option<ImportMode>,
@@ -163,7 +168,13 @@ impl Recorder {
     /// A report's comment: only its rank mark (a paused move takes its lines out of
     /// the count), read only when the comment holds `%hastings`.
     fn take_mark(&mut self, last: &[u8]) -> Option<Box<MoveAnnotation>> {
-        let marked = |b: &[u8]| memchr::memmem::find(b, b"%hastings").is_some();
+        // A plain walk to each `%`, then the word: a lichess comment (`{ [%clk 0:03:00] }`)
+        // is too short for a substring searcher or memchr to pay for setting up.
+        let marked = |b: &[u8]| {
+            b.iter()
+                .enumerate()
+                .any(|(i, &c)| c == b'%' && b[i..].starts_with(b"%hastings"))
+        };
         let mark = if self.game.partial.is_empty() {
             marked(last).then(|| parse_comment(last)).flatten()
         } else {
@@ -214,6 +225,11 @@ impl Visitor for Recorder {
         // Names are checked ASCII above; values are mostly valid UTF-8, which
         // `decode_utf8` checks faster than the lossy decoding that would replace bad bytes.
         let name = std::str::from_utf8(name).unwrap_or_default();
+        if !self.keep_comments && !REPORT_TAGS.contains(&name) {
+            // Kept by name (a game with tags is a game), its value not decoded.
+            self.game.tags.push(name, "");
+            return ControlFlow::Continue(());
+        }
         let value = value
             .decode_utf8()
             .unwrap_or_else(|_| value.decode_utf8_lossy());

@@ -68,6 +68,7 @@ mod optimize_panel;
 mod paste_button;
 pub mod pieces;
 mod play_on_panel;
+mod play_on_settings;
 mod profile_panel;
 mod progress_panel;
 mod repertoire_missing;

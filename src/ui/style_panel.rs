@@ -88,15 +88,12 @@ pub fn style_panel_ui(
     ui.separator();
     // The researcher's controls, folded away under the five sliders; egui keeps the
     // fold's state with the window's (saved between runs).
-    egui::CollapsingHeader::new("Advanced")
-        .id_salt("style_advanced")
-        .default_open(false)
-        .show(ui, |ui| {
-            if tau_ui(ui, &mut style) {
-                changed = true;
-            }
-            exploration_ui(ui, settings, last_seed);
-        });
+    super::folding::advanced_fold_ui(ui, "style_advanced", |ui| {
+        if tau_ui(ui, &mut style) {
+            changed = true;
+        }
+        exploration_ui(ui, settings, last_seed);
+    });
     if changed {
         commands.push(Command::SetStyle(style));
     }

@@ -73,12 +73,11 @@ fn the_play_on_move_list_keeps_each_number_with_its_move_at_both_sizes() {
             // every move is one: the engine's moves vary with its time).
             let position = game.position().clone();
             let legal = shakmaty::Position::legal_moves(&position);
-            let mv = legal
+            let mv = *legal
                 .iter()
                 .find(|m| !m.is_capture())
                 .or_else(|| legal.first())
-                .unwrap()
-                .clone();
+                .unwrap();
             harness
                 .state_mut()
                 .coach_mut()

@@ -245,3 +245,47 @@ fn the_board_menus_names_are_whole_at_both_sizes() {
         }
     }
 }
+
+/// The move box's hint, whole inside the box: `node`'s placeholder laid out in the
+/// box's font, with the box's margins, is no wider than the box.
+fn assert_hint_fits(harness: &AppHarness, place: &str, size: (f32, f32)) {
+    let node = harness
+        .get_all_by_role(Role::TextInput)
+        .find(|n| {
+            n.accesskit_node()
+                .placeholder()
+                .is_some_and(|p| p.starts_with("Type a move"))
+        })
+        .unwrap_or_else(|| panic!("{place}, {size:?}: no move box"));
+    let hint = node.accesskit_node().placeholder().unwrap().to_owned();
+    assert_eq!(hint, "Type a move (/)");
+    let font = eframe::egui::TextStyle::Body.resolve(&harness.ctx.global_style());
+    let wide = harness.ctx.fonts_mut(|f| {
+        f.layout_no_wrap(hint.clone(), font, eframe::egui::Color32::WHITE)
+            .size()
+            .x
+    });
+    let r = node.rect();
+    // TextEdit's margins: 4 points each side.
+    assert!(
+        wide + 8.0 <= r.width() + 0.5,
+        "{place}, {size:?}: {hint:?} ({wide} wide) cut in the box {r:?}"
+    );
+    assert!(r.max.x <= size.0, "{place}, {size:?}: the box {r:?}");
+}
+
+/// Issue 41, item 12: "Type a move: e4, Nf3, O-…" was cut at 800×600. The hint is
+/// whole in the drill panel's box and in play-on's, at both sizes.
+#[test]
+fn the_move_boxs_hint_is_whole_in_the_drill_and_in_play_on_at_both_sizes() {
+    for size in SIZES {
+        let mut harness = window(size);
+        assert_hint_fits(&harness, "the drill", size);
+        harness
+            .state_mut()
+            .coach_mut()
+            .apply(Command::Action(Action::PlayOn));
+        common::settle(&mut harness);
+        assert_hint_fits(&harness, "play on", size);
+    }
+}

@@ -67,6 +67,7 @@ mod my_repertoires;
 mod polyglot;
 mod polyglot_make;
 mod popularity;
+mod popularity_default;
 mod predictor;
 mod profile;
 mod profile_ui;

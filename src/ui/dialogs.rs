@@ -419,6 +419,13 @@ impl Dialogs {
 
     /// The windows: "read as" and the path field.
     pub(super) fn windows_ui(&mut self, ctx: &egui::Context, commands: &mut Vec<Command>) {
+        // The path fields' Browse… buttons open no system dialog either.
+        ctx.data_mut(|d| {
+            d.insert_temp(
+                egui::Id::unique(super::browse::NO_DIALOG),
+                self.path_field_only,
+            );
+        });
         if let Some((paths, mode)) = &mut self.mode {
             open_dialog_ui(ctx, paths, mode, commands);
         }

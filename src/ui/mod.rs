@@ -37,6 +37,7 @@ mod board_panel;
 pub mod board_theme;
 mod board_view;
 mod book_panel;
+mod browse;
 mod build_info;
 mod chapters_panel;
 pub mod chart;

@@ -20,7 +20,7 @@ use crate::trainer::play_on::{PlayOn, Turn};
 /// The arrow of the best move (lichess's analysis blue).
 const BEST_MOVE: Color32 = Color32::from_rgba_premultiplied(0, 30, 85, 170);
 
-pub(super) fn push(commands: &mut Vec<Command>, c: PlayOnCommand) {
+fn push(commands: &mut Vec<Command>, c: PlayOnCommand) {
     commands.push(Command::PlayOn(c));
 }
 
@@ -212,11 +212,6 @@ fn status_ui(ui: &mut Ui, run: &PlayOn) {
         }
     }
 }
-
-/// The egui temporary-data key that opens "Engine settings" at the next frame (the
-/// screenshot of play-on with its settings open: `hastings --screenshot --tab
-/// play-on-settings`).
-pub(super) const OPEN_SETTINGS: &str = "play_on_open_engine_settings";
 
 /// The moves: the book part in grey, then the moves played on; the switch marked. A long
 /// game scrolls within `max_height`, its last move in view.

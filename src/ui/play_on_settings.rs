@@ -12,6 +12,11 @@ use super::command::Command;
 use crate::coach::play_on::{EngineKind, PlayOnCommand, PlayOnSettings};
 use crate::engine::discover;
 
+/// The egui temporary-data key that opens "Engine settings" at the next frame (the
+/// screenshot of play-on with its settings open: `hastings --screenshot --tab
+/// play-on-settings`).
+pub(super) const OPEN_SETTINGS: &str = "play_on_open_engine_settings";
+
 /// The egui name of play-on's Advanced fold.
 const ADVANCED: &str = "play_on_advanced";
 
@@ -59,12 +64,12 @@ fn engine_menu(
 }
 
 /// The engine settings under their fold ("Engine settings", closed at first; opened at
-/// the next frame when [`super::play_on_panel::OPEN_SETTINGS`] is set), then the best
+/// the next frame when [`OPEN_SETTINGS`] is set), then the best
 /// move arrow. Every line keeps to the panel's width.
 pub(super) fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command>) {
     let mut s = current.clone();
     let mut path_done = false;
-    let open_id = egui::Id::unique(super::play_on_panel::OPEN_SETTINGS);
+    let open_id = egui::Id::unique(OPEN_SETTINGS);
     let open_now = ui.data_mut(|d| d.remove_temp::<bool>(open_id));
     egui::CollapsingHeader::new("Engine settings")
         .default_open(false)
@@ -100,7 +105,7 @@ pub(super) fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut 
     // A path is taken when its field is left, not at every key.
     let path_pending = s.path != current.path && !path_done;
     if s != *current && !path_pending {
-        super::play_on_panel::push(commands, PlayOnCommand::Settings(s));
+        commands.push(Command::PlayOn(PlayOnCommand::Settings(s)));
     }
 }
 

@@ -93,6 +93,7 @@ mod trainer_session;
 mod ui;
 mod ui_about;
 mod ui_board_look;
+mod ui_browse;
 mod ui_chart;
 mod ui_cut_texts;
 mod ui_empty_book;

@@ -85,3 +85,41 @@ fn every_path_field_has_a_browse_button_inside_the_panel_at_both_sizes() {
         );
     }
 }
+
+/// Issue 41, item 8: the files opened (and the games saved) are remembered in the
+/// settings, latest first, and the Book tab's **Recent files** menu opens them again:
+/// a click asks how to read the file, as Open… does.
+#[test]
+fn a_file_opened_is_in_the_recent_files_menu_and_opens_again() {
+    let size = (800.0, 600.0);
+    let mut h = window(size);
+    let first = common::fixture("compare_white.pgn");
+    let second = common::fixture("repertoire.pgn");
+    common::open_in_window(&mut h, vec![first.clone()], "My repertoire");
+    if let Some(close) = h.query_by_label("Close") {
+        close.click();
+        common::settle(&mut h);
+    }
+    common::open_in_window(&mut h, vec![second.clone()], "A game collection");
+    if let Some(close) = h.query_by_label("Close") {
+        close.click();
+        common::settle(&mut h);
+    }
+    assert_eq!(
+        h.state().coach().settings().recent_files,
+        vec![second.clone(), first.clone()]
+    );
+    h.get_all_by_label("Book").next().unwrap().click();
+    common::settle(&mut h);
+    h.get_by_label("Recent files").click();
+    common::settle(&mut h);
+    h.get_by_label("compare_white.pgn").click();
+    common::settle(&mut h);
+    // Asked how to read it, as Open… asks.
+    h.get_by_label("Import");
+    assert_eq!(
+        h.state().coach().settings().recent_files[1],
+        first,
+        "not moved before it is read"
+    );
+}

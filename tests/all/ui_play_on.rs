@@ -510,8 +510,12 @@ fn save_pgn_without_a_file_dialog_asks_for_a_path_and_writes_the_game() {
     harness.run_ok();
     let written = std::fs::read_to_string(&path).expect("the game was saved");
     assert!(written.contains("[BookPlies"), "{written}");
-    // Where it went, said with the whole path.
+    // Where it went, said with the whole path; and first in the recent files.
     harness.get_by_label_contains(&format!("The game was saved to {}.", path.display()));
+    assert_eq!(
+        harness.state().coach().settings().recent_files.first(),
+        Some(&path)
+    );
     assert!(
         harness.query_by_label("Path").is_none(),
         "the field is closed"

@@ -71,7 +71,12 @@ impl TrainerApp {
                 profile_panel::profile_panel_ui(ui, &self.coach, commands);
             }
             LeftTab::Book => {
-                book_panel::book_panel_ui(ui, self.coach.workspace(), commands);
+                book_panel::book_panel_ui(
+                    ui,
+                    self.coach.workspace(),
+                    &self.coach.settings().recent_files,
+                    commands,
+                );
                 ui.separator();
                 crate::ui::fetch_panel::fetch_ui(
                     ui,

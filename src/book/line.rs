@@ -249,6 +249,40 @@ impl OpeningLine {
             _ => self.name.clone(),
         }
     }
+
+    /// A short label that tells the line from others of its opening, for a narrow row:
+    /// its last two moves with their numbers, then its name's variation part (after
+    /// the opening's name): `"5.Ngf3 Nc6 · Tarrasch Variation, Open System"`. Rows by
+    /// [`OpeningLine::title`] alone all read "C07 French Defense: Tarrasc…" once cut.
+    pub fn ending(&self) -> String {
+        let sans = self.sans();
+        let from = sans.len().saturating_sub(2);
+        let mut pos = self.start_position();
+        for mv in &self.moves[..from.min(self.moves.len())] {
+            pos.play_unchecked(*mv);
+        }
+        let mut words = Vec::new();
+        for (i, san) in sans[from..].iter().enumerate() {
+            let number = pos.fullmoves().get();
+            words.push(match (pos.turn(), i) {
+                (shakmaty::Color::White, _) => format!("{number}.{san}"),
+                (shakmaty::Color::Black, 0) => format!("{number}...{san}"),
+                (shakmaty::Color::Black, _) => san.to_string(),
+            });
+            if let Ok(mv) = san.to_move(&pos) {
+                pos.play_unchecked(mv);
+            }
+        }
+        let variation = self
+            .name
+            .split_once(": ")
+            .map_or(self.name.as_str(), |(_, v)| v);
+        match (words.is_empty(), variation.is_empty()) {
+            (true, _) => self.title(),
+            (false, true) => words.join(" "),
+            (false, false) => format!("{} · {variation}", words.join(" ")),
+        }
+    }
 }
 
 /// A line's start position other than the standard one, read once where the line is
@@ -462,6 +496,60 @@ pub fn sans_of(start: &Chess, moves: &[Move]) -> Vec<San> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn lines_of_one_opening_are_told_apart_by_their_endings() {
+        let graph = crate::book::PositionGraph::eco().unwrap();
+        let tarrasch: Vec<&super::OpeningLine> = graph
+            .lines()
+            .iter()
+            .filter(|l| l.title().starts_with("C07 French Defense: Tarrasch"))
+            .collect();
+        assert!(tarrasch.len() >= 5, "{}", tarrasch.len());
+        // Cut as a narrow row cuts them, the titles read the same.
+        let cut: std::collections::BTreeSet<String> = tarrasch
+            .iter()
+            .map(|l| l.title().chars().take(28).collect())
+            .collect();
+        assert_eq!(cut.len(), 1, "{cut:?}");
+        // Their endings differ from their first characters on.
+        let starts: std::collections::BTreeSet<String> = tarrasch
+            .iter()
+            .map(|l| l.ending().chars().take(14).collect())
+            .collect();
+        assert!(starts.len() * 2 >= tarrasch.len(), "{starts:?}");
+        let open = tarrasch
+            .iter()
+            .find(|l| l.name == "French Defense: Tarrasch Variation, Open System")
+            .unwrap();
+        let sans = open.sans();
+        let last = sans.last().unwrap().to_string();
+        assert!(open.ending().contains(&last), "{}", open.ending());
+        assert!(
+            open.ending()
+                .ends_with(" · Tarrasch Variation, Open System"),
+            "{}",
+            open.ending()
+        );
+        // The numbers: a line ending on Black's move starts with White's number.
+        let mut pos = shakmaty::Chess::default();
+        let moves = ["e4", "e5"]
+            .iter()
+            .map(|s| {
+                let mv = s.parse::<super::San>().unwrap().to_move(&pos).unwrap();
+                shakmaty::Position::play_unchecked(&mut pos, mv);
+                mv
+            })
+            .collect();
+        let e4_e5 = super::OpeningLine::new(
+            super::LineSource::Eco {
+                volume: 'C',
+                row: 2,
+            },
+            moves,
+        );
+        assert_eq!(e4_e5.ending(), "1.e4 e5");
+    }
+
     use super::*;
 
     fn sans(text: &str) -> Vec<San> {

@@ -139,9 +139,15 @@ impl Coach {
         settings.book.side = Some(settings.learner);
         let seed = settings.fixed_seed().unwrap_or_else(rand::random);
         let learner = Color::from(settings.learner);
-        let session = Session::new(Arc::clone(&graph), learner, settings.style.clone(), seed);
+        let mut session = Session::new(Arc::clone(&graph), learner, settings.style.clone(), seed);
         let mut workspace = Workspace::with_eco(Arc::clone(&graph), settings.book.clone());
         workspace.restore();
+        // The popularity from the first reply on: the drill takes the books again only
+        // when they change, and the built-in games book is no change.
+        let popularity = settings.book.drill_popularity();
+        if popularity != crate::sampler::Popularity::Lines {
+            session.set_books(workspace.books(), popularity);
+        }
         let review_log = progress_file.as_deref().and_then(review::review_log_path);
         let data_dir = progress_file
             .as_deref()

@@ -93,6 +93,9 @@ pub struct Settings {
     /// The learner's name in PGN files: their games among the loaded files count for
     /// the learner-style panel.
     pub learner_name: String,
+    /// The files opened and the games saved lately, the latest first (at most
+    /// [`RECENT_FILES`]): the Book tab's **Recent files** menu.
+    pub recent_files: Vec<std::path::PathBuf>,
     /// Whether the computer's style follows the learner's (the adaptive opponent).
     pub adaptive: bool,
     /// The engine to play on against after the book.
@@ -220,6 +223,19 @@ impl RepertoireTrain {
     }
 }
 
+/// How many files [`Settings::recent_files`] keeps.
+pub const RECENT_FILES: usize = 8;
+
+impl Settings {
+    /// Puts `path` first in the recent files (once), dropping the oldest past
+    /// [`RECENT_FILES`].
+    pub fn remember_recent(&mut self, path: &std::path::Path) {
+        self.recent_files.retain(|p| p != path);
+        self.recent_files.insert(0, path.to_path_buf());
+        self.recent_files.truncate(RECENT_FILES);
+    }
+}
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
@@ -236,6 +252,7 @@ impl Default for Settings {
             hide_answer: true,
             animate_moves: true,
             learner_name: String::new(),
+            recent_files: Vec::new(),
             adaptive: false,
             play_on: super::play_on::engine::PlayOnSettings::default(),
             past_book_plies: 0,

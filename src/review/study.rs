@@ -77,6 +77,9 @@ pub struct LineMastery {
     pub line: LineId,
     /// Its title.
     pub title: String,
+    /// What tells it from other lines of its opening, for a narrow row: its last moves
+    /// and its variation's name ([`crate::book::OpeningLine::ending`]).
+    pub ending: String,
     /// Its cards: the positions where it plays the learner's move
     /// ([`Deck::line_decision_cards`]).
     pub cards: usize,
@@ -312,6 +315,7 @@ impl<'a> Study<'a> {
                 (!cards.is_empty()).then(|| LineMastery {
                     line,
                     title: graph.line(line).title(),
+                    ending: graph.line(line).ending(),
                     cards: cards.len(),
                     mastery: cards.iter().map(|&c| known[c as usize]).sum::<f64>()
                         / cards.len() as f64,

@@ -11,35 +11,64 @@ use crate::coach::board_look::{BoardLook, BoardTheme, Coordinates, PieceSet};
 pub(super) fn board_look_ui(ui: &mut Ui, look: &mut BoardLook) {
     ui.label(RichText::new("Board").strong())
         .on_hover_text("How the boards look; remembered between runs");
-    egui::ComboBox::from_label("Squares")
-        .selected_text(look.theme.name())
-        .show_ui(ui, |ui| {
+    named_combo(
+        ui,
+        "Squares",
+        look.theme.name(),
+        "The colours of the squares (lichess's boards)",
+        |ui| {
             for theme in BoardTheme::ALL {
                 ui.selectable_value(&mut look.theme, theme, theme.name());
             }
-        })
-        .response
-        .on_hover_text("The colours of the squares (lichess's boards)");
-    egui::ComboBox::from_label("Pieces")
-        .selected_text(look.pieces.name())
-        .show_ui(ui, |ui| {
+        },
+    );
+    named_combo(
+        ui,
+        "Pieces",
+        look.pieces.name(),
+        "The piece set (credits in assets/pieces/README.md)",
+        |ui| {
             for set in PieceSet::ALL {
                 ui.selectable_value(&mut look.pieces, set, set.name())
                     .on_hover_text(piece_set_credit(set));
             }
-        })
-        .response
-        .on_hover_text("The piece set (credits in assets/pieces/README.md)");
-    egui::ComboBox::from_label("Coordinates")
-        .selected_text(look.coordinates.name())
-        .show_ui(ui, |ui| {
+        },
+    );
+    named_combo(
+        ui,
+        "Coordinates",
+        look.coordinates.name(),
+        "Where the files (a–h) and ranks (1–8) are written",
+        |ui| {
             for place in Coordinates::ALL {
                 ui.selectable_value(&mut look.coordinates, place, place.name())
                     .on_hover_text(coordinates_detail(place));
             }
-        })
-        .response
-        .on_hover_text("Where the files (a–h) and ranks (1–8) are written");
+        },
+    );
+}
+
+/// A menu with its name on its left, whole (a name beside a menu wider than the side
+/// panel was broken mid-word: "Coordina tes"); the menu takes the width left, its
+/// choice cut in the box where it is too long (whole in the menu).
+fn named_combo(
+    ui: &mut Ui,
+    name: &str,
+    selected: &str,
+    hover: &str,
+    add_contents: impl FnOnce(&mut Ui),
+) {
+    ui.horizontal(|ui| {
+        let label = ui.add(egui::Label::new(name).wrap_mode(egui::TextWrapMode::Extend));
+        egui::ComboBox::from_id_salt(("board_look", name))
+            .width(ui.available_width().max(40.0))
+            .truncate()
+            .selected_text(selected)
+            .show_ui(ui, add_contents)
+            .response
+            .labelled_by(label.id)
+            .on_hover_text(hover);
+    });
 }
 
 fn piece_set_credit(set: PieceSet) -> &'static str {

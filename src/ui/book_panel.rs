@@ -12,7 +12,12 @@ use crate::book::SourceId;
 use crate::workspace::{Workspace, file_name};
 
 /// The book panel: sources with checkboxes, the filters, the warnings.
-pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Command>) {
+pub fn book_panel_ui(
+    ui: &mut Ui,
+    workspace: &Workspace,
+    recent: &[std::path::PathBuf],
+    commands: &mut Vec<Command>,
+) {
     let choice = workspace.choice();
     ui.heading("Book");
     // Wraps at 800×600, where the two buttons are wider than the panel.
@@ -30,6 +35,7 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
             "Paste PGN games, a position (FEN) or moves (1. e4 e5 2. Nf3) from the clipboard; \
              Ctrl+V does the same anywhere in the window",
         );
+        recent_files_ui(ui, recent, commands);
         if workspace.is_building() {
             ui.spinner();
             ui.label("building…");
@@ -206,4 +212,26 @@ pub fn book_panel_ui(ui: &mut Ui, workspace: &Workspace, commands: &mut Vec<Comm
     if changed {
         commands.push(Command::SetBook(new));
     }
+}
+
+/// The **Recent files** menu: the files opened and the games saved lately, by name (the
+/// whole path in the hover); one opens as **Open…** would (it asks how to read it).
+fn recent_files_ui(ui: &mut Ui, recent: &[std::path::PathBuf], commands: &mut Vec<Command>) {
+    if recent.is_empty() {
+        return;
+    }
+    ui.menu_button("Recent files", |ui| {
+        for path in recent {
+            if ui
+                .button(file_name(path))
+                .on_hover_text(path.display().to_string())
+                .clicked()
+            {
+                commands.push(Command::OpenFiles(vec![path.clone()]));
+                ui.close();
+            }
+        }
+    })
+    .response
+    .on_hover_text("The files you opened and the games you saved lately");
 }

@@ -422,6 +422,13 @@ impl Dialogs {
 
     /// The windows: "read as" and the path field.
     pub(super) fn windows_ui(&mut self, ctx: &egui::Context, commands: &mut Vec<Command>) {
+        // The path fields' Browse… buttons open no system dialog either.
+        ctx.data_mut(|d| {
+            d.insert_temp(
+                egui::Id::unique(super::browse::NO_DIALOG),
+                self.path_field_only,
+            );
+        });
         if let Some((paths, mode)) = &mut self.mode {
             open_dialog_ui(ctx, paths, mode, commands);
         }
@@ -436,6 +443,16 @@ impl Dialogs {
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
             .show(ctx, |ui| {
+                // As wide as its title: a narrower window cuts it ("Open an explorer
+                // index (a NAME.ex…").
+                let title = egui::WidgetText::from(spec.title).into_galley(
+                    ui,
+                    Some(egui::TextWrapMode::Extend),
+                    f32::INFINITY,
+                    egui::TextStyle::Heading,
+                );
+                let width = title.size().x.max(320.0);
+                ui.set_min_width(width);
                 if !self.path_field_only {
                     ui.add(
                         egui::Label::new(
@@ -450,7 +467,7 @@ impl Dialogs {
                 }
                 let label = ui.label("Path");
                 let field = ui
-                    .add(egui::TextEdit::singleline(&mut entry.text).desired_width(320.0))
+                    .add(egui::TextEdit::singleline(&mut entry.text).desired_width(width))
                     .labelled_by(label.id);
                 if !entry.focused {
                     field.request_focus();
@@ -561,7 +578,68 @@ fn program_on_path(name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)] // tests may panic
+
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable as _;
+
     use super::*;
+    use crate::coach::settings::Side;
+    use crate::sampler::Style;
+
+    /// Every purpose a path field can be asked for.
+    fn purposes() -> Vec<Purpose> {
+        vec![
+            Purpose::Open,
+            Purpose::Games,
+            Purpose::Explorer,
+            Purpose::SaveLines(Vec::new(), "lines.pgn".to_owned()),
+            Purpose::LoadProfile { add_games: false },
+            Purpose::LoadProfile { add_games: true },
+            Purpose::SaveProfile(Box::new(StyleProfile::manual("Mine", Style::default()))),
+            Purpose::SaveGame,
+            Purpose::Repertoire(RepertoireTarget::Open),
+            Purpose::Repertoire(RepertoireTarget::New(Side::White)),
+            Purpose::Repertoire(RepertoireTarget::SaveAs),
+            Purpose::Folder,
+        ]
+    }
+
+    /// Issue 41, item 12: "Open an explorer index (a NAME.ex…" — the path field's
+    /// window cut its title at 800×600. Every title is whole: its text as wide as the
+    /// title laid out on one line, inside the window.
+    #[test]
+    fn every_path_window_shows_its_whole_title_at_800_by_600() {
+        for purpose in purposes() {
+            let title = purpose.spec().title;
+            let mut dialogs = Dialogs {
+                path_field_only: true,
+                ..Dialogs::default()
+            };
+            dialogs.ask_path(purpose);
+            let mut harness = Harness::builder()
+                .with_size(egui::vec2(800.0, 600.0))
+                .build_ui(move |ui| dialogs.windows_ui(ui.ctx(), &mut Vec::new()));
+            harness.run();
+            let font = egui::TextStyle::Heading.resolve(&harness.ctx.global_style());
+            let full = harness.ctx.fonts_mut(|f| {
+                f.layout_no_wrap(title.to_owned(), font, egui::Color32::WHITE)
+                    .size()
+                    .x
+            });
+            let margins = harness.ctx.global_style().spacing.window_margin.sum().x;
+            // The window is named by its title.
+            let window = harness.get_by_label(title).rect();
+            assert!(
+                window.width() + 0.5 >= full + margins,
+                "{title:?}: the window {window:?}, the title {full} wide on one line"
+            );
+            assert!(
+                window.min.x >= 0.0 && window.max.x <= 800.0,
+                "{title:?} at {window:?}"
+            );
+        }
+    }
 
     #[test]
     fn a_dialog_is_missing_only_without_zenity_and_without_a_portal_or_at_once() {

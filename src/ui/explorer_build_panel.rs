@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use eframe::egui;
 use egui::{RichText, Ui};
 
+use super::browse::BrowseFor;
 use super::command::Command;
 use crate::coach::explorer::{EXPLORERS_FOLDER, ExplorerCommand, ExplorerState};
 
@@ -40,15 +41,8 @@ pub(super) fn explorer_build_ui(
     let build = state.build();
     let field_width = ui.available_width() - 8.0;
     let field = |ui: &mut Ui, name: &str, text: &mut String, hint: &str, hover: &str| {
-        let label = ui.label(name);
-        ui.add(
-            egui::TextEdit::singleline(text)
-                .id_salt(("explorer_build", name))
-                .hint_text(hint)
-                .desired_width(field_width),
-        )
-        .labelled_by(label.id)
-        .on_hover_text(hover);
+        super::browse::path_field_ui(ui, name, text, hint, BrowseFor::PgnFiles, field_width)
+            .on_hover_text(hover);
     };
     egui::CollapsingHeader::new("Build an explorer from PGN files…")
         .id_salt("explorer_build")
@@ -61,16 +55,18 @@ pub(super) fn explorer_build_ui(
                 "games.pgn; my-folder",
                 "PGN files or folders (every .pgn in them and below), separated by ;",
             );
-            field(
-                ui,
-                "Explorer's name",
-                &mut fields.name,
-                "club",
-                &format!(
-                    "Kept in the data folder's {EXPLORERS_FOLDER}/ (a full path puts it \
-                     there instead)"
-                ),
-            );
+            let label = ui.label("Explorer's name");
+            ui.add(
+                egui::TextEdit::singleline(&mut fields.name)
+                    .id_salt(("explorer_build", "Explorer's name"))
+                    .hint_text("club")
+                    .desired_width(field_width),
+            )
+            .labelled_by(label.id)
+            .on_hover_text(format!(
+                "Kept in the data folder's {EXPLORERS_FOLDER}/ (a full path puts it there \
+                 instead)"
+            ));
             let mut min = players_min;
             ui.horizontal_wrapped(|ui| {
                 let label = ui.label("Own tree from");

@@ -164,7 +164,8 @@ fn shown_ui(
         {
             commands.push(to(game.len()));
         }
-        ui.label(format!("{} / {} plies", ply, game.len()));
+        ui.label(format!("{} / {} half-moves", ply, game.len()))
+            .on_hover_text("Plies: the half-move shown and the game's half-moves");
     });
     egui::ScrollArea::vertical()
         .max_height((height - side - 250.0).clamp(60.0, 160.0))
@@ -176,14 +177,19 @@ fn shown_ui(
                 let mut number = game.first_move_number();
                 for (i, san) in game.sans.iter().enumerate() {
                     let white = (i % 2 == 0) != black_first;
-                    if white || i == 0 {
+                    let numbered = (white || i == 0).then(|| {
                         let dots = if white { "." } else { "…" };
-                        ui.label(RichText::new(format!("{number}{dots}")).weak());
-                    }
+                        format!("{number}{dots} ")
+                    });
                     if !white {
                         number += 1;
                     }
-                    if ui.selectable_label(game.ply() == i + 1, san).clicked() {
+                    // The number and its move in one widget, whole: a move wrapped to the
+                    // next line left its number dangling ("cxd4 4." / "Nxd4").
+                    let text = numbered_move(ui, numbered.as_deref(), san);
+                    let item = egui::Button::selectable(game.ply() == i + 1, text)
+                        .wrap_mode(egui::TextWrapMode::Extend);
+                    if ui.add(item).clicked() {
                         commands.push(to(i + 1));
                     }
                 }
@@ -195,4 +201,23 @@ fn shown_ui(
                 );
             }
         });
+}
+
+/// A move of the list as one text: its number (weak), then the move.
+fn numbered_move(ui: &Ui, number: Option<&str>, san: &str) -> egui::text::LayoutJob {
+    let font = egui::TextStyle::Button.resolve(ui.style());
+    let mut job = egui::text::LayoutJob::default();
+    if let Some(number) = number {
+        job.append(
+            number,
+            0.0,
+            egui::TextFormat::simple(font.clone(), ui.visuals().weak_text_color()),
+        );
+    }
+    job.append(
+        san,
+        0.0,
+        egui::TextFormat::simple(font, ui.visuals().text_color()),
+    );
+    job
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use eframe::egui;
 use egui::{RichText, Ui};
 
+use super::browse::BrowseFor;
 use super::command::Command;
 use crate::coach::jobs::MakeBookJob;
 
@@ -56,20 +57,22 @@ pub fn make_book_ui(
             .on_hover_text("A Polyglot book, 30 plies deep, weights by games played");
             // Each field under its name, as wide as the panel allows (800×600 included).
             let field = ui.available_width().min(240.0);
-            let label = ui.label("PGN files");
-            ui.add(
-                egui::TextEdit::singleline(&mut form.inputs)
-                    .hint_text("games.pgn; more.pgn")
-                    .desired_width(field),
-            )
-            .labelled_by(label.id);
-            let label = ui.label("Write to");
-            ui.add(
-                egui::TextEdit::singleline(&mut form.output)
-                    .hint_text("games.bin")
-                    .desired_width(field),
-            )
-            .labelled_by(label.id);
+            super::browse::path_field_ui(
+                ui,
+                "PGN files",
+                &mut form.inputs,
+                "games.pgn; more.pgn",
+                BrowseFor::PgnFiles,
+                field,
+            );
+            super::browse::path_field_ui(
+                ui,
+                "Write to",
+                &mut form.output,
+                "games.bin",
+                BrowseFor::SaveAs("bin"),
+                field,
+            );
             match job.progress() {
                 Some(snapshot) => {
                     ui.add(

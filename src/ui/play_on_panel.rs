@@ -1,6 +1,7 @@
 //! Drawing the play-on game: the board with the eval bar beside it
 //! ([`play_on_board_ui`]), the panel on the right with the game, the buttons, the move
-//! box and the engine settings ([`play_on_panel_ui`]), and the engine's line below the board
+//! box and the engine settings ([`play_on_panel_ui`]; the settings drawn by
+//! [`super::play_on_settings`]), and the engine's line below the board
 //! ([`engine_lines_ui`]). Drawing only: every change is a [`PlayOnCommand`].
 
 use eframe::egui;
@@ -11,9 +12,9 @@ use super::app::{Animation, MOVE_ANIMATION};
 use super::board::{Arrow, BoardView, SlidingPiece, board_ui};
 use super::command::Command;
 use super::eval_bar::{EvalBarView, eval_bar_ui};
+use super::play_on_settings::settings_ui;
 use crate::coach::Coach;
-use crate::coach::play_on::{EngineKind, PlayOnCommand, PlayOnSettings};
-use crate::engine::discover;
+use crate::coach::play_on::PlayOnCommand;
 use crate::trainer::play_on::{PlayOn, Turn};
 
 /// The arrow of the best move (lichess's analysis blue).
@@ -210,154 +211,6 @@ fn status_ui(ui: &mut Ui, run: &PlayOn) {
         Turn::Over(end) => {
             ui.label(RichText::new(format!("Game over: {end}, {}", run.game().result())).strong());
         }
-    }
-}
-
-/// The egui temporary-data key that opens "Engine settings" at the next frame (the
-/// screenshot of play-on with its settings open: `hastings --screenshot --tab
-/// play-on-settings`).
-pub(super) const OPEN_SETTINGS: &str = "play_on_open_engine_settings";
-
-/// A slider that keeps to the panel's width: its name on a line of its own, the slider
-/// as wide as the value beside it leaves (a slider with its name beside it is wider
-/// than the panel at 800×600, and pushes the panel's texts out of the window).
-fn fitted_slider(ui: &mut Ui, name: &str, slider: egui::Slider<'_>) -> egui::Response {
-    let label = ui.label(name);
-    ui.scope(|ui| {
-        ui.spacing_mut().slider_width = (ui.available_width() - 80.0).max(40.0);
-        ui.add(slider)
-    })
-    .inner
-    .labelled_by(label.id)
-}
-
-/// The engine, its strength, the time per move and the arrow; a changed copy of the
-/// settings becomes a command. Every line keeps to the panel's width.
-fn settings_ui(ui: &mut Ui, current: &PlayOnSettings, commands: &mut Vec<Command>) {
-    let mut s = current.clone();
-    let mut path_done = false;
-    let open_now = ui.data_mut(|d| d.remove_temp::<bool>(egui::Id::unique(OPEN_SETTINGS)));
-    egui::CollapsingHeader::new("Engine settings")
-        .default_open(false)
-        .open(open_now)
-        .show(ui, |ui| {
-            // Its name above it, the menu as wide as the panel; a long engine name is
-            // cut in the box (whole in the menu).
-            let label = ui.label("Engine");
-            egui::ComboBox::from_id_salt("play_on_engine")
-                .width(ui.available_width())
-                .truncate()
-                .selected_text(s.engine.text())
-                .show_ui(ui, |ui| {
-                    for kind in EngineKind::ALL {
-                        ui.selectable_value(&mut s.engine, kind, kind.text());
-                    }
-                })
-                .response
-                .labelled_by(label.id)
-                .on_hover_text(
-                    "Built-in engine: α-β search; Built-in engine (tree search): Monte Carlo \
-                     tree search (MCTS); Tuned engine + human-like: the tuned evaluation's \
-                     search blended with the move predictor by λ",
-                );
-            match s.engine {
-                EngineKind::Stockfish => {
-                    let found = discover::stockfish();
-                    ui.add(
-                        egui::Label::new(match &found {
-                            Some(p) => format!("Found at {}", p.display()),
-                            None => "Not found: install it (apt-get install stockfish) or \
-                                     choose its path under \"Other UCI engine\""
-                                .to_owned(),
-                        })
-                        .wrap(),
-                    );
-                }
-                EngineKind::Path => {
-                    ui.label("Program:");
-                    let r = ui.add(
-                        egui::TextEdit::singleline(&mut s.path)
-                            .hint_text("/path/to/engine")
-                            .desired_width(ui.available_width()),
-                    );
-                    path_done = r.lost_focus();
-                }
-                EngineKind::Human => {
-                    ui.add(
-                        egui::Label::new(
-                            "Plays what strong players play here (a network trained on master \
-                         games); the eval bar comes from the built-in engine.",
-                        )
-                        .wrap(),
-                    );
-                }
-                EngineKind::Blend => {
-                    ui.add(
-                        egui::Label::new(
-                            "A search whose evaluation was tuned by a genetic algorithm (after \
-                             Klevansky, Ostroff and Offen, Technion 2023), its move overruled \
-                             by the human-like model's when λ says so; the eval bar comes from \
-                             the built-in engine.",
-                        )
-                        .wrap(),
-                    );
-                }
-                EngineKind::AlphaBeta | EngineKind::Mcts => {}
-            }
-            let uci = matches!(s.engine, EngineKind::Stockfish | EngineKind::Path);
-            if uci {
-                ui.checkbox(&mut s.use_elo, "Play at a rating (Elo)")
-                    .on_hover_text("UCI_Elo: the engine limits its strength to this rating");
-            }
-            if s.engine == EngineKind::Mcts {
-                ui.add(egui::Label::new("This engine has no strength setting.").wrap())
-                    .on_hover_text("Monte Carlo tree search (MCTS): it plays at full strength");
-            } else if s.engine == EngineKind::Blend {
-                fitted_slider(
-                    ui,
-                    "How human-like",
-                    egui::Slider::new(&mut s.lambda, 0.0..=1.0),
-                )
-                .on_hover_text(
-                    "λ — 0: the tuned evaluation alone; 1: the predictor's move unless the \
-                     evaluation sees it lose more than a queen",
-                );
-                fitted_slider(
-                    ui,
-                    "Search depth (half-moves)",
-                    egui::Slider::new(&mut s.blend_depth, 1..=6),
-                )
-                .on_hover_text("Depth: how many half-moves (plies) the search looks ahead");
-            } else if s.engine == EngineKind::Human {
-                fitted_slider(
-                    ui,
-                    "Temperature",
-                    egui::Slider::new(&mut s.temperature, 0.0..=2.0),
-                )
-                .on_hover_text(
-                    "0: always the most likely move; 1: each move as often as strong \
-                     players play it; higher: more surprising moves",
-                );
-            } else if uci && s.use_elo {
-                fitted_slider(ui, "Elo", egui::Slider::new(&mut s.elo, 1350..=2850));
-            } else {
-                fitted_slider(ui, "Skill level", egui::Slider::new(&mut s.skill, 0..=20))
-                    .on_hover_text("0 is the weakest, 20 full strength");
-            }
-            fitted_slider(
-                ui,
-                "Time per move",
-                egui::Slider::new(&mut s.movetime_ms, 50..=10_000)
-                    .logarithmic(true)
-                    .suffix(" ms"),
-            );
-        });
-    ui.checkbox(&mut s.best_move_arrow, "Best move arrow")
-        .on_hover_text("Show the engine's best move for you as an arrow");
-    // A path is taken when its field is left, not at every key.
-    let path_pending = s.path != current.path && !path_done;
-    if s != *current && !path_pending {
-        push(commands, PlayOnCommand::Settings(s));
     }
 }
 

@@ -152,6 +152,16 @@ pub(super) fn repertoire_panel_ui(
             push(commands, RepertoireCommand::Save);
         }
         if ui
+            .add_enabled(w.file().is_some(), egui::Button::new("Save as…"))
+            .on_hover_text("Save to another file, which you then go on editing")
+            .clicked()
+        {
+            push(
+                commands,
+                RepertoireCommand::Choose(RepertoireTarget::SaveAs),
+            );
+        }
+        if ui
             .add_enabled(w.can_undo(), egui::Button::new("Undo"))
             .on_hover_text("Undo the last edit (Ctrl+Z)")
             .clicked()

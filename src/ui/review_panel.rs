@@ -210,7 +210,7 @@ pub(super) fn review_progress_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<
                         .desired_width(50.0)
                         .text(format!("{:.0}%", m.mastery * 100.0)),
                 );
-                ui.add(egui::Label::new(&m.title).truncate())
+                ui.add(egui::Label::new(&m.ending).truncate())
                     .on_hover_text(format!("{} ({} cards)", m.title, m.cards));
             });
         }

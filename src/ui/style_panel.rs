@@ -88,15 +88,12 @@ pub fn style_panel_ui(
     ui.separator();
     // The researcher's controls, folded away under the five sliders; egui keeps the
     // fold's state with the window's (saved between runs).
-    egui::CollapsingHeader::new("Advanced")
-        .id_salt("style_advanced")
-        .default_open(false)
-        .show(ui, |ui| {
-            if tau_ui(ui, &mut style) {
-                changed = true;
-            }
-            exploration_ui(ui, settings, last_seed);
-        });
+    super::folding::advanced_fold_ui(ui, "style_advanced", |ui| {
+        if tau_ui(ui, &mut style) {
+            changed = true;
+        }
+        exploration_ui(ui, settings, last_seed);
+    });
     if changed {
         commands.push(Command::SetStyle(style));
     }
@@ -239,35 +236,45 @@ fn exploration_ui(ui: &mut Ui, settings: &mut Settings, last_seed: Option<u64>) 
 fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) {
     let current = settings.book.popularity;
     let mut chosen = current;
-    ui.label(RichText::new("Popularity").strong())
-        .on_hover_text("What makes a reply popular: how many book lines play it, or how often masters played it");
+    ui.label(RichText::new("How the computer picks its replies").strong())
+        .on_hover_text(
+            "Popularity: what makes a reply likely — how many book lines play it, how often \
+             masters played it (a Polyglot games book), or a mix",
+        );
     ui.horizontal_wrapped(|ui| {
         if ui
-            .radio(matches!(current, Popularity::Lines), "Book lines")
+            .radio(matches!(current, Popularity::Lines), "As the book's lines")
             .on_hover_text(
-                "The lines of the book (ECO, your files), each counted once, as the research study \
-                 Hastings's opponent is built on counts them",
+                "Book lines: the lines of the book (ECO, your files), each counted once, as \
+                 the research study Hastings's opponent is built on counts them",
             )
             .clicked()
         {
             chosen = Popularity::Lines;
         }
         if ui
-            .radio(matches!(current, Popularity::Games), "Games book")
+            .radio(matches!(current, Popularity::Games), "As masters play")
             .on_hover_text(
-                "The weights of a Polyglot games book; the drill goes on past the end of the lines",
+                "Games book: the weights of a Polyglot games book (master games); the drill \
+                 goes on past the end of the lines",
             )
             .clicked()
         {
             chosen = Popularity::Games;
         }
         if ui
-            .radio(matches!(current, Popularity::Blend(_)), "Blend")
-            .on_hover_text("A mix of the two")
+            .radio(
+                matches!(current, Popularity::Blend(_)),
+                "Mostly as masters play",
+            )
+            .on_hover_text(
+                "Blend: the games book's weights and the lines' mixed (the default, 0.8 of \
+                 the games book; a repertoire you never chose this for keeps its own lines)",
+            )
             .clicked()
             && !matches!(current, Popularity::Blend(_))
         {
-            chosen = Popularity::Blend(0.5);
+            chosen = Popularity::RECOMMENDED;
         }
     });
     if let Popularity::Blend(l) = current {
@@ -291,6 +298,7 @@ fn popularity_ui(ui: &mut Ui, settings: &Settings, commands: &mut Vec<Command>) 
     if chosen != current {
         let mut book = settings.book.clone();
         book.popularity = chosen;
+        book.popularity_chosen = true;
         commands.push(Command::SetBook(book));
     }
     let mut plies = settings.past_book_plies;

@@ -132,6 +132,9 @@ pub struct BookChoice {
     pub books: Vec<PolyglotChoice>,
     /// Where the drill's popularity comes from.
     pub popularity: Popularity,
+    /// Whether the learner chose the popularity (the Style tab); else the window uses
+    /// [`Popularity::RECOMMENDED`] ([`BookChoice::migrate_popularity`]).
+    pub popularity_chosen: bool,
     /// The side drilled: repertoire chapters for the other side leave the book
     /// (`None`: every chapter stays, as for the command line).
     pub side: Option<Side>,
@@ -145,12 +148,38 @@ impl Default for BookChoice {
             filter: LineFilter::default(),
             books: Vec::new(),
             popularity: Popularity::Lines,
+            popularity_chosen: false,
             side: None,
         }
     }
 }
 
 impl BookChoice {
+    /// A settings file (or a first run) where the learner never chose the popularity
+    /// gets [`Popularity::RECOMMENDED`], the blend with the games book (files written
+    /// before the choice was recorded had the lines, the old default, without it).
+    pub fn migrate_popularity(&mut self) {
+        if !self.popularity_chosen {
+            self.popularity = Popularity::RECOMMENDED;
+        }
+    }
+
+    /// The popularity the drill uses: the one chosen; where the learner never chose,
+    /// the recommended blend serves the theory (ECO) book, while a repertoire keeps its
+    /// own lines (the games book would have the computer leave it at every move the
+    /// learner did not prepare).
+    pub fn drill_popularity(&self) -> Popularity {
+        let repertoire = self
+            .files
+            .iter()
+            .any(|f| f.enabled && f.mode == FileMode::Repertoire);
+        if !self.popularity_chosen && self.popularity == Popularity::RECOMMENDED && repertoire {
+            Popularity::Lines
+        } else {
+            self.popularity
+        }
+    }
+
     /// The remembered file at `path`.
     pub fn file(&self, path: &std::path::Path) -> Option<&BookFile> {
         self.files.iter().find(|f| f.path == path)

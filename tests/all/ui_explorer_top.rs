@@ -192,7 +192,8 @@ fn a_click_on_a_top_game_opens_it_at_the_position_and_steps_through_it() {
         h.state().coach().explorer().game().shown().unwrap().ply(),
         0
     );
-    h.get_by_label(&shown.sans[4]).click();
+    // Each White move with its number, in one widget (issue 41, item 12).
+    h.get_by_label(&format!("3. {}", shown.sans[4])).click();
     h.run();
     let now = h.state().coach().explorer().game().shown().unwrap();
     assert_eq!((now.ply(), now.position()), (5, &game.position(5)));
@@ -202,6 +203,14 @@ fn a_click_on_a_top_game_opens_it_at_the_position_and_steps_through_it() {
         h.state().coach().explorer().game().shown().unwrap().ply(),
         game.moves.len()
     );
+    // At both sizes, no number dangles at a line's end without its move.
+    for size in [(1280.0, 800.0), (800.0, 600.0)] {
+        h.set_size(eframe::egui::vec2(size.0, size.1));
+        h.run();
+        moves_keep_their_numbers(&h, &shown.sans, size);
+    }
+    h.set_size(eframe::egui::vec2(1280.0, 800.0));
+    h.run();
     // The arrows and Home step through the game, not the drill.
     h.key_press(eframe::egui::Key::ArrowLeft);
     h.run();
@@ -229,6 +238,25 @@ fn a_click_on_a_top_game_opens_it_at_the_position_and_steps_through_it() {
     h.key_press(eframe::egui::Key::ArrowLeft);
     h.run();
     assert_eq!(h.state().coach().session().viewing(), Some(0));
+}
+
+/// The game window's moves (`sans`, from the start) wrap over several lines, each White
+/// move in one widget with its number ("4. Nxd4", never "4." at a line's end and
+/// "Nxd4" on the next), on one line, inside the window of `size`.
+fn moves_keep_their_numbers(h: &common::AppHarness, sans: &[String], size: (f32, f32)) {
+    let line = h.get_by_label("Forward").rect().height();
+    let mut rows = std::collections::BTreeSet::new();
+    for (i, san) in sans.iter().enumerate().step_by(2) {
+        let text = format!("{}. {san}", i / 2 + 1);
+        let r = h.get_by_label(&text).rect();
+        rows.insert(r.min.y.round() as i32);
+        assert!(
+            r.height() <= line + 0.5,
+            "{text:?} at {r:?} over two lines at {size:?}"
+        );
+        assert!(r.max.x <= size.0, "{text:?} at {r:?} cut at {size:?}");
+    }
+    assert!(rows.len() >= 2, "the moves wrap at {size:?}: {rows:?}");
 }
 
 #[test]

@@ -316,6 +316,23 @@ fn play_on_with_its_engine_settings_open_fits_the_window_at_both_sizes() {
             h.query_by_role_and_label(Role::ComboBox, "Engine")
                 .is_some()
         );
+        // And its Advanced fold (the right panel's, right of the Style tab's).
+        for _ in 0..20 {
+            if h.query_by_role_and_label(Role::ComboBox, "All engines")
+                .is_some()
+            {
+                break;
+            }
+            h.get_all_by_label("Advanced")
+                .max_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+                .unwrap()
+                .click();
+            h.run();
+        }
+        assert!(
+            h.query_by_role_and_label(Role::ComboBox, "All engines")
+                .is_some()
+        );
         // Each engine shows its own settings: every one of them fits.
         for kind in EngineKind::ALL {
             let settings = PlayOnSettings {

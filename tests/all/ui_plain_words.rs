@@ -1,8 +1,8 @@
 //! Issue 41, item 14: every tab of the window, the play-on panel with its engine
 //! settings open for each engine, in a club player's words. The researcher's and the
 //! engine programmer's terms (τ, iterations, ply limit, exact P, Seed 003, UCI_Elo,
-//! plies, α-β, MCTS, node counts, Polyglot, …) are only in hover texts, or under the
-//! Style tab's Advanced fold, which starts folded.
+//! plies, α-β, MCTS, λ, node counts, Polyglot, …) are only in hover texts, or under the
+//! Style tab's and play-on's Advanced folds, which start folded.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -18,7 +18,7 @@ use crate::common;
 use common::{AppHarness, eco, fixture};
 
 /// Words a club player should not meet outside a hover text.
-const BANNED: [&str; 20] = [
+const BANNED: [&str; 22] = [
     "τ",
     "Iterations",
     "Ply limit",
@@ -39,6 +39,8 @@ const BANNED: [&str; 20] = [
     "Lines reached",
     "sample lines",
     "together P",
+    "λ",
+    "Temperature",
 ];
 
 /// Whether `node` is inside a tooltip (a hover text, where the exact terms belong).

@@ -294,9 +294,30 @@ fn play_on_from_here_mid_line_and_a_missing_engine_is_a_message_not_a_crash() {
     );
 }
 
-/// Plays on from the first position, chooses `menu` in the engine settings (which
-/// shows a slider `setting`), plays e7-e5 and checks the engine's reply is legal.
+/// Opens play-on's "Advanced" fold (the right panel's: the Style tab may have one too).
+fn open_play_on_advanced(harness: &mut Harness<'_, TrainerApp>) {
+    for _ in 0..20 {
+        if harness
+            .query_by_role_and_label(egui::accesskit::Role::ComboBox, "All engines")
+            .is_some()
+        {
+            return;
+        }
+        let rightmost = harness
+            .get_all_by_label("Advanced")
+            .max_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+            .unwrap();
+        rightmost.click();
+        harness.run_ok();
+    }
+    panic!("play-on's Advanced did not open");
+}
+
+/// Plays on from the first position, chooses `menu` in the engine settings' menu
+/// `combo` ("All engines" is under Advanced), which shows a slider `setting`, plays
+/// e7-e5 and checks the engine's reply is legal.
 fn choosing_an_engine_gets_a_legal_reply(
+    combo: &str,
     menu: &str,
     kind: hastings::coach::play_on::EngineKind,
     setting: &str,
@@ -311,8 +332,11 @@ fn choosing_an_engine_gets_a_legal_reply(
     harness.run_ok();
     // The harness starts with the built-in α-β engine; choose another in the menu.
     open_engine_settings(&mut harness);
+    if combo == "All engines" {
+        open_play_on_advanced(&mut harness);
+    }
     harness
-        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "Engine")
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, combo)
         .click();
     harness.run_ok();
     harness.get_by_label(menu).click();
@@ -379,9 +403,10 @@ fn choosing_an_engine_gets_a_legal_reply(
 #[test]
 fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
     choosing_an_engine_gets_a_legal_reply(
+        "Engine",
         "Human-like (trained on master games)",
         hastings::coach::play_on::EngineKind::Human,
-        "Temperature",
+        "How surprising",
         "Human-like engine",
     );
 }
@@ -389,11 +414,67 @@ fn choosing_human_like_in_the_engine_settings_gets_a_legal_human_reply() {
 #[test]
 fn choosing_the_lambda_blend_in_the_engine_settings_gets_a_legal_reply() {
     choosing_an_engine_gets_a_legal_reply(
-        "Tuned engine + human-like (λ)",
+        "All engines",
+        "Tuned engine + human-like",
         hastings::coach::play_on::EngineKind::Blend,
         "How human-like",
         "Tuned engine + human-like",
     );
+}
+
+/// Issue 41, item 14: the engine is chosen in a club player's words; the search
+/// algorithms and λ are under an "Advanced" fold, folded at first, that stays open for
+/// the next game once opened.
+#[test]
+fn the_search_algorithms_and_lambda_are_under_an_advanced_fold_that_stays_open() {
+    let mut harness = harness(Side::White);
+    harness.run_ok();
+    drill_to_the_end(&mut harness);
+    harness.get_by_label("Play on").click();
+    harness.run_ok();
+    open_engine_settings(&mut harness);
+    // The ordinary menu: three engines in words, the strength said.
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "Engine")
+        .click();
+    harness.run_ok();
+    for entry in [
+        "Human-like (trained on master games)",
+        "Stockfish at full strength",
+    ] {
+        harness.get_by_label(entry);
+    }
+    for advanced in ["Tuned engine + human-like", "Built-in engine (tree search)"] {
+        assert!(
+            harness.query_by_label(advanced).is_none(),
+            "{advanced} in the ordinary menu"
+        );
+    }
+    harness.key_press(egui::Key::Escape);
+    harness.run_ok();
+    assert!(
+        harness.query_by_label("All engines").is_none(),
+        "folded at first"
+    );
+    open_play_on_advanced(&mut harness);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "All engines")
+        .click();
+    harness.run_ok();
+    harness.get_by_label("Tuned engine + human-like").click();
+    harness.run_ok();
+    assert!(harness.get_all_by_label("How human-like").next().is_some());
+    // The ordinary menu says where the engine was chosen.
+    harness.get_by_label("Tuned engine + human-like: chosen under Advanced.");
+    // The next game: Advanced is still open.
+    harness.get_by_label("Back to the book").click();
+    harness.run_ok();
+    assert!(harness.state().coach().play_on().game().is_none());
+    harness.get_by_label("Play on").click();
+    harness.run_ok();
+    open_engine_settings(&mut harness);
+    assert!(harness.get_all_by_label("How human-like").next().is_some());
+    harness.get_by_role_and_label(egui::accesskit::Role::ComboBox, "All engines");
 }
 
 #[test]
@@ -429,8 +510,12 @@ fn save_pgn_without_a_file_dialog_asks_for_a_path_and_writes_the_game() {
     harness.run_ok();
     let written = std::fs::read_to_string(&path).expect("the game was saved");
     assert!(written.contains("[BookPlies"), "{written}");
-    // Where it went, said with the whole path.
+    // Where it went, said with the whole path; and first in the recent files.
     harness.get_by_label_contains(&format!("The game was saved to {}.", path.display()));
+    assert_eq!(
+        harness.state().coach().settings().recent_files.first(),
+        Some(&path)
+    );
     assert!(
         harness.query_by_label("Path").is_none(),
         "the field is closed"

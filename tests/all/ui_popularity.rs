@@ -35,7 +35,7 @@ fn the_drill_plays_from_the_games_book_past_the_end_of_the_eco_lines() {
     let mut h = harness();
     h.run();
     // The Style tab is open at the start.
-    h.get_by_label("Games book").click();
+    h.get_by_label("As masters play").click();
     h.run();
     assert_eq!(h.state().coach().session().popularity(), Popularity::Games);
     h.get_by_label_contains("gnuchess (built in)");

@@ -355,8 +355,11 @@ fn settings_and_progress_survive_an_app_restart() {
 
     let settings_file = dir.join("settings.json");
     let _ = std::fs::remove_file(&settings_file);
-    let mut app =
-        TrainerApp::with_progress_file(eco(), settings(Side::White), Some(progress_file.clone()));
+    // The old default popularity, chosen (one never chosen becomes the blend at restart).
+    let mut chosen = settings(Side::White);
+    chosen.book.popularity = hastings::sampler::Popularity::Lines;
+    chosen.book.popularity_chosen = true;
+    let mut app = TrainerApp::with_progress_file(eco(), chosen, Some(progress_file.clone()));
     app.set_settings_file(Some(settings_file.clone()));
     let mut harness = harness_for(app);
     harness.run();

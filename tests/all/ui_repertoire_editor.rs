@@ -824,3 +824,32 @@ fn pasted_moves_go_to_their_position_in_the_file_shown_not_in_the_hidden_drill()
     assert_eq!(cursor(&h), target);
     assert_eq!(h.state().coach().session().moves().len(), drill_before);
 }
+
+/// Issue 41, item 8: **Save as…** beside Save writes the repertoire to another file
+/// (chosen in the file dialog, here its path field) and goes on editing that one; the
+/// first file stays as it was.
+#[test]
+fn save_as_writes_another_file_and_edits_it_from_then_on() {
+    let dir = temp_dir("repertoire-editor-save-as");
+    let path = dir.join("mine.pgn");
+    let copy = dir.join("mine-copy.pgn");
+    let _ = std::fs::remove_file(&copy);
+    let mut h = window();
+    h.state_mut().use_path_field_only();
+    new_white(&mut h, &path);
+    let before = std::fs::read_to_string(&path).unwrap();
+    click(&mut h, "Add moves");
+    play(&mut h, "e4");
+    click(&mut h, "Save as…");
+    let field = h.get_by_label("Path");
+    field.focus();
+    field.type_text(&copy.display().to_string());
+    common::settle(&mut h);
+    // Enter presses the path window's Save (the tab has a Save of its own).
+    h.key_press(egui::Key::Enter);
+    common::settle(&mut h);
+    let saved = std::fs::read_to_string(&copy).unwrap();
+    assert!(saved.contains("1. e4"), "{saved}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+    assert_eq!(h.state().coach().repertoire().file().unwrap().path(), copy);
+}

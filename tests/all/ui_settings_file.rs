@@ -33,6 +33,12 @@ fn chosen() -> Settings {
             pieces: PieceSet::Chessnut,
             coordinates: Coordinates::Outside,
         },
+        // The old default popularity, chosen (one never chosen becomes the blend).
+        book: hastings::workspace::BookChoice {
+            popularity: hastings::sampler::Popularity::Lines,
+            popularity_chosen: true,
+            ..hastings::workspace::BookChoice::default()
+        },
         ..Settings::default()
     };
     TrainerApp::new(common::eco(), raw)
@@ -97,7 +103,10 @@ fn a_settings_file_cut_in_half_keeps_what_is_before_the_cut_and_says_so_on_scree
     let app = restore(&file);
     let settings = serde_json::to_value(app.coach().settings()).unwrap();
     let mine = serde_json::to_value(chosen()).unwrap();
-    let defaults = serde_json::to_value(Settings::default()).unwrap();
+    // The window's defaults: a popularity never chosen is the blend.
+    let mut window_defaults = Settings::default();
+    window_defaults.book.migrate_popularity();
+    let defaults = serde_json::to_value(window_defaults).unwrap();
     let message = app.settings_notice().unwrap().to_owned();
     let mut reset = 0;
     for (name, value) in mine.as_object().unwrap() {

@@ -36,7 +36,7 @@ fn load(h: &mut Harness<'static, TrainerApp>, path: &Path) {
 }
 
 /// The mixed study's two Black chapters, their side tags taken out.
-fn untagged_black(dir: &Path) -> PathBuf {
+pub fn untagged_black(dir: &Path) -> PathBuf {
     let text = std::fs::read_to_string(fixture("mixed_sides.pgn")).unwrap();
     let games: Vec<String> = text
         .split("\n\n[Event")

@@ -130,6 +130,9 @@ impl BookState {
             }
             BookCommand::Import(paths, mode) => {
                 ctx.notify(Notice::CloseHowToRead);
+                for path in &paths {
+                    ctx.settings.remember_recent(path);
+                }
                 if mode == FileMode::Repertoire {
                     self.alone.extend(paths.iter().cloned());
                 }

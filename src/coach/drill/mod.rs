@@ -48,7 +48,8 @@ impl DrillState {
         self.books_seen = ctx.workspace.open_books().generation();
         ctx.settings.book = ctx.workspace.choice().clone();
         let books = ctx.workspace.books();
-        ctx.session.set_books(books, ctx.settings.book.popularity);
+        ctx.session
+            .set_books(books, ctx.settings.book.drill_popularity());
         let plies = ctx.settings.past_book_plies;
         let past_book = match (plies, Predictor::shared()) {
             (0, _) => None,

@@ -40,15 +40,44 @@ impl EngineKind {
         EngineKind::Path,
     ];
 
-    /// The menu text.
+    /// The engines a club player picks from (the rest are under "Advanced").
+    pub const ORDINARY: [EngineKind; 3] = [
+        EngineKind::Human,
+        EngineKind::Stockfish,
+        EngineKind::AlphaBeta,
+    ];
+
+    /// Whether the kind is one of [`EngineKind::ORDINARY`].
+    pub fn is_ordinary(self) -> bool {
+        EngineKind::ORDINARY.contains(&self)
+    }
+
+    /// The menu text (in words; the search algorithm is in [`EngineKind::exact`]).
     pub fn text(self) -> &'static str {
         match self {
             EngineKind::Human => "Human-like (trained on master games)",
             EngineKind::AlphaBeta => "Built-in engine",
             EngineKind::Mcts => "Built-in engine (tree search)",
-            EngineKind::Blend => "Tuned engine + human-like (λ)",
+            EngineKind::Blend => "Tuned engine + human-like",
             EngineKind::Stockfish => "Stockfish",
             EngineKind::Path => "Other UCI engine",
+        }
+    }
+
+    /// The exact term: what the engine is, for a hover text.
+    pub fn exact(self) -> &'static str {
+        match self {
+            EngineKind::Human => {
+                "Move predictor: a network trained on 146,000 master games, sampled at its \
+                 temperature"
+            }
+            EngineKind::AlphaBeta => "α-β search with the built-in evaluation",
+            EngineKind::Mcts => "Monte Carlo tree search (MCTS) with the built-in evaluation",
+            EngineKind::Blend => {
+                "The tuned evaluation's α-β search blended with the move predictor by λ"
+            }
+            EngineKind::Stockfish => "Stockfish over UCI, found on PATH",
+            EngineKind::Path => "Any UCI engine, by the path of its program",
         }
     }
 }
@@ -113,6 +142,37 @@ impl PlayOnSettings {
                 seed: 0,
             },
             movetime: Duration::from_millis(u64::from(self.movetime_ms.max(10))),
+        }
+    }
+
+    /// The engine and its strength in a club player's words: "Stockfish at about 1500",
+    /// "Built-in engine, level 7 of 20", "Human-like (trained on master games)".
+    pub fn summary(&self) -> String {
+        let level = if self.skill >= 20 {
+            " at full strength".to_owned()
+        } else {
+            format!(", level {} of 20", self.skill)
+        };
+        match self.engine {
+            EngineKind::Stockfish | EngineKind::Path if self.use_elo => {
+                format!("{} at about {}", self.engine_name(), self.elo)
+            }
+            EngineKind::Stockfish | EngineKind::Path | EngineKind::AlphaBeta => {
+                format!("{}{level}", self.engine_name())
+            }
+            EngineKind::Human | EngineKind::Mcts | EngineKind::Blend => {
+                self.engine.text().to_owned()
+            }
+        }
+    }
+
+    /// The engine's name: its menu text, or the file name of another UCI engine's
+    /// program.
+    fn engine_name(&self) -> String {
+        let program = std::path::Path::new(self.path.trim()).file_name();
+        match (self.engine, program) {
+            (EngineKind::Path, Some(name)) => name.to_string_lossy().into_owned(),
+            (kind, _) => kind.text().to_owned(),
         }
     }
 
@@ -214,6 +274,41 @@ mod tests {
             ..PlayOnSettings::default()
         };
         assert_eq!(mcts.opponent().0.choice, EngineChoice::Mcts);
+    }
+
+    #[test]
+    fn the_summary_says_the_engine_and_its_strength_in_words() {
+        let at = |engine, use_elo, skill| {
+            PlayOnSettings {
+                engine,
+                use_elo,
+                elo: 1500,
+                skill,
+                path: "/opt/engines/dragon-3".to_owned(),
+                ..PlayOnSettings::default()
+            }
+            .summary()
+        };
+        assert_eq!(
+            at(EngineKind::Stockfish, true, 20),
+            "Stockfish at about 1500"
+        );
+        assert_eq!(
+            at(EngineKind::Stockfish, false, 20),
+            "Stockfish at full strength"
+        );
+        assert_eq!(
+            at(EngineKind::AlphaBeta, false, 7),
+            "Built-in engine, level 7 of 20"
+        );
+        assert_eq!(at(EngineKind::Path, true, 20), "dragon-3 at about 1500");
+        assert_eq!(
+            at(EngineKind::Human, true, 3),
+            "Human-like (trained on master games)"
+        );
+        for kind in EngineKind::ALL {
+            assert!(!at(kind, false, 20).contains('λ'), "{kind:?}");
+        }
     }
 
     #[test]

@@ -268,7 +268,10 @@ impl PlayOnState {
             PlayOnCommand::SaveTo(path) => {
                 if let Some(pgn) = pgn {
                     self.notice = Some(match write_atomic(&path, pgn.as_bytes()) {
-                        Ok(()) => format!("The game was saved to {}.", path.display()),
+                        Ok(()) => {
+                            ctx.settings.remember_recent(&path);
+                            format!("The game was saved to {}.", path.display())
+                        }
                         Err(e) => format!("Cannot save: {e}."),
                     });
                 }

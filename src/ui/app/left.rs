@@ -41,6 +41,10 @@ impl TrainerApp {
         // Each tab scrolls on its own: another tab opens where it was left, not at the
         // offset of the tab before.
         let scroll = egui::ScrollArea::vertical().id_salt(("left_tab", self.left_tab));
+        // The scroll bar has a place of its own: the tabs' texts wrap before it, never
+        // under it ("(side not said)" ended under the bar).
+        let bar = ui.spacing().scroll;
+        ui.spacing_mut().scroll.floating_allocated_width = bar.bar_width + bar.bar_inner_margin;
         scroll.show(ui, |ui| match self.left_tab {
             LeftTab::Repertoires => {
                 let asked = repertoires_panel::repertoires_panel_ui(
@@ -67,7 +71,12 @@ impl TrainerApp {
                 profile_panel::profile_panel_ui(ui, &self.coach, commands);
             }
             LeftTab::Book => {
-                book_panel::book_panel_ui(ui, self.coach.workspace(), commands);
+                book_panel::book_panel_ui(
+                    ui,
+                    self.coach.workspace(),
+                    &self.coach.settings().recent_files,
+                    commands,
+                );
                 ui.separator();
                 crate::ui::fetch_panel::fetch_ui(
                     ui,

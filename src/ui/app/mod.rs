@@ -153,8 +153,10 @@ impl TrainerApp {
             .clone()
             .or_else(|| storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)));
         let first_run = stored.is_none();
-        let mut app =
-            TrainerApp::with_progress_file(graph, stored.unwrap_or_default(), progress_file);
+        let mut settings: Settings = stored.unwrap_or_default();
+        // Never chosen: the blend with the games book (issue 41, item 4).
+        settings.book.migrate_popularity();
+        let mut app = TrainerApp::with_progress_file(graph, settings, progress_file);
         app.settings_file = settings_file;
         // A file damaged and recovered is written again at the next save; one that read
         // whole is not written until something changes.

@@ -62,7 +62,7 @@ impl TrainerApp {
     ) {
         let shot = self.screenshot.is_some();
         if shot && tab == Some("play-on-settings") {
-            let open = egui::Id::unique(crate::ui::play_on_panel::OPEN_SETTINGS);
+            let open = egui::Id::unique(crate::ui::play_on_settings::OPEN_SETTINGS);
             ctx.data_mut(|d| d.insert_temp(open, true));
         }
         if tab == Some("explorer") || tab == Some("explorer-game") {

@@ -185,12 +185,14 @@ pub(in crate::ui) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Bo
     let tab = start.tab.as_deref();
     let mut app = match start.screenshot {
         Some((moves, board_look, plan)) => {
-            let settings = Settings {
+            let mut settings = Settings {
                 board_look,
                 // The Explorer tab's screenshot shows the moves at the learner's turn.
                 hide_answer: !matches!(tab, Some("explorer" | "explorer-game")),
                 ..Settings::default()
             };
+            // What a new user's window has (`TrainerApp::restore`).
+            settings.book.migrate_popularity();
             let mut app = TrainerApp::new(start.graph, settings);
             let log_beside = crate::workspace::data_dir::progress_path();
             app.set_up_screenshot(&moves, tab, log_beside, plan);

@@ -69,20 +69,31 @@ pub fn chapters_ui(
             }
             // The side panel scrolls: no scroll area of its own.
             for c in &file.chapters {
-                changed |= chapter_row_ui(ui, workspace, file, c, chosen);
+                let row = ChapterRow {
+                    workspace,
+                    file,
+                    chapter: c,
+                };
+                changed |= chapter_row_ui(ui, &row, chosen);
             }
         });
     changed
 }
 
+/// A chapter of a loaded file, with the workspace that knows its side.
+struct ChapterRow<'a> {
+    workspace: &'a Workspace,
+    file: &'a LoadedFile,
+    chapter: &'a Chapter,
+}
+
 /// One chapter: "only", its checkbox and title, its side.
-fn chapter_row_ui(
-    ui: &mut Ui,
-    workspace: &Workspace,
-    file: &LoadedFile,
-    c: &Chapter,
-    chosen: &mut BookFile,
-) -> bool {
+fn chapter_row_ui(ui: &mut Ui, row: &ChapterRow<'_>, chosen: &mut BookFile) -> bool {
+    let ChapterRow {
+        workspace,
+        file,
+        chapter: c,
+    } = *row;
     let mut changed = false;
     let mut on = workspace.chapter_chosen(&file.path, c.game);
     let side = workspace
@@ -117,7 +128,7 @@ fn chapter_row_ui(
             changed = true;
         }
     });
-    changed |= chapter_side_ui(ui, workspace, file, c, chosen);
+    changed |= chapter_side_ui(ui, row, chosen);
     if c.lines > 1 {
         egui::CollapsingHeader::new(format!("its {} lines", c.lines))
             .id_salt(("lines_of", &file.path, c.game))
@@ -177,13 +188,12 @@ fn lines_ui(
 /// "Drilled as White / as Black" for one chapter whose tags do not say, the suggestion
 /// marked (its name, the shape of its tree); kept in `chosen`
 /// ([`BookFile::chapter_sides`]).
-fn chapter_side_ui(
-    ui: &mut Ui,
-    workspace: &Workspace,
-    file: &LoadedFile,
-    c: &Chapter,
-    chosen: &mut BookFile,
-) -> bool {
+fn chapter_side_ui(ui: &mut Ui, row: &ChapterRow<'_>, chosen: &mut BookFile) -> bool {
+    let ChapterRow {
+        workspace,
+        file,
+        chapter: c,
+    } = *row;
     let set = workspace.chapter_side_set(&file.path, c);
     // A chapter whose tags say its side shows it in its title; My repertoires and the
     // Repertoire tab change it.

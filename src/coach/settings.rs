@@ -119,6 +119,10 @@ pub struct Settings {
     /// Whether, in a repertoire drill, the learner names every reply of the opponent's
     /// that the repertoire answers before the computer plays one.
     pub quiz_replies: bool,
+    /// Blindfold training: the pieces are hidden from the position after Black's move
+    /// N of the line (0: from the start), shown again after a mistake until the next
+    /// right move; `None`: never hidden.
+    pub hide_pieces_after: Option<u32>,
     /// Whether a move outside the book is judged by an engine (Stockfish when
     /// installed, else the built-in one), which analyses the book's moves while the
     /// learner thinks so that the verdict comes at once.
@@ -246,6 +250,7 @@ impl Default for Settings {
             alternatives_asked_again: false,
             quiz_all_moves: false,
             quiz_replies: false,
+            hide_pieces_after: None,
             explain_wrong_moves: true,
             review_at_position: false,
             new_lines_per_day: crate::review::new_lines::DEFAULT_NEW_LINES_PER_DAY,

@@ -6,6 +6,7 @@ mod common;
 mod fetch_server;
 
 mod annotation_index;
+mod blindfold;
 mod book_eco;
 mod book_pgn;
 mod book_pgn_export;

@@ -91,7 +91,10 @@ fn the_pieces_go_after_move_n_come_back_after_a_mistake_until_the_next_right_mov
         assert_eq!(mistakes, 2.min(hidden_seen));
         // Looking back at move 1: its position has its pieces; back to the end: none.
         s.view(2);
-        assert!(!s.hides_pieces(), "the position after 1...e5 or c5 is shown");
+        assert!(
+            !s.hides_pieces(),
+            "the position after 1...e5 or c5 is shown"
+        );
         s.view(s.moves().len());
         assert!(s.hides_pieces());
         // A new line starts with the pieces (before move 2), and goes blind again.
@@ -183,7 +186,11 @@ fn a_lesson_shows_its_line_with_the_pieces_and_asks_it_blindfold() {
     while d.lesson().is_some_and(|l| l.is_quiz()) {
         assert!(!d.teaches());
         let ply = d.session().moves().len();
-        assert_eq!(d.session().hides_pieces(), past(d.session(), 1), "ply {ply}");
+        assert_eq!(
+            d.session().hides_pieces(),
+            past(d.session(), 1),
+            "ply {ply}"
+        );
         if d.session().hides_pieces() && !wrong_once {
             let other = d
                 .session()

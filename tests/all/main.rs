@@ -92,6 +92,7 @@ mod trainer_progress;
 mod trainer_session;
 mod ui;
 mod ui_about;
+mod ui_blindfold;
 mod ui_board_look;
 mod ui_chart;
 mod ui_cut_texts;

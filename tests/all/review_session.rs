@@ -15,8 +15,8 @@ use hastings::review::{
     Timestamp,
 };
 use hastings::sampler::Style;
-use hastings::trainer::{MoveOutcome, Session};
 use hastings::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
+use hastings::trainer::{MoveOutcome, Session};
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::common;
@@ -370,7 +370,10 @@ fn learn_new_lines_shows_a_line_move_by_move_then_asks_it_and_grades_its_new_car
 
     // Its last position shown (the whole line on the board), not yet asked.
     let lesson = d.lesson().unwrap();
-    assert!(lesson.at_end() && !lesson.is_quiz(), "the last position first");
+    assert!(
+        lesson.at_end() && !lesson.is_quiz(),
+        "the last position first"
+    );
     assert_eq!(
         d.session().moves().iter().map(|m| m.mv).collect::<Vec<_>>(),
         moves,
@@ -474,7 +477,10 @@ fn the_hint_in_a_lesson_shows_the_lines_move_and_counts_as_help() {
         panic!("the line is shown first");
     };
     let hint = d.ask_hint().expect("a hint while the line is shown");
-    assert_eq!((Some(hint.from), hint.to), (card.mv.from(), Some(card.mv.to())));
+    assert_eq!(
+        (Some(hint.from), hint.to),
+        (card.mv.from(), Some(card.mv.to()))
+    );
     show_the_line(&mut d, t0);
     d.learned(t0);
     // Asked: the hint is the line's move as an arrow (the whole move at once).

@@ -24,6 +24,7 @@ mod cli_pgn;
 mod cli_repertoire;
 mod cli_version;
 mod coach;
+mod coach_background;
 mod coach_check;
 mod coach_features;
 mod coach_jobs;

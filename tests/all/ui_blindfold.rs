@@ -4,7 +4,7 @@
 //! what is painted checked (no piece image in the board's rectangle once past move 1,
 //! the squares' accessible labels naming no piece; the pieces painted again after a
 //! wrong move, until the right one); the last move said under the board, inside the
-//! window.
+//! window. Learn new lines shows its line with the pieces and asks it blindfold.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -13,6 +13,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hastings::coach::settings::{Settings, Side};
 use hastings::trainer::Phase;
+use hastings::trainer::review_drill::ReviewStep;
 use hastings::ui::TrainerApp;
 use shakmaty::{Move, Position, Square};
 
@@ -22,7 +23,7 @@ const SIZES: [(f32, f32); 2] = [(1280.0, 800.0), (800.0, 600.0)];
 
 /// The window at `size`, drilling the repertoire fixture alone as White, blindfold after
 /// move 1.
-fn window(size: (f32, f32)) -> AppHarness {
+fn window(name: &str, size: (f32, f32)) -> AppHarness {
     let settings = Settings {
         learner: Side::White,
         seed: "5".to_owned(),
@@ -31,7 +32,10 @@ fn window(size: (f32, f32)) -> AppHarness {
         hide_pieces_after: Some(1),
         ..common::settings()
     };
-    let mut app = TrainerApp::new(common::eco(), settings);
+    let dir = common::temp_dir(&format!("{name}_{}", size.0));
+    let mut app =
+        TrainerApp::with_progress_file(common::eco(), settings, Some(dir.join("progress.ron")));
+    app.coach_mut().review_mut().set_fuzz(false);
     common::load_repertoire_alone(app.coach_mut(), &common::fixture("repertoire.pgn"));
     let mut h = Harness::builder()
         .with_size(vec2(size.0, size.1))
@@ -234,7 +238,7 @@ fn play_line(h: &mut AppHarness, size: (f32, f32), enter: fn(&mut AppHarness, Mo
 #[test]
 fn a_line_is_played_blindfold_by_typed_moves_and_by_clicks_on_the_empty_board() {
     for size in SIZES {
-        let mut h = window(size);
+        let mut h = window("ui_blindfold_drill", size);
         assert!(!h.state().coach().hides_pieces(), "move 1: the pieces");
         let typed = play_line(&mut h, size, type_move);
         assert!(typed >= 2, "{size:?}: {typed} moves typed blind");
@@ -243,5 +247,81 @@ fn a_line_is_played_blindfold_by_typed_moves_and_by_clicks_on_the_empty_board() 
         common::settle(&mut h);
         let clicked = play_line(&mut h, size, click_move);
         assert!(clicked >= 2, "{size:?}: {clicked} moves clicked blind");
+    }
+}
+
+#[test]
+fn learn_new_lines_shows_the_line_with_its_pieces_and_asks_it_blindfold() {
+    for size in SIZES {
+        let mut h = window("ui_blindfold_learn", size);
+        h.get_by_label("Learn new lines").click();
+        common::settle(&mut h);
+        // Shown: the pieces stay, past move 1 too.
+        let mut shown = 0;
+        while let Some(ReviewStep::Learn(card)) = h.state().coach().review().step() {
+            assert!(
+                !h.state().coach().hides_pieces(),
+                "a line shown keeps its pieces"
+            );
+            assert!(
+                images_in(&h, board_rect(&h)) >= 16,
+                "the pieces are painted"
+            );
+            click_move(&mut h, card.mv);
+            shown += 1;
+        }
+        assert!(shown >= 2);
+        h.get_by_label("Now play it from memory").click();
+        common::settle(&mut h);
+        // Asked: blindfold past move 1, a wrong move shows the pieces until the right one.
+        let line = h
+            .state()
+            .coach()
+            .review()
+            .drill()
+            .unwrap()
+            .lesson()
+            .unwrap()
+            .line();
+        let moves = h.state().coach().graph().line_moves(line).to_vec();
+        let mut blind = 0;
+        let mut wrong_done = false;
+        while h
+            .state()
+            .coach()
+            .review()
+            .drill()
+            .unwrap()
+            .lesson()
+            .is_some_and(|l| l.line() == line && l.is_quiz())
+        {
+            let ply = h.state().coach().session().moves().len();
+            let hidden = check_board(&h, size, "the lesson's quiz");
+            assert_eq!(
+                hidden,
+                h.state().coach().session().position().fullmoves().get() > 1
+            );
+            if hidden && !wrong_done {
+                let pos = h.state().coach().session().position().clone();
+                let other = pos
+                    .legal_moves()
+                    .into_iter()
+                    .find(|m| *m != moves[ply])
+                    .unwrap();
+                click_move(&mut h, other);
+                assert!(
+                    !h.state().coach().hides_pieces(),
+                    "shown after a wrong move"
+                );
+                assert!(images_in(&h, board_rect(&h)) >= 16);
+                wrong_done = true;
+            }
+            blind += usize::from(hidden);
+            type_move(&mut h, moves[ply]);
+        }
+        assert!(
+            blind >= 2 && wrong_done,
+            "{size:?}: {blind} moves typed blind"
+        );
     }
 }

@@ -66,6 +66,8 @@ pub struct MyRepertoires {
     made_from: Option<MadeFrom>,
     /// The cards and the log being found in the background.
     job: Option<Job<Counted>>,
+    /// Whether the rows were made while the job ran (they are made again when it ends).
+    rows_counting: bool,
 }
 
 impl MyRepertoires {
@@ -117,10 +119,11 @@ impl MyRepertoires {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
         let made_from = Some((ids, self.log.stamp, now.day(), ticks));
-        if made_from == self.made_from && !counting {
+        if made_from == self.made_from && counting == self.rows_counting {
             return;
         }
-        self.made_from = made_from.filter(|_| !counting);
+        self.made_from = made_from;
+        self.rows_counting = counting;
         let ws = &ctx.workspace;
         let log_ready = !counting || !log_stale;
         self.rows = ws

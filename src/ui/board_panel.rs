@@ -114,20 +114,17 @@ pub(super) fn last_move_words(session: &crate::trainer::Session) -> String {
 /// "Hide the pieces after move N" (blindfold training), for the drill's settings.
 pub(super) fn blindfold_setting_ui(ui: &mut Ui, settings: &mut crate::coach::settings::Settings) {
     ui.horizontal_wrapped(|ui| {
-        let mut on = settings.hide_pieces_after.is_some();
-        let mut after = settings.hide_pieces_after.unwrap_or(DEFAULT_BLINDFOLD_MOVE);
         let label = ui
-            .checkbox(&mut on, "Hide the pieces after move")
+            .checkbox(&mut settings.hide_pieces, "Hide the pieces after move")
             .on_hover_text(BLINDFOLD_HOVER);
-        ui.add_enabled(on, egui::DragValue::new(&mut after).range(0..=60))
-            .labelled_by(label.id)
-            .on_hover_text("The pieces go after Black's move N (0: from the start)");
-        settings.hide_pieces_after = on.then_some(after);
+        ui.add_enabled(
+            settings.hide_pieces,
+            egui::DragValue::new(&mut settings.hide_pieces_after).range(0..=60),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("The pieces go after Black's move N (0: from the start)");
     });
 }
-
-/// The move after which the pieces go when blindfold training is first turned on.
-const DEFAULT_BLINDFOLD_MOVE: u32 = 4;
 
 /// The board in the Repertoire tab: the position at the repertoire editor's cursor, the last
 /// move, the move's `[%cal]` arrows and `[%csl]` circles; a move played goes to the

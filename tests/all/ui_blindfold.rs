@@ -29,7 +29,8 @@ fn window(name: &str, size: (f32, f32)) -> AppHarness {
         seed: "5".to_owned(),
         reply_delay_ms: 0,
         animate_moves: false,
-        hide_pieces_after: Some(1),
+        hide_pieces: true,
+        hide_pieces_after: 1,
         ..common::settings()
     };
     let dir = common::temp_dir(&format!("{name}_{}", size.0));
@@ -101,6 +102,14 @@ fn images_in(h: &AppHarness, board: Rect) -> usize {
         .iter()
         .map(|c| count(&c.shape, board))
         .sum()
+}
+
+/// The Style tab's "Hide the pieces after move" checkbox.
+fn setting_checkbox(h: &AppHarness) -> egui_kittest::Node<'_> {
+    h.get_by_role_and_label(
+        egui::accesskit::Role::CheckBox,
+        "Hide the pieces after move",
+    )
 }
 
 /// Whether any square's label names a piece.
@@ -247,6 +256,26 @@ fn a_line_is_played_blindfold_by_typed_moves_and_by_clicks_on_the_empty_board() 
         common::settle(&mut h);
         let clicked = play_line(&mut h, size, click_move);
         assert!(clicked >= 2, "{size:?}: {clicked} moves clicked blind");
+        // The setting, in the Style tab: off, the pieces come back; on again, gone.
+        assert!(h.state().coach().hides_pieces());
+        h.get_all_by_label("Style").next().unwrap().click();
+        common::settle(&mut h);
+        // The checkbox (the number beside it is labelled by it too).
+        setting_checkbox(&h).scroll_to_me();
+        common::settle(&mut h);
+        setting_checkbox(&h).click();
+        common::settle(&mut h);
+        assert_eq!(h.state().coach().settings().blindfold(), None);
+        assert!(!h.state().coach().hides_pieces());
+        assert!(images_in(&h, board_rect(&h)) >= 16, "the pieces are back");
+        setting_checkbox(&h).click();
+        common::settle(&mut h);
+        assert_eq!(
+            h.state().coach().settings().blindfold(),
+            Some(1),
+            "on again, after the same move"
+        );
+        assert_eq!(images_in(&h, board_rect(&h)), 0);
     }
 }
 

@@ -190,7 +190,8 @@ pub(in crate::ui) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Bo
                 // The Explorer tab's screenshot shows the moves at the learner's turn.
                 hide_answer: !matches!(tab, Some("explorer" | "explorer-game")),
                 // Blindfold training: the pieces gone after move 1, the Style tab's setting.
-                hide_pieces_after: (tab == Some("blindfold")).then_some(1),
+                hide_pieces: tab == Some("blindfold"),
+                hide_pieces_after: 1,
                 ..Settings::default()
             };
             let mut app = TrainerApp::new(start.graph, settings);

@@ -4,7 +4,9 @@
 //! game), as many as give 50,000 distinct positions. Before
 //! criterion's means, the bench prints one cold run as the window does it: the file
 //! imported and the book built by the workspace's jobs, then the file's row (its
-//! positions and cards found, joined with a review log of 2,000 reviews).
+//! positions and cards found, joined with a review log of 2,000 reviews), then the
+//! same in the coach as the window drives it: the file opened, My repertoires shown (its
+//! first frame, the rows counting in a background job), the rows counted.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // benches may panic
 
@@ -67,7 +69,7 @@ fn files() -> (PathBuf, PathBuf) {
     }
     let pgn = dir.join("big-repertoire.pgn");
     std::fs::write(&pgn, kept).unwrap();
-    let log = dir.join("reviews.log");
+    let log = hastings::workspace::data_dir::review_log_in(&dir);
     (pgn, log)
 }
 
@@ -149,6 +151,7 @@ fn repertoires(c: &mut Criterion) {
         rows.as_secs_f64() * 1e3,
         (import + rows).as_secs_f64() * 1e3
     );
+    coach_cold_run(&pgn);
     let mut group = c.benchmark_group("my repertoires");
     group.sample_size(10);
     group.bench_function("a 50,000-position repertoire's row", |b| {
@@ -159,6 +162,56 @@ fn repertoires(c: &mut Criterion) {
     });
     group.finish();
     let _ = std::fs::remove_dir_all(pgn.parent().unwrap());
+}
+
+/// One cold run in the coach, as the window does it: the file opened as the learner's
+/// repertoire (ECO unticked), the book built, My repertoires shown: its first frame (the
+/// window's thread: the rows say "counting…"), then the frames until the background job
+/// has counted the rows.
+fn coach_cold_run(pgn: &Path) {
+    use hastings::coach::{Coach, Command};
+    let dir = pgn.parent().unwrap();
+    let t = Instant::now();
+    let mut coach = Coach::new(
+        Arc::new(hastings::book::PositionGraph::eco().unwrap()),
+        hastings::coach::settings::Settings::default(),
+        Some(dir.join("progress.ron")),
+    );
+    coach.apply(Command::Import(
+        vec![pgn.to_path_buf()],
+        FileMode::Repertoire,
+    ));
+    coach.finish_loading();
+    let mut choice = coach.workspace().choice().clone();
+    choice.eco = false;
+    coach.apply(Command::SetBook(choice));
+    coach.finish_loading();
+    let opened = t.elapsed();
+    coach.book_mut().set_repertoires_shown(true);
+    let t = Instant::now();
+    coach.set_time(1.0);
+    coach.logic();
+    let first_frame = t.elapsed();
+    let mut frames = 1;
+    while coach.book().repertoires().is_counting() {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        coach.set_time(1.0 + f64::from(frames));
+        coach.logic();
+        frames += 1;
+    }
+    let counted = t.elapsed();
+    let row = &coach.book().repertoires().rows()[0];
+    println!(
+        "In the coach: opened (import, book, ECO unticked) {:.0} ms; My repertoires' first \
+         frame {:.1} ms (rows counting), the rows counted {:.0} ms after it ({} positions, {} \
+         cards, {} due today)",
+        opened.as_secs_f64() * 1e3,
+        first_frame.as_secs_f64() * 1e3,
+        counted.as_secs_f64() * 1e3,
+        row.positions,
+        row.cards,
+        row.due_today
+    );
 }
 
 criterion_group!(benches, repertoires);

@@ -38,8 +38,9 @@ pub struct GuiArgs {
     /// the file given open, at the moves; `find-opening`: the top bar's "Find an opening"
     /// with "Najdorf" typed and its list open; `learn`: review mode on the files given,
     /// "Learn new lines" started; `review-session`: review mode with its session menu
-    /// open; `repertoires`: My repertoires with the files given read as repertoires).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "play-on-settings", "start", "explorer", "explorer-game", "repertoire", "find-opening", "learn", "review-session", "repertoires"])]
+    /// open; `repertoires`: My repertoires with the files given read as repertoires;
+    /// `blindfold`: the drill with the pieces hidden after move 1, the Style tab shown).
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "play-on-settings", "start", "explorer", "explorer-game", "repertoire", "find-opening", "learn", "review-session", "repertoires", "blindfold"])]
     pub tab: Option<String>,
     /// With `--screenshot`: the board's look, `THEME[,PIECES[,COORDINATES]]`, e.g.
     /// `blue,chessnut,outside` (themes brown, blue, green; pieces cburnett, chessnut,

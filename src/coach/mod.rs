@@ -448,6 +448,8 @@ impl Coach {
             || (self.ctx.screenshot && self.predictor.is_running())
             || (self.ctx.screenshot && self.explorer.is_evaluating())
             || self.explorer.build().progress().is_some()
+            || self.book.repertoires().is_counting()
+            || self.review.reach().is_counting()
     }
 
     /// Whether `action` can be used now (its button is enabled, its shortcut works).
@@ -456,6 +458,15 @@ impl Coach {
         let needs_lines = matches!(action, Action::NextLine | Action::PlayOn);
         drill::commands::is_enabled(action, &self.ctx, self.play_on.game())
             && !(needs_lines && self.empty_book().is_some())
+    }
+
+    /// Whether the board is drawn without its pieces (blindfold training): the drill's
+    /// session hides them (past the move set, no mistake shown) and review mode is not
+    /// teaching a line or a card (a new line is shown with its pieces).
+    pub fn hides_pieces(&self) -> bool {
+        self.ctx.session.hides_pieces()
+            && !self.play_on.is_active()
+            && !self.review.drill().is_some_and(|d| d.teaches())
     }
 
     /// Why the book is empty, if it is: no source ticked, or a filter leaving no line.

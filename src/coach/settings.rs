@@ -122,6 +122,13 @@ pub struct Settings {
     /// Whether, in a repertoire drill, the learner names every reply of the opponent's
     /// that the repertoire answers before the computer plays one.
     pub quiz_replies: bool,
+    /// Blindfold training: whether the pieces are hidden from the position after
+    /// Black's move [`Settings::hide_pieces_after`] of the line, shown again after a
+    /// mistake until the next right move.
+    pub hide_pieces: bool,
+    /// The move N after which the pieces are hidden when [`Settings::hide_pieces`] is on
+    /// (0: from the start); kept while it is off.
+    pub hide_pieces_after: u32,
     /// Whether a move outside the book is judged by an engine (Stockfish when
     /// installed, else the built-in one), which analyses the book's moves while the
     /// learner thinks so that the verdict comes at once.
@@ -263,6 +270,8 @@ impl Default for Settings {
             alternatives_asked_again: false,
             quiz_all_moves: false,
             quiz_replies: false,
+            hide_pieces: false,
+            hide_pieces_after: 4,
             explain_wrong_moves: true,
             review_at_position: false,
             new_lines_per_day: crate::review::new_lines::DEFAULT_NEW_LINES_PER_DAY,
@@ -284,6 +293,11 @@ impl Settings {
     /// The seed the user typed, if it is a number.
     pub fn fixed_seed(&self) -> Option<u64> {
         self.seed.trim().parse().ok()
+    }
+
+    /// The move after which blindfold training hides the pieces, when it is on.
+    pub fn blindfold(&self) -> Option<u32> {
+        self.hide_pieces.then_some(self.hide_pieces_after)
     }
 }
 

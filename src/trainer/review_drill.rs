@@ -311,6 +311,12 @@ impl ReviewDrill {
         self.graded
     }
 
+    /// Whether a line or a card is being taught (shown, not asked): the board keeps its
+    /// pieces then, even blindfold.
+    pub fn teaches(&self) -> bool {
+        self.learn.is_some() || self.lesson.as_ref().is_some_and(|l| !l.is_quiz())
+    }
+
     /// What the drill waits for.
     pub fn step(&self) -> ReviewStep {
         if let Some(l) = &self.learn {
@@ -341,6 +347,10 @@ impl ReviewDrill {
     /// the first card of the queue.
     pub fn next_line(&mut self, now: Timestamp) {
         self.commit();
+        if self.lesson_quiz(now) {
+            // A line shown to its end: Next asks it.
+            return;
+        }
         if let Some(lesson) = &mut self.lesson {
             // In a lesson: on to its next line.
             lesson.skip();
@@ -386,7 +396,10 @@ impl ReviewDrill {
 
     /// A hint (the answer will count as Hard at best).
     pub fn ask_hint(&mut self) -> Option<Hint> {
-        if self.learn.is_some() || self.lesson.is_some() {
+        if self.lesson.is_some() {
+            return self.lesson_hint();
+        }
+        if self.learn.is_some() {
             return None;
         }
         let hint = self.session.ask_hint()?;
@@ -439,8 +452,12 @@ impl ReviewDrill {
         true
     }
 
-    /// The learner has seen the new card's move: it is now asked, timed from `now`.
+    /// The learner has seen the new card's move: it is now asked, timed from `now`. In a
+    /// lesson whose line was shown to its end: the line is now asked from its start.
     pub fn learned(&mut self, now: Timestamp) {
+        if self.lesson_quiz(now) {
+            return;
+        }
         if self.learn.take().is_some()
             && let Some(a) = &mut self.attempt
         {

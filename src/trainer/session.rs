@@ -3,7 +3,8 @@
 //! Its parts: `popularity` (where the candidates come from), `naming` (opening names,
 //! transpositions, theory notes), `past_book` (the predictor's moves past the book),
 //! `alternative` (a move an engine found as good as the book's), `view` (looking back,
-//! taking back) and `graph` (the book replaced or edited under a running drill).
+//! taking back), `graph` (the book replaced or edited under a running drill) and
+//! `blindfold` (the pieces hidden after move N, shown again after a mistake).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -85,6 +86,8 @@ pub struct Session {
     past_book: Option<PastBook>,
     /// The learner's moves ranked (main, alternatives) in a repertoire drill.
     rank: rank::RankState,
+    /// The pieces hidden after move N (blindfold training).
+    blind: blindfold::Blindfold,
 }
 
 /// The review term of review mode: the computer's candidates get `weight · d(y)` added
@@ -98,6 +101,7 @@ pub struct ReviewSteering {
 }
 
 mod alternative;
+mod blindfold;
 mod graph;
 mod naming;
 mod past_book;
@@ -139,6 +143,7 @@ impl Session {
             explorer: None,
             past_book: None,
             rank: rank::RankState::default(),
+            blind: blindfold::Blindfold::default(),
         };
         s.restart(Chess::default());
         s
@@ -432,6 +437,7 @@ impl Session {
         self.viewing = None;
         self.last_announcement = None;
         self.reset_rank();
+        self.blindfold_new_line();
         self.settle();
     }
 
@@ -478,6 +484,7 @@ impl Session {
             self.mistakes_in_line += 1;
             self.mistakes_total += 1;
             self.hint = None;
+            self.blindfold_after_move(false);
             self.phase = Phase::OutOfBook {
                 attempted: mv,
                 san,
@@ -573,6 +580,9 @@ impl Session {
             kind,
         });
         self.hint = None;
+        if by_learner {
+            self.blindfold_after_move(true);
+        }
         self.clear_quizzed();
         let new_name = self.naming_line(self.nodes.len());
         self.last_announcement = self.transposition(old_name, new_name);
@@ -618,6 +628,14 @@ impl Session {
             _ => Hint { from, to: None },
         });
         self.hint
+    }
+
+    /// Shows `hint` (a lesson's move, which need not be the book's most popular one),
+    /// at the learner's turn.
+    pub fn set_hint(&mut self, hint: Hint) {
+        if self.phase == Phase::LearnerToMove && self.viewing.is_none() {
+            self.hint = Some(hint);
+        }
     }
 
     fn truncate(&mut self, plies: usize) {

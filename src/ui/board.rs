@@ -50,6 +50,28 @@ const MIN_SQUARE_PX: f32 = 16.0;
 /// surrounding layout. Its colours, pieces and coordinates are the window's
 /// [`board_theme::board_look`].
 pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> BoardResponse {
+    board_ui_pieces(ui, view, orientation, Pieces::Shown)
+}
+
+/// Whether the board draws its pieces (blindfold training hides them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pieces {
+    /// The pieces drawn.
+    Shown,
+    /// The squares, the coordinates, the last move and the arrows only: no piece, no
+    /// check, no move targets, no piece under a drag, and the squares' accessible labels
+    /// name no piece. Moves are made as with pieces (a click or a drag from the square
+    /// of a piece of the side to move picks it up).
+    Hidden,
+}
+
+/// [`board_ui`] with the pieces drawn or hidden.
+pub fn board_ui_pieces(
+    ui: &mut Ui,
+    view: &BoardView<'_>,
+    orientation: Orientation,
+    shown: Pieces,
+) -> BoardResponse {
     let look = board_theme::board_look(ui.ctx());
 
     // 1. Decide the size: the largest whole-pixel square that fits beside the margin.
@@ -100,7 +122,10 @@ pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> 
             Sense::hover()
         };
         let r = ui.interact(square_rect, id.with(u32::from(sq)), sense);
-        let label = square_label(position, sq);
+        let label = match shown {
+            Pieces::Shown => square_label(position, sq),
+            Pieces::Hidden => sq.to_string(),
+        };
         let selected = state.selected == Some(sq);
         r.widget_info(|| {
             WidgetInfo::selected(egui::Role::Button, view.interactive, selected, &label)
@@ -192,6 +217,7 @@ pub fn board_ui(ui: &mut Ui, view: &BoardView<'_>, orientation: Orientation) -> 
             orientation,
             look,
             margin,
+            pieces: shown == Pieces::Shown,
         };
         paint_board(ui, id, view, &layout, &state, &legal);
     }

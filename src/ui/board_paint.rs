@@ -25,6 +25,9 @@ pub(super) struct BoardLayout {
     pub(super) look: BoardLook,
     /// The margin left of and below the squares for outside coordinates (0 without).
     pub(super) margin: f32,
+    /// Whether the pieces are drawn (blindfold training hides them, and with them the
+    /// check, the move targets and the dragged piece, which would show where they are).
+    pub(super) pieces: bool,
 }
 
 /// The margin left of and below the board that outside coordinates take, for a board
@@ -50,6 +53,7 @@ pub(super) fn paint_board(
         orientation,
         look,
         margin,
+        pieces: shown,
     } = *layout;
     let colors = board_colors(look.theme);
     let clip = rect.expand(1.0);
@@ -82,7 +86,8 @@ pub(super) fn paint_board(
         let r = rect_from_square(rect, sq, orientation);
         painter.rect_filled(r, 0.0, colors.hint);
     }
-    if position.is_check()
+    if shown
+        && position.is_check()
         && let Some(king) = position.board().king_of(position.turn())
     {
         let center = rect_from_square(rect, king, orientation).center();
@@ -106,7 +111,12 @@ pub(super) fn paint_board(
     }
 
     let sliding = view.animation.filter(|a| a.progress < 1.0);
-    for (sq, piece) in position.board().clone() {
+    let drawn = if shown {
+        position.board().clone()
+    } else {
+        shakmaty::Board::empty()
+    };
+    for (sq, piece) in drawn {
         let r = rect_from_square(rect, sq, orientation);
         if state.dragging == Some(sq) {
             painter.rect_filled(r, 0.0, colors.move_hint);
@@ -126,7 +136,7 @@ pub(super) fn paint_board(
     }
 
     // Targets of the selected piece: dots on empty squares, rings on captures.
-    if let Some(from) = state.selected {
+    if let Some(from) = state.selected.filter(|_| shown) {
         for mv in legal.iter().filter(|m| m.from() == Some(from)) {
             let to = landing_square(mv);
             let r = rect_from_square(rect, to, orientation);
@@ -157,9 +167,11 @@ pub(super) fn paint_board(
                 egui::StrokeKind::Inside,
             );
         }
-        let layer = egui::LayerId::new(Order::Tooltip, id.with("drag"));
-        let drag_painter = ctx.layer_painter(layer);
-        paint_drag(ctx, &drag_painter, look.pieces, piece, pointer, size);
+        if shown {
+            let layer = egui::LayerId::new(Order::Tooltip, id.with("drag"));
+            let drag_painter = ctx.layer_painter(layer);
+            paint_drag(ctx, &drag_painter, look.pieces, piece, pointer, size);
+        }
     }
 }
 

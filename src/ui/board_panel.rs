@@ -8,7 +8,10 @@ use egui::{Color32, Ui};
 use shakmaty::Move;
 
 use super::app::{Animation, MOVE_ANIMATION};
-use super::board::{Arrow, BoardView, SlidingPiece, board_ui, rect_from_square, square_from_pos};
+use super::board::{
+    Arrow, BoardView, Pieces, SlidingPiece, board_ui, board_ui_pieces, rect_from_square,
+    square_from_pos,
+};
 use super::chart::ChartData;
 use super::command::Command;
 use super::drill_panel::last_move_annotation;
@@ -50,12 +53,77 @@ pub(super) fn board_panel_ui(
         hint: coach.session().hint().map(|h| h.from),
         animation,
     };
-    let response = ui
-        .centered_and_justified(|ui| board_ui(ui, &view, coach.orientation()))
-        .inner;
+    let response = if coach.hides_pieces() {
+        blindfold_board_ui(ui, coach, &view)
+    } else {
+        ui.centered_and_justified(|ui| board_ui(ui, &view, coach.orientation()))
+            .inner
+    };
     if let Some(mv) = response.played {
         commands.push(Command::Play(mv));
     }
+}
+
+/// The board without its pieces (blindfold training), the last move said in words
+/// under it ("Black played 5...Nc6").
+fn blindfold_board_ui(
+    ui: &mut Ui,
+    coach: &Coach,
+    view: &BoardView<'_>,
+) -> super::board::BoardResponse {
+    let line = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y * 2.0;
+    let size = ui.available_size() - egui::vec2(0.0, line);
+    let response = ui
+        .allocate_ui(size, |ui| {
+            ui.centered_and_justified(|ui| {
+                board_ui_pieces(ui, view, coach.orientation(), Pieces::Hidden)
+            })
+            .inner
+        })
+        .inner;
+    ui.vertical_centered(|ui| {
+        ui.label(last_move_words(coach.session()))
+            .on_hover_text(BLINDFOLD_HOVER);
+    });
+    response
+}
+
+/// The blindfold's words: what the setting does, with its exact terms.
+const BLINDFOLD_HOVER: &str = "Blindfold training: from the position after Black's move N \
+     the board is drawn without its pieces (squares and coordinates only); play your \
+     moves by typing them in the move box or by clicking the squares on the empty board. \
+     After a wrong move the pieces come back until your next right move";
+
+/// The last move of the drill in words, `Black played 5...Nc6`; what to do at the start.
+pub(super) fn last_move_words(session: &crate::trainer::Session) -> String {
+    let ply = session.viewing().unwrap_or(session.moves().len());
+    let Some(last) = ply.checked_sub(1).and_then(|i| session.moves().get(i)) else {
+        return "Blindfold: play your first move".to_owned();
+    };
+    let before = session.position_at(ply - 1);
+    let mover = shakmaty::Position::turn(before);
+    let side = match mover {
+        shakmaty::Color::White => "White",
+        shakmaty::Color::Black => "Black",
+    };
+    let number = shakmaty::Position::fullmoves(before).get();
+    let numbered = crate::coach::format::numbered(number, mover, &last.san);
+    format!("{side} played {numbered}")
+}
+
+/// "Hide the pieces after move N" (blindfold training), for the drill's settings.
+pub(super) fn blindfold_setting_ui(ui: &mut Ui, settings: &mut crate::coach::settings::Settings) {
+    ui.horizontal_wrapped(|ui| {
+        let label = ui
+            .checkbox(&mut settings.hide_pieces, "Hide the pieces after move")
+            .on_hover_text(BLINDFOLD_HOVER);
+        ui.add_enabled(
+            settings.hide_pieces,
+            egui::DragValue::new(&mut settings.hide_pieces_after).range(0..=60),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("The pieces go after Black's move N (0: from the start)");
+    });
 }
 
 /// The board in the Repertoire tab: the position at the repertoire editor's cursor, the last
@@ -207,7 +275,8 @@ fn board_arrows(coach: &Coach, extras: &BoardExtras<'_>) -> Vec<Arrow> {
             color: Color32::from_rgba_unmultiplied(0, 48, 136, 170),
         });
     }
-    if coach.settings().show_arrows && !asked && !extras.hides_answer {
+    // Blindfold: the likely moves would show where the pieces are.
+    if coach.settings().show_arrows && !asked && !extras.hides_answer && !coach.hides_pieces() {
         let rows: Vec<(Move, f64)> = extras.chart.rows.iter().map(|r| (r.mv, r.p)).collect();
         arrows.extend(weighted_arrows(rows.into_iter()));
     }

@@ -17,6 +17,9 @@ use crate::coach::{Action, Coach};
 use crate::review::Timestamp;
 use crate::workspace::repertoires::RepertoireRow;
 
+/// What a row says while its positions and cards are counted in the background.
+pub(crate) const COUNTING: &str = "counting…";
+
 /// The tab's own state: the repertoires ticked to train together.
 #[derive(Debug, Default)]
 pub(super) struct RepertoiresForm {
@@ -128,34 +131,25 @@ fn row_ui(
                 .on_hover_text("Ticked in the Book tab: the drill plays its lines");
         }
     });
+    let positions = if row.counted {
+        counted(row.positions, "position")
+    } else {
+        COUNTING.to_owned()
+    };
     ui.add(
         egui::Label::new(format!(
-            "{} · {} · {}",
+            "{} · {} · {positions}",
             counted(row.chapters, "chapter"),
             counted(row.lines, "line"),
-            counted(row.positions, "position")
         ))
         .wrap(),
     );
-    ui.add(
-        egui::Label::new(format!(
-            "Due today {} · this week {} · new {}",
-            count(row.due_today),
-            count(row.due_week),
-            count(row.new)
-        ))
-        .wrap(),
-    )
-    .on_hover_text(format!(
-        "Cards (positions where you are to move and the file has your move): {}. Due: \
-         the review log's schedule (FSRS); this week: due within seven days",
-        count(row.cards)
-    ));
-    ui.label(format!(
-        "Last trained: {}",
-        last_trained(row.last_trained, now)
-    ))
-    .on_hover_text("Your last review of one of its positions (the review log)");
+    if !row.counted {
+        ui.label(format!("Due today: {COUNTING}"))
+            .on_hover_text("Its positions and cards are being counted in the background");
+    } else {
+        due_ui(ui, row, now);
+    }
     let paths = vec![row.path.clone()];
     ui.horizontal_wrapped(|ui| {
         if ui
@@ -322,4 +316,27 @@ fn last_trained(last: Option<Timestamp>, now: Timestamp) -> String {
         1 => "yesterday".to_owned(),
         d => format!("{d} days ago"),
     }
+}
+
+/// What a counted row says is due, and when it was last trained.
+fn due_ui(ui: &mut Ui, row: &RepertoireRow, now: Timestamp) {
+    ui.add(
+        egui::Label::new(format!(
+            "Due today {} · this week {} · new {}",
+            count(row.due_today),
+            count(row.due_week),
+            count(row.new)
+        ))
+        .wrap(),
+    )
+    .on_hover_text(format!(
+        "Cards (positions where you are to move and the file has your move): {}. Due: \
+         the review log's schedule (FSRS); this week: due within seven days",
+        count(row.cards)
+    ));
+    ui.label(format!(
+        "Last trained: {}",
+        last_trained(row.last_trained, now)
+    ))
+    .on_hover_text("Your last review of one of its positions (the review log)");
 }

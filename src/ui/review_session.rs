@@ -8,6 +8,7 @@ use eframe::egui;
 use egui::{RichText, Ui};
 
 use super::command::Command;
+use super::repertoires_panel::COUNTING;
 use crate::book::chapters::chapters;
 use crate::coach::Coach;
 use crate::coach::settings::Settings;
@@ -25,6 +26,8 @@ pub(crate) const LEARN_NEW_LINES: &str = "Learn new lines";
 pub(crate) const OPEN_SESSION_MENU: &str = "review_open_session_menu";
 /// "Train branch".
 pub(crate) const TRAIN_BRANCH: &str = "Train branch";
+/// The button that asks a lesson's line once it was shown to its end.
+pub(crate) const FROM_MEMORY: &str = "Now play it from memory";
 /// "Practise anyway".
 pub(crate) const PRACTISE_ANYWAY: &str = "Practise anyway";
 
@@ -76,9 +79,13 @@ pub(crate) fn choice_text(choice: &SessionChoice) -> (String, String) {
 /// The session menu and "Learn new lines" (in the drill panel, under the mode switch).
 pub(super) fn session_menu_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
     let chosen = coach.review().choice().cloned();
-    let shown = chosen
-        .as_ref()
-        .map_or_else(|| "Choose…".to_owned(), |c| choice_text(c).0);
+    let shown = match coach.review().reach().waiting() {
+        // The exact reach is found in the background: the session starts then.
+        Some(waiting) => format!("{}: {COUNTING}", choice_text(waiting).0),
+        None => chosen
+            .as_ref()
+            .map_or_else(|| "Choose…".to_owned(), |c| choice_text(c).0),
+    };
     ui.horizontal_wrapped(|ui| {
         let open_now = ui.data_mut(|d| d.remove_temp::<bool>(egui::Id::unique(OPEN_SESSION_MENU)));
         if open_now == Some(true) {
@@ -161,6 +168,22 @@ pub(super) fn lesson_ui(
                 ui.add(egui::Label::new(RichText::new(c).italics()).wrap());
             }
         }
+        _ if lesson.at_end() => {
+            ui.label(RichText::new("That is the whole line: its last position").strong())
+                .on_hover_text(
+                    "The first pass shows the line to its end; then you play it from memory",
+                );
+            if ui
+                .button(FROM_MEMORY)
+                .on_hover_text(
+                    "Your moves of the line are asked from the start; the new ones are \
+                     graded and go to spaced repetition",
+                )
+                .clicked()
+            {
+                commands.push(Command::GotIt);
+            }
+        }
         _ if lesson.is_quiz() => {
             ui.label(RichText::new("Now from memory: play the line").strong())
                 .on_hover_text(
@@ -176,10 +199,12 @@ pub(super) fn lesson_ui(
                 .color(ui.visuals().warn_fg_color),
         );
     }
-    if ui
-        .button("Skip this line")
-        .on_hover_text("On to the next new line")
-        .clicked()
+    // At the line's end, Next line asks it (the drill panel's button): nothing to skip.
+    if !lesson.at_end()
+        && ui
+            .button("Skip this line")
+            .on_hover_text("On to the next new line")
+            .clicked()
     {
         commands.push(Command::Action(crate::coach::command::Action::NextLine));
     }

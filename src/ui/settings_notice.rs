@@ -57,6 +57,7 @@ pub fn setting_label(field: &str) -> &str {
         "alternatives_asked_again" => "My other moves: ask for my main move",
         "quiz_all_moves" => "Quiz all my moves here",
         "quiz_replies" => "Quiz the replies I cover",
+        "hide_pieces" | "hide_pieces_after" => "Hide the pieces after move",
         "explain_wrong_moves" => "Explain wrong moves with an engine",
         "review_at_position" => "Review starts at the position",
         "new_lines_per_day" => "New lines a day",

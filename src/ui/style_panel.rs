@@ -155,6 +155,7 @@ pub fn style_panel_ui(
             "Replies quiz: in your repertoire, before the computer moves, play each reply \
              of your opponent's that your repertoire answers; then the computer plays one",
         );
+    super::board_panel::blindfold_setting_ui(ui, settings);
     ui.checkbox(
         &mut settings.review_at_position,
         "Review: start each card at its position",

@@ -33,10 +33,19 @@ impl FileCards {
     /// The positions and cards of `file`, each chapter's side given by `side_of` (its
     /// game number from 1).
     pub fn new(file: &LoadedFile, side_of: impl Fn(u32) -> Option<Side>) -> FileCards {
+        FileCards::of_lines(&file.lines, side_of)
+    }
+
+    /// The positions and cards of a file's `lines` (a background job takes them without
+    /// the file), each chapter's side given by `side_of` (its game number from 1).
+    pub fn of_lines(
+        lines: &[crate::book::OpeningLine],
+        side_of: impl Fn(u32) -> Option<Side>,
+    ) -> FileCards {
         let mut positions: FxHashSet<NodeKey> = FxHashSet::default();
         let mut cards: FxHashMap<NodeKey, (Color, CardKey)> = FxHashMap::default();
         let mut sides: FxHashMap<u32, Option<Side>> = FxHashMap::default();
-        for line in file.lines.iter() {
+        for line in lines {
             let game = match line.source {
                 LineSource::Pgn { game, .. } => game,
                 LineSource::Eco { .. } => 0,
@@ -91,6 +100,9 @@ pub struct RepertoireRow {
     pub last_trained: Option<Timestamp>,
     /// Whether it is ticked in the Book tab (part of the book drilled now).
     pub ticked: bool,
+    /// Whether its positions and cards are counted (else they are being counted in the
+    /// background and read 0: the view says "counting…").
+    pub counted: bool,
 }
 
 impl RepertoireRow {
@@ -134,6 +146,27 @@ impl RepertoireRow {
             due_week,
             last_trained,
             ticked,
+            counted: true,
+        }
+    }
+
+    /// The row of `file` while its positions and cards are being counted: its name,
+    /// sides, chapters and lines, the rest 0.
+    pub fn counting(file: &LoadedFile, sides: Sides, ticked: bool) -> RepertoireRow {
+        RepertoireRow {
+            path: file.path.clone(),
+            name: file.name(),
+            sides,
+            chapters: file.chapters.len(),
+            lines: file.lines.len(),
+            positions: 0,
+            cards: 0,
+            new: 0,
+            due_today: 0,
+            due_week: 0,
+            last_trained: None,
+            ticked,
+            counted: false,
         }
     }
 

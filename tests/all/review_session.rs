@@ -15,8 +15,8 @@ use hastings::review::{
     Timestamp,
 };
 use hastings::sampler::Style;
-use hastings::trainer::Session;
 use hastings::trainer::review_drill::{ReviewDrill, ReviewSettings, ReviewStep};
+use hastings::trainer::{MoveOutcome, Session};
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::common;
@@ -368,6 +368,20 @@ fn learn_new_lines_shows_a_line_move_by_move_then_asks_it_and_grades_its_new_car
     let white: Vec<Move> = moves.iter().step_by(2).copied().collect();
     assert_eq!(shown, white, "every White move of the line was shown");
 
+    // Its last position shown (the whole line on the board), not yet asked.
+    let lesson = d.lesson().unwrap();
+    assert!(
+        lesson.at_end() && !lesson.is_quiz(),
+        "the last position first"
+    );
+    assert_eq!(
+        d.session().moves().iter().map(|m| m.mv).collect::<Vec<_>>(),
+        moves,
+        "the board shows the line's last position"
+    );
+    assert!(d.teaches(), "still showing");
+    d.learned(t0);
+
     // Asked: from the start, graded.
     assert!(d.lesson().unwrap().is_quiz());
     assert_eq!(d.session().moves().len(), 0);
@@ -407,4 +421,83 @@ fn learn_new_lines_shows_a_line_move_by_move_then_asks_it_and_grades_its_new_car
         white.len(),
         "each new card of the line was graded once"
     );
+}
+
+/// Plays a lesson's shown pass of its line to the end (each move shown, played).
+fn show_the_line(d: &mut ReviewDrill, t: Timestamp) {
+    while let ReviewStep::Learn(card) = d.step() {
+        let (outcome, _) = d.play(card.mv, t);
+        assert!(matches!(outcome, MoveOutcome::Accepted { .. }));
+    }
+}
+
+#[test]
+fn a_lesson_line_that_ends_on_the_learners_move_shows_its_last_position_before_the_quiz() {
+    let t0 = now();
+    let mut d = drill(t0);
+    // The same lines as the drill's book (the fixture built again).
+    let graph = repertoire();
+    let lines = d.study(t0).new_lines(&graph, 20);
+    let line = *lines
+        .iter()
+        .find(|&&l| graph.line_moves(l).len() % 2 == 1)
+        .expect("a line ending on White's move");
+    let moves = graph.line_moves(line).to_vec();
+    d.learn_lines(vec![line], t0);
+    show_the_line(&mut d, t0);
+    // The learner's last move is on the board, the line at its end: not yet asked.
+    assert_eq!(
+        d.session().moves().iter().map(|m| m.mv).collect::<Vec<_>>(),
+        moves,
+        "the last position is shown"
+    );
+    let lesson = d.lesson().unwrap();
+    assert!(lesson.at_end() && !lesson.is_quiz());
+    assert!(matches!(d.step(), ReviewStep::Play), "nothing asked yet");
+    // Next line (the drill panel's button at the end of a line) asks it from the start.
+    d.next_line(t0);
+    assert!(d.lesson().unwrap().is_quiz(), "the same line, asked");
+    assert_eq!(d.lesson().unwrap().line(), line);
+    assert!(d.session().moves().is_empty());
+    assert!(matches!(d.step(), ReviewStep::Ask { .. }));
+}
+
+#[test]
+fn the_hint_in_a_lesson_shows_the_lines_move_and_counts_as_help() {
+    let t0 = now();
+    let mut d = drill(t0);
+    // The same lines as the drill's book (the fixture built again).
+    let graph = repertoire();
+    let lines = d.study(t0).new_lines(&graph, 1);
+    let line = lines[0];
+    let moves = graph.line_moves(line).to_vec();
+    d.learn_lines(lines, t0);
+    // While shown: the hint is the move shown.
+    let ReviewStep::Learn(card) = d.step() else {
+        panic!("the line is shown first");
+    };
+    let hint = d.ask_hint().expect("a hint while the line is shown");
+    assert_eq!(
+        (Some(hint.from), hint.to),
+        (card.mv.from(), Some(card.mv.to()))
+    );
+    show_the_line(&mut d, t0);
+    d.learned(t0);
+    // Asked: the hint is the line's move as an arrow (the whole move at once).
+    let ReviewStep::Ask { .. } = d.step() else {
+        panic!("the line is asked");
+    };
+    let ply = d.session().moves().len();
+    let expected = moves[ply];
+    let hint = d.ask_hint().expect("a hint while the line is asked");
+    assert_eq!(hint.from, expected.from().unwrap());
+    assert_eq!(hint.to, Some(expected.to()), "the whole move: an arrow");
+    assert_eq!(d.session().hint(), Some(hint), "the board shows it");
+    // A fast right answer after the hint is Hard, not Good.
+    let (_, graded) = d.play(expected, t0.plus_ms(1000));
+    assert_eq!(graded.expect("the new card graded").rating, Rating::Hard);
+    // The next move, without a hint, is Good.
+    let ply = d.session().moves().len();
+    let (_, graded) = d.play(moves[ply], t0.plus_ms(2000));
+    assert_eq!(graded.expect("graded").rating, Rating::Good);
 }

@@ -232,6 +232,10 @@ fn each_session_choice_starts_the_positions_it_promises() {
         starts_at_first(&h, "week");
 
         choose(&mut h, "The 20 most common");
+        // The exact reach is found in the background (started with review mode).
+        common::wait_until(&mut h, "the most common session", |app| {
+            app.coach().review().choice() == Some(&SessionChoice::Common(20))
+        });
         let common_ = queued(&h);
         assert_eq!(common_.len(), 20.min(cards));
         assert!(
@@ -284,6 +288,9 @@ fn with_nothing_due_the_panel_offers_to_practise_the_most_common() {
         inside(&h, "Practise anyway", size);
         h.get_by_label("Practise anyway").click();
         h.run();
+        common::wait_until(&mut h, "the most common session", |app| {
+            app.coach().review().choice() == Some(&SessionChoice::Common(20))
+        });
         assert_eq!(
             h.state().coach().review().choice(),
             Some(&SessionChoice::Common(20))
@@ -327,7 +334,16 @@ fn learn_new_lines_shows_a_line_then_asks_it_and_logs_the_grades() {
         }
         assert_eq!(shown, moves.len().div_ceil(2), "each White move shown once");
 
-        // Asked: from the start, from memory.
+        // The line's last position is shown, then asked from the start, from memory.
+        assert_eq!(
+            h.state().coach().session().moves().len(),
+            moves.len(),
+            "the last position of the line is on the board"
+        );
+        h.get_by_label("That is the whole line: its last position");
+        inside(&h, "Now play it from memory", size);
+        h.get_by_label("Now play it from memory").click();
+        h.run();
         h.get_by_label("Now from memory: play the line");
         assert!(h.state().coach().session().moves().is_empty());
         let mut asked = 0;

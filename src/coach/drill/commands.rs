@@ -73,6 +73,7 @@ impl DrillState {
         ctx.last_reply = None;
         let before = ctx.session.position().clone();
         ctx.session.set_ranking(ranking(ctx));
+        ctx.session.set_blindfold(ctx.settings.blindfold());
         let outcome = match review.play(mv, ctx) {
             Some(outcome) => outcome,
             None => ctx.session.play(mv),
@@ -173,6 +174,7 @@ impl DrillState {
     /// chooses it when it is on).
     pub(crate) fn computer_reply(&mut self, ctx: &mut Context, review: &mut dyn Grading) {
         ctx.session.set_ranking(ranking(ctx));
+        ctx.session.set_blindfold(ctx.settings.blindfold());
         if !ctx.session.reply_pending() || ctx.session.viewing().is_some() {
             self.reply_due = None;
             return;

@@ -22,20 +22,6 @@ pub(super) struct Loaded {
     pub(super) warning: Option<String>,
 }
 
-impl Loaded {
-    /// Sets the deck's reach to the exact chance a drill on the book reaches each card
-    /// (with the drill's style), unless it is already.
-    pub(super) fn set_exact_reach(&mut self, ctx: &Context) {
-        if self.exact_reach {
-            return;
-        }
-        let mut deck = (*self.deck).clone();
-        crate::trainer::coverage::set_exact_reach(&mut deck, &ctx.graph, ctx.session.style());
-        self.deck = Arc::new(deck);
-        self.exact_reach = true;
-    }
-}
-
 /// Reads the review log and the parameters of the data folder and builds the cards of
 /// the book for the learner's colour; `None` (and the reason in the context's message)
 /// without a data folder or when the log cannot be opened.

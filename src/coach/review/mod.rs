@@ -12,6 +12,7 @@
 pub mod elsewhere;
 mod load;
 pub mod optimize;
+pub mod reach;
 
 use std::path::{Path, PathBuf};
 
@@ -79,6 +80,8 @@ pub struct ReviewState {
     /// "Learn new lines" was asked while the book was being built (My repertoires'
     /// button, which chooses the book first): the lesson starts on the new book.
     learn_on_new_book: bool,
+    /// "The most common" session's exact reach, found in the background.
+    pub(crate) reach: reach::ExactReach,
 }
 
 impl Default for ReviewState {
@@ -87,6 +90,7 @@ impl Default for ReviewState {
             mode: None,
             fuzz: true,
             learn_on_new_book: false,
+            reach: reach::ExactReach::default(),
         }
     }
 }
@@ -151,6 +155,11 @@ impl ReviewState {
         self.mode.as_ref().map(|r| &r.store)
     }
 
+    /// "The most common" session's exact reach: being found, a session waiting for it.
+    pub fn reach(&self) -> &reach::ExactReach {
+        &self.reach
+    }
+
     /// What the review drill waits for (`None` outside review mode).
     pub fn step(&self) -> Option<ReviewStep> {
         self.mode.as_ref().map(|r| r.drill.step())
@@ -193,6 +202,15 @@ impl ReviewState {
 
     /// Ends the running session and starts `mode` (a review session of `choice`).
     fn open(&mut self, mode: DrillMode, choice: SessionChoice, ctx: &mut Context) {
+        let exact = matches!(choice, SessionChoice::Common(_))
+            .then(|| self.reach.deck(ctx))
+            .flatten();
+        if matches!(choice, SessionChoice::Common(_)) && exact.is_none() {
+            // The exact reach is found in the background; the session starts then.
+            self.reach.start(ctx);
+            self.reach.wait_for(choice);
+            return;
+        }
         // Another session of review mode keeps the log, the cards and their states.
         let kept = (mode != DrillMode::Free)
             .then(|| load::keep(self, ctx))
@@ -207,8 +225,13 @@ impl ReviewState {
         let Some(mut loaded) = kept.or_else(|| load::load(ctx)) else {
             return;
         };
-        if matches!(choice, SessionChoice::Common(_)) {
-            loaded.set_exact_reach(ctx);
+        if let Some(deck) = exact {
+            loaded.deck = deck;
+            loaded.exact_reach = true;
+        }
+        if mode == DrillMode::Review {
+            // Ready when "the most common" is chosen.
+            self.reach.start(ctx);
         }
         let Loaded {
             store,
@@ -450,6 +473,10 @@ impl ReviewState {
         self.save_reviews();
         if let Some(review) = &mut self.mode {
             review.optimize.poll(&review.store, ctx);
+        }
+        if let Some(choice) = self.reach.poll(ctx) {
+            self.start_session(choice, ctx);
+            ctx.settings.drill_mode = self.drill_mode();
         }
     }
 }

@@ -1,9 +1,10 @@
 //! "Learn new lines": each new line shown once, move by move (the learner plays the
 //! move the board shows as an arrow, with the source's comment and arrows; the
-//! opponent's moves are played for them), then asked from the start (the learner plays
-//! it from memory; the positions never reviewed before are graded, which hands them to
-//! spaced repetition), then the next line. When the lines are done the review drill
-//! goes on with its queue.
+//! opponent's moves are played for them), its last position shown until the learner
+//! goes on, then asked from the start (the learner plays it from memory; the positions
+//! never reviewed before are graded, which hands them to spaced repetition), then the
+//! next line. When the lines are done the review drill goes on with its queue. The hint
+//! shows the line's move as an arrow (counted as help when the line is asked).
 
 use std::collections::VecDeque;
 
@@ -12,7 +13,7 @@ use shakmaty::{Move, Position};
 use super::{Attempt, Graded, LearnCard, ReviewDrill};
 use crate::book::LineId;
 use crate::review::Timestamp;
-use crate::trainer::MoveOutcome;
+use crate::trainer::{Hint, MoveOutcome};
 
 /// A lesson under way.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,6 +28,9 @@ pub struct Lesson {
     ply: usize,
     /// Whether the line is asked (else shown).
     quiz: bool,
+    /// Whether the line was shown to its end and its last position is on the board
+    /// (the quiz starts when the learner goes on).
+    at_end: bool,
     /// The cards of the line never reviewed when it began: the ones graded.
     fresh: Vec<usize>,
     /// The lines learned so far, and all the lesson's lines.
@@ -50,6 +54,13 @@ impl Lesson {
     /// Lines finished, and the lesson's lines (1-based: this is line `done + 1`).
     pub fn progress(&self) -> (usize, usize) {
         (self.done, self.total)
+    }
+
+    /// Whether the line was shown to its end: its last position is on the board, and
+    /// the quiz starts when the learner goes on ([`ReviewDrill::learned`], or Next
+    /// line).
+    pub fn at_end(&self) -> bool {
+        self.at_end
     }
 
     /// Leaves the line shown or asked now (counted as done).
@@ -79,6 +90,7 @@ impl ReviewDrill {
             moves: Vec::new(),
             ply: 0,
             quiz: false,
+            at_end: false,
             fresh: Vec::new(),
             done: 0,
             total,
@@ -133,6 +145,7 @@ impl ReviewDrill {
             lesson.moves = self.session.graph().line_moves(line).to_vec();
             lesson.ply = 0;
             lesson.quiz = false;
+            lesson.at_end = false;
             lesson.fresh = fresh;
             lesson.missed = None;
             break;
@@ -163,9 +176,12 @@ impl ReviewDrill {
                 lesson.done += 1;
                 self.begin_line(None, now);
             } else {
-                lesson.quiz = true;
-                lesson.ply = 0;
-                self.lesson_arrive(now);
+                // The line's last position stays on the board until the learner goes on.
+                lesson.at_end = true;
+                let all = lesson.moves.clone();
+                if self.session.start_after(&all).is_err() {
+                    self.begin_line(None, now);
+                }
             }
             return;
         }
@@ -191,6 +207,38 @@ impl ReviewDrill {
         } else {
             self.learn = Some(self.lesson_card(card, mv));
         }
+    }
+
+    /// After the line was shown to its end: the quiz starts from the line's start;
+    /// whether it did.
+    pub(super) fn lesson_quiz(&mut self, now: Timestamp) -> bool {
+        let Some(lesson) = self.lesson.as_mut().filter(|l| l.at_end) else {
+            return false;
+        };
+        lesson.at_end = false;
+        lesson.quiz = true;
+        lesson.ply = 0;
+        self.lesson_arrive(now);
+        true
+    }
+
+    /// The hint during a lesson: the line's move as an arrow (the whole move at once,
+    /// counted as help when the line is asked).
+    pub(super) fn lesson_hint(&mut self) -> Option<Hint> {
+        let lesson = self.lesson.as_ref()?;
+        let mv = *lesson.moves.get(lesson.ply)?;
+        if lesson.at_end || self.session.position().turn() != self.session.learner() {
+            return None;
+        }
+        let hint = Hint {
+            from: mv.from()?,
+            to: Some(mv.to()),
+        };
+        self.session.set_hint(hint);
+        if let Some(a) = &mut self.attempt {
+            a.helped = true;
+        }
+        Some(hint)
     }
 
     /// The line's move at card `card`, with the source's comment and arrows there.
@@ -233,6 +281,8 @@ impl ReviewDrill {
         };
         if mv != expected {
             if self.session.position().is_legal(mv) {
+                // Blindfold: the pieces come back until the right move.
+                self.session.reveal();
                 lesson.missed = Some(
                     shakmaty::san::SanPlus::from_move(self.session.position().clone(), mv)
                         .to_string(),

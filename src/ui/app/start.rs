@@ -149,7 +149,7 @@ impl TrainerApp {
         match tab {
             Some("coverage" | "check") => self.left_tab = LeftTab::Coverage,
             Some("book") => self.left_tab = LeftTab::Book,
-            Some("style") => self.left_tab = LeftTab::Style,
+            Some("style" | "blindfold") => self.left_tab = LeftTab::Style,
             Some("repertoires") => self.left_tab = LeftTab::Repertoires,
             _ => {}
         }
@@ -189,6 +189,9 @@ pub(in crate::ui) fn start(cc: &eframe::CreationContext<'_>, start: Start) -> Bo
                 board_look,
                 // The Explorer tab's screenshot shows the moves at the learner's turn.
                 hide_answer: !matches!(tab, Some("explorer" | "explorer-game")),
+                // Blindfold training: the pieces gone after move 1, the Style tab's setting.
+                hide_pieces: tab == Some("blindfold"),
+                hide_pieces_after: 1,
                 ..Settings::default()
             };
             // What a new user's window has (`TrainerApp::restore`).

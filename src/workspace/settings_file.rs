@@ -173,14 +173,19 @@ fn entries(text: &str) -> Map<String, Value> {
         return all;
     }
     let mut found = Map::new();
-    // Only lines a newline ends: the file's last, cut line is no entry even when it
-    // parses (`"iterations": 25` may be the start of `"iterations": 250,`).
+    // The file's last line, cut, may parse and still not be the value written
+    // (`"iterations": 25` may be the start of `"iterations": 250,`): without its
+    // newline it is an entry only when a comma ends it or its value cannot be the start
+    // of a longer one (a string, an object, an array, `true`: only a number can).
     for line in text.split_inclusive('\n') {
-        let Some(line) = line.strip_suffix('\n') else {
-            continue;
+        let (line, whole) = match line.strip_suffix('\n') {
+            Some(line) => (line.trim(), true),
+            None => (line.trim(), false),
         };
-        let line = line.trim();
-        let line = line.strip_suffix(',').unwrap_or(line);
+        let (line, comma) = match line.strip_suffix(',') {
+            Some(line) => (line, true),
+            None => (line, false),
+        };
         // `"name": value`, the value whole: a line cut inside an object (`"book":
         // {"eco":true,`) is not an entry, though closing it would parse.
         let Some((name, value)) = line.split_once(':') else {
@@ -189,7 +194,8 @@ fn entries(text: &str) -> Map<String, Value> {
         if let (Ok(name), Ok(value)) = (
             serde_json::from_str::<String>(name.trim()),
             serde_json::from_str::<Value>(value.trim()),
-        ) {
+        ) && (whole || comma || !value.is_number())
+        {
             found.insert(name, value);
         }
     }

@@ -42,6 +42,8 @@ pub enum Command {
     ReviewSession(crate::review::SessionChoice),
     /// "Learn new lines": show the new lines, then ask them.
     LearnNewLines,
+    /// The review session menu was opened: what its choices need is prepared.
+    PrepareSessions,
     /// Start a line at the position after these moves.
     DrillFrom(Vec<Move>),
     /// Start a line at the position after these moves, an opening found by name: the
@@ -231,6 +233,7 @@ impl Command {
             Command::Easy => Route::Review(R::Easy),
             Command::ReviewSession(choice) => Route::Review(R::Session(choice)),
             Command::LearnNewLines => Route::Review(R::LearnNewLines),
+            Command::PrepareSessions => Route::Review(R::PrepareSessions),
             Command::Optimize => Route::Review(R::Optimize),
             Command::Coverage(c) => Route::Coverage(c),
             Command::MakeBook { inputs, output } => {

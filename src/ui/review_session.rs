@@ -93,7 +93,7 @@ pub(super) fn session_menu_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
             let id = ui.make_persistent_id(egui::IdSalt::new(SESSION_MENU_SALT));
             egui::Popup::open_id(ui.ctx(), id.with("popup"));
         }
-        egui::ComboBox::new(SESSION_MENU_SALT, SESSION_MENU)
+        let menu = egui::ComboBox::new(SESSION_MENU_SALT, SESSION_MENU)
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 let branch: Vec<shakmaty::Move> =
@@ -130,6 +130,11 @@ pub(super) fn session_menu_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Com
             })
             .response
             .on_hover_text("Which positions to review");
+        if menu.clicked() {
+            // Opened: "the most common" will want the exact reach, found in the
+            // background while the learner reads the menu.
+            commands.push(Command::PrepareSessions);
+        }
         if ui
             .button(LEARN_NEW_LINES)
             .on_hover_text(

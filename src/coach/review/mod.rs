@@ -46,6 +46,9 @@ pub enum ReviewCommand {
     Easy,
     /// Fit the memory model to the review log.
     Optimize,
+    /// The session menu is open: "the most common" will want the exact reach, found
+    /// now in the background so that a choice starts at once.
+    PrepareSessions,
 }
 
 pub use crate::coach::settings::DrillMode;
@@ -384,6 +387,7 @@ impl ReviewState {
             ReviewCommand::GotIt => self.learned(ctx),
             ReviewCommand::Easy => self.easy(ctx),
             ReviewCommand::Optimize => self.optimize(ctx),
+            ReviewCommand::PrepareSessions => self.reach.start(ctx),
         }
     }
 

@@ -94,6 +94,11 @@ impl ExactReach {
         self.job.is_some()
     }
 
+    /// Whether a reach was found (for the book drilled now or an earlier one).
+    pub fn is_found(&self) -> bool {
+        self.found.is_some()
+    }
+
     /// Each frame: keeps the reach found; returns the session that waited for it, to
     /// start now (`None` while the job runs, or when none waited).
     pub(super) fn poll(&mut self, ctx: &mut Context) -> Option<SessionChoice> {

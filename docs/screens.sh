@@ -47,6 +47,7 @@ for size in 1280x800 800x600; do
   shot find-opening "$size" --tab find-opening
   shot learn-new-lines "$size" --tab learn "$FIX/repertoire.pgn"
   shot review-session-menu "$size" --tab review-session "$FIX/repertoire.pgn"
+  shot blindfold "$size" --tab blindfold --moves "e4 e5 Nf3 Nc6"
   shot explorer "$size" --tab explorer --moves "e4" "$TMP/lichess.explorer"
   shot explorer-game "$size" --tab explorer-game --moves "e4" "$TMP/lichess.explorer"
   shot play-on "$size" --tab play-on --moves "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6"

@@ -72,9 +72,11 @@ fn play(h: &mut H, san: &str) {
     let mv = hastings::book::movelist::parse_moves(&pos, san).unwrap()[0];
     h.get_by_label(&square_label(&pos, mv.from().unwrap()))
         .click();
-    h.run();
+    common::settle(h);
     h.get_by_label(&square_label(&pos, mv.to())).click();
-    h.run();
+    // The move's edit is saved and the book rebuilt in the background (a loaded
+    // machine outlasts `run`'s steps).
+    common::settle(h);
 }
 
 /// The SAN moves from the chapter's start to the cursor.

@@ -51,7 +51,7 @@ for size in 1280x800 800x600; do
   shot explorer "$size" --tab explorer --moves "e4" "$TMP/lichess.explorer"
   shot explorer-game "$size" --tab explorer-game --moves "e4" "$TMP/lichess.explorer"
   shot play-on "$size" --tab play-on --moves "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6"
-  shot play-on-settings "$size" --tab play-on-settings --moves "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6"
+  shot play-on-settings "$size" --tab play-on-saved --moves "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6"
   if command -v stockfish >/dev/null || [ -x /usr/games/stockfish ]; then
     shot check "$size" --tab check "$FIX/check_one_planted.pgn"
     # The verdict after 3…Bg4? (1.e4 c5 2.Nf3 d6 3.d4): `--moves` plays a last move that

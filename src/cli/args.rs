@@ -33,14 +33,15 @@ pub struct GuiArgs {
     /// `explorer-game`: the same with the position's first top game open in its window;
     /// `book`, `style`; `play-on`: play on after the
     /// moves against the built-in engine (it moves first), the eval bar and arrow on;
-    /// `play-on-settings`: the same with its engine settings open;
+    /// `play-on-settings`: the same with its engine settings open; `play-on-saved`: the
+    /// same after the game was saved (to the documents folder, as "Save PGN…" saves);
     /// `start`: the window a new user sees first; `repertoire`: the Repertoire tab with
     /// the file given open, at the moves; `find-opening`: the top bar's "Find an opening"
     /// with "Najdorf" typed and its list open; `learn`: review mode on the files given,
     /// "Learn new lines" started; `review-session`: review mode with its session menu
     /// open; `repertoires`: My repertoires with the files given read as repertoires;
     /// `blindfold`: the drill with the pieces hidden after move 1, the Style tab shown).
-    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "play-on-settings", "start", "explorer", "explorer-game", "repertoire", "find-opening", "learn", "review-session", "repertoires", "blindfold"])]
+    #[arg(long, value_name = "TAB", requires = "screenshot", value_parser = ["progress", "coverage", "check", "book", "style", "play-on", "play-on-settings", "play-on-saved", "start", "explorer", "explorer-game", "repertoire", "find-opening", "learn", "review-session", "repertoires", "blindfold"])]
     pub tab: Option<String>,
     /// With `--screenshot`: the board's look, `THEME[,PIECES[,COORDINATES]]`, e.g.
     /// `blue,chessnut,outside` (themes brown, blue, green; pieces cburnett, chessnut,

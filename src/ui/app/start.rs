@@ -11,6 +11,7 @@ use super::{LeftTab, TrainerApp};
 use crate::book::PositionGraph;
 use crate::coach::board_look::BoardLook;
 use crate::coach::explorer::{ExplorerCommand, ExplorerSource};
+use crate::coach::play_on::PlayOnCommand;
 use crate::coach::repertoire::RepertoireCommand;
 use crate::coach::settings::Settings;
 use crate::ui::command::Command;
@@ -33,7 +34,7 @@ impl TrainerApp {
             self.coach.show_review_progress(progress_file.clone());
             self.left_tab = LeftTab::Progress;
         }
-        if matches!(tab, Some("play-on" | "play-on-settings")) {
+        if matches!(tab, Some("play-on" | "play-on-settings" | "play-on-saved")) {
             self.coach.ctx.screenshot = true;
             self.coach.show_play_on();
         }
@@ -61,9 +62,19 @@ impl TrainerApp {
         tab: Option<&str>,
     ) {
         let shot = self.screenshot.is_some();
-        if shot && tab == Some("play-on-settings") {
+        if shot && matches!(tab, Some("play-on-settings" | "play-on-saved")) {
             let open = egui::Id::unique(crate::ui::play_on_settings::OPEN_SETTINGS);
             ctx.data_mut(|d| d.insert_temp(open, true));
+        }
+        if shot && tab == Some("play-on-saved") {
+            // Saved where "Save PGN…" saves by default (the documents folder): the panel
+            // as a user sees it after a game, its notice with the file's whole path.
+            let dir = crate::workspace::save_dir::save_dir();
+            let path = crate::workspace::save_dir::save_path_in(
+                std::path::Path::new("play-on.pgn"),
+                dir.as_deref(),
+            );
+            self.apply(ctx, Command::PlayOn(PlayOnCommand::SaveTo(path)));
         }
         if tab == Some("explorer") || tab == Some("explorer-game") {
             // The files are explorer indexes (NAME.explorer folders).

@@ -114,10 +114,12 @@ fn panel_contents_ui(ui: &mut Ui, coach: &Coach, height: f32, commands: &mut Vec
         return;
     };
     ui.add_space(4.0);
-    ui.add(
-        egui::Label::new(RichText::new(format!("Your opponent: {}", run.engine_name())).heading())
-            .wrap(),
-    );
+    // Sparring: the band's (or the player's) games first, the model past them.
+    let opponent = match run.spar() {
+        Some(spar) => format!("{}, then {}", spar.whose(), run.engine_name()),
+        None => run.engine_name().to_owned(),
+    };
+    ui.add(egui::Label::new(RichText::new(format!("Your opponent: {opponent}")).heading()).wrap());
     if let Some(opening) = run.game().opening() {
         ui.add(egui::Label::new(format!("After the book: {opening}")).wrap());
     }

@@ -213,6 +213,12 @@ fn spar_at(size: (f32, f32), dir: &std::path::Path, index: &ExplorerIndex) {
     }
     assert!(from_games >= 1, "no move came from the band's games");
     assert!(switched, "the switch to the model was not announced");
+    // The heading names the opponent sparred against, not the model alone.
+    assert!(
+        h.query_by_label_contains(&format!("Your opponent: {whose}, then "))
+            .is_some(),
+        "the heading does not name {whose}"
+    );
 }
 
 /// Both sizes on one index: the second window reads the temperature the first one

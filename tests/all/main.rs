@@ -114,6 +114,7 @@ mod ui_human_moves;
 mod ui_keys;
 mod ui_layout;
 mod ui_layout_tabs;
+mod ui_line_mastery;
 mod ui_mistakes_elsewhere;
 mod ui_my_repertoire;
 mod ui_my_repertoires;

@@ -854,4 +854,9 @@ fn save_as_writes_another_file_and_edits_it_from_then_on() {
     assert!(saved.contains("1. e4"), "{saved}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
     assert_eq!(h.state().coach().repertoire().file().unwrap().path(), copy);
+    // The file saved under a new name heads the recent files.
+    assert_eq!(
+        h.state().coach().settings().recent_files.first(),
+        Some(&copy)
+    );
 }

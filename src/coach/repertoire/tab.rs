@@ -85,11 +85,16 @@ impl RepertoireTab {
             command => {
                 let before = self.editor.file().map(|f| f.path().to_owned());
                 let writes = self.editor.writes;
+                let save_as = matches!(command, RepertoireCommand::SaveAs(_));
                 self.editor.apply(command);
+                let path = self.editor.file().map(|f| f.path().to_owned());
                 if self.editor.writes != writes {
                     self.read_saved_again(ctx);
+                    // A file saved under a new name is one to find again.
+                    if let (true, Some(path)) = (save_as, &path) {
+                        ctx.settings.remember_recent(path);
+                    }
                 }
-                let path = self.editor.file().map(|f| f.path().to_owned());
                 if path != before {
                     // Another file: the drill no longer trains the last one's subtree.
                     self.stop_training(ctx);

@@ -8,8 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
-use eframe::egui::{self, Rect, Shape, TextureId, vec2};
-use egui_kittest::Harness;
+use eframe::egui::{self, Rect, Shape, TextureId};
 use egui_kittest::kittest::Queryable as _;
 use hastings::coach::settings::{Settings, Side};
 use hastings::trainer::Phase;
@@ -38,26 +37,7 @@ fn window(name: &str, size: (f32, f32)) -> AppHarness {
         TrainerApp::with_progress_file(common::eco(), settings, Some(dir.join("progress.ron")));
     app.coach_mut().review_mut().set_fuzz(false);
     common::load_repertoire_alone(app.coach_mut(), &common::fixture("repertoire.pgn"));
-    let mut h = Harness::builder()
-        .with_size(vec2(size.0, size.1))
-        .with_max_steps(8)
-        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
-    h.run();
-    // The file does not say its side: answer the window's question.
-    let asked = h
-        .query_all_by(|n| n.label().is_some_and(|l| l.starts_with("For White")))
-        .next()
-        .map(|white| white.click())
-        .is_some();
-    if asked {
-        h.run();
-    }
-    if h.query_by_label("Import report: repertoire.pgn").is_some() {
-        h.get_by_label("Close").click();
-        h.run();
-    }
-    common::settle(&mut h);
-    h
+    common::repertoire_window::past_the_questions(app, size, "repertoire.pgn", "For White")
 }
 
 /// The node of square `sq` on the board: labelled `e4`, or `e4 white pawn` when its

@@ -12,10 +12,8 @@ use egui_kittest::kittest::Queryable as _;
 use hastings::coach::Command;
 use hastings::coach::review::DrillMode;
 use hastings::coach::settings::{Settings, Side};
-use hastings::review::{CardKey, Rating, ReviewRecord, Timestamp};
+use hastings::review::Rating;
 use hastings::ui::TrainerApp;
-use hastings::workspace::data_dir::review_log_in;
-use hastings::workspace::review_store::ReviewStore;
 use shakmaty::Color;
 
 use crate::common;
@@ -25,23 +23,14 @@ use crate::common;
 /// (…Bb4+, the three 4…cxd4 lines).
 fn window(size: (f32, f32)) -> Harness<'static, TrainerApp> {
     let dir = common::temp_dir(&format!("line-mastery-{}", size.0));
-    let mut store = ReviewStore::open(&review_log_in(&dir)).unwrap();
-    let time = Timestamp::now(0).plus_days(-1);
-    for moves in [
-        "e4 e6 d4 d5 e5 c5 c3 Nc6 Nf3",
-        "e4 e6 d4 d5 e5 c5 c3 cxd4 cxd4",
-    ] {
-        store
-            .append(&ReviewRecord {
-                time,
-                color: Color::Black,
-                rating: Rating::Good,
-                seconds: 4.0,
-                fuzz: false,
-                card: CardKey::from_position(&common::position_after(moves)),
-            })
-            .unwrap();
-    }
+    common::repertoire_window::reviews_a_day_ago(
+        &dir,
+        Color::Black,
+        &[
+            ("e4 e6 d4 d5 e5 c5 c3 Nc6 Nf3", Rating::Good),
+            ("e4 e6 d4 d5 e5 c5 c3 cxd4 cxd4", Rating::Good),
+        ],
+    );
     let settings = Settings {
         learner: Side::Black,
         seed: "5".to_owned(),
@@ -57,17 +46,12 @@ fn window(size: (f32, f32)) -> Harness<'static, TrainerApp> {
     );
     app.coach_mut()
         .apply(Command::SetDrillMode(DrillMode::Review));
-    let mut h = Harness::builder()
-        .with_size(vec2(size.0, size.1))
-        .with_max_steps(8)
-        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
-    common::settle(&mut h);
-    if h.query_by_label("Import report: french_advance_ranked.pgn")
-        .is_some()
-    {
-        h.get_by_label("Close").click();
-        common::settle(&mut h);
-    }
+    let mut h = common::repertoire_window::past_the_questions(
+        app,
+        size,
+        "french_advance_ranked.pgn",
+        "For Black",
+    );
     h.get_by_label("Progress").click();
     common::settle(&mut h);
     h

@@ -9,16 +9,15 @@
 
 use std::collections::BTreeSet;
 
-use eframe::egui::{self, vec2};
+use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hastings::book::LineSource;
 use hastings::coach::review::DrillMode;
 use hastings::coach::settings::{Settings, Side};
-use hastings::review::{CardKey, Rating, ReviewRecord, SessionChoice, Timestamp};
+use hastings::review::{CardKey, Rating, SessionChoice};
 use hastings::trainer::review_drill::ReviewStep;
 use hastings::ui::TrainerApp;
-use hastings::workspace::data_dir::review_log_in;
 use hastings::workspace::review_store::ReviewStore;
 use shakmaty::{Chess, Color, Move, Position};
 
@@ -31,20 +30,11 @@ const SIZES: [(f32, f32); 2] = [(1280.0, 800.0), (800.0, 600.0)];
 fn window(name: &str, size: (f32, f32), reviews: bool) -> Harness<'static, TrainerApp> {
     let dir = common::temp_dir(name);
     if reviews {
-        let mut store = ReviewStore::open(&review_log_in(&dir)).unwrap();
-        let time = Timestamp::now(0).plus_days(-1);
-        for (moves, rating) in [("e4 c5", Rating::Again), ("e4 e5 Nf3 Nc6", Rating::Good)] {
-            store
-                .append(&ReviewRecord {
-                    time,
-                    color: Color::White,
-                    rating,
-                    seconds: 4.0,
-                    fuzz: false,
-                    card: CardKey::from_position(&common::position_after(moves)),
-                })
-                .unwrap();
-        }
+        common::repertoire_window::reviews_a_day_ago(
+            &dir,
+            Color::White,
+            &[("e4 c5", Rating::Again), ("e4 e5 Nf3 Nc6", Rating::Good)],
+        );
     }
     let settings = Settings {
         learner: Side::White,
@@ -57,26 +47,8 @@ fn window(name: &str, size: (f32, f32), reviews: bool) -> Harness<'static, Train
         TrainerApp::with_progress_file(common::eco(), settings, Some(dir.join("progress.ron")));
     app.coach_mut().review_mut().set_fuzz(false);
     common::load_repertoire_alone(app.coach_mut(), &common::fixture("repertoire.pgn"));
-    let mut h = Harness::builder()
-        .with_size(vec2(size.0, size.1))
-        .with_max_steps(8)
-        .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
-    h.run();
-    // The file does not say its side: answer the window's question.
-    let asked = h
-        .query_all_by(|n| n.label().is_some_and(|l| l.starts_with("For White")))
-        .next()
-        .map(|white| white.click())
-        .is_some();
-    if asked {
-        h.run();
-    }
+    let h = common::repertoire_window::past_the_questions(app, size, "repertoire.pgn", "For White");
     assert!(h.state().coach().style().side_question().is_none());
-    // Then the import's report.
-    if h.query_by_label("Import report: repertoire.pgn").is_some() {
-        h.get_by_label("Close").click();
-        h.run();
-    }
     h
 }
 

@@ -5,6 +5,7 @@
 use std::process::Command;
 
 pub mod explorer;
+pub mod repertoire_window;
 pub mod storage;
 pub mod stub_engine;
 pub mod text;

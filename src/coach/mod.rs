@@ -34,10 +34,12 @@
 //!   chart's "Explore"; [`jobs`]: making a Polyglot book; [`style`]: the learner's
 //!   style, profiles, the adaptive opponent, the sides; [`play_on`]: playing on
 //!   against an engine; [`verdict`]: a move outside the book judged by an engine.
-//! - The dispatch is here: each [`Command`] goes to its feature
-//!   ([`command::Route`](self::command)); what crosses features (the drill's moves
-//!   and actions, a new line, the colour) is carried out here with the features'
-//!   functions, and the [`Event`]s features send each other are handed on here.
+//! - `features.rs` (`Features`): the features side by side and the dispatch between
+//!   them: each [`Command`] goes to its feature ([`command::Route`](self::command));
+//!   what crosses features (the drill's moves and actions, a new line, the colour) is
+//!   carried out there with the features' functions, and the [`Event`]s features send
+//!   each other are handed on there. This file is the coach's face: what the window,
+//!   the CLI and the tests call, and what they read.
 //! - Shared: [`action`]: the buttons' commands, their text and tooltips; [`sounds`]:
 //!   which sound a move makes; [`moves`], [`format`](mod@format).
 
@@ -50,6 +52,7 @@ pub mod context;
 pub mod coverage;
 pub mod drill;
 pub mod explorer;
+mod features;
 pub mod format;
 pub mod jobs;
 pub mod moves;
@@ -70,8 +73,8 @@ use std::time::Duration;
 
 use shakmaty::{Color, Move};
 
-use self::command::Route;
 use self::coverage::CoverageState;
+use self::features::Features;
 use self::settings::{Orientation, Settings};
 use self::style::LearnerStyleState;
 use crate::book::PositionGraph;
@@ -88,36 +91,12 @@ pub use self::notice::Notice;
 pub use self::sounds::Sound;
 
 /// The trainer's state and what it does, without a window: the shared [`Context`] and
-/// one state per feature.
+/// one state per feature ([`Features`]).
 pub struct Coach {
     /// What every feature shares: settings, books, the drill, progress, clock, notices.
     pub(crate) ctx: Context,
-    /// The drill's own state beside the session: the reply due, completions recorded.
-    pub(crate) drill: drill::DrillState,
-    /// The chart's "Explore": lines sampled on a thread.
-    pub(crate) sampled_lines: sampled_lines::SampledLinesState,
-    /// The Book tab: the import report shown.
-    pub(crate) book: book::BookState,
-    /// The Coverage tab's parameters and jobs, compare my games, the missed positions.
-    pub(crate) coverage: CoverageState,
-    /// Review mode, when it is on.
-    pub(crate) review: review::ReviewState,
-    /// The learner's style, the profile loaded, the sides of the repertoires.
-    pub(crate) style: style::StyleState,
-    /// Playing on against an engine after the book.
-    pub(crate) play_on: play_on::PlayOnState,
-    /// The jobs feature: "Make a book…".
-    pub(crate) jobs: jobs::MakeBookJob,
-    /// "Check with an engine" (Coverage tab).
-    pub(crate) check: check::CheckState,
-    /// The engine's verdict on a move outside the book.
-    pub(crate) verdict: verdict::VerdictState,
-    /// The Repertoire tab: the file being edited and its book.
-    pub(crate) repertoire: repertoire::RepertoireTab,
-    /// The Explorer tab: the open index, its filter, the moves on the board.
-    pub(crate) explorer: explorer::ExplorerState,
-    /// What strong players are predicted to play at the position shown.
-    pub(crate) predictor: predictor::PredictorState,
+    /// One state per feature, and the dispatch between them.
+    features: Features,
 }
 
 impl Coach {
@@ -155,31 +134,10 @@ impl Coach {
             .map(Path::to_path_buf);
         let progress = ProgressFile::load(progress_file);
         let style = style::StyleState::new(progress.progress());
-        let drill_mode = settings.drill_mode;
-        let mut coach = Coach {
-            ctx: Context::new(settings, workspace, graph, session, progress, review_log),
-            drill: drill::DrillState::default(),
-            sampled_lines: sampled_lines::SampledLinesState::default(),
-            book: book::BookState::default(),
-            coverage: CoverageState::default(),
-            review: review::ReviewState::default(),
-            style,
-            play_on: play_on::PlayOnState::default(),
-            jobs: jobs::MakeBookJob::default(),
-            check: check::CheckState::default(),
-            verdict: verdict::VerdictState::default(),
-            repertoire: repertoire::RepertoireTab::with_data_dir(data_dir),
-            explorer: explorer::ExplorerState::default(),
-            predictor: predictor::PredictorState::default(),
-        };
-        // The drill mode of the last run, where there is a review log to keep.
-        if coach.ctx.review_log.is_some() {
-            coach.review.set_drill_mode(drill_mode, &mut coach.ctx);
-        }
-        coach.repertoire.reopen(&mut coach.ctx);
-        coach.explorer.reopen(&mut coach.ctx);
-        coach.check.restore(&coach.ctx);
-        coach
+        let repertoire = repertoire::RepertoireTab::with_data_dir(data_dir);
+        let mut ctx = Context::new(settings, workspace, graph, session, progress, review_log);
+        let features = Features::start(style, repertoire, &mut ctx);
+        Coach { ctx, features }
     }
 
     // ----- the caller's side -----
@@ -304,133 +262,131 @@ impl Coach {
 
     /// The Book tab: the import report shown.
     pub fn book(&self) -> &book::BookState {
-        &self.book
+        &self.features.book
     }
 
     /// The Book tab's state, to change (whether My repertoires is shown).
     pub fn book_mut(&mut self) -> &mut book::BookState {
-        &mut self.book
+        &mut self.features.book
     }
 
     /// The drill's own state: the move box.
     pub fn drill(&self) -> &drill::DrillState {
-        &self.drill
+        &self.features.drill
     }
 
     /// Review mode: the drill mode, the review drill and its log, the optimiser.
     pub fn review(&self) -> &review::ReviewState {
-        &self.review
+        &self.features.review
     }
 
     /// Review mode, to set the fuzz of its intervals (tests).
     pub fn review_mut(&mut self) -> &mut review::ReviewState {
-        &mut self.review
+        &mut self.features.review
     }
 
     /// The Repertoire tab's editor.
     pub fn repertoire(&self) -> &repertoire::RepertoireState {
-        &self.repertoire.editor
+        &self.features.repertoire.editor
     }
 
     /// The Repertoire tab's book: the exposure, what is missing at the cursor.
     pub fn repertoire_gaps(&self) -> &repertoire::GapsState {
-        &self.repertoire.gaps
+        &self.features.repertoire.gaps
     }
 
     /// The Repertoire tab, to say whether it is shown or where its backups go.
     pub fn repertoire_mut(&mut self) -> &mut repertoire::RepertoireTab {
-        &mut self.repertoire
+        &mut self.features.repertoire
     }
 
     /// The Explorer tab.
     pub fn explorer(&self) -> &explorer::ExplorerState {
-        &self.explorer
+        &self.features.explorer
     }
 
     /// What strong players are predicted to play at the position shown.
     pub fn predictor(&self) -> &predictor::PredictorState {
-        &self.predictor
+        &self.features.predictor
     }
 
     /// Playing on: the game while the learner plays on, the panel's notice, its PGN.
     pub fn play_on(&self) -> &play_on::PlayOnState {
-        &self.play_on
+        &self.features.play_on
     }
 
     /// The engine's verdict on the learner's move outside the book, and its checker.
     pub fn verdict(&self) -> &verdict::VerdictState {
-        &self.verdict
+        &self.features.verdict
     }
 
     /// The chart's "Explore": the running exploration and the last finished one.
     pub fn sampled_lines(&self) -> &sampled_lines::SampledLinesState {
-        &self.sampled_lines
+        &self.features.sampled_lines
     }
 
     /// The style feature: the profile loaded, the learner's style, the sides.
     pub fn style(&self) -> &style::StyleState {
-        &self.style
+        &self.features.style
     }
 
     /// The check's state, for the Coverage tab.
     pub fn check_state(&self) -> &check::CheckState {
-        &self.check
+        &self.features.check
     }
 
     /// The check's state, for tests that wait for it.
     pub fn check_state_mut(&mut self) -> &mut check::CheckState {
-        &mut self.check
+        &mut self.features.check
     }
 
     /// The Coverage tab: its parameters, the exposure, compare my games, a gap drill,
     /// the most-missed positions.
     pub fn coverage(&self) -> &CoverageState {
-        &self.coverage
+        &self.features.coverage
     }
 
     /// The Coverage tab, to say whether it is shown or to wait for its jobs (tests).
     pub fn coverage_mut(&mut self) -> &mut CoverageState {
-        &mut self.coverage
+        &mut self.features.coverage
     }
 
     /// The jobs feature: "Make a book…".
     pub fn jobs(&self) -> &jobs::MakeBookJob {
-        &self.jobs
+        &self.features.jobs
     }
 
     // ----- what reads a feature and the context -----
 
     /// Whether a verdict on the move outside the book is on its way.
     pub fn is_checking_move(&self) -> bool {
-        self.verdict.is_checking(&self.ctx)
+        self.features.verdict.is_checking(&self.ctx)
     }
 
     /// Whether the move checker is analysing the book's moves ahead of the learner's
     /// move.
     pub fn is_analysing_ahead(&self) -> bool {
-        self.verdict.is_analysing_ahead(&self.ctx)
+        self.features.verdict.is_analysing_ahead(&self.ctx)
     }
 
     /// The legal moves matching `typed` where a typed move would be played now; none
     /// while no move can be entered (the computer's turn, an earlier position shown).
     pub fn move_completions(&self, typed: &str) -> Vec<crate::trainer::move_entry::Completion> {
-        self.entry_position()
+        self.features
+            .entry_position(&self.ctx)
             .map(|pos| crate::trainer::move_entry::completions(&pos, typed))
             .unwrap_or_default()
-    }
-
-    /// The position a typed move is played in (the board's), or why none can be now.
-    fn entry_position(&self) -> Result<shakmaty::Chess, &'static str> {
-        let playing_on = self.play_on.game().map(|run| run.game());
-        drill::move_entry::entry_position(&self.ctx.session, playing_on)
     }
 
     /// The learner's style as the panel shows it: recomputed from the loaded files when
     /// they or the learner's name changed.
     pub fn learner_style_state(&mut self) -> &LearnerStyleState {
         let name = &self.ctx.settings.learner_name;
-        self.style.learner.refresh(&self.ctx.workspace, name);
-        &self.style.learner
+        self.features
+            .style
+            .learner
+            .refresh(&self.ctx.workspace, name);
+        &self.features.style.learner
     }
 
     /// The key of the position after `ply` moves of the drill.
@@ -440,24 +396,21 @@ impl Coach {
 
     /// Whether any background work runs (the screenshot waits for it).
     pub fn is_busy(&mut self) -> bool {
-        self.sampled_lines.is_running()
+        self.features.sampled_lines.is_running()
             || self.is_loading()
-            || self.coverage.job.is_some()
-            || self.play_on.busy(&self.ctx)
-            || self.verdict.busy(&self.ctx)
-            || (self.ctx.screenshot && self.predictor.is_running())
-            || (self.ctx.screenshot && self.explorer.is_evaluating())
-            || self.explorer.build().progress().is_some()
-            || self.book.repertoires().is_counting()
-            || self.review.reach().is_counting()
+            || self.features.coverage.job.is_some()
+            || self.features.play_on.busy(&self.ctx)
+            || self.features.verdict.busy(&self.ctx)
+            || (self.ctx.screenshot && self.features.predictor.is_running())
+            || (self.ctx.screenshot && self.features.explorer.is_evaluating())
+            || self.features.explorer.build().progress().is_some()
+            || self.features.book.repertoires().is_counting()
+            || self.features.review.reach().is_counting()
     }
 
     /// Whether `action` can be used now (its button is enabled, its shortcut works).
     pub fn is_enabled(&self, action: Action) -> bool {
-        // With no line in the book there is no next line and nothing to play on from.
-        let needs_lines = matches!(action, Action::NextLine | Action::PlayOn);
-        drill::commands::is_enabled(action, &self.ctx, self.play_on.game())
-            && !(needs_lines && self.empty_book().is_some())
+        self.features.is_enabled(action, &self.ctx)
     }
 
     /// Whether the board is drawn without its pieces (blindfold training): the drill's
@@ -465,19 +418,13 @@ impl Coach {
     /// teaching a line or a card (a new line is shown with its pieces).
     pub fn hides_pieces(&self) -> bool {
         self.ctx.session.hides_pieces()
-            && !self.play_on.is_active()
-            && !self.review.drill().is_some_and(|d| d.teaches())
+            && !self.features.play_on.is_active()
+            && !self.features.review.drill().is_some_and(|d| d.teaches())
     }
 
     /// Why the book is empty, if it is: no source ticked, or a filter leaving no line.
     pub fn empty_book(&self) -> Option<book::empty::EmptyBook> {
         book::empty::empty_book(&self.ctx)
-    }
-
-    /// The board the window shows, as the features that follow it read it.
-    fn board_shown(&self) -> BoardShown {
-        let playing_on = self.play_on.game().map(|run| run.game().position().clone());
-        self.ctx.board_shown(playing_on, self.review.is_on())
     }
 
     // ----- what tests, the screenshot and the window's shell call -----
@@ -486,7 +433,7 @@ impl Coach {
     /// (`.bin`) become sources at once; the PGN files are returned (the window asks how
     /// to read them).
     pub fn open_files(&mut self, paths: Vec<PathBuf>) -> Vec<PathBuf> {
-        self.book.open_files(paths, &mut self.ctx)
+        self.features.book.open_files(paths, &mut self.ctx)
     }
 
     /// Waits until every import and graph build has finished and applies the results,
@@ -494,8 +441,8 @@ impl Coach {
     /// itself never waits.
     pub fn finish_loading(&mut self) {
         while self.ctx.workspace.is_busy() {
-            self.book.wait(&mut self.ctx);
-            self.run_events();
+            self.features.book.wait(&mut self.ctx);
+            self.features.run_events(&mut self.ctx);
         }
     }
 
@@ -516,33 +463,35 @@ impl Coach {
     /// For the screenshot: review mode on the review log beside `progress_file` (read
     /// only: the screenshot grades nothing), the Progress tab shown.
     pub fn show_review_progress(&mut self, progress_file: Option<PathBuf>) {
-        self.review.show_progress(progress_file, &mut self.ctx);
+        self.features
+            .review
+            .show_progress(progress_file, &mut self.ctx);
     }
 
     /// Computes the Repertoire tab's exposure now when it is not up to date, and waits
     /// for it (tests; "Next gap" and "Train this" wait for it in the frames).
     pub fn finish_repertoire_gaps(&mut self) {
-        self.share_explorer_games();
-        self.repertoire.finish_gaps(&mut self.ctx);
-        self.run_events();
+        self.features.share_explorer_games(&mut self.ctx);
+        self.features.repertoire.finish_gaps(&mut self.ctx);
+        self.features.run_events(&mut self.ctx);
     }
 
     /// Waits until the explorer being built (or added to) is written and opens it, as
     /// the frames would (tests; the window never waits).
     pub fn finish_explorer_build(&mut self) {
-        self.explorer.poll_build(&mut self.ctx, true);
+        self.features.explorer.poll_build(&mut self.ctx, true);
     }
 
     /// Waits until the game the Explorer tab's game window reads is shown, as the
     /// frames would (tests; the window never waits).
     pub fn finish_explorer_game(&mut self) {
-        self.explorer.finish_game();
+        self.features.explorer.finish_game();
     }
 
     /// For the screenshot (`--tab play-on`): the learner plays the side that is not to
     /// move after the moves shown, so the engine moves first; the arrow is on.
     pub fn show_play_on(&mut self) {
-        self.play_on.show(&mut self.ctx);
+        self.features.play_on.show(&mut self.ctx);
     }
 
     /// Checks moves outside the book with `engine`, searching each position within
@@ -556,32 +505,33 @@ impl Coach {
         store: Option<SharedStore>,
         limits: crate::engine::Limits,
     ) {
-        self.verdict = verdict::VerdictState::with_checker(engine, store, limits);
+        self.features.verdict = verdict::VerdictState::with_checker(engine, store, limits);
     }
 
     /// Has the Explorer tab's moves evaluated by `engine`, each search within `limits`
     /// (by default the move checker's engine and limit), the analyses kept in the move
     /// checker's store.
     pub fn set_explorer_engine(&mut self, engine: CheckEngine, limits: crate::engine::Limits) {
-        self.explorer
+        self.features
+            .explorer
             .set_evals(explorer::ExplorerEvals::new(Some(engine), limits));
     }
 
     /// Keeps the move checker's analyses in `store` from now on (the workspace's cache
     /// on disk); the engine stays as chosen.
     pub fn set_analysis_store(&mut self, store: SharedStore) {
-        self.verdict.set_store(store);
+        self.features.verdict.set_store(store);
     }
 
     /// Waits until the book being made is written and adds it as a source, as the
     /// frames would (tests; the window never waits).
     pub fn finish_making_book(&mut self) {
-        self.jobs.finish(&mut self.ctx);
+        self.features.jobs.finish(&mut self.ctx);
     }
 
     /// Starts sampling lines from the position shown on a background thread.
     pub fn start_explore(&mut self) {
-        self.sampled_lines.start(&mut self.ctx);
+        self.features.sampled_lines.start(&mut self.ctx);
     }
 
     /// Loads the style profile at `path` and uses its style; with `add_games`, the games
@@ -596,7 +546,9 @@ impl Coach {
         path: &Path,
         add_games: bool,
     ) -> Result<(), crate::workspace::profiles::ProfileFileError> {
-        self.style.load_profile(path, add_games, &mut self.ctx)
+        self.features
+            .style
+            .load_profile(path, add_games, &mut self.ctx)
     }
 
     /// Sets up the drill to show `moves` (for the screenshot): the learner plays the
@@ -605,7 +557,7 @@ impl Coach {
     /// plays it after the others: the board shows it out of book, with its verdict.
     pub fn show_moves(&mut self, moves: &[Move]) {
         if let Ok(attempt) = drill::commands::show_moves(moves, &mut self.ctx) {
-            self.sync_books();
+            self.features.sync_books(&mut self.ctx);
             if let Some(mv) = attempt {
                 self.ctx.session.play(mv);
             }
@@ -617,271 +569,28 @@ impl Coach {
     pub fn save(&mut self) {
         self.ctx.settings.book = self.ctx.workspace.choice().clone();
         self.ctx.progress.save_now();
-        self.review.save_reviews();
+        self.features.review.save_reviews();
     }
 
     /// Stops the background work and saves (the window is closing).
     pub fn shut_down(&mut self) {
-        self.sampled_lines.cancel();
+        self.features.sampled_lines.cancel();
         self.ctx.workspace.cancel_all();
-        self.repertoire.editor.close();
+        self.features.repertoire.editor.close();
         self.ctx.progress.save_now();
-        self.review.end(&mut self.ctx);
+        self.features.review.end(&mut self.ctx);
     }
 
     // ----- dispatch -----
 
     /// Carries out one command, and what it asks of other features.
     pub fn apply(&mut self, command: Command) {
-        self.apply_command(command);
-        self.run_events();
+        self.features.apply(command, &mut self.ctx);
     }
-
-    /// Carries out one command (the events it sends are the caller's to carry out):
-    /// a feature's goes to it, the rest crosses features.
-    fn apply_command(&mut self, command: Command) {
-        self.share_explorer_games();
-        if command.restarts_drill() {
-            self.play_on.end();
-        }
-        let ctx = &mut self.ctx;
-        match command.route() {
-            Route::Book(c) => self.book.apply(c, ctx),
-            Route::Style(c) => self.style.apply(c, ctx),
-            Route::Review(c) => self.review.apply(c, ctx),
-            Route::Coverage(c) => self.coverage.apply(c, ctx),
-            Route::Jobs(c) => self.jobs.apply(c, ctx),
-            Route::PlayOn(c) => self.play_on.apply(c, ctx),
-            Route::Repertoire(c) => self.repertoire.apply(c, ctx),
-            Route::Explorer(c) => self.explorer.apply(c, ctx),
-            Route::Verdict(c) => self.verdict.apply(c, ctx),
-            Route::Coach(command) => self.apply_crossing(command),
-        }
-        self.ctx.settings.book = self.ctx.workspace.choice().clone();
-        self.ctx.request_repaint();
-    }
-
-    /// The commands that no one feature carries out alone.
-    fn apply_crossing(&mut self, command: Command) {
-        let ctx = &mut self.ctx;
-        match command {
-            Command::Action(action) => self.apply_action(action),
-            Command::MoveEntry(c) => {
-                let at = self.entry_position();
-                self.drill.move_entry.apply(c, &mut self.ctx, at);
-            }
-            Command::Play(mv) => self.drill.play(mv, ctx, &mut self.review),
-            Command::ShowPly(ply) => ctx.session.view(ply),
-            Command::ShowCurrent => ctx.session.view(ctx.session.moves().len()),
-            Command::Message(text) => ctx.message = Some(text),
-            Command::SetLearner(color) => self.review.set_learner(color, ctx),
-            Command::SetSettings(settings) => ctx.take_settings(*settings),
-            Command::SetPastBook(plies) => {
-                ctx.settings.past_book_plies = plies;
-                self.sync_books();
-            }
-            Command::CopyPgn if self.play_on.is_active() => {
-                self.play_on.apply(play_on::PlayOnCommand::CopyPgn, ctx);
-            }
-            Command::CopyPgn => self.book.apply(book::BookCommand::CopyLine, ctx),
-            Command::CheckRepertoire => self.check.start(ctx.settings.coverage.depth, ctx),
-            Command::CancelCheck => self.check.cancel(),
-            Command::DrillFrom(moves) => {
-                self.repertoire.stop_training(ctx);
-                // The learner plays the side to move there, as when the position was missed.
-                let turn = drill::side_to_move_after(&moves);
-                if turn != self.ctx.session.learner() {
-                    self.apply(Command::SetLearner(turn));
-                }
-                drill::drill_from(&moves, &mut self.ctx);
-            }
-            Command::DrillOpening(moves) => {
-                self.repertoire.stop_training(ctx);
-                drill::drill_from(&moves, ctx);
-            }
-            // The features' own commands were routed to them.
-            _ => {}
-        }
-    }
-
-    /// A button or shortcut: the play-on game's while the learner plays on, the
-    /// drill's, or a new line (review mode's next card, "Train this"'s subtree).
-    fn apply_action(&mut self, action: Action) {
-        if !self.is_enabled(action) {
-            return;
-        }
-        let ctx = &mut self.ctx;
-        // Stepping through the moves only changes the position shown.
-        if !self.play_on.is_active() && self.drill.step(action, ctx) {
-            return;
-        }
-        ctx.message = None;
-        if self.play_on.is_active() {
-            match action {
-                Action::TakeBack | Action::StepBack => {
-                    return self.play_on.apply(play_on::PlayOnCommand::TakeBack, ctx);
-                }
-                Action::NewLine => self.play_on.end(),
-                _ => {}
-            }
-        }
-        match action {
-            Action::NextLine if style::sides::alternates_sides(ctx) => {
-                // A mixed study: the other side's chapters come next.
-                let other = ctx.session.learner().other();
-                self.apply(Command::SetLearner(other));
-            }
-            Action::NewLine | Action::NextLine => {
-                ctx.new_seed();
-                if !self.review.next_line(ctx) && !self.repertoire.restart_training(ctx) {
-                    ctx.session.new_line();
-                }
-                ctx.last_reply = None;
-            }
-            Action::Open => ctx.notify(Notice::ChooseFiles),
-            Action::Explore => self.sampled_lines.start(ctx),
-            Action::PlayOn => self.play_on.start(ctx),
-            Action::Quit => ctx.notify(Notice::Close),
-            // The drill's own: hints, show me, take back, flip… (stepping was above).
-            _ => {
-                self.drill.apply_action(action, ctx, &mut self.review);
-            }
-        }
-    }
-
-    /// Carries out the events features sent each other, until none is left.
-    fn run_events(&mut self) {
-        loop {
-            let events = self.ctx.take_events();
-            if events.is_empty() {
-                return;
-            }
-            for event in events {
-                self.run_event(event);
-            }
-        }
-    }
-
-    /// Hands one event to the feature it concerns.
-    fn run_event(&mut self, event: Event) {
-        let ctx = &mut self.ctx;
-        match event {
-            Event::PlayOnBoard(mv) if self.play_on.is_active() => {
-                self.play_on.apply(play_on::PlayOnCommand::Play(mv), ctx);
-            }
-            Event::PlayOnBoard(mv) => self.apply_command(Command::Play(mv)),
-            Event::SetLearner(color) => self.apply_command(Command::SetLearner(color)),
-            Event::NewLine => self.apply_command(Command::Action(Action::NewLine)),
-            Event::DrillFrom(moves) => self.apply_command(Command::DrillFrom(moves)),
-            Event::Pasted(moves) if self.repertoire.shows_file() => {
-                self.repertoire.show_moves(moves, ctx);
-            }
-            Event::Pasted(moves) => self.apply_command(Command::DrillFrom(moves)),
-            Event::SetStyle(style) => self.apply_command(Command::SetStyle(style)),
-            Event::ShowInRepertoire(moves) => self.repertoire.show_moves(moves, ctx),
-            Event::Message(text) => ctx.message = Some(text),
-            Event::ForgiveMistake => {
-                if self.drill.forgive_mistake(ctx, &mut self.review) {
-                    self.verdict.set_forgiven();
-                }
-            }
-            Event::PlayBookMoveInstead { book, message } => {
-                self.drill
-                    .play_book_move_instead(book, message, ctx, &mut self.review);
-            }
-            Event::AddAnswer(moves) => self.coverage.add_answer(&moves, ctx),
-            Event::NewSession => {
-                self.sync_books();
-                self.sampled_lines.reset();
-                self.ctx.invalidate_chart();
-                self.ctx.last_reply = None;
-            }
-            Event::NewBook => {
-                self.sampled_lines.reset();
-                self.repertoire.stop_training(ctx);
-                self.coverage.book_changed();
-                self.drill.reply_due = None;
-                // A review session's cards are the new book's.
-                self.review.restart(ctx);
-            }
-            Event::FileImported(path) => self.style.sides.after_import(&path, ctx),
-            Event::AlignLearner => self.style.sides.align_learner(ctx),
-            Event::StopRepertoireTraining => self.repertoire.stop_training(ctx),
-            Event::EndGapDrill => self.coverage.end_gap_drill(),
-            Event::RestartReview => self.review.restart(ctx),
-            Event::SyncBooks => self.sync_books(),
-            Event::Adapt => self.style.adapt(ctx),
-            Event::LeadIn(lead_in) => self.review.set_lead_in(lead_in, ctx),
-            Event::PlayOnSettings(s) => {
-                self.play_on.apply(play_on::PlayOnCommand::Settings(s), ctx)
-            }
-            Event::LineCompleted(line) => self.style.line_completed(line, ctx),
-        }
-    }
-
-    // ----- each frame -----
 
     /// The non-drawing work of a frame: finished jobs, the computer's reply when it is
     /// due, completed lines.
     pub fn logic(&mut self) {
-        self.sampled_lines.poll(&mut self.ctx);
-        if self.ctx.workspace.open_books().generation() != self.drill.books_seen {
-            self.sync_books();
-        }
-        self.book.poll(&mut self.ctx);
-        // A new book resets the features that depend on it before they poll.
-        self.run_events();
-        let ctx = &mut self.ctx;
-        self.coverage.poll(ctx);
-        let found = self.check.poll_frame(ctx);
-        if !found.is_empty() {
-            self.verdict.share_analyses(&found);
-        }
-        self.jobs.poll(ctx);
-        if self.play_on.is_active() {
-            self.play_on.poll(ctx);
-        } else {
-            self.drill.computer_reply(ctx, &mut self.review);
-        }
-        self.review.poll(ctx);
-        self.verdict.poll(ctx, self.play_on.is_active());
-        self.drill.record_completions(ctx);
-        ctx.progress.poll();
-        self.coverage.missed.poll(ctx);
-        let board = self.board_shown();
-        self.explorer
-            .poll(&mut self.ctx, &board, self.verdict.store());
-        self.predictor.poll(&self.ctx, &board);
-        self.share_explorer_games();
-        self.repertoire.poll(&mut self.ctx);
-        self.run_events();
-    }
-
-    /// Gives the drill the workspace's Polyglot books and popularity and play past the
-    /// book; the explorer's counts follow; the chart starts over.
-    fn sync_books(&mut self) {
-        self.drill.sync_books(&mut self.ctx);
-        self.explorer.sync_drill(&mut self.ctx);
-        self.ctx.invalidate_chart();
-    }
-
-    /// Gives the Repertoire tab the Explorer tab's index and filter (its missing
-    /// replies may come from them), and play-on's sparring the index and the player
-    /// shown.
-    fn share_explorer_games(&mut self) {
-        let games = self.explorer.games().and_then(Result::ok);
-        let player = match self.explorer.source() {
-            explorer::ExplorerSource::Player { name, .. } => Some(name.clone()),
-            explorer::ExplorerSource::All => None,
-        };
-        let shared = games
-            .clone()
-            .map(|(index, filter)| play_on::SharedExplorer {
-                index,
-                filter,
-                player,
-            });
-        self.play_on.poll_spar(&mut self.ctx, shared);
-        self.repertoire.set_explorer_games(games);
+        self.features.logic(&mut self.ctx);
     }
 }

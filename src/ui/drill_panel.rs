@@ -22,7 +22,7 @@ use crate::trainer::{BookMove, Phase, Session};
 
 /// The drill panel.
 pub(super) fn drill_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    if coach.play_on.is_active() {
+    if coach.play_on().is_active() {
         return super::play_on_panel::play_on_panel_ui(ui, coach, commands);
     }
     ui.add_space(4.0);

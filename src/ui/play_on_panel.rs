@@ -31,7 +31,7 @@ pub(super) fn play_on_board_ui(
     animation: Option<Animation>,
     commands: &mut Vec<Command>,
 ) {
-    let Some(run) = coach.play_on.run.as_ref() else {
+    let Some(run) = coach.play_on().run.as_ref() else {
         return;
     };
     let game = run.game();
@@ -39,7 +39,7 @@ pub(super) fn play_on_board_ui(
     let last_move = game.last_move();
     let arrows: Vec<Arrow> = run
         .best_move()
-        .filter(|_| coach.ctx.settings.play_on.best_move_arrow)
+        .filter(|_| coach.settings().play_on.best_move_arrow)
         .and_then(|mv| Arrow::of_move(&mv, 0.7, BEST_MOVE))
         .into_iter()
         .collect();
@@ -67,7 +67,7 @@ pub(super) fn play_on_board_ui(
     let board_rect = egui::Rect::from_center_size(area.center(), vec2(side, side));
     let response = ui
         .scope_builder(UiBuilder::new().max_rect(board_rect), |ui| {
-            board_ui(ui, &view, coach.ctx.orientation)
+            board_ui(ui, &view, coach.orientation())
         })
         .inner;
     // Beside the squares (left of the coordinates when they are outside), as tall as them.
@@ -76,7 +76,7 @@ pub(super) fn play_on_board_ui(
         pos2(response.response.rect.left() - gap - bar, drawn.top()),
         vec2(bar, drawn.height()),
     );
-    let bottom = match coach.ctx.orientation {
+    let bottom = match coach.orientation() {
         super::board::Orientation::WhiteBottom => shakmaty::Color::White,
         super::board::Orientation::BlackBottom => shakmaty::Color::Black,
     };
@@ -110,7 +110,7 @@ pub(super) fn play_on_panel_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Co
 
 /// What [`play_on_panel_ui`] scrolls; `height`: the panel's.
 fn panel_contents_ui(ui: &mut Ui, coach: &Coach, height: f32, commands: &mut Vec<Command>) {
-    let Some(run) = coach.play_on.run.as_ref() else {
+    let Some(run) = coach.play_on().run.as_ref() else {
         return;
     };
     ui.add_space(4.0);
@@ -183,7 +183,7 @@ fn panel_contents_ui(ui: &mut Ui, coach: &Coach, height: f32, commands: &mut Vec
         }
     });
     // Below the buttons, so that a message never moves them under the pointer.
-    if let Some(notice) = &coach.play_on.notice {
+    if let Some(notice) = &coach.play_on().notice {
         ui.add(
             egui::Label::new(RichText::new(notice).color(Color32::from_rgb(0x2a, 0x7a, 0xc0)))
                 .wrap(),
@@ -193,7 +193,7 @@ fn panel_contents_ui(ui: &mut Ui, coach: &Coach, height: f32, commands: &mut Vec
     ui.add_space(4.0);
     super::move_box::move_box_ui(ui, coach, commands);
     ui.separator();
-    settings_ui(ui, &coach.ctx.settings.play_on, commands);
+    settings_ui(ui, &coach.settings().play_on, commands);
     super::spar_panel::spar_ui(ui, coach, commands);
     ui.separator();
     moves_ui(ui, run, (height * 0.4).max(100.0));
@@ -264,7 +264,7 @@ fn moves_ui(ui: &mut Ui, run: &PlayOn, max_height: f32) {
 
 /// Below the board while playing on: the engine's evaluation, depth, speed and line.
 pub(super) fn engine_lines_ui(ui: &mut Ui, coach: &Coach) {
-    let Some(run) = coach.play_on.run.as_ref() else {
+    let Some(run) = coach.play_on().run.as_ref() else {
         return;
     };
     ui.add_space(4.0);

@@ -22,9 +22,9 @@ const SPEEDS: [Speed; 5] = [
 
 /// The sparring settings and state; every line keeps to the panel's width.
 pub(super) fn spar_ui(ui: &mut Ui, coach: &Coach, commands: &mut Vec<Command>) {
-    let current = &coach.ctx.settings.play_on;
+    let current = &coach.settings().play_on;
     let mut s = current.clone();
-    let state = &coach.play_on.spar;
+    let state = &coach.play_on().spar;
     ui.checkbox(&mut s.spar.on, "Spar at a rating")
         .on_hover_text(
             "Past the book, the computer plays the explorer's games of a rating band (each \
@@ -91,7 +91,7 @@ fn band_and_speed_ui(ui: &mut Ui, band: &mut u16, speed: &mut String) {
 
 /// The explorer, the fit, and where the computer's last move came from.
 fn status_ui(ui: &mut Ui, coach: &Coach, settings: &crate::coach::play_on::SparSettings) {
-    let state = &coach.play_on.spar;
+    let state = &coach.play_on().spar;
     let wrap = |ui: &mut Ui, text: String| {
         ui.add(egui::Label::new(text).wrap());
     };
@@ -121,7 +121,7 @@ fn status_ui(ui: &mut Ui, coach: &Coach, settings: &crate::coach::play_on::SparS
     } else if let Some(message) = state.message() {
         wrap(ui, message.to_owned());
     }
-    let Some(run) = coach.play_on.run.as_ref() else {
+    let Some(run) = coach.play_on().run.as_ref() else {
         return;
     };
     let (Some(spar), Some((ply, source))) = (run.spar(), run.sources().last()) else {

@@ -163,7 +163,7 @@ impl TrainerApp {
                     }
                     if repertoire_shown {
                         repertoire_missing::missing_panel_ui(ui, &self.coach, commands);
-                    } else if self.coach.play_on.is_active() {
+                    } else if self.coach.play_on().is_active() {
                         play_on_panel::engine_lines_ui(ui, &self.coach);
                     } else {
                         chart_panel::chart_panel_ui(ui, &self.coach, &mut self.chart, commands);
@@ -183,7 +183,7 @@ impl TrainerApp {
         egui::CentralPanel::default().show(ui, |ui| {
             if repertoire_shown {
                 board_panel::repertoire_board_ui(ui, &self.coach, commands);
-            } else if self.coach.play_on.is_active() {
+            } else if self.coach.play_on().is_active() {
                 play_on_panel::play_on_board_ui(ui, &self.coach, self.play_on_animation, commands);
             } else {
                 chart_panel::refresh(&self.coach, &mut self.chart);

@@ -462,7 +462,7 @@ impl TrainerApp {
             }
         }
         if let Some(a) = self.play_on_animation {
-            if now - a.started >= MOVE_ANIMATION || !self.coach.play_on.is_active() {
+            if now - a.started >= MOVE_ANIMATION || !self.coach.play_on().is_active() {
                 self.play_on_animation = None;
             } else {
                 ctx.request_repaint();

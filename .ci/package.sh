@@ -61,7 +61,7 @@ fi
 python3 .ci/html-links.py "$out/guide"
 
 part "the man page and completions (examples/man_page.rs, from the clap definition)"
-cargo run --locked --quiet --example man_page -- "$out"
+cargo run --locked --quiet -p hastings-bench --example man_page -- "$out"
 gzip -9n "$out/man/hastings.1"
 
 part "the dist build, once for both artefacts: zig links against glibc $glibc's symbols"

@@ -88,7 +88,10 @@ fn eco_repertoire(
 fn games_text(n: usize) -> Vec<u8> {
     let mut games: Vec<String> = Vec::new();
     for name in ["twic1599_100k.pgn", "lichess_db_100k.pgn"] {
-        let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/tests/fixtures/{name}",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
+        );
         let text = std::fs::read_to_string(path).unwrap();
         let mut game = String::new();
         for line in text.lines() {

@@ -3,7 +3,7 @@
 //!
 //! Each search starts from a fresh table (made outside the timed part), so the node
 //! count is the same every iteration and criterion's throughput is the nps.
-//! Run: `nice -n 19 cargo bench --bench engine`.
+//! Run: `nice -n 19 cargo bench -p hastings-bench --bench engine`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)] // a benchmark
 

@@ -1,7 +1,7 @@
 //! The opening explorer: query latency on an index made from generated games, and
 //! opening an index cold.
 //!
-//! `cargo bench --bench explorer` makes an index of `EXPLORER_BENCH_GAMES` generated
+//! `cargo bench -p hastings-bench --bench explorer` makes an index of `EXPLORER_BENCH_GAMES` generated
 //! games (default 20,000) in the temporary directory and measures one query (every move
 //! of one position, with and without filters) at positions along a main line. Before
 //! criterion's means it prints the latency percentiles of 4,000 queries at positions of
@@ -11,7 +11,7 @@
 //! changed, layout and tessellation). The same binary writes the generated games for
 //! `docs/explorer_bench.sh`:
 //!
-//!     cargo bench --bench explorer -- --write-pgn /tmp/explorer-1m.pgn 1000000
+//!     cargo bench -p hastings-bench --bench explorer -- --write-pgn /tmp/explorer-1m.pgn 1000000
 //!
 //! Games are walks of the gnuchess book from the start (each move with the probability
 //! of its weight), then uniformly random legal moves, 60 plies; with lichess-like tags:

@@ -1,7 +1,7 @@
 //! The explorer's storage against `redb` (issue 23): the same records, counted by the
 //! library, kept as the explorer's sorted immutable segments and as one redb table.
 //!
-//!     EXPLORER_STORE_GAMES=20000 cargo bench --bench explorer_store
+//!     EXPLORER_STORE_GAMES=20000 cargo bench -p hastings-bench --bench explorer_store
 //!
 //! A plain `main` that prints a table, not criterion: building and adding are one-shot
 //! measurements (seconds each), and the queries are timed one by one to give a p99.

@@ -16,7 +16,7 @@ const PLIES: u32 = 20;
 
 fn games(n: usize) -> Vec<OpeningLine> {
     let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
         "/tests/fixtures/style_training.pgn"
     );
     let Ok(text) = std::fs::read(path) else {

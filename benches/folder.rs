@@ -5,7 +5,7 @@
 //! folder…"), in games mode; the time is until the last file is imported (the book
 //! built afterwards is the same for both and is not counted).
 //!
-//! `cargo bench --bench folder` (criterion), or `FOLDER_BENCH_GAMES=20000` for a quick run.
+//! `cargo bench -p hastings-bench --bench folder` (criterion), or `FOLDER_BENCH_GAMES=20000` for a quick run.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // benches may panic
 
@@ -22,7 +22,7 @@ use hastings::workspace::{BookChoice, FileMode, Workspace, WorkspaceEvent};
 fn fixture_games() -> Vec<String> {
     let path = format!(
         "{}/tests/fixtures/twic1599_100k.pgn",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
     );
     let text = std::fs::read_to_string(path).unwrap();
     let mut games = Vec::new();

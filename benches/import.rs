@@ -12,7 +12,10 @@ use hastings::book::{PositionGraph, SourceId};
 
 /// The fixture repeated until the text is at least `bytes` long.
 fn repeated(name: &str, bytes: usize) -> Vec<u8> {
-    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/{name}",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
+    );
     let one = std::fs::read(path).unwrap();
     let mut text = Vec::with_capacity(bytes + one.len());
     while text.len() < bytes {

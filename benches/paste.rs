@@ -4,7 +4,7 @@
 //! file in the data folder, imported as a repertoire and the book rebuilt with it (ECO
 //! as the theory it is compared with), until the new book is ready.
 //!
-//! `cargo bench --bench paste`.
+//! `cargo bench -p hastings-bench --bench paste`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // benches may panic
 
@@ -19,7 +19,10 @@ use hastings::workspace::{BookChoice, FileMode, Workspace, WorkspaceEvent};
 fn games(n: usize) -> String {
     let mut games = Vec::new();
     for name in ["twic1599_100k.pgn", "lichess_db_100k.pgn"] {
-        let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/tests/fixtures/{name}",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
+        );
         let text = std::fs::read_to_string(path).unwrap();
         let mut game = String::new();
         for line in text.lines() {

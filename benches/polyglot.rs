@@ -2,11 +2,11 @@
 //! file, drilling from a 10,000,000-entry book, and the in-memory core of `book make`
 //! on generated games.
 //!
-//! `cargo bench --bench polyglot` runs the benchmarks. The same binary also writes the
+//! `cargo bench -p hastings-bench --bench polyglot` runs the benchmarks. The same binary also writes the
 //! test data of the side-by-side measurement with `polyglot make-book`
 //! (docs/polyglot.md):
 //!
-//!     cargo bench --bench polyglot -- --write-pgn /tmp/games.pgn 1000000
+//!     cargo bench -p hastings-bench --bench polyglot -- --write-pgn /tmp/games.pgn 1000000
 //!
 //! Games are walks of the gnuchess book from the start, each move chosen with the
 //! probability of its weight; out of the book, uniformly random legal moves up to 30

@@ -1,7 +1,7 @@
 //! Move predictor speed: the forward pass and the distribution over legal moves at
 //! batch 1 and batch 256, on one thread.
 //!
-//! Run: `nice -n 19 cargo bench --bench predictor`. `PREDICTOR_WEIGHTS=FILE` measures
+//! Run: `nice -n 19 cargo bench -p hastings-bench --bench predictor`. `PREDICTOR_WEIGHTS=FILE` measures
 //! another weights file (a trainer's `predictor.safetensors`) instead of the shipped one,
 //! which is how the network's size was chosen (`docs/human.md`).
 

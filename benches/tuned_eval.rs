@@ -3,7 +3,7 @@
 //! generation of the GA on master moves (75 organisms × 1,000 positions at depth 1, on
 //! two threads).
 //!
-//! Run: `nice -n 19 cargo bench --bench tuned_eval`.
+//! Run: `nice -n 19 cargo bench -p hastings-bench --bench tuned_eval`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)] // a benchmark
 
@@ -87,7 +87,7 @@ fn fixture_positions(count: usize) -> Vec<Sample> {
     }
     let mut sink = Every { out: Vec::new() };
     for name in ["twic1599_100k.pgn", "lichess_db_100k.pgn"] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .join("tests/fixtures")
             .join(name);
         let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());

@@ -11,11 +11,11 @@
 # print).
 #
 #   cargo build --release --bin hastings
-#   cargo bench --bench explorer -- --write-pgn /tmp/explorer-200k.pgn 200000
-#   cargo bench --bench explorer -- --write-pgn /tmp/explorer-10k.pgn 10000
+#   cargo bench -p hastings-bench --bench explorer -- --write-pgn /tmp/explorer-200k.pgn 200000
+#   cargo bench -p hastings-bench --bench explorer -- --write-pgn /tmp/explorer-10k.pgn 10000
 #   sh docs/explorer_bench.sh target/release/hastings /tmp/explorer-200k.pgn /tmp/explorer-10k.pgn
 #
-# The query latency itself (p50, p99, no process start) is `cargo bench --bench
+# The query latency itself (p50, p99, no process start) is `cargo bench -p hastings-bench --bench
 # explorer`. Needs /usr/bin/time (Debian `time`).
 set -eu
 bin="${1:-target/release/hastings}"

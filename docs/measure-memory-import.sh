@@ -7,7 +7,7 @@
 # HASTINGS: target/release/hastings; VALIDATE: pgn-reader 0.29's examples/validate.rs
 # built in a scratch project (release, the zstd branch removed); GRAPH_MEMORY:
 # target/release/examples/graph_memory. Test data (not committed):
-#   cargo bench --bench polyglot -- --write-pgn /tmp/games40k.pgn 40000
+#   cargo bench -p hastings-bench --bench polyglot -- --write-pgn /tmp/games40k.pgn 40000
 #   python3 -c "one=open('tests/fixtures/twic1599_100k.pgn','rb').read(); out=b''
 #   while len(out) < 10<<20: out += one + b'\n\n'
 #   open('/tmp/twic10m.pgn','wb').write(out)"
@@ -29,7 +29,7 @@ for f in "/tmp/games40k.pgn --games" "/tmp/twic10m.pgn --repertoire"; do
     perf stat -e task-clock -r 10 "$H" import "$1" "$2" 2>&1 >/dev/null | grep -E "task-clock|elapsed" | sed "s|^|hastings import $1 $2: |"
 done
 if [ -f /tmp/games1m.pgn ]; then
-    # cargo bench --bench polyglot -- --write-pgn /tmp/games1m.pgn 1000000 (284 MB)
+    # cargo bench -p hastings-bench --bench polyglot -- --write-pgn /tmp/games1m.pgn 1000000 (284 MB)
     echo "== a million games, once each"
     /usr/bin/time -f "validate games1m: %e s wall, %U+%S s CPU, %M KB" "$V" /tmp/games1m.pgn >/dev/null
     for t in 1 0; do

@@ -4,7 +4,7 @@
 # agree. Numbers and machine in docs/polyglot.md.
 #
 #   cargo build --release --bin hastings
-#   cargo bench --bench polyglot -- --write-pgn /tmp/games1m.pgn 1000000   # 284 MB, not committed
+#   cargo bench -p hastings-bench --bench polyglot -- --write-pgn /tmp/games1m.pgn 1000000   # 284 MB, not committed
 #   sh docs/measure-polyglot.sh target/release/hastings /tmp/games1m.pgn
 #
 # Needs /usr/bin/time (Debian `time`) and /usr/games/polyglot (Debian `polyglot`).

@@ -1,6 +1,6 @@
 //! Measures the memory of the position graph with a counting allocator.
 //!
-//! `cargo run --release --example graph_memory -- FILE.pgn [--games|--repertoire]`
+//! `cargo run --release -p hastings-bench --example graph_memory -- FILE.pgn [--games|--repertoire]`
 //! does what `hastings stats --pgn FILE.pgn` does (the ECO lines and the file's lines
 //! into one graph, through the workspace) and prints, for each step, the bytes live
 //! after it and the peak during it, counted by a global allocator that adds up every

@@ -1,6 +1,6 @@
 //! Writes the manual page and the shell completions of `hastings`, made from the same
-//! clap definition the binary parses (`hastings::cli::Cli`): `cargo run --example
-//! man_page -- OUT_DIR` writes `OUT_DIR/man/hastings.1` and
+//! clap definition the binary parses (`hastings::cli::Cli`): `cargo run -p
+//! hastings-bench --example man_page -- OUT_DIR` writes `OUT_DIR/man/hastings.1` and
 //! `OUT_DIR/completions/{hastings.bash,_hastings,hastings.fish}`. `.ci/package.sh` runs
 //! it for the Debian package. An example rather than a hidden subcommand keeps
 //! `clap_mangen` and `clap_complete` out of the binary users run.

@@ -1,6 +1,6 @@
 //! Reproduces the thesis's experiments (§5.1–§5.3) on the embedded ECO data.
 //!
-//! `cargo run --release --example thesis` prints Markdown tables: for each experiment,
+//! `cargo run --release -p hastings-bench --example thesis` prints Markdown tables: for each experiment,
 //! the next-move distribution from the start position and from one deeper position, as
 //! exact probabilities `P` and as the frequencies of 100, 1,000 and 10,000 sampled lines
 //! (seeded, so the output is the same on every machine).

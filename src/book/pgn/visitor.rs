@@ -230,6 +230,15 @@ impl Visitor for Recorder {
         // Names are checked ASCII above; values are mostly valid UTF-8, which
         // `decode_utf8` checks faster than the lossy decoding that would replace bad bytes.
         let name = std::str::from_utf8(name).unwrap_or_default();
+        // A value without a backslash has no escape to decode: it is its bytes (what
+        // `decode` returns then), without the substring search set up for escapes.
+        let bytes = value.as_bytes();
+        if !bytes.contains(&b'\\')
+            && let Ok(plain) = std::str::from_utf8(bytes)
+        {
+            self.game.tags.push(name, plain);
+            return ControlFlow::Continue(());
+        }
         let value = value
             .decode_utf8()
             .unwrap_or_else(|_| value.decode_utf8_lossy());
@@ -342,7 +351,39 @@ fn holds_mark(bytes: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::holds_mark;
+    use super::*;
+
+    /// Tag values are kept as pgn-reader decodes them: escapes undone, bad bytes
+    /// replaced, in a report (the tags it reads) and in an import.
+    #[test]
+    fn tag_values_are_kept_as_decoded() {
+        let values: [&[u8]; 7] = [
+            b"Carlsen, Magnus",
+            b"",
+            br#"say \"hi\" \\ there"#,
+            br"a \ lone backslash\",
+            b"caf\xc3\xa9",
+            b"bad \xff byte",
+            b"bad \xff and \\\" escape",
+        ];
+        for keep in [false, true] {
+            for value in values {
+                let mut recorder = Recorder::new(ImportOptions::default(), keep);
+                let _ = recorder.begin_tags();
+                let _ = recorder.tag(&mut (), b"White", RawTag(value));
+                let raw = RawTag(value);
+                let expected = raw
+                    .decode_utf8()
+                    .unwrap_or_else(|_| raw.decode_utf8_lossy());
+                assert_eq!(
+                    recorder.game.tags.get("White"),
+                    Some(&*expected),
+                    "{value:?}"
+                );
+                assert!(recorder.game.tagged);
+            }
+        }
+    }
 
     /// What `holds_mark` must find: the word anywhere.
     fn naive(bytes: &[u8]) -> bool {

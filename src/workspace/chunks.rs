@@ -152,7 +152,9 @@ pub(crate) struct Chunk {
 }
 
 /// Reads `input` in chunks of about `chunk_bytes`, each cut at a game start
-/// ([`last_cut`]; a chunk that finds none grows, up to [`MAX_CHUNK_GROWTH`]), and hands
+/// ([`last_cut`]; a chunk that finds none grows, up to [`MAX_CHUNK_GROWTH`]: so every
+/// chunk but the last that is shorter than that ends cleanly,
+/// [`ends_cleanly`](crate::book::pgn::split::ends_cleanly)), and hands
 /// each to `send` (which returns `false` to stop early). A chunk is read into a buffer
 /// from `spare` when it has one (buffers handed back after use, so that the memory is
 /// not given back to the system and asked for again, chunk after chunk). Returns the
@@ -269,6 +271,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::pgn::split::ends_cleanly;
     use crate::workspace::polyglot_make::MakeError;
 
     /// A small input is cut into chunks sized to it, so that the chunks in flight take
@@ -317,6 +320,47 @@ mod tests {
         plan.fit_chunks_to_input();
         assert_eq!(plan.chunk_bytes, 4096);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// What `in_parts` relies on to walk no chunk again: every chunk but the last ends
+    /// cleanly, on real files with comments, variations, junk and games cut short, at
+    /// sizes that cut inside games, comments and tags.
+    #[test]
+    fn every_chunk_but_the_last_ends_cleanly() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut text = Vec::new();
+        for name in [
+            "study_chapters.pgn",
+            "lichess_db_100k.pgn",
+            "french_advance_marked.pgn",
+            "repertoire.pgn",
+            "truncated.pgn",
+            "illegal.pgn",
+            "twic1599_100k.pgn",
+        ] {
+            text.extend(std::fs::read(fixtures.join(name)).unwrap());
+            text.push(b'\n');
+        }
+        for size in [300, 1000, 4096, 50_000] {
+            let mut chunks: Vec<Vec<u8>> = Vec::new();
+            read_chunks(
+                &text[..],
+                size,
+                || None,
+                |c| {
+                    chunks.push(c);
+                    true
+                },
+            )
+            .unwrap();
+            assert!(chunks.len() > 3, "{size}");
+            let (_, before) = chunks.split_last().unwrap();
+            for c in before {
+                assert!(c.len() < MAX_CHUNK_GROWTH);
+                assert!(ends_cleanly(c), "{size}: {}", String::from_utf8_lossy(c));
+            }
+            assert_eq!(chunks.concat(), text);
+        }
     }
 
     #[test]

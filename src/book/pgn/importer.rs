@@ -66,6 +66,8 @@ impl<'a> Importer<'a> {
         parse_error: Option<IssueReason>,
     ) {
         let tags = &game.tags;
+        // A report keeps only some tags: whether there were any is `tagged`.
+        let tagged = game.tagged;
         let issue = |ply: u32, san: String, reason: IssueReason| ImportIssue {
             game: number,
             offset,
@@ -84,7 +86,7 @@ impl<'a> Importer<'a> {
             }
             // The reader failed inside the tags.
             None => {
-                if !tags.is_empty() {
+                if tagged {
                     self.out.report.games += 1;
                 }
                 let reason = parse_error.unwrap_or(IssueReason::UnterminatedTag);
@@ -129,14 +131,14 @@ impl<'a> Importer<'a> {
                 IssueReason::IllegalMove | IssueReason::AmbiguousMove | IssueReason::NullMove
             )
         });
-        if !tags.is_empty() || tree.nodes.len() > 1 || move_problem {
+        if tagged || tree.nodes.len() > 1 || move_problem {
             self.out.report.games += 1;
         }
         if tree.nodes.len() == 1 {
             // A game without moves (a forfeit) has nothing to import; junk is reported.
             match problem {
                 Some(problem) => self.issue(problem),
-                None if tags.is_empty() => {
+                None if !tagged => {
                     self.issue(issue(0, String::new(), IssueReason::NotAGame));
                 }
                 None => self.out.report.without_moves += 1,

@@ -16,7 +16,7 @@ use memchr::{memchr, memchr3};
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingSide, Role};
 
-use super::visitor::Event;
+use super::visitor::{Event, UNKNOWN_LEN};
 use crate::book::movelist;
 
 /// A token that pgn-reader skipped.
@@ -246,7 +246,7 @@ impl Scanner<'_> {
         let same = match (kind, recorded) {
             (Kind::San(a), Event::San(b)) => a == *b,
             (Kind::Nag(a), Event::Nag(b)) => a == *b,
-            (Kind::Comment, Event::Comment(_))
+            (Kind::Comment, Event::Comment(..))
             | (Kind::Begin, Event::Begin)
             | (Kind::End, Event::End)
             | (Kind::Outcome, Event::Outcome) => true,
@@ -310,6 +310,19 @@ impl Scanner<'_> {
             let kind = match ch {
                 b'{' => {
                     self.bump();
+                    // The comment the visitor recorded next, whose length it kept: no
+                    // search for its end (a lichess file is mostly clock comments).
+                    if let Some(&Event::Comment(_, len)) = self.events.get(self.seen)
+                        && len != UNKNOWN_LEN
+                        && self.data.get(self.i + len as usize) == Some(&b'}')
+                    {
+                        self.i += len as usize + 1;
+                        self.seen += 1;
+                        if stopped && self.seen == self.events.len() {
+                            return None;
+                        }
+                        continue;
+                    }
                     match memchr(b'}', self.rest()) {
                         Some(k) => {
                             self.i += k + 1;

@@ -216,11 +216,11 @@ impl Tree {
                     };
                     self.attach(frame, note);
                 }
-                Event::Comment(Some(note)) => {
+                Event::Comment(Some(note), _) => {
                     let note = (**note).clone();
                     self.attach(frame, note);
                 }
-                Event::Comment(None) => {}
+                Event::Comment(None, _) => {}
                 Event::Begin if self.games_mode => skipping = 1,
                 Event::Begin => {
                     // A variation replaces the last move of the line it is in.

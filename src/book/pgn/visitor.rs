@@ -28,12 +28,17 @@ const REPORT_TAGS: [&str; 6] = ["White", "Black", "Event", "Variant", "FEN", "Re
 pub(super) enum Event {
     San(San),
     Nag(u8),
-    /// A comment; `None` when it held nothing to keep (e.g. only `[%clk …]`).
-    Comment(Option<Box<MoveAnnotation>>),
+    /// A comment; `None` when it held nothing to keep (e.g. only `[%clk …]`), and its
+    /// length in bytes between the braces ([`UNKNOWN_LEN`] when the reader passed it in
+    /// parts), for the walk over the game's bytes to step over it.
+    Comment(Option<Box<MoveAnnotation>>, u32),
     Begin,
     End,
     Outcome,
 }
+
+/// The length of a comment that the reader passed in parts.
+pub(super) const UNKNOWN_LEN: u32 = u32::MAX;
 
 /// The start of a game: the position and its FEN, `None` for the standard position.
 pub(super) type Start = Result<Option<Chess>, IssueReason>;
@@ -46,8 +51,10 @@ fn game_start(tags: &GameTags) -> Start {
 /// What the visitor recorded of one game.
 #[derive(Debug, Default)]
 pub(super) struct GameRecord {
-    /// Every tag, in file order.
+    /// Every tag, in file order; in a report, only [`REPORT_TAGS`].
     pub tags: GameTags,
+    /// Whether the game has a tag (a game with tags is a game, read or not).
+    pub tagged: bool,
     /// The start position, once the movetext begins.
     pub start: Option<Start>,
     pub events: Vec<Event>,
@@ -102,8 +109,8 @@ impl GameRecord {
 pub(super) struct Recorder {
     options: ImportOptions,
     /// The comments and the tags' values are read: the lines are kept. A report alone
-    /// has no use for them: a comment is then only an event (`Event::Comment(None)`,
-    /// or its rank mark), and only the values of [`REPORT_TAGS`] are kept.
+    /// has no use for them: a comment is then only an event (`Event::Comment(None, _)`,
+    /// or its rank mark), and only the tags of [`REPORT_TAGS`] are kept.
     keep_comments: bool,
     /// The decided mode; `None` while auto-detection waits for the first game.
     pub mode: Option<ImportMode>,
@@ -168,18 +175,11 @@ impl Recorder {
     /// A report's comment: only its rank mark (a paused move takes its lines out of
     /// the count), read only when the comment holds `%hastings`.
     fn take_mark(&mut self, last: &[u8]) -> Option<Box<MoveAnnotation>> {
-        // A plain walk to each `%`, then the word: a lichess comment (`{ [%clk 0:03:00] }`)
-        // is too short for a substring searcher or memchr to pay for setting up.
-        let marked = |b: &[u8]| {
-            b.iter()
-                .enumerate()
-                .any(|(i, &c)| c == b'%' && b[i..].starts_with(b"%hastings"))
-        };
         let mark = if self.game.partial.is_empty() {
-            marked(last).then(|| parse_comment(last)).flatten()
+            holds_mark(last).then(|| parse_comment(last)).flatten()
         } else {
             self.game.push_partial(last);
-            let note = marked(&self.game.partial)
+            let note = holds_mark(&self.game.partial)
                 .then(|| parse_comment(&self.game.partial))
                 .flatten();
             self.game.partial.clear();
@@ -222,12 +222,21 @@ impl Visitor for Recorder {
         if name.is_empty() || !name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_') {
             return ControlFlow::Continue(());
         }
+        self.game.tagged = true;
+        if !self.keep_comments && !REPORT_TAGS.iter().any(|t| t.as_bytes() == name) {
+            // A report reads nothing else of it: a game with tags is a game.
+            return ControlFlow::Continue(());
+        }
         // Names are checked ASCII above; values are mostly valid UTF-8, which
         // `decode_utf8` checks faster than the lossy decoding that would replace bad bytes.
         let name = std::str::from_utf8(name).unwrap_or_default();
-        if !self.keep_comments && !REPORT_TAGS.contains(&name) {
-            // Kept by name (a game with tags is a game), its value not decoded.
-            self.game.tags.push(name, "");
+        // A value without a backslash has no escape to decode: it is its bytes (what
+        // `decode` returns then), without the substring search set up for escapes.
+        let bytes = value.as_bytes();
+        if !bytes.contains(&b'\\')
+            && let Ok(plain) = std::str::from_utf8(bytes)
+        {
+            self.game.tags.push(name, plain);
             return ControlFlow::Continue(());
         }
         let value = value
@@ -271,12 +280,17 @@ impl Visitor for Recorder {
     }
 
     fn comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+        let len = if self.game.partial.is_empty() {
+            u32::try_from(comment.as_bytes().len()).unwrap_or(UNKNOWN_LEN)
+        } else {
+            UNKNOWN_LEN
+        };
         let note = if self.keep_comments {
             self.take_comment(comment.as_bytes())
         } else {
             self.take_mark(comment.as_bytes())
         };
-        self.game.events.push(Event::Comment(note));
+        self.game.events.push(Event::Comment(note, len));
         ControlFlow::Continue(())
     }
 
@@ -298,4 +312,127 @@ impl Visitor for Recorder {
     }
 
     fn end_game(&mut self, _: ()) {}
+}
+
+/// Whether `bytes` hold `%hastings`, the start of a rank mark. A lichess comment
+/// (`{ [%clk 0:03:00] }`) is too short for a substring searcher or memchr to pay for
+/// setting up, and a walk to each `%` stops at every clock: eight starting points are
+/// tried at once instead, by their first byte (`%`) and their ninth (`s`) in two 64-bit
+/// words, and only a starting point that passes both is compared in full.
+fn holds_mark(bytes: &[u8]) -> bool {
+    const WORD: &[u8] = b"%hastings";
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `word` that equals `byte` (and maybe of some bytes
+    // above one that does: a candidate, compared in full below, never a miss).
+    let equal = |word: u64, byte: u8| {
+        let x = word ^ (ONES * u64::from(byte));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    let word_at = |i: usize| {
+        bytes
+            .get(i..i + 8)
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    let Some(last) = bytes.len().checked_sub(WORD.len()) else {
+        return false;
+    };
+    let at = |i: usize| bytes[i..].starts_with(WORD);
+    let mut i = 0;
+    while i + 16 <= bytes.len() {
+        if equal(word_at(i), b'%') & equal(word_at(i + 8), b's') != 0 && (i..i + 8).any(at) {
+            return true;
+        }
+        i += 8;
+    }
+    (i..=last).any(|j| bytes[j] == b'%' && at(j))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tag values are kept as pgn-reader decodes them: escapes undone, bad bytes
+    /// replaced, in a report (the tags it reads) and in an import.
+    #[test]
+    fn tag_values_are_kept_as_decoded() {
+        let values: [&[u8]; 7] = [
+            b"Carlsen, Magnus",
+            b"",
+            br#"say \"hi\" \\ there"#,
+            br"a \ lone backslash\",
+            b"caf\xc3\xa9",
+            b"bad \xff byte",
+            b"bad \xff and \\\" escape",
+        ];
+        for keep in [false, true] {
+            for value in values {
+                let mut recorder = Recorder::new(ImportOptions::default(), keep);
+                let _ = recorder.begin_tags();
+                let _ = recorder.tag(&mut (), b"White", RawTag(value));
+                let raw = RawTag(value);
+                let expected = raw
+                    .decode_utf8()
+                    .unwrap_or_else(|_| raw.decode_utf8_lossy());
+                assert_eq!(
+                    recorder.game.tags.get("White"),
+                    Some(&*expected),
+                    "{value:?}"
+                );
+                assert!(recorder.game.tagged);
+            }
+        }
+    }
+
+    /// What `holds_mark` must find: the word anywhere.
+    fn naive(bytes: &[u8]) -> bool {
+        bytes.windows(9).any(|w| w == b"%hastings")
+    }
+
+    /// The word at every place in comments of every length up to 40 bytes, near misses,
+    /// and comments of bytes drawn from the word's own letters, as the plain search.
+    #[test]
+    fn marks_are_found_as_a_plain_search_finds_them() {
+        let mut checked = 0;
+        for len in 0..40 {
+            for at in 0..=len {
+                for word in [&b"%hastings"[..], b"%hasting", b"%hastingS", b"hastings"] {
+                    let mut bytes = vec![b' '; len];
+                    bytes.splice(at..at, word.iter().copied());
+                    bytes.truncate(len.max(word.len()));
+                    assert_eq!(holds_mark(&bytes), naive(&bytes), "{bytes:?}");
+                    checked += 1;
+                }
+            }
+        }
+        // Bytes from `%hastings ` and a clock, by a fixed linear congruential sequence.
+        let letters = b"%hastings [%clk 0:05:00]s%";
+        let mut seed = 12345u64;
+        let mut found = 0;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let len = (seed >> 58) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|k| {
+                    let pick = (seed >> (k % 50)) as usize ^ (k * 7);
+                    if k % 13 == 5 {
+                        b'%'
+                    } else {
+                        letters[pick % letters.len()]
+                    }
+                })
+                .collect();
+            let mut marked = bytes.clone();
+            let at = (seed >> 20) as usize % (len + 1);
+            marked.splice(at..at, b"%hastings".iter().copied());
+            for b in [&bytes, &marked] {
+                assert_eq!(holds_mark(b), naive(b), "{b:?}");
+                found += usize::from(naive(b));
+            }
+        }
+        assert!(checked > 1000 && found >= 20_000, "{checked} {found}");
+    }
 }

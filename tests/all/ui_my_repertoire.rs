@@ -76,75 +76,84 @@ fn start_with_my_repertoire(size: (f32, f32), name: &str) -> Harness<'static, Tr
     h
 }
 
+// One test per window size: the two run side by side (each plays 200 computer replies
+// through the window, the slowest kittest of the suite).
 #[test]
 fn my_repertoire_from_start_here_drills_only_the_files_moves() {
+    drills_only_the_files_moves((1280.0, 800.0));
+}
+
+#[test]
+fn my_repertoire_from_start_here_drills_only_the_files_moves_in_a_small_window() {
+    drills_only_the_files_moves((800.0, 600.0));
+}
+
+fn drills_only_the_files_moves(size: (f32, f32)) {
     let name = "repertoire.pgn";
     let book = file_moves(name);
-    for size in [(1280.0, 800.0), (800.0, 600.0)] {
-        let mut h = start_with_my_repertoire(size, name);
-        let coach = h.state().coach();
-        assert!(
-            !coach.workspace().choice().eco,
-            "{size:?}: ECO is not drilled"
-        );
-        assert!(coach.is_repertoire(), "{size:?}");
-        h.get_by_label(REPERTOIRE_ALONE);
+    let mut h = start_with_my_repertoire(size, name);
+    let coach = h.state().coach();
+    assert!(
+        !coach.workspace().choice().eco,
+        "{size:?}: ECO is not drilled"
+    );
+    assert!(coach.is_repertoire(), "{size:?}");
+    h.get_by_label(REPERTOIRE_ALONE);
 
-        let (mut replies, mut checked, mut turn) = (0usize, 0usize, 0usize);
-        let mut lines = HashSet::new();
-        while replies < 200 {
-            turn += 1;
-            assert!(turn < 5000, "{size:?}: the drill does not go on");
-            let session = h.state().coach().session();
-            if session.moves().len() < checked {
-                checked = 0;
-            }
-            for (ply, played) in session.moves().iter().enumerate().skip(checked) {
-                if !played.by_learner {
-                    let before = session.position_at(ply);
-                    let ok = book
-                        .get(&key(before))
-                        .is_some_and(|m| m.contains(&played.mv));
-                    assert!(
-                        ok,
-                        "{size:?}: the computer played {} after {:?}, not a move of the file",
-                        played.san,
-                        session.moves()[..ply]
-                            .iter()
-                            .map(|m| &m.san)
-                            .collect::<Vec<_>>()
-                    );
-                    replies += 1;
-                }
-                checked = ply + 1;
-            }
-            match session.phase().clone() {
-                Phase::LearnerToMove => {
-                    let moves = &book[&key(session.position())];
-                    let mv = moves[turn % moves.len()];
-                    common::click_move(&mut h, mv);
-                    h.run();
-                }
-                Phase::EndOfLine { .. } => {
-                    lines.insert(
-                        session
-                            .moves()
-                            .iter()
-                            .map(|m| m.san.clone())
-                            .collect::<Vec<_>>(),
-                    );
-                    h.get_all_by_label("Next line").next().unwrap().click();
-                    h.run();
-                }
-                Phase::ComputerToMove => {
-                    h.run();
-                }
-                Phase::OutOfBook { san, .. } => panic!("{size:?}: {san} left the book"),
-            }
+    let (mut replies, mut checked, mut turn) = (0usize, 0usize, 0usize);
+    let mut lines = HashSet::new();
+    while replies < 200 {
+        turn += 1;
+        assert!(turn < 5000, "{size:?}: the drill does not go on");
+        let session = h.state().coach().session();
+        if session.moves().len() < checked {
+            checked = 0;
         }
-        assert!(
-            lines.len() > 3,
-            "{size:?}: several lines were drilled: {lines:?}"
-        );
+        for (ply, played) in session.moves().iter().enumerate().skip(checked) {
+            if !played.by_learner {
+                let before = session.position_at(ply);
+                let ok = book
+                    .get(&key(before))
+                    .is_some_and(|m| m.contains(&played.mv));
+                assert!(
+                    ok,
+                    "{size:?}: the computer played {} after {:?}, not a move of the file",
+                    played.san,
+                    session.moves()[..ply]
+                        .iter()
+                        .map(|m| &m.san)
+                        .collect::<Vec<_>>()
+                );
+                replies += 1;
+            }
+            checked = ply + 1;
+        }
+        match session.phase().clone() {
+            Phase::LearnerToMove => {
+                let moves = &book[&key(session.position())];
+                let mv = moves[turn % moves.len()];
+                common::click_move(&mut h, mv);
+                h.run();
+            }
+            Phase::EndOfLine { .. } => {
+                lines.insert(
+                    session
+                        .moves()
+                        .iter()
+                        .map(|m| m.san.clone())
+                        .collect::<Vec<_>>(),
+                );
+                h.get_all_by_label("Next line").next().unwrap().click();
+                h.run();
+            }
+            Phase::ComputerToMove => {
+                h.run();
+            }
+            Phase::OutOfBook { san, .. } => panic!("{size:?}: {san} left the book"),
+        }
     }
+    assert!(
+        lines.len() > 3,
+        "{size:?}: several lines were drilled: {lines:?}"
+    );
 }

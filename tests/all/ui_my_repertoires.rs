@@ -45,20 +45,20 @@ fn harness(size: (f32, f32)) -> Harness<'static, TrainerApp> {
 fn load(h: &mut Harness<'static, TrainerApp>, paths: Vec<PathBuf>) {
     common::open_in_window(h, paths, "My repertoire");
     h.state_mut().coach_mut().finish_loading();
-    h.run();
+    common::settle(&mut h);
     while let Some(both) = h.query_by_label("Both / don't know") {
         both.click();
         h.step();
         h.state_mut().coach_mut().finish_loading();
-        h.run();
+        common::settle(&mut h);
     }
     if let Some(close) = h.query_by_label("Close") {
         close.click();
-        h.run();
+        common::settle(&mut h);
     }
     h.get_by_label("My repertoires").click();
-    h.run();
-    h.run();
+    common::settle(&mut h);
+    common::settle(&mut h);
 }
 
 /// The games (chapters) of the lines in the drill's book.
@@ -124,7 +124,7 @@ fn my_repertoires_is_the_first_tab_and_shows_each_files_numbers() {
             if let Some(node) = h.get_all_by_label(label).find(|n| n.rect() == before) {
                 node.scroll_to_me();
             }
-            h.run();
+            common::settle(&mut h);
             let r = leftmost(&h);
             assert!(
                 r.min.x >= 0.0 && r.max.x <= right && r.min.y >= 0.0 && r.max.y <= size.1,
@@ -144,14 +144,14 @@ fn train_from_a_row_drills_only_that_repertoire() {
         let trains: Vec<_> = h.get_all_by_label("Train").collect();
         assert_eq!(trains.len(), 2, "{size:?}: a Train button per repertoire");
         trains[1].scroll_to_me();
-        h.run();
+        common::settle(&mut h);
         let trains: Vec<_> = h.get_all_by_label("Train").collect();
         trains[1].click();
         h.step();
         h.state_mut().coach_mut().finish_loading();
         h.step();
         h.state_mut().coach_mut().finish_loading();
-        h.run();
+        common::settle(&mut h);
         let coach = h.state().coach();
         let choice = coach.workspace().choice();
         assert!(!choice.eco, "{size:?}: ECO is the theory, not drilled");
@@ -190,13 +190,13 @@ fn a_side_set_per_chapter_in_my_repertoires_is_drilled_from_that_side() {
             "{size:?}: the chapters' header is shown"
         );
         header.click();
-        h.run();
+        common::settle(&mut h);
         for (game, side) in wanted {
             let label = format!("Side of chapter {game}");
             h.get_by_label(&label).scroll_to_me();
-            h.run();
+            common::settle(&mut h);
             h.get_by_label(&label).click();
-            h.run();
+            common::settle(&mut h);
             let option = format!("as {}", side.name());
             let item = h
                 .get_all_by_label_contains(&option)
@@ -205,7 +205,7 @@ fn a_side_set_per_chapter_in_my_repertoires_is_drilled_from_that_side() {
             item.click();
             h.step();
             h.state_mut().coach_mut().finish_loading();
-            h.run();
+            common::settle(&mut h);
         }
         let coach = h.state().coach();
         let file = coach.workspace().choice().file(&path).unwrap();
@@ -222,7 +222,7 @@ fn a_side_set_per_chapter_in_my_repertoires_is_drilled_from_that_side() {
                 h.get_by_label(side.name()).click();
                 h.step();
                 h.state_mut().coach_mut().finish_loading();
-                h.run();
+                common::settle(&mut h);
             }
             let learner = h.state().coach().session().learner();
             assert_eq!(learner, Color::from(side), "{size:?}");
@@ -251,9 +251,9 @@ fn the_repertoire_tab_sets_the_chapters_side_then_says_what_is_missing() {
             .coach_mut()
             .apply(Command::Repertoire(RepertoireCommand::Open(path.clone())));
         h.get_by_label("Repertoire").click();
-        h.run();
+        common::settle(&mut h);
         h.state_mut().coach_mut().finish_repertoire_gaps();
-        h.run();
+        common::settle(&mut h);
         let ask = h.get_by_label("Which side do you play in this chapter? Set it here:");
         assert!(ask.rect().max.y <= size.1, "{size:?}");
         // The chapter list and the missing panel both offer it: the first is clicked.
@@ -261,16 +261,16 @@ fn the_repertoire_tab_sets_the_chapters_side_then_says_what_is_missing() {
             .next()
             .unwrap()
             .click();
-        h.run();
+        common::settle(&mut h);
         h.get_all_by_label_contains("as Black")
             .last()
             .expect("the popup's item")
             .click();
-        h.run();
+        common::settle(&mut h);
         h.state_mut().coach_mut().finish_repertoire_gaps();
-        h.run();
+        common::settle(&mut h);
         h.state_mut().coach_mut().finish_repertoire_gaps();
-        h.run();
+        common::settle(&mut h);
         assert!(
             h.query_by_label("Which side do you play in this chapter? Set it here:")
                 .is_none(),
@@ -293,23 +293,23 @@ fn the_book_tabs_chapter_picker_sets_an_untagged_chapters_side() {
         let mut h = harness(size);
         load(&mut h, vec![path.clone()]);
         h.get_by_label("Book").click();
-        h.run();
+        common::settle(&mut h);
         // The French study's chapters say no side: each has its picker.
         let label = "Side of chapter 2";
         h.get_by_label(label).scroll_to_me();
-        h.run();
+        common::settle(&mut h);
         let r = h.get_by_label(label).rect();
         let right = 8.0 + ((size.0 - 16.0) * 0.2).clamp(180.0, 300.0) + 0.5;
         assert!(r.max.x <= right && r.max.y <= size.1, "{size:?}: {r:?}");
         h.get_by_label(label).click();
-        h.run();
+        common::settle(&mut h);
         h.get_all_by_label_contains("as Black")
             .last()
             .expect("the popup's item")
             .click();
         h.step();
         h.state_mut().coach_mut().finish_loading();
-        h.run();
+        common::settle(&mut h);
         let coach = h.state().coach();
         let file = coach.workspace().choice().file(&path).unwrap();
         assert_eq!(
@@ -343,7 +343,7 @@ fn learn_new_lines_on_a_row_teaches_that_repertoires_first_new_line() {
             .with_size(vec2(size.0, size.1))
             .with_max_steps(8)
             .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
-        h.run();
+        common::settle(&mut h);
         load(&mut h, vec![first.clone(), second.clone()]);
         // The second row's "Learn new lines": the book becomes that file alone, then
         // the lesson starts on it (not on the book the click was made in).
@@ -359,7 +359,7 @@ fn learn_new_lines_on_a_row_teaches_that_repertoires_first_new_line() {
             .nth(1)
             .unwrap()
             .scroll_to_me();
-        h.run();
+        common::settle(&mut h);
         h.get_all_by_label("Learn new lines")
             .filter(|n| n.rect().min.x < size.0 / 2.0)
             .nth(1)
@@ -369,7 +369,7 @@ fn learn_new_lines_on_a_row_teaches_that_repertoires_first_new_line() {
         h.state_mut().coach_mut().finish_loading();
         h.step();
         h.state_mut().coach_mut().finish_loading();
-        h.run();
+        common::settle(&mut h);
         let coach = h.state().coach();
         let ticked: Vec<_> = coach
             .workspace()

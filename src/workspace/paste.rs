@@ -2,7 +2,7 @@
 //! in SAN from the start position (with or without move numbers), or else one clear
 //! error line.
 //!
-//! The window calls [`read_paste`] on Ctrl+V (off the UI thread for a large paste):
+//! The window calls [`read_paste`] on Ctrl+V, on a background job (`coach::book::paste`):
 //! PGN games go to the same "read as" choice as a file (a repertoire or a games
 //! source), a FEN or a move list sets the board.
 //!

@@ -30,6 +30,7 @@ mod coach_check;
 mod coach_features;
 mod coach_jobs;
 mod coach_move_entry;
+mod coach_paste;
 mod coach_play_on;
 mod coach_sides;
 mod coach_sounds;

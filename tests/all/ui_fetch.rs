@@ -168,6 +168,81 @@ fn a_players_games_fetched_by_the_coach_add_only_the_new_ones() {
     );
 }
 
+/// Issue 42's bad input, through the coach as the Book tab's fetch runs it: a player
+/// that does not exist (404, on lichess and chess.com), a site that answers a web page,
+/// a private study (403) and a missing one (404) are each one line, nothing is asked to
+/// be read, and nothing is written in the data folder's `fetched` folder.
+#[test]
+fn a_missing_player_a_web_page_and_a_private_study_are_one_line_each_and_keep_nothing() {
+    let server = Server::start(|got, _| match got.path.as_str() {
+        "/api/games/user/portal" => Reply::status(
+            200,
+            "text/html; charset=utf-8",
+            "<!DOCTYPE html><html><body>Sign in to the Wi-Fi</body></html>",
+        ),
+        "/api/study/Pr1vate0.pgn" => Reply::status(403, "text/plain", "Forbidden"),
+        _ => Reply::status(404, "application/json", r#"{"error":"Not found"}"#),
+    });
+    let dir = temp_dir("coach-fetch-bad-input");
+    let mut coach = Coach::new(common::eco(), settings(), Some(dir.join("progress.ron")));
+    coach.finish_loading();
+    let _ = coach.take_notices();
+    coach.apply(Command::Fetch(FetchCommand::Sites(Sites::resolve(
+        Some(&server.url),
+        Some(&server.url),
+    ))));
+    for (kind, text, says) in [
+        (
+            FetchKind::LichessGames,
+            "nobody",
+            "has no user nobody (HTTP 404)",
+        ),
+        (FetchKind::ChesscomGames, "nobody", "(HTTP 404)"),
+        (
+            FetchKind::LichessGames,
+            "portal",
+            "answered a web page, not PGN",
+        ),
+        (
+            FetchKind::LichessStudy,
+            "Pr1vate0",
+            "it is private (HTTP 403)",
+        ),
+        (
+            FetchKind::LichessStudy,
+            "N0tThere",
+            "has no study N0tThere (or it is private) (HTTP 404)",
+        ),
+    ] {
+        coach.apply(Command::Fetch(FetchCommand::Start(
+            kind.request(text).unwrap(),
+        )));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while coach.book().fetch().progress().is_some() {
+            assert!(Instant::now() < deadline, "the fetch never ended");
+            std::thread::sleep(Duration::from_millis(10));
+            common::coach_frame(&mut coach);
+        }
+        let outcome = coach.book().fetch().outcome().unwrap();
+        assert!(
+            outcome.starts_with("Nothing was fetched: "),
+            "{text}: {outcome}"
+        );
+        assert!(outcome.contains(says), "{text}: {outcome}");
+        assert!(!outcome.contains('\n'), "{outcome}");
+        let asked = coach.take_notices();
+        assert!(
+            !asked.iter().any(|n| matches!(n, Notice::AskHowToRead(_))),
+            "{text}: {asked:?}"
+        );
+        let kept: Vec<_> = fs::read_dir(dir.join("fetched"))
+            .map(|d| d.map(|e| e.unwrap().file_name()).collect())
+            .unwrap_or_default();
+        assert!(kept.is_empty(), "{text}: {kept:?} left in fetched/");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_players_games_fetched_in_the_window_wait_out_a_429_and_a_cut_connection_changes_nothing() {
     let games = fixture("lichess_db_100k.pgn");

@@ -32,8 +32,11 @@ fn settings() -> Settings {
     }
 }
 
+/// Pastes `text`, waits for the job that reads it, and lets the window use the result.
 fn paste(h: &mut Harness<'static, TrainerApp>, text: &str) {
     h.event(egui::Event::Paste(text.to_owned()));
+    h.run();
+    h.state_mut().coach_mut().finish_paste();
     h.run();
 }
 

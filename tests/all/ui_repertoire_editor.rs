@@ -822,6 +822,8 @@ fn pasted_moves_go_to_their_position_in_the_file_shown_not_in_the_hidden_drill()
     assert!(asked);
     // ... which comes back as a paste event.
     h.event(egui::Event::Paste(target.join(" ")));
+    h.step();
+    h.state_mut().coach_mut().finish_paste();
     common::settle(&mut h);
     assert_eq!(cursor(&h), target);
     assert_eq!(h.state().coach().session().moves().len(), drill_before);

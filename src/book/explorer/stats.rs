@@ -5,7 +5,7 @@ use shakmaty::Color;
 
 use super::filter::ExplorerFilter;
 use super::performance::{MIN_PERFORMANCE_GAMES, performance_of};
-use super::record::{BestGame, Cell, ExplorerRecord};
+use super::record::{BestGame, Cell, ExplorerRecord, Partition};
 use crate::book::polyglot::RawMove;
 
 /// How many top games a position's answer keeps.
@@ -143,6 +143,12 @@ impl PositionTally {
             filter,
             stats: PositionStats::default(),
         }
+    }
+
+    /// The partition counted (all games, or a player's tree): records of the others
+    /// need not be read.
+    pub fn partition(&self) -> Partition {
+        self.filter.partition
     }
 
     /// Counts `record` (of source `source`) if the filter accepts it.

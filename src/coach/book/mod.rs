@@ -86,6 +86,8 @@ pub struct BookState {
     batch: Option<batch::Batch>,
     /// My repertoires: a row per repertoire file.
     pub(crate) repertoires: repertoires::MyRepertoires,
+    /// The paste being read.
+    paste: paste::PasteJob,
 }
 
 impl std::fmt::Debug for BookState {
@@ -106,6 +108,11 @@ impl BookState {
     /// The import report shown, if any.
     pub fn report(&self) -> Option<&ReportView> {
         self.report.as_ref()
+    }
+
+    /// Whether pasted text is being read (its games, moves or FEN not used yet).
+    pub fn is_reading_paste(&self) -> bool {
+        self.paste.is_reading()
     }
 
     /// My repertoires: a row per repertoire file loaded.
@@ -159,13 +166,7 @@ impl BookState {
             BookCommand::Paste(text) => {
                 let data_dir = ctx.review_log.as_deref().and_then(Path::parent);
                 let data_dir = data_dir.map(Path::to_path_buf);
-                match paste::paste(&text, data_dir.as_deref(), ctx) {
-                    paste::Pasting::OpenFile(path) => {
-                        self.apply(BookCommand::OpenFiles(vec![path]), ctx);
-                    }
-                    paste::Pasting::DrillFrom(moves) => ctx.send(Event::Pasted(moves)),
-                    paste::Pasting::Said => {}
-                }
+                self.paste.start(text, data_dir, ctx);
             }
             BookCommand::ChooseFolder => ctx.notify(Notice::ChooseFolder),
             BookCommand::TrainRepertoires(paths) => {
@@ -216,6 +217,7 @@ impl BookState {
     /// Each frame: what the workspace's background work reports (the events it sends
     /// are the coach's to carry out right after).
     pub(crate) fn poll(&mut self, ctx: &mut Context) {
+        self.poll_paste(ctx, false);
         if let Some(path) = self.fetch.poll() {
             self.apply(BookCommand::OpenFiles(vec![path]), ctx);
             ctx.request_repaint();
@@ -248,6 +250,18 @@ impl BookState {
             self.on_workspace_event(event, ctx);
         }
         self.finish_batch();
+    }
+
+    /// Takes the paste's result when it has been read (waiting for it when `block`): the
+    /// games asked how to read, the line of moves drilled from, or the line said.
+    pub(crate) fn poll_paste(&mut self, ctx: &mut Context, block: bool) {
+        match self.paste.poll(ctx, block) {
+            Some(paste::Pasting::OpenFile(path)) => {
+                self.apply(BookCommand::OpenFiles(vec![path]), ctx);
+            }
+            Some(paste::Pasting::DrillFrom(moves)) => ctx.send(Event::Pasted(moves)),
+            Some(paste::Pasting::Said) | None => {}
+        }
     }
 
     /// Once every file of an import of several has finished: their report.

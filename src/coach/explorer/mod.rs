@@ -171,6 +171,10 @@ pub struct ExplorerState {
     build: ExplorerBuild,
     /// Whether the tab is in view: the engine evaluates only then.
     shown: bool,
+    /// Whether the view's evaluations are to start again (the tab shown or hidden, the
+    /// eval column or its engine changed): the view itself is not queried again (a
+    /// popular position of a large index takes a frame's time to query).
+    evals_stale: bool,
 }
 
 /// An explorer's games for other work: the index and the filter.
@@ -305,9 +309,16 @@ impl ExplorerState {
         };
         let k = (key(pos), self.source.clone(), self.filter, hidden);
         if self.key.as_ref() == Some(&k) {
+            if std::mem::take(&mut self.evals_stale) {
+                for row in &mut self.view.rows {
+                    row.eval = None;
+                }
+                self.evaluate(store, wake);
+            }
             return;
         }
         self.key = Some(k);
+        self.evals_stale = false;
         self.view = if hidden {
             ExplorerView {
                 hidden,
@@ -316,6 +327,11 @@ impl ExplorerState {
         } else {
             ExplorerView::at(index, self.query_filter(index), pos)
         };
+        self.evaluate(store, wake);
+    }
+
+    /// Has the engine evaluate the view's moves when the column is on, else stops it.
+    fn evaluate(&mut self, store: &SharedStore, wake: Wake) {
         if self.evaluating && !self.view.rows.is_empty() {
             self.evals.start(&mut self.view, store, wake);
         } else {
@@ -375,7 +391,7 @@ impl ExplorerState {
             ExplorerCommand::SetShown(shown) => {
                 self.shown = shown;
                 // Evaluated when it comes into view, the engine stopped when it goes.
-                self.key = None;
+                self.evals_stale = true;
             }
             ExplorerCommand::SetPlayersMin(n) => ctx.settings.explorer_players_min = n,
             ExplorerCommand::Close => {
@@ -392,8 +408,8 @@ impl ExplorerState {
             ExplorerCommand::SetHideAnswer(hide) => ctx.settings.explorer_hide_answer = hide,
             ExplorerCommand::SetEvals(on) => {
                 ctx.settings.explorer_evals = on;
-                // The view is made again, and evaluated if asked.
-                self.key = None;
+                // The view is evaluated again if asked.
+                self.evals_stale = true;
             }
         }
     }
@@ -532,7 +548,7 @@ impl ExplorerState {
     /// Evaluates the moves with `evals` from now on (tests: a given engine and limit).
     pub(crate) fn set_evals(&mut self, evals: ExplorerEvals) {
         self.evals = evals;
-        self.key = None;
+        self.evals_stale = true;
     }
 
     /// Waits until the game being read is shown, as the frames would (tests; the

@@ -120,14 +120,17 @@ pub(super) fn encode_block(records: &[(ExplorerRecord, bool)]) -> Vec<u8> {
 }
 
 /// Decodes the records `bytes` of a block whose first key is `first` and gives `f`
-/// its records, or only those of position `only`; `facts` gives a game's facts for
-/// records of one game. Returns whether the block goes past `only` (then the position
+/// its records, or only those of position `only` and of partition `partition` (a
+/// query's: the records of the other partitions, such as every player tree's at the
+/// start position, are skipped without looking up their games); `facts` gives a game's
+/// facts for records of one game. Returns whether the block goes past `only` (then the position
 /// has no records further on). Every read is bounds-checked: any bytes give records
 /// or the reason they cannot be read, never a panic.
 pub(super) fn decode_block(
     bytes: &[u8],
     first: u64,
     only: Option<u64>,
+    partition_only: Option<Partition>,
     facts: impl Fn(u64) -> Result<GameFacts, String>,
     mut f: impl FnMut(&ExplorerRecord),
 ) -> Result<bool, String> {
@@ -166,7 +169,8 @@ pub(super) fn decode_block(
         if only.is_some_and(|only| key > only) {
             return Ok(true);
         }
-        let wanted = only.is_none_or(|only| only == key);
+        let wanted = only.is_none_or(|only| only == key)
+            && partition_only.is_none_or(|only| only == partition);
         let record = if single {
             let game = get(&mut bits, game_width)?;
             if !wanted {
@@ -284,7 +288,7 @@ mod tests {
                 }
             };
             let mut keys = Vec::new();
-            let _ = decode_block(&bytes, first, only, facts, |r| keys.push(r.key));
+            let _ = decode_block(&bytes, first, only, None, facts, |r| keys.push(r.key));
             if let Some(only) = only {
                 prop_assert!(keys.iter().all(|&k| k == only));
             }
@@ -334,17 +338,66 @@ mod tests {
                 .collect();
             let bytes = encode_block(&records);
             let mut back = Vec::new();
-            let past = decode_block(&bytes, keys[0], None, |_| Ok(facts()), |r| back.push(*r));
+            let past =
+                decode_block(&bytes, keys[0], None, None, |_| Ok(facts()), |r| back.push(*r));
             prop_assert_eq!(past, Ok(false));
             let written: Vec<ExplorerRecord> = records.iter().map(|(r, _)| *r).collect();
             prop_assert_eq!(&back, &written);
             let only = keys[keys.len() / 2];
             let mut found = Vec::new();
-            decode_block(&bytes, keys[0], Some(only), |_| Ok(facts()), |r| found.push(*r))
+            decode_block(&bytes, keys[0], Some(only), None, |_| Ok(facts()), |r| found.push(*r))
                 .map_err(TestCaseError::fail)?;
             let expected: Vec<ExplorerRecord> =
                 written.iter().filter(|r| r.key == only).copied().collect();
             prop_assert_eq!(found, expected);
         }
+    }
+
+    #[test]
+    fn a_query_of_one_partition_looks_up_no_game_of_another() {
+        // The start position's records: single games of the whole index and of two
+        // player trees, and a record of many games of a player tree.
+        let key = 42;
+        let records = vec![
+            (facts().record(key, Partition::ALL, RawMove(1), 10), true),
+            (facts().record(key, Partition(3), RawMove(1), 11), true),
+            (facts().record(key, Partition(7), RawMove(2), 12), true),
+            (record(key, 2, 13, 3), false),
+            (facts().record(key, Partition::ALL, RawMove(2), 14), true),
+        ];
+        let bytes = encode_block(&records);
+        let looked_up = std::cell::RefCell::new(Vec::new());
+        let lookup = |game| {
+            looked_up.borrow_mut().push(game);
+            Ok(facts())
+        };
+        let mut found = Vec::new();
+        let past = decode_block(&bytes, key, Some(key), Some(Partition::ALL), lookup, |r| {
+            found.push(*r)
+        });
+        assert_eq!(past, Ok(false));
+        let expected: Vec<ExplorerRecord> = records
+            .iter()
+            .map(|(r, _)| *r)
+            .filter(|r| r.partition == Partition::ALL)
+            .collect();
+        assert_eq!(found, expected);
+        assert_eq!(
+            *looked_up.borrow(),
+            [10, 14],
+            "only the whole index's games"
+        );
+        // A player's tree: its records alone.
+        let mut found = Vec::new();
+        decode_block(
+            &bytes,
+            key,
+            Some(key),
+            Some(Partition(3)),
+            |_| Ok(facts()),
+            |r| found.push(*r),
+        )
+        .unwrap();
+        assert_eq!(found, [records[1].0, records[3].0]);
     }
 }

@@ -44,7 +44,7 @@ use super::checksum::{
     CRC_BYTES, INDEX_PAGE, crc, mismatch, page_entries, pages, read_u32, read_u64, slice,
 };
 use super::games::{GameEntry, TableLayout};
-use crate::book::explorer::{ExplorerRecord, PositionTally};
+use crate::book::explorer::{ExplorerRecord, Partition, PositionTally};
 
 const MAGIC: &[u8; 8] = b"HSTEXPL1";
 /// The format: 4 bit-packs each block's records with the block's own widths
@@ -351,7 +351,9 @@ impl Segment {
             if first > key {
                 break;
             }
-            let past = self.decode(i, first, bytes, Some(key), |r| tally.add(source, r))?;
+            let past = self.decode(i, first, bytes, (Some(key), Some(tally.partition())), |r| {
+                tally.add(source, r)
+            })?;
             if past {
                 break;
             }
@@ -378,7 +380,7 @@ impl Segment {
                 }
                 let mut decoded = Vec::with_capacity(BLOCK_RECORDS);
                 let done = self.block(block, &mut checked).and_then(|(first, bytes)| {
-                    self.decode(block, first, bytes, None, |r| decoded.push(*r))
+                    self.decode(block, first, bytes, (None, None), |r| decoded.push(*r))
                 });
                 block += 1;
                 if let Err(e) = done {
@@ -405,16 +407,18 @@ impl Segment {
             .map_err(|reason| self.corrupt(reason))
     }
 
-    /// Decodes block `i` (first key `first`, records `bytes`) as [`decode_block`] does.
+    /// Decodes block `i` (first key `first`, records `bytes`) as [`decode_block`] does,
+    /// `only` the records of a position and a partition, if given.
     fn decode(
         &self,
         i: u64,
         first: u64,
         bytes: &[u8],
-        only: Option<u64>,
+        only: (Option<u64>, Option<Partition>),
         f: impl FnMut(&ExplorerRecord),
     ) -> Result<bool, SegmentError> {
-        block::decode_block(bytes, first, only, |n| self.table.facts(&self.map, n), f)
+        let facts = |n| self.table.facts(&self.map, n);
+        block::decode_block(bytes, first, only.0, only.1, facts, f)
             .map_err(|reason| self.corrupt(format!("block {i}: {reason}")))
     }
 

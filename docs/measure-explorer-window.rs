@@ -2,7 +2,7 @@
 //! make`, and the window's frame times meanwhile and while the eval column fills (issue
 //! 42's targets: within 10 % of the CLI's time, frames ≤ 16 ms). Not compiled with the
 //! crate: a measurement, run by hand. Copy it into `tests/` and run it in release mode
-//! on a file of games (`cargo bench --bench explorer -- --write-pgn FILE 1000000`
+//! on a file of games (`cargo bench -p hastings-bench --bench explorer -- --write-pgn FILE 1000000`
 //! writes 1,000,000 generated games, 542 MB):
 //!
 //!   cp docs/measure-explorer-window.rs tests/zz_explorer_window.rs

@@ -449,8 +449,8 @@ impl Coach {
     /// Waits until the pasted text is read and uses it (games asked how to read, moves
     /// drilled from), as the frames would (tests; the window never waits).
     pub fn finish_paste(&mut self) {
-        self.book.poll_paste(&mut self.ctx, true);
-        self.run_events();
+        self.features.book.poll_paste(&mut self.ctx, true);
+        self.features.run_events(&mut self.ctx);
     }
 
     /// Writes what `what` exports to `path` as PGN; returns the number of games.

@@ -45,20 +45,20 @@ fn harness(size: (f32, f32)) -> Harness<'static, TrainerApp> {
 fn load(h: &mut Harness<'static, TrainerApp>, paths: Vec<PathBuf>) {
     common::open_in_window(h, paths, "My repertoire");
     h.state_mut().coach_mut().finish_loading();
-    common::settle(&mut h);
+    common::settle(h);
     while let Some(both) = h.query_by_label("Both / don't know") {
         both.click();
         h.step();
         h.state_mut().coach_mut().finish_loading();
-        common::settle(&mut h);
+        common::settle(h);
     }
     if let Some(close) = h.query_by_label("Close") {
         close.click();
-        common::settle(&mut h);
+        common::settle(h);
     }
     h.get_by_label("My repertoires").click();
-    common::settle(&mut h);
-    common::settle(&mut h);
+    common::settle(h);
+    common::settle(h);
 }
 
 /// The games (chapters) of the lines in the drill's book.

@@ -162,7 +162,9 @@ pub fn create_unique(
 }
 
 /// Writes `bytes` to the first of `candidate(0)`, `candidate(1)`, … that does not exist,
-/// created new and synced; `path` names the file in the error when none is free.
+/// created new and synced; `path` names the file in the error when none is free. A file
+/// whose write fails part way (a full disk, a file size limit) is removed: nothing
+/// half-written is left.
 fn create_first_free(
     path: &Path,
     candidate: impl Fn(u32) -> PathBuf,
@@ -176,11 +178,16 @@ fn create_first_free(
             .open(&aside)
         {
             Ok(mut f) => {
-                return f
-                    .write_all(bytes)
-                    .and_then(|()| f.sync_all())
-                    .map(|()| aside.clone())
-                    .map_err(io_err(&aside));
+                let written = f.write_all(bytes).and_then(|()| f.sync_all());
+                return match written {
+                    Ok(()) => Ok(aside),
+                    Err(e) => {
+                        drop(f);
+                        // Best effort: the error below says what failed either way.
+                        let _ = fs::remove_file(&aside);
+                        Err(io_err(&aside)(e))
+                    }
+                };
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(io_err(&aside)(e)),

@@ -92,6 +92,7 @@ mod review_session;
 mod review_steer;
 mod sampler_stats;
 mod save_keeps_file;
+mod store_cut_write;
 mod trainer_past_book;
 mod trainer_progress;
 mod trainer_session;

@@ -91,7 +91,7 @@ pub use self::notice::Notice;
 pub use self::sounds::Sound;
 
 /// The trainer's state and what it does, without a window: the shared [`Context`] and
-/// one state per feature ([`Features`]).
+/// one state per feature (`Features`, in `features.rs`).
 pub struct Coach {
     /// What every feature shares: settings, books, the drill, progress, clock, notices.
     pub(crate) ctx: Context,

@@ -26,17 +26,22 @@ fn a_paste_cut_by_a_full_disk_leaves_no_file() {
     }
     let dir = common::temp_dir("store-cut-write").join("pasted");
     std::fs::create_dir_all(&dir).unwrap();
-    let status = Command::new("sh")
+    // The child's output goes to pipes: a file bigger than the limit (CI's log) could
+    // not be written to under it.
+    let out = Command::new("sh")
         .args(["-c", "ulimit -f 1; trap '' XFSZ; exec \"$0\" \"$@\""])
         .arg(std::env::current_exe().unwrap())
         .args(["--exact", &common::exact_test_name(module_path!(), TEST)])
         .args(["--test-threads=1", "-q"])
         .env("HASTINGS_CUT_WRITE_DIR", &dir)
-        .status()
+        .output()
         .unwrap();
     assert!(
-        status.success(),
-        "the child's write was not refused: {status}"
+        out.status.success(),
+        "the child's write was not refused: {}\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
     );
     let left: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

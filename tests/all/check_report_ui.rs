@@ -31,7 +31,7 @@ fn checked_window(size: (f32, f32)) -> AppHarness {
     };
     let mut harness: AppHarness = Harness::builder()
         .with_size(vec2(size.0, size.1))
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(
             |ui, app: &mut TrainerApp| app.frame_ui(ui),
             TrainerApp::new(eco(), settings),

@@ -37,7 +37,7 @@ fn a_check_lists_the_planted_mistakes_and_drills_one() {
     };
     let mut harness: Harness<'static, TrainerApp> = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(
             |ui, app: &mut TrainerApp| app.frame_ui(ui),
             TrainerApp::new(eco(), settings),

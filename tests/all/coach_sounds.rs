@@ -237,7 +237,7 @@ fn playing_on_the_learners_and_the_engines_moves_sound() {
 fn harness(app: TrainerApp) -> Harness<'static, TrainerApp> {
     Harness::builder()
         .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 

@@ -25,7 +25,7 @@ fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
         .with_size(vec2(1280.0, 800.0))
         // The exposure and the games are computed on background threads; when one ends
         // during `run`, the frames that show its result need more than 8 steps to settle.
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 

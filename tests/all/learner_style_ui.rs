@@ -24,7 +24,7 @@ fn harness() -> Harness<'static, TrainerApp> {
     let app = TrainerApp::new(common::eco(), settings);
     Harness::builder()
         .with_size(vec2(1280.0, 1400.0))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 

@@ -26,7 +26,7 @@ fn harness() -> Harness<'static, TrainerApp> {
     Harness::builder()
         // Tall enough that the profile controls under the style panel are on screen.
         .with_size(vec2(1280.0, 1400.0))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 

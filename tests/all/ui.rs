@@ -37,7 +37,7 @@ fn app_harness(learner: Side) -> Harness<'static, TrainerApp> {
     Harness::builder()
         .with_size(vec2(1280.0, 800.0))
         // A reply takes a few frames: the delay, the move, its animation.
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 
@@ -431,7 +431,7 @@ fn the_computers_reply_glides_to_its_square_and_then_the_window_is_idle() {
     let mut harness = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
         .with_step_dt(0.05)
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     harness.run();
     harness.get_by_label("e2 white pawn").click();
@@ -489,7 +489,7 @@ fn the_wrong_move_panel_shows_the_same_p_as_the_chart_not_the_share() {
     );
     let mut harness = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     harness.run();
     let moves = |sans: &str| hastings::book::movelist::parse_moves(&Chess::default(), sans);

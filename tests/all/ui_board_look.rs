@@ -26,7 +26,7 @@ fn harness() -> Harness<'static, TrainerApp> {
     let app = TrainerApp::new(common::eco(), settings);
     let mut harness = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     harness.run();
     harness

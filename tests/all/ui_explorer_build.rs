@@ -22,7 +22,7 @@ use common::{AppHarness, eco, fixture, temp_dir};
 fn window(app: TrainerApp) -> AppHarness {
     let mut harness = Harness::builder()
         .with_size(vec2(800.0, 600.0))
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     harness.run();
     harness

@@ -50,7 +50,7 @@ fn fetch_form(dir: &std::path::Path, size: (f32, f32), server: &Server) -> commo
         TrainerApp::with_progress_file(common::eco(), settings(), Some(dir.join("progress.ron")));
     let mut h = Harness::builder()
         .with_size(vec2(size.0, size.1))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     h.run();
     h.state_mut()

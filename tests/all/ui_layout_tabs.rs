@@ -40,7 +40,7 @@ fn harness_with(
     let app = TrainerApp::new(common::eco(), settings);
     Harness::builder()
         .with_size(vec2(size.0, size.1))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 

@@ -45,7 +45,7 @@ fn mistakes_only(name: &str, size: (f32, f32)) -> (PathBuf, AppHarness) {
     app.coach_mut().review_mut().set_fuzz(false);
     let mut harness = Harness::builder()
         .with_size(vec2(size.0, size.1))
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     harness.run();
     common::load_repertoire_in_window(&mut harness, fixture("compare_white.pgn"));

@@ -55,7 +55,7 @@ fn start_with_my_repertoire(size: (f32, f32), name: &str) -> Harness<'static, Tr
     app.use_path_field_only();
     let mut h = Harness::builder()
         .with_size(vec2(size.0, size.1))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     h.run();
     h.get_by_label("My repertoire (a PGN file or a lichess study)")

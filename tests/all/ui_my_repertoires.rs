@@ -33,7 +33,7 @@ fn harness(size: (f32, f32)) -> Harness<'static, TrainerApp> {
     };
     Harness::builder()
         .with_size(vec2(size.0, size.1))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(
             |ui, app: &mut TrainerApp| app.frame_ui(ui),
             TrainerApp::new(eco(), settings),
@@ -341,7 +341,7 @@ fn learn_new_lines_on_a_row_teaches_that_repertoires_first_new_line() {
         let app = TrainerApp::with_progress_file(eco(), settings, Some(dir.join("progress.ron")));
         let mut h = Harness::builder()
             .with_size(vec2(size.0, size.1))
-            .with_max_steps(8)
+            .with_max_steps(64)
             .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
         common::settle(&mut h);
         load(&mut h, vec![first.clone(), second.clone()]);

@@ -30,7 +30,7 @@ const FORK: &str = "1. e4 e6 2. d4 d5 3. e5 c5 4. c3";
 fn window(size: (f32, f32), coach: Coach) -> H {
     let mut h = Harness::builder()
         .with_size(vec2(size.0, size.1))
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(
             |ui, app: &mut TrainerApp| app.frame_ui(ui),
             TrainerApp::of(coach),

@@ -33,7 +33,7 @@ fn settings(learner: Side) -> Settings {
 fn window(app: TrainerApp) -> AppHarness {
     let mut harness = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     harness.run();
     harness

@@ -49,7 +49,7 @@ fn harness_for(app: TrainerApp) -> Harness<'static, TrainerApp> {
     Harness::builder()
         .with_size(vec2(1280.0, 800.0))
         // A reply takes a few frames: the delay, the move, its animation.
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 

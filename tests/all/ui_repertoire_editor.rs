@@ -44,7 +44,7 @@ fn window_with(settings: Settings) -> H {
     let mut h = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
         // The gaps are computed on a thread; the frames that show them need a few steps.
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(
             |ui, app: &mut TrainerApp| app.frame_ui(ui),
             TrainerApp::new(eco(), settings),
@@ -576,7 +576,7 @@ fn window_with_data(dir: &Path, settings: Settings) -> H {
     let app = TrainerApp::with_progress_file(eco(), settings, Some(data.join("progress.ron")));
     let mut h = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     common::settle(&mut h);
     h

@@ -145,7 +145,7 @@ fn a_settings_file_cut_in_half_keeps_what_is_before_the_cut_and_says_so_on_scree
     // The window starts and shows it.
     let mut h = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     h.run();
     h.get_by_label_contains("settings.json.corrupt-");

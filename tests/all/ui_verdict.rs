@@ -196,7 +196,7 @@ fn ng5_on_screen(engine: CheckEngine, what: &str) {
     coach.apply(Command::DrillFrom(san_moves("e4 e5 Nf3 Nc6")));
     let mut harness = Harness::builder()
         .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(
             |ui, app: &mut TrainerApp| app.frame_ui(ui),
             TrainerApp::of(coach),
@@ -339,7 +339,7 @@ fn window_at(
     coach.apply(Command::DrillFrom(san_moves(moves)));
     let mut harness = Harness::builder()
         .with_size(vec2(size.0, size.1))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(
             |ui, app: &mut TrainerApp| app.frame_ui(ui),
             TrainerApp::of(coach),

@@ -51,7 +51,7 @@ pub fn window(settings: Settings, size: (f32, f32)) -> AppHarness {
     app.use_path_field_only();
     egui_kittest::Harness::builder()
         .with_size(eframe::egui::vec2(size.0, size.1))
-        .with_max_steps(20)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app)
 }
 

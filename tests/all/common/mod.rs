@@ -190,12 +190,12 @@ pub fn settings() -> hastings::coach::settings::Settings {
 /// The window's harness, as the UI tests build it.
 pub type AppHarness = egui_kittest::Harness<'static, hastings::ui::TrainerApp>;
 
-/// The window showing `coach` at 1280×800, after its first frames (at most 8 steps a
+/// The window showing `coach` at 1280×800, after its first frames (at most 64 steps a
 /// run, as the drill tests drive it).
 pub fn drill_window(coach: hastings::coach::Coach) -> AppHarness {
     let mut harness = egui_kittest::Harness::builder()
         .with_size(eframe::egui::vec2(1280.0, 800.0))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(
             |ui, app: &mut hastings::ui::TrainerApp| app.frame_ui(ui),
             hastings::ui::TrainerApp::of(coach),

@@ -37,7 +37,7 @@ pub fn reviews_a_day_ago(dir: &std::path::Path, color: Color, reviews: &[(&str, 
 pub fn past_the_questions(app: TrainerApp, size: (f32, f32), file: &str, side: &str) -> AppHarness {
     let mut h = Harness::builder()
         .with_size(vec2(size.0, size.1))
-        .with_max_steps(8)
+        .with_max_steps(64)
         .build_ui_state(|ui, app: &mut TrainerApp| app.frame_ui(ui), app);
     super::settle(&mut h);
     let asked = h

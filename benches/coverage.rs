@@ -5,7 +5,11 @@
 
 use std::hint::black_box;
 
+#[path = "shared/fixture_games.rs"]
+mod fixture_games;
+
 use criterion::{Criterion, criterion_group, criterion_main};
+use fixture_games::fixture_games;
 use hastings::book::pgn::{ImportMode, ImportOptions, read_pgn};
 use hastings::book::{LineSource, NodeId, OpeningLine, PositionGraph, SourceId};
 use hastings::sampler::Style;
@@ -86,27 +90,17 @@ fn eco_repertoire(
 /// The fixtures' games repeated to exactly `n` games, every one played by "Bench
 /// Player" as White (so every game is compared).
 fn games_text(n: usize) -> Vec<u8> {
-    let mut games: Vec<String> = Vec::new();
-    for name in ["twic1599_100k.pgn", "lichess_db_100k.pgn"] {
-        let path = format!(
-            "{}/tests/fixtures/{name}",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
-        );
-        let text = std::fs::read_to_string(path).unwrap();
-        let mut game = String::new();
-        for line in text.lines() {
-            if line.starts_with("[Event ") && !game.trim().is_empty() {
-                games.push(std::mem::take(&mut game));
-            }
-            if line.starts_with("[White ") {
-                game.push_str("[White \"Bench Player\"]");
-            } else {
-                game.push_str(line);
-            }
-            game.push('\n');
-        }
-        games.push(game);
-    }
+    let games: Vec<String> = fixture_games(&["twic1599_100k.pgn", "lichess_db_100k.pgn"])
+        .iter()
+        .map(|game| {
+            game.lines()
+                .map(|line| match line.starts_with("[White ") {
+                    true => "[White \"Bench Player\"]\n".to_owned(),
+                    false => format!("{line}\n"),
+                })
+                .collect()
+        })
+        .collect();
     let mut out = String::new();
     for game in games.iter().cycle().take(n) {
         out.push_str(game);

@@ -13,32 +13,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+#[path = "shared/fixture_games.rs"]
+mod fixture_games;
+
 use criterion::{Criterion, criterion_group, criterion_main};
+use fixture_games::fixture_games;
 use hastings::job::Wake;
 use hastings::workspace::folders::expand_folders;
 use hastings::workspace::{BookChoice, FileMode, Workspace, WorkspaceEvent};
-
-/// The fixture's games, each as its text.
-fn fixture_games() -> Vec<String> {
-    let path = format!(
-        "{}/tests/fixtures/twic1599_100k.pgn",
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut games = Vec::new();
-    let mut game = String::new();
-    for line in text.lines() {
-        if line.starts_with("[Event ") && !game.trim().is_empty() {
-            games.push(std::mem::take(&mut game));
-        }
-        game.push_str(line);
-        game.push('\n');
-    }
-    if !game.trim().is_empty() {
-        games.push(game);
-    }
-    games
-}
 
 /// Writes `total` games (the fixture's, cycled) into `files` files under `dir`.
 fn write_games(dir: &Path, files: usize, total: usize, games: &[String]) -> Vec<PathBuf> {
@@ -84,7 +66,7 @@ fn folder(c: &mut Criterion) {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100_000);
-    let games = fixture_games();
+    let games = fixture_games(&["twic1599_100k.pgn"]);
     let dir = std::env::temp_dir().join(format!("hastings-folder-bench-{}", std::process::id()));
     let one = write_games(&dir.join("one"), 1, total, &games);
     let hundred = dir.join("hundred");

@@ -10,30 +10,18 @@
 
 use std::sync::Arc;
 
+#[path = "shared/fixture_games.rs"]
+mod fixture_games;
+
 use criterion::{Criterion, criterion_group, criterion_main};
+use fixture_games::fixture_games;
 use hastings::job::Wake;
 use hastings::workspace::paste::{Pasted, read_paste};
 use hastings::workspace::{BookChoice, FileMode, Workspace, WorkspaceEvent};
 
 /// `n` games: the TWIC and lichess fixtures' games, cycled.
 fn games(n: usize) -> String {
-    let mut games = Vec::new();
-    for name in ["twic1599_100k.pgn", "lichess_db_100k.pgn"] {
-        let path = format!(
-            "{}/tests/fixtures/{name}",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
-        );
-        let text = std::fs::read_to_string(path).unwrap();
-        let mut game = String::new();
-        for line in text.lines() {
-            if line.starts_with("[Event ") && !game.trim().is_empty() {
-                games.push(std::mem::take(&mut game));
-            }
-            game.push_str(line);
-            game.push('\n');
-        }
-        games.push(game);
-    }
+    let games = fixture_games(&["twic1599_100k.pgn", "lichess_db_100k.pgn"]);
     let mut text = String::new();
     for i in 0..n {
         text.push_str(&games[i % games.len()]);
